@@ -1,0 +1,198 @@
+/*
+ * Copyright (c) 2026 The deepq developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "answer.h"
+#include "display.h"
+#include "query.h"
+#include "render.h"
+#include "report.h"
+
+/* Query string + profile -> answer (see answer.h). */
+
+static int	answer_has_format(const char *, const char *);
+
+/* Is fmt one of the '|'-separated list? */
+static int
+answer_has_format(const char *list, const char *fmt)
+{
+	size_t		 n = strlen(fmt);
+	const char	*p = list;
+
+	while ((p = strstr(p, fmt)) != NULL) {
+		if ((p == list || p[-1] == '|') &&
+		    (p[n] == '\0' || p[n] == '|'))
+			return (1);
+		p += n;
+	}
+	return (0);
+}
+
+/*
+ * The format= of a query string that may not parse, so an error can be
+ * answered as JSON to a script that asked for JSON.
+ */
+const char *
+answer_guess_format(const char *qs)
+{
+	static const char *const formats[] = { "json", "text", "html" };
+	const char	*p;
+	size_t		 i, n;
+
+	if (qs == NULL)
+		return ("html");
+	for (p = qs; (p = strstr(p, "format=")) != NULL; p += 7) {
+		if (p != qs && p[-1] != '&' && p[-1] != ';')
+			continue;
+		for (i = 0; i < sizeof formats / sizeof formats[0]; i++) {
+			n = strlen(formats[i]);
+			if (strncmp(p + 7, formats[i], n) == 0 &&
+			    (p[7 + n] == '\0' || p[7 + n] == '&' ||
+			    p[7 + n] == ';'))
+				return (formats[i]);
+		}
+	}
+	return ("html");
+}
+
+/* An error answer in a format (html if unknown). */
+struct answer *
+answer_error(const char *format, int status, const char *message,
+    const struct render_context *rctx)
+{
+	const struct renderer	*r;
+	struct render_context	 none = { "?", NULL, NULL };
+	struct answer		*a;
+	FILE			*f;
+
+	if ((r = render_find(format ? format : "html")) == NULL ||
+	    r->error == NULL)
+		r = render_find("html");
+	if ((a = calloc(1, sizeof *a)) == NULL)
+		return (NULL);
+	a->status = status;
+	a->content_type = r->content_type;
+	if ((a->message = strdup(message ? message : "out of memory")) == NULL ||
+	    (f = open_memstream(&a->body, &a->len)) == NULL) {
+		answer_free(a);
+		return (NULL);
+	}
+	r->error(f, status, message ? message : "out of memory",
+	    rctx ? rctx : &none);
+	if (fclose(f) != 0) {
+		answer_free(a);
+		return (NULL);
+	}
+	return (a);
+}
+
+/* Answer a query string about a profile. NULL only if out of memory. */
+struct answer *
+answer_query(const struct profile *p, const char *qs,
+    const struct answer_context *ctx)
+{
+	const struct report_entry	*entry;
+	const struct renderer		*r;
+	struct report_error		 e = { 0, NULL };
+	struct query			*q;
+	struct display			*d = NULL;
+	struct answer			*a = NULL;
+	json_t				*j = NULL;
+	const char			*format;
+	char				*cause = NULL;
+	FILE				*f;
+	int				 status;
+
+	if ((q = query_parse(qs, &status, &cause)) == NULL) {
+		a = answer_error(answer_guess_format(qs), status, cause,
+		    &ctx->render);
+		free(cause);
+		return (a);
+	}
+	format = query_str(q, QUERY_FORMAT);
+	if ((entry = report_find(query_str(q, QUERY_CMD))) == NULL) {
+		report_error_set(&e, 400, "report %s is not available",
+		    query_str(q, QUERY_CMD));
+		goto fail;
+	}
+	if (!answer_has_format(entry->formats, format) ||
+	    (r = render_find(format)) == NULL) {
+		report_error_set(&e, 400, "format %s is not available for "
+		    "cmd=%s (available: %s)", format, entry->name,
+		    entry->formats);
+		goto fail;
+	}
+	if ((j = report_create(p, q, &ctx->report, &e)) == NULL)
+		goto fail;
+	if (r->needs_display && (d = report_display(j, q)) == NULL) {
+		report_error_set(&e, 500, "out of memory");
+		goto fail;
+	}
+	if (d != NULL && display_failed(d)) {
+		report_error_set(&e, 500, "out of memory");
+		goto fail;
+	}
+	if ((a = calloc(1, sizeof *a)) == NULL)
+		goto fail;
+	a->status = 200;
+	a->content_type = r->content_type;
+	if ((f = open_memstream(&a->body, &a->len)) == NULL) {
+		free(a);
+		a = NULL;
+		goto fail;
+	}
+	if (r->render(f, j, d, &ctx->render) == -1) {
+		fclose(f);
+		answer_free(a);
+		a = NULL;
+		report_error_set(&e, 500, "out of memory");
+		goto fail;
+	}
+	if (fclose(f) != 0) {
+		answer_free(a);
+		a = NULL;
+		report_error_set(&e, 500, "out of memory");
+		goto fail;
+	}
+	goto done;
+fail:
+	a = answer_error(format, e.status ? e.status : 500, e.message,
+	    &ctx->render);
+done:
+	free(e.message);
+	display_free(d);
+	json_decref(j);
+	query_free(q);
+	return (a);
+}
+
+/* Free an answer. */
+void
+answer_free(struct answer *a)
+{
+	if (a == NULL)
+		return;
+	free(a->body);
+	free(a->message);
+	free(a);
+}

@@ -1,0 +1,46 @@
+/*
+ * Copyright (c) 2026 The deepq developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cause.h"
+
+/* Error causes for common/ (see cause.h). */
+
+/* Set *cause to a formatted sentence; out of memory leaves a fixed text. */
+void
+cause_vset(char **cause, const char *fmt, va_list ap)
+{
+	if (cause == NULL)
+		return;
+	if (vasprintf(cause, fmt, ap) == -1)
+		*cause = NULL;
+}
+
+/* Set *cause to a formatted sentence. */
+void
+cause_set(char **cause, const char *fmt, ...)
+{
+	va_list	 ap;
+
+	va_start(ap, fmt);
+	cause_vset(cause, fmt, ap);
+	va_end(ap);
+}

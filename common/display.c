@@ -1,0 +1,291 @@
+/*
+ * Copyright (c) 2026 The deepq developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "display.h"
+
+/* Format-neutral displays (see display.h). */
+
+static struct display_block *display_add(struct display *,
+		    enum display_kind);
+static char	*display_strdup(struct display *, const char *);
+
+static char *
+display_strdup(struct display *d, const char *s)
+{
+	char	*c;
+
+	if (s == NULL)
+		return (NULL);
+	if ((c = strdup(s)) == NULL)
+		d->failed = 1;
+	return (c);
+}
+
+/* Create a display with a title; NULL if out of memory. */
+struct display *
+display_create(const char *title)
+{
+	struct display	*d;
+
+	if ((d = calloc(1, sizeof *d)) == NULL)
+		return (NULL);
+	if ((d->title = strdup(title)) == NULL) {
+		free(d);
+		return (NULL);
+	}
+	return (d);
+}
+
+/* Free a display. */
+void
+display_free(struct display *d)
+{
+	struct display_block	*b;
+	size_t			 i, j, n;
+
+	if (d == NULL)
+		return;
+	for (i = 0; i < d->nblocks; i++) {
+		b = &d->blocks[i];
+		free(b->text);
+		free(b->id);
+		for (j = 0; j < b->ncols && b->head != NULL; j++) {
+			free(b->head[j].text);
+			free(b->head[j].link);
+			free(b->head[j].toggle);
+		}
+		free(b->head);
+		n = b->kind == DISPLAY_TABLE ? b->nrows * b->ncols : b->nrows;
+		for (j = 0; j < n; j++) {
+			free(b->cells[j].text);
+			free(b->cells[j].link);
+			free(b->cells[j].toggle);
+		}
+		free(b->cells);
+	}
+	free(d->blocks);
+	free(d->title);
+	free(d);
+}
+
+/* Did any building call run out of memory? */
+int
+display_failed(const struct display *d)
+{
+	return (d->failed);
+}
+
+static struct display_block *
+display_add(struct display *d, enum display_kind kind)
+{
+	struct display_block	*b;
+	size_t			 cap;
+
+	if (d->failed)
+		return (NULL);
+	if (d->nblocks == d->cap) {
+		cap = d->cap ? d->cap * 2 : 8;
+		if ((b = reallocarray(d->blocks, cap, sizeof *b)) == NULL) {
+			d->failed = 1;
+			return (NULL);
+		}
+		d->blocks = b;
+		d->cap = cap;
+	}
+	b = &d->blocks[d->nblocks++];
+	memset(b, 0, sizeof *b);
+	b->kind = kind;
+	return (b);
+}
+
+/* Add a heading. */
+void
+display_heading(struct display *d, const char *text)
+{
+	struct display_block	*b;
+
+	if ((b = display_add(d, DISPLAY_HEADING)) != NULL)
+		b->text = display_strdup(d, text);
+}
+
+/* Add a paragraph of text. */
+void
+display_text(struct display *d, const char *fmt, ...)
+{
+	struct display_block	*b;
+	va_list			 ap;
+
+	if ((b = display_add(d, DISPLAY_TEXT)) == NULL)
+		return;
+	va_start(ap, fmt);
+	if (vasprintf(&b->text, fmt, ap) == -1) {
+		b->text = NULL;
+		d->failed = 1;
+	}
+	va_end(ap);
+}
+
+/* Add an empty row of links. */
+struct display_block *
+display_links(struct display *d)
+{
+	return (display_add(d, DISPLAY_LINKS));
+}
+
+/* Append a link (text, canonical query string) to a row of links. */
+void
+display_link(struct display *d, struct display_block *b, const char *text,
+    const char *link)
+{
+	struct display_cell	*c;
+	size_t			 cap;
+
+	if (b == NULL || d->failed)
+		return;
+	if (b->nrows == b->cap) {
+		cap = b->cap ? b->cap * 2 : 8;
+		if ((c = reallocarray(b->cells, cap, sizeof *c)) == NULL) {
+			d->failed = 1;
+			return;
+		}
+		b->cells = c;
+		b->cap = cap;
+	}
+	c = &b->cells[b->nrows++];
+	memset(c, 0, sizeof *c);
+	c->text = display_strdup(d, text);
+	c->link = display_strdup(d, link);
+}
+
+/* Add a table of ncols columns; id names it in HTML (may be NULL). */
+struct display_block *
+display_table(struct display *d, uint32_t ncols, const char *id)
+{
+	struct display_block	*b;
+
+	if ((b = display_add(d, DISPLAY_TABLE)) == NULL)
+		return (NULL);
+	b->ncols = ncols;
+	b->id = display_strdup(d, id);
+	if ((b->head = calloc(ncols, sizeof *b->head)) == NULL)
+		d->failed = 1;
+	return (b);
+}
+
+/* Set column col's header (and a link, e.g. to sort by it). */
+void
+display_head(struct display *d, struct display_block *b, uint32_t col,
+    const char *text, const char *link, int flags)
+{
+	if (b == NULL || b->head == NULL || col >= b->ncols || d->failed)
+		return;
+	free(b->head[col].text);
+	free(b->head[col].link);
+	b->head[col].text = display_strdup(d, text);
+	b->head[col].link = display_strdup(d, link);
+	b->head[col].flags = flags;
+}
+
+/* Add an empty row to a table; returns its index. */
+size_t
+display_row(struct display *d, struct display_block *b)
+{
+	struct display_cell	*c;
+	size_t			 cap;
+
+	if (b == NULL || d->failed)
+		return (0);
+	if (b->nrows == b->cap) {
+		cap = b->cap ? b->cap * 2 : 16;
+		if ((c = reallocarray(b->cells, cap * b->ncols, sizeof *c)) ==
+		    NULL) {
+			d->failed = 1;
+			return (0);
+		}
+		b->cells = c;
+		b->cap = cap;
+	}
+	memset(&b->cells[b->nrows * b->ncols], 0, b->ncols * sizeof *c);
+	return (b->nrows++);
+}
+
+/* Fill a cell; returns it for setting indent or toggle, or NULL. */
+struct display_cell *
+display_cell(struct display *d, struct display_block *b, size_t row,
+    uint32_t col, const char *text, const char *link, int flags)
+{
+	struct display_cell	*c;
+
+	if (b == NULL || d->failed || row >= b->nrows || col >= b->ncols)
+		return (NULL);
+	c = &b->cells[row * b->ncols + col];
+	free(c->text);
+	free(c->link);
+	c->text = display_strdup(d, text);
+	c->link = display_strdup(d, link);
+	c->flags = flags;
+	return (c);
+}
+
+/* A button that POSTs a query (state changes never go over GET links). */
+void
+display_form(struct display *d, const char *label, const char *link)
+{
+	struct display_block	*b;
+
+	if ((b = display_add(d, DISPLAY_FORM)) == NULL)
+		return;
+	b->text = display_strdup(d, label);
+	display_link(d, b, label, link);
+}
+
+/* A number with thousands separators; caller frees. */
+char *
+display_number(int64_t v)
+{
+	char	 digits[32], out[48];
+	int	 n, i, o = 0;
+
+	n = snprintf(digits, sizeof digits, "%" PRId64, v);
+	for (i = 0; i < n; i++) {
+		if (i > 0 && digits[i - 1] != '-' && (n - i) % 3 == 0)
+			out[o++] = ',';
+		out[o++] = digits[i];
+	}
+	out[o] = '\0';
+	return (strdup(out));
+}
+
+/* v as a percentage of total, "12.34%"; caller frees. */
+char *
+display_percent(int64_t v, int64_t total)
+{
+	char	*s;
+
+	if (total == 0)
+		return (strdup("-"));
+	if (asprintf(&s, "%.2f%%", 100.0 * (double)v / (double)total) == -1)
+		return (NULL);
+	return (s);
+}

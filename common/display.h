@@ -1,0 +1,95 @@
+/*
+ * Copyright (c) 2026 The deepq developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+#ifndef DISPLAY_H
+#define DISPLAY_H
+
+/*
+ * A display is the format-neutral form of a report (Mercury's display
+ * type): a title, breadcrumbs, and a list of blocks (headings, text,
+ * link lists and tables whose cells may carry links and tree indents).
+ * Renderers turn it into HTML or text without knowing which report it
+ * came from.
+ *
+ * Building functions never fail visibly: on allocation failure the
+ * display remembers it (display_failed) and later calls do nothing, so
+ * report code need not check every call.
+ */
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum display_kind {
+	DISPLAY_HEADING,
+	DISPLAY_TEXT,
+	DISPLAY_LINKS,		/* a row of links (menus, breadcrumbs) */
+	DISPLAY_TABLE,
+	DISPLAY_FORM,		/* a POST button (shutdown) */
+};
+
+#define DISPLAY_NUM	0x1	/* right-aligned number */
+#define DISPLAY_TREE	0x2	/* tree cell: indent and toggle */
+#define DISPLAY_OPEN	0x4	/* tree cell whose children are shown */
+#define DISPLAY_LEAF	0x8	/* tree cell with no children */
+#define DISPLAY_STRONG	0x10
+#define DISPLAY_DIM	0x20	/* zero or negligible value */
+
+struct display_cell {
+	char		*text;
+	char		*link;		/* canonical query string, or NULL */
+	char		*toggle;	/* tree: link that opens or closes */
+	int		 flags;
+	uint32_t	 indent;
+};
+
+struct display_block {
+	enum display_kind	 kind;
+	char			*text;		/* heading, text, form label */
+	char			*id;		/* HTML id, or NULL */
+	uint32_t		 ncols;
+	struct display_cell	*head;		/* [ncols] */
+	struct display_cell	*cells;		/* [nrows * ncols] or links */
+	size_t			 nrows, cap;
+};
+
+struct display {
+	char			*title;
+	struct display_block	*blocks;
+	size_t			 nblocks, cap;
+	int			 failed;
+};
+
+struct display	*display_create(const char *);
+void		 display_free(struct display *);
+int		 display_failed(const struct display *);
+void		 display_heading(struct display *, const char *);
+void		 display_text(struct display *, const char *, ...)
+		     __attribute__((__format__(__printf__, 2, 3)));
+struct display_block *display_links(struct display *);
+void		 display_link(struct display *, struct display_block *,
+		     const char *, const char *);
+struct display_block *display_table(struct display *, uint32_t,
+		     const char *);
+void		 display_head(struct display *, struct display_block *,
+		     uint32_t, const char *, const char *, int);
+size_t		 display_row(struct display *, struct display_block *);
+struct display_cell *display_cell(struct display *, struct display_block *,
+		     size_t, uint32_t, const char *, const char *, int);
+void		 display_form(struct display *, const char *, const char *);
+char		*display_number(int64_t);
+char		*display_percent(int64_t, int64_t);
+
+#endif /* DISPLAY_H */

@@ -1,0 +1,58 @@
+/*
+ * Copyright (c) 2026 The deepq developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+#ifndef INPUT_H
+#define INPUT_H
+
+/*
+ * Buffered input for readers: lines (LF or CRLF) with a length limit and
+ * a line count for error messages, raw bytes for binary formats, and the
+ * whole file for formats that need it (JSON). Reads large blocks so text
+ * readers do not pay a call per line.
+ */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define INPUT_BLOCK	(1024 * 1024)
+#define INPUT_MAX_LINE	(4 * 1024 * 1024)
+#define INPUT_MAX_FILE	((uint64_t)64 * 1024 * 1024 * 1024)
+
+struct input {
+	int		 fd;
+	const char	*path;
+	char		*buf;
+	size_t		 cap;
+	size_t		 pos;		/* next unread byte in buf */
+	size_t		 len;		/* bytes valid in buf */
+	uint64_t	 offset;	/* file offset of buf[0] */
+	uint64_t	 size;		/* file size at open */
+	uint64_t	 lineno;	/* lines returned so far */
+	int		 eof;
+	int		 error;		/* errno of a failed read, else 0 */
+};
+
+struct input	*input_open(const char *, char **);
+struct input	*input_memory(const char *, size_t);
+void		 input_free(struct input *);
+int		 input_rewind(struct input *);
+ssize_t		 input_peek(struct input *, const char **, size_t);
+char		*input_line(struct input *, size_t *, char **);
+ssize_t		 input_read(struct input *, void *, size_t);
+uint64_t	 input_offset(const struct input *);
+char		*input_slurp(struct input *, size_t *, char **);
+
+#endif /* INPUT_H */

@@ -1,0 +1,491 @@
+/*
+ * Copyright (c) 2026 The deepq developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cause.h"
+#include "idmap.h"
+#include "profile.h"
+#include "profile-builder.h"
+#include "strpool.h"
+#include "utf8.h"
+
+/*
+ * Profile builder: grows the flat arrays of struct profile while a reader
+ * walks its input, with hash maps to find an existing child node or
+ * function, then computes inclusive and per-function values once.
+ */
+
+struct profile_builder {
+	struct profile	*p;
+	struct idmap	 children;	/* parent << 32 | func -> node */
+	struct idmap	 funcs;		/* name << 32 | module -> func */
+	uint32_t	 nodecap;
+	uint32_t	 funccap;
+	uint32_t	 samplecap;
+	uint32_t	 max_nodes;
+	const char	*error;
+};
+
+static int	grow(void *, size_t, uint32_t, uint32_t);
+static int	builder_grow_nodes(struct profile_builder *);
+static int	builder_grow_funcs(struct profile_builder *);
+static int	builder_compute(struct profile *);
+
+/* Resize *pp (elements of size sz) from old to cap elements, zero-filled. */
+static int
+grow(void *pp, size_t sz, uint32_t old, uint32_t cap)
+{
+	void	**vp = pp;
+	char	 *n;
+
+	if (cap > SIZE_MAX / sz)
+		return (-1);
+	if ((n = realloc(*vp, (size_t)cap * sz)) == NULL)
+		return (-1);
+	memset(n + (size_t)old * sz, 0, (size_t)(cap - old) * sz);
+	*vp = n;
+	return (0);
+}
+
+/* Create a builder for a profile of the given format; NULL if out of memory. */
+struct profile_builder *
+profile_builder_create(const char *format)
+{
+	struct profile_builder	*b;
+	struct profile		*p;
+	uint32_t		 root;
+
+	if ((b = calloc(1, sizeof *b)) == NULL)
+		return (NULL);
+	if ((p = b->p = calloc(1, sizeof *p)) == NULL)
+		goto fail;
+	p->format = format;
+	idmap_init(&b->children);
+	idmap_init(&b->funcs);
+	b->max_nodes = PROFILE_MAX_NODES;
+	if ((p->strings = strpool_create()) == NULL)
+		goto fail;
+	root = profile_builder_func(b, "<root>", 6, "", 0);
+	if (root != PROFILE_ROOT || builder_grow_nodes(b) == -1)
+		goto fail;
+	p->nnodes = 1;
+	p->node_parent[0] = PROFILE_NONE;
+	p->node_func[0] = PROFILE_ROOT;
+	p->node_depth[0] = 0;
+	return (b);
+fail:
+	profile_builder_free(b);
+	return (NULL);
+}
+
+/* Free a builder and the profile it was building. */
+void
+profile_builder_free(struct profile_builder *b)
+{
+	if (b == NULL)
+		return;
+	idmap_clear(&b->children);
+	idmap_clear(&b->funcs);
+	profile_free(b->p);
+	free(b);
+}
+
+/* Refuse to grow past n call nodes (a memory bound on untrusted input). */
+void
+profile_builder_set_max_nodes(struct profile_builder *b, uint32_t n)
+{
+	b->max_nodes = n;
+}
+
+/* The reason for the last failure. */
+const char *
+profile_builder_error(const struct profile_builder *b)
+{
+	return (b->error != NULL ? b->error : "out of memory");
+}
+
+static int
+builder_grow_nodes(struct profile_builder *b)
+{
+	struct profile	*p = b->p;
+	uint32_t	 old = b->nodecap, cap, m;
+
+	cap = old ? (old > UINT32_MAX / 2 ? UINT32_MAX : old * 2) : 1024;
+	if (grow(&p->node_parent, sizeof *p->node_parent, old, cap) == -1 ||
+	    grow(&p->node_func, sizeof *p->node_func, old, cap) == -1 ||
+	    grow(&p->node_depth, sizeof *p->node_depth, old, cap) == -1)
+		return (-1);
+	for (m = 0; m < p->nmetrics; m++) {
+		if (grow(&p->metrics[m].self, sizeof(int64_t), old, cap) == -1)
+			return (-1);
+	}
+	b->nodecap = cap;
+	return (0);
+}
+
+static int
+builder_grow_funcs(struct profile_builder *b)
+{
+	struct profile	*p = b->p;
+	uint32_t	 old = b->funccap, cap;
+
+	cap = old ? (old > UINT32_MAX / 2 ? UINT32_MAX : old * 2) : 256;
+	if (grow(&p->func_name, sizeof *p->func_name, old, cap) == -1 ||
+	    grow(&p->func_module, sizeof *p->func_module, old, cap) == -1 ||
+	    grow(&p->func_file, sizeof *p->func_file, old, cap) == -1 ||
+	    grow(&p->func_line, sizeof *p->func_line, old, cap) == -1)
+		return (-1);
+	b->funccap = cap;
+	return (0);
+}
+
+/* Declare a metric column; returns its index, or -1. */
+int
+profile_builder_metric(struct profile_builder *b, const char *name,
+    const char *unit)
+{
+	struct profile		*p = b->p;
+	struct profile_metric	*m;
+	uint32_t		 i;
+
+	for (i = 0; i < p->nmetrics; i++) {
+		if (strcmp(p->metrics[i].name, name) == 0)
+			return ((int)i);
+	}
+	if (p->nmetrics == PROFILE_MAX_METRICS) {
+		b->error = "too many metrics";
+		return (-1);
+	}
+	m = &p->metrics[p->nmetrics];
+	m->name = strpool_get(p->strings, profile_builder_string(b, name,
+	    strlen(name)));
+	m->unit = strpool_get(p->strings, profile_builder_string(b, unit,
+	    strlen(unit)));
+	if ((m->self = calloc(b->nodecap ? b->nodecap : 1, sizeof *m->self))
+	    == NULL)
+		return (-1);
+	return ((int)p->nmetrics++);
+}
+
+/*
+ * Intern a string in the profile's pool, as valid UTF-8: names reach
+ * JSON and HTML, and a profile is untrusted input.
+ */
+uint32_t
+profile_builder_string(struct profile_builder *b, const char *s, size_t n)
+{
+	char		*fixed;
+	size_t		 len;
+	uint32_t	 id;
+	size_t		 i;
+
+	for (i = 0; i < n; i++) {
+		if ((unsigned char)s[i] >= 0x80)
+			break;
+	}
+	if (i == n || utf8_valid(s + i, n - i))
+		return (strpool_intern(b->p->strings, s, n));
+	if ((fixed = utf8_sanitize(s, n, &len)) == NULL)
+		return (STRPOOL_NONE);
+	id = strpool_intern(b->p->strings, fixed, len);
+	free(fixed);
+	return (id);
+}
+
+/* Find or create the function with a name and module. */
+uint32_t
+profile_builder_func(struct profile_builder *b, const char *name,
+    size_t namelen, const char *module, size_t modlen)
+{
+	struct profile	*p = b->p;
+	uint32_t	 n, m, f;
+	uint64_t	 key;
+
+	if ((n = profile_builder_string(b, name, namelen)) == STRPOOL_NONE ||
+	    (m = profile_builder_string(b, module, modlen)) == STRPOOL_NONE)
+		return (PROFILE_NONE);
+	key = (uint64_t)n << 32 | m;
+	if ((f = idmap_get(&b->funcs, key)) != IDMAP_NONE)
+		return (f);
+	if (p->nfuncs == PROFILE_MAX_NODES) {
+		b->error = "too many functions";
+		return (PROFILE_NONE);
+	}
+	if (p->nfuncs == b->funccap && builder_grow_funcs(b) == -1)
+		return (PROFILE_NONE);
+	f = p->nfuncs;
+	if (idmap_put(&b->funcs, key, f) == -1)
+		return (PROFILE_NONE);
+	p->func_name[f] = n;
+	p->func_module[f] = m;
+	p->nfuncs++;
+	return (f);
+}
+
+/* The function with a name and module, or PROFILE_NONE; creates none. */
+uint32_t
+profile_builder_func_find(struct profile_builder *b, const char *name,
+    size_t namelen, const char *module, size_t modlen)
+{
+	uint32_t	 n, m;
+
+	if ((n = profile_builder_string(b, name, namelen)) == STRPOOL_NONE ||
+	    (m = profile_builder_string(b, module, modlen)) == STRPOOL_NONE)
+		return (PROFILE_NONE);
+	return (idmap_get(&b->funcs, (uint64_t)n << 32 | m));
+}
+
+/* Record where a function is defined (file and line; 0 for unknown). */
+void
+profile_builder_func_location(struct profile_builder *b, uint32_t f,
+    const char *file, size_t filelen, uint32_t line)
+{
+	uint32_t	 s;
+
+	if (f >= b->p->nfuncs)
+		return;
+	if (file != NULL &&
+	    (s = profile_builder_string(b, file, filelen)) != STRPOOL_NONE)
+		b->p->func_file[f] = s;
+	b->p->func_line[f] = line;
+}
+
+/* Find or create the child of parent for function f. */
+uint32_t
+profile_builder_child(struct profile_builder *b, uint32_t parent, uint32_t f)
+{
+	struct profile	*p = b->p;
+	uint64_t	 key = (uint64_t)parent << 32 | f;
+	uint32_t	 n;
+
+	if ((n = idmap_get(&b->children, key)) != IDMAP_NONE)
+		return (n);
+	if (parent >= p->nnodes || f >= p->nfuncs) {
+		b->error = "bad node or function";
+		return (PROFILE_NONE);
+	}
+	if (p->nnodes >= b->max_nodes) {
+		b->error = "too many call nodes";
+		return (PROFILE_NONE);
+	}
+	if (p->nnodes == b->nodecap && builder_grow_nodes(b) == -1)
+		return (PROFILE_NONE);
+	n = p->nnodes;
+	if (idmap_put(&b->children, key, n) == -1)
+		return (PROFILE_NONE);
+	p->node_parent[n] = parent;
+	p->node_func[n] = f;
+	p->node_depth[n] = p->node_depth[parent] + 1;
+	p->nnodes++;
+	return (n);
+}
+
+/* Number of call nodes so far. */
+uint32_t
+profile_builder_nnodes(const struct profile_builder *b)
+{
+	return (b->p->nnodes);
+}
+
+/* Function of a node built so far. */
+uint32_t
+profile_builder_node_func(const struct profile_builder *b, uint32_t n)
+{
+	return (n < b->p->nnodes ? b->p->node_func[n] : PROFILE_NONE);
+}
+
+/* Parent of a node built so far. */
+uint32_t
+profile_builder_node_parent(const struct profile_builder *b, uint32_t n)
+{
+	return (n < b->p->nnodes ? b->p->node_parent[n] : PROFILE_NONE);
+}
+
+/* Add v to the self value of node n in metric m. */
+int
+profile_builder_add(struct profile_builder *b, uint32_t n, int m, int64_t v)
+{
+	struct profile	*p = b->p;
+	int64_t		*s;
+
+	if (n >= p->nnodes || m < 0 || (uint32_t)m >= p->nmetrics) {
+		b->error = "bad node or metric";
+		return (-1);
+	}
+	s = &p->metrics[m].self[n];
+	if (__builtin_add_overflow(*s, v, s)) {
+		b->error = "value overflows 64 bits";
+		return (-1);
+	}
+	return (0);
+}
+
+/* Append a sample (leaf node and weight) to the time-ordered sequence. */
+int
+profile_builder_sample(struct profile_builder *b, uint32_t n, int64_t w)
+{
+	struct profile	*p = b->p;
+	uint32_t	 cap;
+
+	if (p->nsamples == b->samplecap) {
+		if (b->samplecap == UINT32_MAX) {
+			b->error = "too many samples";
+			return (-1);
+		}
+		cap = b->samplecap ? (b->samplecap > UINT32_MAX / 2 ?
+		    UINT32_MAX : b->samplecap * 2) : 1024;
+		if (grow(&p->sample_node, sizeof *p->sample_node,
+		    b->samplecap, cap) == -1 ||
+		    grow(&p->sample_weight, sizeof *p->sample_weight,
+		    b->samplecap, cap) == -1)
+			return (-1);
+		b->samplecap = cap;
+	}
+	p->sample_node[p->nsamples] = n;
+	p->sample_weight[p->nsamples] = w;
+	p->nsamples++;
+	return (0);
+}
+
+/* Attach reader-specific data, freed with the profile. Takes ownership. */
+void
+profile_builder_set_extra(struct profile_builder *b, void *extra,
+    void (*fn)(void *))
+{
+	b->p->extra = extra;
+	b->p->extra_free = fn;
+}
+
+/*
+ * Inclusive values, child lists and per-function aggregates. The
+ * per-function total adds a node's inclusive value only when no ancestor
+ * calls the same function, so recursion is never counted twice.
+ */
+static int
+builder_compute(struct profile *p)
+{
+	struct profile_metric	*m;
+	uint32_t		 i, n, f, k, *onstack;
+
+	for (i = 0; i < p->nnodes; i++)
+		p->node_first_child[i] = p->node_next_sibling[i] = PROFILE_NONE;
+	for (i = p->nnodes - 1; i > 0; i--) {
+		n = p->node_parent[i];
+		p->node_next_sibling[i] = p->node_first_child[n];
+		p->node_first_child[n] = i;
+	}
+	for (k = 0; k < p->nmetrics; k++) {
+		m = &p->metrics[k];
+		memcpy(m->total, m->self, p->nnodes * sizeof *m->total);
+		m->sum = 0;
+		for (i = p->nnodes - 1; i > 0; i--) {
+			if (__builtin_add_overflow(m->total[p->node_parent[i]],
+			    m->total[i], &m->total[p->node_parent[i]]) ||
+			    __builtin_add_overflow(m->func_self[p->node_func[i]],
+			    m->self[i], &m->func_self[p->node_func[i]]))
+				return (-1);
+		}
+		m->func_self[p->node_func[0]] += m->self[0];
+		m->sum = m->total[0];
+	}
+
+	/* Walk the tree without a stack, counting functions on the path. */
+	onstack = p->func_line;		/* borrowed scratch; see caller */
+	n = PROFILE_ROOT;
+	for (;;) {
+		f = p->node_func[n];
+		if (onstack[f]++ == 0) {
+			for (k = 0; k < p->nmetrics; k++)
+				p->metrics[k].func_total[f] +=
+				    p->metrics[k].total[n];
+		}
+		if (p->node_first_child[n] != PROFILE_NONE) {
+			n = p->node_first_child[n];
+			continue;
+		}
+		for (;;) {
+			onstack[p->node_func[n]]--;
+			if (n == PROFILE_ROOT)
+				return (0);
+			if (p->node_next_sibling[n] != PROFILE_NONE) {
+				n = p->node_next_sibling[n];
+				break;
+			}
+			n = p->node_parent[n];
+		}
+	}
+}
+
+/*
+ * Finish: compute derived values and return the profile; the builder is
+ * freed in every case. NULL with *cause set on failure.
+ */
+struct profile *
+profile_builder_finish(struct profile_builder *b, char **cause)
+{
+	struct profile	*p = b->p;
+	uint32_t	*lines = NULL, k;
+	int64_t		*v;
+
+	if (p->nmetrics == 0 && profile_builder_metric(b, "samples", "count")
+	    == -1)
+		goto fail;
+	idmap_clear(&b->children);
+	idmap_clear(&b->funcs);
+	if ((p->node_first_child = malloc(p->nnodes * sizeof(uint32_t)))
+	    == NULL ||
+	    (p->node_next_sibling = malloc(p->nnodes * sizeof(uint32_t)))
+	    == NULL)
+		goto fail;
+	for (k = 0; k < p->nmetrics; k++) {
+		struct profile_metric	*m = &p->metrics[k];
+
+		/* Trim the growth slack of self; total etc. are exact. */
+		if ((v = realloc(m->self, p->nnodes * sizeof *v)) != NULL)
+			m->self = v;
+		if ((m->total = malloc(p->nnodes * sizeof *v)) == NULL ||
+		    (m->func_self = calloc(p->nfuncs, sizeof *v)) == NULL ||
+		    (m->func_total = calloc(p->nfuncs, sizeof *v)) == NULL)
+			goto fail;
+	}
+
+	/* func_line doubles as the on-stack counter during the walk. */
+	if ((lines = malloc(p->nfuncs * sizeof *lines)) == NULL)
+		goto fail;
+	memcpy(lines, p->func_line, p->nfuncs * sizeof *lines);
+	memset(p->func_line, 0, p->nfuncs * sizeof *lines);
+	if (builder_compute(p) == -1) {
+		memcpy(p->func_line, lines, p->nfuncs * sizeof *lines);
+		free(lines);
+		b->error = "inclusive values overflow 64 bits";
+		goto fail;
+	}
+	memcpy(p->func_line, lines, p->nfuncs * sizeof *lines);
+	free(lines);
+
+	strpool_seal(p->strings);
+	b->p = NULL;
+	profile_builder_free(b);
+	return (p);
+fail:
+	cause_set(cause, "%s", profile_builder_error(b));
+	profile_builder_free(b);
+	return (NULL);
+}

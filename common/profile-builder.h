@@ -1,0 +1,69 @@
+/*
+ * Copyright (c) 2026 The deepq developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+#ifndef PROFILE_BUILDER_H
+#define PROFILE_BUILDER_H
+
+/*
+ * Building a profile. A reader creates a builder, declares its metrics,
+ * interns functions, walks stacks with profile_builder_child() (which
+ * finds or creates the child of a node for a function) and adds self
+ * values to nodes. profile_builder_finish() computes the inclusive and
+ * per-function values and hands over a read-only profile.
+ *
+ * Every call that can fail returns -1 or PROFILE_NONE and leaves the
+ * reason in profile_builder_error(); the reader then frees the builder
+ * and reports that reason with its own position in the input.
+ */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "profile.h"
+
+struct profile_builder;
+
+struct profile_builder	*profile_builder_create(const char *);
+void		 profile_builder_free(struct profile_builder *);
+void		 profile_builder_set_max_nodes(struct profile_builder *,
+		     uint32_t);
+int		 profile_builder_metric(struct profile_builder *, const char *,
+		     const char *);
+uint32_t	 profile_builder_string(struct profile_builder *, const char *,
+		     size_t);
+uint32_t	 profile_builder_func(struct profile_builder *, const char *,
+		     size_t, const char *, size_t);
+uint32_t	 profile_builder_func_find(struct profile_builder *,
+		     const char *, size_t, const char *, size_t);
+void		 profile_builder_func_location(struct profile_builder *,
+		     uint32_t, const char *, size_t, uint32_t);
+uint32_t	 profile_builder_child(struct profile_builder *, uint32_t,
+		     uint32_t);
+uint32_t	 profile_builder_nnodes(const struct profile_builder *);
+uint32_t	 profile_builder_node_func(const struct profile_builder *,
+		     uint32_t);
+uint32_t	 profile_builder_node_parent(const struct profile_builder *,
+		     uint32_t);
+int		 profile_builder_add(struct profile_builder *, uint32_t, int,
+		     int64_t);
+int		 profile_builder_sample(struct profile_builder *, uint32_t,
+		     int64_t);
+void		 profile_builder_set_extra(struct profile_builder *, void *,
+		     void (*)(void *));
+const char	*profile_builder_error(const struct profile_builder *);
+struct profile	*profile_builder_finish(struct profile_builder *, char **);
+
+#endif /* PROFILE_BUILDER_H */

@@ -1,0 +1,99 @@
+/*
+ * Copyright (c) 2026 The deepq developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+#ifndef PROFILE_H
+#define PROFILE_H
+
+/*
+ * The profile model: a calling-context tree (CCT) plus tables, as flat
+ * arrays with 32-bit indices. A reader builds one through struct
+ * profile_builder (profile-builder.h); once profile_builder_finish() has
+ * run, a profile is read-only and may be shared by every query.
+ *
+ * Node 0 is always the synthetic root ("<root>", function 0): every real
+ * stack hangs below it, so a profile with several top-level functions is
+ * still one tree. Nodes are numbered so that a parent comes before its
+ * children, which lets inclusive values be summed in one backward pass.
+ */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define PROFILE_ROOT		0	/* node and function index of the root */
+#define PROFILE_NONE		UINT32_MAX
+#define PROFILE_MAX_METRICS	16
+#define PROFILE_MAX_NODES	(UINT32_MAX - 1)
+
+/* One metric column: a name ("samples", "ticks", "Ir") and a unit. */
+struct profile_metric {
+	const char	*name;
+	const char	*unit;		/* "count", "ns", "us", "bytes", ... */
+	int64_t		*self;		/* [nnodes] */
+	int64_t		*total;		/* [nnodes], inclusive */
+	int64_t		*func_self;	/* [nfuncs] */
+	int64_t		*func_total;	/* [nfuncs], recursion counted once */
+	int64_t		 sum;		/* total of self over all nodes */
+};
+
+struct profile {
+	const char	*format;	/* reader name, "folded", "ghc-prof" */
+	char		*source;	/* path it was loaded from, or NULL */
+
+	struct strpool	*strings;
+
+	/* Functions: a function is what frames of one name+module merge to. */
+	uint32_t	 nfuncs;
+	uint32_t	*func_name;	/* string ids */
+	uint32_t	*func_module;	/* string id, 0 = "" */
+	uint32_t	*func_file;	/* string id, 0 = "" */
+	uint32_t	*func_line;	/* 0 = unknown */
+
+	/* Call nodes: the CCT. */
+	uint32_t	 nnodes;
+	uint32_t	*node_parent;	/* PROFILE_NONE for the root */
+	uint32_t	*node_func;
+	uint32_t	*node_depth;
+	uint32_t	*node_first_child;
+	uint32_t	*node_next_sibling;
+
+	/* Metrics; metric 0 is the default. */
+	uint32_t	 nmetrics;
+	struct profile_metric metrics[PROFILE_MAX_METRICS];
+
+	/*
+	 * Optional sample sequence in time order (V8, event traces): the
+	 * leaf node of each sample and its weight in metric 0. Flame charts
+	 * use it; NULL when the format has no order.
+	 */
+	uint32_t	 nsamples;
+	uint32_t	*sample_node;
+	int64_t		*sample_weight;
+
+	/* Reader-specific extra data (Mercury call sites), freed by extra_free. */
+	void		*extra;
+	void		(*extra_free)(void *);
+};
+
+void		 profile_free(struct profile *);
+const char	*profile_string(const struct profile *, uint32_t);
+const char	*profile_func_name(const struct profile *, uint32_t);
+const char	*profile_func_module(const struct profile *, uint32_t);
+int		 profile_metric_find(const struct profile *, const char *);
+uint32_t	 profile_func_find(const struct profile *, const char *);
+uint32_t	 profile_node_child(const struct profile *, uint32_t, uint32_t);
+size_t		 profile_memory(const struct profile *);
+
+#endif /* PROFILE_H */

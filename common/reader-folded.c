@@ -1,0 +1,321 @@
+/*
+ * Copyright (c) 2026 The deepq developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cause.h"
+#include "input.h"
+#include "profile.h"
+#include "profile-builder.h"
+#include "reader.h"
+
+/*
+ * Folded stacks ("a;b;c 42"), as written by FlameGraph's stackcollapse
+ * tools, inferno, async-profiler and many others. The count is split off
+ * the right end, so frame names may hold spaces but never ';'. A line
+ * with two counts is differential (difffolded.pl): the first count goes
+ * to metric "base", the second to "samples". "mod`func" frames (DTrace
+ * style) give the function a module.
+ *
+ * Consecutive lines usually share a prefix of frames (stackcollapse
+ * output is sorted), so the nodes of the previous line are reused for as
+ * long as its bytes match: most lines then intern only their last frames.
+ */
+
+struct folded {
+	struct profile_builder	*b;
+	int			 base;		/* metric of a first count, or -1 */
+	char			*prev;		/* previous stack, copied */
+	size_t			 prevlen, prevcap;
+	size_t			*pend;		/* end offset of each prev frame */
+	uint32_t		*pnode;		/* node of each prev frame */
+	size_t			 pdepth, pcap;
+};
+
+static int	folded_probe(const char *, size_t);
+static struct profile *folded_load(struct input *,
+		    const struct reader_options *, char **);
+static int	folded_count(const char *, size_t *, int64_t *, char **);
+static int	folded_stack(struct folded *, const char *, size_t, uint32_t *);
+
+const struct reader reader_folded = {
+	.name = "folded",
+	.description = "folded stacks (stackcollapse, inferno, async-profiler)",
+	.probe = folded_probe,
+	.load = folded_load,
+};
+
+/* A first line like "frame;frame 123" (Firefox profiler's test, loosened). */
+static int
+folded_probe(const char *buf, size_t len)
+{
+	const char	*nl, *p;
+	size_t		 n, digits = 0;
+
+	/* Skip blank and comment lines. */
+	while (len > 0) {
+		nl = memchr(buf, '\n', len);
+		n = nl ? (size_t)(nl - buf) : len;
+		if (n > 0 && buf[0] != '#' && !(n == 1 && buf[0] == '\r'))
+			break;
+		if (nl == NULL)
+			return (0);
+		buf += n + 1;
+		len -= n + 1;
+	}
+	if (len == 0 || buf[0] == '{' || buf[0] == '[')
+		return (0);
+	nl = memchr(buf, '\n', len);
+	n = nl ? (size_t)(nl - buf) : len;
+	if (memchr(buf, '\0', n) != NULL)
+		return (0);
+	p = buf + n;
+	while (p > buf && (p[-1] == '\r' || p[-1] == ' ' || p[-1] == '\t'))
+		p--;
+	while (p > buf && ((p[-1] >= '0' && p[-1] <= '9') || p[-1] == '.')) {
+		p--;
+		digits++;
+	}
+	if (digits == 0 || p == buf || (p[-1] != ' ' && p[-1] != '\t'))
+		return (0);
+	/* Any text ending in a number would do; a ';' makes it likely. */
+	return (memchr(buf, ';', p - buf) != NULL ? 60 : 20);
+}
+
+/*
+ * Split the count off the end of s[0..*len): on return *len is the length
+ * of what is left (trailing blanks removed). Decimal counts are rounded.
+ */
+static int
+folded_count(const char *s, size_t *len, int64_t *v, char **cause)
+{
+	size_t		 e = *len, i;
+	int64_t		 n = 0;
+	int		 frac = 0, round = 0;
+
+	i = e;
+	while (i > 0 && ((s[i - 1] >= '0' && s[i - 1] <= '9') ||
+	    s[i - 1] == '.'))
+		i--;
+	if (i == e || (i > 0 && s[i - 1] != ' ' && s[i - 1] != '\t')) {
+		if (i > 0 && s[i - 1] == '-')
+			cause_set(cause, "negative count");
+		else
+			cause_set(cause, "no count at the end of the line");
+		return (-1);
+	}
+	if (s[i] == '.' || memchr(s + i, '.', e - i) !=
+	    memrchr(s + i, '.', e - i)) {
+		cause_set(cause, "bad count");
+		return (-1);
+	}
+	for (; i < e; i++) {
+		if (s[i] == '.') {
+			frac = 1;
+			continue;
+		}
+		if (frac) {
+			if (frac++ == 1)
+				round = s[i] >= '5';
+			continue;
+		}
+		if (__builtin_mul_overflow(n, 10, &n) ||
+		    __builtin_add_overflow(n, s[i] - '0', &n)) {
+			cause_set(cause, "count overflows 64 bits");
+			return (-1);
+		}
+	}
+	if (round && __builtin_add_overflow(n, 1, &n)) {
+		cause_set(cause, "count overflows 64 bits");
+		return (-1);
+	}
+	*v = n;
+	i = e;
+	while (i > 0 && ((s[i - 1] >= '0' && s[i - 1] <= '9') ||
+	    s[i - 1] == '.'))
+		i--;
+	while (i > 0 && (s[i - 1] == ' ' || s[i - 1] == '\t'))
+		i--;
+	*len = i;
+	return (0);
+}
+
+/* Walk (and create) the nodes of one stack; the leaf goes to *leaf. */
+static int
+folded_stack(struct folded *f, const char *s, size_t len, uint32_t *leaf)
+{
+	size_t		 c = 0, pos = 0, i = 0, end, lim;
+	uint32_t	 node = PROFILE_ROOT, fn;
+	const char	*semi, *tick;
+
+	lim = len < f->prevlen ? len : f->prevlen;
+	while (c < lim && s[c] == f->prev[c])
+		c++;
+	while (i < f->pdepth && f->pend[i] <= c &&
+	    (f->pend[i] == len || s[f->pend[i]] == ';')) {
+		node = f->pnode[i];
+		pos = f->pend[i] + 1;
+		i++;
+	}
+	while (pos <= len) {
+		semi = memchr(s + pos, ';', len - pos);
+		end = semi ? (size_t)(semi - s) : len;
+		tick = memchr(s + pos, '`', end - pos);
+		if (tick != NULL)
+			fn = profile_builder_func(f->b, tick + 1,
+			    s + end - tick - 1, s + pos, tick - s - pos);
+		else
+			fn = profile_builder_func(f->b, s + pos, end - pos,
+			    "", 0);
+		if (fn == PROFILE_NONE ||
+		    (node = profile_builder_child(f->b, node, fn)) ==
+		    PROFILE_NONE)
+			return (-1);
+		if (i == f->pcap) {
+			size_t	  cap = f->pcap ? f->pcap * 2 : 64;
+			size_t	 *pe;
+			uint32_t *pn;
+
+			if ((pe = realloc(f->pend, cap * sizeof *pe)) == NULL)
+				return (-1);
+			f->pend = pe;
+			if ((pn = realloc(f->pnode, cap * sizeof *pn)) == NULL)
+				return (-1);
+			f->pnode = pn;
+			f->pcap = cap;
+		}
+		f->pend[i] = end;
+		f->pnode[i] = node;
+		i++;
+		pos = end + 1;
+	}
+	f->pdepth = i;
+	if (len + 1 > f->prevcap) {
+		char	*p;
+		size_t	 cap = (len + 1) * 2;
+
+		if ((p = realloc(f->prev, cap)) == NULL)
+			return (-1);
+		f->prev = p;
+		f->prevcap = cap;
+	}
+	memcpy(f->prev, s, len);
+	f->prevlen = len;
+	*leaf = node;
+	return (0);
+}
+
+static struct profile *
+folded_load(struct input *in, const struct reader_options *opts,
+    char **cause)
+{
+	struct folded	 f;
+	struct profile	*p = NULL;
+	char		*line, *why = NULL;
+	size_t		 len, slen;
+	int64_t		 v, v2;
+	uint32_t	 leaf;
+	uint64_t	 nlines = 0;
+	int		 metric;
+
+	memset(&f, 0, sizeof f);
+	f.base = -1;
+	if ((f.b = profile_builder_create("folded")) == NULL)
+		goto nomem;
+	if (opts->max_nodes != 0)
+		profile_builder_set_max_nodes(f.b, opts->max_nodes);
+	if ((metric = profile_builder_metric(f.b, "samples", "count")) == -1)
+		goto nomem;
+
+	while ((line = input_line(in, &len, &why)) != NULL) {
+		while (len > 0 && (line[len - 1] == ' ' ||
+		    line[len - 1] == '\t'))
+			len--;
+		if (len == 0 || line[0] == '#')
+			continue;
+		if (memchr(line, '\0', len) != NULL) {
+			cause_set(cause, "%s: line %llu: NUL byte (binary "
+			    "data?)", in->path, (unsigned long long)in->lineno);
+			goto fail;
+		}
+		slen = len;
+		if (folded_count(line, &slen, &v, &why) == -1)
+			goto lineerr;
+		/* A second number before the first: a differential line. */
+		if (slen > 0 && line[slen - 1] >= '0' &&
+		    line[slen - 1] <= '9') {
+			size_t	 l2 = slen;
+			char	*why2 = NULL;
+
+			if (folded_count(line, &l2, &v2, &why2) == 0 &&
+			    l2 > 0) {
+				if (f.base == -1 && (f.base =
+				    profile_builder_metric(f.b, "base",
+				    "count")) == -1)
+					goto nomem;
+				slen = l2;
+			} else
+				v2 = -1;
+			free(why2);
+		} else
+			v2 = -1;
+		if (slen == 0) {
+			why = NULL;
+			cause_set(&why, "no stack before the count");
+			goto lineerr;
+		}
+		if (folded_stack(&f, line, slen, &leaf) == -1)
+			goto builderr;
+		if (v != 0 && profile_builder_add(f.b, leaf, metric, v) == -1)
+			goto builderr;
+		if (v2 > 0 && profile_builder_add(f.b, leaf, f.base, v2) == -1)
+			goto builderr;
+		nlines++;
+	}
+	if (why != NULL) {
+		cause_set(cause, "%s: %s", in->path, why);
+		goto fail;
+	}
+	if (nlines == 0) {
+		cause_set(cause, "%s: no stacks in the file", in->path);
+		goto fail;
+	}
+	p = profile_builder_finish(f.b, cause);
+	f.b = NULL;
+	goto done;
+
+lineerr:
+	cause_set(cause, "%s: line %llu: %s", in->path,
+	    (unsigned long long)in->lineno, why ? why : "out of memory");
+	goto fail;
+builderr:
+	cause_set(cause, "%s: line %llu: %s", in->path,
+	    (unsigned long long)in->lineno, profile_builder_error(f.b));
+	goto fail;
+nomem:
+	cause_set(cause, "out of memory");
+fail:
+	profile_builder_free(f.b);
+done:
+	free(why);
+	free(f.prev);
+	free(f.pend);
+	free(f.pnode);
+	return (p);
+}

@@ -1,0 +1,186 @@
+/*
+ * Copyright (c) 2026 The deepq developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "display.h"
+#include "render.h"
+
+/*
+ * format=text: a display as plain text for terminals and scripts. Tables
+ * are aligned in columns (widths counted in code points), tree cells are
+ * indented two spaces a level; links are not shown.
+ */
+
+static int	text_render(FILE *, const json_t *, const struct display *,
+		    const struct render_context *);
+static int	text_error(FILE *, int, const char *,
+		    const struct render_context *);
+static size_t	text_width(const char *);
+static void	text_cell(FILE *, const struct display_cell *, size_t, int);
+static void	text_table(FILE *, const struct display_block *);
+static void	text_clean(FILE *, const char *);
+
+const struct renderer render_text = {
+	.name = "text",
+	.content_type = "text/plain; charset=utf-8",
+	.needs_display = 1,
+	.render = text_render,
+	.error = text_error,
+};
+
+static size_t
+text_width(const char *s)
+{
+	size_t	 n = 0;
+
+	for (; *s != '\0'; s++) {
+		if (((unsigned char)*s & 0xc0) != 0x80)
+			n++;
+	}
+	return (n);
+}
+
+/* Write s with control characters shown as '?', so a name cannot drive a terminal. */
+static void
+text_clean(FILE *f, const char *s)
+{
+	for (; *s != '\0'; s++)
+		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, f);
+}
+
+static void
+text_cell(FILE *f, const struct display_cell *c, size_t width, int last)
+{
+	const char	*s = c->text ? c->text : "";
+	size_t		 w = text_width(s) + (c->flags & DISPLAY_TREE ?
+			     2 * c->indent : 0), i;
+
+	if (c->flags & DISPLAY_NUM) {
+		for (i = w; i < width; i++)
+			fputc(' ', f);
+		text_clean(f, s);
+		return;
+	}
+	if (c->flags & DISPLAY_TREE) {
+		for (i = 0; i < c->indent; i++)
+			fputs("  ", f);
+	}
+	text_clean(f, s);
+	if (!last) {
+		for (i = w; i < width; i++)
+			fputc(' ', f);
+	}
+}
+
+static void
+text_table(FILE *f, const struct display_block *b)
+{
+	size_t			*width, r, w;
+	uint32_t		 col;
+	const struct display_cell *c;
+
+	if ((width = calloc(b->ncols, sizeof *width)) == NULL)
+		return;
+	for (col = 0; col < b->ncols; col++)
+		width[col] = text_width(b->head[col].text ?
+		    b->head[col].text : "");
+	for (r = 0; r < b->nrows; r++) {
+		for (col = 0; col < b->ncols; col++) {
+			c = &b->cells[r * b->ncols + col];
+			w = text_width(c->text ? c->text : "") +
+			    (c->flags & DISPLAY_TREE ? 2 * c->indent : 0);
+			if (w > width[col])
+				width[col] = w;
+		}
+	}
+	for (col = 0; col < b->ncols; col++) {
+		if (col > 0)
+			fputs("  ", f);
+		text_cell(f, &b->head[col], width[col], col + 1 == b->ncols);
+	}
+	fputc('\n', f);
+	for (r = 0; r < b->nrows; r++) {
+		for (col = 0; col < b->ncols; col++) {
+			if (col > 0)
+				fputs("  ", f);
+			text_cell(f, &b->cells[r * b->ncols + col], width[col],
+			    col + 1 == b->ncols);
+		}
+		fputc('\n', f);
+	}
+	free(width);
+}
+
+static int
+text_render(FILE *f, const json_t *j, const struct display *d,
+    const struct render_context *ctx)
+{
+	const struct display_block	*b;
+	size_t				 i, k;
+
+	text_clean(f, d->title);
+	fputc('\n', f);
+	for (k = text_width(d->title); k > 0; k--)
+		fputc('=', f);
+	fputc('\n', f);
+	for (i = 0; i < d->nblocks; i++) {
+		b = &d->blocks[i];
+		fputc('\n', f);
+		switch (b->kind) {
+		case DISPLAY_HEADING:
+			text_clean(f, b->text);
+			fputc('\n', f);
+			for (k = text_width(b->text); k > 0; k--)
+				fputc('-', f);
+			fputc('\n', f);
+			break;
+		case DISPLAY_TEXT:
+			text_clean(f, b->text);
+			fputc('\n', f);
+			break;
+		case DISPLAY_LINKS:
+			for (k = 0; k < b->nrows; k++) {
+				fputs("  - ", f);
+				text_clean(f, b->cells[k].text);
+				fputc('\n', f);
+			}
+			break;
+		case DISPLAY_TABLE:
+			text_table(f, b);
+			break;
+		case DISPLAY_FORM:
+			break;
+		}
+	}
+	return (ferror(f) ? -1 : 0);
+}
+
+static int
+text_error(FILE *f, int status, const char *message,
+    const struct render_context *ctx)
+{
+	fprintf(f, "error %d: ", status);
+	text_clean(f, message);
+	fputc('\n', f);
+	return (ferror(f) ? -1 : 0);
+}

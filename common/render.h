@@ -1,0 +1,52 @@
+/*
+ * Copyright (c) 2026 The deepq developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+#ifndef RENDER_H
+#define RENDER_H
+
+/*
+ * Renderers: each format is one file, render-<format>.c, exporting a
+ * const struct renderer; render.c keeps the table. HTML and text render
+ * a display; JSON renders the report itself (with jansson, never printf).
+ * Renderers write to a FILE * (a memory stream in the server).
+ */
+
+#include <stdio.h>
+
+#include <jansson.h>
+
+struct display;
+
+struct render_context {
+	const char	*link_base;	/* before a query string in links: "?" */
+	const char	*static_base;	/* URL of the www/ assets, or NULL */
+	const char	*file;		/* profile's display name, or NULL */
+};
+
+struct renderer {
+	const char	*name;		/* the format= value */
+	const char	*content_type;
+	int		 needs_display;
+	int		 (*render)(FILE *, const json_t *,
+			    const struct display *,
+			    const struct render_context *);
+	int		 (*error)(FILE *, int, const char *,
+			    const struct render_context *);
+};
+
+const struct renderer *render_find(const char *);
+
+#endif /* RENDER_H */

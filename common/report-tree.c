@@ -1,0 +1,406 @@
+/*
+ * Copyright (c) 2026 The deepq developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "display.h"
+#include "idmap.h"
+#include "profile.h"
+#include "query.h"
+#include "report.h"
+
+/*
+ * cmd=tree: the call tree from the root or from path=. Which nodes are
+ * shown is chosen within a node budget by a depth-decayed score (a
+ * node's total, halved for each level below the start), so the heavy
+ * paths open deep and light ones stay closed. depth= bounds the levels
+ * opened by score; paths listed in open= are opened whatever their score.
+ */
+
+#define TREE_DECAY	0.5
+
+struct tree_cand {
+	double		 score;
+	uint32_t	 node;
+	uint32_t	 parent;	/* index in the shown list */
+	uint32_t	 reldepth;
+};
+
+struct tree_heap {
+	struct tree_cand	*v;
+	size_t			 n, cap;
+};
+
+static json_t	*tree_create(const struct profile *, const struct query *,
+		    const struct report_context *, struct report_error *);
+static struct display *tree_display(const json_t *, const struct query *);
+static int	tree_push(struct tree_heap *, struct tree_cand);
+static struct tree_cand tree_pop(struct tree_heap *);
+static uint32_t	tree_resolve(const struct profile *, const uint32_t *, size_t);
+static int	tree_open_paths(const struct profile *, const char *,
+		    struct idmap *);
+
+const struct report_entry report_tree_entry = {
+	.name = "tree",
+	.title = "Call tree",
+	.formats = "html|json|text",
+	.create = tree_create,
+	.display = tree_display,
+};
+
+static int
+tree_push(struct tree_heap *h, struct tree_cand c)
+{
+	struct tree_cand	*v, t;
+	size_t			 i, up;
+
+	if (h->n == h->cap) {
+		size_t	 cap = h->cap ? h->cap * 2 : 64;
+
+		if ((v = reallocarray(h->v, cap, sizeof *v)) == NULL)
+			return (-1);
+		h->v = v;
+		h->cap = cap;
+	}
+	i = h->n++;
+	h->v[i] = c;
+	while (i > 0) {
+		up = (i - 1) / 2;
+		if (h->v[up].score >= h->v[i].score)
+			break;
+		t = h->v[up];
+		h->v[up] = h->v[i];
+		h->v[i] = t;
+		i = up;
+	}
+	return (0);
+}
+
+static struct tree_cand
+tree_pop(struct tree_heap *h)
+{
+	struct tree_cand	 top = h->v[0], t;
+	size_t			 i = 0, l, r, m;
+
+	h->v[0] = h->v[--h->n];
+	for (;;) {
+		l = 2 * i + 1;
+		r = l + 1;
+		m = i;
+		if (l < h->n && h->v[l].score > h->v[m].score)
+			m = l;
+		if (r < h->n && h->v[r].score > h->v[m].score)
+			m = r;
+		if (m == i)
+			break;
+		t = h->v[m];
+		h->v[m] = h->v[i];
+		h->v[i] = t;
+		i = m;
+	}
+	return (top);
+}
+
+/* The node at the end of a path of function ids, or PROFILE_NONE. */
+static uint32_t
+tree_resolve(const struct profile *p, const uint32_t *path, size_t n)
+{
+	uint32_t	 node = PROFILE_ROOT;
+	size_t		 i;
+
+	for (i = 0; i < n && node != PROFILE_NONE; i++)
+		node = profile_node_child(p, node, path[i]);
+	return (node);
+}
+
+/* Mark the nodes of open= ("1,2~1,3") in set; -1 on a malformed path. */
+static int
+tree_open_paths(const struct profile *p, const char *s, struct idmap *set)
+{
+	struct query	*tmp;
+	const char	*tilde;
+	char		*one;
+	uint32_t	 node;
+	int		 r = 0;
+
+	if ((tmp = query_create()) == NULL)
+		return (-1);
+	while (*s != '\0' && r == 0) {
+		tilde = strchr(s, '~');
+		if ((one = strndup(s, tilde ? (size_t)(tilde - s) :
+		    strlen(s))) == NULL)
+			r = -1;
+		else if (query_set(tmp, QUERY_PATH, one, NULL) == -1)
+			r = -1;
+		else if ((node = tree_resolve(p, tmp->path, tmp->npath)) !=
+		    PROFILE_NONE && idmap_put(set, node, 1) == -1)
+			r = -1;
+		free(one);
+		s = tilde ? tilde + 1 : s + strlen(s);
+	}
+	query_free(tmp);
+	return (r);
+}
+
+static json_t *
+tree_create(const struct profile *p, const struct query *q,
+    const struct report_context *ctx, struct report_error *e)
+{
+	struct tree_heap	 h = { NULL, 0, 0 };
+	struct tree_cand	 c;
+	struct idmap		 open;
+	json_t			*j = NULL, **objs = NULL, *o, *kids;
+	char			**paths = NULL, *path;
+	uint32_t		*nodes = NULL, start, n, ch, nshown = 0;
+	int			 m, hidden;
+	int64_t			 depth = query_int(q, QUERY_DEPTH);
+	int64_t			 budget = query_int(q, QUERY_BUDGET);
+	uint64_t		 cost = 0;
+	size_t			 i;
+
+	idmap_init(&open);
+	if ((m = report_metric(p, q, e)) == -1)
+		return (NULL);
+	if ((start = tree_resolve(p, q->path, q->npath)) == PROFILE_NONE) {
+		report_error_set(e, 404, "no call node at path %s",
+		    query_str(q, QUERY_PATH));
+		return (NULL);
+	}
+	if (tree_open_paths(p, query_str(q, QUERY_OPEN), &open) == -1) {
+		report_error_set(e, 400, "open: must be paths separated by ~");
+		goto fail;
+	}
+	if ((objs = calloc(budget, sizeof *objs)) == NULL ||
+	    (paths = calloc(budget, sizeof *paths)) == NULL ||
+	    (nodes = calloc(budget, sizeof *nodes)) == NULL)
+		goto nomem;
+
+	c.score = 1e300;
+	c.node = start;
+	c.parent = UINT32_MAX;
+	c.reldepth = 0;
+	if (tree_push(&h, c) == -1)
+		goto nomem;
+	while (h.n > 0 && nshown < budget) {
+		c = tree_pop(&h);
+		n = c.node;
+		if (c.parent == UINT32_MAX)
+			path = query_path_format(q->path, q->npath);
+		else if (asprintf(&path, "%s%s%u", paths[c.parent],
+		    *paths[c.parent] ? "," : "", p->node_func[n]) == -1)
+			path = NULL;
+		if (path == NULL)
+			goto nomem;
+		o = json_pack("{s:i, s:s, s:s, s:s, s:o*, s:o*}",
+		    "func", (json_int_t)p->node_func[n],
+		    "name", profile_func_name(p, p->node_func[n]),
+		    "module", profile_func_module(p, p->node_func[n]),
+		    "path", path,
+		    "self", report_node_values(p, 0, n),
+		    "total", NULL);
+		if (o == NULL) {
+			free(path);
+			goto nomem;
+		}
+		objs[nshown] = o;
+		paths[nshown] = path;
+		nodes[nshown] = n;
+		if (c.parent != UINT32_MAX) {
+			kids = json_object_get(objs[c.parent], "children");
+			if (kids == NULL) {
+				kids = json_array();
+				if (json_object_set_new(objs[c.parent],
+				    "children", kids) == -1)
+					goto nomem;
+			}
+			if (json_array_append(kids, o) == -1)
+				goto nomem;
+		}
+		if (c.reldepth < depth ||
+		    idmap_get(&open, n) != IDMAP_NONE) {
+			for (ch = p->node_first_child[n]; ch != PROFILE_NONE;
+			    ch = p->node_next_sibling[ch]) {
+				struct tree_cand	 k;
+
+				if (ctx->max_cost != 0 &&
+				    ++cost > ctx->max_cost) {
+					report_error_set(e, 503, "query too "
+					    "expensive (more than %llu node "
+					    "visits)", (unsigned long long)
+					    ctx->max_cost);
+					goto fail;
+				}
+				k.node = ch;
+				k.parent = nshown;
+				k.reldepth = c.reldepth + 1;
+				k.score = (double)p->metrics[m].total[ch];
+				for (i = 0; i < k.reldepth; i++)
+					k.score *= TREE_DECAY;
+				if (idmap_get(&open, n) != IDMAP_NONE)
+					k.score += 1e200;
+				if (tree_push(&h, k) == -1)
+					goto nomem;
+			}
+		}
+		nshown++;
+	}
+
+	/* Totals, and how many children each shown node keeps hidden. */
+	for (i = 0; i < nshown; i++) {
+		json_object_set_new(objs[i], "total",
+		    report_node_values(p, 1, nodes[i]));
+		hidden = 0;
+		for (ch = p->node_first_child[nodes[i]]; ch != PROFILE_NONE;
+		    ch = p->node_next_sibling[ch])
+			hidden++;
+		hidden -= json_array_size(json_object_get(objs[i],
+		    "children"));
+		json_object_set_new(objs[i], "hidden", json_integer(hidden));
+	}
+	if ((j = report_new("tree")) == NULL)
+		goto nomem;
+	json_object_set_new(j, "metric", json_string(p->metrics[m].name));
+	json_object_set_new(j, "unit", json_string(p->metrics[m].unit));
+	json_object_set_new(j, "total", json_integer(p->metrics[m].sum));
+	json_object_set_new(j, "shown", json_integer(nshown));
+	json_object_set_new(j, "root", json_incref(objs[0]));
+	goto done;
+nomem:
+	report_error_set(e, 500, "out of memory");
+fail:
+	json_decref(j);
+	j = NULL;
+done:
+	for (i = 0; i < nshown; i++) {
+		json_decref(objs[i]);
+		free(paths[i]);
+	}
+	free(objs);
+	free(paths);
+	free(nodes);
+	free(h.v);
+	idmap_clear(&open);
+	return (j);
+}
+
+static struct display *
+tree_display(const json_t *j, const struct query *q)
+{
+	struct display		*d;
+	struct display_block	*t;
+	struct display_cell	*cell;
+	const char		*metric = report_string(j, "metric");
+	int64_t			 sum = report_integer(j, "total"), v;
+	json_t			**stack = NULL, *o, *kids;
+	uint32_t		*depths = NULL;
+	size_t			 sp = 0, cap = 64, r, k;
+	char			*s, *link, *open;
+	int			 pct = query_int(q, QUERY_PCT);
+
+	if ((d = display_create("Call tree")) == NULL)
+		return (NULL);
+	display_text(d, "%lld nodes shown; total %s: %lld.",
+	    (long long)report_integer(j, "shown"), metric, (long long)sum);
+	t = display_table(d, pct ? 4 : 3, "tree");
+	display_head(d, t, 0, "Function", NULL, 0);
+	display_head(d, t, 1, "Self", NULL, DISPLAY_NUM);
+	display_head(d, t, 2, "Total", NULL, DISPLAY_NUM);
+	if (pct)
+		display_head(d, t, 3, "Total %", NULL, DISPLAY_NUM);
+
+	/* Depth-first, without recursion: deep trees must not blow the stack. */
+	if ((stack = malloc(cap * sizeof *stack)) == NULL ||
+	    (depths = malloc(cap * sizeof *depths)) == NULL)
+		goto fail;
+	stack[sp] = json_object_get(j, "root");
+	depths[sp++] = 0;
+	while (sp > 0) {
+		o = stack[--sp];
+		r = display_row(d, t);
+		kids = json_object_get(o, "children");
+		link = report_link(q, QUERY_CMD, "tree", QUERY_PATH,
+		    report_string(o, "path"), QUERY_OPEN, NULL, -1);
+		cell = display_cell(d, t, r, 0, report_string(o, "name"), link,
+		    DISPLAY_TREE | (json_array_size(kids) ? DISPLAY_OPEN : 0) |
+		    (kids == NULL && report_integer(o, "hidden") == 0 ?
+		    DISPLAY_LEAF : 0));
+		free(link);
+		if (cell != NULL) {
+			cell->indent = depths[sp];
+			if (report_integer(o, "hidden") > 0) {
+				const char	*cur = query_str(q, QUERY_OPEN);
+
+				if (asprintf(&open, "%s%s%s", cur,
+				    *cur ? "~" : "", report_string(o, "path"))
+				    != -1) {
+					cell->toggle = report_link(q,
+					    QUERY_OPEN, open, -1);
+					free(open);
+				}
+			}
+		}
+		v = json_integer_value(json_object_get(json_object_get(o,
+		    "self"), metric));
+		s = display_number(v);
+		display_cell(d, t, r, 1, s, NULL, DISPLAY_NUM |
+		    (v == 0 ? DISPLAY_DIM : 0));
+		free(s);
+		v = json_integer_value(json_object_get(json_object_get(o,
+		    "total"), metric));
+		s = display_number(v);
+		display_cell(d, t, r, 2, s, NULL, DISPLAY_NUM);
+		free(s);
+		if (pct) {
+			s = display_percent(v, sum);
+			display_cell(d, t, r, 3, s, NULL, DISPLAY_NUM);
+			free(s);
+		}
+		/* Push children in reverse so the first is shown first. */
+		for (k = json_array_size(kids); k > 0; k--) {
+			if (sp == cap) {
+				json_t		**ns;
+				uint32_t	 *nd;
+
+				cap *= 2;
+				if ((ns = reallocarray(stack, cap,
+				    sizeof *ns)) == NULL)
+					goto fail;
+				stack = ns;
+				if ((nd = reallocarray(depths, cap,
+				    sizeof *nd)) == NULL)
+					goto fail;
+				depths = nd;
+			}
+			stack[sp] = json_array_get(kids, k - 1);
+			depths[sp] = (cell ? cell->indent : 0) + 1;
+			sp++;
+		}
+	}
+	free(stack);
+	free(depths);
+	return (d);
+fail:
+	free(stack);
+	free(depths);
+	display_free(d);
+	return (NULL);
+}

@@ -1,0 +1,213 @@
+/*
+ * Copyright (c) 2026 The deepq developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "strpool.h"
+
+/*
+ * String pool: one growing byte buffer holds every string, NUL-terminated;
+ * off[id] is where string id starts. A hash table of ids finds a string
+ * already interned.
+ */
+
+struct strpool {
+	char		*data;
+	size_t		 len, cap;
+	uint64_t	*off;		/* [count] */
+	uint32_t	 count, offcap;
+	uint32_t	*slots;		/* hash table of ids, STRPOOL_NONE empty */
+	uint64_t	*hashes;	/* [count], to grow and compare quickly */
+	size_t		 nslots;
+};
+
+static uint64_t	strpool_hash(const char *, size_t);
+static int	strpool_rehash(struct strpool *);
+
+static uint64_t
+strpool_hash(const char *s, size_t n)
+{
+	uint64_t	 h = 0x9e3779b97f4a7c15ULL ^ (n * 0xff51afd7ed558ccdULL);
+	uint64_t	 w;
+
+	/* Eight bytes at a time: names are short, but hashing is hot. */
+	while (n >= 8) {
+		memcpy(&w, s, 8);
+		h = (h ^ w) * 0x100000001b3ULL;
+		h ^= h >> 29;
+		s += 8;
+		n -= 8;
+	}
+	w = 0;
+	memcpy(&w, s, n);
+	h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
+	h ^= h >> 32;
+	return (h);
+}
+
+/* Create a pool holding only the empty string (id 0). */
+struct strpool *
+strpool_create(void)
+{
+	struct strpool	*p;
+
+	if ((p = calloc(1, sizeof *p)) == NULL)
+		return (NULL);
+	if (strpool_intern(p, "", 0) != 0) {
+		strpool_free(p);
+		return (NULL);
+	}
+	return (p);
+}
+
+/* Free a pool and every string in it. */
+void
+strpool_free(struct strpool *p)
+{
+	if (p == NULL)
+		return;
+	free(p->data);
+	free(p->off);
+	free(p->slots);
+	free(p->hashes);
+	free(p);
+}
+
+static int
+strpool_rehash(struct strpool *p)
+{
+	size_t		 n = p->nslots ? p->nslots * 2 : 1024, mask, j;
+	uint32_t	*slots, i;
+
+	if ((slots = malloc(n * sizeof *slots)) == NULL)
+		return (-1);
+	memset(slots, 0xff, n * sizeof *slots);
+	mask = n - 1;
+	for (i = 0; i < p->count; i++) {
+		for (j = p->hashes[i] & mask; slots[j] != STRPOOL_NONE;
+		    j = (j + 1) & mask)
+			;
+		slots[j] = i;
+	}
+	free(p->slots);
+	p->slots = slots;
+	p->nslots = n;
+	return (0);
+}
+
+/* Intern n bytes; returns the id, or STRPOOL_NONE when out of memory. */
+uint32_t
+strpool_intern(struct strpool *p, const char *s, size_t n)
+{
+	uint64_t	 h;
+	size_t		 mask, j, need;
+	uint32_t	 id;
+	const char	*nul;
+
+	if ((nul = memchr(s, '\0', n)) != NULL)
+		n = nul - s;
+	h = strpool_hash(s, n);
+	if ((size_t)(p->count + 1) * 2 > p->nslots && strpool_rehash(p) == -1)
+		return (STRPOOL_NONE);
+	mask = p->nslots - 1;
+	for (j = h & mask; (id = p->slots[j]) != STRPOOL_NONE;
+	    j = (j + 1) & mask) {
+		if (p->hashes[id] == h && strncmp(p->data + p->off[id], s, n)
+		    == 0 && p->data[p->off[id] + n] == '\0')
+			return (id);
+	}
+	if (p->count == STRPOOL_NONE - 1)
+		return (STRPOOL_NONE);
+
+	if (p->count == p->offcap) {
+		uint32_t	 c = p->offcap ? p->offcap * 2 : 256;
+		uint64_t	*o, *hs;
+
+		if (c < p->offcap)
+			c = STRPOOL_NONE;
+		if ((o = realloc(p->off, (size_t)c * sizeof *o)) == NULL)
+			return (STRPOOL_NONE);
+		p->off = o;
+		if ((hs = realloc(p->hashes, (size_t)c * sizeof *hs)) == NULL)
+			return (STRPOOL_NONE);
+		p->hashes = hs;
+		p->offcap = c;
+	}
+	need = p->len + n + 1;
+	if (need < p->len)
+		return (STRPOOL_NONE);
+	if (need > p->cap) {
+		size_t	 c = p->cap ? p->cap : 4096;
+		char	*d;
+
+		while (c < need) {
+			if (c > SIZE_MAX / 2)
+				return (STRPOOL_NONE);
+			c *= 2;
+		}
+		if ((d = realloc(p->data, c)) == NULL)
+			return (STRPOOL_NONE);
+		p->data = d;
+		p->cap = c;
+	}
+	memcpy(p->data + p->len, s, n);
+	p->data[p->len + n] = '\0';
+	id = p->count++;
+	p->off[id] = p->len;
+	p->hashes[id] = h;
+	p->slots[j] = id;
+	p->len = need;
+	return (id);
+}
+
+/* The string with an id; "" for an id out of range. */
+const char *
+strpool_get(const struct strpool *p, uint32_t id)
+{
+	if (p == NULL || id >= p->count)
+		return ("");
+	return (p->data + p->off[id]);
+}
+
+/* Number of strings interned, counting the empty string. */
+uint32_t
+strpool_count(const struct strpool *p)
+{
+	return (p->count);
+}
+
+/* Bytes held by the pool. */
+size_t
+strpool_memory(const struct strpool *p)
+{
+	return (p->cap + (size_t)p->offcap * 16 + p->nslots * 4);
+}
+
+/* Give back the slack of the growing buffer once building is done. */
+void
+strpool_seal(struct strpool *p)
+{
+	char	*d;
+
+	if (p->len > 0 && p->len < p->cap &&
+	    (d = realloc(p->data, p->len)) != NULL) {
+		p->data = d;
+		p->cap = p->len;
+	}
+}

@@ -1,0 +1,26 @@
+#!/bin/sh
+# Golden outputs: each tests/golden/NAME.args holds a profile (relative to
+# tests/data) and a query; the answer must equal NAME.out byte for byte.
+# `make regen-goldens' rewrites the .out files (REGEN=1).
+. "${0%/*}/lib.sh"
+
+for args in "$top_srcdir"/tests/golden/*.args; do
+	name=${args##*/}
+	name=${name%.args}
+	profile=$(sed -n 1p "$args")
+	query=$(sed -n 2p "$args")
+	want=${args%.args}.out
+	(cd "$top_srcdir/tests/data" && "$DEEPQ" query --local "$profile" \
+	    "$query") >"$tmp/out" 2>"$tmp/err" || :
+	if [ "${REGEN:-}" = 1 ]; then
+		cp "$tmp/out" "$want"
+		ok "$name regenerated"
+	elif cmp -s "$tmp/out" "$want"; then
+		ok "$name"
+	else
+		not_ok "$name"
+		diff -u "$want" "$tmp/out" | head -30 | sed 's/^/# /'
+		sed 's/^/# stderr: /' "$tmp/err"
+	fi
+done
+done_testing

@@ -1,0 +1,4 @@
+#!/bin/sh
+. "${0%/*}/../lib.sh"
+ok placeholder
+done_testing

@@ -1,0 +1,68 @@
+# Sourced by every shell test (jq's tests/setup pattern): strict mode, a
+# private temporary directory, TAP helpers, and a trap that kills only
+# the processes the test started (from pid files, never pkill).
+
+set -eu
+LC_ALL=C
+export LC_ALL
+: "${top_srcdir:=$(cd "${0%/*}/.." && pwd)}"
+: "${top_builddir:=$top_srcdir}"
+: "${DEEPQ:=$top_builddir/cli/deepq}"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/deepq-test.XXXXXX")
+tap_n=0
+tap_failed=0
+
+# The shared corpus of real profiles, beside the repository.
+corpus=$(cd "$top_srcdir/.." && pwd)/shared/corpus
+mercury=$(cd "$top_srcdir/.." && pwd)/shared/mercury-deepdata
+
+cleanup() {
+	for f in "$tmp"/*.pid; do
+		[ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null || :
+	done
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 99' HUP INT TERM
+
+ok() {
+	tap_n=$((tap_n + 1))
+	echo "ok $tap_n - $*"
+}
+
+not_ok() {
+	tap_n=$((tap_n + 1))
+	tap_failed=$((tap_failed + 1))
+	echo "not ok $tap_n - $*"
+}
+
+# check DESCRIPTION COMMAND...: ok if the command succeeds.
+check() {
+	desc=$1
+	shift
+	if "$@" >"$tmp/check.out" 2>&1; then
+		ok "$desc"
+	else
+		not_ok "$desc"
+		sed 's/^/# /' "$tmp/check.out" | head -20
+	fi
+}
+
+# skip_all REASON: a whole test skipped, allowed only outside CI.
+skip_all() {
+	if [ "${CI:-}" = true ]; then
+		echo "Bail out! $* (required in CI)"
+		exit 1
+	fi
+	echo "1..0 # SKIP $*"
+	exit 0
+}
+
+need_corpus() {
+	[ -d "$corpus" ] || skip_all "no shared corpus at $corpus"
+}
+
+done_testing() {
+	echo "1..$tap_n"
+	[ "$tap_failed" -eq 0 ]
+}

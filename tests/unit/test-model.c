@@ -1,0 +1,208 @@
+/*
+ * The profile model against the seeds' worked examples: the Firefox call
+ * tree (seed 001), the Tezos f/g/h trace (seed 000), and recursion that
+ * must never be counted twice.
+ */
+
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "input.h"
+#include "profile.h"
+#include "reader.h"
+#include "tap.h"
+
+static struct profile *
+load(const char *text, const char *format)
+{
+	struct input	*in = input_memory(text, strlen(text));
+	struct profile	*p;
+	char		*cause = NULL;
+
+	p = reader_load_input(in, format, NULL, &cause);
+	if (p == NULL)
+		diag("load failed: %s", cause ? cause : "?");
+	free(cause);
+	input_free(in);
+	return (p);
+}
+
+/* The node at a path of names ("A", "B", ...; NULL-terminated). */
+static uint32_t
+node_at(const struct profile *p, ...)
+{
+	va_list		 ap;
+	const char	*name;
+	uint32_t	 n = PROFILE_ROOT, c;
+
+	va_start(ap, p);
+	while ((name = va_arg(ap, const char *)) != NULL) {
+		for (c = p->node_first_child[n]; c != PROFILE_NONE;
+		    c = p->node_next_sibling[c]) {
+			if (strcmp(profile_func_name(p, p->node_func[c]),
+			    name) == 0)
+				break;
+		}
+		if ((n = c) == PROFILE_NONE)
+			break;
+	}
+	va_end(ap);
+	return (n);
+}
+
+#define RS(p, n, want_run, want_self, what) do {				\
+	uint32_t n_ = (n);						\
+	ok(n_ != PROFILE_NONE, "%s exists", what);			\
+	if (n_ != PROFILE_NONE) {					\
+		is_int((p)->metrics[0].total[n_], want_run, "%s running", what); \
+		is_int((p)->metrics[0].self[n_], want_self, "%s self", what); \
+	}								\
+} while (0)
+
+static void
+test_firefox(void)
+{
+	struct profile	*p;
+
+	p = load("A;B;C;D;E 1\nA;B;C;F;G 1\nA;B;H;F 1\n", NULL);
+	ok(p != NULL, "firefox example loads");
+	if (p == NULL)
+		return;
+	is_str(p->format, "folded", "detected as folded");
+	RS(p, node_at(p, "A", NULL), 3, 0, "A");
+	RS(p, node_at(p, "A", "B", NULL), 3, 0, "A>B");
+	RS(p, node_at(p, "A", "B", "C", NULL), 2, 0, "A>B>C");
+	RS(p, node_at(p, "A", "B", "C", "D", NULL), 1, 0, "A>B>C>D");
+	RS(p, node_at(p, "A", "B", "C", "D", "E", NULL), 1, 1, "A>B>C>D>E");
+	RS(p, node_at(p, "A", "B", "C", "F", NULL), 1, 0, "A>B>C>F");
+	RS(p, node_at(p, "A", "B", "C", "F", "G", NULL), 1, 1, "A>B>C>F>G");
+	RS(p, node_at(p, "A", "B", "H", NULL), 1, 0, "A>B>H");
+	RS(p, node_at(p, "A", "B", "H", "F", NULL), 1, 1, "A>B>H>F");
+	is_int(p->nnodes, 10, "nine call nodes plus the root");
+	is_int(p->metrics[0].sum, 3, "three samples");
+	/* F is merged over its two contexts: self 1, total 2. */
+	is_int(p->metrics[0].func_self[profile_func_find(p, "F")], 1,
+	    "F self over all contexts");
+	is_int(p->metrics[0].func_total[profile_func_find(p, "F")], 2,
+	    "F total over all contexts");
+	profile_free(p);
+}
+
+static void
+test_tezos(void)
+{
+	struct profile	*p;
+	uint32_t	 f;
+
+	p = load("# deepq-trace 1\n"
+	    "call 0 f\ncall 10 g\ncall 30 h\n"
+	    "return 60 h\nreturn 100 g\nreturn 160 f\n", NULL);
+	ok(p != NULL, "tezos example loads");
+	if (p == NULL)
+		return;
+	is_str(p->format, "trace", "detected as trace");
+	is_str(p->metrics[0].name, "ticks", "metric is ticks");
+	RS(p, node_at(p, "f", NULL), 160, 70, "f");
+	RS(p, node_at(p, "f", "g", NULL), 90, 60, "f>g");
+	RS(p, node_at(p, "f", "g", "h", NULL), 30, 30, "f>g>h");
+	f = profile_func_find(p, "f");
+	is_int(p->metrics[0].func_total[f], 160, "f inclusive 160");
+	/* The spans in time order: f 10, g 20, h 30, g 40, f 60. */
+	is_int(p->nsamples, 5, "five self spans kept in time order");
+	if (p->nsamples == 5) {
+		is_int(p->sample_weight[0], 10, "first span 10 ticks of f");
+		is_int(p->sample_weight[2], 30, "third span 30 ticks of h");
+		is_int(p->sample_weight[4], 60, "last span 60 ticks of f");
+	}
+	profile_free(p);
+
+	/* Calls still open at the end close at the last tick. */
+	p = load("# deepq-trace 1\ncall 0 f\ncall 5 g\n", NULL);
+	ok(p != NULL, "unclosed trace loads");
+	if (p != NULL) {
+		RS(p, node_at(p, "f", NULL), 5, 5, "unclosed f");
+		profile_free(p);
+	}
+}
+
+static void
+test_recursion(void)
+{
+	struct profile	*p;
+	uint32_t	 a, b;
+
+	p = load("a;b;a;b 10\n", NULL);
+	ok(p != NULL, "recursive stack loads");
+	if (p == NULL)
+		return;
+	a = profile_func_find(p, "a");
+	b = profile_func_find(p, "b");
+	is_int(p->metrics[0].func_total[a], 10, "total(a) = 10, not 20");
+	is_int(p->metrics[0].func_total[b], 10, "total(b) = 10, not 20");
+	is_int(p->metrics[0].func_self[b], 10, "self(b) = 10");
+	is_int(p->metrics[0].func_self[a], 0, "self(a) = 0");
+	profile_free(p);
+
+	p = load("main;f;g;f;g;f 3\nmain;f 2\nmain;g;f 1\n", NULL);
+	ok(p != NULL, "mutual recursion loads");
+	if (p == NULL)
+		return;
+	is_int(p->metrics[0].func_total[profile_func_find(p, "f")], 6,
+	    "total(f) counts each sample once");
+	is_int(p->metrics[0].func_total[profile_func_find(p, "g")], 4,
+	    "total(g) counts each sample once");
+	is_int(p->metrics[0].func_total[profile_func_find(p, "main")], 6,
+	    "total(main) = 6");
+	profile_free(p);
+}
+
+static void
+test_details(void)
+{
+	struct profile	*p;
+
+	p = load("# comment\n\r\na;b 1\r\na;b 2   \n\nlibc.so`malloc;x 4\n",
+	    NULL);
+	ok(p != NULL, "comments, CRLF, blank lines, trailing spaces");
+	if (p != NULL) {
+		is_int(p->metrics[0].sum, 7, "sum of counts");
+		RS(p, node_at(p, "a", "b", NULL), 3, 3, "duplicate stacks merge");
+		is_str(profile_func_module(p, profile_func_find(p, "malloc")),
+		    "libc.so", "module`function gives a module");
+		profile_free(p);
+	}
+	p = load("a;b 1 5\na;c 2 0\n", NULL);
+	ok(p != NULL, "differential lines");
+	if (p != NULL) {
+		is_int(p->nmetrics, 2, "two metrics");
+		is_int(p->metrics[0].sum, 5, "samples from the second count");
+		is_int(p->metrics[1].sum, 3, "base from the first count");
+		profile_free(p);
+	}
+	p = load("a;b 1.5\na 2.4\n", NULL);
+	ok(p != NULL, "decimal counts");
+	if (p != NULL) {
+		is_int(p->metrics[0].sum, 4, "decimal counts rounded");
+		profile_free(p);
+	}
+	p = load("a;b\xff\xfe;c<x> 1\n", NULL);
+	ok(p != NULL, "invalid UTF-8 loads");
+	if (p != NULL) {
+		is_str(profile_func_name(p, 2), "b\xef\xbf\xbd\xef\xbf\xbd",
+		    "invalid bytes become U+FFFD");
+		profile_free(p);
+	}
+}
+
+int
+main(void)
+{
+	test_firefox();
+	test_tezos();
+	test_recursion();
+	test_details();
+	return (tap_done());
+}

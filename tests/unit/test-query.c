@@ -1,0 +1,166 @@
+/*
+ * Query parsing and the canonical query string: errors for bad input,
+ * and query -> string -> query being the identity over generated queries.
+ */
+
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "query.h"
+#include "tap.h"
+
+static void
+bad(const char *qs, int want_status, const char *what)
+{
+	struct query	*q;
+	char		*cause = NULL;
+	int		 status = 0;
+
+	q = query_parse(qs, &status, &cause);
+	ok(q == NULL && cause != NULL && status == want_status, "%s", what);
+	if (cause != NULL)
+		diag("cause: %s", cause);
+	query_free(q);
+	free(cause);
+}
+
+static void
+test_parse(void)
+{
+	struct query	*q;
+	char		*cause = NULL, *s, *big;
+	int		 status;
+
+	q = query_parse("cmd=top&metric=samples&sort=self&limit=20&format=json",
+	    &status, &cause);
+	ok(q != NULL, "issue example parses");
+	if (q != NULL) {
+		is_str(query_str(q, QUERY_CMD), "top", "cmd");
+		is_int(query_int(q, QUERY_LIMIT), 20, "limit");
+		is_str(query_str(q, QUERY_DEPTH), "3", "depth default");
+		s = query_format(q);
+		is_str(s, "cmd=top&metric=samples&sort=self&limit=20&"
+		    "format=json", "canonical string");
+		free(s);
+		query_free(q);
+	}
+	q = query_parse("file=a%20b%2Fc.prof&path=1,2,3&func=%3Cscript%3E",
+	    &status, &cause);
+	ok(q != NULL, "escapes and paths parse");
+	if (q != NULL) {
+		is_str(query_str(q, QUERY_FILE), "a b/c.prof", "decoded file");
+		is_int(q->npath, 3, "three path ids");
+		is_int(q->path[2], 3, "path id");
+		is_str(query_str(q, QUERY_FUNC), "<script>", "decoded func");
+		query_free(q);
+	}
+	q = query_parse("", &status, &cause);
+	ok(q != NULL && strcmp(query_str(q, QUERY_CMD), "menu") == 0,
+	    "empty query is the menu");
+	query_free(q);
+	q = query_parse("cmd=top&&limit=5&", &status, &cause);
+	ok(q != NULL, "empty pairs are skipped");
+	query_free(q);
+
+	bad("cmd=nope", 400, "unknown cmd");
+	bad("bogus=1", 400, "unknown key");
+	bad("limit=5&limit=6", 400, "duplicate key");
+	bad("limit=-1", 400, "negative limit");
+	bad("limit=0x10", 400, "hex limit");
+	bad("limit=99999999999999999999999", 400, "overflowing limit");
+	bad("min=1e3", 400, "exponent in a number");
+	bad("min=nan", 400, "nan");
+	bad("func=a%00b", 400, "NUL byte");
+	bad("func=%zz", 400, "bad escape");
+	bad("func=%4", 400, "short escape");
+	bad("path=1,,2", 400, "empty path element");
+	bad("path=1,2,", 400, "trailing comma in path");
+	bad("path=-1", 400, "negative path id");
+	bad("pct=2", 400, "bool out of range");
+	if ((big = malloc(QUERY_MAX_LEN + 10)) != NULL) {
+		memset(big, 'a', QUERY_MAX_LEN + 9);
+		big[QUERY_MAX_LEN + 9] = '\0';
+		memcpy(big, "func=", 5);
+		bad(big, 414, "query too long");
+		free(big);
+	}
+}
+
+/* Random valid values for every key, formatted and parsed back. */
+static void
+test_roundtrip(void)
+{
+	static const char *strs[] = { "", "a", "a b", "x&y=z", "%", "+",
+	    "<script>", "caf\xc3\xa9", "a/b:c,d", "~", "#", "1" };
+	struct query		*q, *r;
+	const struct query_keyinfo *ki;
+	char			 v[64], *s, *cause = NULL;
+	int			 i, k, status, good = 0, n = 2000;
+
+	srandom(42);
+	for (i = 0; i < n; i++) {
+		q = query_create();
+		for (k = 0; k < QUERY_NKEYS; k++) {
+			if (random() % 3 != 0)
+				continue;
+			ki = query_keyinfo(k);
+			switch (ki->type) {
+			case QUERY_TYPE_STRING:
+				snprintf(v, sizeof v, "%s", strs[random() %
+				    (sizeof strs / sizeof strs[0])]);
+				break;
+			case QUERY_TYPE_ENUM: {
+				const char	*p = ki->values, *bar;
+				int		 pick = random() % 4;
+
+				while (pick-- > 0 && (bar = strchr(p, '|')))
+					p = bar + 1;
+				snprintf(v, sizeof v, "%.*s",
+				    (int)strcspn(p, "|"), p);
+				break;
+			}
+			case QUERY_TYPE_INT:
+				snprintf(v, sizeof v, "%lld", (long long)
+				    (ki->min + random() % 1000));
+				break;
+			case QUERY_TYPE_NUMBER:
+				snprintf(v, sizeof v, "%ld.%ld", random() % 50,
+				    random() % 100);
+				break;
+			case QUERY_TYPE_BOOL:
+				snprintf(v, sizeof v, "%ld", random() % 2);
+				break;
+			case QUERY_TYPE_PATH:
+				snprintf(v, sizeof v, "%ld,%ld", random() % 9,
+				    random() % 99999);
+				break;
+			}
+			if (query_set(q, k, v, NULL) == -1)
+				diag("cannot set %s=%s", ki->name, v);
+		}
+		s = query_format(q);
+		r = query_parse(s, &status, &cause);
+		if (r != NULL && query_equal(q, r))
+			good++;
+		else
+			diag("round trip failed: %s (%s)", s, cause ? cause :
+			    "differs");
+		free(cause);
+		cause = NULL;
+		free(s);
+		query_free(q);
+		query_free(r);
+	}
+	is_int(good, n, "query -> string -> query is the identity (%d "
+	    "generated queries)", n);
+}
+
+int
+main(void)
+{
+	test_parse();
+	test_roundtrip();
+	return (tap_done());
+}
