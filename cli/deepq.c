@@ -16,96 +16,44 @@
 
 #include "config.h"
 
-#include <sys/types.h>
-
-#include <err.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "answer.h"
-#include "profile.h"
-#include "reader.h"
+#include "deepq.h"
 
-/*
- * deepq: the command line. Subcommands: query (a report on stdout), and
- * later web, stop, status and convert (deepq(1)).
- */
+/* deepq: the command line's entry point and subcommand table. */
 
-static void	usage(void) __attribute__((__noreturn__));
-static int	cmd_query(int, char **);
+static const struct {
+	const char	*name;
+	int		 (*fn)(int, char **);
+	const char	*usage;
+} deepq_cmds[] = {
+	{ "query", cmd_query, "query [--local] [--reader name] file [query]" },
+};
 
-static void
-usage(void)
+/* Print the usage (deepq(1) SYNOPSIS) and exit 1. */
+void
+deepq_usage(void)
 {
-	fprintf(stderr,
-	    "usage: deepq query [--local] [--reader name] file query\n");
+	size_t	 i;
+
+	for (i = 0; i < sizeof deepq_cmds / sizeof deepq_cmds[0]; i++)
+		fprintf(stderr, "%s deepq %s\n", i ? "      " : "usage:",
+		    deepq_cmds[i].usage);
 	exit(1);
-}
-
-/* deepq query [--local] FILE QUERY: answer one query and print the body. */
-static int
-cmd_query(int argc, char **argv)
-{
-	static const struct option longopts[] = {
-		{ "local", no_argument, NULL, 'l' },
-		{ "reader", required_argument, NULL, 'r' },
-		{ NULL, 0, NULL, 0 }
-	};
-	struct answer_context	 ctx;
-	struct profile		*p;
-	struct answer		*a;
-	const char		*reader = NULL, *qs;
-	char			*cause = NULL;
-	int			 ch, rc;
-
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "lr:", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'l':
-			break;
-		case 'r':
-			reader = optarg;
-			break;
-		default:
-			usage();
-		}
-	}
-	argc -= optind;
-	argv += optind;
-	if (argc < 1 || argc > 2)
-		usage();
-	qs = argc == 2 ? argv[1] : "";
-
-	if ((p = reader_load(argv[0], reader, NULL, &cause)) == NULL) {
-		errx(1, "%s", cause ? cause : "out of memory");
-	}
-	memset(&ctx, 0, sizeof ctx);
-	ctx.render.link_base = "?";
-	ctx.render.file = argv[0];
-	ctx.report.name = argv[0];
-	if ((a = answer_query(p, qs, &ctx)) == NULL)
-		errx(1, "out of memory");
-	rc = a->status >= 200 && a->status < 300 ? 0 : 1;
-	if (rc == 0 || strcmp(answer_guess_format(qs), "json") == 0)
-		fwrite(a->body, 1, a->len, stdout);
-	if (rc != 0)
-		warnx("%d: %s", a->status, a->message ? a->message : "error");
-	answer_free(a);
-	profile_free(p);
-	if (fflush(stdout) != 0)
-		err(1, "stdout");
-	return (rc);
 }
 
 int
 main(int argc, char **argv)
 {
+	size_t	 i;
+
 	if (argc < 2)
-		usage();
-	if (strcmp(argv[1], "query") == 0)
-		return (cmd_query(argc - 1, argv + 1));
-	usage();
+		deepq_usage();
+	for (i = 0; i < sizeof deepq_cmds / sizeof deepq_cmds[0]; i++) {
+		if (strcmp(argv[1], deepq_cmds[i].name) == 0)
+			return (deepq_cmds[i].fn(argc - 1, argv + 1));
+	}
+	deepq_usage();
 }

@@ -1,0 +1,89 @@
+/*
+ * Copyright (c) 2026 The deepq developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+#include "config.h"
+
+#include <sys/types.h>
+
+#include <err.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "answer.h"
+#include "deepq.h"
+#include "profile.h"
+#include "reader.h"
+
+/* deepq query: answer one query and print the body (deepq(1)). */
+
+/* deepq query [--local] FILE QUERY: answer one query and print the body. */
+int
+cmd_query(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "local", no_argument, NULL, 'l' },
+		{ "reader", required_argument, NULL, 'r' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct answer_context	 ctx;
+	struct profile		*p;
+	struct answer		*a;
+	const char		*reader = NULL, *qs;
+	char			*cause = NULL;
+	int			 ch, rc;
+
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "lr:", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'l':
+			break;
+		case 'r':
+			reader = optarg;
+			break;
+		default:
+			deepq_usage();
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc < 1 || argc > 2)
+		deepq_usage();
+	qs = argc == 2 ? argv[1] : "";
+
+	if ((p = reader_load(argv[0], reader, NULL, &cause)) == NULL) {
+		errx(1, "%s", cause ? cause : "out of memory");
+	}
+	memset(&ctx, 0, sizeof ctx);
+	ctx.render.link_base = "?";
+	ctx.render.file = argv[0];
+	ctx.report.name = argv[0];
+	if ((a = answer_query(p, qs, &ctx)) == NULL)
+		errx(1, "out of memory");
+	rc = a->status >= 200 && a->status < 300 ? 0 : 1;
+	if (rc == 0 || strcmp(answer_guess_format(qs), "json") == 0)
+		fwrite(a->body, 1, a->len, stdout);
+	if (rc != 0)
+		warnx("%d: %s", a->status, a->message ? a->message : "error");
+	answer_free(a);
+	profile_free(p);
+	if (fflush(stdout) != 0)
+		err(1, "stdout");
+	return (rc);
+}
+

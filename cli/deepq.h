@@ -1,0 +1,30 @@
+/*
+ * Copyright (c) 2026 The deepq developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+#ifndef DEEPQ_H
+#define DEEPQ_H
+
+/*
+ * The deepq command line: one file per subcommand, cli/cmd-<name>.c, each
+ * exporting cmd_<name>(argc, argv) with argv[0] the subcommand's name;
+ * deepq.c keeps the table and the usage text (deepq(1) SYNOPSIS).
+ */
+
+void	deepq_usage(void) __attribute__((__noreturn__));
+
+int	cmd_query(int, char **);
+
+#endif /* DEEPQ_H */
