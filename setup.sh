@@ -1,0 +1,80 @@
+#!/bin/sh
+# setup.sh demo|check|build: install the Debian packages deepq needs that
+# are missing (as root), build, then show reports of the bundled samples
+# (demo) or run the whole test suite (check).
+#
+#   sh setup.sh demo	build, then browse or print the bundled samples
+#   sh setup.sh check	build, then make check (what .ci/run runs)
+set -eu
+
+mode=${1:-demo}
+cd "$(dirname "$0")"
+
+# Build tools and libraries, then what the tests drive: a real web server
+# (lighttpd), curl, headless Chromium, mandoc for the man-page lint, jq to
+# validate JSON, valgrind's callgrind_annotate, strace, clang for fuzzing.
+packages="autoconf automake libtool pkg-config make gcc
+	libevent-dev libjansson-dev libmicrohttpd-dev
+	lighttpd curl chromium mandoc jq valgrind strace clang"
+
+missing=
+for p in $packages; do
+	if ! dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |
+	    grep -q '^install ok installed$'; then
+		missing="$missing $p"
+	fi
+done
+if [ -n "$missing" ]; then
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "setup.sh: missing Debian packages:$missing" >&2
+		echo "setup.sh: run as root, or: apt-get install$missing" >&2
+		exit 1
+	fi
+	echo "setup.sh: installing$missing"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq
+	# A package's service must not start here (no init in containers).
+	apt-get install -y -qq --no-install-recommends $missing >/dev/null
+fi
+
+jobs=$(nproc 2>/dev/null || echo 2)
+if [ ! -x configure ] || [ configure.ac -nt configure ]; then
+	autoreconf -fi
+fi
+if [ ! -f Makefile ] || [ configure -nt Makefile ]; then
+	./configure --enable-debug
+fi
+make -j"$jobs"
+
+case $mode in
+build)
+	;;
+demo)
+	for f in tests/data/samples/*; do
+		case $f in *README) continue ;; esac
+		echo "==> deepq query $f 'cmd=top&limit=10&format=text'"
+		./cli/deepq query --local "$f" 'cmd=top&limit=10&format=text' ||
+		    echo "(not readable yet: $f)"
+		echo
+	done
+	;;
+check)
+	make -j"$jobs" check || {
+		for log in $(find . -name '*.log' -newer configure); do
+			if grep -q '^\(not ok\|Bail out\)' "$log" 2>/dev/null; then
+				echo "==> $log"
+				grep -B2 -A12 '^\(not ok\|Bail out\)' "$log" | head -60
+			fi
+		done
+		exit 1
+	}
+	# One plain closing line for whoever reads the log.
+	awk '/^# PASS:/ { p = $3 } /^# FAIL:/ { f = $3 } /^# ERROR:/ { e = $3 }
+	    END { printf "make check: %d passed, %d failed\n", p, f + e }' \
+	    test-suite.log
+	;;
+*)
+	echo "usage: sh setup.sh demo|check|build" >&2
+	exit 1
+	;;
+esac

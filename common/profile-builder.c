@@ -164,6 +164,7 @@ profile_builder_metric(struct profile_builder *b, const char *name,
 	struct profile		*p = b->p;
 	struct profile_metric	*m;
 	uint32_t		 i;
+	size_t			 len;
 
 	for (i = 0; i < p->nmetrics; i++) {
 		if (strcmp(p->metrics[i].name, name) == 0)
@@ -173,15 +174,17 @@ profile_builder_metric(struct profile_builder *b, const char *name,
 		b->error = "too many metrics";
 		return (-1);
 	}
-	m = &p->metrics[p->nmetrics];
-	m->name = strpool_get(p->strings, profile_builder_string(b, name,
-	    strlen(name)));
-	m->unit = strpool_get(p->strings, profile_builder_string(b, unit,
-	    strlen(unit)));
-	if ((m->self = calloc(b->nodecap ? b->nodecap : 1, sizeof *m->self))
+	/*
+	 * The metric owns copies of its strings: the pool's buffer moves as
+	 * it grows. Counted before anything can fail so profile_free frees.
+	 */
+	m = &p->metrics[p->nmetrics++];
+	if ((m->name = utf8_sanitize(name, strlen(name), &len)) == NULL ||
+	    (m->unit = utf8_sanitize(unit, strlen(unit), &len)) == NULL ||
+	    (m->self = calloc(b->nodecap ? b->nodecap : 1, sizeof *m->self))
 	    == NULL)
 		return (-1);
-	return ((int)p->nmetrics++);
+	return ((int)p->nmetrics - 1);
 }
 
 /*

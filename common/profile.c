@@ -36,6 +36,8 @@ profile_free(struct profile *p)
 	if (p->extra_free != NULL)
 		p->extra_free(p->extra);
 	for (k = 0; k < p->nmetrics; k++) {
+		free(p->metrics[k].name);
+		free(p->metrics[k].unit);
 		free(p->metrics[k].self);
 		free(p->metrics[k].total);
 		free(p->metrics[k].func_self);

@@ -39,8 +39,8 @@
 
 /* One metric column: a name ("samples", "ticks", "Ir") and a unit. */
 struct profile_metric {
-	const char	*name;
-	const char	*unit;		/* "count", "ns", "us", "bytes", ... */
+	char		*name;
+	char		*unit;		/* "count", "ns", "us", "bytes", ... */
 	int64_t		*self;		/* [nnodes] */
 	int64_t		*total;		/* [nnodes], inclusive */
 	int64_t		*func_self;	/* [nfuncs] */
