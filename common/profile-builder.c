@@ -36,6 +36,8 @@ struct profile_builder {
 	struct profile	*p;
 	struct idmap	 children;	/* parent << 32 | func -> node */
 	struct idmap	 funcs;		/* name << 32 | module -> func */
+	uint32_t	*byname;	/* name id -> func, for module "" */
+	uint32_t	 nbyname;
 	uint32_t	 nodecap;
 	uint32_t	 funccap;
 	uint32_t	 samplecap;
@@ -103,6 +105,7 @@ profile_builder_free(struct profile_builder *b)
 		return;
 	idmap_clear(&b->children);
 	idmap_clear(&b->funcs);
+	free(b->byname);
 	profile_free(b->p);
 	free(b);
 }
@@ -221,8 +224,15 @@ profile_builder_func(struct profile_builder *b, const char *name,
 	uint32_t	 n, m, f;
 	uint64_t	 key;
 
-	if ((n = profile_builder_string(b, name, namelen)) == STRPOOL_NONE ||
-	    (m = profile_builder_string(b, module, modlen)) == STRPOOL_NONE)
+	if ((n = profile_builder_string(b, name, namelen)) == STRPOOL_NONE)
+		return (PROFILE_NONE);
+	/* Most frames have no module: look those up by name id directly. */
+	if (modlen == 0) {
+		m = 0;
+		if (n < b->nbyname && b->byname[n] != PROFILE_NONE)
+			return (b->byname[n]);
+	} else if ((m = profile_builder_string(b, module, modlen)) ==
+	    STRPOOL_NONE)
 		return (PROFILE_NONE);
 	key = (uint64_t)n << 32 | m;
 	if ((f = idmap_get(&b->funcs, key)) != IDMAP_NONE)
@@ -239,6 +249,21 @@ profile_builder_func(struct profile_builder *b, const char *name,
 	p->func_name[f] = n;
 	p->func_module[f] = m;
 	p->nfuncs++;
+	if (m == 0) {
+		if (n >= b->nbyname) {
+			uint32_t	 cap = b->nbyname ? b->nbyname : 256;
+
+			while (cap <= n)
+				cap = cap > UINT32_MAX / 2 ? UINT32_MAX : cap * 2;
+			if (grow(&b->byname, sizeof *b->byname, b->nbyname,
+			    cap) == -1)
+				return (PROFILE_NONE);
+			memset(b->byname + b->nbyname, 0xff,
+			    (size_t)(cap - b->nbyname) * sizeof *b->byname);
+			b->nbyname = cap;
+		}
+		b->byname[n] = f;
+	}
 	return (f);
 }
 

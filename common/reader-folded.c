@@ -164,7 +164,17 @@ folded_stack(struct folded *f, const char *s, size_t len, uint32_t *leaf)
 	uint32_t	 node = PROFILE_ROOT, fn;
 	const char	*semi, *tick;
 
+	/* The common prefix with the previous line, a word at a time. */
 	lim = len < f->prevlen ? len : f->prevlen;
+	while (c + 8 <= lim) {
+		uint64_t	 x, y;
+
+		memcpy(&x, s + c, 8);
+		memcpy(&y, f->prev + c, 8);
+		if (x != y)
+			break;
+		c += 8;
+	}
 	while (c < lim && s[c] == f->prev[c])
 		c++;
 	while (i < f->pdepth && f->pend[i] <= c &&
