@@ -41,10 +41,19 @@ jobs=$(nproc 2>/dev/null || echo 2)
 if [ ! -x configure ] || [ configure.ac -nt configure ]; then
 	autoreconf -fi
 fi
-if [ ! -f Makefile ] || [ configure -nt Makefile ]; then
-	./configure --enable-debug
+# The tests run under ASan and UBSan; the demo is an ordinary build.
+flags=--enable-debug
+[ "$mode" = check ] && flags="--enable-debug --enable-asan"
+if [ ! -f Makefile ] || [ configure -nt Makefile ] ||
+    [ "$(sed -n 's/^ *\$ \.\/configure *//p' config.log)" != "$flags" ]; then
+	[ -f Makefile ] && make distclean >/dev/null 2>&1 || :
+	./configure $flags
 fi
 make -j"$jobs"
+if [ -d ../shared ]; then
+	DEEPQ_SHARED=$(cd ../shared && pwd)
+	export DEEPQ_SHARED
+fi
 
 case $mode in
 build)
@@ -72,6 +81,8 @@ check)
 	awk '/^# PASS:/ { p = $3 } /^# FAIL:/ { f = $3 } /^# ERROR:/ { e = $3 }
 	    END { printf "make check: %d passed, %d failed\n", p, f + e }' \
 	    test-suite.log
+	# The tarball builds and passes its tests in a separate tree.
+	make -j"$jobs" distcheck
 	;;
 *)
 	echo "usage: sh setup.sh demo|check|build" >&2

@@ -12,9 +12,11 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/deepq-test.XXXXXX")
 tap_n=0
 tap_failed=0
 
-# The shared corpus of real profiles, beside the repository.
-corpus=$(cd "$top_srcdir/.." && pwd)/shared/corpus
-mercury=$(cd "$top_srcdir/.." && pwd)/shared/mercury-deepdata
+# The shared corpus of real profiles, beside the repository (DEEPQ_SHARED
+# names it for builds elsewhere, such as make distcheck's).
+shared=${DEEPQ_SHARED:-$(cd "$top_srcdir/.." && pwd)/shared}
+corpus=$shared/corpus
+mercury=$shared/mercury-deepdata
 
 cleanup() {
 	for f in "$tmp"/*.pid; do
