@@ -16,6 +16,8 @@
 
 #include "config.h"
 
+#include <sys/mman.h>
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +37,14 @@ profile_free(struct profile *p)
 		return;
 	if (p->extra_free != NULL)
 		p->extra_free(p->extra);
+	if (p->map != NULL) {
+		/* Every array points into the mapping; only the pool is ours. */
+		strpool_free(p->strings);
+		free(p->source);
+		munmap(p->map, p->maplen);
+		free(p);
+		return;
+	}
 	for (k = 0; k < p->nmetrics; k++) {
 		free(p->metrics[k].name);
 		free(p->metrics[k].unit);
@@ -143,6 +153,8 @@ profile_memory(const struct profile *p)
 {
 	size_t	 n;
 
+	if (p->map != NULL)
+		return (sizeof *p + p->maplen);
 	n = sizeof *p + strpool_memory(p->strings);
 	n += (size_t)p->nfuncs * 4 * sizeof(uint32_t);
 	n += (size_t)p->nnodes * 5 * sizeof(uint32_t);

@@ -85,6 +85,13 @@ struct profile {
 	/* Reader-specific extra data (Mercury call sites), freed by extra_free. */
 	void		*extra;
 	void		(*extra_free)(void *);
+
+	/*
+	 * A profile loaded from a cache file (cache.c) has its arrays in
+	 * this read-only mapping instead of on the heap.
+	 */
+	void		*map;
+	size_t		 maplen;
 };
 
 void		 profile_free(struct profile *);

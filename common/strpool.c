@@ -35,6 +35,8 @@ struct strpool {
 	uint32_t	*slots;		/* hash table of ids, STRPOOL_NONE empty */
 	uint64_t	*hashes;	/* [count], to grow and compare quickly */
 	size_t		 nslots;
+	int		 sealed;	/* no more interning: no hash table */
+	int		 view;		/* data and off are borrowed */
 };
 
 static uint64_t	strpool_hash(const char *, size_t);
@@ -82,8 +84,10 @@ strpool_free(struct strpool *p)
 {
 	if (p == NULL)
 		return;
-	free(p->data);
-	free(p->off);
+	if (!p->view) {
+		free(p->data);
+		free(p->off);
+	}
 	free(p->slots);
 	free(p->hashes);
 	free(p);
@@ -120,6 +124,8 @@ strpool_intern(struct strpool *p, const char *s, size_t n)
 	uint32_t	 id;
 	const char	*nul;
 
+	if (p->sealed)
+		return (STRPOOL_NONE);
 	if ((nul = memchr(s, '\0', n)) != NULL)
 		n = nul - s;
 	h = strpool_hash(s, n);
@@ -196,10 +202,16 @@ strpool_count(const struct strpool *p)
 size_t
 strpool_memory(const struct strpool *p)
 {
-	return (p->cap + (size_t)p->offcap * 16 + p->nslots * 4);
+	if (p->view)
+		return (sizeof *p);
+	return (p->cap + (size_t)p->offcap * (p->sealed ? 8 : 16) +
+	    p->nslots * 4);
 }
 
-/* Give back the slack of the growing buffer once building is done. */
+/*
+ * Building is done: give back the growth slack and the hash table (later
+ * lookups by name scan the functions), and refuse further interning.
+ */
 void
 strpool_seal(struct strpool *p)
 {
@@ -210,4 +222,41 @@ strpool_seal(struct strpool *p)
 		p->data = d;
 		p->cap = p->len;
 	}
+	free(p->slots);
+	free(p->hashes);
+	p->slots = NULL;
+	p->hashes = NULL;
+	p->nslots = 0;
+	p->sealed = 1;
+}
+
+/* The pool's storage, for writing a cache: bytes and string offsets. */
+void
+strpool_export(const struct strpool *p, const char **data, size_t *len,
+    const uint64_t **off)
+{
+	*data = p->data;
+	*len = p->len;
+	*off = p->off;
+}
+
+/*
+ * A sealed pool over borrowed storage (a mapped cache); the caller has
+ * checked that every offset is below len and that data[len - 1] is NUL.
+ */
+struct strpool *
+strpool_view(const char *data, size_t len, const uint64_t *off,
+    uint32_t count)
+{
+	struct strpool	*p;
+
+	if ((p = calloc(1, sizeof *p)) == NULL)
+		return (NULL);
+	p->data = (char *)data;
+	p->len = p->cap = len;
+	p->off = (uint64_t *)off;
+	p->count = p->offcap = count;
+	p->sealed = 1;
+	p->view = 1;
+	return (p);
 }

@@ -37,5 +37,9 @@ const char	*strpool_get(const struct strpool *, uint32_t);
 uint32_t	 strpool_count(const struct strpool *);
 size_t		 strpool_memory(const struct strpool *);
 void		 strpool_seal(struct strpool *);
+void		 strpool_export(const struct strpool *, const char **, size_t *,
+		     const uint64_t **);
+struct strpool	*strpool_view(const char *, size_t, const uint64_t *,
+		     uint32_t);
 
 #endif /* STRPOOL_H */

@@ -1,0 +1,489 @@
+/*
+ * Copyright (c) 2026 The deepq developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+#include "config.h"
+
+#include <sys/mman.h>
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cache.h"
+#include "cause.h"
+#include "profile.h"
+#include "reader.h"
+#include "strpool.h"
+
+/*
+ * The processed-profile cache (see cache.h). The file is a header and a
+ * payload of 8-byte aligned sections whose sizes follow from the header's
+ * counts; the arrays are used in place from a read-only mapping. Nothing
+ * in a cache is trusted before its checksum and every index are checked:
+ * the cache directory is private, but a crash mid-write or a disk error
+ * must still never give a wrong answer.
+ */
+
+#define CACHE_MAGIC	"DEEPQC1\n"
+#define CACHE_ENDIAN	0x01020304u
+
+struct cache_header {
+	char		magic[8];
+	uint32_t	version;
+	uint32_t	endian;
+	uint64_t	header_size;
+	uint64_t	src_size;
+	uint64_t	src_mtime_sec;
+	uint64_t	src_mtime_nsec;
+	uint64_t	src_ino;
+	uint64_t	src_dev;
+	uint64_t	payload_len;
+	uint64_t	checksum;
+	uint64_t	strdata_len;
+	uint32_t	nstrings;
+	uint32_t	nfuncs;
+	uint32_t	nnodes;
+	uint32_t	nmetrics;
+	uint32_t	nsamples;
+	uint32_t	pad;
+};
+
+struct cache_out {
+	FILE		*f;
+	uint64_t	 hash;
+	uint64_t	 len;
+	uint64_t	 carry;		/* bytes not yet hashed, little-endian */
+	unsigned	 ncarry;
+};
+
+struct cache_in {
+	const char	*p;
+	uint64_t	 left;
+};
+
+static void	out_bytes(struct cache_out *, const void *, size_t);
+static void	out_pad(struct cache_out *);
+static void	out_string(struct cache_out *, const char *);
+static const void *in_take(struct cache_in *, uint64_t, uint64_t);
+static const char *in_string(struct cache_in *);
+static uint64_t	checksum(const char *, uint64_t);
+static int	cache_check(struct profile *, const struct cache_header *);
+
+/* Mix one 8-byte word into a running hash. */
+static inline uint64_t
+mix(uint64_t h, uint64_t w)
+{
+	h ^= w * 0x9e3779b97f4a7c15ULL;
+	h = (h << 27 | h >> 37) * 0xc4ceb9fe1a85ec53ULL;
+	return (h);
+}
+
+static uint64_t
+checksum(const char *p, uint64_t n)
+{
+	uint64_t	 h = 0x243f6a8885a308d3ULL, w;
+
+	for (; n >= 8; p += 8, n -= 8) {
+		memcpy(&w, p, 8);
+		h = mix(h, w);
+	}
+	return (h);
+}
+
+static void
+out_bytes(struct cache_out *o, const void *v, size_t n)
+{
+	const unsigned char	*b = v;
+	size_t			 i;
+
+	fwrite(v, 1, n, o->f);
+	o->len += n;
+	for (i = 0; i < n; i++) {
+		o->carry |= (uint64_t)b[i] << (8 * o->ncarry);
+		if (++o->ncarry == 8) {
+			o->hash = mix(o->hash, o->carry);
+			o->carry = 0;
+			o->ncarry = 0;
+		}
+	}
+}
+
+static void
+out_pad(struct cache_out *o)
+{
+	static const char	 zero[8];
+
+	if (o->len % 8 != 0)
+		out_bytes(o, zero, 8 - o->len % 8);
+}
+
+static void
+out_string(struct cache_out *o, const char *s)
+{
+	uint32_t	 n = strlen(s) + 1;
+
+	out_bytes(o, &n, sizeof n);
+	out_bytes(o, s, n);
+	out_pad(o);
+}
+
+/*
+ * Write a profile's cache to path, atomically (a temporary file renamed
+ * into place). src is the source file's stat. Profiles with reader-specific
+ * extra data are not cached.
+ */
+int
+cache_write(const struct profile *p, const char *path, const struct stat *src,
+    char **cause)
+{
+	struct cache_header	 h;
+	struct cache_out	 o;
+	const char		*data;
+	const uint64_t		*off;
+	size_t			 len;
+	char			*tmp = NULL;
+	uint32_t		 k;
+	int			 fd = -1;
+
+	if (p->extra != NULL) {
+		cause_set(cause, "format %s keeps data the cache cannot hold",
+		    p->format);
+		return (-1);
+	}
+	if (asprintf(&tmp, "%s.%ld.tmp", path, (long)getpid()) == -1) {
+		cause_set(cause, "out of memory");
+		return (-1);
+	}
+	(void)unlink(tmp);
+	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+	    O_CLOEXEC, 0600)) == -1) {
+		cause_set(cause, "%s: %s", tmp, strerror(errno));
+		free(tmp);
+		return (-1);
+	}
+	memset(&o, 0, sizeof o);
+	o.hash = 0x243f6a8885a308d3ULL;
+	if ((o.f = fdopen(fd, "w")) == NULL) {
+		cause_set(cause, "%s: %s", tmp, strerror(errno));
+		close(fd);
+		goto fail;
+	}
+	memset(&h, 0, sizeof h);
+	fwrite(&h, sizeof h, 1, o.f);	/* rewritten at the end */
+
+	strpool_export(p->strings, &data, &len, &off);
+	out_string(&o, p->format);
+	out_bytes(&o, data, len);
+	out_pad(&o);
+	out_bytes(&o, off, (size_t)strpool_count(p->strings) * sizeof *off);
+	out_bytes(&o, p->func_name, p->nfuncs * sizeof(uint32_t));
+	out_pad(&o);
+	out_bytes(&o, p->func_module, p->nfuncs * sizeof(uint32_t));
+	out_pad(&o);
+	out_bytes(&o, p->func_file, p->nfuncs * sizeof(uint32_t));
+	out_pad(&o);
+	out_bytes(&o, p->func_line, p->nfuncs * sizeof(uint32_t));
+	out_pad(&o);
+	out_bytes(&o, p->node_parent, p->nnodes * sizeof(uint32_t));
+	out_pad(&o);
+	out_bytes(&o, p->node_func, p->nnodes * sizeof(uint32_t));
+	out_pad(&o);
+	out_bytes(&o, p->node_depth, p->nnodes * sizeof(uint32_t));
+	out_pad(&o);
+	out_bytes(&o, p->node_first_child, p->nnodes * sizeof(uint32_t));
+	out_pad(&o);
+	out_bytes(&o, p->node_next_sibling, p->nnodes * sizeof(uint32_t));
+	out_pad(&o);
+	for (k = 0; k < p->nmetrics; k++) {
+		const struct profile_metric *m = &p->metrics[k];
+
+		out_string(&o, m->name);
+		out_string(&o, m->unit);
+		out_bytes(&o, &m->sum, sizeof m->sum);
+		out_bytes(&o, m->self, p->nnodes * sizeof(int64_t));
+		out_bytes(&o, m->total, p->nnodes * sizeof(int64_t));
+		out_bytes(&o, m->func_self, p->nfuncs * sizeof(int64_t));
+		out_bytes(&o, m->func_total, p->nfuncs * sizeof(int64_t));
+	}
+	if (p->nsamples > 0) {
+		out_bytes(&o, p->sample_node, p->nsamples * sizeof(uint32_t));
+		out_pad(&o);
+		out_bytes(&o, p->sample_weight, p->nsamples * sizeof(int64_t));
+	}
+
+	memcpy(h.magic, CACHE_MAGIC, sizeof h.magic);
+	h.version = CACHE_VERSION;
+	h.endian = CACHE_ENDIAN;
+	h.header_size = sizeof h;
+	h.src_size = src->st_size;
+	h.src_mtime_sec = src->st_mtim.tv_sec;
+	h.src_mtime_nsec = src->st_mtim.tv_nsec;
+	h.src_ino = src->st_ino;
+	h.src_dev = src->st_dev;
+	h.payload_len = o.len;
+	h.checksum = o.hash;
+	h.strdata_len = len;
+	h.nstrings = strpool_count(p->strings);
+	h.nfuncs = p->nfuncs;
+	h.nnodes = p->nnodes;
+	h.nmetrics = p->nmetrics;
+	h.nsamples = p->nsamples;
+	if (fflush(o.f) != 0 || pwrite(fileno(o.f), &h, sizeof h, 0) !=
+	    (ssize_t)sizeof h || fsync(fileno(o.f)) != 0) {
+		cause_set(cause, "%s: %s", tmp, strerror(errno));
+		fclose(o.f);
+		goto fail;
+	}
+	if (fclose(o.f) != 0) {
+		cause_set(cause, "%s: %s", tmp, strerror(errno));
+		goto fail;
+	}
+	if (rename(tmp, path) == -1) {
+		cause_set(cause, "%s: %s", path, strerror(errno));
+		goto fail;
+	}
+	free(tmp);
+	return (0);
+fail:
+	(void)unlink(tmp);
+	free(tmp);
+	return (-1);
+}
+
+/* Take n elements of size sz from the payload, 8-byte aligned after. */
+static const void *
+in_take(struct cache_in *in, uint64_t n, uint64_t sz)
+{
+	const char	*p = in->p;
+	uint64_t	 bytes;
+
+	if (sz != 0 && n > UINT64_MAX / sz)
+		return (NULL);
+	bytes = (n * sz + 7) & ~(uint64_t)7;
+	if (bytes < n * sz || bytes > in->left)
+		return (NULL);
+	in->p += bytes;
+	in->left -= bytes;
+	return (p);
+}
+
+/* A length-prefixed NUL-terminated string. */
+static const char *
+in_string(struct cache_in *in)
+{
+	const uint32_t	*len;
+	const char	*s;
+
+	if (in->left < 8)
+		return (NULL);
+	len = (const uint32_t *)in->p;
+	if (*len == 0 || *len > in->left - 4)
+		return (NULL);
+	s = in->p + 4;
+	if (s[*len - 1] != '\0' || memchr(s, '\0', *len) != s + *len - 1)
+		return (NULL);
+	if (in_take(in, 4 + (uint64_t)*len, 1) == NULL)
+		return (NULL);
+	return (s);
+}
+
+/* Every index in range and the tree well formed, so no query can stray. */
+static int
+cache_check(struct profile *p, const struct cache_header *h)
+{
+	uint32_t	 i, nstr = h->nstrings;
+	const uint64_t	*off;
+	const char	*data;
+	size_t		 len;
+
+	strpool_export(p->strings, &data, &len, &off);
+	if (nstr == 0 || len == 0 || data[len - 1] != '\0' || off[0] != 0 ||
+	    data[0] != '\0')
+		return (-1);
+	for (i = 0; i < nstr; i++) {
+		if (off[i] >= len)
+			return (-1);
+	}
+	if (p->nfuncs == 0 || p->nnodes == 0 || p->nmetrics == 0 ||
+	    p->nmetrics > PROFILE_MAX_METRICS)
+		return (-1);
+	for (i = 0; i < p->nfuncs; i++) {
+		if (p->func_name[i] >= nstr || p->func_module[i] >= nstr ||
+		    p->func_file[i] >= nstr)
+			return (-1);
+	}
+	if (p->node_parent[0] != PROFILE_NONE || p->node_depth[0] != 0)
+		return (-1);
+	for (i = 0; i < p->nnodes; i++) {
+		if (p->node_func[i] >= p->nfuncs)
+			return (-1);
+		if (i > 0 && (p->node_parent[i] >= i ||
+		    p->node_depth[i] != p->node_depth[p->node_parent[i]] + 1))
+			return (-1);
+		/* Children and siblings come later: walks always end. */
+		if ((p->node_first_child[i] != PROFILE_NONE &&
+		    (p->node_first_child[i] <= i ||
+		    p->node_first_child[i] >= p->nnodes)) ||
+		    (p->node_next_sibling[i] != PROFILE_NONE &&
+		    (p->node_next_sibling[i] <= i ||
+		    p->node_next_sibling[i] >= p->nnodes)))
+			return (-1);
+	}
+	for (i = 0; i < p->nsamples; i++) {
+		if (p->sample_node[i] >= p->nnodes)
+			return (-1);
+	}
+	return (0);
+}
+
+/*
+ * Map a cache file and return its profile, if it is a valid cache of the
+ * source described by src. NULL with *cause otherwise; the caller then
+ * loads the source.
+ */
+struct profile *
+cache_load(const char *path, const struct stat *src, char **cause)
+{
+	struct cache_header	 h;
+	struct cache_in		 in;
+	struct profile		*p = NULL;
+	const struct reader	*r;
+	struct stat		 st;
+	const char		*fmt, *data;
+	void			*map = MAP_FAILED;
+	uint32_t		 k;
+	int			 fd;
+
+	if ((fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) == -1) {
+		cause_set(cause, "%s: %s", path, strerror(errno));
+		return (NULL);
+	}
+	if (fstat(fd, &st) == -1 || !S_ISREG(st.st_mode) ||
+	    (uint64_t)st.st_size < sizeof h ||
+	    pread(fd, &h, sizeof h, 0) != (ssize_t)sizeof h) {
+		cause_set(cause, "%s: not a cache", path);
+		goto fail;
+	}
+	if (memcmp(h.magic, CACHE_MAGIC, sizeof h.magic) != 0 ||
+	    h.version != CACHE_VERSION || h.endian != CACHE_ENDIAN ||
+	    h.header_size != sizeof h || h.pad != 0) {
+		cause_set(cause, "%s: not a cache of this version", path);
+		goto fail;
+	}
+	if (h.src_size != (uint64_t)src->st_size ||
+	    h.src_mtime_sec != (uint64_t)src->st_mtim.tv_sec ||
+	    h.src_mtime_nsec != (uint64_t)src->st_mtim.tv_nsec ||
+	    h.src_ino != (uint64_t)src->st_ino ||
+	    h.src_dev != (uint64_t)src->st_dev) {
+		cause_set(cause, "%s: stale (the source changed)", path);
+		goto fail;
+	}
+	if (h.payload_len != (uint64_t)st.st_size - sizeof h ||
+	    h.payload_len % 8 != 0) {
+		cause_set(cause, "%s: truncated", path);
+		goto fail;
+	}
+	map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (map == MAP_FAILED) {
+		cause_set(cause, "%s: mmap: %s", path, strerror(errno));
+		goto fail;
+	}
+	close(fd);
+	fd = -1;
+	in.p = (const char *)map + sizeof h;
+	in.left = h.payload_len;
+	if (checksum(in.p, in.left) != h.checksum) {
+		cause_set(cause, "%s: checksum mismatch", path);
+		goto fail;
+	}
+	if ((p = calloc(1, sizeof *p)) == NULL) {
+		cause_set(cause, "out of memory");
+		goto fail;
+	}
+	p->map = map;
+	p->maplen = st.st_size;
+	map = MAP_FAILED;
+
+#define TAKE(dst, n, sz) do {						\
+	if (((dst) = (void *)in_take(&in, (n), (sz))) == NULL)		\
+		goto corrupt;						\
+} while (0)
+	if ((fmt = in_string(&in)) == NULL || (r = reader_find(fmt)) == NULL)
+		goto corrupt;
+	p->format = r->name;
+	TAKE(data, h.strdata_len, 1);
+	{
+		const uint64_t	*off;
+
+		TAKE(off, h.nstrings, sizeof *off);
+		if ((p->strings = strpool_view(data, h.strdata_len, off,
+		    h.nstrings)) == NULL) {
+			cause_set(cause, "out of memory");
+			goto fail;
+		}
+	}
+	p->nfuncs = h.nfuncs;
+	p->nnodes = h.nnodes;
+	p->nmetrics = h.nmetrics;
+	p->nsamples = h.nsamples;
+	if (p->nmetrics == 0 || p->nmetrics > PROFILE_MAX_METRICS)
+		goto corrupt;
+	TAKE(p->func_name, h.nfuncs, sizeof(uint32_t));
+	TAKE(p->func_module, h.nfuncs, sizeof(uint32_t));
+	TAKE(p->func_file, h.nfuncs, sizeof(uint32_t));
+	TAKE(p->func_line, h.nfuncs, sizeof(uint32_t));
+	TAKE(p->node_parent, h.nnodes, sizeof(uint32_t));
+	TAKE(p->node_func, h.nnodes, sizeof(uint32_t));
+	TAKE(p->node_depth, h.nnodes, sizeof(uint32_t));
+	TAKE(p->node_first_child, h.nnodes, sizeof(uint32_t));
+	TAKE(p->node_next_sibling, h.nnodes, sizeof(uint32_t));
+	for (k = 0; k < p->nmetrics; k++) {
+		struct profile_metric	*m = &p->metrics[k];
+		const int64_t		*sum;
+
+		if ((m->name = (char *)in_string(&in)) == NULL ||
+		    (m->unit = (char *)in_string(&in)) == NULL)
+			goto corrupt;
+		TAKE(sum, 1, sizeof *sum);
+		m->sum = *sum;
+		TAKE(m->self, h.nnodes, sizeof(int64_t));
+		TAKE(m->total, h.nnodes, sizeof(int64_t));
+		TAKE(m->func_self, h.nfuncs, sizeof(int64_t));
+		TAKE(m->func_total, h.nfuncs, sizeof(int64_t));
+	}
+	if (p->nsamples > 0) {
+		TAKE(p->sample_node, h.nsamples, sizeof(uint32_t));
+		TAKE(p->sample_weight, h.nsamples, sizeof(int64_t));
+	}
+#undef TAKE
+	if (in.left != 0 || cache_check(p, &h) == -1)
+		goto corrupt;
+	return (p);
+corrupt:
+	cause_set(cause, "%s: corrupt cache", path);
+fail:
+	if (fd != -1)
+		close(fd);
+	if (map != MAP_FAILED)
+		munmap(map, st.st_size);
+	profile_free(p);
+	return (NULL);
+}

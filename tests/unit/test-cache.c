@@ -1,0 +1,143 @@
+/*
+ * The processed-profile cache: a cached profile answers exactly as the
+ * loaded one; a stale, truncated or corrupted cache is always refused.
+ */
+
+#include "config.h"
+
+#include <sys/stat.h>
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "answer.h"
+#include "cache.h"
+#include "profile.h"
+#include "reader.h"
+#include "tap.h"
+
+static char *
+ask(const struct profile *p, const char *qs)
+{
+	struct answer_context	 ctx;
+	struct answer		*a;
+	char			*s;
+
+	memset(&ctx, 0, sizeof ctx);
+	ctx.render.link_base = "?";
+	if ((a = answer_query(p, qs, &ctx)) == NULL)
+		return (NULL);
+	s = strndup(a->body, a->len);
+	answer_free(a);
+	return (s);
+}
+
+static int
+same_answers(const struct profile *a, const struct profile *b)
+{
+	static const char *qs[] = { "format=json", "cmd=top&format=json",
+	    "cmd=top&sort=self&format=text", "cmd=tree&depth=6&format=json",
+	    "cmd=tree&path=1&format=html" };
+	size_t	 i;
+	char	*x, *y;
+	int	 same = 1;
+
+	for (i = 0; i < sizeof qs / sizeof qs[0]; i++) {
+		x = ask(a, qs[i]);
+		y = ask(b, qs[i]);
+		if (x == NULL || y == NULL || strcmp(x, y) != 0) {
+			diag("differs: %s", qs[i]);
+			same = 0;
+		}
+		free(x);
+		free(y);
+	}
+	return (same);
+}
+
+int
+main(int argc, char **argv)
+{
+	const char	*src = argc > 1 ? argv[1] : "tests/data/tezos.trace";
+	char		 dir[] = "/tmp/deepq-cache.XXXXXX", path[256];
+	char		*cause = NULL, *buf;
+	struct profile	*p, *c;
+	struct stat	 st, cst, stale;
+	int		 fd, refused, i, n;
+	FILE		*f;
+
+	if (mkdtemp(dir) == NULL || stat(src, &st) == -1)
+		return (1);
+	snprintf(path, sizeof path, "%s/cache", dir);
+	p = reader_load(src, NULL, NULL, &cause);
+	ok(p != NULL, "%s loads", src);
+	if (p == NULL)
+		return (tap_done());
+	ok(cache_write(p, path, &st, &cause) == 0, "cache written");
+	c = cache_load(path, &st, &cause);
+	ok(c != NULL, "cache maps back");
+	if (c != NULL) {
+		is_int(c->nnodes, p->nnodes, "same nodes");
+		is_int(c->nfuncs, p->nfuncs, "same functions");
+		is_int(c->nsamples, p->nsamples, "same samples");
+		is_str(c->format, p->format, "same format");
+		ok(same_answers(p, c), "every report answers the same");
+		profile_free(c);
+	}
+
+	stale = st;
+	stale.st_mtim.tv_nsec ^= 1;
+	c = cache_load(path, &stale, &cause);
+	ok(c == NULL && strstr(cause, "stale") != NULL,
+	    "a changed source makes the cache stale");
+	free(cause);
+	cause = NULL;
+	stale = st;
+	stale.st_size++;
+	c = cache_load(path, &stale, &cause);
+	ok(c == NULL, "a source of another size is refused");
+	free(cause);
+	cause = NULL;
+
+	/* Flip bytes all over the file: each must be refused, never used. */
+	stat(path, &cst);
+	n = cst.st_size;
+	buf = malloc(n);
+	f = fopen(path, "rb");
+	if (buf == NULL || f == NULL || fread(buf, 1, n, f) != (size_t)n)
+		return (1);
+	fclose(f);
+	refused = 0;
+	for (i = 0; i < n; i += (n / 97) + 1) {
+		buf[i] ^= 0x5a;
+		fd = open(path, O_WRONLY | O_TRUNC);
+		if (write(fd, buf, n) != n)
+			return (1);
+		close(fd);
+		buf[i] ^= 0x5a;
+		if ((c = cache_load(path, &st, &cause)) == NULL)
+			refused++;
+		else
+			diag("byte %d flipped and accepted", i);
+		profile_free(c);
+		free(cause);
+		cause = NULL;
+	}
+	is_int(refused, (n + (n / 97)) / ((n / 97) + 1), "every corrupted "
+	    "cache is refused");
+	fd = open(path, O_WRONLY | O_TRUNC);
+	if (write(fd, buf, n / 2) != n / 2)
+		return (1);
+	close(fd);
+	c = cache_load(path, &st, &cause);
+	ok(c == NULL, "a truncated cache is refused: %s", cause ? cause : "");
+	free(cause);
+	free(buf);
+	unlink(path);
+	rmdir(dir);
+	profile_free(p);
+	return (tap_done());
+}
