@@ -61,14 +61,19 @@ same_answers(const struct profile *a, const struct profile *b)
 int
 main(int argc, char **argv)
 {
-	const char	*src = argc > 1 ? argv[1] : "tests/data/tezos.trace";
-	char		 dir[] = "/tmp/deepq-cache.XXXXXX", path[256];
+	const char	*top = getenv("top_srcdir");
+	char		 src[4096], dir[] = "/tmp/deepq-cache.XXXXXX", path[256];
 	char		*cause = NULL, *buf;
 	struct profile	*p, *c;
 	struct stat	 st, cst, stale;
 	int		 fd, refused, i, n;
 	FILE		*f;
 
+	/* The file named, or the trace of the sources (a separate build dir). */
+	snprintf(src, sizeof src, "%s", argc > 1 ? argv[1] : "");
+	if (argc <= 1)
+		snprintf(src, sizeof src, "%s/tests/data/tezos.trace",
+		    top != NULL ? top : ".");
 	if (mkdtemp(dir) == NULL || stat(src, &st) == -1)
 		return (1);
 	snprintf(path, sizeof path, "%s/cache", dir);
