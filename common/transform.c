@@ -686,6 +686,8 @@ tf_error(struct tf *x, int status, const char *fmt, ...)
 	va_list	 ap;
 
 	x->status = status;
+	free(x->cause);
+	x->cause = NULL;
 	va_start(ap, fmt);
 	cause_vset(&x->cause, fmt, ap);
 	va_end(ap);
@@ -725,7 +727,7 @@ tf_check(struct tf *x)
 	const struct transform	*t = x->t;
 	const char		*key = transform_kinds[t->kind].key;
 	uint32_t		 f;
-	char			*path;
+	char			*path, *why = NULL;
 
 	switch (transform_kinds[t->kind].arg) {
 	case ARG_FUNC:
@@ -763,8 +765,11 @@ tf_check(struct tf *x)
 		if ((x->match = calloc(p->nfuncs ? p->nfuncs : 1, 1)) == NULL)
 			return (tf_error(x, 500, "out of memory"));
 		if (t->kind == TRANSFORM_EXCLUDE) {
-			if (transform_exclude(p, t, x->match, &x->cause) == -1)
-				return (tf_error(x, 400, "%s", x->cause));
+			if (transform_exclude(p, t, x->match, &why) == -1) {
+				tf_error(x, 400, "%s", why);
+				free(why);
+				return (-1);
+			}
 			break;
 		}
 		if (tf_charge(x, p->nfuncs) == -1)
