@@ -27,6 +27,7 @@ extern const struct renderer render_json;
 extern const struct renderer render_text;
 extern const struct renderer render_folded;
 extern const struct renderer render_callgrind;
+extern const struct renderer render_svg;
 
 static const struct renderer *render_table[] = {
 	&render_html,
@@ -34,6 +35,7 @@ static const struct renderer *render_table[] = {
 	&render_text,
 	&render_folded,
 	&render_callgrind,
+	&render_svg,
 };
 #define NRENDERERS (sizeof render_table / sizeof render_table[0])
 

@@ -35,6 +35,7 @@ extern const struct report_entry report_top_entry;
 extern const struct report_entry report_tree_entry;
 extern const struct report_entry report_folded_entry;
 extern const struct report_entry report_callgrind_entry;
+extern const struct report_entry report_flame_entry;
 
 static const struct report_entry *report_table[] = {
 	&report_menu_entry,
@@ -42,6 +43,7 @@ static const struct report_entry *report_table[] = {
 	&report_tree_entry,
 	&report_folded_entry,
 	&report_callgrind_entry,
+	&report_flame_entry,
 };
 #define NREPORTS (sizeof report_table / sizeof report_table[0])
 
