@@ -83,12 +83,18 @@ folded_create(const struct profile *p, const struct query *q,
 		    400 : 500, "%s", cause ? cause : "out of memory");
 		goto done;
 	}
+	/*
+	 * No UTF-8 check of a file that may be hundreds of megabytes: it
+	 * holds only ASCII and the profile's names, which the builder made
+	 * valid UTF-8.
+	 */
 	if ((j = report_new("folded")) == NULL ||
 	    json_object_set_new(j, "metric", json_string(p->metrics[m].name))
 	    == -1 ||
 	    json_object_set_new(j, "total", json_integer(p->metrics[m].sum))
 	    == -1 ||
-	    json_object_set_new(j, "text", json_stringn(buf, len)) == -1) {
+	    json_object_set_new(j, "text", json_stringn_nocheck(buf, len)) ==
+	    -1) {
 		json_decref(j);
 		j = NULL;
 		report_error_set(e, 500, "out of memory");
