@@ -25,6 +25,7 @@
 
 void	deepq_usage(void) __attribute__((__noreturn__));
 
+int	cmd_convert(int, char **);
 int	cmd_query(int, char **);
 
 #endif /* DEEPQ_H */

@@ -24,9 +24,11 @@
 
 #include "answer.h"
 #include "display.h"
+#include "profile.h"
 #include "query.h"
 #include "render.h"
 #include "report.h"
+#include "transform.h"
 
 /* Query string + profile -> answer (see answer.h). */
 
@@ -113,7 +115,10 @@ answer_query(const struct profile *p, const char *qs,
 {
 	const struct report_entry	*entry;
 	const struct renderer		*r;
+	const struct profile		*use = p;
 	struct report_error		 e = { 0, NULL };
+	struct transform_stack		*ts = NULL;
+	struct profile			*derived = NULL;
 	struct query			*q;
 	struct display			*d = NULL;
 	struct answer			*a = NULL;
@@ -142,12 +147,37 @@ answer_query(const struct profile *p, const char *qs,
 		    entry->formats);
 		goto fail;
 	}
-	if ((j = report_create(p, q, &ctx->report, &e)) == NULL)
+	/*
+	 * The one place transforms and filters apply: every report sees the
+	 * derived profile, and every answer shows the stack.
+	 */
+	if ((ts = transform_parse(q, &status, &cause)) == NULL) {
+		report_error_set(&e, status, "%s", cause ? cause :
+		    "out of memory");
 		goto fail;
+	}
+	if (ts->n > 0) {
+		if ((derived = transform_apply(p, ts, ctx->report.max_cost,
+		    &status, &cause)) == NULL) {
+			report_error_set(&e, status, "%s", cause ? cause :
+			    "out of memory");
+			goto fail;
+		}
+		use = derived;
+	}
+	if ((j = report_create(use, q, &ctx->report, &e)) == NULL)
+		goto fail;
+	if (ts->n > 0 && json_object_set_new(j, "transforms",
+	    transform_json(use, ts)) == -1) {
+		report_error_set(&e, 500, "out of memory");
+		goto fail;
+	}
 	if (r->needs_display && (d = report_display(j, q)) == NULL) {
 		report_error_set(&e, 500, "out of memory");
 		goto fail;
 	}
+	if (d != NULL)
+		transform_display(d, use, q, ts);
 	if (d != NULL && display_failed(d)) {
 		report_error_set(&e, 500, "out of memory");
 		goto fail;
@@ -179,9 +209,12 @@ fail:
 	a = answer_error(format, e.status ? e.status : 500, e.message,
 	    &ctx->render);
 done:
+	free(cause);
 	free(e.message);
 	display_free(d);
 	json_decref(j);
+	profile_free(derived);
+	transform_stack_free(ts);
 	query_free(q);
 	return (a);
 }

@@ -260,6 +260,24 @@ display_form(struct display *d, const char *label, const char *link)
 	display_link(d, b, label, link);
 }
 
+/*
+ * Add an empty row of breadcrumbs (links added with display_link) in
+ * front of every other block: the transform stack heads the page.
+ */
+struct display_block *
+display_crumbs(struct display *d)
+{
+	struct display_block	 b;
+
+	if (display_add(d, DISPLAY_CRUMBS) == NULL)
+		return (NULL);
+	b = d->blocks[d->nblocks - 1];
+	memmove(&d->blocks[1], &d->blocks[0],
+	    (d->nblocks - 1) * sizeof d->blocks[0]);
+	d->blocks[0] = b;
+	return (&d->blocks[0]);
+}
+
 /* A number with thousands separators; caller frees. */
 char *
 display_number(int64_t v)

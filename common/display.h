@@ -38,6 +38,7 @@ enum display_kind {
 	DISPLAY_LINKS,		/* a row of links (menus, breadcrumbs) */
 	DISPLAY_TABLE,
 	DISPLAY_FORM,		/* a POST button (shutdown) */
+	DISPLAY_CRUMBS,		/* transform stack; the last has no link */
 };
 
 #define DISPLAY_NUM	0x1	/* right-aligned number */
@@ -89,6 +90,7 @@ size_t		 display_row(struct display *, struct display_block *);
 struct display_cell *display_cell(struct display *, struct display_block *,
 		     size_t, uint32_t, const char *, const char *, int);
 void		 display_form(struct display *, const char *, const char *);
+struct display_block *display_crumbs(struct display *);
 char		*display_number(int64_t);
 char		*display_percent(int64_t, int64_t);
 

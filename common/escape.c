@@ -25,12 +25,31 @@
 
 /* HTML escaping (see escape.h). */
 
+static int	escape_markup(FILE *, const char *, int);
+
 /*
  * Write s escaped for HTML text or a double- or single-quoted attribute
  * value: & < > " ' become entities. Returns -1 on a write error.
  */
 int
 escape_html(FILE *f, const char *s)
+{
+	return (escape_markup(f, s, 0));
+}
+
+/*
+ * The same for XML (SVG) text and attributes, which must also not hold
+ * U+FFFE or U+FFFF (not XML characters: one would make the whole
+ * document unreadable).
+ */
+int
+escape_xml(FILE *f, const char *s)
+{
+	return (escape_markup(f, s, 1));
+}
+
+static int
+escape_markup(FILE *f, const char *s, int xml)
 {
 	const unsigned char	*u = (const unsigned char *)s;
 	size_t			 n = strlen(s), i = 0, k;
@@ -67,7 +86,8 @@ escape_html(FILE *f, const char *s)
 				break;
 			}
 			if ((k = utf8_decode(u + i, n - i, &cp)) == 0 ||
-			    (cp >= 0x80 && cp < 0xa0)) {
+			    (cp >= 0x80 && cp < 0xa0) ||
+			    (xml && (cp == 0xfffe || cp == 0xffff))) {
 				/* Invalid, or a C1 control: replace it. */
 				fputs("\xef\xbf\xbd", f);
 				i += k ? k : 1;

@@ -18,7 +18,8 @@
 #define ESCAPE_H
 
 /*
- * Escaping by context, in one place: HTML text and attribute values.
+ * Escaping by context, in one place: HTML (and XML) text and attribute
+ * values.
  * Both write valid UTF-8 with no control characters: an invalid byte or a
  * control character (other than tab and newline in text) becomes U+FFFD.
  * URLs are escaped by query_urlencode(); JSON by jansson.
@@ -28,5 +29,6 @@
 
 int	escape_html(FILE *, const char *);
 char	*escape_html_string(const char *);
+int	escape_xml(FILE *, const char *);
 
 #endif /* ESCAPE_H */

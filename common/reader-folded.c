@@ -100,7 +100,8 @@ folded_probe(const char *buf, size_t len)
 
 /*
  * Split the count off the end of s[0..*len): on return *len is the length
- * of what is left (trailing blanks removed). Decimal counts are rounded.
+ * of what is left (the one separating blank removed). Decimal counts are
+ * rounded.
  */
 static int
 folded_count(const char *s, size_t *len, int64_t *v, char **cause)
@@ -150,7 +151,12 @@ folded_count(const char *s, size_t *len, int64_t *v, char **cause)
 	while (i > 0 && ((s[i - 1] >= '0' && s[i - 1] <= '9') ||
 	    s[i - 1] == '.'))
 		i--;
-	while (i > 0 && (s[i - 1] == ' ' || s[i - 1] == '\t'))
+	/*
+	 * One blank separates the count, as in flamegraph.pl's
+	 * /^(.*)\s+?(\d+)$/: more blanks belong to the last frame's name,
+	 * so writing a stack back gives the same line.
+	 */
+	if (i > 0 && (s[i - 1] == ' ' || s[i - 1] == '\t'))
 		i--;
 	*len = i;
 	return (0);

@@ -226,6 +226,25 @@ html_render(FILE *f, const json_t *j, const struct display *d,
 			}
 			fputs("</ul>\n", f);
 			break;
+		case DISPLAY_CRUMBS:
+			/* Each crumb pops what follows it; the last is here. */
+			fputs("<nav class=\"crumbs\"><ol>\n", f);
+			for (k = 0; k < b->nrows; k++) {
+				if (b->cells[k].link == NULL) {
+					fputs("<li aria-current=\"page\">", f);
+					escape_html(f, b->cells[k].text);
+					fputs("</li>\n", f);
+					continue;
+				}
+				fputs("<li><a", f);
+				html_href(f, b->cells[k].link, ctx);
+				fputs(" title=\"pop the transforms after this\">",
+				    f);
+				escape_html(f, b->cells[k].text);
+				fputs("</a></li>\n", f);
+			}
+			fputs("</ol></nav>\n", f);
+			break;
 		case DISPLAY_TABLE:
 			html_table(f, b, ctx);
 			break;

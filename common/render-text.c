@@ -170,6 +170,15 @@ text_render(FILE *f, const json_t *j, const struct display *d,
 			break;
 		case DISPLAY_FORM:
 			break;
+		case DISPLAY_CRUMBS:
+			fputs("Transforms: ", f);
+			for (k = 0; k < b->nrows; k++) {
+				if (k > 0)
+					fputs(" > ", f);
+				text_clean(f, b->cells[k].text);
+			}
+			fputc('\n', f);
+			break;
 		}
 	}
 	return (ferror(f) ? -1 : 0);

@@ -25,11 +25,17 @@
 extern const struct renderer render_html;
 extern const struct renderer render_json;
 extern const struct renderer render_text;
+extern const struct renderer render_folded;
+extern const struct renderer render_callgrind;
+extern const struct renderer render_svg;
 
 static const struct renderer *render_table[] = {
 	&render_html,
 	&render_json,
 	&render_text,
+	&render_folded,
+	&render_callgrind,
+	&render_svg,
 };
 #define NRENDERERS (sizeof render_table / sizeof render_table[0])
 

@@ -33,11 +33,17 @@
 extern const struct report_entry report_menu_entry;
 extern const struct report_entry report_top_entry;
 extern const struct report_entry report_tree_entry;
+extern const struct report_entry report_folded_entry;
+extern const struct report_entry report_callgrind_entry;
+extern const struct report_entry report_flame_entry;
 
 static const struct report_entry *report_table[] = {
 	&report_menu_entry,
 	&report_top_entry,
 	&report_tree_entry,
+	&report_folded_entry,
+	&report_callgrind_entry,
+	&report_flame_entry,
 };
 #define NREPORTS (sizeof report_table / sizeof report_table[0])
 

@@ -1,0 +1,141 @@
+/*
+ * Copyright (c) 2026 The deepq developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+
+#include "config.h"
+
+#include <err.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "deepq.h"
+#include "profile.h"
+#include "query.h"
+#include "reader.h"
+#include "transform.h"
+#include "writer.h"
+
+/*
+ * deepq convert IN OUT --to folded|callgrind: read a profile in any
+ * format the readers know and write it as folded stacks or callgrind
+ * (deepq(1)). --query applies filters and a t= stack first, with the
+ * same syntax as a query string. OUT "-" is standard output.
+ */
+
+int
+cmd_convert(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "maxdepth", required_argument, NULL, 'd' },
+		{ "metric", required_argument, NULL, 'm' },
+		{ "order", required_argument, NULL, 'o' },
+		{ "query", required_argument, NULL, 'q' },
+		{ "reader", required_argument, NULL, 'r' },
+		{ "to", required_argument, NULL, 't' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct writer_options	 o;
+	struct transform_stack	*ts = NULL;
+	struct query		*q = NULL;
+	struct profile		*p, *d;
+	const char		*reader = NULL, *to = "folded", *qs = "";
+	const char		*metric = NULL;
+	char			*cause = NULL, *end;
+	long long		 ll;
+	FILE			*f;
+	int			 ch, status, r, callgrind, tostdout;
+
+	memset(&o, 0, sizeof o);
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "d:m:o:q:r:t:", longopts,
+	    NULL)) != -1) {
+		switch (ch) {
+		case 'd':
+			ll = strtoll(optarg, &end, 10);
+			if (*optarg == '\0' || *end != '\0' || ll < 0 ||
+			    ll > 1000000)
+				errx(1, "--maxdepth: must be 0 to 1000000");
+			o.maxdepth = (uint32_t)ll;
+			break;
+		case 'm':
+			metric = optarg;
+			break;
+		case 'o':
+			if (strcmp(optarg, "time") != 0 &&
+			    strcmp(optarg, "name") != 0)
+				errx(1, "--order: must be name or time");
+			o.time_order = strcmp(optarg, "time") == 0;
+			break;
+		case 'q':
+			qs = optarg;
+			break;
+		case 'r':
+			reader = optarg;
+			break;
+		case 't':
+			to = optarg;
+			break;
+		default:
+			deepq_usage();
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc != 2)
+		deepq_usage();
+	if (strcmp(to, "folded") != 0 && strcmp(to, "callgrind") != 0)
+		errx(1, "--to: must be folded or callgrind");
+	callgrind = strcmp(to, "callgrind") == 0;
+
+	if ((q = query_parse(qs, &status, &cause)) == NULL ||
+	    (ts = transform_parse(q, &status, &cause)) == NULL)
+		errx(1, "--query: %s", cause ? cause : "out of memory");
+	if ((p = reader_load(argv[0], reader, NULL, &cause)) == NULL)
+		errx(1, "%s", cause ? cause : "out of memory");
+	if (ts->n > 0) {
+		if ((d = transform_apply(p, ts, 0, &status, &cause)) == NULL)
+			errx(1, "--query: %s", cause ? cause : "out of memory");
+		profile_free(p);
+		p = d;
+	}
+	if (metric != NULL &&
+	    (o.metric = profile_metric_find(p, metric)) == -1)
+		errx(1, "--metric: %s has no metric %s", argv[0], metric);
+
+	if (strcmp(argv[1], "-") == 0)
+		f = stdout;
+	else if ((f = fopen(argv[1], "w")) == NULL)
+		err(1, "%s", argv[1]);
+	r = callgrind ? writer_callgrind(f, p, &o, &cause) :
+	    writer_folded(f, p, &o, &cause);
+	tostdout = f == stdout;
+	if ((tostdout ? fflush(f) : fclose(f)) != 0 && r == 0) {
+		r = -1;
+		cause = NULL;
+	}
+	if (r == -1) {
+		if (!tostdout)
+			unlink(argv[1]);
+		errx(1, "%s: %s", argv[1], cause ? cause : "write error");
+	}
+	profile_free(p);
+	transform_stack_free(ts);
+	query_free(q);
+	return (0);
+}

@@ -1,0 +1,76 @@
+/*
+ * Copyright (c) 2026 The deepq developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "render.h"
+
+/*
+ * format=folded and format=callgrind: the export reports' "text" member
+ * written as it is, for tools that read those formats. Errors are one
+ * line of plain text.
+ */
+
+static int	raw_render(FILE *, const json_t *, const struct display *,
+		    const struct render_context *);
+static int	raw_error(FILE *, int, const char *,
+		    const struct render_context *);
+
+const struct renderer render_folded = {
+	.name = "folded",
+	.content_type = "text/plain; charset=utf-8",
+	.needs_display = 0,
+	.render = raw_render,
+	.error = raw_error,
+};
+
+const struct renderer render_callgrind = {
+	.name = "callgrind",
+	.content_type = "text/plain; charset=utf-8",
+	.needs_display = 0,
+	.render = raw_render,
+	.error = raw_error,
+};
+
+static int
+raw_render(FILE *f, const json_t *j, const struct display *d,
+    const struct render_context *ctx)
+{
+	const json_t	*text = json_object_get(j, "text");
+
+	if (!json_is_string(text))
+		return (-1);
+	fwrite(json_string_value(text), 1, json_string_length(text), f);
+	return (ferror(f) ? -1 : 0);
+}
+
+/* One line; control characters from the message become '?'. */
+static int
+raw_error(FILE *f, int status, const char *message,
+    const struct render_context *ctx)
+{
+	fprintf(f, "error %d: ", status);
+	for (; *message != '\0'; message++)
+		fputc((unsigned char)*message < 0x20 ? '?' : *message, f);
+	fputc('\n', f);
+	return (ferror(f) ? -1 : 0);
+}

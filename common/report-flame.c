@@ -1,0 +1,406 @@
+/*
+ * Copyright (c) 2026 The deepq developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "display.h"
+#include "profile.h"
+#include "query.h"
+#include "report.h"
+
+/*
+ * cmd=flame: the frames of a flame graph, laid out in the metric's units,
+ * which format=svg draws (render-svg.c) and format=json hands to any
+ * other drawer. style=flame and style=icicle merge identical stacks
+ * (siblings in name order, as flamegraph.pl sorts them); style=chart
+ * keeps the time order of the sample sequence (V8 profiles, event
+ * traces), merging only consecutive samples of one stack.
+ *
+ * The output is bounded: a frame narrower than minwidth pixels (at the
+ * requested width) is left out with everything above it, and if more
+ * than FLAME_MAX_FRAMES frames remain, only the widest are kept, which
+ * raises the effective minwidth (reported). maxdepth cuts stacks as the
+ * Tezos profiler's collapse_stack ~max_depth does.
+ *
+ * JSON: "frames" is an array of [depth, x, width, func] (depth 0 is the
+ * whole profile; x and width in metric units) in drawing order, parents
+ * before children; "funcs" maps each function id used to its name and
+ * module.
+ */
+
+#define FLAME_MAX_FRAMES	12000
+#define FLAME_XPAD		10	/* pixels left and right */
+
+struct flame_frame {
+	uint32_t	 depth;
+	uint32_t	 func;
+	int64_t		 x, w;
+};
+
+struct flame {
+	const struct profile	*p;
+	int			 m;
+	uint32_t		 maxdepth;
+	double			 minunits;	/* minwidth in metric units */
+	struct flame_frame	*v;
+	size_t			 n, cap;
+	uint32_t		 depth;		/* deepest frame kept */
+};
+
+static json_t	*flame_create(const struct profile *, const struct query *,
+		    const struct report_context *, struct report_error *);
+static struct display *flame_display(const json_t *, const struct query *);
+static int	flame_add(struct flame *, uint32_t, uint32_t, int64_t,
+		    int64_t);
+static int	flame_tree(struct flame *);
+static int	flame_chart(struct flame *);
+static int	flame_name_cmp(const void *, const void *);
+static int	flame_width_cmp(const void *, const void *);
+static int	flame_order_cmp(const void *, const void *);
+
+const struct report_entry report_flame_entry = {
+	.name = "flame",
+	.title = "Flame graph",
+	.formats = "svg|json",
+	.create = flame_create,
+	.display = flame_display,
+};
+
+static const struct profile	*flame_sort;	/* qsort has no context */
+
+static int
+flame_add(struct flame *fl, uint32_t depth, uint32_t func, int64_t x,
+    int64_t w)
+{
+	struct flame_frame	*v;
+	size_t			 cap;
+
+	if (fl->n == fl->cap) {
+		cap = fl->cap ? fl->cap * 2 : 1024;
+		if ((v = reallocarray(fl->v, cap, sizeof *v)) == NULL)
+			return (-1);
+		fl->v = v;
+		fl->cap = cap;
+	}
+	fl->v[fl->n].depth = depth;
+	fl->v[fl->n].func = func;
+	fl->v[fl->n].x = x;
+	fl->v[fl->n].w = w;
+	fl->n++;
+	if (depth > fl->depth)
+		fl->depth = depth;
+	return (0);
+}
+
+static int
+flame_name_cmp(const void *a, const void *b)
+{
+	uint32_t	 x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	int		 c;
+
+	c = strcmp(profile_func_name(flame_sort, flame_sort->node_func[x]),
+	    profile_func_name(flame_sort, flame_sort->node_func[y]));
+	if (c == 0)
+		c = strcmp(profile_func_module(flame_sort,
+		    flame_sort->node_func[x]), profile_func_module(flame_sort,
+		    flame_sort->node_func[y]));
+	return (c);
+}
+
+/* Merged stacks: depth first, siblings by name, without recursion. */
+static int
+flame_tree(struct flame *fl)
+{
+	const struct profile	*p = fl->p;
+	const int64_t		*total = p->metrics[fl->m].total;
+	uint32_t		*stack = NULL, *kids = NULL, n, c, k, nk;
+	int64_t			*xs = NULL, x;
+	size_t			 sp = 0;
+	int			 r = -1;
+
+	if ((stack = malloc(p->nnodes * sizeof *stack)) == NULL ||
+	    (kids = malloc(p->nnodes * sizeof *kids)) == NULL ||
+	    (xs = malloc(p->nnodes * sizeof *xs)) == NULL)
+		goto done;
+	flame_sort = p;
+	stack[sp] = PROFILE_ROOT;
+	xs[sp++] = 0;
+	while (sp > 0) {
+		sp--;
+		n = stack[sp];
+		x = xs[sp];
+		if (flame_add(fl, p->node_depth[n], p->node_func[n], x,
+		    total[n]) == -1)
+			goto done;
+		if (fl->maxdepth != 0 && p->node_depth[n] >= fl->maxdepth)
+			continue;
+		nk = 0;
+		for (c = p->node_first_child[n]; c != PROFILE_NONE;
+		    c = p->node_next_sibling[c]) {
+			if (total[c] > 0 && (double)total[c] >= fl->minunits)
+				kids[nk++] = c;
+		}
+		qsort(kids, nk, sizeof *kids, flame_name_cmp);
+		/* Children start where their parent does, in name order. */
+		for (k = 0; k < nk; k++) {
+			xs[sp + nk - 1 - k] = x;
+			x += total[kids[k]];
+		}
+		for (k = 0; k < nk; k++)
+			stack[sp + nk - 1 - k] = kids[k];
+		sp += nk;
+	}
+	r = 0;
+done:
+	free(stack);
+	free(kids);
+	free(xs);
+	return (r);
+}
+
+/*
+ * Time order: walk the samples keeping the frames open at each depth; a
+ * frame closes when the next sample's stack leaves it.
+ */
+static int
+flame_chart(struct flame *fl)
+{
+	const struct profile	*p = fl->p;
+	uint32_t		*open = NULL, *anc = NULL, i, n, d, depth, common;
+	uint32_t		 nopen = 0, cap = 0;
+	int64_t			*start = NULL, x = 0, w;
+	int			 r = -1;
+
+	if ((anc = malloc((p->nnodes ? p->nnodes : 1) * sizeof *anc)) == NULL)
+		goto done;
+	for (i = 0; i <= p->nsamples; i++) {
+		depth = 0;
+		if (i < p->nsamples) {
+			if ((n = p->sample_node[i]) >= p->nnodes)
+				continue;
+			while (fl->maxdepth != 0 &&
+			    p->node_depth[n] > fl->maxdepth)
+				n = p->node_parent[n];
+			depth = p->node_depth[n];
+			for (d = depth; ; n = p->node_parent[n], d--) {
+				anc[d] = n;
+				if (d == 0)
+					break;
+			}
+		}
+		/* Depth 0 (the whole profile) stays open until the end. */
+		common = 0;
+		if (i < p->nsamples) {
+			common = 1;
+			while (common < nopen && common <= depth &&
+			    open[common] == anc[common])
+				common++;
+		}
+		while (nopen > common) {
+			nopen--;
+			w = x - start[nopen];
+			if ((double)w >= fl->minunits && w > 0 &&
+			    flame_add(fl, nopen, p->node_func[open[nopen]],
+			    start[nopen], w) == -1)
+				goto done;
+		}
+		if (i == p->nsamples)
+			break;
+		if (depth + 1 > cap) {
+			uint32_t	*no;
+			int64_t		*ns;
+
+			cap = (depth + 1) * 2;
+			if ((no = reallocarray(open, cap, sizeof *no)) == NULL)
+				goto done;
+			open = no;
+			if ((ns = reallocarray(start, cap, sizeof *ns)) ==
+			    NULL)
+				goto done;
+			start = ns;
+		}
+		for (; nopen <= depth; nopen++) {
+			open[nopen] = anc[nopen];
+			start[nopen] = x;
+		}
+		x += p->sample_weight[i];
+	}
+	r = 0;
+done:
+	free(open);
+	free(start);
+	free(anc);
+	return (r);
+}
+
+static int
+flame_width_cmp(const void *a, const void *b)
+{
+	int64_t	 x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x < y ? 1 : x > y ? -1 : 0);
+}
+
+/* Drawing order for a chart: by depth, then left to right. */
+static int
+flame_order_cmp(const void *a, const void *b)
+{
+	const struct flame_frame *x = a, *y = b;
+
+	if (x->depth != y->depth)
+		return (x->depth < y->depth ? -1 : 1);
+	return (x->x < y->x ? -1 : x->x > y->x);
+}
+
+static json_t *
+flame_create(const struct profile *p, const struct query *q,
+    const struct report_context *ctx, struct report_error *e)
+{
+	struct flame	 fl;
+	json_t		*j = NULL, *frames, *funcs, *a;
+	const char	*style = query_str(q, QUERY_STYLE);
+	int64_t		 total, *widths = NULL, thr = 0;
+	uint32_t	*seen = NULL;
+	double		 scale;
+	char		 key[16];
+	size_t		 i, k, kept = 0;
+	int		 chart = strcmp(style, "chart") == 0;
+
+	memset(&fl, 0, sizeof fl);
+	fl.p = p;
+	if ((fl.m = report_metric(p, q, e)) == -1)
+		return (NULL);
+	fl.maxdepth = (uint32_t)query_int(q, QUERY_MAXDEPTH);
+	if (chart) {
+		if (p->nsamples == 0) {
+			report_error_set(e, 400, "style=chart needs samples in "
+			    "time order, and this profile (%s) has none; use "
+			    "style=flame", p->format);
+			return (NULL);
+		}
+		if (fl.m != 0) {
+			report_error_set(e, 400, "style=chart: samples are "
+			    "weighted in %s only", p->metrics[0].name);
+			return (NULL);
+		}
+		for (total = 0, i = 0; i < p->nsamples; i++)
+			total += p->sample_weight[i];
+	} else
+		total = p->metrics[fl.m].total[PROFILE_ROOT];
+	scale = total > 0 ? (query_int(q, QUERY_WIDTH) - 2.0 * FLAME_XPAD) /
+	    (double)total : 0;
+	fl.minunits = scale > 0 ? query_number(q, QUERY_MINWIDTH) / scale : 0;
+	if (total > 0 && (chart ? flame_chart(&fl) : flame_tree(&fl)) == -1)
+		goto nomem;
+	if (chart)
+		qsort(fl.v, fl.n, sizeof *fl.v, flame_order_cmp);
+
+	/* Over budget: keep the widest frames (a parent is never narrower). */
+	if (fl.n > FLAME_MAX_FRAMES) {
+		if ((widths = malloc(fl.n * sizeof *widths)) == NULL)
+			goto nomem;
+		for (i = 0; i < fl.n; i++)
+			widths[i] = fl.v[i].w;
+		qsort(widths, fl.n, sizeof *widths, flame_width_cmp);
+		thr = widths[FLAME_MAX_FRAMES];
+	}
+	fl.depth = 0;
+	for (i = 0; i < fl.n; i++) {
+		if (fl.v[i].w > thr || (thr == 0 && fl.v[i].w >= 0)) {
+			fl.v[kept++] = fl.v[i];
+			if (fl.v[i].depth > fl.depth)
+				fl.depth = fl.v[i].depth;
+		}
+	}
+
+	if ((j = report_new("flame")) == NULL ||
+	    (frames = json_array()) == NULL)
+		goto nomem;
+	json_object_set_new(j, "frames", frames);
+	if ((funcs = json_object()) == NULL ||
+	    json_object_set_new(j, "funcs", funcs) == -1 ||
+	    (seen = calloc(p->nfuncs ? p->nfuncs : 1, sizeof *seen)) == NULL)
+		goto nomem;
+	for (i = 0; i < kept; i++) {
+		a = json_pack("[i, I, I, i]", (json_int_t)fl.v[i].depth,
+		    (json_int_t)fl.v[i].x, (json_int_t)fl.v[i].w,
+		    (json_int_t)fl.v[i].func);
+		if (a == NULL || json_array_append_new(frames, a) == -1)
+			goto nomem;
+		if (!seen[fl.v[i].func]++) {
+			snprintf(key, sizeof key, "%u", fl.v[i].func);
+			if (json_object_set_new(funcs, key, json_pack(
+			    "{s:s, s:s}", "name", profile_func_name(p,
+			    fl.v[i].func), "module", profile_func_module(p,
+			    fl.v[i].func))) == -1)
+				goto nomem;
+		}
+	}
+	k = json_object_size(j);
+	json_object_set_new(j, "style", json_string(style));
+	json_object_set_new(j, "metric", json_string(p->metrics[fl.m].name));
+	json_object_set_new(j, "unit", json_string(p->metrics[fl.m].unit));
+	json_object_set_new(j, "total", json_integer(total));
+	json_object_set_new(j, "title", json_string(query_str(q,
+	    QUERY_TITLE)));
+	json_object_set_new(j, "subtitle", json_string(ctx->name ? ctx->name :
+	    ""));
+	json_object_set_new(j, "countname", json_string(*query_str(q,
+	    QUERY_COUNTNAME) ? query_str(q, QUERY_COUNTNAME) :
+	    p->metrics[fl.m].name));
+	json_object_set_new(j, "palette", json_string(query_str(q,
+	    QUERY_PALETTE)));
+	json_object_set_new(j, "width", json_integer(query_int(q,
+	    QUERY_WIDTH)));
+	json_object_set_new(j, "minwidth", json_real(thr > 0 ?
+	    (double)thr * scale : query_number(q, QUERY_MINWIDTH)));
+	json_object_set_new(j, "maxdepth", json_integer(fl.maxdepth));
+	json_object_set_new(j, "depth", json_integer(fl.depth));
+	json_object_set_new(j, "omitted", json_integer((json_int_t)(fl.n -
+	    kept)));
+	if (json_object_size(j) != k + 13)
+		goto nomem;
+	goto done;
+nomem:
+	json_decref(j);
+	j = NULL;
+	report_error_set(e, 500, "out of memory");
+done:
+	free(fl.v);
+	free(widths);
+	free(seen);
+	return (j);
+}
+
+/* Only for completeness: flame graphs are drawn as SVG. */
+static struct display *
+flame_display(const json_t *j, const struct query *q)
+{
+	struct display	*d;
+
+	if ((d = display_create("Flame graph")) == NULL)
+		return (NULL);
+	display_text(d, "%zu frames.", json_array_size(json_object_get(j,
+	    "frames")));
+	return (d);
+}

@@ -1,0 +1,118 @@
+/*
+ * Copyright (c) 2026 The deepq developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "display.h"
+#include "profile.h"
+#include "query.h"
+#include "report.h"
+#include "writer.h"
+
+/*
+ * cmd=folded: the profile as folded stacks (writer-folded.c), for
+ * flamegraph.pl, inferno, speedscope and the Firefox profiler. maxdepth=
+ * cuts stacks, order=time writes the sample sequence (a flame chart's
+ * input). The text is the "text" member, which format=folded writes as
+ * it is.
+ */
+
+static json_t	*folded_create(const struct profile *, const struct query *,
+		    const struct report_context *, struct report_error *);
+static struct display *folded_display(const json_t *, const struct query *);
+
+const struct report_entry report_folded_entry = {
+	.name = "folded",
+	.title = "Folded stacks",
+	.formats = "folded|json",
+	.create = folded_create,
+	.display = folded_display,
+};
+
+static json_t *
+folded_create(const struct profile *p, const struct query *q,
+    const struct report_context *ctx, struct report_error *e)
+{
+	struct writer_options	 o;
+	json_t			*j = NULL;
+	char			*buf = NULL, *cause = NULL;
+	size_t			 len = 0;
+	FILE			*f;
+	int			 m, r;
+
+	if ((m = report_metric(p, q, e)) == -1)
+		return (NULL);
+	memset(&o, 0, sizeof o);
+	o.metric = m;
+	o.maxdepth = (uint32_t)query_int(q, QUERY_MAXDEPTH);
+	o.time_order = strcmp(query_str(q, QUERY_ORDER), "time") == 0;
+	if ((f = open_memstream(&buf, &len)) == NULL) {
+		report_error_set(e, 500, "out of memory");
+		return (NULL);
+	}
+	r = writer_folded(f, p, &o, &cause);
+	if (fclose(f) != 0 && r == 0) {
+		r = -1;
+		free(cause);
+		cause = NULL;
+	}
+	if (r == -1) {
+		/* A profile the format cannot hold is the query's fault. */
+		report_error_set(e, cause != NULL && strcmp(cause,
+		    "out of memory") != 0 && strcmp(cause, "write error") != 0 ?
+		    400 : 500, "%s", cause ? cause : "out of memory");
+		goto done;
+	}
+	/*
+	 * No UTF-8 check of a file that may be hundreds of megabytes: it
+	 * holds only ASCII and the profile's names, which the builder made
+	 * valid UTF-8.
+	 */
+	if ((j = report_new("folded")) == NULL ||
+	    json_object_set_new(j, "metric", json_string(p->metrics[m].name))
+	    == -1 ||
+	    json_object_set_new(j, "total", json_integer(p->metrics[m].sum))
+	    == -1 ||
+	    json_object_set_new(j, "text", json_stringn_nocheck(buf, len)) ==
+	    -1) {
+		json_decref(j);
+		j = NULL;
+		report_error_set(e, 500, "out of memory");
+	}
+done:
+	free(cause);
+	free(buf);
+	return (j);
+}
+
+/* Only for completeness: the export's formats need no display. */
+static struct display *
+folded_display(const json_t *j, const struct query *q)
+{
+	struct display	*d;
+
+	if ((d = display_create("Folded stacks")) == NULL)
+		return (NULL);
+	display_text(d, "%zu bytes.", strlen(report_string(j, "text")));
+	return (d);
+}

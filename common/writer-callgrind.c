@@ -1,0 +1,268 @@
+/*
+ * Copyright (c) 2026 The deepq developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cause.h"
+#include "idmap.h"
+#include "profile.h"
+#include "strpool.h"
+#include "writer.h"
+
+/*
+ * Callgrind out (formats-and-viewers.md §3.2), for KCachegrind and
+ * callgrind_annotate. Callgrind holds a call graph, not a tree: every
+ * call node adds its self cost to its function, and its inclusive cost
+ * and one call to the edge from its parent's function (recursive edges
+ * count their inner calls again, as callgrind's own files do). Every
+ * metric is an event. The call count is the "calls" or "entries" metric
+ * where the profile has one, else the number of call nodes of the edge.
+ * Names are compressed ("(id) name" the first time), cob= and cfl= come
+ * before cfn= (KCachegrind binds them there), unknown files and objects
+ * are "???" as valgrind writes them, and the synthetic root is left out.
+ */
+
+struct cw {
+	FILE			*f;
+	const struct profile	*p;
+	uint32_t		 nm;
+	uint32_t		*fnid;		/* [nfuncs] compressed id, 0 new */
+	uint32_t		*strid;		/* [nstrings] for fl= and ob= */
+	uint32_t		 nextfn, nextfl, nextob;
+	uint32_t		*obid;		/* [nstrings] */
+	int			 modules;	/* any function has a module */
+};
+
+static void	cw_text(FILE *, const char *);
+static void	cw_name(struct cw *, const char *, uint32_t *, uint32_t *,
+		    const char *);
+static void	cw_func(struct cw *, const char *, uint32_t);
+static void	cw_costs(struct cw *, uint32_t, const int64_t *, size_t);
+
+/* A name on one line: line breaks become spaces. */
+static void
+cw_text(FILE *f, const char *s)
+{
+	for (; *s != '\0'; s++)
+		fputc(*s == '\n' || *s == '\r' ? ' ' : *s, f);
+}
+
+/* key=(id) name the first time, key=(id) after. */
+static void
+cw_name(struct cw *w, const char *key, uint32_t *slot, uint32_t *next,
+    const char *name)
+{
+	if (*slot != 0) {
+		fprintf(w->f, "%s=(%u)\n", key, *slot);
+		return;
+	}
+	*slot = ++*next;
+	fprintf(w->f, "%s=(%u) ", key, *slot);
+	cw_text(w->f, *name != '\0' ? name : "???");
+	fputc('\n', w->f);
+}
+
+/* ob= or cob=, fl= or cfl=, fn= or cfn= for function f (prefix "" or "c"). */
+static void
+cw_func(struct cw *w, const char *prefix, uint32_t f)
+{
+	const struct profile	*p = w->p;
+	char			 key[8];
+	uint32_t		 file = p->func_file[f], mod = p->func_module[f];
+
+	if (w->modules) {
+		snprintf(key, sizeof key, "%sob", prefix);
+		cw_name(w, key, &w->obid[mod], &w->nextob,
+		    profile_string(p, mod));
+	}
+	snprintf(key, sizeof key, "%sfl", prefix);
+	cw_name(w, key, &w->strid[file], &w->nextfl, profile_string(p, file));
+	snprintf(key, sizeof key, "%sfn", prefix);
+	cw_name(w, key, &w->fnid[f], &w->nextfn, profile_func_name(p, f));
+}
+
+/* A cost line: a line number and one cost per event, v[k * stride]. */
+static void
+cw_costs(struct cw *w, uint32_t line, const int64_t *v, size_t stride)
+{
+	uint32_t	 k;
+
+	fprintf(w->f, "%u", line);
+	for (k = 0; k < w->nm; k++)
+		fprintf(w->f, " %" PRId64, v[k * stride]);
+	fputc('\n', w->f);
+}
+
+/* Write p as a callgrind profile (version 1). */
+int
+writer_callgrind(FILE *f, const struct profile *p,
+    const struct writer_options *o, char **cause)
+{
+	struct cw	 w;
+	struct idmap	 map;
+	uint32_t	*efrom = NULL, *eto = NULL, *first = NULL, *order = NULL;
+	uint32_t	 ne = 0, n, e, fn, i, k, g, from, to, nstr;
+	int64_t		*incl = NULL, *calls = NULL, *selfs = NULL;
+	uint8_t		*used = NULL;
+	const char	*s;
+	int		 mcalls, r = -1;
+
+	memset(&w, 0, sizeof w);
+	idmap_init(&map);
+	w.f = f;
+	w.p = p;
+	w.nm = p->nmetrics;
+	nstr = strpool_count(p->strings);
+	if ((mcalls = profile_metric_find(p, "calls")) == -1)
+		mcalls = profile_metric_find(p, "entries");
+	if ((w.fnid = calloc(p->nfuncs + 1, sizeof *w.fnid)) == NULL ||
+	    (w.strid = calloc(nstr + 1, sizeof *w.strid)) == NULL ||
+	    (w.obid = calloc(nstr + 1, sizeof *w.obid)) == NULL ||
+	    (used = calloc(p->nfuncs + 1, 1)) == NULL ||
+	    (efrom = malloc(p->nnodes * sizeof *efrom)) == NULL ||
+	    (eto = malloc(p->nnodes * sizeof *eto)) == NULL ||
+	    (calls = calloc(p->nnodes, sizeof *calls)) == NULL ||
+	    (incl = calloc((size_t)p->nnodes * w.nm, sizeof *incl)) == NULL ||
+	    (selfs = calloc((size_t)w.nm, sizeof *selfs)) == NULL ||
+	    (first = calloc(p->nfuncs + 2, sizeof *first)) == NULL ||
+	    (order = malloc(p->nnodes * sizeof *order)) == NULL)
+		goto nomem;
+
+	/* The edges: (caller, callee) -> inclusive costs and calls. */
+	for (n = 1; n < p->nnodes; n++) {
+		fn = p->node_func[n];
+		used[fn] = 1;
+		if (*profile_func_module(p, fn) != '\0')
+			w.modules = 1;
+		if (p->node_parent[n] == PROFILE_ROOT)
+			continue;
+		from = p->node_func[p->node_parent[n]];
+		if ((e = idmap_get(&map, (uint64_t)from << 32 | fn)) ==
+		    IDMAP_NONE) {
+			e = ne++;
+			if (idmap_put(&map, (uint64_t)from << 32 | fn, e) == -1)
+				goto nomem;
+			efrom[e] = from;
+			eto[e] = fn;
+		}
+		for (k = 0; k < w.nm; k++)
+			incl[(size_t)e * w.nm + k] += p->metrics[k].total[n];
+		calls[e] += mcalls >= 0 && p->metrics[mcalls].self[n] > 0 ?
+		    p->metrics[mcalls].self[n] : 1;
+	}
+	/* Edges grouped by caller (a counting sort keeps callee order). */
+	for (e = 0; e < ne; e++)
+		first[efrom[e] + 1]++;
+	for (i = 0; i < p->nfuncs; i++)
+		first[i + 1] += first[i];
+	for (e = 0; e < ne; e++)
+		order[first[efrom[e]]++] = e;
+	for (i = p->nfuncs; i > 0; i--)
+		first[i] = first[i - 1];
+	first[0] = 0;
+
+	fputs("# callgrind format\nversion: 1\ncreator: deepq " PACKAGE_VERSION
+	    "\n", f);
+	if (p->source != NULL) {
+		fputs("cmd: ", f);
+		cw_text(f, p->source);
+		fputc('\n', f);
+	}
+	fputs("positions: line\nevents:", f);
+	for (k = 0; k < w.nm; k++) {
+		fputc(' ', f);
+		/* Event names are tokens. */
+		for (s = p->metrics[k].name; *s != '\0'; s++)
+			fputc((*s >= 'a' && *s <= 'z') || (*s >= 'A' &&
+			    *s <= 'Z') || (*s >= '0' && *s <= '9') ? *s : '_',
+			    f);
+		if (*p->metrics[k].name == '\0')
+			fprintf(f, "m%u", k);
+	}
+	fputs("\n", f);
+	for (k = 0; k < w.nm; k++)
+		selfs[k] = p->metrics[k].sum;
+	fputs("summary:", f);
+	for (k = 0; k < w.nm; k++)
+		fprintf(f, " %" PRId64, selfs[k]);
+	fputs("\n\n", f);
+
+	for (fn = 0; fn < p->nfuncs; fn++) {
+		int64_t	 v[PROFILE_MAX_METRICS];
+
+		if (fn == PROFILE_ROOT) {
+			for (k = 0; k < w.nm && p->metrics[k].self[0] == 0; k++)
+				;
+			if (k == w.nm)
+				continue;
+		} else if (!used[fn])
+			continue;
+		cw_func(&w, "", fn);
+		for (k = 0; k < w.nm; k++)
+			v[k] = p->metrics[k].func_self[fn];
+		cw_costs(&w, p->func_line[fn], v, 1);
+		for (i = first[fn]; i < first[fn + 1]; i++) {
+			e = order[i];
+			to = eto[e];
+			g = p->func_module[to];
+			if (w.modules && g != p->func_module[fn])
+				cw_name(&w, "cob", &w.obid[g], &w.nextob,
+				    profile_string(p, g));
+			cw_name(&w, "cfl", &w.strid[p->func_file[to]],
+			    &w.nextfl, profile_string(p, p->func_file[to]));
+			cw_name(&w, "cfn", &w.fnid[to], &w.nextfn,
+			    profile_func_name(p, to));
+			fprintf(f, "calls=%" PRId64 " %u\n", calls[e],
+			    p->func_line[to]);
+			cw_costs(&w, p->func_line[fn], incl + (size_t)e * w.nm,
+			    1);
+		}
+		fputc('\n', f);
+	}
+	fputs("totals:", f);
+	for (k = 0; k < w.nm; k++)
+		fprintf(f, " %" PRId64, selfs[k]);
+	fputc('\n', f);
+	if (ferror(f)) {
+		cause_set(cause, "write error");
+		goto done;
+	}
+	r = 0;
+	goto done;
+nomem:
+	cause_set(cause, "out of memory");
+done:
+	idmap_clear(&map);
+	free(w.fnid);
+	free(w.strid);
+	free(w.obid);
+	free(used);
+	free(efrom);
+	free(eto);
+	free(calls);
+	free(incl);
+	free(selfs);
+	free(first);
+	free(order);
+	(void)o;
+	return (r);
+}

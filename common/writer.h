@@ -1,0 +1,44 @@
+/*
+ * Copyright (c) 2026 The deepq developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+
+#ifndef WRITER_H
+#define WRITER_H
+
+/*
+ * Writers: a profile out to a file format other tools read. They write
+ * straight to a stream (deepq convert writes files of any size without
+ * building them in memory) and return -1 on a write error or a profile
+ * that cannot be written in the format, with *cause set.
+ */
+
+#include <stdint.h>
+#include <stdio.h>
+
+struct profile;
+
+struct writer_options {
+	int		 metric;	/* metric index */
+	uint32_t	 maxdepth;	/* 0: no limit */
+	int		 time_order;	/* folded: the sample sequence */
+};
+
+int	writer_folded(FILE *, const struct profile *,
+	    const struct writer_options *, char **);
+int	writer_callgrind(FILE *, const struct profile *,
+	    const struct writer_options *, char **);
+
+#endif /* WRITER_H */
