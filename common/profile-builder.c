@@ -41,6 +41,9 @@ struct profile_builder {
 	uint32_t	 samplecap;
 	uint32_t	 max_nodes;
 	const char	*error;
+	/* Pool ids of metric names and units: pool pointers move as it grows. */
+	uint32_t	 metric_name[PROFILE_MAX_METRICS];
+	uint32_t	 metric_unit[PROFILE_MAX_METRICS];
 };
 
 static int	grow(void *, size_t, uint32_t, uint32_t);
@@ -166,7 +169,8 @@ profile_builder_metric(struct profile_builder *b, const char *name,
 	uint32_t		 i;
 
 	for (i = 0; i < p->nmetrics; i++) {
-		if (strcmp(p->metrics[i].name, name) == 0)
+		if (strcmp(strpool_get(p->strings, b->metric_name[i]),
+		    name) == 0)
 			return ((int)i);
 	}
 	if (p->nmetrics == PROFILE_MAX_METRICS) {
@@ -174,14 +178,24 @@ profile_builder_metric(struct profile_builder *b, const char *name,
 		return (-1);
 	}
 	m = &p->metrics[p->nmetrics];
-	m->name = strpool_get(p->strings, profile_builder_string(b, name,
-	    strlen(name)));
-	m->unit = strpool_get(p->strings, profile_builder_string(b, unit,
-	    strlen(unit)));
+	b->metric_name[p->nmetrics] = profile_builder_string(b, name,
+	    strlen(name));
+	b->metric_unit[p->nmetrics] = profile_builder_string(b, unit,
+	    strlen(unit));
+	m->name = strpool_get(p->strings, b->metric_name[p->nmetrics]);
+	m->unit = strpool_get(p->strings, b->metric_unit[p->nmetrics]);
 	if ((m->self = calloc(b->nodecap ? b->nodecap : 1, sizeof *m->self))
 	    == NULL)
 		return (-1);
 	return ((int)p->nmetrics++);
+}
+
+/* Record metric m's rate in units per second (0 = unknown). */
+void
+profile_builder_metric_rate(struct profile_builder *b, int m, double rate)
+{
+	if (m >= 0 && (uint32_t)m < b->p->nmetrics && rate >= 0)
+		b->p->metrics[m].rate = rate;
 }
 
 /*
@@ -373,6 +387,14 @@ profile_builder_set_extra(struct profile_builder *b, void *extra,
 	b->p->extra_free = fn;
 }
 
+/* Install the call-site hook (profile.h); it reads the extra data. */
+void
+profile_builder_set_site(struct profile_builder *b,
+    int (*fn)(const struct profile *, uint32_t, struct profile_site *))
+{
+	b->p->extra_site = fn;
+}
+
 /*
  * Inclusive values, child lists and per-function aggregates. The
  * per-function total adds a node's inclusive value only when no ancestor
@@ -481,6 +503,12 @@ profile_builder_finish(struct profile_builder *b, char **cause)
 	free(lines);
 
 	strpool_seal(p->strings);
+	for (k = 0; k < p->nmetrics; k++) {
+		p->metrics[k].name = strpool_get(p->strings,
+		    b->metric_name[k]);
+		p->metrics[k].unit = strpool_get(p->strings,
+		    b->metric_unit[k]);
+	}
 	b->p = NULL;
 	profile_builder_free(b);
 	return (p);
