@@ -29,7 +29,8 @@ static const struct {
 	int		 (*fn)(int, char **);
 	const char	*usage;
 } deepq_cmds[] = {
-	{ "query", cmd_query, "query [--local] [--reader name] file [query]" },
+	{ "query", cmd_query, "query [--local] [--reader name] [--static-base url] "
+	    "file [query]" },
 };
 
 /* Print the usage (deepq(1) SYNOPSIS) and exit 1. */
