@@ -168,12 +168,12 @@ callers_display(const json_t *j, const struct query *q)
 		    "static") == 0 ? "Sites are the static call sites of the "
 		    "program." : "The profile has no static call sites: a "
 		    "site is the calling function at one call node path.");
-	display_text(d, "%lld caller %s; %s called in %lld contexts.",
+	display_text(d, "%lld caller %s%s; %s is called in %lld context%s.",
 	    (long long)report_integer(j, "matched"),
-	    strcmp(by, "func") == 0 ? "functions" : strcmp(by, "site") == 0 ?
-	    "sites" : strcmp(by, "module") == 0 ? "modules" : "cliques",
+	    strcmp(by, "func") == 0 ? "function" : strcmp(by, "site") == 0 ?
+	    "site" : by, report_integer(j, "matched") == 1 ? "" : "s",
 	    report_string(fo, "name"), (long long)report_integer(fo,
-	    "contexts"));
+	    "contexts"), report_integer(fo, "contexts") == 1 ? "" : "s");
 	rows_display(d, NULL, json_object_get(j, "rows"), by, q, j);
 	columns_pager(d, j, q);
 	columns_controls(d, j, q, 1);

@@ -356,7 +356,9 @@ clique_display(const json_t *j, const struct query *q)
 	json_array_foreach(json_object_get(j, "members"), i, row) {
 		r = display_row(d, t);
 		link = report_func_link(q, report_integer(row, "func"));
-		display_cell(d, t, r, 0, report_string(row, "name"), link, 0);
+		s = report_label(row);
+		display_cell(d, t, r, 0, s ? s : "", link, 0);
+		free(s);
 		free(link);
 		columns_row(d, t, r, 1, &c, json_object_get(row, "self"),
 		    json_object_get(row, "total"));

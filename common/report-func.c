@@ -152,8 +152,9 @@ func_display(const json_t *j, const struct query *q)
 		    "file"), (long long)report_integer(fo, "line"));
 	else if (json_object_get(fo, "file") != NULL)
 		display_text(d, "Defined in %s.", report_string(fo, "file"));
-	display_text(d, "Called in %lld contexts%s.",
+	display_text(d, "Called in %lld context%s%s.",
 	    (long long)report_integer(fo, "contexts"),
+	    report_integer(fo, "contexts") == 1 ? "" : "s",
 	    json_is_true(json_object_get(fo, "recursive")) ?
 	    "; recursive" : "");
 

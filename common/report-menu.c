@@ -158,7 +158,7 @@ menu_display(const json_t *j, const struct query *q)
 	if ((d = display_create("Summary")) == NULL)
 		return (NULL);
 	display_text(d, "Profile %s (format %s): %lld call nodes up to %lld "
-	    "deep, %lld functions in %lld modules, %lld recursive cliques.",
+	    "deep, %lld functions, %lld modules, %lld recursive cliques.",
 	    report_string(j, "file"), report_string(j, "format"),
 	    (long long)report_integer(j, "nodes"),
 	    (long long)report_integer(j, "depth"),

@@ -121,7 +121,7 @@ top_display(const json_t *j, const struct query *q)
 	const char		*metric = report_string(j, "metric");
 	const char		*sort = report_string(j, "sort");
 	size_t			 i, r;
-	char			*link, *title;
+	char			*link, *title, *label;
 
 	if ((strcmp(sort, "name") == 0 ? asprintf(&title, "Functions by "
 	    "name") : strcmp(sort, "calls") == 0 ? asprintf(&title, "Top "
@@ -149,7 +149,9 @@ top_display(const json_t *j, const struct query *q)
 	json_array_foreach(rows, i, row) {
 		r = display_row(d, t);
 		link = report_func_link(q, report_integer(row, "func"));
-		display_cell(d, t, r, 0, report_string(row, "name"), link, 0);
+		label = report_label(row);
+		display_cell(d, t, r, 0, label ? label : "", link, 0);
+		free(label);
 		free(link);
 		columns_row(d, t, r, 1, &c, json_object_get(row, "self"),
 		    json_object_get(row, "total"));

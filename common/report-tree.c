@@ -44,10 +44,18 @@
 #define TREE_MORE	0x80000000U	/* display stack: a "more" row */
 
 struct tree_cand {
+	int		 forced;	/* child of an open= node: first */
 	double		 score;
 	uint32_t	 node;
 	uint32_t	 parent;	/* index in the shown list */
 	uint32_t	 reldepth;
+};
+
+struct tree_sibling {
+	const struct profile	*p;
+	int			 m;
+	const uint32_t		*nodes;
+	const uint32_t		*parents;
 };
 
 struct tree_heap {
@@ -58,7 +66,10 @@ struct tree_heap {
 static json_t	*tree_create(const struct profile *, const struct query *,
 		    const struct report_context *, struct report_error *);
 static struct display *tree_display(const json_t *, const struct query *);
+static int	tree_before(const struct tree_cand *,
+		    const struct tree_cand *);
 static int	tree_push(struct tree_heap *, struct tree_cand);
+static int	tree_sibling_cmp(const void *, const void *, void *);
 static struct tree_cand tree_pop(struct tree_heap *);
 static uint32_t	tree_resolve(const struct profile *, const uint32_t *, size_t);
 static int	tree_open_paths(const struct profile *, const char *,
@@ -72,6 +83,35 @@ const struct report_entry report_tree_entry = {
 	.create = tree_create,
 	.display = tree_display,
 };
+
+/* Shown nodes by parent, then heaviest first, then by node number. */
+static int
+tree_sibling_cmp(const void *a, const void *b, void *arg)
+{
+	const struct tree_sibling	*s = arg;
+	uint32_t			 x = *(const uint32_t *)a;
+	uint32_t			 y = *(const uint32_t *)b;
+	int64_t				 tx, ty;
+
+	if (s->parents[x] != s->parents[y])
+		return (s->parents[x] < s->parents[y] ? -1 : 1);
+	tx = s->p->metrics[s->m].total[s->nodes[x]];
+	ty = s->p->metrics[s->m].total[s->nodes[y]];
+	if (tx != ty)
+		return (tx > ty ? -1 : 1);
+	return (s->nodes[x] < s->nodes[y] ? -1 : s->nodes[x] > s->nodes[y]);
+}
+
+/* Does candidate a come out of the heap before b? */
+static int
+tree_before(const struct tree_cand *a, const struct tree_cand *b)
+{
+	if (a->forced != b->forced)
+		return (a->forced > b->forced);
+	if (a->score != b->score)
+		return (a->score > b->score);
+	return (a->node < b->node);
+}
 
 static int
 tree_push(struct tree_heap *h, struct tree_cand c)
@@ -91,7 +131,7 @@ tree_push(struct tree_heap *h, struct tree_cand c)
 	h->v[i] = c;
 	while (i > 0) {
 		up = (i - 1) / 2;
-		if (h->v[up].score >= h->v[i].score)
+		if (!tree_before(&h->v[i], &h->v[up]))
 			break;
 		t = h->v[up];
 		h->v[up] = h->v[i];
@@ -112,9 +152,9 @@ tree_pop(struct tree_heap *h)
 		l = 2 * i + 1;
 		r = l + 1;
 		m = i;
-		if (l < h->n && h->v[l].score > h->v[m].score)
+		if (l < h->n && tree_before(&h->v[l], &h->v[m]))
 			m = l;
-		if (r < h->n && h->v[r].score > h->v[m].score)
+		if (r < h->n && tree_before(&h->v[r], &h->v[m]))
 			m = r;
 		if (m == i)
 			break;
@@ -176,7 +216,9 @@ tree_create(const struct profile *p, const struct query *q,
 	struct idmap		 open, closed;
 	json_t			*j = NULL, **objs = NULL, *o, *kids;
 	char			**paths = NULL, *path;
-	uint32_t		*nodes = NULL, start, n, ch, nshown = 0;
+	struct tree_sibling	 sib;
+	uint32_t		*nodes = NULL, *parents = NULL, *order = NULL;
+	uint32_t		 start, n, ch, nshown = 0;
 	int			 m, hidden;
 	int64_t			 depth = query_int(q, QUERY_DEPTH);
 	int64_t			 budget = query_int(q, QUERY_BUDGET);
@@ -203,10 +245,12 @@ tree_create(const struct profile *p, const struct query *q,
 	}
 	if ((objs = calloc(budget, sizeof *objs)) == NULL ||
 	    (paths = calloc(budget, sizeof *paths)) == NULL ||
-	    (nodes = calloc(budget, sizeof *nodes)) == NULL)
+	    (nodes = calloc(budget, sizeof *nodes)) == NULL ||
+	    (parents = calloc(budget, sizeof *parents)) == NULL)
 		goto nomem;
 
-	c.score = 1e300;
+	c.forced = 1;
+	c.score = 0;
 	c.node = start;
 	c.parent = UINT32_MAX;
 	c.reldepth = 0;
@@ -236,17 +280,7 @@ tree_create(const struct profile *p, const struct query *q,
 		objs[nshown] = o;
 		paths[nshown] = path;
 		nodes[nshown] = n;
-		if (c.parent != UINT32_MAX) {
-			kids = json_object_get(objs[c.parent], "children");
-			if (kids == NULL) {
-				kids = json_array();
-				if (json_object_set_new(objs[c.parent],
-				    "children", kids) == -1)
-					goto nomem;
-			}
-			if (json_array_append(kids, o) == -1)
-				goto nomem;
-		}
+		parents[nshown] = c.parent;
 		if ((c.reldepth < depth ||
 		    idmap_get(&open, n) != IDMAP_NONE) &&
 		    (c.parent == UINT32_MAX ||
@@ -269,13 +303,35 @@ tree_create(const struct profile *p, const struct query *q,
 				k.score = (double)p->metrics[m].total[ch];
 				for (i = 0; i < k.reldepth; i++)
 					k.score *= TREE_DECAY;
-				if (idmap_get(&open, n) != IDMAP_NONE)
-					k.score += 1e200;
+				k.forced = idmap_get(&open, n) != IDMAP_NONE;
 				if (tree_push(&h, k) == -1)
 					goto nomem;
 			}
 		}
 		nshown++;
+	}
+
+	/*
+	 * Attach the shown nodes to their parents, siblings by total, the
+	 * heaviest first, whatever order the budget took them in.
+	 */
+	if ((order = malloc((nshown ? nshown : 1) * sizeof *order)) == NULL)
+		goto nomem;
+	for (i = 0; i < nshown; i++)
+		order[i] = i;
+	sib.p = p;
+	sib.m = m;
+	sib.nodes = nodes;
+	sib.parents = parents;
+	qsort_r(order + 1, nshown - 1, sizeof *order, tree_sibling_cmp, &sib);
+	for (i = 1; i < nshown; i++) {
+		o = objs[parents[order[i]]];
+		if ((kids = json_object_get(o, "children")) == NULL &&
+		    ((kids = json_array()) == NULL ||
+		    json_object_set_new(o, "children", kids) == -1))
+			goto nomem;
+		if (json_array_append(kids, objs[order[i]]) == -1)
+			goto nomem;
 	}
 
 	/* Totals, and how many children each shown node keeps hidden. */
@@ -323,6 +379,8 @@ done:
 	free(objs);
 	free(paths);
 	free(nodes);
+	free(parents);
+	free(order);
 	free(h.v);
 	idmap_clear(&open);
 	idmap_clear(&closed);
@@ -448,9 +506,11 @@ tree_display(const json_t *j, const struct query *q)
 		nkids = json_array_size(kids);
 		link = report_integer(o, "func") == 0 ? NULL :
 		    report_func_link(q, report_integer(o, "func"));
-		cell = display_cell(d, t, r, 0, report_string(o, "name"), link,
+		s = report_label(o);
+		cell = display_cell(d, t, r, 0, s ? s : "", link,
 		    DISPLAY_TREE | (nkids ? DISPLAY_OPEN : 0) |
 		    (nkids == 0 && hidden == 0 ? DISPLAY_LEAF : 0));
+		free(s);
 		free(link);
 		/* The start node is always open; the others toggle. */
 		if (cell != NULL && depth > 0) {

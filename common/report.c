@@ -472,6 +472,24 @@ report_order(uint32_t *idx, uint32_t n, const int64_t *key, size_t stride,
 	qsort_r(idx, n, sizeof *idx, order_cmp, &o);
 }
 
+/*
+ * How pages name a function row: "module`name" (DTrace's and folded
+ * stacks' spelling) when it has a module, else its name. Caller frees.
+ */
+char *
+report_label(const json_t *o)
+{
+	const char	*name = report_string(o, "name");
+	const char	*module = report_string(o, "module");
+	char		*s;
+
+	if (*module == '\0')
+		return (strdup(name));
+	if (asprintf(&s, "%s`%s", module, name) == -1)
+		return (NULL);
+	return (s);
+}
+
 /* A string member of a report, "" if absent. */
 const char *
 report_string(const json_t *j, const char *key)

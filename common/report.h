@@ -97,6 +97,7 @@ int		 report_sort(const struct profile *, const struct query *,
 void		 report_order(uint32_t *, uint32_t, const int64_t *, size_t,
 		     const char *const *);
 const char	*report_string(const json_t *, const char *);
+char		*report_label(const json_t *);
 int64_t		 report_integer(const json_t *, const char *);
 
 #endif /* REPORT_H */

@@ -209,7 +209,7 @@ rows_display(struct display *d, const char *heading, const json_t *rows,
 	struct columns		 c;
 	const json_t		*row;
 	size_t			 i, r;
-	char			*link, *s, id[32];
+	char			*link, *s, *label, id[32];
 	const char		*what, *path;
 
 	columns_init(&c, j, q, COLUMNS_SELF | COLUMNS_TOTAL | COLUMNS_SORT);
@@ -250,14 +250,15 @@ rows_display(struct display *d, const char *heading, const json_t *rows,
 			if (json_object_get(row, "path") != NULL)
 				link = report_goto(q, "tree", QUERY_PATH,
 				    *path ? path : NULL, -1);
+			label = report_label(row);
 			if (json_object_get(row, "label") != NULL) {
-				if (asprintf(&s, "%s (%s)", report_string(row,
-				    "name"), report_string(row, "label")) ==
-				    -1)
+				if (asprintf(&s, "%s (%s)", label ? label : "",
+				    report_string(row, "label")) == -1)
 					s = NULL;
-			} else if (asprintf(&s, "%s [%s]", report_string(row,
-			    "name"), path) == -1)
+			} else if (asprintf(&s, "%s [%s]", label ? label : "",
+			    path) == -1)
 				s = NULL;
+			free(label);
 			cell = display_cell(d, t, r, 0, s ? s :
 			    report_string(row, "name"), link, 0);
 			free(s);
@@ -266,9 +267,11 @@ rows_display(struct display *d, const char *heading, const json_t *rows,
 			display_aux(d, cell, "function", link);
 		} else {
 			link = report_func_link(q, report_integer(row, "func"));
-			cell = display_cell(d, t, r, 0, report_string(row,
-			    "name"), link, json_is_true(json_object_get(row,
+			label = report_label(row);
+			cell = display_cell(d, t, r, 0, label ? label : "",
+			    link, json_is_true(json_object_get(row,
 			    "recursive")) ? DISPLAY_STRONG : 0);
+			free(label);
 			if (json_is_true(json_object_get(row, "recursive"))) {
 				free(link);
 				snprintf(id, sizeof id, "%lld", (long long)
