@@ -115,7 +115,9 @@ html_begin(FILE *f, const char *title, const struct render_context *ctx)
 	if (ctx->static_base != NULL) {
 		fputs("<link rel=\"stylesheet\" href=\"", f);
 		escape_html(f, ctx->static_base);
-		fputs("deepq.css\">\n", f);
+		fputs("deepq.css\">\n<link rel=\"icon\" href=\"", f);
+		escape_html(f, ctx->static_base);
+		fputs("favicon.svg\" type=\"image/svg+xml\">\n", f);
 	}
 	fputs("</head>\n<body>\n<header><nav>", f);
 	link = html_nav_link(ctx, NULL);
@@ -187,6 +189,10 @@ html_table(FILE *f, const struct display_block *b,
 	size_t				 r;
 	uint32_t			 col;
 
+	if (b->nrows == 0) {
+		fputs("<p class=\"none\">None.</p>\n", f);
+		return;
+	}
 	fputs("<table class=\"report\"", f);
 	if (b->id != NULL) {
 		fputs(" id=\"", f);

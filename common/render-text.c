@@ -99,6 +99,10 @@ text_table(FILE *f, const struct display_block *b)
 	uint32_t		 col, k;
 	const struct display_cell *c;
 
+	if (b->nrows == 0) {
+		fputs("None.\n", f);
+		return;
+	}
 	if ((width = calloc(b->ncols, sizeof *width)) == NULL)
 		return;
 	for (col = 0; col < b->ncols; col++)
