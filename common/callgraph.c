@@ -25,16 +25,6 @@
 
 /* The function call graph and its cliques (see callgraph.h). */
 
-static int	cmp_u32(const void *, const void *);
-
-static int
-cmp_u32(const void *a, const void *b)
-{
-	uint32_t	 x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return (x < y ? -1 : x > y);
-}
-
 /* Build the call graph and cliques of a profile; NULL if out of memory. */
 struct callgraph *
 callgraph_create(const struct profile *p)
@@ -65,15 +55,20 @@ callgraph_create(const struct profile *p)
 		f = p->node_func[p->node_parent[n]];
 		g->adj[g->off[f] + fill[f]++] = p->node_func[n];
 	}
-	/* Sort each row and drop duplicates, compacting in place. */
+	/*
+	 * Drop duplicate edges, compacting in place: fill[h] remembers the
+	 * last caller that had h (plus one), which needs no sorting.
+	 */
+	memset(fill, 0, (nf ? nf : 1) * sizeof *fill);
 	for (f = 0, o = 0; f < nf; f++) {
 		uint32_t	 b = g->off[f], e = g->off[f + 1];
 
-		qsort(g->adj + b, e - b, sizeof *g->adj, cmp_u32);
 		g->off[f] = o;
 		for (i = b; i < e; i++) {
-			if (i == b || g->adj[i] != g->adj[i - 1])
+			if (fill[g->adj[i]] != f + 1) {
+				fill[g->adj[i]] = f + 1;
 				g->adj[o++] = g->adj[i];
+			}
 		}
 	}
 	g->off[nf] = o;
@@ -94,12 +89,15 @@ callgraph_create(const struct profile *p)
 		g->clique[f] = min[comp[f]];
 		g->size[g->clique[f]]++;
 	}
+	/* Recursive: several members, or one that calls itself. */
+	if ((g->recursive = calloc(nf ? nf : 1, 1)) == NULL)
+		goto fail;
 	for (f = 0; f < nf; f++) {
-		if (g->clique[f] != f)
-			continue;
-		if (g->size[f] > 1 || callgraph_calls(g, f, f))
-			g->nrecursive++;
+		if (g->size[g->clique[f]] > 1 || callgraph_calls(g, f, f))
+			g->recursive[g->clique[f]] = 1;
 	}
+	for (f = 0; f < nf; f++)
+		g->nrecursive += g->recursive[f];
 	free(fill);
 	free(comp);
 	free(min);
@@ -122,6 +120,7 @@ callgraph_free(struct callgraph *g)
 	free(g->adj);
 	free(g->clique);
 	free(g->size);
+	free(g->recursive);
 	free(g);
 }
 
@@ -129,20 +128,13 @@ callgraph_free(struct callgraph *g)
 int
 callgraph_calls(const struct callgraph *g, uint32_t f, uint32_t h)
 {
-	uint32_t	 lo, hi, mid;
+	uint32_t	 i;
 
 	if (f >= g->nfuncs)
 		return (0);
-	lo = g->off[f];
-	hi = g->off[f + 1];
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (g->adj[mid] == h)
+	for (i = g->off[f]; i < g->off[f + 1]; i++) {
+		if (g->adj[i] == h)
 			return (1);
-		if (g->adj[mid] < h)
-			lo = mid + 1;
-		else
-			hi = mid;
 	}
 	return (0);
 }
@@ -156,5 +148,5 @@ callgraph_recursive(const struct callgraph *g, uint32_t c)
 {
 	if (c >= g->nfuncs || g->clique[c] != c)
 		return (0);
-	return (g->size[c] > 1 || callgraph_calls(g, c, c));
+	return (g->recursive[c]);
 }

@@ -32,9 +32,10 @@ struct profile;
 struct callgraph {
 	uint32_t	 nfuncs;
 	uint32_t	*off;		/* [nfuncs + 1] into adj */
-	uint32_t	*adj;		/* callees of each function, sorted */
+	uint32_t	*adj;		/* callees of each function */
 	uint32_t	*clique;	/* [nfuncs]: clique id of a function */
 	uint32_t	*size;		/* [nfuncs]: members, by clique id */
+	uint8_t		*recursive;	/* [nfuncs]: by clique id */
 	uint32_t	 ncliques;	/* all components, singletons too */
 	uint32_t	 nrecursive;	/* cliques that are recursive */
 };

@@ -283,8 +283,8 @@ done:
  * A link to another report (cmd) from a page: the preferences are kept
  * (metric, sort, fields, units, pct, avg, limit, transforms, file...),
  * what addresses the current page (path, func, module, clique, by, from,
- * open, close, min) is dropped, then the (key, value) pairs given are
- * set, ending with -1. Caller frees; NULL if out of memory.
+ * open, close, min; depth and budget unless going to a tree) is dropped,
+ * then the (key, value) pairs given are set, ending with -1. Caller frees; NULL if out of memory.
  */
 char *
 report_goto(const struct query *q, const char *cmd, ...)
@@ -303,6 +303,11 @@ report_goto(const struct query *q, const char *cmd, ...)
 		return (NULL);
 	for (i = 0; i < sizeof page / sizeof page[0]; i++)
 		query_unset(c, page[i]);
+	/* The tree's own preferences stay with tree pages. */
+	if (strcmp(cmd, "tree") != 0) {
+		query_unset(c, QUERY_DEPTH);
+		query_unset(c, QUERY_BUDGET);
+	}
 	if (query_set(c, QUERY_CMD, cmd, NULL) == -1)
 		goto done;
 	va_start(ap, cmd);
