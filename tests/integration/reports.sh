@@ -68,12 +68,13 @@ for prof in cliques.folded recursion.folded firefox.folded tezos.trace \
 			head -5 "$tmp/tidy" | sed 's/^/#   /'
 		fi
 		# The one script tag is ours; nothing else opens an element
-		# from the names (<img, <b>, </title>...).
+		# from the names (<img, <b>, </title>...): a raw '<' from the
+		# data would be one (escaped, "onerror=" is harmless text).
 		if [ "$(grep -ci '<script' "$tmp/out.html")" != 1 ] ||
 		    ! grep -q '^<script src="/static/deepq.js"></script>$' \
 		    "$tmp/out.html" ||
 		    grep -i -e '<img' -e '<b>' -e '</title><' -e '<scr' \
-		    -e 'onerror=' "$tmp/out.html" | grep -qv deepq.js; then
+		    "$tmp/out.html" | grep -qv deepq.js; then
 			badxss=$((badxss + 1))
 			echo "# $prof $q: markup from the profile in the page"
 		fi
