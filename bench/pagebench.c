@@ -36,6 +36,9 @@
 
 #define RUNS	5
 
+static double	now(void);
+static int	cmp_double(const void *, const void *);
+
 static double
 now(void)
 {

@@ -75,6 +75,7 @@ static uint32_t	tree_resolve(const struct profile *, const uint32_t *, size_t);
 static int	tree_open_paths(const struct profile *, const char *,
 		    struct idmap *);
 static char	*tree_list_edit(const char *, const char *, int);
+static char	*tree_toggle(const struct query *, const char *, int);
 
 const struct report_entry report_tree_entry = {
 	.name = "tree",

@@ -56,6 +56,9 @@ static const struct report_entry *report_table[] = {
 };
 #define NREPORTS (sizeof report_table / sizeof report_table[0])
 
+static uint32_t	report_func_qualified(const struct profile *, const char *);
+static int	order_cmp(const void *, const void *, void *);
+
 /* The report for a cmd, or NULL. */
 const struct report_entry *
 report_find(const char *cmd)
@@ -328,8 +331,33 @@ done:
 }
 
 /*
+ * The function named "module`name", as pages show it (report_label), or
+ * PROFILE_NONE: the name that tells two functions of one name apart.
+ */
+static uint32_t
+report_func_qualified(const struct profile *p, const char *s)
+{
+	const char	*tick;
+	size_t		 n;
+	uint32_t	 f;
+
+	/* A module may hold a backtick itself: try every split. */
+	for (tick = strchr(s, '`'); tick != NULL; tick = strchr(tick + 1,
+	    '`')) {
+		n = tick - s;
+		for (f = 1; f < p->nfuncs; f++) {
+			if (strncmp(profile_func_module(p, f), s, n) == 0 &&
+			    profile_func_module(p, f)[n] == '\0' &&
+			    strcmp(profile_func_name(p, f), tick + 1) == 0)
+				return (f);
+		}
+	}
+	return (PROFILE_NONE);
+}
+
+/*
  * The function a query names, or PROFILE_NONE with *e set. Shared by
- * func and callers: a function id or an exact name.
+ * func and callers: a function id, an exact name, or module`name.
  */
 uint32_t
 report_func_find(const struct profile *p, const struct query *q,
@@ -343,6 +371,8 @@ report_func_find(const struct profile *p, const struct query *q,
 		return (PROFILE_NONE);
 	}
 	f = profile_func_find(p, query_str(q, QUERY_FUNC));
+	if (f == PROFILE_NONE)
+		f = report_func_qualified(p, query_str(q, QUERY_FUNC));
 	if (f == PROFILE_NONE || f == PROFILE_ROOT) {
 		report_error_set(e, 404, "no function %s",
 		    query_str(q, QUERY_FUNC));

@@ -39,6 +39,9 @@ static json_t	*row_subject(const struct profile *,
 static const char *row_name(const struct profile *,
 		    const struct aggregate_rows *, const struct rows_spec *,
 		    uint32_t);
+static uint32_t	row_func(const struct profile *,
+		    const struct aggregate_rows *, const struct rows_spec *,
+		    uint32_t);
 
 /* The by= word for a grouping. */
 const char *
