@@ -82,8 +82,13 @@ static json_t *
 menu_create(const struct profile *p, const struct query *q,
     const struct report_context *ctx, struct report_error *e)
 {
+	static const char *const others[] = { "flame", "folded",
+	    "callgrind" };
+	const struct report_entry *r;
 	struct callgraph	*g = NULL;
-	json_t			*j;
+	json_t			*j, *views;
+	char			*fmt;
+	size_t			 i;
 	uint32_t		 f, n, maxdepth = 0, nmod = 0;
 	uint8_t			*seen = NULL;
 	int			 m;
@@ -124,6 +129,25 @@ menu_create(const struct profile *p, const struct query *q,
 	    profile_metric_calls(p) == -1 ? "" :
 	    p->metrics[profile_metric_calls(p)].name));
 	json_object_set_new(j, "server", json_boolean(ctx->status != NULL));
+	/*
+	 * The views built elsewhere (flame graphs, exports): linked when
+	 * this build has them, in the first format each answers.
+	 */
+	if ((views = json_array()) == NULL ||
+	    json_object_set_new(j, "views", views) == -1)
+		goto fail;
+	for (i = 0; i < sizeof others / sizeof others[0]; i++) {
+		if ((r = report_find(others[i])) == NULL)
+			continue;
+		fmt = strndup(r->formats, strcspn(r->formats, "|"));
+		if (fmt == NULL || json_array_append_new(views, json_pack(
+		    "{s:s, s:s, s:s}", "cmd", r->name, "title", r->title,
+		    "format", fmt)) == -1) {
+			free(fmt);
+			goto fail;
+		}
+		free(fmt);
+	}
 	free(seen);
 	callgraph_free(g);
 	return (j);
@@ -235,6 +259,17 @@ menu_display(const json_t *j, const struct query *q)
 	snprintf(text, sizeof text, "at least 0.1%% of %s, by self", first);
 	menu_link(d, l, text, report_goto(q, "top", QUERY_METRIC, NULL,
 	    QUERY_SORT, "self", QUERY_MIN, "0.1", QUERY_LIMIT, "1000", -1));
+
+	if (json_array_size(json_object_get(j, "views")) > 0) {
+		display_heading(d, "Views and exports");
+		l = display_links(d);
+		json_array_foreach(json_object_get(j, "views"), i, m) {
+			name = report_string(m, "format");
+			menu_link(d, l, report_string(m, "title"), report_goto(q,
+			    report_string(m, "cmd"), QUERY_FORMAT,
+			    strcmp(name, "html") == 0 ? NULL : name, -1));
+		}
+	}
 
 	display_heading(d, "Debugging");
 	l = display_links(d);
