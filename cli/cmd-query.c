@@ -32,29 +32,37 @@
 
 /* deepq query: answer one query and print the body (deepq(1)). */
 
-/* deepq query [--local] FILE QUERY: answer one query and print the body. */
+/*
+ * deepq query [--local] [--reader name] [--static-base url] FILE QUERY:
+ * answer one query and print the body.
+ */
 int
 cmd_query(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "local", no_argument, NULL, 'l' },
 		{ "reader", required_argument, NULL, 'r' },
+		{ "static-base", required_argument, NULL, 's' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct answer_context	 ctx;
 	struct profile		*p;
 	struct answer		*a;
-	const char		*reader = NULL, *qs;
+	const char		*reader = NULL, *qs, *static_base = NULL;
 	char			*cause = NULL;
 	int			 ch, rc;
 
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "lr:", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "lr:s:", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'l':
 			break;
 		case 'r':
 			reader = optarg;
+			break;
+		case 's':
+			/* Where pages find deepq.css and deepq.js (www/). */
+			static_base = optarg;
 			break;
 		default:
 			deepq_usage();
@@ -72,6 +80,7 @@ cmd_query(int argc, char **argv)
 	memset(&ctx, 0, sizeof ctx);
 	ctx.render.link_base = "?";
 	ctx.render.file = argv[0];
+	ctx.render.static_base = static_base;
 	ctx.report.name = argv[0];
 	if ((a = answer_query(p, qs, &ctx)) == NULL)
 		errx(1, "out of memory");

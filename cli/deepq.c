@@ -32,7 +32,8 @@ static const struct {
 	{ "convert", cmd_convert, "convert [--to folded|callgrind] "
 	    "[--metric name] [--maxdepth n] [--order name|time] "
 	    "[--query query] [--reader name] in out" },
-	{ "query", cmd_query, "query [--local] [--reader name] file [query]" },
+	{ "query", cmd_query, "query [--local] [--reader name] [--static-base url] "
+	    "file [query]" },
 };
 
 /* Print the usage (deepq(1) SYNOPSIS) and exit 1. */

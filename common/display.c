@@ -76,11 +76,16 @@ display_free(struct display *d)
 			free(b->head[j].toggle);
 		}
 		free(b->head);
+		for (j = 0; j < b->ncols && b->group != NULL; j++)
+			free(b->group[j].text);
+		free(b->group);
 		n = b->kind == DISPLAY_TABLE ? b->nrows * b->ncols : b->nrows;
 		for (j = 0; j < n; j++) {
 			free(b->cells[j].text);
 			free(b->cells[j].link);
 			free(b->cells[j].toggle);
+			free(b->cells[j].aux);
+			free(b->cells[j].auxtext);
 		}
 		free(b->cells);
 	}
@@ -207,6 +212,40 @@ display_head(struct display *d, struct display_block *b, uint32_t col,
 	b->head[col].flags = flags;
 }
 
+/*
+ * Put a group header over columns col .. col + span - 1 (a second header
+ * row above the column headers, as Mercury groups a metric's columns).
+ */
+void
+display_group(struct display *d, struct display_block *b, uint32_t col,
+    uint32_t span, const char *text)
+{
+	if (b == NULL || b->head == NULL || d->failed || col >= b->ncols ||
+	    span == 0 || span > b->ncols - col)
+		return;
+	if (b->group == NULL &&
+	    (b->group = calloc(b->ncols, sizeof *b->group)) == NULL) {
+		d->failed = 1;
+		return;
+	}
+	free(b->group[col].text);
+	b->group[col].text = display_strdup(d, text);
+	b->group[col].span = span;
+}
+
+/* Give a cell a second, minor link (the tree's "root here"). */
+void
+display_aux(struct display *d, struct display_cell *c, const char *text,
+    const char *link)
+{
+	if (c == NULL || d->failed || link == NULL)
+		return;
+	free(c->aux);
+	free(c->auxtext);
+	c->aux = display_strdup(d, link);
+	c->auxtext = display_strdup(d, text);
+}
+
 /* Add an empty row to a table; returns its index. */
 size_t
 display_row(struct display *d, struct display_block *b)
@@ -293,6 +332,62 @@ display_number(int64_t v)
 	}
 	out[o] = '\0';
 	return (strdup(out));
+}
+
+/*
+ * A real number: two decimals below 100, else rounded with thousands
+ * separators (averages per call); caller frees.
+ */
+char *
+display_real(double v)
+{
+	char	*s;
+
+	if (v != v)
+		return (strdup("-"));
+	if (v > -100 && v < 100) {
+		if (asprintf(&s, "%.2f", v) == -1)
+			return (NULL);
+		return (s);
+	}
+	return (display_number((int64_t)(v < 0 ? v - 0.5 : v + 0.5)));
+}
+
+/* Seconds scaled to s, ms, us or ns with three significant digits. */
+char *
+display_seconds(double v)
+{
+	static const struct {
+		double		 scale;
+		const char	*unit;
+	} units[] = {
+		{ 1, "s" }, { 1e-3, "ms" }, { 1e-6, "\xc2\xb5s" },
+		{ 1e-9, "ns" },
+	};
+	double	 a = v < 0 ? -v : v, x;
+	size_t	 i;
+	char	*s, *n;
+
+	if (v != v)
+		return (strdup("-"));
+	if (a == 0)
+		return (strdup("0"));
+	for (i = 0; i < 3 && a < units[i].scale; i++)
+		;
+	x = v / units[i].scale;
+	a = x < 0 ? -x : x;
+	if (a >= 1000) {
+		if ((n = display_real(x)) == NULL)
+			return (NULL);
+		if (asprintf(&s, "%s %s", n, units[i].unit) == -1)
+			s = NULL;
+		free(n);
+		return (s);
+	}
+	if (asprintf(&s, a >= 100 ? "%.0f %s" : a >= 10 ? "%.1f %s" :
+	    "%.2f %s", x, units[i].unit) == -1)
+		return (NULL);
+	return (s);
 }
 
 /* v as a percentage of total, "12.34%"; caller frees. */

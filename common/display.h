@@ -52,8 +52,11 @@ struct display_cell {
 	char		*text;
 	char		*link;		/* canonical query string, or NULL */
 	char		*toggle;	/* tree: link that opens or closes */
+	char		*aux;		/* a second, minor link (HTML only) */
+	char		*auxtext;	/* its text */
 	int		 flags;
 	uint32_t	 indent;
+	uint32_t	 span;		/* group header: columns it covers */
 };
 
 struct display_block {
@@ -62,6 +65,7 @@ struct display_block {
 	char			*id;		/* HTML id, or NULL */
 	uint32_t		 ncols;
 	struct display_cell	*head;		/* [ncols] */
+	struct display_cell	*group;		/* [ncols] headers over head */
 	struct display_cell	*cells;		/* [nrows * ncols] or links */
 	size_t			 nrows, cap;
 };
@@ -86,6 +90,8 @@ struct display_block *display_table(struct display *, uint32_t,
 		     const char *);
 void		 display_head(struct display *, struct display_block *,
 		     uint32_t, const char *, const char *, int);
+void		 display_group(struct display *, struct display_block *,
+		     uint32_t, uint32_t, const char *);
 size_t		 display_row(struct display *, struct display_block *);
 struct display_cell *display_cell(struct display *, struct display_block *,
 		     size_t, uint32_t, const char *, const char *, int);
@@ -93,5 +99,9 @@ void		 display_form(struct display *, const char *, const char *);
 struct display_block *display_crumbs(struct display *);
 char		*display_number(int64_t);
 char		*display_percent(int64_t, int64_t);
+char		*display_real(double);
+char		*display_seconds(double);
+void		 display_aux(struct display *, struct display_cell *,
+		     const char *, const char *);
 
 #endif /* DISPLAY_H */

@@ -43,6 +43,7 @@ struct profile_builder {
 	uint32_t	 samplecap;
 	uint32_t	 max_nodes;
 	const char	*error;
+	/* Pool ids of metric names and units: pool pointers move as it grows. */
 };
 
 static int	grow(void *, size_t, uint32_t, uint32_t);
@@ -188,6 +189,14 @@ profile_builder_metric(struct profile_builder *b, const char *name,
 	    == NULL)
 		return (-1);
 	return ((int)p->nmetrics - 1);
+}
+
+/* Record metric m's rate in units per second (0 = unknown). */
+void
+profile_builder_metric_rate(struct profile_builder *b, int m, double rate)
+{
+	if (m >= 0 && (uint32_t)m < b->p->nmetrics && rate >= 0)
+		b->p->metrics[m].rate = rate;
 }
 
 /*
@@ -399,6 +408,14 @@ profile_builder_set_extra(struct profile_builder *b, void *extra,
 {
 	b->p->extra = extra;
 	b->p->extra_free = fn;
+}
+
+/* Install the call-site hook (profile.h); it reads the extra data. */
+void
+profile_builder_set_site(struct profile_builder *b,
+    int (*fn)(const struct profile *, uint32_t, struct profile_site *))
+{
+	b->p->extra_site = fn;
 }
 
 /*

@@ -42,6 +42,8 @@ void		 profile_builder_set_max_nodes(struct profile_builder *,
 		     uint32_t);
 int		 profile_builder_metric(struct profile_builder *, const char *,
 		     const char *);
+void		 profile_builder_metric_rate(struct profile_builder *, int,
+		     double);
 uint32_t	 profile_builder_string(struct profile_builder *, const char *,
 		     size_t);
 uint32_t	 profile_builder_func(struct profile_builder *, const char *,
@@ -63,6 +65,9 @@ int		 profile_builder_sample(struct profile_builder *, uint32_t,
 		     int64_t);
 void		 profile_builder_set_extra(struct profile_builder *, void *,
 		     void (*)(void *));
+void		 profile_builder_set_site(struct profile_builder *,
+		     int (*)(const struct profile *, uint32_t,
+		     struct profile_site *));
 const char	*profile_builder_error(const struct profile_builder *);
 struct profile	*profile_builder_finish(struct profile_builder *, char **);
 

@@ -108,6 +108,46 @@ profile_metric_find(const struct profile *p, const char *name)
 }
 
 /*
+ * Units per second of metric k: the rate the reader recorded, else what
+ * a time unit implies ("ns" counts 1e9 a second), else 0 (unknown).
+ */
+double
+profile_metric_rate(const struct profile *p, uint32_t k)
+{
+	static const struct {
+		const char	*unit;
+		double		 rate;
+	} units[] = {
+		{ "s", 1 }, { "ms", 1e3 }, { "us", 1e6 }, { "ns", 1e9 },
+	};
+	size_t	 i;
+
+	if (k >= p->nmetrics)
+		return (0);
+	if (p->metrics[k].rate > 0)
+		return (p->metrics[k].rate);
+	for (i = 0; i < sizeof units / sizeof units[0]; i++) {
+		if (strcmp(p->metrics[k].unit, units[i].unit) == 0)
+			return (units[i].rate);
+	}
+	return (0);
+}
+
+/*
+ * The metric that counts calls ("calls", else "entries"), whose self
+ * value at a node is the number of calls into that context; -1 if none.
+ */
+int
+profile_metric_calls(const struct profile *p)
+{
+	int	 k;
+
+	if ((k = profile_metric_find(p, "calls")) == -1)
+		k = profile_metric_find(p, "entries");
+	return (k);
+}
+
+/*
  * A function by decimal id or by exact name (the first match, in id
  * order); PROFILE_NONE if there is none.
  */

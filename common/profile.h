@@ -37,15 +37,27 @@
 #define PROFILE_MAX_METRICS	16
 #define PROFILE_MAX_NODES	(UINT32_MAX - 1)
 
-/* One metric column: a name ("samples", "ticks", "Ir") and a unit. */
+/*
+ * One metric column: a name ("samples", "ticks", "Ir"), a unit, and the
+ * rate at which it counts when the profile says (Mercury's quanta per
+ * second, a sampler's frequency), so reports can show seconds.
+ */
 struct profile_metric {
 	char		*name;
 	char		*unit;		/* "count", "ns", "us", "bytes", ... */
+	double		 rate;		/* units per second, 0 = unknown */
 	int64_t		*self;		/* [nnodes] */
 	int64_t		*total;		/* [nnodes], inclusive */
 	int64_t		*func_self;	/* [nfuncs] */
 	int64_t		*func_total;	/* [nfuncs], recursion counted once */
 	int64_t		 sum;		/* total of self over all nodes */
+};
+
+/* A static call site, as the call-site hook describes it. */
+struct profile_site {
+	uint32_t	 id;		/* distinct per site in the profile */
+	const char	*label;		/* "foo.m:42", owned by the profile */
+	uint32_t	 line;		/* 0 = unknown */
 };
 
 struct profile {
@@ -87,6 +99,17 @@ struct profile {
 	void		(*extra_free)(void *);
 
 	/*
+	 * Optional call-site hook for formats that know the static call
+	 * site of a call (Mercury's CallSiteStatic): fills *site for the
+	 * call that created node n (n's parent calling n's function) and
+	 * returns 0, or returns -1 when that call has no known site. It
+	 * reads p->extra. NULL when the format has no call sites; reports
+	 * then use the caller's call node path as the site.
+	 */
+	int		(*extra_site)(const struct profile *, uint32_t,
+			    struct profile_site *);
+
+	/*
 	 * A profile loaded from a cache file (cache.c) has its arrays in
 	 * this read-only mapping instead of on the heap.
 	 */
@@ -99,6 +122,8 @@ const char	*profile_string(const struct profile *, uint32_t);
 const char	*profile_func_name(const struct profile *, uint32_t);
 const char	*profile_func_module(const struct profile *, uint32_t);
 int		 profile_metric_find(const struct profile *, const char *);
+double		 profile_metric_rate(const struct profile *, uint32_t);
+int		 profile_metric_calls(const struct profile *);
 uint32_t	 profile_func_find(const struct profile *, const char *);
 uint32_t	 profile_node_child(const struct profile *, uint32_t, uint32_t);
 size_t		 profile_memory(const struct profile *);

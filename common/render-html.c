@@ -39,10 +39,14 @@ static int	html_render(FILE *, const json_t *, const struct display *,
 		    const struct render_context *);
 static int	html_error(FILE *, int, const char *,
 		    const struct render_context *);
+static char	*html_nav_link(const struct render_context *,
+		    const char *);
 static void	html_begin(FILE *, const char *,
 		    const struct render_context *);
 static void	html_end(FILE *, const struct render_context *);
 static void	html_href(FILE *, const char *, const struct render_context *);
+static void	html_tree(FILE *, const struct display_cell *,
+		    const struct render_context *);
 static void	html_table(FILE *, const struct display_block *,
 		    const struct render_context *);
 
@@ -64,15 +68,44 @@ html_href(FILE *f, const char *link, const struct render_context *ctx)
 	fputc('"', f);
 }
 
+/*
+ * The link to a report of the current file, built like every other link
+ * (query_format), for the navigation bar.
+ */
+static char *
+html_nav_link(const struct render_context *ctx, const char *cmd)
+{
+	struct query	*q;
+	char		*s = NULL;
+
+	if ((q = query_create()) == NULL)
+		return (NULL);
+	if ((ctx->file == NULL ||
+	    query_set(q, QUERY_FILE, ctx->file, NULL) == 0) &&
+	    (cmd == NULL || query_set(q, QUERY_CMD, cmd, NULL) == 0))
+		s = query_format(q);
+	query_free(q);
+	return (s);
+}
+
 static void
 html_begin(FILE *f, const char *title, const struct render_context *ctx)
 {
-	char	*enc, *menu = NULL;
+	static const struct {
+		const char	*cmd;
+		const char	*text;
+	} nav[] = {
+		{ "top", "Top" }, { "tree", "Tree" }, { "modules", "Modules" },
+		{ "cliques", "Cliques" },
+	};
+	char	*link;
+	size_t	 i;
 
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
 	    "<meta charset=\"utf-8\">\n"
 	    "<meta name=\"viewport\" content=\"width=device-width, "
-	    "initial-scale=1\">\n<title>", f);
+	    "initial-scale=1\">\n"
+	    "<meta name=\"referrer\" content=\"no-referrer\">\n<title>", f);
 	escape_html(f, title);
 	if (ctx->file != NULL) {
 		fputs(" - ", f);
@@ -82,22 +115,28 @@ html_begin(FILE *f, const char *title, const struct render_context *ctx)
 	if (ctx->static_base != NULL) {
 		fputs("<link rel=\"stylesheet\" href=\"", f);
 		escape_html(f, ctx->static_base);
-		fputs("deepq.css\">\n", f);
+		fputs("deepq.css\">\n<link rel=\"icon\" href=\"", f);
+		escape_html(f, ctx->static_base);
+		fputs("favicon.svg\" type=\"image/svg+xml\">\n", f);
 	}
 	fputs("</head>\n<body>\n<header><nav>", f);
-	if (ctx->file != NULL && (enc = query_urlencode(ctx->file)) != NULL) {
-		if (asprintf(&menu, "file=%s", enc) == -1)
-			menu = NULL;
-		free(enc);
-	}
+	link = html_nav_link(ctx, NULL);
 	fputs("<a class=\"home\"", f);
-	html_href(f, menu ? menu : "", ctx);
+	html_href(f, link ? link : "", ctx);
 	fputs(">deepq</a>", f);
-	free(menu);
+	free(link);
 	if (ctx->file != NULL) {
 		fputs(" <span class=\"file\">", f);
 		escape_html(f, ctx->file);
 		fputs("</span>", f);
+	}
+	for (i = 0; i < sizeof nav / sizeof nav[0]; i++) {
+		if ((link = html_nav_link(ctx, nav[i].cmd)) == NULL)
+			continue;
+		fputs(" <a", f);
+		html_href(f, link, ctx);
+		fprintf(f, ">%s</a>", nav[i].text);
+		free(link);
 	}
 	fputs("</nav></header>\n<main>\n<h1>", f);
 	escape_html(f, title);
@@ -116,25 +155,72 @@ html_end(FILE *f, const struct render_context *ctx)
 	fputs("</body>\n</html>\n", f);
 }
 
+/* The tree cell's indent, toggle and the text before the name. */
+static void
+html_tree(FILE *f, const struct display_cell *c,
+    const struct render_context *ctx)
+{
+	uint32_t	 i;
+
+	if (c->indent > 0) {
+		fputs("<span class=\"ind\">", f);
+		for (i = 0; i < c->indent; i++)
+			fputs("\xc2\xa0\xc2\xa0", f);
+		fputs("</span>", f);
+	}
+	if (c->toggle != NULL) {
+		fputs("<a class=\"tog\"", f);
+		html_href(f, c->toggle, ctx);
+		if (c->flags & DISPLAY_OPEN)
+			fputs(" title=\"collapse\">&#8722;</a> ", f);
+		else
+			fputs(" title=\"expand\">+</a> ", f);
+	} else if (c->flags & DISPLAY_OPEN)
+		fputs("<span class=\"tog\">&#8722;</span> ", f);
+	else
+		fputs("<span class=\"tog\">&#183;</span> ", f);
+}
+
 static void
 html_table(FILE *f, const struct display_block *b,
     const struct render_context *ctx)
 {
 	const struct display_cell	*c;
 	size_t				 r;
-	uint32_t			 col, i;
+	uint32_t			 col;
 
+	if (b->nrows == 0) {
+		fputs("<p class=\"none\">None.</p>\n", f);
+		return;
+	}
 	fputs("<table class=\"report\"", f);
 	if (b->id != NULL) {
 		fputs(" id=\"", f);
 		escape_html(f, b->id);
 		fputc('"', f);
 	}
-	fputs(">\n<thead><tr>", f);
+	fputs(">\n<thead>", f);
+	if (b->group != NULL) {
+		fputs("<tr class=\"group\">", f);
+		for (col = 0; col < b->ncols; col++) {
+			c = &b->group[col];
+			if (c->text == NULL || c->span == 0) {
+				fputs("<td></td>", f);
+				continue;
+			}
+			fprintf(f, "<th scope=\"colgroup\" colspan=\"%u\">",
+			    c->span);
+			escape_html(f, c->text);
+			fputs("</th>", f);
+			col += c->span - 1;
+		}
+		fputs("</tr>\n", f);
+	}
+	fputs("<tr>", f);
 	for (col = 0; col < b->ncols; col++) {
 		c = &b->head[col];
-		fputs(c->flags & DISPLAY_NUM ? "<th class=\"num\">" : "<th>",
-		    f);
+		fputs(c->flags & DISPLAY_NUM ? "<th scope=\"col\" "
+		    "class=\"num\">" : "<th scope=\"col\">", f);
 		if (c->link != NULL) {
 			fputs("<a", f);
 			html_href(f, c->link, ctx);
@@ -151,7 +237,8 @@ html_table(FILE *f, const struct display_block *b,
 		for (col = 0; col < b->ncols; col++) {
 			c = &b->cells[r * b->ncols + col];
 			fputs("<td", f);
-			if (c->flags & (DISPLAY_NUM | DISPLAY_TREE | DISPLAY_DIM))
+			if (c->flags & (DISPLAY_NUM | DISPLAY_TREE |
+			    DISPLAY_DIM))
 				fprintf(f, " class=\"%s%s%s\"",
 				    c->flags & DISPLAY_NUM ? "num" : "",
 				    c->flags & DISPLAY_TREE ? "tree" : "",
@@ -159,21 +246,8 @@ html_table(FILE *f, const struct display_block *b,
 			if (c->flags & DISPLAY_TREE)
 				fprintf(f, " data-depth=\"%u\"", c->indent);
 			fputc('>', f);
-			if (c->flags & DISPLAY_TREE) {
-				for (i = 0; i < c->indent; i++)
-					fputs("<span class=\"ind\">&#160;&#160;"
-					    "</span>", f);
-				if (c->toggle != NULL) {
-					fputs("<a class=\"tog\"", f);
-					html_href(f, c->toggle, ctx);
-					fputs(" title=\"expand\">+</a> ", f);
-				} else if (c->flags & DISPLAY_OPEN)
-					fputs("<span class=\"tog\">&#8722;"
-					    "</span> ", f);
-				else
-					fputs("<span class=\"tog\">&#183;"
-					    "</span> ", f);
-			}
+			if (c->flags & DISPLAY_TREE)
+				html_tree(f, c, ctx);
 			if (c->link != NULL) {
 				fputs("<a", f);
 				html_href(f, c->link, ctx);
@@ -186,6 +260,13 @@ html_table(FILE *f, const struct display_block *b,
 				fputs("</strong>", f);
 			if (c->link != NULL)
 				fputs("</a>", f);
+			if (c->aux != NULL) {
+				fputs(" <a class=\"aux\"", f);
+				html_href(f, c->aux, ctx);
+				fputc('>', f);
+				escape_html(f, c->auxtext ? c->auxtext : "");
+				fputs("</a>", f);
+			}
 			fputs("</td>", f);
 		}
 		fputs("</tr>\n", f);

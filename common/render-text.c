@@ -95,10 +95,14 @@ text_cell(FILE *f, const struct display_cell *c, size_t width, int last)
 static void
 text_table(FILE *f, const struct display_block *b)
 {
-	size_t			*width, r, w;
-	uint32_t		 col;
+	size_t			*width, r, w, span, i;
+	uint32_t		 col, k;
 	const struct display_cell *c;
 
+	if (b->nrows == 0) {
+		fputs("None.\n", f);
+		return;
+	}
 	if ((width = calloc(b->ncols, sizeof *width)) == NULL)
 		return;
 	for (col = 0; col < b->ncols; col++)
@@ -112,6 +116,39 @@ text_table(FILE *f, const struct display_block *b)
 			if (w > width[col])
 				width[col] = w;
 		}
+	}
+	/* A group label wider than its columns widens the last of them. */
+	for (col = 0; b->group != NULL && col < b->ncols; col++) {
+		if (b->group[col].text == NULL || b->group[col].span == 0)
+			continue;
+		for (k = 0, span = 0; k < b->group[col].span; k++)
+			span += width[col + k] + (k ? 2 : 0);
+		w = text_width(b->group[col].text);
+		if (w > span)
+			width[col + b->group[col].span - 1] += w - span;
+	}
+	if (b->group != NULL) {
+		for (col = 0; col < b->ncols; col = k) {
+			k = col + 1;
+			if (col > 0)
+				fputs("  ", f);
+			if (b->group[col].text == NULL ||
+			    b->group[col].span == 0) {
+				for (i = 0; i < width[col]; i++)
+					fputc(' ', f);
+				continue;
+			}
+			k = col + b->group[col].span;
+			for (span = 0, i = col; i < k; i++)
+				span += width[i] + (i > col ? 2 : 0);
+			text_clean(f, b->group[col].text);
+			if (k < b->ncols) {
+				for (i = text_width(b->group[col].text);
+				    i < span; i++)
+					fputc(' ', f);
+			}
+		}
+		fputc('\n', f);
 	}
 	for (col = 0; col < b->ncols; col++) {
 		if (col > 0)

@@ -16,15 +16,18 @@
 
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <jansson.h>
 
+#include "callgraph.h"
 #include "display.h"
 #include "profile.h"
 #include "query.h"
 #include "report.h"
+#include "strpool.h"
 
 /*
  * cmd=menu: the summary of a profile (metrics, totals, counts) and the
@@ -34,6 +37,9 @@
 static json_t	*menu_create(const struct profile *, const struct query *,
 		    const struct report_context *, struct report_error *);
 static struct display *menu_display(const json_t *, const struct query *);
+static uint32_t	menu_action(const struct profile *, int);
+static void	menu_link(struct display *, struct display_block *,
+		    const char *, char *);
 
 const struct report_entry report_menu_entry = {
 	.name = "menu",
@@ -43,25 +49,55 @@ const struct report_entry report_menu_entry = {
 	.display = menu_display,
 };
 
+/*
+ * The start of the action (Mercury's root/90): from the root, descend
+ * while exactly one child holds at least 90% of the total. Returns the
+ * node reached (the root if none).
+ */
+static uint32_t
+menu_action(const struct profile *p, int m)
+{
+	uint32_t	 n = PROFILE_ROOT, c, heavy;
+	double		 want = 0.9 * (double)p->metrics[m].total[PROFILE_ROOT];
+
+	if (want <= 0)
+		return (PROFILE_ROOT);
+	for (;;) {
+		heavy = PROFILE_NONE;
+		for (c = p->node_first_child[n]; c != PROFILE_NONE;
+		    c = p->node_next_sibling[c]) {
+			if ((double)p->metrics[m].total[c] >= want) {
+				if (heavy != PROFILE_NONE)
+					return (n);
+				heavy = c;
+			}
+		}
+		if (heavy == PROFILE_NONE)
+			return (n);
+		n = heavy;
+	}
+}
+
 static json_t *
 menu_create(const struct profile *p, const struct query *q,
     const struct report_context *ctx, struct report_error *e)
 {
-	json_t		*j, *metrics, *totals;
-	uint32_t	 k;
+	static const char *const others[] = { "flame", "folded",
+	    "callgrind" };
+	const struct report_entry *r;
+	struct callgraph	*g = NULL;
+	json_t			*j, *views;
+	char			*fmt;
+	size_t			 i;
+	uint32_t		 f, n, maxdepth = 0, nmod = 0;
+	uint8_t			*seen = NULL;
+	int			 m;
+	char			*path;
 
-	if ((j = report_new("menu")) == NULL ||
-	    (metrics = json_array()) == NULL ||
-	    (totals = json_object()) == NULL)
+	if ((m = report_metric(p, q, e)) == -1)
+		return (NULL);
+	if ((j = report_new("menu")) == NULL || report_metrics(j, p, m) == -1)
 		goto fail;
-	json_object_set_new(j, "metrics", metrics);
-	json_object_set_new(j, "totals", totals);
-	for (k = 0; k < p->nmetrics; k++) {
-		json_array_append_new(metrics, json_pack("{s:s, s:s}",
-		    "name", p->metrics[k].name, "unit", p->metrics[k].unit));
-		json_object_set_new(totals, p->metrics[k].name,
-		    json_integer(p->metrics[k].sum));
-	}
 	json_object_set_new(j, "file", json_string(ctx->name ? ctx->name :
 	    ""));
 	json_object_set_new(j, "format", json_string(p->format));
@@ -69,14 +105,67 @@ menu_create(const struct profile *p, const struct query *q,
 	/* The synthetic root is not a function of the program. */
 	json_object_set_new(j, "functions", json_integer(p->nfuncs - 1));
 	json_object_set_new(j, "samples", json_integer(p->nsamples));
-	if (json_array_size(metrics) != p->nmetrics ||
-	    json_object_size(j) != 9)
+	for (n = 0; n < p->nnodes; n++) {
+		if (p->node_depth[n] > maxdepth)
+			maxdepth = p->node_depth[n];
+	}
+	json_object_set_new(j, "depth", json_integer(maxdepth));
+	/* Modules: distinct module string ids of the real functions. */
+	if ((seen = calloc(strpool_count(p->strings), 1)) == NULL)
 		goto fail;
+	for (f = 1; f < p->nfuncs; f++) {
+		if (!seen[p->func_module[f]]++)
+			nmod++;
+	}
+	json_object_set_new(j, "modules", json_integer(nmod));
+	if ((g = callgraph_create(p)) == NULL)
+		goto fail;
+	json_object_set_new(j, "cliques", json_integer(g->nrecursive));
+	if ((path = report_path(p, menu_action(p, m))) != NULL) {
+		json_object_set_new(j, "action", json_string(path));
+		free(path);
+	}
+	json_object_set_new(j, "calls", json_string(
+	    profile_metric_calls(p) == -1 ? "" :
+	    p->metrics[profile_metric_calls(p)].name));
+	json_object_set_new(j, "server", json_boolean(ctx->status != NULL));
+	/*
+	 * The views built elsewhere (flame graphs, exports): linked when
+	 * this build has them, in the first format each answers.
+	 */
+	if ((views = json_array()) == NULL ||
+	    json_object_set_new(j, "views", views) == -1)
+		goto fail;
+	for (i = 0; i < sizeof others / sizeof others[0]; i++) {
+		if ((r = report_find(others[i])) == NULL)
+			continue;
+		fmt = strndup(r->formats, strcspn(r->formats, "|"));
+		if (fmt == NULL || json_array_append_new(views, json_pack(
+		    "{s:s, s:s, s:s}", "cmd", r->name, "title", r->title,
+		    "format", fmt)) == -1) {
+			free(fmt);
+			goto fail;
+		}
+		free(fmt);
+	}
+	free(seen);
+	callgraph_free(g);
 	return (j);
 fail:
+	free(seen);
+	callgraph_free(g);
 	json_decref(j);
 	report_error_set(e, 500, "out of memory");
 	return (NULL);
+}
+
+static void
+menu_link(struct display *d, struct display_block *l, const char *text,
+    char *link)
+{
+	if (link != NULL)
+		display_link(d, l, text, link);
+	free(link);
 }
 
 static struct display *
@@ -86,53 +175,106 @@ menu_display(const json_t *j, const struct query *q)
 	struct display_block	*t, *l;
 	json_t			*metrics, *m;
 	size_t			 i, r;
-	const char		*name;
-	char			*s, *link;
+	int			 rated = 0;
+	const char		*name, *first, *action, *calls;
+	char			*s, text[256];
 
 	if ((d = display_create("Summary")) == NULL)
 		return (NULL);
-	display_text(d, "Profile %s (format %s): %lld call nodes, %lld "
-	    "functions.", report_string(j, "file"), report_string(j, "format"),
+	display_text(d, "Profile %s (format %s): %lld call nodes up to %lld "
+	    "deep, %lld functions, %lld modules, %lld recursive cliques.",
+	    report_string(j, "file"), report_string(j, "format"),
 	    (long long)report_integer(j, "nodes"),
-	    (long long)report_integer(j, "functions"));
+	    (long long)report_integer(j, "depth"),
+	    (long long)report_integer(j, "functions"),
+	    (long long)report_integer(j, "modules"),
+	    (long long)report_integer(j, "cliques"));
 
 	metrics = json_object_get(j, "metrics");
-	t = display_table(d, 3, "metrics");
+	first = report_string(json_array_get(metrics, 0), "name");
+	json_array_foreach(metrics, i, m) {
+		if (json_object_get(m, "rate") != NULL)
+			rated = 1;
+	}
+	t = display_table(d, 3 + rated, "metrics");
 	display_head(d, t, 0, "Metric", NULL, 0);
 	display_head(d, t, 1, "Unit", NULL, 0);
 	display_head(d, t, 2, "Total", NULL, DISPLAY_NUM);
+	if (rated)
+		display_head(d, t, 3, "Seconds", NULL, DISPLAY_NUM);
 	json_array_foreach(metrics, i, m) {
+		int64_t	 v;
+		double	 rate = json_number_value(json_object_get(m, "rate"));
+
 		name = report_string(m, "name");
+		v = json_integer_value(json_object_get(json_object_get(j,
+		    "totals"), name));
 		r = display_row(d, t);
-		display_cell(d, t, r, 0, name, NULL, 0);
+		s = report_goto(q, "top", QUERY_METRIC, i == 0 ? NULL : name,
+		    -1);
+		display_cell(d, t, r, 0, name, s, 0);
+		free(s);
 		display_cell(d, t, r, 1, report_string(m, "unit"), NULL, 0);
-		s = display_number(json_integer_value(json_object_get(
-		    json_object_get(j, "totals"), name)));
+		s = display_number(v);
 		display_cell(d, t, r, 2, s, NULL, DISPLAY_NUM);
+		free(s);
+		if (!rated)
+			continue;
+		s = rate > 0 ? display_seconds((double)v / rate) : strdup("");
+		display_cell(d, t, r, 3, s, NULL, DISPLAY_NUM);
 		free(s);
 	}
 
 	display_heading(d, "Start");
 	l = display_links(d);
+	menu_link(d, l, "Call tree", report_goto(q, "tree", -1));
+	action = report_string(j, "action");
+	if (*action != '\0')
+		menu_link(d, l, "Call tree at the action (the path that "
+		    "holds 90% of the total)", report_goto(q, "tree",
+		    QUERY_PATH, action, -1));
+	menu_link(d, l, "Modules", report_goto(q, "modules", -1));
+	menu_link(d, l, "Recursive cliques", report_goto(q, "cliques", -1));
+	calls = report_string(j, "calls");
+	if (*calls != '\0')
+		menu_link(d, l, "Top functions by calls", report_goto(q,
+		    "top", QUERY_SORT, "calls", -1));
+
+	display_heading(d, "Top functions");
+	l = display_links(d);
 	json_array_foreach(metrics, i, m) {
 		name = report_string(m, "name");
-		link = report_link(q, QUERY_CMD, "top", QUERY_METRIC,
-		    i == 0 ? NULL : name, QUERY_SORT, "self", -1);
-		if (asprintf(&s, "Top functions by self %s", name) != -1) {
-			display_link(d, l, s, link);
-			free(s);
-		}
-		free(link);
-		link = report_link(q, QUERY_CMD, "top", QUERY_METRIC,
-		    i == 0 ? NULL : name, -1);
-		if (asprintf(&s, "Top functions by total %s", name) != -1) {
-			display_link(d, l, s, link);
-			free(s);
-		}
-		free(link);
+		if (strcmp(name, calls) == 0)
+			continue;
+		snprintf(text, sizeof text, "by self %s", name);
+		menu_link(d, l, text, report_goto(q, "top", QUERY_METRIC,
+		    i == 0 ? NULL : name, QUERY_SORT, "self", -1));
+		snprintf(text, sizeof text, "by total %s", name);
+		menu_link(d, l, text, report_goto(q, "top", QUERY_METRIC,
+		    i == 0 ? NULL : name, QUERY_SORT, "total", -1));
 	}
-	link = report_link(q, QUERY_CMD, "tree", -1);
-	display_link(d, l, "Call tree", link);
-	free(link);
+	snprintf(text, sizeof text, "at least 1%% of %s, by total", first);
+	menu_link(d, l, text, report_goto(q, "top", QUERY_METRIC, NULL,
+	    QUERY_MIN, "1", QUERY_LIMIT, "1000", -1));
+	snprintf(text, sizeof text, "at least 0.1%% of %s, by self", first);
+	menu_link(d, l, text, report_goto(q, "top", QUERY_METRIC, NULL,
+	    QUERY_SORT, "self", QUERY_MIN, "0.1", QUERY_LIMIT, "1000", -1));
+
+	if (json_array_size(json_object_get(j, "views")) > 0) {
+		display_heading(d, "Views and exports");
+		l = display_links(d);
+		json_array_foreach(json_object_get(j, "views"), i, m) {
+			name = report_string(m, "format");
+			menu_link(d, l, report_string(m, "title"), report_goto(q,
+			    report_string(m, "cmd"), QUERY_FORMAT,
+			    strcmp(name, "html") == 0 ? NULL : name, -1));
+		}
+	}
+
+	display_heading(d, "Debugging");
+	l = display_links(d);
+	menu_link(d, l, "Raw structures", report_goto(q, "dump", -1));
+	if (json_is_true(json_object_get(j, "server")))
+		menu_link(d, l, "Server status", report_goto(q, "status", -1));
 	return (d);
 }

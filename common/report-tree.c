@@ -22,6 +22,7 @@
 
 #include <jansson.h>
 
+#include "columns.h"
 #include "display.h"
 #include "idmap.h"
 #include "profile.h"
@@ -33,16 +34,28 @@
  * shown is chosen within a node budget by a depth-decayed score (a
  * node's total, halved for each level below the start), so the heavy
  * paths open deep and light ones stay closed. depth= bounds the levels
- * opened by score; paths listed in open= are opened whatever their score.
+ * opened by score; paths listed in open= are opened whatever their score
+ * (their children come first within the budget), paths in close= are
+ * shown closed. The page's toggles add a path to one list and take it
+ * out of the other, so a URL says exactly which nodes are open.
  */
 
 #define TREE_DECAY	0.5
+#define TREE_MORE	0x80000000U	/* display stack: a "more" row */
 
 struct tree_cand {
+	int		 forced;	/* child of an open= node: first */
 	double		 score;
 	uint32_t	 node;
 	uint32_t	 parent;	/* index in the shown list */
 	uint32_t	 reldepth;
+};
+
+struct tree_sibling {
+	const struct profile	*p;
+	int			 m;
+	const uint32_t		*nodes;
+	const uint32_t		*parents;
 };
 
 struct tree_heap {
@@ -53,11 +66,16 @@ struct tree_heap {
 static json_t	*tree_create(const struct profile *, const struct query *,
 		    const struct report_context *, struct report_error *);
 static struct display *tree_display(const json_t *, const struct query *);
+static int	tree_before(const struct tree_cand *,
+		    const struct tree_cand *);
 static int	tree_push(struct tree_heap *, struct tree_cand);
+static int	tree_sibling_cmp(const void *, const void *, void *);
 static struct tree_cand tree_pop(struct tree_heap *);
 static uint32_t	tree_resolve(const struct profile *, const uint32_t *, size_t);
 static int	tree_open_paths(const struct profile *, const char *,
 		    struct idmap *);
+static char	*tree_list_edit(const char *, const char *, int);
+static char	*tree_toggle(const struct query *, const char *, int);
 
 const struct report_entry report_tree_entry = {
 	.name = "tree",
@@ -66,6 +84,35 @@ const struct report_entry report_tree_entry = {
 	.create = tree_create,
 	.display = tree_display,
 };
+
+/* Shown nodes by parent, then heaviest first, then by node number. */
+static int
+tree_sibling_cmp(const void *a, const void *b, void *arg)
+{
+	const struct tree_sibling	*s = arg;
+	uint32_t			 x = *(const uint32_t *)a;
+	uint32_t			 y = *(const uint32_t *)b;
+	int64_t				 tx, ty;
+
+	if (s->parents[x] != s->parents[y])
+		return (s->parents[x] < s->parents[y] ? -1 : 1);
+	tx = s->p->metrics[s->m].total[s->nodes[x]];
+	ty = s->p->metrics[s->m].total[s->nodes[y]];
+	if (tx != ty)
+		return (tx > ty ? -1 : 1);
+	return (s->nodes[x] < s->nodes[y] ? -1 : s->nodes[x] > s->nodes[y]);
+}
+
+/* Does candidate a come out of the heap before b? */
+static int
+tree_before(const struct tree_cand *a, const struct tree_cand *b)
+{
+	if (a->forced != b->forced)
+		return (a->forced > b->forced);
+	if (a->score != b->score)
+		return (a->score > b->score);
+	return (a->node < b->node);
+}
 
 static int
 tree_push(struct tree_heap *h, struct tree_cand c)
@@ -85,7 +132,7 @@ tree_push(struct tree_heap *h, struct tree_cand c)
 	h->v[i] = c;
 	while (i > 0) {
 		up = (i - 1) / 2;
-		if (h->v[up].score >= h->v[i].score)
+		if (!tree_before(&h->v[i], &h->v[up]))
 			break;
 		t = h->v[up];
 		h->v[up] = h->v[i];
@@ -106,9 +153,9 @@ tree_pop(struct tree_heap *h)
 		l = 2 * i + 1;
 		r = l + 1;
 		m = i;
-		if (l < h->n && h->v[l].score > h->v[m].score)
+		if (l < h->n && tree_before(&h->v[l], &h->v[m]))
 			m = l;
-		if (r < h->n && h->v[r].score > h->v[m].score)
+		if (r < h->n && tree_before(&h->v[r], &h->v[m]))
 			m = r;
 		if (m == i)
 			break;
@@ -167,10 +214,12 @@ tree_create(const struct profile *p, const struct query *q,
 {
 	struct tree_heap	 h = { NULL, 0, 0 };
 	struct tree_cand	 c;
-	struct idmap		 open;
+	struct idmap		 open, closed;
 	json_t			*j = NULL, **objs = NULL, *o, *kids;
 	char			**paths = NULL, *path;
-	uint32_t		*nodes = NULL, start, n, ch, nshown = 0;
+	struct tree_sibling	 sib;
+	uint32_t		*nodes = NULL, *parents = NULL, *order = NULL;
+	uint32_t		 start, n, ch, nshown = 0;
 	int			 m, hidden;
 	int64_t			 depth = query_int(q, QUERY_DEPTH);
 	int64_t			 budget = query_int(q, QUERY_BUDGET);
@@ -178,6 +227,7 @@ tree_create(const struct profile *p, const struct query *q,
 	size_t			 i;
 
 	idmap_init(&open);
+	idmap_init(&closed);
 	if ((m = report_metric(p, q, e)) == -1)
 		return (NULL);
 	if ((start = tree_resolve(p, q->path, q->npath)) == PROFILE_NONE) {
@@ -189,12 +239,19 @@ tree_create(const struct profile *p, const struct query *q,
 		report_error_set(e, 400, "open: must be paths separated by ~");
 		goto fail;
 	}
+	if (tree_open_paths(p, query_str(q, QUERY_CLOSE), &closed) == -1) {
+		report_error_set(e, 400, "close: must be paths separated by "
+		    "~");
+		goto fail;
+	}
 	if ((objs = calloc(budget, sizeof *objs)) == NULL ||
 	    (paths = calloc(budget, sizeof *paths)) == NULL ||
-	    (nodes = calloc(budget, sizeof *nodes)) == NULL)
+	    (nodes = calloc(budget, sizeof *nodes)) == NULL ||
+	    (parents = calloc(budget, sizeof *parents)) == NULL)
 		goto nomem;
 
-	c.score = 1e300;
+	c.forced = 1;
+	c.score = 0;
 	c.node = start;
 	c.parent = UINT32_MAX;
 	c.reldepth = 0;
@@ -224,19 +281,11 @@ tree_create(const struct profile *p, const struct query *q,
 		objs[nshown] = o;
 		paths[nshown] = path;
 		nodes[nshown] = n;
-		if (c.parent != UINT32_MAX) {
-			kids = json_object_get(objs[c.parent], "children");
-			if (kids == NULL) {
-				kids = json_array();
-				if (json_object_set_new(objs[c.parent],
-				    "children", kids) == -1)
-					goto nomem;
-			}
-			if (json_array_append(kids, o) == -1)
-				goto nomem;
-		}
-		if (c.reldepth < depth ||
-		    idmap_get(&open, n) != IDMAP_NONE) {
+		parents[nshown] = c.parent;
+		if ((c.reldepth < depth ||
+		    idmap_get(&open, n) != IDMAP_NONE) &&
+		    (c.parent == UINT32_MAX ||
+		    idmap_get(&closed, n) == IDMAP_NONE)) {
 			for (ch = p->node_first_child[n]; ch != PROFILE_NONE;
 			    ch = p->node_next_sibling[ch]) {
 				struct tree_cand	 k;
@@ -255,13 +304,35 @@ tree_create(const struct profile *p, const struct query *q,
 				k.score = (double)p->metrics[m].total[ch];
 				for (i = 0; i < k.reldepth; i++)
 					k.score *= TREE_DECAY;
-				if (idmap_get(&open, n) != IDMAP_NONE)
-					k.score += 1e200;
+				k.forced = idmap_get(&open, n) != IDMAP_NONE;
 				if (tree_push(&h, k) == -1)
 					goto nomem;
 			}
 		}
 		nshown++;
+	}
+
+	/*
+	 * Attach the shown nodes to their parents, siblings by total, the
+	 * heaviest first, whatever order the budget took them in.
+	 */
+	if ((order = malloc((nshown ? nshown : 1) * sizeof *order)) == NULL)
+		goto nomem;
+	for (i = 0; i < nshown; i++)
+		order[i] = i;
+	sib.p = p;
+	sib.m = m;
+	sib.nodes = nodes;
+	sib.parents = parents;
+	qsort_r(order + 1, nshown - 1, sizeof *order, tree_sibling_cmp, &sib);
+	for (i = 1; i < nshown; i++) {
+		o = objs[parents[order[i]]];
+		if ((kids = json_object_get(o, "children")) == NULL &&
+		    ((kids = json_array()) == NULL ||
+		    json_object_set_new(o, "children", kids) == -1))
+			goto nomem;
+		if (json_array_append(kids, objs[order[i]]) == -1)
+			goto nomem;
 	}
 
 	/* Totals, and how many children each shown node keeps hidden. */
@@ -276,13 +347,25 @@ tree_create(const struct profile *p, const struct query *q,
 		    "children"));
 		json_object_set_new(objs[i], "hidden", json_integer(hidden));
 	}
-	if ((j = report_new("tree")) == NULL)
+	if ((j = report_new("tree")) == NULL || report_metrics(j, p, m) == -1)
 		goto nomem;
-	json_object_set_new(j, "metric", json_string(p->metrics[m].name));
-	json_object_set_new(j, "unit", json_string(p->metrics[m].unit));
-	json_object_set_new(j, "total", json_integer(p->metrics[m].sum));
 	json_object_set_new(j, "shown", json_integer(nshown));
 	json_object_set_new(j, "root", json_incref(objs[0]));
+	/* The start's ancestors, for breadcrumbs: [{func, name, path}]. */
+	if ((kids = json_array()) == NULL ||
+	    json_object_set_new(j, "ancestors", kids) == -1)
+		goto nomem;
+	for (i = 0; i < q->npath; i++) {
+		if ((path = query_path_format(q->path, i)) == NULL)
+			goto nomem;
+		o = json_pack("{s:i, s:s, s:s}", "func", (json_int_t)(i ?
+		    q->path[i - 1] : PROFILE_ROOT), "name",
+		    profile_func_name(p, i ? q->path[i - 1] : PROFILE_ROOT),
+		    "path", path);
+		free(path);
+		if (o == NULL || json_array_append_new(kids, o) == -1)
+			goto nomem;
+	}
 	goto done;
 nomem:
 	report_error_set(e, 500, "out of memory");
@@ -297,35 +380,99 @@ done:
 	free(objs);
 	free(paths);
 	free(nodes);
+	free(parents);
+	free(order);
 	free(h.v);
 	idmap_clear(&open);
+	idmap_clear(&closed);
 	return (j);
+}
+
+/*
+ * The '~'-separated path list with path taken out (add 0) or moved to
+ * the end (add 1); caller frees.
+ */
+static char *
+tree_list_edit(const char *list, const char *path, int add)
+{
+	char		*buf = NULL;
+	size_t		 len = 0, n = strlen(path), k;
+	const char	*p = list, *tilde;
+	FILE		*f;
+	int		 first = 1;
+
+	if ((f = open_memstream(&buf, &len)) == NULL)
+		return (NULL);
+	while (*p != '\0') {
+		tilde = strchr(p, '~');
+		k = tilde ? (size_t)(tilde - p) : strlen(p);
+		if (k != n || strncmp(p, path, n) != 0) {
+			fprintf(f, "%s%.*s", first ? "" : "~", (int)k, p);
+			first = 0;
+		}
+		p += k + (tilde ? 1 : 0);
+	}
+	if (add)
+		fprintf(f, "%s%s", first ? "" : "~", path);
+	if (fclose(f) != 0) {
+		free(buf);
+		return (NULL);
+	}
+	return (buf);
+}
+
+/* The link that opens (closes) a path: one list gains it, one loses it. */
+static char *
+tree_toggle(const struct query *q, const char *path, int open)
+{
+	char	*o, *c, *link = NULL;
+
+	o = tree_list_edit(query_str(q, QUERY_OPEN), path, open);
+	c = tree_list_edit(query_str(q, QUERY_CLOSE), path, !open);
+	if (o != NULL && c != NULL)
+		link = report_link(q, QUERY_OPEN, *o ? o : NULL, QUERY_CLOSE,
+		    *c ? c : NULL, -1);
+	free(o);
+	free(c);
+	return (link);
 }
 
 static struct display *
 tree_display(const json_t *j, const struct query *q)
 {
 	struct display		*d;
-	struct display_block	*t;
+	struct display_block	*t, *l;
 	struct display_cell	*cell;
+	struct columns		 c;
 	const char		*metric = report_string(j, "metric");
-	int64_t			 sum = report_integer(j, "total"), v;
-	json_t			**stack = NULL, *o, *kids;
-	uint32_t		*depths = NULL;
-	size_t			 sp = 0, cap = 64, r, k;
-	char			*s, *link, *open;
-	int			 pct = query_int(q, QUERY_PCT);
+	const char		*path;
+	json_t			**stack = NULL, *o, *kids, *a;
+	uint32_t		*depths = NULL, ncols, depth;
+	size_t			 sp = 0, cap = 64, r, k, nkids;
+	int64_t			 hidden;
+	char			*s, *link;
 
 	if ((d = display_create("Call tree")) == NULL)
 		return (NULL);
-	display_text(d, "%lld nodes shown; total %s: %lld.",
-	    (long long)report_integer(j, "shown"), metric, (long long)sum);
-	t = display_table(d, pct ? 4 : 3, "tree");
+	a = json_object_get(j, "ancestors");
+	if (json_array_size(a) > 0) {
+		l = display_links(d);
+		json_array_foreach(a, k, o) {
+			path = report_string(o, "path");
+			link = report_goto(q, "tree", QUERY_PATH, *path ? path :
+			    NULL, -1);
+			display_link(d, l, report_string(o, "name"), link);
+			free(link);
+		}
+	}
+	display_text(d, "%lld nodes shown, chosen by %s total; "
+	    "+ expands, \xe2\x88\x92 collapses.",
+	    (long long)report_integer(j, "shown"), metric);
+	columns_init(&c, j, q, COLUMNS_SELF | COLUMNS_TOTAL);
+	ncols = 1 + columns_count(&c);
+	t = display_table(d, ncols, "tree");
 	display_head(d, t, 0, "Function", NULL, 0);
-	display_head(d, t, 1, "Self", NULL, DISPLAY_NUM);
-	display_head(d, t, 2, "Total", NULL, DISPLAY_NUM);
-	if (pct)
-		display_head(d, t, 3, "Total %", NULL, DISPLAY_NUM);
+	columns_head(d, t, 1, &c, q);
 
 	/* Depth-first, without recursion: deep trees must not blow the stack. */
 	if ((stack = malloc(cap * sizeof *stack)) == NULL ||
@@ -335,47 +482,55 @@ tree_display(const json_t *j, const struct query *q)
 	depths[sp++] = 0;
 	while (sp > 0) {
 		o = stack[--sp];
+		depth = depths[sp] & ~TREE_MORE;
+		hidden = report_integer(o, "hidden");
+		path = report_string(o, "path");
+		if (depths[sp] & TREE_MORE) {
+			/* After a partly shown node's children: the rest. */
+			r = display_row(d, t);
+			if (asprintf(&s, "%lld more", (long long)hidden) == -1)
+				s = NULL;
+			link = report_link(q, QUERY_PATH, path, QUERY_OPEN,
+			    NULL, QUERY_CLOSE, NULL, -1);
+			cell = display_cell(d, t, r, 0, s ? s : "more", link,
+			    DISPLAY_TREE | DISPLAY_LEAF | DISPLAY_DIM);
+			if (cell != NULL)
+				cell->indent = depth + 1;
+			free(s);
+			free(link);
+			for (k = 1; k < ncols; k++)
+				display_cell(d, t, r, k, "", NULL, DISPLAY_NUM);
+			continue;
+		}
 		r = display_row(d, t);
 		kids = json_object_get(o, "children");
-		link = report_link(q, QUERY_CMD, "tree", QUERY_PATH,
-		    report_string(o, "path"), QUERY_OPEN, NULL, -1);
-		cell = display_cell(d, t, r, 0, report_string(o, "name"), link,
-		    DISPLAY_TREE | (json_array_size(kids) ? DISPLAY_OPEN : 0) |
-		    (kids == NULL && report_integer(o, "hidden") == 0 ?
-		    DISPLAY_LEAF : 0));
+		nkids = json_array_size(kids);
+		link = report_integer(o, "func") == 0 ? NULL :
+		    report_func_link(q, report_integer(o, "func"));
+		s = report_label(o);
+		cell = display_cell(d, t, r, 0, s ? s : "", link,
+		    DISPLAY_TREE | (nkids ? DISPLAY_OPEN : 0) |
+		    (nkids == 0 && hidden == 0 ? DISPLAY_LEAF : 0));
+		free(s);
 		free(link);
-		if (cell != NULL) {
-			cell->indent = depths[sp];
-			if (report_integer(o, "hidden") > 0) {
-				const char	*cur = query_str(q, QUERY_OPEN);
-
-				if (asprintf(&open, "%s%s%s", cur,
-				    *cur ? "~" : "", report_string(o, "path"))
-				    != -1) {
-					cell->toggle = report_link(q,
-					    QUERY_OPEN, open, -1);
-					free(open);
-				}
+		/* The start node is always open; the others toggle. */
+		if (cell != NULL && depth > 0) {
+			cell->indent = depth;
+			if (nkids > 0)
+				cell->toggle = tree_toggle(q, path, 0);
+			else if (hidden > 0)
+				cell->toggle = tree_toggle(q, path, 1);
+			if (nkids > 0 || hidden > 0) {
+				link = report_link(q, QUERY_PATH, path,
+				    QUERY_OPEN, NULL, QUERY_CLOSE, NULL, -1);
+				display_aux(d, cell, "root here", link);
+				free(link);
 			}
 		}
-		v = json_integer_value(json_object_get(json_object_get(o,
-		    "self"), metric));
-		s = display_number(v);
-		display_cell(d, t, r, 1, s, NULL, DISPLAY_NUM |
-		    (v == 0 ? DISPLAY_DIM : 0));
-		free(s);
-		v = json_integer_value(json_object_get(json_object_get(o,
-		    "total"), metric));
-		s = display_number(v);
-		display_cell(d, t, r, 2, s, NULL, DISPLAY_NUM);
-		free(s);
-		if (pct) {
-			s = display_percent(v, sum);
-			display_cell(d, t, r, 3, s, NULL, DISPLAY_NUM);
-			free(s);
-		}
-		/* Push children in reverse so the first is shown first. */
-		for (k = json_array_size(kids); k > 0; k--) {
+		columns_row(d, t, r, 1, &c, json_object_get(o, "self"),
+		    json_object_get(o, "total"));
+		/* Push the "more" row, then the children in reverse. */
+		for (k = nkids + (nkids > 0 && hidden > 0); k > 0; k--) {
 			if (sp == cap) {
 				json_t		**ns;
 				uint32_t	 *nd;
@@ -390,13 +545,19 @@ tree_display(const json_t *j, const struct query *q)
 					goto fail;
 				depths = nd;
 			}
-			stack[sp] = json_array_get(kids, k - 1);
-			depths[sp] = (cell ? cell->indent : 0) + 1;
+			if (k > nkids) {
+				stack[sp] = o;
+				depths[sp] = depth | TREE_MORE;
+			} else {
+				stack[sp] = json_array_get(kids, k - 1);
+				depths[sp] = depth + 1;
+			}
 			sp++;
 		}
 	}
 	free(stack);
 	free(depths);
+	columns_controls(d, j, q, 0);
 	return (d);
 fail:
 	free(stack);

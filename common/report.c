@@ -23,6 +23,7 @@
 
 #include <jansson.h>
 
+#include "columns.h"
 #include "display.h"
 #include "profile.h"
 #include "query.h"
@@ -30,7 +31,14 @@
 
 /* The report table, and helpers every report uses. */
 
+extern const struct report_entry report_callers_entry;
+extern const struct report_entry report_clique_entry;
+extern const struct report_entry report_cliques_entry;
+extern const struct report_entry report_dump_entry;
+extern const struct report_entry report_func_entry;
 extern const struct report_entry report_menu_entry;
+extern const struct report_entry report_module_entry;
+extern const struct report_entry report_modules_entry;
 extern const struct report_entry report_top_entry;
 extern const struct report_entry report_tree_entry;
 extern const struct report_entry report_folded_entry;
@@ -44,8 +52,18 @@ static const struct report_entry *report_table[] = {
 	&report_folded_entry,
 	&report_callgrind_entry,
 	&report_flame_entry,
+	&report_func_entry,
+	&report_callers_entry,
+	&report_modules_entry,
+	&report_module_entry,
+	&report_cliques_entry,
+	&report_clique_entry,
+	&report_dump_entry,
 };
 #define NREPORTS (sizeof report_table / sizeof report_table[0])
+
+static uint32_t	report_func_qualified(const struct profile *, const char *);
+static int	order_cmp(const void *, const void *, void *);
 
 /* The report for a cmd, or NULL. */
 const struct report_entry *
@@ -90,6 +108,9 @@ report_create(const struct profile *p, const struct query *q,
 		    query_str(q, QUERY_CMD));
 		return (NULL);
 	}
+	/* Preferences every page shares are checked once, here. */
+	if (report_metric(p, q, e) == -1 || columns_check(p, q, e) == -1)
+		return (NULL);
 	if ((j = r->create(p, q, ctx, e)) == NULL && e->status == 0)
 		report_error_set(e, 500, "out of memory");
 	return (j);
@@ -151,6 +172,66 @@ report_values(const struct profile *p, const int64_t *const *vals,
 	return (o);
 }
 
+/* {metric: value} from a row of nmetrics values (v[k] for metric k). */
+json_t *
+report_row_values(const struct profile *p, const int64_t *v)
+{
+	json_t		*o;
+	uint32_t	 k;
+
+	if ((o = json_object()) == NULL)
+		return (NULL);
+	for (k = 0; k < p->nmetrics; k++) {
+		if (json_object_set_new(o, p->metrics[k].name,
+		    json_integer(v[k])) == -1) {
+			json_decref(o);
+			return (NULL);
+		}
+	}
+	return (o);
+}
+
+/*
+ * The members every performance report has (deepq-query(7)): "metric"
+ * (the one it sorts and scores by), its "unit" and "total", and the
+ * profile's "metrics" (name, unit, rate if known) and "totals", from
+ * which pages show percentages, seconds and averages. -1 if no memory.
+ */
+int
+report_metrics(json_t *j, const struct profile *p, int m)
+{
+	json_t		*metrics, *totals, *o;
+	uint32_t	 k;
+	double		 rate;
+
+	if ((metrics = json_array()) == NULL)
+		return (-1);
+	if (json_object_set_new(j, "metrics", metrics) == -1 ||
+	    (totals = json_object()) == NULL ||
+	    json_object_set_new(j, "totals", totals) == -1)
+		return (-1);
+	for (k = 0; k < p->nmetrics; k++) {
+		if ((o = json_pack("{s:s, s:s}", "name", p->metrics[k].name,
+		    "unit", p->metrics[k].unit)) == NULL ||
+		    json_array_append_new(metrics, o) == -1)
+			return (-1);
+		if ((rate = profile_metric_rate(p, k)) > 0 &&
+		    json_object_set_new(o, "rate", json_real(rate)) == -1)
+			return (-1);
+		if (json_object_set_new(totals, p->metrics[k].name,
+		    json_integer(p->metrics[k].sum)) == -1)
+			return (-1);
+	}
+	if (json_object_set_new(j, "metric",
+	    json_string(p->metrics[m].name)) == -1 ||
+	    json_object_set_new(j, "unit",
+	    json_string(p->metrics[m].unit)) == -1 ||
+	    json_object_set_new(j, "total",
+	    json_integer(p->metrics[m].sum)) == -1)
+		return (-1);
+	return (0);
+}
+
 /* {metric: value} of node n: self (which 0) or total (1). */
 json_t *
 report_node_values(const struct profile *p, int which, uint32_t n)
@@ -204,6 +285,249 @@ report_link(const struct query *q, ...)
 done:
 	va_end(ap);
 	query_free(c);
+	return (s);
+}
+
+/*
+ * A link to another report (cmd) from a page: the preferences are kept
+ * (metric, sort, fields, units, pct, avg, limit, transforms, file...),
+ * what addresses the current page (path, func, module, clique, by, from,
+ * open, close, min; depth and budget unless going to a tree) is dropped,
+ * then the (key, value) pairs given are set, ending with -1. Caller frees; NULL if out of memory.
+ */
+char *
+report_goto(const struct query *q, const char *cmd, ...)
+{
+	static const enum query_key page[] = { QUERY_PATH, QUERY_FUNC,
+	    QUERY_MODULE, QUERY_CLIQUE, QUERY_BY, QUERY_FROM, QUERY_OPEN,
+	    QUERY_CLOSE, QUERY_MIN };
+	struct query	*c;
+	va_list		 ap;
+	int		 k;
+	size_t		 i;
+	const char	*v;
+	char		*s = NULL;
+
+	if ((c = query_copy(q)) == NULL)
+		return (NULL);
+	for (i = 0; i < sizeof page / sizeof page[0]; i++)
+		query_unset(c, page[i]);
+	/* The tree's own preferences stay with tree pages. */
+	if (strcmp(cmd, "tree") != 0) {
+		query_unset(c, QUERY_DEPTH);
+		query_unset(c, QUERY_BUDGET);
+	}
+	if (query_set(c, QUERY_CMD, cmd, NULL) == -1)
+		goto done;
+	va_start(ap, cmd);
+	while ((k = va_arg(ap, int)) != -1) {
+		v = va_arg(ap, const char *);
+		if (v == NULL)
+			query_unset(c, k);
+		else if (query_set(c, k, v, NULL) == -1) {
+			va_end(ap);
+			goto done;
+		}
+	}
+	va_end(ap);
+	s = query_format(c);
+done:
+	query_free(c);
+	return (s);
+}
+
+/*
+ * The function named "module`name", as pages show it (report_label), or
+ * PROFILE_NONE: the name that tells two functions of one name apart.
+ */
+static uint32_t
+report_func_qualified(const struct profile *p, const char *s)
+{
+	const char	*tick;
+	size_t		 n;
+	uint32_t	 f;
+
+	/* A module may hold a backtick itself: try every split. */
+	for (tick = strchr(s, '`'); tick != NULL; tick = strchr(tick + 1,
+	    '`')) {
+		n = tick - s;
+		for (f = 1; f < p->nfuncs; f++) {
+			if (strncmp(profile_func_module(p, f), s, n) == 0 &&
+			    profile_func_module(p, f)[n] == '\0' &&
+			    strcmp(profile_func_name(p, f), tick + 1) == 0)
+				return (f);
+		}
+	}
+	return (PROFILE_NONE);
+}
+
+/*
+ * The function a query names, or PROFILE_NONE with *e set. Shared by
+ * func and callers: a function id, an exact name, or module`name.
+ */
+uint32_t
+report_func_find(const struct profile *p, const struct query *q,
+    struct report_error *e)
+{
+	uint32_t	 f;
+
+	if (!query_isset(q, QUERY_FUNC)) {
+		report_error_set(e, 400, "func= is required (a function id "
+		    "or exact name)");
+		return (PROFILE_NONE);
+	}
+	f = profile_func_find(p, query_str(q, QUERY_FUNC));
+	if (f == PROFILE_NONE)
+		f = report_func_qualified(p, query_str(q, QUERY_FUNC));
+	if (f == PROFILE_NONE || f == PROFILE_ROOT) {
+		report_error_set(e, 404, "no function %s",
+		    query_str(q, QUERY_FUNC));
+		return (PROFILE_NONE);
+	}
+	return (f);
+}
+
+/* The link to function f's page (cmd=func). */
+char *
+report_func_link(const struct query *q, int64_t f)
+{
+	char	 id[32];
+
+	snprintf(id, sizeof id, "%lld", (long long)f);
+	return (report_goto(q, "func", QUERY_FUNC, id, -1));
+}
+
+/*
+ * {"func", "name", "module"} of function f, with "file" and "line" when
+ * the profile knows them: the subject of a row.
+ */
+json_t *
+report_func(const struct profile *p, uint32_t f)
+{
+	json_t	*o;
+
+	if ((o = json_pack("{s:i, s:s, s:s}", "func", (json_int_t)f,
+	    "name", profile_func_name(p, f), "module",
+	    profile_func_module(p, f))) == NULL)
+		return (NULL);
+	if (f < p->nfuncs && p->func_file[f] != 0)
+		json_object_set_new(o, "file", json_string(profile_string(p,
+		    p->func_file[f])));
+	if (f < p->nfuncs && p->func_line[f] != 0)
+		json_object_set_new(o, "line", json_integer(p->func_line[f]));
+	return (o);
+}
+
+/*
+ * The call node path of node n ("3,7,9": function ids from the root), or
+ * NULL if deeper than a query can address or out of memory.
+ */
+char *
+report_path(const struct profile *p, uint32_t n)
+{
+	uint32_t	*ids, d, i;
+	char		*s;
+
+	if (n >= p->nnodes || (d = p->node_depth[n]) > QUERY_MAX_PATH)
+		return (NULL);
+	if (d == 0)
+		return (strdup(""));
+	if ((ids = malloc(d * sizeof *ids)) == NULL)
+		return (NULL);
+	for (i = d; i > 0; i--) {
+		ids[i - 1] = p->node_func[n];
+		n = p->node_parent[n];
+	}
+	s = query_path_format(ids, d);
+	free(ids);
+	return (s);
+}
+
+/*
+ * What sort= asks of a list: REPORT_SORT_SELF or _TOTAL of metric *mp
+ * (metric=, or the calls metric for sort=calls), or REPORT_SORT_NAME.
+ * -1 with *e for a sort the list cannot do.
+ */
+int
+report_sort(const struct profile *p, const struct query *q, int m, int *mp,
+    struct report_error *e)
+{
+	const char	*sort = query_str(q, QUERY_SORT);
+
+	*mp = m;
+	if (strcmp(sort, "self") == 0)
+		return (REPORT_SORT_SELF);
+	if (strcmp(sort, "total") == 0)
+		return (REPORT_SORT_TOTAL);
+	if (strcmp(sort, "name") == 0)
+		return (REPORT_SORT_NAME);
+	if (strcmp(sort, "calls") == 0) {
+		if ((*mp = profile_metric_calls(p)) == -1)
+			return (report_error_set(e, 400, "sort=calls: the "
+			    "profile has no calls metric"));
+		return (REPORT_SORT_SELF);
+	}
+	return (report_error_set(e, 400, "sort=%s is for comparisons (base=)",
+	    sort));
+}
+
+struct order_arg {
+	const int64_t		*key;
+	size_t			 stride;
+	const char *const	*names;
+};
+
+static int
+order_cmp(const void *a, const void *b, void *arg)
+{
+	const struct order_arg	*o = arg;
+	uint32_t		 x = *(const uint32_t *)a;
+	uint32_t		 y = *(const uint32_t *)b;
+	int64_t			 kx, ky;
+	int			 c;
+
+	if (o->key != NULL) {
+		kx = o->key[x * o->stride];
+		ky = o->key[y * o->stride];
+		if (kx != ky)
+			return (kx > ky ? -1 : 1);
+	} else if (o->names != NULL &&
+	    (c = strcmp(o->names[x], o->names[y])) != 0)
+		return (c);
+	return (x < y ? -1 : x > y);
+}
+
+/*
+ * Sort the row numbers idx[n] by key[i * stride] (largest first), or by
+ * names[i] when key is NULL; ties keep row order, so pages are stable.
+ */
+void
+report_order(uint32_t *idx, uint32_t n, const int64_t *key, size_t stride,
+    const char *const *names)
+{
+	struct order_arg	 o;
+
+	o.key = key;
+	o.stride = stride;
+	o.names = names;
+	qsort_r(idx, n, sizeof *idx, order_cmp, &o);
+}
+
+/*
+ * How pages name a function row: "module`name" (DTrace's and folded
+ * stacks' spelling) when it has a module, else its name. Caller frees.
+ */
+char *
+report_label(const json_t *o)
+{
+	const char	*name = report_string(o, "name");
+	const char	*module = report_string(o, "module");
+	char		*s;
+
+	if (*module == '\0')
+		return (strdup(name));
+	if (asprintf(&s, "%s`%s", module, name) == -1)
+		return (NULL);
 	return (s);
 }
 

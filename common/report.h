@@ -28,6 +28,7 @@
  * pages and the JSON can never disagree.
  */
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include <jansson.h>
@@ -37,6 +38,10 @@ struct profile;
 struct query;
 
 #define REPORT_VERSION	1
+
+#define REPORT_SORT_SELF	0
+#define REPORT_SORT_TOTAL	1
+#define REPORT_SORT_NAME	2
 
 /* What a report may need beyond the profile and the query. */
 struct report_context {
@@ -76,10 +81,23 @@ int		 report_metric(const struct profile *, const struct query *,
 		    struct report_error *);
 json_t		*report_values(const struct profile *, const int64_t *const *,
 		    uint32_t);
+json_t		*report_row_values(const struct profile *, const int64_t *);
+int		 report_metrics(json_t *, const struct profile *, int);
 json_t		*report_node_values(const struct profile *, int, uint32_t);
 json_t		*report_func_values(const struct profile *, int, uint32_t);
 char		*report_link(const struct query *, ...);
+char		*report_goto(const struct query *, const char *, ...);
+char		*report_func_link(const struct query *, int64_t);
+json_t		*report_func(const struct profile *, uint32_t);
+uint32_t	 report_func_find(const struct profile *, const struct query *,
+		     struct report_error *);
+char		*report_path(const struct profile *, uint32_t);
+int		 report_sort(const struct profile *, const struct query *,
+		     int, int *, struct report_error *);
+void		 report_order(uint32_t *, uint32_t, const int64_t *, size_t,
+		     const char *const *);
 const char	*report_string(const json_t *, const char *);
+char		*report_label(const json_t *);
 int64_t		 report_integer(const json_t *, const char *);
 
 #endif /* REPORT_H */

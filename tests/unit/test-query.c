@@ -157,10 +157,54 @@ test_roundtrip(void)
 	    "generated queries)", n);
 }
 
+/* The keys added for the reports: close=, from=, and every default valid. */
+static void
+test_keys(void)
+{
+	struct query		*q;
+	const struct query_keyinfo *ki;
+	char			*cause = NULL, *s;
+	int			 status, k, good = 0;
+
+	q = query_parse("cmd=tree&open=1,2~1,3&close=1,2,4&from=100&"
+	    "fields=samples,calls&units=seconds&avg=1&pct=0", &status, &cause);
+	ok(q != NULL, "tree and preference keys parse");
+	if (q != NULL) {
+		is_str(query_str(q, QUERY_CLOSE), "1,2,4", "close");
+		is_int(query_int(q, QUERY_FROM), 100, "from");
+		is_str(query_str(q, QUERY_FIELDS), "samples,calls", "fields");
+		s = query_format(q);
+		is_str(s, "cmd=tree&from=100&open=1,2~1,3&close=1,2,4&"
+		    "fields=samples,calls&units=seconds&pct=0&avg=1",
+		    "canonical order keeps from by limit, close by open");
+		free(s);
+		query_free(q);
+	}
+	q = query_parse("from=0&pct=1&limit=50&units=raw", &status, &cause);
+	s = q ? query_format(q) : NULL;
+	is_str(s, "", "defaults are left out of the canonical string");
+	free(s);
+	query_free(q);
+	bad("from=-1", 400, "negative from");
+	bad("units=furlongs", 400, "unknown units");
+	for (k = 0; k < QUERY_NKEYS; k++) {
+		ki = query_keyinfo(k);
+		q = query_create();
+		if (ki->help != NULL && *ki->help != '\0' &&
+		    query_set(q, k, ki->def, NULL) == 0)
+			good++;
+		else
+			diag("key %s: bad default or no help", ki->name);
+		query_free(q);
+	}
+	is_int(good, QUERY_NKEYS, "every key has help and a valid default");
+}
+
 int
 main(void)
 {
 	test_parse();
+	test_keys();
 	test_roundtrip();
 	return (tap_done());
 }

@@ -1,0 +1,354 @@
+/*
+ * Copyright (c) 2026 The deepq developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "aggregate.h"
+#include "idmap.h"
+#include "profile.h"
+
+/* Recursion-safe sums over the calling-context tree (see aggregate.h). */
+
+struct groups_walk {
+	const struct profile	*p;
+	const uint32_t		*group_of;
+	struct aggregate_rows	*rows;
+};
+
+struct butterfly_walk {
+	const struct profile		*p;
+	const struct aggregate_spec	*spec;
+	struct aggregate_butterfly	*b;
+	int				 failed;
+};
+
+static int	rows_init(struct aggregate_rows *, uint32_t, uint32_t);
+static uint32_t	rows_get(struct aggregate_rows *, uint64_t, uint32_t);
+static void	rows_enter(const struct profile *, struct aggregate_rows *,
+		    uint32_t, uint32_t);
+static void	rows_leave(struct aggregate_rows *, uint32_t);
+static uint64_t	butterfly_key(const struct profile *,
+		    const struct aggregate_spec *, enum aggregate_by,
+		    uint32_t, uint32_t, uint32_t);
+static void	groups_cb(void *, uint32_t, int);
+static void	butterfly_cb(void *, uint32_t, int);
+
+/*
+ * Depth-first walk of the subtree of start, without a stack: fn(arg, n, 1)
+ * on entering node n, fn(arg, n, 0) on leaving it (after its subtree).
+ */
+void
+aggregate_walk(const struct profile *p, uint32_t start,
+    void (*fn)(void *, uint32_t, int), void *arg)
+{
+	uint32_t	 n = start;
+
+	if (start >= p->nnodes)
+		return;
+	for (;;) {
+		fn(arg, n, 1);
+		if (p->node_first_child[n] != PROFILE_NONE) {
+			n = p->node_first_child[n];
+			continue;
+		}
+		for (;;) {
+			fn(arg, n, 0);
+			if (n == start)
+				return;
+			if (p->node_next_sibling[n] != PROFILE_NONE) {
+				n = p->node_next_sibling[n];
+				break;
+			}
+			n = p->node_parent[n];
+		}
+	}
+}
+
+static int
+rows_init(struct aggregate_rows *r, uint32_t nmetrics, uint32_t cap)
+{
+	memset(r, 0, sizeof *r);
+	idmap_init(&r->map);
+	r->nmetrics = nmetrics;
+	if (cap == 0)
+		cap = 16;
+	r->cap = cap;
+	if ((r->key = calloc(cap, sizeof *r->key)) == NULL ||
+	    (r->node = calloc(cap, sizeof *r->node)) == NULL ||
+	    (r->nodes = calloc(cap, sizeof *r->nodes)) == NULL ||
+	    (r->active = calloc(cap, sizeof *r->active)) == NULL ||
+	    (r->self = calloc((size_t)cap * (nmetrics ? nmetrics : 1),
+	    sizeof *r->self)) == NULL ||
+	    (r->total = calloc((size_t)cap * (nmetrics ? nmetrics : 1),
+	    sizeof *r->total)) == NULL)
+		return (-1);
+	return (0);
+}
+
+/* The row for a key, created at the end if new; AGGREGATE_NONE if no memory. */
+static uint32_t
+rows_get(struct aggregate_rows *r, uint64_t key, uint32_t node)
+{
+	uint32_t	 i, cap, k = r->nmetrics ? r->nmetrics : 1;
+	void		*v;
+
+	if ((i = idmap_get(&r->map, key)) != IDMAP_NONE)
+		return (i);
+	if (r->n == r->cap) {
+		if (r->cap > UINT32_MAX / 2)
+			return (AGGREGATE_NONE);
+		cap = r->cap * 2;
+		if ((v = reallocarray(r->key, cap, sizeof *r->key)) == NULL)
+			return (AGGREGATE_NONE);
+		r->key = v;
+		if ((v = reallocarray(r->node, cap, sizeof *r->node)) == NULL)
+			return (AGGREGATE_NONE);
+		r->node = v;
+		if ((v = reallocarray(r->nodes, cap, sizeof *r->nodes)) ==
+		    NULL)
+			return (AGGREGATE_NONE);
+		r->nodes = v;
+		if ((v = reallocarray(r->active, cap, sizeof *r->active)) ==
+		    NULL)
+			return (AGGREGATE_NONE);
+		r->active = v;
+		if ((v = reallocarray(r->self, (size_t)cap * k,
+		    sizeof *r->self)) == NULL)
+			return (AGGREGATE_NONE);
+		r->self = v;
+		if ((v = reallocarray(r->total, (size_t)cap * k,
+		    sizeof *r->total)) == NULL)
+			return (AGGREGATE_NONE);
+		r->total = v;
+		r->cap = cap;
+	}
+	i = r->n;
+	if (idmap_put(&r->map, key, i) == -1)
+		return (AGGREGATE_NONE);
+	r->key[i] = key;
+	r->node[i] = node;
+	r->nodes[i] = 0;
+	r->active[i] = 0;
+	memset(r->self + (size_t)i * k, 0, k * sizeof *r->self);
+	memset(r->total + (size_t)i * k, 0, k * sizeof *r->total);
+	r->n++;
+	return (i);
+}
+
+/* Credit node n to row i: self always, total if no ancestor was credited. */
+static void
+rows_enter(const struct profile *p, struct aggregate_rows *r, uint32_t i,
+    uint32_t n)
+{
+	uint32_t	 k;
+	int64_t		*self = r->self + (size_t)i * r->nmetrics;
+	int64_t		*total = r->total + (size_t)i * r->nmetrics;
+
+	r->nodes[i]++;
+	for (k = 0; k < r->nmetrics; k++)
+		self[k] += p->metrics[k].self[n];
+	if (r->active[i]++ == 0) {
+		for (k = 0; k < r->nmetrics; k++)
+			total[k] += p->metrics[k].total[n];
+	}
+}
+
+static void
+rows_leave(struct aggregate_rows *r, uint32_t i)
+{
+	r->active[i]--;
+}
+
+/* Free the rows' memory. */
+void
+aggregate_rows_clear(struct aggregate_rows *r)
+{
+	free(r->key);
+	free(r->node);
+	free(r->nodes);
+	free(r->active);
+	free(r->self);
+	free(r->total);
+	idmap_clear(&r->map);
+	memset(r, 0, sizeof *r);
+	idmap_init(&r->map);
+}
+
+static void
+groups_cb(void *arg, uint32_t n, int enter)
+{
+	struct groups_walk	*w = arg;
+	uint32_t		 g = w->group_of[w->p->node_func[n]];
+
+	if (g == AGGREGATE_NONE)
+		return;
+	if (enter)
+		rows_enter(w->p, w->rows, g, n);
+	else
+		rows_leave(w->rows, g);
+}
+
+/*
+ * Values per group, where group_of[f] < ngroups is function f's group
+ * (AGGREGATE_NONE: none). Row i of *rows is group i, its key i. Returns
+ * -1 if out of memory.
+ */
+int
+aggregate_groups(const struct profile *p, const uint32_t *group_of,
+    uint32_t ngroups, struct aggregate_rows *rows)
+{
+	struct groups_walk	 w;
+	uint32_t		 i;
+
+	if (rows_init(rows, p->nmetrics, ngroups) == -1) {
+		aggregate_rows_clear(rows);
+		return (-1);
+	}
+	rows->n = ngroups;
+	for (i = 0; i < ngroups; i++) {
+		rows->key[i] = i;
+		rows->node[i] = PROFILE_NONE;
+	}
+	w.p = p;
+	w.group_of = group_of;
+	w.rows = rows;
+	aggregate_walk(p, PROFILE_ROOT, groups_cb, &w);
+	for (i = 0; i < p->nnodes; i++) {
+		uint32_t	 g = group_of[p->node_func[i]];
+
+		if (g != AGGREGATE_NONE && rows->node[g] == PROFILE_NONE)
+			rows->node[g] = i;
+	}
+	return (0);
+}
+
+/*
+ * The row key of the call that made node n: by the function f at one end
+ * (its id, module or clique), or by the call site, which is the hook's
+ * static site if the profile has one, else the call node `site'.
+ */
+static uint64_t
+butterfly_key(const struct profile *p, const struct aggregate_spec *s,
+    enum aggregate_by by, uint32_t f, uint32_t n, uint32_t site_node)
+{
+	struct profile_site	 site;
+
+	switch (by) {
+	case AGGREGATE_FUNC:
+		return (f);
+	case AGGREGATE_MODULE:
+		return (p->func_module[f]);
+	case AGGREGATE_CLIQUE:
+		return (s->clique != NULL ? s->clique[f] : f);
+	case AGGREGATE_SITE:
+		if (p->extra_site != NULL && p->extra_site(p, n, &site) == 0)
+			return (site.id);
+		break;
+	}
+	return (AGGREGATE_SITE_NODE | site_node);
+}
+
+static void
+butterfly_cb(void *arg, uint32_t n, int enter)
+{
+	struct butterfly_walk		*w = arg;
+	const struct profile		*p = w->p;
+	const struct aggregate_spec	*s = w->spec;
+	uint32_t			 f = p->node_func[n], pf, i;
+	uint32_t			 pn = p->node_parent[n];
+	int				 in, pin;
+	uint64_t			 key;
+
+	in = s->in[f];
+	pin = pn != PROFILE_NONE && s->in[p->node_func[pn]];
+	if (!in && !pin)
+		return;
+	if (in) {
+		if (enter)
+			rows_enter(p, &w->b->set, 0, n);
+		else
+			rows_leave(&w->b->set, 0);
+	}
+	if (pn == PROFILE_NONE || (in && pin && !s->internal))
+		return;
+	/* A call into the set from outside, or between members. */
+	pf = p->node_func[pn];
+	if (in) {
+		key = butterfly_key(p, s, s->callers_by, pf, n, pn);
+		if ((i = rows_get(&w->b->callers, key, n)) == AGGREGATE_NONE) {
+			w->failed = 1;
+			return;
+		}
+		if (enter)
+			rows_enter(p, &w->b->callers, i, n);
+		else
+			rows_leave(&w->b->callers, i);
+	}
+	if (pin) {
+		key = butterfly_key(p, s, s->callees_by, f, n, n);
+		if ((i = rows_get(&w->b->callees, key, n)) == AGGREGATE_NONE) {
+			w->failed = 1;
+			return;
+		}
+		if (enter)
+			rows_enter(p, &w->b->callees, i, n);
+		else
+			rows_leave(&w->b->callees, i);
+	}
+}
+
+/*
+ * Callers and callees of the set spec->in, over all contexts: a caller
+ * row sums the set's nodes called from that caller (key), a callee row
+ * the nodes the set calls, each counted once per row. The set row sums
+ * the members' nodes, counted once. Returns -1 if out of memory.
+ */
+int
+aggregate_butterfly(const struct profile *p, const struct aggregate_spec *s,
+    struct aggregate_butterfly *b)
+{
+	struct butterfly_walk	 w;
+
+	memset(b, 0, sizeof *b);
+	if (rows_init(&b->callers, p->nmetrics, 0) == -1 ||
+	    rows_init(&b->callees, p->nmetrics, 0) == -1 ||
+	    rows_init(&b->set, p->nmetrics, 1) == -1)
+		goto fail;
+	b->set.n = 1;
+	b->set.node[0] = PROFILE_NONE;
+	w.p = p;
+	w.spec = s;
+	w.b = b;
+	w.failed = 0;
+	aggregate_walk(p, PROFILE_ROOT, butterfly_cb, &w);
+	if (w.failed)
+		goto fail;
+	return (0);
+fail:
+	aggregate_butterfly_clear(b);
+	return (-1);
+}
+
+/* Free a butterfly's rows. */
+void
+aggregate_butterfly_clear(struct aggregate_butterfly *b)
+{
+	aggregate_rows_clear(&b->callers);
+	aggregate_rows_clear(&b->callees);
+	aggregate_rows_clear(&b->set);
+}

@@ -1,0 +1,88 @@
+/*
+ * Copyright (c) 2026 The deepq developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+#ifndef AGGREGATE_H
+#define AGGREGATE_H
+
+/*
+ * Sums over the calling-context tree that count recursion once. A group
+ * of functions (a module, a clique, one function's callers from one
+ * caller) is credited with a node's inclusive value only when no
+ * ancestor of that node was already credited to the same group, so a
+ * recursive call never adds its time twice. Self values are summed over
+ * every node, since they never overlap.
+ *
+ * Every walk is one pass over the tree without recursion (iterative,
+ * following first-child / next-sibling / parent links), so deep trees
+ * cannot overflow the C stack.
+ */
+
+#include <stdint.h>
+
+#include "idmap.h"
+
+struct profile;
+
+#define AGGREGATE_NONE	UINT32_MAX
+
+/* What a caller or callee row is keyed by. */
+enum aggregate_by {
+	AGGREGATE_FUNC,		/* the calling (called) function */
+	AGGREGATE_MODULE,	/* its module (string id) */
+	AGGREGATE_CLIQUE,	/* its clique id */
+	AGGREGATE_SITE,		/* the call site: the hook's, else the node */
+};
+
+/* Rows of values keyed by a 64-bit key, in order of first appearance. */
+struct aggregate_rows {
+	uint32_t	 n, cap, nmetrics;
+	uint64_t	*key;
+	uint32_t	*node;		/* first call node seen for the row */
+	uint32_t	*nodes;		/* call nodes summed */
+	uint32_t	*active;	/* walk state: credited nodes on the path */
+	int64_t		*self;		/* [n * nmetrics] */
+	int64_t		*total;		/* [n * nmetrics], counted once */
+	struct idmap	 map;		/* key -> row */
+};
+
+/* Callers and callees of a set of functions (one function, a clique). */
+struct aggregate_butterfly {
+	struct aggregate_rows	 callers;
+	struct aggregate_rows	 callees;
+	struct aggregate_rows	 set;	/* one row: the set itself */
+};
+
+/* The set and the groupings of a butterfly. */
+struct aggregate_spec {
+	const uint8_t		*in;		/* [nfuncs]: members */
+	int			 internal;	/* rows for member->member calls */
+	enum aggregate_by	 callers_by;
+	enum aggregate_by	 callees_by;
+	const uint32_t		*clique;	/* [nfuncs], for _CLIQUE */
+};
+
+#define AGGREGATE_SITE_NODE	(1ULL << 63)	/* site key of a node */
+
+void	 aggregate_walk(const struct profile *, uint32_t,
+	     void (*)(void *, uint32_t, int), void *);
+int	 aggregate_groups(const struct profile *, const uint32_t *,
+	     uint32_t, struct aggregate_rows *);
+int	 aggregate_butterfly(const struct profile *,
+	     const struct aggregate_spec *, struct aggregate_butterfly *);
+void	 aggregate_rows_clear(struct aggregate_rows *);
+void	 aggregate_butterfly_clear(struct aggregate_butterfly *);
+
+#endif /* AGGREGATE_H */

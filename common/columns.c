@@ -1,0 +1,382 @@
+/*
+ * Copyright (c) 2026 The deepq developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "columns.h"
+#include "display.h"
+#include "profile.h"
+#include "query.h"
+#include "report.h"
+
+/* Performance columns and the preference controls (see columns.h). */
+
+static uint32_t	group_width(const struct columns *, const struct columns_group *);
+static int	fields_has(const char *, const char *);
+static void	control(struct display *, struct display_block *,
+		    const struct query *, const char *, enum query_key,
+		    const char *);
+
+/* Is name one of the comma-separated list? */
+static int
+fields_has(const char *list, const char *name)
+{
+	size_t		 n = strlen(name);
+	const char	*p = list, *comma;
+
+	for (;;) {
+		comma = strchr(p, ',');
+		if ((size_t)(comma ? comma - p : (ptrdiff_t)strlen(p)) == n &&
+		    strncmp(p, name, n) == 0)
+			return (1);
+		if (comma == NULL)
+			return (0);
+		p = comma + 1;
+	}
+}
+
+/* Validate fields= against the profile's metrics; -1 with *e if bad. */
+int
+columns_check(const struct profile *p, const struct query *q,
+    struct report_error *e)
+{
+	const char	*s = query_str(q, QUERY_FIELDS), *comma;
+	char		*name;
+	int		 found;
+
+	if (*s == '\0' || strcmp(s, "all") == 0)
+		return (0);
+	for (;;) {
+		comma = strchr(s, ',');
+		if ((name = strndup(s, comma ? (size_t)(comma - s) :
+		    strlen(s))) == NULL)
+			return (report_error_set(e, 500, "out of memory"));
+		found = profile_metric_find(p, name) != -1;
+		if (!found) {
+			report_error_set(e, 400, "fields: no metric %s (the "
+			    "profile has %s%s)", name, p->metrics[0].name,
+			    p->nmetrics > 1 ? ", ..." : "");
+			free(name);
+			return (-1);
+		}
+		free(name);
+		if (comma == NULL)
+			return (0);
+		s = comma + 1;
+	}
+}
+
+static uint32_t
+group_width(const struct columns *c, const struct columns_group *g)
+{
+	uint32_t	 per = 1 + (c->pct ? 1 : 0) +
+			     (c->avg && !g->calls ? 1 : 0);
+
+	return (per * ((c->flags & COLUMNS_SELF ? 1 : 0) +
+	    (c->flags & COLUMNS_TOTAL ? 1 : 0)));
+}
+
+/*
+ * The columns of a report's page: which metrics (fields=), and which
+ * columns per metric (flags: COLUMNS_SELF, COLUMNS_TOTAL, COLUMNS_SORT).
+ */
+void
+columns_init(struct columns *c, const json_t *j, const struct query *q,
+    int flags)
+{
+	const json_t	*metrics = json_object_get(j, "metrics"), *m;
+	const json_t	*totals = json_object_get(j, "totals");
+	const char	*fields = query_str(q, QUERY_FIELDS), *name;
+	int		 seconds;
+	size_t		 i;
+
+	memset(c, 0, sizeof *c);
+	c->flags = flags;
+	c->pct = query_int(q, QUERY_PCT) != 0;
+	c->metric = report_string(j, "metric");
+	c->sort = query_str(q, QUERY_SORT);
+	seconds = strcmp(query_str(q, QUERY_UNITS), "seconds") == 0;
+	json_array_foreach(metrics, i, m) {
+		name = report_string(m, "name");
+		if (c->calls == NULL && strcmp(name, "calls") == 0)
+			c->calls = name;
+	}
+	json_array_foreach(metrics, i, m) {
+		name = report_string(m, "name");
+		if (c->calls == NULL && strcmp(name, "entries") == 0)
+			c->calls = name;
+	}
+	c->avg = query_int(q, QUERY_AVG) != 0 && c->calls != NULL;
+	json_array_foreach(metrics, i, m) {
+		struct columns_group	*g;
+
+		name = report_string(m, "name");
+		if (c->ngroups == PROFILE_MAX_METRICS)
+			break;
+		if (*fields == '\0' ? strcmp(name, c->metric) != 0 :
+		    strcmp(fields, "all") != 0 && !fields_has(fields, name))
+			continue;
+		g = &c->g[c->ngroups++];
+		g->metric = name;
+		g->unit = report_string(m, "unit");
+		g->rate = seconds ? json_number_value(json_object_get(m,
+		    "rate")) : 0;
+		g->sum = json_integer_value(json_object_get(totals, name));
+		g->first = i == 0;
+		g->calls = c->calls != NULL && strcmp(name, c->calls) == 0;
+		/* Calls in seconds make no sense, whatever the rate. */
+		if (g->calls)
+			g->rate = 0;
+	}
+}
+
+/* How many table columns the groups take. */
+uint32_t
+columns_count(const struct columns *c)
+{
+	uint32_t	 i, n = 0;
+
+	for (i = 0; i < c->ngroups; i++)
+		n += group_width(c, &c->g[i]);
+	return (n);
+}
+
+/* Headers of the groups, from table column col on. */
+void
+columns_head(struct display *d, struct display_block *b, uint32_t col,
+    const struct columns *c, const struct query *q)
+{
+	const struct columns_group	*g;
+	uint32_t			 i, w, which;
+	char				*label, *link, *text;
+	const char			*kind;
+	int				 sorted;
+
+	for (i = 0; i < c->ngroups; i++) {
+		g = &c->g[i];
+		w = group_width(c, g);
+		if (g->rate > 0)
+			label = strdup(g->metric);
+		else if (asprintf(&label, "%s%s%s%s", g->metric,
+		    *g->unit && strcmp(g->unit, "count") ? " (" : "",
+		    strcmp(g->unit, "count") ? g->unit : "",
+		    *g->unit && strcmp(g->unit, "count") ? ")" : "") == -1)
+			label = NULL;
+		if (g->rate > 0 && label != NULL) {
+			free(label);
+			if (asprintf(&label, "%s (seconds)", g->metric) == -1)
+				label = NULL;
+		}
+		display_group(d, b, col, w, label ? label : g->metric);
+		free(label);
+		for (which = COLUMNS_SELF; which <= COLUMNS_TOTAL;
+		    which <<= 1) {
+			if (!(c->flags & which))
+				continue;
+			kind = which == COLUMNS_SELF ? "self" : "total";
+			sorted = (c->flags & COLUMNS_SORT) &&
+			    strcmp(c->metric, g->metric) == 0 &&
+			    strcmp(c->sort, kind) == 0;
+			link = NULL;
+			if (c->flags & COLUMNS_SORT)
+				link = report_link(q, QUERY_METRIC, g->first ?
+				    NULL : g->metric, QUERY_SORT, kind,
+				    QUERY_FROM, NULL, -1);
+			if (asprintf(&text, "%s%s", which == COLUMNS_SELF ?
+			    "Self" : "Total", sorted ? " \xe2\x96\xbc" : "") ==
+			    -1)
+				text = NULL;
+			display_head(d, b, col++, text ? text : kind, link,
+			    DISPLAY_NUM);
+			free(text);
+			free(link);
+			if (c->pct)
+				display_head(d, b, col++, "%", NULL,
+				    DISPLAY_NUM);
+			if (c->avg && !g->calls)
+				display_head(d, b, col++, "/call", NULL,
+				    DISPLAY_NUM);
+		}
+	}
+}
+
+/* A value of group i as shown: raw with separators, or seconds. */
+char *
+columns_value(const struct columns *c, uint32_t i, int64_t v)
+{
+	if (i < c->ngroups && c->g[i].rate > 0)
+		return (display_seconds((double)v / c->g[i].rate));
+	return (display_number(v));
+}
+
+/*
+ * Fill the groups' cells of a row from its {metric: value} objects
+ * (self, total; either may be NULL when the flags do not show it).
+ */
+void
+columns_row(struct display *d, struct display_block *b, size_t r,
+    uint32_t col, const struct columns *c, const json_t *self,
+    const json_t *total)
+{
+	const struct columns_group	*g;
+	const json_t			*o;
+	uint32_t			 i, which;
+	int64_t				 v, calls = 0;
+	char				*s;
+	double				 avg;
+
+	if (c->avg)
+		calls = json_integer_value(json_object_get(self, c->calls));
+	for (i = 0; i < c->ngroups; i++) {
+		g = &c->g[i];
+		for (which = COLUMNS_SELF; which <= COLUMNS_TOTAL;
+		    which <<= 1) {
+			if (!(c->flags & which))
+				continue;
+			o = which == COLUMNS_SELF ? self : total;
+			v = json_integer_value(json_object_get(o, g->metric));
+			s = columns_value(c, i, v);
+			display_cell(d, b, r, col++, s, NULL, DISPLAY_NUM |
+			    (v == 0 ? DISPLAY_DIM : 0));
+			free(s);
+			if (c->pct) {
+				s = display_percent(v, g->sum);
+				display_cell(d, b, r, col++, s, NULL,
+				    DISPLAY_NUM | (v == 0 ? DISPLAY_DIM : 0));
+				free(s);
+			}
+			if (c->avg && !g->calls) {
+				if (calls == 0)
+					s = strdup("-");
+				else {
+					avg = (double)v / (double)calls;
+					s = g->rate > 0 ?
+					    display_seconds(avg / g->rate) :
+					    display_real(avg);
+				}
+				display_cell(d, b, r, col++, s, NULL,
+				    DISPLAY_NUM | (calls == 0 ? DISPLAY_DIM :
+				    0));
+				free(s);
+			}
+		}
+	}
+}
+
+static void
+control(struct display *d, struct display_block *l, const struct query *q,
+    const char *text, enum query_key k, const char *v)
+{
+	char	*link;
+
+	if ((link = report_link(q, k, v, -1)) != NULL) {
+		display_link(d, l, text, link);
+		free(link);
+	}
+}
+
+/*
+ * The preference toggles under a table: each is a link to the same page
+ * with one preference changed (nothing is stored on the server). lists
+ * adds row limits.
+ */
+void
+columns_controls(struct display *d, const json_t *j, const struct query *q,
+    int lists)
+{
+	struct display_block	*l;
+	const json_t		*metrics = json_object_get(j, "metrics"), *m;
+	struct columns		 c;
+	int			 rated = 0;
+	size_t			 i;
+	char			 text[64];
+	static const char *const limits[] = { "20", "50", "200", "1000" };
+
+	columns_init(&c, j, q, COLUMNS_SELF | COLUMNS_TOTAL);
+	json_array_foreach(metrics, i, m) {
+		if (json_number_value(json_object_get(m, "rate")) > 0 &&
+		    (c.calls == NULL || strcmp(c.calls,
+		    report_string(m, "name")) != 0))
+			rated = 1;
+	}
+	display_heading(d, "Preferences");
+	l = display_links(d);
+	control(d, l, q, c.pct ? "hide percentages" : "show percentages",
+	    QUERY_PCT, c.pct ? "0" : "1");
+	if (c.calls != NULL)
+		control(d, l, q, c.avg ? "hide per-call averages" :
+		    "show per-call averages", QUERY_AVG, c.avg ? "0" : "1");
+	if (rated)
+		control(d, l, q, strcmp(query_str(q, QUERY_UNITS),
+		    "seconds") == 0 ? "raw units" : "seconds", QUERY_UNITS,
+		    strcmp(query_str(q, QUERY_UNITS), "seconds") == 0 ?
+		    NULL : "seconds");
+	if (json_array_size(metrics) > 1)
+		control(d, l, q, strcmp(query_str(q, QUERY_FIELDS), "all") ==
+		    0 ? "one metric" : "all metrics", QUERY_FIELDS,
+		    strcmp(query_str(q, QUERY_FIELDS), "all") == 0 ? NULL :
+		    "all");
+	if (!lists)
+		return;
+	for (i = 0; i < sizeof limits / sizeof limits[0]; i++) {
+		if (strcmp(query_str(q, QUERY_LIMIT), limits[i]) == 0)
+			continue;
+		snprintf(text, sizeof text, "%s rows", limits[i]);
+		control(d, l, q, text, QUERY_LIMIT, limits[i]);
+	}
+}
+
+/*
+ * "Rows 51-100 of 740." with links to the previous and next pages of a
+ * list report (its "rows", "from" and "matched").
+ */
+void
+columns_pager(struct display *d, const json_t *j, const struct query *q)
+{
+	struct display_block	*l;
+	int64_t			 from = report_integer(j, "from");
+	int64_t			 matched = report_integer(j, "matched");
+	int64_t			 n = json_array_size(json_object_get(j, "rows"));
+	int64_t			 limit = query_int(q, QUERY_LIMIT);
+	char			 v[32], *link;
+
+	if (n == 0)
+		return;
+	display_text(d, "Rows %lld-%lld of %lld.", (long long)from + 1,
+	    (long long)(from + n), (long long)matched);
+	if (from == 0 && from + n >= matched)
+		return;
+	l = display_links(d);
+	if (from > 0) {
+		snprintf(v, sizeof v, "%lld", (long long)(from > limit ?
+		    from - limit : 0));
+		link = report_link(q, QUERY_FROM, v, -1);
+		display_link(d, l, "previous rows", link);
+		free(link);
+	}
+	if (from + n < matched) {
+		snprintf(v, sizeof v, "%lld", (long long)(from + n));
+		link = report_link(q, QUERY_FROM, v, -1);
+		display_link(d, l, "next rows", link);
+		free(link);
+	}
+}

@@ -1,0 +1,66 @@
+/*
+ * Copyright (c) 2026 The deepq developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+#ifndef ROWS_H
+#define ROWS_H
+
+/*
+ * Rows of callers, callees or groups (struct aggregate_rows) as report
+ * JSON and as display tables: shared by func, callers and clique, so a
+ * caller looks the same on every page. A row's subject depends on what
+ * the rows are keyed by (deepq-query(7)):
+ *
+ *	func	"func", "name", "module" (+ "file", "line"), "clique",
+ *		"recursive" (in a recursive clique with the subject)
+ *	module	"module"
+ *	clique	"clique", "name" (its smallest member), "members",
+ *		"recursive"
+ *	site	"func", "name", "module" of the caller (callee), "path" of
+ *		its call node; with static call sites also "site", "label",
+ *		"line"
+ *
+ * and every row has "contexts" (call nodes summed), "self" and "total"
+ * ({metric: value}, total counted once).
+ */
+
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "aggregate.h"
+
+struct callgraph;
+struct display;
+struct profile;
+struct query;
+
+struct rows_spec {
+	enum aggregate_by	 by;
+	int			 callee;	/* rows of callees, not callers */
+	const struct callgraph	*graph;
+	uint32_t		 clique;	/* the subject's clique */
+	int			 sort;		/* REPORT_SORT_* */
+	int			 metric;
+	int64_t			 from, limit;
+};
+
+json_t		*rows_json(const struct profile *, const struct aggregate_rows *,
+		     const struct rows_spec *, int64_t *);
+const char	*rows_by_name(enum aggregate_by);
+void		 rows_display(struct display *, const char *, const json_t *,
+		     const char *, const struct query *, const json_t *);
+
+#endif /* ROWS_H */
