@@ -13,9 +13,11 @@ cd "$(dirname "$0")"
 # Build tools and libraries, then what the tests drive: a real web server
 # (lighttpd), curl, headless Chromium, mandoc for the man-page lint, jq to
 # validate JSON, valgrind's callgrind_annotate, strace, clang for fuzzing.
-packages="autoconf automake libtool pkg-config make gcc
+# tidy validates the HTML; node and npm run the browser test (Playwright's
+# core, driving the system's Chromium; it downloads no browser).
+packages="autoconf automake libtool pkg-config make gcc bc
 	libevent-dev libjansson-dev libmicrohttpd-dev
-	lighttpd curl chromium mandoc jq valgrind strace clang"
+	lighttpd curl chromium mandoc jq tidy valgrind strace clang"
 
 missing=
 for p in $packages; do
@@ -24,6 +26,10 @@ for p in $packages; do
 		missing="$missing $p"
 	fi
 done
+# Node may come from elsewhere than Debian (with its own npm): ask for the
+# commands, not the packages.
+command -v node >/dev/null 2>&1 || missing="$missing nodejs"
+command -v npm >/dev/null 2>&1 || missing="$missing npm"
 if [ -n "$missing" ]; then
 	if [ "$(id -u)" -ne 0 ]; then
 		echo "setup.sh: missing Debian packages:$missing" >&2
@@ -50,6 +56,9 @@ if [ ! -f Makefile ] || [ configure -nt Makefile ] ||
 	./configure $flags
 fi
 make -j"$jobs"
+if [ "$mode" = check ] && [ ! -d tests/browser/node_modules/playwright-core ]; then
+	(cd tests/browser && npm ci --no-audit --no-fund --loglevel=error)
+fi
 if [ -d ../shared ]; then
 	DEEPQ_SHARED=$(cd ../shared && pwd)
 	export DEEPQ_SHARED
