@@ -59,6 +59,8 @@ make -j"$jobs"
 if [ "$mode" = check ] && [ ! -d tests/browser/node_modules/playwright-core ]; then
 	(cd tests/browser && npm ci --no-audit --no-fund --loglevel=error)
 fi
+DEEPQ_NODE_MODULES=$(pwd)/tests/browser/node_modules
+export DEEPQ_NODE_MODULES
 if [ -d ../shared ]; then
 	DEEPQ_SHARED=$(cd ../shared && pwd)
 	export DEEPQ_SHARED
