@@ -31,11 +31,15 @@
 /* The report table, and helpers every report uses. */
 
 extern const struct report_entry report_menu_entry;
+extern const struct report_entry report_shutdown_entry;
+extern const struct report_entry report_status_entry;
 extern const struct report_entry report_top_entry;
 extern const struct report_entry report_tree_entry;
 
 static const struct report_entry *report_table[] = {
 	&report_menu_entry,
+	&report_shutdown_entry,
+	&report_status_entry,
 	&report_top_entry,
 	&report_tree_entry,
 };
