@@ -30,6 +30,8 @@ static const struct {
 	const char	*usage;
 } deepq_cmds[] = {
 	{ "query", cmd_query, "query [--local] [--reader name] file [query]" },
+	{ "status", cmd_status, "status [--json]" },
+	{ "stop", cmd_stop, "stop file | --all" },
 };
 
 /* Print the usage (deepq(1) SYNOPSIS) and exit 1. */
