@@ -209,4 +209,15 @@ check "...saying why, without the real path" sh -c \
 check "...and no server left" rdv_wait 3 rdv_none
 check "nothing left in the runtime dir" test -z "$(rdv_leftovers)"
 
+# A load that needs more memory than max_memory (RLIMIT_AS) fails
+# cleanly: an error page, no half-started server (T19).
+awk 'BEGIN { for (i = 0; i < 20000; i++)
+	printf "main;f%d;g%d;h%d 1\n", i % 100, i % 1000, i }' >"$root/huge.folded"
+rdv_conf max_memory=1
+code=$(rdv_get 'file=huge.folded&format=json')
+check "load over max_memory: an error ($code)" test "$code" = 422
+check "...that says out of memory" grep -q 'out of memory' "$tmp/body"
+check "...and no server left" rdv_wait 3 rdv_none
+rdv_conf
+
 done_testing
