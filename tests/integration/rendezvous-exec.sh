@@ -24,6 +24,9 @@ check "the only exec is execve of the configured server path" sh -c \
     '$top_srcdir/common/client-spawn.c'"
 
 command -v strace >/dev/null 2>&1 || skip_all "strace is not installed"
+# LeakSanitizer cannot run under ptrace (sanitizer builds).
+ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+export ASAN_OPTIONS
 strace -f -qq -e trace=execve -o /dev/null true 2>/dev/null ||
     skip_all "strace cannot trace here (ptrace not permitted)"
 

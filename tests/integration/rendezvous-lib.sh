@@ -75,7 +75,9 @@ server.errorlog = "$tmp/lighttpd.err"
 server.max-fds = 4096
 cgi.assign = ( ".cgi" => "" )
 setenv.add-environment = ( "DEEPQ_CONFIG" => "$conf",
-    "DEEPQ_TEST_HOOKS" => "$hooks" )
+    "DEEPQ_TEST_HOOKS" => "$hooks",
+    "ASAN_OPTIONS" => "${ASAN_OPTIONS:-}",
+    "UBSAN_OPTIONS" => "${UBSAN_OPTIONS:-}" )
 EOF
 		if [ -n "${1:-}" ]; then
 			strace -f -qq -e trace=execve -o "$1" \

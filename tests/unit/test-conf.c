@@ -115,7 +115,7 @@ main(void)
 	cause = NULL;
 
 	setenv("DEEPQ_CONFIG", path, 1);
-	load("max_servers = 7\n", NULL);
+	conf_free(load("max_servers = 7\n", NULL));
 	c = conf_load(NULL, &cause);
 	ok(c != NULL && c->max_servers == 7, "DEEPQ_CONFIG overrides");
 	conf_free(c);
