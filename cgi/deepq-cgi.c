@@ -113,21 +113,26 @@ main(int argc, char **argv)
 		method = "GET";
 	head = strcmp(method, "HEAD") == 0;
 	post = strcmp(method, "POST") == 0;
-	if (!head && !post && strcmp(method, "GET") != 0)
-		return (cgi_fail(format, 405, "method not allowed", sb, 0, 0));
-	if ((pi = getenv("PATH_INFO")) != NULL && *pi != '\0')
-		return (cgi_fail(format, 404, "not found", sb, head, 0));
-	if (strlen(qs) > cfg->max_query)
-		return (cgi_fail(format, 414, "query string too long", sb,
-		    head, 0));
+	q = NULL;
+	if (!head && !post && strcmp(method, "GET") != 0) {
+		r = cgi_fail(format, 405, "method not allowed", sb, 0, 0);
+		goto done;
+	}
+	if ((pi = getenv("PATH_INFO")) != NULL && *pi != '\0') {
+		r = cgi_fail(format, 404, "not found", sb, head, 0);
+		goto done;
+	}
+	if (strlen(qs) > cfg->max_query) {
+		r = cgi_fail(format, 414, "query string too long", sb, head, 0);
+		goto done;
+	}
 
 	/* Validate the whole query here: a bad one starts no server. */
 	if ((q = query_parse(qs, &status, &cause)) == NULL) {
 		r = cgi_fail(format, status, cause ? cause : "bad query", sb,
 		    head, 0);
 		free(cause);
-		conf_free(cfg);
-		return (r);
+		goto done;
 	}
 	if (strcmp(query_str(q, QUERY_CMD), "shutdown") == 0) {
 		/*

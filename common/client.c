@@ -583,9 +583,12 @@ client_start(struct client *c, int *rfd)
 	int		 sfd, count, r, seen = 0;
 
 	*rfd = -1;
-	if ((sfd = rundir_file(c->dirfd, PROTO_SPAWN_LOCK, 1, &why)) == -1)
-		return (client_error(c, 500, 0, "unsafe runtime directory: "
-		    "%s", why ? why : "?"));
+	if ((sfd = rundir_file(c->dirfd, PROTO_SPAWN_LOCK, 1, &why)) == -1) {
+		a = client_error(c, 500, 0, "unsafe runtime directory: %s",
+		    why ? why : "?");
+		free(why);
+		return (a);
+	}
 	if (rundir_lock(sfd, LOCK_EX, CLIENT_LOCK_MS, c->opts->cancel) == -1) {
 		a = client_error(c, 503, CLIENT_RETRY, "busy starting servers");
 		goto done;

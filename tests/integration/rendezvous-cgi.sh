@@ -54,7 +54,7 @@ check "the refusal names the file= value only" sh -c \
 check "a symlink inside the root is followed" \
     sh -c "ln -s firefox.folded '$root/alias.folded' &&
     test \"\$(curl -s -o /dev/null -w '%{http_code}' '$url?file=alias.folded')\" = 200"
-"$DEEPQ" stop --all
+rdv_stop
 
 # Headers of an HTML answer.
 code=$(rdv_get 'file=firefox.folded&cmd=top')

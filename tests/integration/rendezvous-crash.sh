@@ -166,6 +166,6 @@ kill -9 "$slow"
 wait $apid || :
 code=$(rdv_get "$q")
 check "the server is fine after the reader vanished" test "$code" = 200
-check "one server per file, no more" test "$(rdv_count)" -eq 2
+check "one server per file, no more" rdv_wait 5 rdv_count_is 2
 
 done_testing

@@ -38,7 +38,7 @@ check "status" test "$(rdv_get 'file=firefox.folded&cmd=status')" = 200
 check "shutdown" test "$(rdv_get 'file=firefox.folded&cmd=shutdown')" = 200
 rdv_wait 5 rdv_none
 check "restart" test "$(rdv_get "$q")" = 200
-"$DEEPQ" stop --all
+rdv_stop
 # strace -f waits for every traced process, the detached server too: stop
 # it as soon as the query is answered.
 strace -f -qq -e trace=execve -o "$tmp/cli.strace" \
@@ -46,7 +46,7 @@ strace -f -qq -e trace=execve -o "$tmp/cli.strace" \
 spid=$!
 rdv_wait 10 test -s "$tmp/cli.out"
 rdv_wait 10 rdv_one
-"$DEEPQ" stop --all
+rdv_stop
 wait $spid
 
 execs() {

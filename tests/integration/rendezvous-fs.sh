@@ -32,6 +32,7 @@ root_only() {
 # fresh: an empty private runtime dir and no server.
 fresh() {
 	"$DEEPQ" stop --all >/dev/null 2>&1 || :
+	rdv_wait 10 rdv_none
 	rm -rf "$run"
 	mkdir -m 700 "$run"
 }

@@ -200,6 +200,19 @@ rdv_one() {
 	[ "$(rdv_count)" -eq 1 ]
 }
 
+# rdv_stop: stop every server of this test and wait until their processes
+# are gone (a server releases its liveness lock, which `deepq stop' waits
+# for, slightly before its process ends).
+rdv_stop() {
+	"$DEEPQ" stop --all
+	rdv_wait 10 rdv_none
+}
+
+# rdv_count_is N: exactly N servers of this test run.
+rdv_count_is() {
+	[ "$(rdv_count)" -eq "$1" ]
+}
+
 # rdv_leftovers: runtime files that should not outlive the clients and
 # servers (FIFOs, want files, reply FIFOs, query files).
 rdv_leftovers() {
