@@ -153,15 +153,20 @@ check "a client stops before reading its big answer" \
     rdv_wait 5 rdv_paused client-read
 slow=$(rdv_paused client-read)
 rm -f "$hooks/pause-client-read"
-t0=$(rdv_ms)
 good=0
+slowest=0
 for i in 1 2 3 4 5 6 7 8 9 10; do
+	t0=$(rdv_ms)
 	[ "$(rdv_get "$bigq")" = 200 ] && cmp -s "$tmp/big.json" "$tmp/body" &&
 	    good=$((good + 1))
+	t1=$(rdv_ms)
+	[ $((t1 - t0)) -le "$slowest" ] || slowest=$((t1 - t0))
 done
-t1=$(rdv_ms)
-check "others are served while it does not read ($good/10, $((t1 - t0)) ms)" \
-    test "$good" -eq 10 -a $((t1 - t0)) -lt 5000
+check "others are served while it does not read ($good/10)" test "$good" -eq 10
+# Each well within the 10 s a stalled reply may last: nobody waited for it.
+check "...none waited for the stalled reply (slowest $slowest ms)" \
+    test "$slowest" -lt 8000
+check "...which is still not being read" test "$(rdv_state "$slow")" = T
 kill -9 "$slow"
 wait $apid || :
 code=$(rdv_get "$q")
