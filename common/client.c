@@ -99,6 +99,7 @@ static int	client_ready(struct client *, int, long long, char **,
 static int	client_count(struct client *, int *, char **);
 static struct answer *client_start(struct client *, int *);
 static const char *client_unpath(const struct client *, const char *);
+static int	client_is_server(pid_t);
 
 /* Defaults for client options. */
 void
@@ -665,7 +666,12 @@ client_run(struct client *c, const char *query)
 			    errno == ECANCELED ? "canceled" :
 			    "the profile's lock is busy, retry"));
 		testhook_pause("client-locked");
-		alive = rundir_locked(c->alivefd);
+		if ((alive = rundir_locked(c->alivefd)) == -1) {
+			/* Never take a live server's FIFO for a stale one. */
+			flock(c->lockfd, LOCK_UN);
+			return (client_error(c, 503, CLIENT_RETRY, "cannot "
+			    "test the server's lock: %s", strerror(errno)));
+		}
 		fd = rundir_fifo(c->dirfd, c->fifoname, O_WRONLY, &why);
 		if (fd == -1 && errno == EPERM) {
 			flock(c->lockfd, LOCK_UN);
@@ -928,6 +934,29 @@ client_list_free(struct client_server *l, size_t n)
 }
 
 /*
+ * Is pid a deepq-server? The pid comes from a liveness file whose lock is
+ * held, but a server writes it just after taking the lock: never signal
+ * whatever process reused a previous server's pid.
+ */
+static int
+client_is_server(pid_t pid)
+{
+	char	 path[64], buf[4096];
+	ssize_t	 n;
+	int	 fd;
+
+	snprintf(path, sizeof path, "/proc/%ld/cmdline", (long)pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return (0);
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return (0);
+	buf[n] = '\0';		/* argv[0] is the first string */
+	return (strstr(buf, "deepq-server") != NULL);
+}
+
+/*
  * Stop the server of a key: cmd=shutdown if it serves, SIGTERM (to the
  * pid it recorded while holding its lock) if it still loads; then wait
  * up to timeout_ms for its liveness lock to go. 1 stopped, 0 none was
@@ -975,7 +1004,7 @@ client_stop(const struct config *cfg, const char *key, int timeout_ms,
 		/* Still loading: it has no FIFO to hear us on. */
 		buf[len] = '\0';
 		if ((pid = (pid_t)strtol(buf, NULL, 10)) > 1 &&
-		    rundir_locked(fd) == 1)
+		    rundir_locked(fd) == 1 && client_is_server(pid))
 			(void)kill(pid, SIGTERM);
 	} else if (a->status != 200 && a->status != 404) {
 		cause_set(cause, "%d: %s", a->status, a->message ?
