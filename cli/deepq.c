@@ -34,6 +34,8 @@ static const struct {
 	    "[--query query] [--reader name] in out" },
 	{ "query", cmd_query, "query [--local] [--reader name] [--static-base url] "
 	    "file [query]" },
+	{ "status", cmd_status, "status [--json]" },
+	{ "stop", cmd_stop, "stop file | --all" },
 };
 
 /* Print the usage (deepq(1) SYNOPSIS) and exit 1. */

@@ -43,7 +43,6 @@ struct profile_builder {
 	uint32_t	 samplecap;
 	uint32_t	 max_nodes;
 	const char	*error;
-	/* Pool ids of metric names and units: pool pointers move as it grows. */
 };
 
 static int	grow(void *, size_t, uint32_t, uint32_t);

@@ -39,6 +39,8 @@ extern const struct report_entry report_func_entry;
 extern const struct report_entry report_menu_entry;
 extern const struct report_entry report_module_entry;
 extern const struct report_entry report_modules_entry;
+extern const struct report_entry report_shutdown_entry;
+extern const struct report_entry report_status_entry;
 extern const struct report_entry report_top_entry;
 extern const struct report_entry report_tree_entry;
 extern const struct report_entry report_folded_entry;
@@ -47,6 +49,8 @@ extern const struct report_entry report_flame_entry;
 
 static const struct report_entry *report_table[] = {
 	&report_menu_entry,
+	&report_shutdown_entry,
+	&report_status_entry,
 	&report_top_entry,
 	&report_tree_entry,
 	&report_folded_entry,

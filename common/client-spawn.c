@@ -1,0 +1,179 @@
+/*
+ * Copyright (c) 2026 The deepq developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+
+#include "config.h"
+
+#include <sys/types.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cause.h"
+#include "client-spawn.h"
+#include "conf.h"
+
+/* Start a detached deepq-server (see client-spawn.h). */
+
+extern char	**environ;
+
+/* Variables a server may inherit: test hooks and sanitizer settings. */
+static const char *const client_spawn_keep[] = {
+	"DEEPQ_TEST_HOOKS",
+	"ASAN_OPTIONS",
+	"LSAN_OPTIONS",
+	"UBSAN_OPTIONS",
+};
+#define NKEEP	(sizeof client_spawn_keep / sizeof client_spawn_keep[0])
+
+static void	client_spawn_child(int, const char *, char *const *,
+		    char *const *, const char *, size_t)
+		    __attribute__((__noreturn__));
+
+/*
+ * The grandchild: only async-signal-safe calls from here to execve (the
+ * parent may have threads, e.g. `deepq web'), everything it needs was
+ * built before fork.
+ */
+static void
+client_spawn_child(int wfd, const char *prog, char *const *argv,
+    char *const *envp, const char *emsg, size_t emsglen)
+{
+	struct sigaction	 sa;
+	sigset_t		 set;
+	int			 fd, null, sig;
+
+	if ((fd = fcntl(wfd, F_DUPFD, 10)) == -1)
+		_exit(126);
+	if ((null = open("/dev/null", O_RDWR)) == -1 ||
+	    dup2(null, 0) == -1 || dup2(null, 1) == -1 || dup2(null, 2) == -1)
+		_exit(126);
+	if (dup2(fd, 3) == -1)
+		_exit(126);
+#ifdef SYS_close_range
+	if (syscall(SYS_close_range, 4U, ~0U, 0) == -1)
+#endif
+	{
+		for (fd = 4; fd < 65536; fd++)
+			(void)close(fd);
+	}
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = SIG_DFL;
+	sigemptyset(&sa.sa_mask);
+	for (sig = 1; sig < NSIG; sig++)
+		(void)sigaction(sig, &sa, NULL);
+	sigemptyset(&set);
+	(void)sigprocmask(SIG_SETMASK, &set, NULL);
+	umask(077);
+	if (chdir("/") == -1)
+		_exit(126);
+	execve(prog, argv, envp);
+	if (write(3, emsg, emsglen) == -1)
+		_exit(127);
+	_exit(127);
+}
+
+/*
+ * Start deepq-server for the profile at path (canonical, with key) and
+ * the runtime directory rundir. Returns the read end of the readiness
+ * pipe: PROTO_READY_* bytes, then EOF when the server closes it or dies.
+ */
+int
+client_spawn(const struct config *cfg, const char *rundir, const char *key,
+    const char *path, char **cause)
+{
+	char		*argv[16], *envp[NKEEP + 2], idle[16], *emsg = NULL;
+	char		**ep;
+	size_t		 i, k, n = 0, e = 0;
+	pid_t		 pid, w;
+	int		 p[2], status, saved;
+
+	snprintf(idle, sizeof idle, "%d", cfg->idle_timeout);
+	argv[n++] = (char *)"deepq-server";
+	if (cfg->path != NULL) {
+		argv[n++] = (char *)"-f";
+		argv[n++] = cfg->path;
+	}
+	argv[n++] = (char *)"-i";
+	argv[n++] = idle;
+	argv[n++] = (char *)"-k";
+	argv[n++] = (char *)key;
+	argv[n++] = (char *)"-R";
+	argv[n++] = (char *)"3";
+	argv[n++] = (char *)"-r";
+	argv[n++] = (char *)rundir;
+	argv[n++] = (char *)"--";
+	argv[n++] = (char *)path;
+	argv[n] = NULL;
+
+	envp[e++] = (char *)"PATH=/usr/bin:/bin";
+	for (ep = environ; *ep != NULL && e < NKEEP + 1; ep++) {
+		for (i = 0; i < NKEEP; i++) {
+			k = strlen(client_spawn_keep[i]);
+			if (strncmp(*ep, client_spawn_keep[i], k) == 0 &&
+			    (*ep)[k] == '=') {
+				envp[e++] = *ep;
+				break;
+			}
+		}
+	}
+	envp[e] = NULL;
+
+	if (asprintf(&emsg, "Ecannot execute %s", cfg->server_path) == -1) {
+		cause_set(cause, "out of memory");
+		return (-1);
+	}
+	if (pipe2(p, O_CLOEXEC) == -1) {
+		cause_set(cause, "pipe: %s", strerror(errno));
+		free(emsg);
+		return (-1);
+	}
+	if ((pid = fork()) == -1) {
+		saved = errno;
+		close(p[0]);
+		close(p[1]);
+		free(emsg);
+		cause_set(cause, "fork: %s", strerror(saved));
+		return (-1);
+	}
+	if (pid == 0) {
+		/* A new session: the web server's signals stop here. */
+		(void)setsid();
+		if ((pid = fork()) != 0)
+			_exit(pid == -1 ? 1 : 0);
+		client_spawn_child(p[1], cfg->server_path, argv, envp, emsg,
+		    strlen(emsg));
+	}
+	close(p[1]);
+	free(emsg);
+	do
+		w = waitpid(pid, &status, 0);
+	while (w == -1 && errno == EINTR);
+	if (w == pid && (!WIFEXITED(status) || WEXITSTATUS(status) != 0)) {
+		close(p[0]);
+		cause_set(cause, "cannot start the server: fork failed");
+		return (-1);
+	}
+	return (p[0]);
+}

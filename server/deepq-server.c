@@ -1,0 +1,391 @@
+/*
+ * Copyright (c) 2026 The deepq developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+
+#include "config.h"
+
+#include <sys/types.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <dirent.h>
+#include <err.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "conf.h"
+#include "input.h"
+#include "profile.h"
+#include "profpath.h"
+#include "proto.h"
+#include "reader.h"
+#include "rundir.h"
+#include "server.h"
+#include "testhook.h"
+
+/*
+ * deepq-server FILE: load one profile, then serve queries about it from
+ * a FIFO in the runtime directory until idle or told to stop
+ * (deepq-server(8)). Started by a client (deepq.cgi, deepq query) with
+ * -R, or by hand, when it detaches itself the same way.
+ */
+
+extern char	**environ;
+
+static int	 main_readyfd = -1;
+static char	 main_alarm_msg[96];
+
+static void	 usage(void) __attribute__((__noreturn__));
+static void	 main_load_signal(int);
+static void	 main_ready(char, const char *);
+static int	 main_daemon(void);
+static void	 main_sanitize(int);
+
+static void
+usage(void)
+{
+	fprintf(stderr, "usage: deepq-server [-d] [-f config] [-i seconds] "
+	    "[-k key] [-R fd] [-r dir] file\n");
+	exit(1);
+}
+
+/*
+ * While loading there is nothing to clean up (no FIFO yet; the kernel
+ * drops our locks): a signal just ends us, and SIGALRM (load_timeout)
+ * says why to whoever waits. Only async-signal-safe calls.
+ */
+static void
+main_load_signal(int sig)
+{
+	if (sig == SIGALRM && main_readyfd != -1)
+		(void)write(main_readyfd, main_alarm_msg,
+		    strlen(main_alarm_msg));
+	_exit(1);
+}
+
+/* Tell the starter something; an error ends the conversation. */
+static void
+main_ready(char c, const char *msg)
+{
+	if (main_readyfd == -1)
+		return;
+	if (write(main_readyfd, &c, 1) == -1 ||
+	    (msg != NULL && write(main_readyfd, msg, strlen(msg)) == -1))
+		(void)0;	/* the starter gave up waiting: fine */
+	if (msg != NULL || c == PROTO_READY_BUSY) {
+		close(main_readyfd);
+		main_readyfd = -1;
+	}
+}
+
+/*
+ * Started by hand: fork, setsid, fork (the server is no session leader
+ * and not the process its caller waits for), and have the first process
+ * wait for the readiness pipe so that `deepq-server FILE' reports a load
+ * error and exits 0 only once serving. Returns the pipe in the server.
+ */
+static int
+main_daemon(void)
+{
+	char	 c, buf[1024];
+	ssize_t	 n;
+	size_t	 len = 0;
+	pid_t	 pid;
+	int	 p[2], status;
+
+	if (pipe2(p, O_CLOEXEC) == -1)
+		err(1, "pipe");
+	if ((pid = fork()) == -1)
+		err(1, "fork");
+	if (pid == 0) {
+		close(p[0]);
+		if (setsid() == -1)
+			_exit(1);
+		if ((pid = fork()) != 0)
+			_exit(pid == -1);
+		return (p[1]);
+	}
+	close(p[1]);
+	(void)waitpid(pid, &status, 0);
+	for (;;) {
+		if ((n = read(p[0], &c, 1)) <= 0)
+			errx(1, "the server exited while starting");
+		if (c == PROTO_READY_OK)
+			exit(0);
+		if (c == PROTO_READY_BUSY)
+			errx(1, "a server for this profile is already running");
+		if (c == PROTO_READY_ERROR)
+			break;
+	}
+	while (len < sizeof buf - 1 && (n = read(p[0], buf + len,
+	    sizeof buf - 1 - len)) > 0)
+		len += n;
+	buf[len] = '\0';
+	errx(1, "%s", buf);
+}
+
+/*
+ * Detach (daemon(7)): /dev/null on fds 0-2, every other inherited fd
+ * closed, umask 077, cwd /, and an environment holding nothing of the
+ * request that started us.
+ */
+static void
+main_sanitize(int keep)
+{
+	static const char *const pass[] = { "DEEPQ_TEST_HOOKS",
+	    "ASAN_OPTIONS", "LSAN_OPTIONS", "UBSAN_OPTIONS" };
+	char		*saved[sizeof pass / sizeof pass[0]];
+	struct dirent	*de;
+	DIR		*d;
+	size_t		 i;
+	int		 fd, null, max = 0, fds[1024];
+	const char	*v;
+
+	if ((null = open("/dev/null", O_RDWR)) == -1)
+		err(1, "/dev/null");
+	if (dup2(null, 0) == -1 || dup2(null, 1) == -1 ||
+	    dup2(null, 2) == -1)
+		exit(1);
+	if (null > 2)
+		close(null);
+	if ((d = opendir("/proc/self/fd")) != NULL) {
+		while ((de = readdir(d)) != NULL && max < 1024) {
+			fd = atoi(de->d_name);
+			if (fd > 2 && fd != keep && fd != dirfd(d) &&
+			    de->d_name[0] != '.')
+				fds[max++] = fd;
+		}
+		closedir(d);
+		for (i = 0; i < (size_t)max; i++)
+			close(fds[i]);
+	}
+	umask(077);
+	if (chdir("/") == -1)
+		exit(1);
+	for (i = 0; i < sizeof pass / sizeof pass[0]; i++) {
+		v = getenv(pass[i]);
+		saved[i] = v != NULL ? strdup(v) : NULL;
+	}
+	clearenv();
+	(void)setenv("PATH", "/usr/bin:/bin", 1);
+	for (i = 0; i < sizeof pass / sizeof pass[0]; i++) {
+		if (saved[i] != NULL)
+			(void)setenv(pass[i], saved[i], 1);
+		free(saved[i]);
+	}
+}
+
+int
+main(int argc, char **argv)
+{
+	struct server		 s;
+	struct config		*cfg;
+	struct input		*in;
+	struct rlimit		 rl;
+	struct sigaction	 sa;
+	struct stat		 st;
+	sigset_t		 set;
+	const char		*conffile = NULL, *idle = NULL, *key = NULL;
+	const char		*rundir = NULL, *errstr;
+	char			*cause = NULL, tmpname[PROTO_NAME_MAX];
+	char			 id[PROTO_ID_LEN + 1], buf[4200];
+	long long		 t0;
+	int			 ch, foreground = 0, n;
+
+	while ((ch = getopt(argc, argv, "df:i:k:R:r:")) != -1) {
+		switch (ch) {
+		case 'd':
+			foreground = 1;
+			break;
+		case 'f':
+			conffile = optarg;
+			break;
+		case 'i':
+			idle = optarg;
+			break;
+		case 'k':
+			key = optarg;
+			break;
+		case 'R':
+			main_readyfd = (int)strtol(optarg, NULL, 10);
+			if (main_readyfd < 3 || fcntl(main_readyfd, F_GETFD) ==
+			    -1)
+				main_readyfd = -1;
+			break;
+		case 'r':
+			rundir = optarg;
+			break;
+		default:
+			usage();
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc != 1)
+		usage();
+
+	memset(&s, 0, sizeof s);
+	s.dirfd = s.fifofd = s.lockfd = s.alivefd = s.readyfd = -1;
+	if ((s.path = realpath(argv[0], NULL)) == NULL)
+		err(1, "%s", argv[0]);
+	if ((cfg = conf_load(conffile, &cause)) == NULL ||
+	    (idle != NULL && conf_set(cfg, "idle_timeout", idle, &cause) ==
+	    -1)) {
+		main_ready(PROTO_READY_ERROR, cause);
+		errx(1, "%s", cause ? cause : "out of memory");
+	}
+	if (rundir == NULL && (rundir = conf_runtime_dir(cfg, &cause)) == NULL)
+		errx(1, "%s", cause);
+
+	if (!foreground) {
+		if (main_readyfd == -1)
+			main_readyfd = main_daemon();
+		main_sanitize(main_readyfd);
+		log_init(0, "deepq-server");
+	} else
+		log_init(1, "deepq-server");
+
+	/* Until the loop runs, a signal just ends us (see above). */
+	memset(&sa, 0, sizeof sa);
+	sigemptyset(&sa.sa_mask);
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sa.sa_handler = main_load_signal;
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGALRM, &sa, NULL);
+	snprintf(main_alarm_msg, sizeof main_alarm_msg,
+	    "%cloading took longer than load_timeout (%d s)",
+	    PROTO_READY_ERROR, cfg->load_timeout);
+
+	if ((in = input_open(s.path, &cause)) == NULL)
+		goto fail;
+	if (fstat(in->fd, &st) == -1) {
+		cause = strdup("cannot stat the profile");
+		goto fail;
+	}
+	profpath_key(&st, s.key);
+	if (key != NULL && strcmp(key, s.key) != 0) {
+		cause = strdup("the file changed while the server started");
+		goto fail;
+	}
+	s.rundir = rundir;
+	if ((s.dirfd = rundir_open(rundir, 1, &cause)) == -1)
+		goto fail;
+	if (fstat(s.dirfd, &s.dirst) == -1 ||
+	    proto_name(s.lockname, sizeof s.lockname, s.key, PROTO_LOCK,
+	    NULL) == -1 ||
+	    proto_name(s.alivename, sizeof s.alivename, s.key, PROTO_ALIVE,
+	    NULL) == -1 ||
+	    proto_name(s.fifoname, sizeof s.fifoname, s.key, PROTO_FIFO,
+	    NULL) == -1) {
+		cause = strdup("runtime directory names");
+		goto fail;
+	}
+	if ((s.lockfd = rundir_file(s.dirfd, s.lockname, 1, &cause)) == -1 ||
+	    (s.alivefd = rundir_file(s.dirfd, s.alivename, 1, &cause)) == -1)
+		goto fail;
+	/* Short waits: a client may be testing the lock this instant. */
+	if (rundir_lock(s.alivefd, LOCK_EX, 500, NULL) == -1) {
+		main_ready(PROTO_READY_BUSY, NULL);
+		log_info("%s: already served", s.path);
+		exit(0);
+	}
+	n = snprintf(buf, sizeof buf, "%ld\n%s\n", (long)getpid(), s.path);
+	if (ftruncate(s.alivefd, 0) == -1 || n < 0 || (size_t)n >= sizeof buf ||
+	    pwrite(s.alivefd, buf, n, 0) != n) {
+		cause = strdup("cannot write the liveness file");
+		goto fail;
+	}
+	main_ready(PROTO_READY_LOCKED, NULL);
+
+	rl.rlim_cur = rl.rlim_max = 0;
+	setrlimit(RLIMIT_CORE, &rl);
+	if (cfg->max_memory != 0) {
+		rl.rlim_cur = rl.rlim_max = cfg->max_memory * 1024 * 1024;
+		if (setrlimit(RLIMIT_AS, &rl) == -1)
+			log_warn("setrlimit RLIMIT_AS");
+	}
+	alarm(cfg->load_timeout);
+	testhook_pause("server-load");
+	t0 = rundir_now();
+	s.profile = reader_load_input(in, NULL, NULL, &cause);
+	input_free(in);
+	in = NULL;
+	alarm(0);
+	if (s.profile == NULL)
+		goto fail;
+	s.load_time = (double)(rundir_now() - t0) / 1000;
+	if (s.profile->source == NULL)
+		s.profile->source = strdup(s.path);
+
+	/* No signal may kill us now without the FIFO being removed. */
+	sigemptyset(&set);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGINT);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+
+	/*
+	 * The FIFO is made under a temporary name and renamed into place:
+	 * clients see no FIFO, or one a ready server reads (F5).
+	 */
+	if (proto_id_new(id, &cause) == -1 ||
+	    proto_name(tmpname, sizeof tmpname, s.key, PROTO_FIFO, id) == -1 ||
+	    rundir_mkfifo(s.dirfd, tmpname, &cause) == -1)
+		goto fail;
+	if ((s.fifofd = rundir_fifo(s.dirfd, tmpname, O_RDWR, &cause)) == -1 ||
+	    fstat(s.fifofd, &s.fifost) == -1 ||
+	    renameat(s.dirfd, tmpname, s.dirfd, s.fifoname) == -1) {
+		(void)unlinkat(s.dirfd, tmpname, 0);
+		if (cause == NULL)
+			cause = strdup(strerror(errno));
+		goto fail;
+	}
+	s.idle_timeout = cfg->idle_timeout;
+	s.want_max_age = cfg->want_max_age;
+	s.max_cost = cfg->max_cost;
+	s.started = time(NULL);
+	s.readyfd = main_readyfd;
+	main_readyfd = -1;
+	log_info("%s: loaded in %.3f s (%s)", s.path, s.load_time,
+	    s.profile->format);
+
+	server_run(&s);
+
+	if (s.alivefd != -1)
+		close(s.alivefd);
+	close(s.lockfd);
+	close(s.dirfd);
+	profile_free(s.profile);
+	conf_free(cfg);
+	free((char *)s.path);
+	return (0);
+fail:
+	errstr = cause != NULL ? cause : "out of memory";
+	main_ready(PROTO_READY_ERROR, errstr);
+	if (foreground)
+		errx(1, "%s", errstr);
+	log_warnx("%s", errstr);
+	exit(1);
+}

@@ -1,0 +1,120 @@
+/*
+ * Copyright (c) 2026 The deepq developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+
+#ifndef SERVER_H
+#define SERVER_H
+
+/*
+ * deepq-server's private types and functions, one section per file.
+ */
+
+#include <sys/types.h>
+#include <sys/queue.h>
+#include <sys/stat.h>
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <time.h>
+
+#include <jansson.h>
+
+#include "proto.h"
+
+struct answer;
+struct event;
+struct event_base;
+struct evbuffer;
+struct profile;
+
+#define SERVER_MAX_CLIENTS	256	/* replies being written at once */
+#define SERVER_WRITE_TIMEOUT	10	/* seconds a reply may stall */
+#define SERVER_CHUNK		32768	/* bytes per write(2) of a reply */
+#define SERVER_WATCH		1	/* seconds between ownership checks */
+
+/* One answer being written to a client's reply FIFO. */
+struct server_client {
+	TAILQ_ENTRY(server_client) entry;
+	struct server		*server;
+	int			 fd;
+	struct event		*ev;
+	struct evbuffer		*out;
+	char			 id[PROTO_ID_LEN + 1];
+};
+TAILQ_HEAD(server_clients, server_client);
+
+struct server {
+	struct event_base	*base;
+	struct event		*ev_fifo;
+	struct event		*ev_idle;
+	struct event		*ev_watch;
+	struct event		*ev_term;
+	struct event		*ev_int;
+	struct profile		*profile;
+	const char		*path;		/* canonical profile path */
+	char			 key[PROTO_KEY_LEN + 1];
+	const char		*rundir;
+	int			 dirfd;
+	struct stat		 dirst;
+	int			 fifofd;
+	struct stat		 fifost;
+	int			 lockfd;
+	int			 alivefd;
+	char			 fifoname[PROTO_NAME_MAX];
+	char			 lockname[PROTO_NAME_MAX];
+	char			 alivename[PROTO_NAME_MAX];
+	int			 readyfd;	/* to the starter, or -1 */
+	struct evbuffer		*in;
+	struct server_clients	 clients;
+	size_t			 nclients;
+	int			 exiting;
+	int			 shutdown;	/* answer, then exit */
+	int			 idle_timeout;	/* seconds */
+	int			 want_max_age;	/* seconds */
+	uint64_t		 max_cost;
+	double			 load_time;	/* seconds */
+	time_t			 started;
+	long long		 last;		/* ms, last request */
+	uint64_t		 queries;
+};
+
+/* log.c */
+void	log_init(int, const char *);
+void	log_warn(const char *, ...)
+	    __attribute__((__format__(__printf__, 1, 2)));
+void	log_warnx(const char *, ...)
+	    __attribute__((__format__(__printf__, 1, 2)));
+void	log_info(const char *, ...)
+	    __attribute__((__format__(__printf__, 1, 2)));
+void	fatal(const char *, ...)
+	    __attribute__((__format__(__printf__, 1, 2), __noreturn__));
+void	fatalx(const char *, ...)
+	    __attribute__((__format__(__printf__, 1, 2), __noreturn__));
+
+/* server.c */
+int	server_run(struct server *);
+void	server_exit(struct server *, const char *);
+void	server_client_done(struct server *);
+
+/* server-client.c */
+int	server_client_create(struct server *, const char *,
+	    const struct answer *);
+void	server_client_free(struct server_client *);
+
+/* server-status.c */
+json_t	*server_status(void *);
+
+#endif /* SERVER_H */

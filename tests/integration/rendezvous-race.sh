@@ -1,0 +1,156 @@
+#!/bin/sh
+# Races through lighttpd: 64 simultaneous cold requests start exactly one
+# server and all get the same correct answer; 64 simultaneous different
+# queries each get their own answer; 200 requests timed around a 1 s idle
+# expiry are each answered or told to retry, leaving no orphan; shutdown
+# racing queries.
+if [ -z "${RDV_DEADLINE:-}" ]; then
+	RDV_DEADLINE=1
+	export RDV_DEADLINE
+	exec timeout -k 5 150 /bin/sh "$0" "$@"
+fi
+. "${0%/*}/../lib.sh"
+. "${0%/*}/rendezvous-lib.sh"
+
+# A profile with 100 functions, so limit=N answers differ for N <= 64.
+awk 'BEGIN { for (i = 1; i <= 100; i++)
+	printf "main;mod%d;fn%03d %d\n", i % 7, i, 1000 - i }' \
+    >"$root/many.folded"
+rdv_httpd
+q='file=firefox.folded&cmd=tree&depth=10&format=json'
+rdv_local 'cmd=tree&depth=10&format=json' >"$tmp/want.json"
+
+# 64 simultaneous cold requests.
+pids=
+i=0
+while [ $i -lt 64 ]; do
+	i=$((i + 1))
+	curl -sS --max-time 30 -o "$tmp/cold.$i" -w '%{http_code}\n' \
+	    "$url?$q" >"$tmp/cold.$i.code" 2>&1 &
+	pids="$pids $!"
+done
+wait $pids
+n200=$(cat "$tmp"/cold.*.code | grep -c '^200$' || :)
+check "64 cold requests: all 200 ($n200)" test "$n200" -eq 64
+same=0
+i=0
+while [ $i -lt 64 ]; do
+	i=$((i + 1))
+	cmp -s "$tmp/want.json" "$tmp/cold.$i" && same=$((same + 1))
+done
+check "64 cold requests: all answers identical and correct ($same)" \
+    test "$same" -eq 64
+check "64 cold requests: exactly one server" rdv_one
+check "64 cold requests: one liveness lock held" \
+    test "$(ls "$run" | grep -c '\.alive$')" -eq 1
+echo "# 64 cold requests: $n200 answered 200, $same identical, $(rdv_count) server(s)"
+
+# 64 simultaneous different queries to one server: no cross-talk.
+rdv_get 'file=many.folded' >/dev/null
+pids=
+i=0
+while [ $i -lt 64 ]; do
+	i=$((i + 1))
+	curl -sS --max-time 30 -o "$tmp/lim.$i" \
+	    "$url?file=many.folded&cmd=top&limit=$i&format=json" &
+	pids="$pids $!"
+done
+wait $pids
+good=0
+i=0
+while [ $i -lt 64 ]; do
+	i=$((i + 1))
+	rdv_local "cmd=top&limit=$i&format=json" many.folded >"$tmp/lim.want"
+	rows=$(grep -o '"func":' "$tmp/lim.$i" | wc -l)
+	if [ "$rows" -eq "$i" ] && cmp -s "$tmp/lim.want" "$tmp/lim.$i"; then
+		good=$((good + 1))
+	fi
+done
+check "64 different simultaneous queries: each got its own answer ($good)" \
+    test "$good" -eq 64
+rdv_stop
+
+# Idle timeout 1 s, 200 requests in 20 bursts fired around the expiry
+# (0.90-1.10 s after the previous burst, each request 0-60 ms into it).
+rdv_conf idle_timeout=1
+rdv_get "$q" >/dev/null
+bad=0
+retry=0
+cycle=0
+total=0
+while [ $cycle -lt 20 ]; do
+	cycle=$((cycle + 1))
+	sleep "$(printf '0.%03d' $((900 + (cycle * 71) % 200 - 0)) |
+	    sed 's/^0\.1/1./')"
+	pids=
+	for off in $(shuf -i 0-60 -n 10); do
+		total=$((total + 1))
+		(sleep "0.0$(printf %02d "$off")"
+		curl -sS --max-time 30 -D "$tmp/idle.$total.head" \
+		    -o "$tmp/idle.$total" -w '%{http_code}' "$url?$q" \
+		    >"$tmp/idle.$total.code" 2>&1) &
+		pids="$pids $!"
+	done
+	wait $pids
+	rdv_pids >>"$tmp/idle.pids"
+done
+i=0
+while [ $i -lt "$total" ]; do
+	i=$((i + 1))
+	case $(cat "$tmp/idle.$i.code") in
+	200)
+		cmp -s "$tmp/want.json" "$tmp/idle.$i" || bad=$((bad + 1))
+		;;
+	503)
+		if grep -qi '^Retry-After:' "$tmp/idle.$i.head"; then
+			retry=$((retry + 1))
+		else
+			bad=$((bad + 1))
+		fi
+		;;
+	*)
+		bad=$((bad + 1))
+		;;
+	esac
+done
+check "$total requests around idle expiry: each correct or a retryable 503 ($retry retries)" \
+    test "$bad" -eq 0 -a "$total" -eq 200
+echo "# idle race: $total requests, $((total - bad - retry)) answered, $retry retryable 503, $bad wrong, $(sort -u "$tmp/idle.pids" | wc -l) servers in turn"
+check "after the idle race: no server left" rdv_wait 5 rdv_none
+check "after the idle race: no FIFO, want or reply file left" \
+    test -z "$(rdv_leftovers)"
+
+# Shutdown racing queries: queries complete or may retry, then a new
+# server answers.
+rdv_conf
+rdv_get "$q" >/dev/null
+pids=
+i=0
+while [ $i -lt 20 ]; do
+	i=$((i + 1))
+	if [ $i -eq 10 ]; then
+		rdv_get 'file=firefox.folded&cmd=shutdown&format=json' \
+		    >"$tmp/sd.code" &
+		pids="$pids $!"
+	fi
+	curl -sS --max-time 30 -D "$tmp/race.$i.head" -o "$tmp/race.$i" \
+	    -w '%{http_code}' "$url?$q" >"$tmp/race.$i.code" 2>&1 &
+	pids="$pids $!"
+done
+wait $pids
+bad=0
+i=0
+while [ $i -lt 20 ]; do
+	i=$((i + 1))
+	case $(cat "$tmp/race.$i.code") in
+	200) cmp -s "$tmp/want.json" "$tmp/race.$i" || bad=$((bad + 1)) ;;
+	503) grep -qi '^Retry-After:' "$tmp/race.$i.head" || bad=$((bad + 1)) ;;
+	*) bad=$((bad + 1)) ;;
+	esac
+done
+check "queries racing a shutdown: each correct or retryable" test "$bad" -eq 0
+code=$(rdv_get "$q")
+check "after the shutdown race a server answers" test "$code" = 200
+check "...exactly one (once the old one has exited)" rdv_wait 5 rdv_one
+
+done_testing
