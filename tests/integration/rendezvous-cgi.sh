@@ -113,7 +113,7 @@ check "errors carry the CSP too" \
 # the answer is the same as in-process.
 big="cmd=top&format=json&title=$(head -c 250 /dev/zero | tr '\0' t)"
 # open= paths that name no node change nothing but the query's length.
-big="$big&open=$(head -c 9000 /dev/zero | sed 's/\x0\x0/9~/g')9"
+big="$big&open=$(head -c 5000 /dev/zero | sed 's/\x0\x0/9~/g')9"
 rdv_local "$big" >"$tmp/big.json" 2>&1 || :
 code=$(rdv_get "file=firefox.folded&$big")
 check "a ${#big}-byte query is answered" test "$code" = 200
