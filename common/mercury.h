@@ -45,6 +45,13 @@
 
 struct profile;
 
+/* Node tokens of the file (MR_DeepProfNextItem). */
+#define MERCURY_TOKEN_END	0
+#define MERCURY_TOKEN_CSS	1
+#define MERCURY_TOKEN_CSD	2
+#define MERCURY_TOKEN_PS	3
+#define MERCURY_TOKEN_PD	4
+
 /* Call-site kinds (MR_CallSiteKind). */
 #define MERCURY_CALL_NORMAL	0	/* first order, callee known */
 #define MERCURY_CALL_SPECIAL	1	/* unify/compare of a type */

@@ -57,12 +57,6 @@
 #define MERCURY_ID_LEN	(sizeof MERCURY_ID - 1)
 #define MERCURY_ID_MAX	(MERCURY_ID_LEN + 10)
 
-#define TOKEN_END	0
-#define TOKEN_CSS	1
-#define TOKEN_CSD	2
-#define TOKEN_PS	3
-#define TOKEN_PD	4
-
 /*
  * The smallest encoding of each node, token included, to check the
  * header's counts against the size of the file before allocating.
@@ -1273,19 +1267,19 @@ mercury_load(struct input *in, const struct reader_options *opts,
 		at = binary_offset(&ml.b);
 		(void)binary_u8(&ml.b, &token);
 		switch (token) {
-		case TOKEN_END:
+		case MERCURY_TOKEN_END:
 			rc = 0;
 			break;
-		case TOKEN_CSS:
+		case MERCURY_TOKEN_CSS:
 			rc = rd_css(&ml);
 			break;
-		case TOKEN_CSD:
+		case MERCURY_TOKEN_CSD:
 			rc = rd_csd(&ml);
 			break;
-		case TOKEN_PS:
+		case MERCURY_TOKEN_PS:
 			rc = rd_ps(&ml);
 			break;
-		case TOKEN_PD:
+		case MERCURY_TOKEN_PD:
 			rc = rd_pd(&ml);
 			break;
 		default:
@@ -1295,7 +1289,7 @@ mercury_load(struct input *in, const struct reader_options *opts,
 		}
 		if (rc == -1)
 			goto fail;
-		if (token == TOKEN_END) {
+		if (token == MERCURY_TOKEN_END) {
 			if (binary_at_end(&ml.b) != 1) {
 				fail(&ml, "offset %llu: data after the end "
 				    "token", (unsigned long long)at + 1);
@@ -1323,8 +1317,10 @@ mercury_load(struct input *in, const struct reader_options *opts,
 	}
 	profile_builder_set_extra(ml.pb, ml.m, mercury_free);
 	ml.m = NULL;
-	p = profile_builder_finish(ml.pb, cause);
+	p = profile_builder_finish(ml.pb, &ml.why);
 	ml.pb = NULL;
+	if (p == NULL)
+		cause_set(cause, "%s: %s", in->path, ml.why);
 	goto done;
 
 fail:

@@ -206,8 +206,9 @@ rd_header(struct pgcl *p)
 	left = binary_left(b);
 	need = (uint64_t)p->nmodules + 2 * (uint64_t)p->ncc + MIN_ENTRY;
 	if (need > left)
-		return (fail(p, "offset 8: %u modules and %u cost centres "
-		    "need at least %llu bytes, the file has %llu left",
+		return (fail(p, "offset 8: the header's counts (%u modules, "
+		    "%u cost centres) need at least %llu bytes, the file has "
+		    "%llu left",
 		    p->nmodules, p->ncc, (unsigned long long)need,
 		    (unsigned long long)left));
 	if ((p->mod_text = calloc((size_t)p->nmodules + 1,
@@ -404,8 +405,10 @@ pgcl_load(struct input *in, const struct reader_options *opts,
 	if (rd_header(&p) == -1 || rd_names(&p) == -1 || rd_graph(&p) == -1)
 		goto fail;
 	binary_sync(&p.b);
-	prof = profile_builder_finish(p.pb, cause);
+	prof = profile_builder_finish(p.pb, &p.why);
 	p.pb = NULL;
+	if (prof == NULL)
+		cause_set(cause, "%s: %s", in->path, p.why);
 	goto done;
 
 fail:
