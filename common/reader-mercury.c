@@ -153,6 +153,8 @@ static int	rd_pd(struct mload *);
 static int	text_add(struct mload *, const char *);
 static char	*refined_name(struct mload *, uint8_t, uint32_t, uint32_t);
 static int	link_nodes(struct mload *);
+static void	pd_csds(const struct mercury *, const struct mercury_pd *,
+		    uint32_t *, uint32_t *);
 static uint32_t	ps_func(struct mload *, uint32_t);
 static int	add_own(struct mload *, uint32_t, const struct mercury_own *);
 static int	build_tree(struct mload *);
@@ -393,7 +395,8 @@ rd_header(struct mload *ml)
 		return (fail(ml, "the header's node counts (%llu CSD, %llu "
 		    "CSS, %llu PD, %llu PS) need at least %llu bytes, the "
 		    "file has %llu left", (unsigned long long)counts[0],
-		    (unsigned long long)counts[1], (unsigned long long)counts[2],
+		    (unsigned long long)counts[1],
+		    (unsigned long long)counts[2],
 		    (unsigned long long)counts[3], (unsigned long long)need,
 		    (unsigned long long)left));
 	m->ncsd = counts[0];
@@ -851,10 +854,29 @@ link_nodes(struct mload *ml)
 		csd = &m->csd[i];
 		if (csd->defined && csd->callee != 0 &&
 		    !m->pd[csd->callee].defined)
-			return (fail(ml, "CSD %u: its callee PD %u is not in the "
-			    "file", i, csd->callee));
+			return (fail(ml, "CSD %u: its callee PD %u is not in "
+			    "the file", i, csd->callee));
 	}
 	return (0);
+}
+
+/*
+ * The CSDs of all slots of a PD, as the range [*e0, *e1) of slot_csd:
+ * a PD's slots, and their CSD lists, were appended in order.
+ */
+static void
+pd_csds(const struct mercury *m, const struct mercury_pd *pd, uint32_t *e0,
+    uint32_t *e1)
+{
+	const struct mercury_slot	*last;
+
+	if (pd->nslots == 0) {
+		*e0 = *e1 = 0;
+		return;
+	}
+	last = &m->slot[pd->slots + pd->nslots - 1];
+	*e0 = m->slot[pd->slots].csds;
+	*e1 = last->csds + last->ncsds;
 }
 
 /* The profile function of a PS, made on first use. */
@@ -957,11 +979,7 @@ build_tree(struct mload *ml)
 		stack[nstack++] = start;
 		while (nstack > 0) {
 			pd = &m->pd[stack[--nstack]];
-			if (pd->nslots == 0)
-				continue;
-			e0 = m->slot[pd->slots].csds;
-			e1 = m->slot[pd->slots + pd->nslots - 1].csds +
-			    m->slot[pd->slots + pd->nslots - 1].ncsds;
+			pd_csds(m, pd, &e0, &e1);
 			for (e = e0; e < e1; e++) {
 				csd = &m->csd[m->slot_csd[e]];
 				if (csd->node != PROFILE_NONE ||
@@ -1018,7 +1036,6 @@ static int
 find_cliques(struct mload *ml)
 {
 	struct mercury		*m = ml->m;
-	struct mercury_pd	*pd;
 	struct mercury_csd	*csd;
 	struct mercury_clique	*cl;
 	uint32_t		*index = NULL, *low = NULL, *edge = NULL;
@@ -1047,12 +1064,10 @@ find_cliques(struct mload *ml)
 		call[ncall++] = i;
 		index[i] = low[i] = next++;
 		stk[nstk++] = i;
-		edge[i] = m->pd[i].nslots ? m->slot[m->pd[i].slots].csds : 0;
+		pd_csds(m, &m->pd[i], &edge[i], &e1);
 		while (ncall > 0) {
 			v = call[ncall - 1];
-			pd = &m->pd[v];
-			e1 = pd->nslots ? m->slot[pd->slots + pd->nslots - 1].csds
-			    + m->slot[pd->slots + pd->nslots - 1].ncsds : 0;
+			pd_csds(m, &m->pd[v], &e, &e1);
 			for (e = edge[v]; e < e1; e++) {
 				w = m->csd[m->slot_csd[e]].callee;
 				if (w == 0)
@@ -1068,8 +1083,7 @@ find_cliques(struct mload *ml)
 				w = m->csd[m->slot_csd[e]].callee;
 				index[w] = low[w] = next++;
 				stk[nstk++] = w;
-				edge[w] = m->pd[w].nslots ?
-				    m->slot[m->pd[w].slots].csds : 0;
+				pd_csds(m, &m->pd[w], &edge[w], &e1);
 				call[ncall++] = w;
 				continue;
 			}
@@ -1191,10 +1205,7 @@ propagate(struct mload *ml)
 		cl = &m->clique[c];
 		for (k = 0; k < cl->nmembers; k++) {
 			pd = &m->pd[m->clique_pd[cl->members + k]];
-			e = pd->nslots ? m->slot[pd->slots].csds : 0;
-			e1 = pd->nslots ? m->slot[pd->slots + pd->nslots -
-			    1].csds + m->slot[pd->slots + pd->nslots - 1].ncsds :
-			    0;
+			pd_csds(m, pd, &e, &e1);
 			for (; e < e1; e++) {
 				csd = &m->csd[m->slot_csd[e]];
 				if (csd->node == PROFILE_NONE ||

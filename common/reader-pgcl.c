@@ -106,7 +106,7 @@ struct pgcl {
 	size_t			*mod_text;	/* [nmodules + 1] */
 	size_t			*cc_text;	/* [ncc + 1] */
 	uint32_t		*cc_module;	/* [ncc + 1] */
-	uint32_t		*cc_func;	/* [ncc + 1], made on first use */
+	uint32_t		*cc_func;	/* [ncc + 1], made when used */
 
 	struct pgcl_frame	*stack;
 	size_t			 nstack, stackcap;

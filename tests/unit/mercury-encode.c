@@ -5,6 +5,7 @@
 
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -313,4 +314,141 @@ menc_example(struct menc *e, int version, int coverage,
 		total->allocs += own[i].allocs;
 		total->words += own[i].words;
 	}
+}
+
+/* A deterministic pseudo-random number (xorshift64). */
+static uint64_t
+next(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return (*s);
+}
+
+#define LARGE_PS	3000
+#define LARGE_SITES	4
+
+struct large {
+	struct menc	 body;
+	uint64_t	 seed;
+	uint32_t	 npd, ncsd;
+	size_t		 target;
+};
+
+/* A PD of procedure ps and, depth first, what it calls. */
+static uint32_t
+large_pd(struct large *l, uint32_t ps, int depth, struct mercury_own *total)
+{
+	struct mercury_own	 o;
+	uint32_t		 id = ++l->npd, csd[LARGE_SITES], callee, pd, i;
+	uint64_t		 r;
+
+	/* Decide the calls first: a PD's slots name its CSDs. */
+	for (i = 0; i < LARGE_SITES; i++) {
+		r = next(&l->seed);
+		csd[i] = 0;
+		if (depth < 12 && r % 3 != 0 && l->body.len < l->target)
+			csd[i] = ++l->ncsd;
+	}
+	menc_pd(&l->body, id, ps, LARGE_SITES, 0);
+	for (i = 0; i < LARGE_SITES; i++)
+		menc_slot_normal(&l->body, csd[i]);
+	for (i = 0; i < LARGE_SITES; i++) {
+		if (csd[i] == 0)
+			continue;
+		r = next(&l->seed);
+		callee = 1 + (ps * LARGE_SITES + i) % LARGE_PS;
+		memset(&o, 0, sizeof o);
+		o.exits = 1 + r % 1000;
+		o.callseqs = o.exits + (r >> 10) % 5000;
+		o.quanta = (r >> 24) % 3;
+		o.allocs = (r >> 30) % 100;
+		o.words = o.allocs * 3;
+		/* A procedure calling itself: the runtime reuses the PD. */
+		pd = callee == ps ? id : large_pd(l, callee, depth + 1, total);
+		menc_csd(&l->body, csd[i], pd, &o);
+		total->exits += o.exits;
+		total->callseqs += o.callseqs;
+		total->quanta += o.quanta;
+		total->allocs += o.allocs;
+		total->words += o.words;
+	}
+	return (id);
+}
+
+/*
+ * About size bytes of a plausible Deep.data (version 9): LARGE_PS
+ * procedures of LARGE_SITES first-order call sites each, and a random
+ * dynamic tree below the root. For the benchmark.
+ */
+void
+menc_large(struct menc *e, size_t size, struct mercury_own *total)
+{
+	struct large		 l;
+	struct menc_header	 h;
+	static const struct mercury_own one = { .exits = 1, .callseqs = 1 };
+	uint32_t		 i, j, sites[LARGE_SITES], root_csd;
+	uint32_t		*root = NULL, nroot = 0, rootcap = 0;
+	char			 name[64];
+
+	memset(&l, 0, sizeof l);
+	memset(total, 0, sizeof *total);
+	l.seed = 88172645463325252ULL;
+	l.target = size;
+	l.body.version = e->version = 9;
+	l.body.coverage = e->coverage = 0;
+
+	/* The root PD (procedure LARGE_PS + 1) calls main (procedure 1)
+	   through its callback site, again and again until the size. */
+	l.npd = 1;
+	while (l.body.len < size) {
+		root_csd = ++l.ncsd;
+		if (nroot == rootcap) {
+			rootcap = rootcap ? rootcap * 2 : 64;
+			if ((root = realloc(root, rootcap * sizeof *root)) ==
+			    NULL)
+				abort();
+		}
+		root[nroot++] = root_csd;
+		menc_csd(&l.body, root_csd, l.npd + 1, &one);
+		total->exits++;
+		total->callseqs++;
+		large_pd(&l, 1, 0, total);
+	}
+	menc_pd(&l.body, 1, LARGE_PS + 1, 1, 0);
+	menc_slot_multi(&l.body, MERCURY_CALL_CALLBACK, root, nroot);
+	free(root);
+
+	for (i = 1; i <= LARGE_PS; i++) {
+		for (j = 0; j < LARGE_SITES; j++)
+			sites[j] = (i - 1) * LARGE_SITES + j + 1;
+		snprintf(name, sizeof name, "proc_%u", i);
+		menc_ps(&l.body, i, MERCURY_PROC_PRED, "bench", "bench", name,
+		    NULL, 2, 0, "bench.m", i, 0, LARGE_SITES, sites, 0);
+		for (j = 0; j < LARGE_SITES; j++)
+			menc_css(&l.body, sites[j], MERCURY_CALL_NORMAL,
+			    1 + ((i - 1) * LARGE_SITES + j) % LARGE_PS, "", "",
+			    i + j, "c1;");
+	}
+	sites[0] = LARGE_PS * LARGE_SITES + 1;
+	menc_ps(&l.body, LARGE_PS + 1, MERCURY_PROC_PRED, "Mercury runtime",
+	    "Mercury runtime", "Mercury runtime", NULL, 0, 0,
+	    "Mercury runtime", 0, 1, 1, sites, 0);
+	menc_css(&l.body, sites[0], MERCURY_CALL_CALLBACK, 0, "", "", 0, "");
+
+	memset(&h, 0, sizeof h);
+	h.program = "./bench";
+	h.flags = 0x0108;
+	h.ncsd = l.ncsd;
+	h.ncss = LARGE_PS * LARGE_SITES + 1;
+	h.npd = l.npd;
+	h.nps = LARGE_PS + 1;
+	h.ticks_per_second = 100;
+	h.user_quanta = total->quanta;
+	h.callseqs = total->callseqs;
+	h.root_pd = 1;
+	menc_header(e, &h);
+	menc_put(e, l.body.data, l.body.len);
+	menc_free(&l.body);
 }

@@ -49,5 +49,6 @@ void	menc_pd(struct menc *, uint32_t, uint32_t, uint32_t, uint32_t);
 void	menc_slot_normal(struct menc *, uint32_t);
 void	menc_slot_multi(struct menc *, int, const uint32_t *, uint32_t);
 void	menc_example(struct menc *, int, int, struct mercury_own *);
+void	menc_large(struct menc *, size_t, struct mercury_own *);
 
 #endif /* MERCURY_ENCODE_H */

@@ -190,7 +190,8 @@ gen_modules(struct pgcl_buf *b, struct pgcl_totals *t, uint64_t n)
 
 	pgcl_header(b, 2, n, 2 * n, 2400000000ULL, 99);
 	for (i = 0; i < n; i++) {
-		snprintf(name, sizeof name, "Module%llu", (unsigned long long)i);
+		snprintf(name, sizeof name, "Module%llu",
+		    (unsigned long long)i);
 		pgcl_cstring(b, name);
 	}
 	for (i = 0; i < n; i++) {

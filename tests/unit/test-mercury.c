@@ -305,7 +305,8 @@ test_broken(void)
 	e.version = 8;
 	menc_header(&e, &h);
 	menc_pd(&e, 1, 1, 0, 0);
-	menc_css(&e, 1, MERCURY_CALL_HO, 0, "", "", 1, "a goal path as padding");
+	menc_css(&e, 1, MERCURY_CALL_HO, 0, "", "", 1,
+	    "a goal path as padding");
 	refused(&e, "PD 1: its PS 1 is not in the file", "missing PS");
 
 	e.version = 8;
