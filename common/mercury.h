@@ -102,7 +102,8 @@ struct mercury_ps {
 	uint32_t	 sites;		/* first index in mercury.ps_site */
 	uint32_t	 nsites;	/* its call sites, slot 0 first */
 	uint32_t	 ncoverage;	/* coverage points (not kept) */
-	uint32_t	 func;		/* profile function, or PROFILE_NONE
+	uint32_t	 func;		/* profile function (PROFILE_ROOT for
+					   the root PD's), or PROFILE_NONE
 					   if no PD of it is in the tree */
 	uint8_t		 kind;		/* MERCURY_PROC_* */
 	uint8_t		 exported;	/* is in the module's interface */

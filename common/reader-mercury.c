@@ -754,8 +754,10 @@ rd_pd(struct mload *ml)
 		slot->csds = m->nslot_csd;
 		slot->ncsds = 0;
 		for (j = 0;; j++) {
-			/* A normal site has one CSD id (0: never called); the
-			   others a list ended by a 0 byte. */
+			/*
+			 * A normal site has one CSD id (0: never called); the
+			 * others a list ended by a 0 byte.
+			 */
 			if (kind == MERCURY_CALL_NORMAL) {
 				if (j == 1)
 					break;
@@ -1268,8 +1270,10 @@ mercury_load(struct input *in, const struct reader_options *opts,
 	if (rd_header(&ml) == -1)
 		goto fail;
 
-	/* Nodes until an end token or the end of the file (the writer
-	   never writes the end token). */
+	/*
+	 * Nodes until an end token or the end of the file (the writer
+	 * never writes the end token).
+	 */
 	for (;;) {
 		if ((end = binary_at_end(&ml.b)) == -1)
 			goto fail;

@@ -292,8 +292,10 @@ rd_entry(struct pgcl *p, uint32_t parent, int root)
 	size_t			 cap;
 	int			 k;
 
-	/* Field order of the file: ticks, words, tail, strict, lazy,
-	   curried. */
+	/*
+	 * Field order of the file: ticks, words, tail, strict, lazy,
+	 * curried.
+	 */
 	static const int order[] = { M_TICKS, M_WORDS, M_TAIL, M_STRICT,
 	    M_LAZY, M_CURRIED };
 

@@ -399,8 +399,10 @@ menc_large(struct menc *e, size_t size, struct mercury_own *total)
 	l.body.version = e->version = 9;
 	l.body.coverage = e->coverage = 0;
 
-	/* The root PD (procedure LARGE_PS + 1) calls main (procedure 1)
-	   through its callback site, again and again until the size. */
+	/*
+	 * The root PD (procedure LARGE_PS + 1) calls main (procedure 1)
+	 * through its callback site, again and again until the size.
+	 */
 	l.npd = 1;
 	while (l.body.len < size) {
 		root_csd = ++l.ncsd;

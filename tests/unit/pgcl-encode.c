@@ -228,8 +228,10 @@ gen_leb128(struct pgcl_buf *b, struct pgcl_totals *t)
 	pgcl_cstring(b, "edge");
 	pgcl_leb128(b, 1);
 	pgcl_cstring(b, "f");
-	/* Root: its words are 2^63 - 1, with a 10-byte and a padded
-	   encoding among the others. */
+	/*
+	 * Root: its words are 2^63 - 1, with a 10-byte and a padded
+	 * encoding among the others.
+	 */
 	pgcl_leb128(b, 1);
 	pgcl_leb128(b, 0);
 	pgcl_leb128(b, INT64_MAX);

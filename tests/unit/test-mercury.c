@@ -117,8 +117,10 @@ test_example(int version, int coverage)
 	totals_are(p, &want, what);
 	no_double_count(p, what);
 
-	/* f: direct recursion, mutual recursion with g, and a second PD
-	   of f reached through a higher-order call share one node. */
+	/*
+	 * f: direct recursion, mutual recursion with g, and a second PD
+	 * of f reached through a higher-order call share one node.
+	 */
 	is_int(func_value(p, "f/2+1-0", "callseqs", 0), 50 + 100 + 9 + 4,
 	    "%s: f's self: its calls, recursive ones included", what);
 	is_int(func_value(p, "f/2+1-0", "callseqs", 1), 193,
@@ -505,8 +507,10 @@ main(int argc, char **argv)
 	test_mutations();
 	test_broken();
 
-	/* The real file: an argument, or beside the repository as CI has
-	   it (tests/lib.sh's $mercury). */
+	/*
+	 * The real file: an argument, or beside the repository as CI has
+	 * it (tests/lib.sh's $mercury).
+	 */
 	if (argc > 1)
 		snprintf(path, sizeof path, "%s", argv[1]);
 	else
