@@ -127,7 +127,9 @@ struct mercury_csd {
 	uint32_t	 caller;	/* PD whose slot holds it (derived) */
 	uint32_t	 callee;	/* PD called, 0 if none */
 	uint32_t	 css;		/* call site (derived from the slot) */
-	uint32_t	 node;		/* call node its costs went to */
+	uint32_t	 node;		/* call node its costs went to (a
+					   leaf below the caller's node for
+					   a recursive call) */
 	struct mercury_own own;
 	struct mercury_desc desc;	/* mdprof's csd_desc: for a call
 					   into another clique, that
@@ -147,7 +149,8 @@ struct mercury_pd {
 	uint32_t	 slots;		/* first index in mercury.slot */
 	uint32_t	 nslots;	/* = the PS's nsites */
 	uint32_t	 clique;
-	uint32_t	 node;		/* call node, PROFILE_NONE if none */
+	uint32_t	 node;		/* call node its calls hang below,
+					   PROFILE_NONE if none */
 	struct mercury_own own;		/* sum of own of the CSDs calling it,
 					   recursive ones included */
 	struct mercury_desc desc;	/* costs of calls into other cliques */

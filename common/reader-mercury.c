@@ -44,13 +44,14 @@
  * are found and the costs propagated. The whole structure is kept as the
  * profile's extra data for the clique and call-site views.
  *
- * The tree has a call node per PD reached from the root (PDs of one
- * procedure reached through two call sites of one context share a node).
- * Each CSD's measurements go to the node of the PD it calls, once: a
- * recursive call (a CSD back into a PD already in the tree, which is how
- * the runtime records recursion) adds to that PD's node and creates none,
- * so nothing is counted twice and the root's inclusive values are the
- * program's totals.
+ * The tree has a call node per CSD context: the callee's procedure
+ * below the caller's node (CSDs calling one procedure from one context
+ * share a node). A recursive call, which the runtime records as a CSD
+ * back into a PD already active, is a leaf below its caller with the
+ * costs of the recursive calls; the callee's own calls stay below its
+ * first node. Each CSD's measurements are added once, so the root's
+ * inclusive values are the program's totals, and the per-function totals
+ * (profile-builder.c) count recursion once.
  */
 
 #define MERCURY_ID	"Mercury deep profiler data version "
@@ -956,10 +957,14 @@ add_own(struct mload *ml, uint32_t node, const struct mercury_own *o)
 
 /*
  * The calling-context tree: a depth-first walk of the PD graph from the
- * root PD, which becomes the tree's root. A PD gets a node when first
- * reached; every CSD adds its measurements, once, to the node of the PD
- * it calls. PDs the root does not reach (none in a well-formed file) hang
- * below the root, so that no measurement is lost.
+ * root PD, which becomes the tree's root. Every CSD becomes a call node
+ * of its callee's procedure below its caller's node and adds its
+ * measurements there, once. The first CSD to reach a PD gives it that
+ * node, and the PD's own calls hang below it; a CSD reaching a PD already
+ * in the tree (recursion: the runtime reuses the PD of the outermost
+ * active call) is a leaf holding the recursive calls' costs. PDs the root
+ * does not reach (none in a well-formed file) hang below the root, so
+ * that no measurement is lost.
  */
 static int
 build_tree(struct mload *ml)
@@ -988,20 +993,25 @@ build_tree(struct mload *ml)
 				    csd->callee == 0)
 					continue;
 				callee = &m->pd[csd->callee];
+				/*
+				 * Every CSD is a call of its callee's
+				 * procedure below the caller's node; only
+				 * the first reaching a PD carries its
+				 * subtree. The others (recursion: a CSD back
+				 * into a PD already in the tree) are leaves.
+				 */
+				if ((f = ps_func(ml, callee->ps)) ==
+				    PROFILE_NONE || (n = profile_builder_child(
+				    ml->pb, pd->node, f)) == PROFILE_NONE) {
+					fail(ml, "%s",
+					    profile_builder_error(ml->pb));
+					goto out;
+				}
 				if (callee->node == PROFILE_NONE) {
-					if ((f = ps_func(ml, callee->ps)) ==
-					    PROFILE_NONE ||
-					    (n = profile_builder_child(ml->pb,
-					    pd->node, f)) == PROFILE_NONE) {
-						fail(ml, "%s",
-						    profile_builder_error(
-						    ml->pb));
-						goto out;
-					}
 					callee->node = n;
 					stack[nstack++] = csd->callee;
 				}
-				csd->node = callee->node;
+				csd->node = n;
 				if (add_own(ml, csd->node, &csd->own) == -1)
 					goto out;
 			}

@@ -28,12 +28,14 @@ check "calls = exits + fails + excps - redos = 202,594,394" \
 check "callseqs is the default metric" \
     grep -q '"metrics":\[{"name":"callseqs","unit":"count"}' "$tmp/menu.json"
 
-"$DEEPQ" query --local "$f" 'cmd=top&sort=self&limit=2&format=text' \
-    >"$tmp/top.txt" 2>&1 || :
-check "top self: math.sqrt 100,996,502" grep -q '^sqrt/2+1-0 *100,996,502' \
-    "$tmp/top.txt"
-check "then mandelbrot.escape 100,976,685" \
-    grep -q '^escape/7-0 *100,976,685' "$tmp/top.txt"
+"$DEEPQ" query --local "$f" 'cmd=top&sort=self&limit=2&format=json' \
+    >"$tmp/top.json" 2>&1 || :
+check "top self: math.sqrt 100,996,502" grep -Eq \
+    '"rows":\[\{[^{]*"name":"sqrt/2\+1-0","module":"math"[^{]*"self":\{"callseqs":100996502,' \
+    "$tmp/top.json"
+check "then mandelbrot.escape 100,976,685" grep -Eq \
+    '\},\{[^{]*"name":"escape/7-0","module":"mandelbrot"[^{]*"self":\{"callseqs":100976685,' \
+    "$tmp/top.json"
 
 head -c 100000 "$f" >"$tmp/cut.data"
 if "$DEEPQ" query --local "$tmp/cut.data" format=json >/dev/null \

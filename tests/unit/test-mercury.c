@@ -11,6 +11,7 @@
 
 #include "config.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +54,29 @@ func_value(const struct profile *p, const char *name, const char *metric,
 		return (-1);
 	return (total ? p->metrics[m].func_total[f] :
 	    p->metrics[m].func_self[f]);
+}
+
+/* The node at a path of function names (NULL-terminated). */
+static uint32_t
+node_at(const struct profile *p, ...)
+{
+	va_list		 ap;
+	const char	*name;
+	uint32_t	 n = PROFILE_ROOT, c;
+
+	va_start(ap, p);
+	while ((name = va_arg(ap, const char *)) != NULL) {
+		for (c = p->node_first_child[n]; c != PROFILE_NONE;
+		    c = p->node_next_sibling[c]) {
+			if (strcmp(profile_func_name(p, p->node_func[c]),
+			    name) == 0)
+				break;
+		}
+		if ((n = c) == PROFILE_NONE)
+			break;
+	}
+	va_end(ap);
+	return (n);
 }
 
 /* The profile totals equal the sums in *o, metric by metric. */
@@ -100,7 +124,7 @@ test_example(int version, int coverage)
 	const struct mercury	*m;
 	const struct mercury_clique *cl;
 	char			*cause, what[64];
-	uint32_t		 f;
+	uint32_t		 f, n;
 
 	snprintf(what, sizeof what, "example v%d coverage %d", version,
 	    coverage);
@@ -125,14 +149,28 @@ test_example(int version, int coverage)
 	    "%s: f's self: its calls, recursive ones included", what);
 	is_int(func_value(p, "f/2+1-0", "callseqs", 1), 193,
 	    "%s: f's total counts the recursion once", what);
-	is_int(func_value(p, "g/3-1 [T = int]", "callseqs", 1), 30,
-	    "%s: g (a type specialisation) total", what);
+	is_int(func_value(p, "g/3-1 [T = int]", "callseqs", 1), 30 + 9,
+	    "%s: g (a type specialisation) total: its own and its call of "
+	    "f", what);
 	is_int(func_value(p, "main/2-0", "callseqs", 1), 198,
 	    "%s: main's total is the program's", what);
 	f = profile_func_find(p, "Unify for tree/0");
 	ok(f != PROFILE_NONE && strcmp(profile_func_module(p, f), "prog") ==
 	    0, "%s: special predicate name and module", what);
-	is_int(p->nnodes, 5, "%s: root, main, f, g, h", what);
+	is_int(p->nnodes, 7, "%s: root, main, f, f, g, f, h", what);
+	n = node_at(p, "main/2-0", "f/2+1-0", NULL);
+	is_int(n != PROFILE_NONE ? p->metrics[0].self[n] : -1, 50 + 4,
+	    "%s: main>f: CSD 2 and, through the higher-order site, CSD 6",
+	    what);
+	n = node_at(p, "main/2-0", "f/2+1-0", "f/2+1-0", NULL);
+	is_int(n != PROFILE_NONE ? p->metrics[0].self[n] : -1, 100,
+	    "%s: main>f>f: the direct recursion, a leaf", what);
+	n = node_at(p, "main/2-0", "f/2+1-0", "g/3-1 [T = int]", "f/2+1-0",
+	    NULL);
+	is_int(n != PROFILE_NONE ? p->metrics[0].self[n] : -1, 9,
+	    "%s: main>f>g>f: the mutual recursion, a leaf", what);
+	ok(n != PROFILE_NONE && p->node_first_child[n] == PROFILE_NONE,
+	    "%s: recursive calls make no deeper nodes", what);
 	is_int(p->nfuncs, 5, "%s: four procedures called and the root", what);
 
 	m = mercury_of(p);
@@ -422,7 +460,7 @@ test_real(const char *path)
 		.words = 221479
 	};
 	char			*cause = NULL;
-	uint32_t		 i, bad, singles;
+	uint32_t		 i, n, bad, singles;
 
 	p = reader_load(path, NULL, NULL, &cause);
 	ok(p != NULL, "%s loads", path);
@@ -444,6 +482,16 @@ test_real(const char *path)
 	    "escape (directly recursive) total counts the recursion once");
 	ok(strcmp(profile_func_module(p, profile_func_find(p, "escape/7-0")),
 	    "mandelbrot") == 0, "escape's module");
+	n = node_at(p, "main/2-0", "real_main/3-0", "my_map/3-0",
+	    "draw_row/3-0", "draw_row_2/4-0", "escape/7-0", NULL);
+	is_int(n != PROFILE_NONE ? p->metrics[0].self[n] : -1, 40000,
+	    "escape's 40,000 calls from draw_row_2");
+	if (n != PROFILE_NONE)
+		n = node_at(p, "main/2-0", "real_main/3-0", "my_map/3-0",
+		    "draw_row/3-0", "draw_row_2/4-0", "escape/7-0",
+		    "escape/7-0", NULL);
+	is_int(n != PROFILE_NONE ? p->metrics[0].self[n] : -1, 100936685,
+	    "and its recursive calls, a leaf below it");
 
 	m = mercury_of(p);
 	ok(m != NULL, "Mercury structure kept");
