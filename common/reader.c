@@ -27,10 +27,14 @@
 /* The reader table, and loading a file by detected format. */
 
 extern const struct reader reader_folded;
+extern const struct reader reader_mercury;
+extern const struct reader reader_pgcl;
 extern const struct reader reader_trace;
 
 /* Probe order matters only for equal scores: the more specific first. */
 static const struct reader *reader_table[] = {
+	&reader_mercury,
+	&reader_pgcl,
 	&reader_trace,
 	&reader_folded,
 };

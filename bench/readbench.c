@@ -1,0 +1,88 @@
+/*
+ * Copyright (c) 2026 The deepq developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+#include "config.h"
+
+#include <sys/stat.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "profile.h"
+#include "reader.h"
+
+/*
+ * readbench FILE [RUNS]: load FILE RUNS times (default 5) in this process
+ * and print the best load time and throughput, so that process start-up
+ * and the query answer are not measured. Both wall-clock and CPU time
+ * (this process's), since on a shared machine the wall clock also
+ * measures the other processes.
+ */
+
+static double
+now(clockid_t clock)
+{
+	struct timespec	 ts;
+
+	clock_gettime(clock, &ts);
+	return (ts.tv_sec + ts.tv_nsec / 1e9);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct profile	*p;
+	struct stat	 st;
+	char		*cause = NULL;
+	double		 t0, c0, t, c, best = 0, bestcpu = 0;
+	int		 runs = 5, i;
+	uint32_t	 nodes = 0;
+	const char	*format = "?";
+
+	if (argc < 2 || argc > 3 || (argc == 3 && (runs = atoi(argv[2])) < 1)) {
+		fprintf(stderr, "usage: readbench file [runs]\n");
+		return (1);
+	}
+	if (stat(argv[1], &st) == -1) {
+		perror(argv[1]);
+		return (1);
+	}
+	for (i = 0; i < runs; i++) {
+		t0 = now(CLOCK_MONOTONIC);
+		c0 = now(CLOCK_PROCESS_CPUTIME_ID);
+		if ((p = reader_load(argv[1], NULL, NULL, &cause)) == NULL) {
+			fprintf(stderr, "readbench: %s\n", cause);
+			free(cause);
+			return (1);
+		}
+		t = now(CLOCK_MONOTONIC) - t0;
+		c = now(CLOCK_PROCESS_CPUTIME_ID) - c0;
+		if (i == 0 || t < best)
+			best = t;
+		if (i == 0 || c < bestcpu)
+			bestcpu = c;
+		nodes = p->nnodes;
+		format = p->format;
+		profile_free(p);
+	}
+	printf("%s: %s, %.1f MB, %u nodes: best of %d loads %.3f s, "
+	    "%.1f MB/s (CPU %.3f s, %.1f MB/s)\n", argv[1], format,
+	    st.st_size / 1e6, nodes, runs, best, st.st_size / 1e6 / best,
+	    bestcpu, st.st_size / 1e6 / bestcpu);
+	return (0);
+}
