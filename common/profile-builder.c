@@ -41,6 +41,13 @@ struct profile_builder {
 	uint32_t	 samplecap;
 	uint32_t	 max_nodes;
 	const char	*error;
+	/*
+	 * Metric names and units by string id: the pool's text moves while
+	 * it grows, so the pointers in struct profile_metric are set (again)
+	 * only once it is sealed.
+	 */
+	uint32_t	 metric_name[PROFILE_MAX_METRICS];
+	uint32_t	 metric_unit[PROFILE_MAX_METRICS];
 };
 
 static int	grow(void *, size_t, uint32_t, uint32_t);
@@ -166,7 +173,8 @@ profile_builder_metric(struct profile_builder *b, const char *name,
 	uint32_t		 i;
 
 	for (i = 0; i < p->nmetrics; i++) {
-		if (strcmp(p->metrics[i].name, name) == 0)
+		if (strcmp(strpool_get(p->strings, b->metric_name[i]), name)
+		    == 0)
 			return ((int)i);
 	}
 	if (p->nmetrics == PROFILE_MAX_METRICS) {
@@ -174,10 +182,12 @@ profile_builder_metric(struct profile_builder *b, const char *name,
 		return (-1);
 	}
 	m = &p->metrics[p->nmetrics];
-	m->name = strpool_get(p->strings, profile_builder_string(b, name,
-	    strlen(name)));
-	m->unit = strpool_get(p->strings, profile_builder_string(b, unit,
-	    strlen(unit)));
+	b->metric_name[p->nmetrics] = profile_builder_string(b, name,
+	    strlen(name));
+	b->metric_unit[p->nmetrics] = profile_builder_string(b, unit,
+	    strlen(unit));
+	m->name = strpool_get(p->strings, b->metric_name[p->nmetrics]);
+	m->unit = strpool_get(p->strings, b->metric_unit[p->nmetrics]);
 	if ((m->self = calloc(b->nodecap ? b->nodecap : 1, sizeof *m->self))
 	    == NULL)
 		return (-1);
@@ -481,6 +491,10 @@ profile_builder_finish(struct profile_builder *b, char **cause)
 	free(lines);
 
 	strpool_seal(p->strings);
+	for (k = 0; k < p->nmetrics; k++) {
+		p->metrics[k].name = strpool_get(p->strings, b->metric_name[k]);
+		p->metrics[k].unit = strpool_get(p->strings, b->metric_unit[k]);
+	}
 	b->p = NULL;
 	profile_builder_free(b);
 	return (p);
