@@ -40,11 +40,14 @@
  * Metrics: samples (one per entry of "samples": hitCount is not used, as
  * node 20 writes hitCounts that disagree with samples) and time in
  * microseconds, each sample lasting until the next one and the last
- * until "endTime". Real files have negative deltas (the sampler thread
- * and the clock race): timestamps are clamped so they never go back, so
- * a sample followed by a negative delta lasts 0 us and the total time is
- * exactly the span from the first sample to the end. The sample order
- * is kept (runs of one node merged) for flame charts.
+ * until "endTime". A sample's timestamp is startTime plus the running
+ * sum of the deltas. Real files have negative deltas (the sampler thread
+ * and the clock race): a timestamp before the previous one is taken as
+ * the previous one, so the sample before it lasts 0 us and later
+ * timestamps are not shifted; the time total is exactly the span from
+ * the first sample to the latest of endTime and the timestamps. Chrome
+ * DevTools sorts such samples by time instead; we keep the file's order
+ * (runs of one node merged) as the sample sequence for flame charts.
  *
  * A function is its functionName ("(anonymous)" when empty) and its url,
  * the module being the url's file ("file://" dropped); lineNumber is
@@ -234,7 +237,7 @@ v8_samples(struct v8 *v, json_t *doc)
 {
 	json_t		*samples, *deltas, *j;
 	int		 msamples, mtime = -1;
-	int64_t		 t, prev = 0, end = 0, d, run = 0, dur;
+	int64_t		 raw, t, prev = 0, end = 0, d, run = 0, dur;
 	uint32_t	 idx, node, last = PROFILE_NONE, prevnode = PROFILE_NONE;
 	size_t		 i, n;
 	int		 hasend;
@@ -262,7 +265,7 @@ v8_samples(struct v8 *v, json_t *doc)
 	    "time", "us")) == -1))
 		goto fail;
 	j = json_object_get(doc, "startTime");
-	t = json_is_integer(j) ? json_integer_value(j) : 0;
+	raw = json_is_integer(j) ? json_integer_value(j) : 0;
 	j = json_object_get(doc, "endTime");
 	hasend = json_is_integer(j);
 	if (hasend)
@@ -293,10 +296,9 @@ v8_samples(struct v8 *v, json_t *doc)
 			    "an integer", i);
 			goto fail;
 		}
-		if (__builtin_add_overflow(t, json_integer_value(j), &t))
+		if (__builtin_add_overflow(raw, json_integer_value(j), &raw))
 			goto overflow;
-		if (i > 0 && t < prev)
-			t = prev;
+		t = i > 0 && raw < prev ? prev : raw;
 		if (i > 0) {
 			if (__builtin_sub_overflow(t, prev, &dur))
 				goto overflow;
