@@ -106,6 +106,7 @@ static int	ghc_build(struct ghc *, struct profile_builder *, int, int,
 		    int);
 static int	ghc_fit(struct ghc *, int, int64_t, int64_t *);
 static int64_t	ghc_add(int64_t, int64_t);
+static int64_t	ghc_share(int, int64_t);
 static int	ghc_tenths(int64_t, int64_t);
 static void	ghc_range(int, int64_t, int64_t *, int64_t *);
 static void	ghc_split(struct ghc *, struct ghc_fit_row *, uint32_t,
@@ -544,6 +545,15 @@ ghc_add(int64_t a, int64_t b)
 	return (__builtin_add_overflow(a, b, &s) ? INT64_MAX : s);
 }
 
+/* p tenths of a percent of total, rounded, at most total. */
+static int64_t
+ghc_share(int p, int64_t total)
+{
+	__int128	 v = ((__int128)p * total + 500) / 1000;
+
+	return (v > total ? total : (int64_t)v);
+}
+
 /* The tenths of a percent GHC prints for x of total t ("%5.1f"). */
 static int
 ghc_tenths(int64_t x, int64_t t)
@@ -670,10 +680,8 @@ ghc_fit(struct ghc *g, int k, int64_t total, int64_t *out)
 			continue;
 		}
 		ghc_range(g->rows[i].pct[k], total, &f[i].lo, &f[i].hi);
-		f[i].est = (int64_t)(((__int128)g->rows[i].pct[k] * total + 500) /
-		    1000);
-		f[i].sest = (int64_t)(((__int128)g->rows[i].pct[2 + k] *
-		    total + 500) / 1000);
+		f[i].est = ghc_share(g->rows[i].pct[k], total);
+		f[i].sest = ghc_share(g->rows[i].pct[2 + k], total);
 		if (f[i].lo > f[i].hi)
 			goto fallback;
 	}
@@ -748,8 +756,8 @@ ghc_fit(struct ghc *g, int k, int64_t total, int64_t *out)
 
 fallback:
 	for (i = 0; i < g->nrows; i++) {
-		out[i] = g->rows[i].hidden ? 0 : (int64_t)(((__int128)
-		    g->rows[i].pct[k] * total + 500) / 1000);
+		out[i] = g->rows[i].hidden ? 0 : ghc_share(g->rows[i].pct[k],
+		    total);
 		if (first == GHC_NONE && !g->rows[i].hidden)
 			first = i;
 		sum = ghc_add(sum, out[i]);

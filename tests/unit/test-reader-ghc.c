@@ -316,6 +316,21 @@ test_load_text(void)
 		free(cause);
 	}
 
+	/* Percentages that no values can give: totals still the header's. */
+	buf[0] = '\0';
+	cat(buf, head, sizeof buf);
+	header(buf, sizeof buf, w, 0);
+	row(buf, sizeof buf, 0, "MAIN", "MAIN", "<built-in>", w,
+	    "1  0  90.0  0.0  10.0  100.0");
+	row(buf, sizeof buf, 1, "a", "Main", "A.hs:2:1", w,
+	    "3  1  70.0  1000.0  5.0  0.0");
+	p = load(buf, NULL, &cause);
+	ok(p != NULL && p->metrics[0].sum == 10 && p->metrics[1].sum == 1000,
+	    "-p with impossible percentages: totals are the header's");
+	profile_free(p);
+	if (p == NULL)
+		free(cause);
+
 	/* Errors name the line. */
 	buf[0] = '\0';
 	cat(buf, head, sizeof buf);
