@@ -48,6 +48,9 @@
  * bounded by jansson's depth limit, which bounds the recursion here.
  */
 
+/* jansson takes about 15 times the text: this bounds a load to ~15 GiB. */
+#define GHC_JSON_MAX_FILE	(1024 * 1024 * 1024)
+
 struct ghc_json_cc {
 	uint32_t	 label, module;		/* ids in the reader's pool */
 	const char	*src;			/* borrowed from the document */
@@ -271,6 +274,13 @@ ghc_json_load(struct input *in, const struct reader_options *opts,
 	memset(&g, 0, sizeof g);
 	idmap_init(&g.byid);
 	idmap_init(&g.lm);
+	if (in->size > GHC_JSON_MAX_FILE) {
+		cause_set(cause, "%s: %llu bytes, more than the %d MiB a "
+		    "GHC JSON profile may have (jansson holds it all in memory)",
+		    in->path, (unsigned long long)in->size,
+		    GHC_JSON_MAX_FILE >> 20);
+		return (NULL);
+	}
 	if ((text = input_slurp(in, &len, cause)) == NULL)
 		return (NULL);
 	doc = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);

@@ -58,6 +58,8 @@
  */
 
 #define V8_NONE		UINT32_MAX
+/* jansson takes about 15 times the text: this bounds a load to ~15 GiB. */
+#define V8_MAX_FILE	(1024 * 1024 * 1024)
 
 struct v8 {
 	struct profile_builder	*b;
@@ -339,6 +341,13 @@ v8_load(struct input *in, const struct reader_options *opts, char **cause)
 
 	memset(&v, 0, sizeof v);
 	idmap_init(&v.byid);
+	if (in->size > V8_MAX_FILE) {
+		cause_set(cause, "%s: %llu bytes, more than the %d MiB a "
+		    "V8 profile may have (jansson holds it all in memory)",
+		    in->path, (unsigned long long)in->size,
+		    V8_MAX_FILE >> 20);
+		return (NULL);
+	}
 	if ((text = input_slurp(in, &len, cause)) == NULL)
 		return (NULL);
 	doc = json_loadb(text, len, 0, &jerr);
