@@ -17,6 +17,8 @@
 
 #include "config.h"
 
+#include <float.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -554,16 +556,28 @@ ghc_share(int p, int64_t total)
 	return (v > total ? total : (int64_t)v);
 }
 
-/* The tenths of a percent GHC prints for x of total t ("%5.1f"). */
+/*
+ * The tenths of a percent GHC prints for x of total t ("%5.1f" of
+ * (double)x / t * 100.0). printf rounds the double's exact value to
+ * nearest, ties to even; with a long double of 57 or more bits ten times
+ * that double is exact, and llrintl rounds it the same way without the
+ * cost of printf (half the load time of a -p file).
+ */
 static int
 ghc_tenths(int64_t x, int64_t t)
 {
 	char	 buf[64];
+	double	 d;
 	int	 v = 0, i;
 
 	if (t == 0)
 		return (0);
-	snprintf(buf, sizeof buf, "%.1f", (double)x / (double)t * 100.0);
+	d = (double)x / (double)t * 100.0;
+#if LDBL_MANT_DIG >= 57
+	if (d < 1e9)
+		return ((int)llrintl(10.0L * (long double)d));
+#endif
+	snprintf(buf, sizeof buf, "%.1f", d);
 	for (i = 0; buf[i] != '\0'; i++) {
 		if (buf[i] >= '0' && buf[i] <= '9')
 			v = v * 10 + (buf[i] - '0');
