@@ -1,7 +1,8 @@
 #!/bin/sh
 # reader-throughput.sh [-n RUNS] FILE...: load throughput of the readers.
 # Each FILE is loaded RUNS times (default 5) with `deepq query --local FILE
-# format=json' (read, build, menu answer); the best wall time gives MB/s.
+# format=json' (read, build, menu answer); the best wall and the best CPU
+# time each give MB/s. Needs /usr/bin/time (Debian package time).
 # With -b, a larger V8 profile is also made from the first .cpuprofile
 # given: its real nodes, with its samples and timeDeltas repeated until
 # the file passes 20 MB (a valid profile: the same tree sampled longer).
@@ -42,21 +43,31 @@ if [ "$big" = 1 ]; then
 	fi
 fi
 
-printf '%-40s %-9s %10s %9s %8s\n' file format bytes best_s MB/s
+# Wall time, and CPU time (user + sys, from time(1)) which a busy shared
+# machine inflates less.
+printf '%-34s %-8s %10s %8s %7s %8s %7s\n' file format bytes wall_s MB/s \
+    cpu_s MB/s
 for f in "$@"; do
 	size=$(wc -c <"$f")
 	format=$("$DEEPQ" query --local "$f" format=json |
 	    sed -n 's/.*"format":"\([a-z0-9-]*\)".*/\1/p')
 	best=
+	cpu=
 	i=0
 	while [ $i -lt "$runs" ]; do
 		t0=$(date +%s.%N)
-		"$DEEPQ" query --local "$f" format=json >/dev/null
+		/usr/bin/time -f '%U %S' -o "$tmp/time" "$DEEPQ" query --local \
+		    "$f" format=json >/dev/null
 		t1=$(date +%s.%N)
 		best=$(echo "$t0 $t1 ${best:-}" | awk '{ t = $2 - $1;
 		    if ($3 != "" && $3 < t) t = $3; printf "%.4f\n", t }')
+		cpu=$(echo "$(tail -1 "$tmp/time") ${cpu:-}" | awk '{ t = $1 + $2;
+		    if ($3 != "" && $3 < t) t = $3; printf "%.3f\n", t }')
 		i=$((i + 1))
 	done
-	printf '%-40s %-9s %10d %9s %8s\n' "${f##*/}" "$format" "$size" "$best" \
-	    "$(echo "$size $best" | awk '{ printf "%.1f", $1 / 1048576 / $2 }')"
+	printf '%-34s %-8s %10d %8s %7s %8s %7s\n' "${f##*/}" "$format" \
+	    "$size" "$best" \
+	    "$(echo "$size $best" | awk '{ printf "%.1f", $1 / 1048576 / $2 }')" \
+	    "$cpu" \
+	    "$(echo "$size $cpu" | awk '{ if ($2 > 0) printf "%.1f", $1 / 1048576 / $2; else print "-" }')"
 done
