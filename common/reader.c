@@ -29,13 +29,19 @@
 extern const struct reader reader_folded;
 extern const struct reader reader_mercury;
 extern const struct reader reader_pgcl;
+extern const struct reader reader_ghc_json;
+extern const struct reader reader_ghc_prof;
 extern const struct reader reader_trace;
+extern const struct reader reader_v8;
 
 /* Probe order matters only for equal scores: the more specific first. */
 static const struct reader *reader_table[] = {
 	&reader_mercury,
 	&reader_pgcl,
 	&reader_trace,
+	&reader_ghc_prof,
+	&reader_ghc_json,
+	&reader_v8,
 	&reader_folded,
 };
 #define NREADERS (sizeof reader_table / sizeof reader_table[0])

@@ -19,6 +19,16 @@ set -- \
 	"$tmp/normal.pgcl" \
 	"$tmp/deep.pgcl" \
 	"$tmp/modules.pgcl" \
-	"$tmp/leb128.pgcl"
+	"$tmp/leb128.pgcl" \
+	"$corpus/ghc-prof/calltree-pj.prof" \
+	"$corpus/ghc-prof/calltree.prof" \
+	"$corpus/ghc-prof/expreval-P.prof" \
+	"$corpus/ghc-prof/expreval-pj.prof" \
+	"$corpus/ghc-prof/expreval.prof" \
+	"$corpus/v8/many-functions-100us.cpuprofile" \
+	"$corpus/v8/many-functions.cpuprofile" \
+	"$corpus/v8/recursive.cpuprofile"
+# ghc-prof/expreval-calls.prof (6.7 MB) is left out for time only: 1,600
+# truncations of it take minutes, and calltree.prof covers the same reader.
 
 "$top_builddir/tests/unit/mutate" "$@"

@@ -1,0 +1,437 @@
+/*
+ * Copyright (c) 2026 The deepq developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "cause.h"
+#include "idmap.h"
+#include "input.h"
+#include "profile.h"
+#include "profile-builder.h"
+#include "reader.h"
+
+/*
+ * V8 CPU profiles (.cpuprofile: node --cpu-prof, Chrome DevTools, the
+ * CDP Profiler.Profile object). "nodes" is a flat list of call-tree nodes
+ * linked by "children" ids (or by "parent" ids, as in Chrome trace
+ * chunks), the first being "(root)"; "samples" holds the node id of the
+ * top frame of each sample in time order and "timeDeltas" the
+ * microseconds since the previous sample (the first since "startTime").
+ *
+ * Metrics: samples (one per entry of "samples": hitCount is not used, as
+ * node 20 writes hitCounts that disagree with samples) and time in
+ * microseconds, each sample lasting until the next one and the last
+ * until "endTime". A sample's timestamp is startTime plus the running
+ * sum of the deltas. Real files have negative deltas (the sampler thread
+ * and the clock race): a timestamp before the previous one is taken as
+ * the previous one, so the sample before it lasts 0 us and later
+ * timestamps are not shifted; the time total is exactly the span from
+ * the first sample to the latest of endTime and the timestamps. Chrome
+ * DevTools sorts such samples by time instead; we keep the file's order
+ * (runs of one node merged) as the sample sequence for flame charts.
+ *
+ * A function is its functionName ("(anonymous)" when empty) and its url,
+ * the module being the url's file ("file://" dropped); lineNumber is
+ * 0-based in the file and stored 1-based, -1 becoming 0 (unknown).
+ * "(root)" is our root; "(program)", "(idle)" and "(garbage collector)"
+ * stay functions of their own. Lost: columns, scriptId, positionTicks,
+ * deoptReason, hitCount.
+ */
+
+#define V8_NONE		UINT32_MAX
+/* jansson takes about 15 times the text: this bounds a load to ~15 GiB. */
+#define V8_MAX_FILE	(1024 * 1024 * 1024)
+
+struct v8 {
+	struct profile_builder	*b;
+	json_t			**nodes;	/* borrowed */
+	size_t			 nnodes;
+	uint32_t		*parent;	/* index, or V8_NONE */
+	uint32_t		*built;		/* builder node, or V8_NONE */
+	uint8_t			*state;
+	struct idmap		 byid;
+	char			 err[256];
+};
+
+static int	v8_probe(const char *, size_t);
+static struct profile *v8_load(struct input *, const struct reader_options *,
+		    char **);
+static int	v8_link(struct v8 *, size_t, uint32_t);
+static int	v8_index(struct v8 *, json_t *, uint32_t *);
+static uint32_t	v8_func(struct v8 *, json_t *);
+static int	v8_build(struct v8 *);
+static int	v8_samples(struct v8 *, json_t *);
+
+const struct reader reader_v8 = {
+	.name = "v8",
+	.description = "V8 / node / Chrome CPU profile (.cpuprofile)",
+	.probe = v8_probe,
+	.load = v8_load,
+};
+
+static int
+v8_probe(const char *buf, size_t len)
+{
+	size_t	 i = 0;
+
+	while (i < len && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\n' ||
+	    buf[i] == '\r'))
+		i++;
+	if (i == len || buf[i] != '{')
+		return (0);
+	if (memmem(buf, len, "\"nodes\"", 7) != NULL &&
+	    memmem(buf, len, "\"callFrame\"", 11) != NULL)
+		return (95);
+	if (memmem(buf, len, "\"samples\"", 9) != NULL &&
+	    memmem(buf, len, "\"timeDeltas\"", 12) != NULL)
+		return (70);
+	return (0);
+}
+
+/* The index of the node with id j; -1 with an error if none. */
+static int
+v8_index(struct v8 *v, json_t *j, uint32_t *idx)
+{
+	if (!json_is_integer(j) || (*idx = idmap_get(&v->byid,
+	    (uint64_t)json_integer_value(j))) == IDMAP_NONE) {
+		if (json_is_integer(j))
+			snprintf(v->err, sizeof v->err, "node id %lld is not "
+			    "in \"nodes\"", (long long)json_integer_value(j));
+		else
+			snprintf(v->err, sizeof v->err, "a node id is not an "
+			    "integer");
+		return (-1);
+	}
+	return (0);
+}
+
+/* Make parent the parent of child; a node has one parent. */
+static int
+v8_link(struct v8 *v, size_t child, uint32_t parent)
+{
+	if (child == 0) {
+		snprintf(v->err, sizeof v->err, "the first node (the root) is "
+		    "a child of another");
+		return (-1);
+	}
+	if (v->parent[child] != V8_NONE && v->parent[child] != parent) {
+		snprintf(v->err, sizeof v->err, "nodes[%zu] has two parents",
+		    child);
+		return (-1);
+	}
+	v->parent[child] = parent;
+	return (0);
+}
+
+/* The function of a node's callFrame. */
+static uint32_t
+v8_func(struct v8 *v, json_t *node)
+{
+	json_t		*cf, *name, *url, *line;
+	const char	*n, *u;
+	size_t		 nl, ul;
+	uint32_t	 f;
+	json_int_t	 ln = -1;
+
+	cf = json_object_get(node, "callFrame");
+	name = json_object_get(cf, "functionName");
+	url = json_object_get(cf, "url");
+	line = json_object_get(cf, "lineNumber");
+	if (!json_is_object(cf) || (name != NULL && !json_is_string(name)) ||
+	    (url != NULL && !json_is_string(url)) ||
+	    (line != NULL && !json_is_integer(line))) {
+		snprintf(v->err, sizeof v->err, "a node without a callFrame "
+		    "of string functionName and url and integer lineNumber");
+		return (PROFILE_NONE);
+	}
+	n = name != NULL ? json_string_value(name) : "";
+	nl = name != NULL ? json_string_length(name) : 0;
+	if (nl == 0) {
+		n = "(anonymous)";
+		nl = strlen(n);
+	}
+	u = url != NULL ? json_string_value(url) : "";
+	ul = url != NULL ? json_string_length(url) : 0;
+	if (ul >= 7 && memcmp(u, "file://", 7) == 0) {
+		u += 7;
+		ul -= 7;
+	}
+	if ((f = profile_builder_func(v->b, n, nl, u, ul)) == PROFILE_NONE)
+		return (PROFILE_NONE);
+	if (line != NULL)
+		ln = json_integer_value(line);
+	profile_builder_func_location(v->b, f, ul ? u : NULL, ul,
+	    ln >= 0 && ln < UINT32_MAX ? (uint32_t)ln + 1 : 0);
+	return (f);
+}
+
+/*
+ * Builder nodes for every node, parents first: walk up from each node to
+ * a built one, then build down that path. A path longer than the node
+ * count is a cycle.
+ */
+static int
+v8_build(struct v8 *v)
+{
+	uint32_t	*path = NULL, cur, f, pnode;
+	size_t		 i, n;
+	json_t		*name;
+	int		 rv = -1;
+
+	if ((path = calloc(v->nnodes, sizeof *path)) == NULL)
+		return (-1);
+	/* The first node is the root; "(root)" is ours. */
+	name = json_object_get(json_object_get(v->nodes[0], "callFrame"),
+	    "functionName");
+	if (json_is_string(name) && strcmp(json_string_value(name), "(root)")
+	    == 0)
+		v->built[0] = PROFILE_ROOT;
+	for (i = 0; i < v->nnodes; i++) {
+		n = 0;
+		for (cur = i; cur != V8_NONE && v->built[cur] == V8_NONE;
+		    cur = v->parent[cur]) {
+			if (v->state[cur]) {
+				snprintf(v->err, sizeof v->err, "nodes[%u] is "
+				    "its own ancestor", cur);
+				goto out;
+			}
+			v->state[cur] = 1;
+			path[n++] = cur;
+		}
+		while (n > 0) {
+			cur = path[--n];
+			pnode = v->parent[cur] == V8_NONE ? PROFILE_ROOT :
+			    v->built[v->parent[cur]];
+			if ((f = v8_func(v, v->nodes[cur])) == PROFILE_NONE ||
+			    (v->built[cur] = profile_builder_child(v->b, pnode,
+			    f)) == PROFILE_NONE)
+				goto out;
+		}
+	}
+	rv = 0;
+out:
+	free(path);
+	return (rv);
+}
+
+/* Samples and their durations, in file order. */
+static int
+v8_samples(struct v8 *v, json_t *doc)
+{
+	json_t		*samples, *deltas, *j;
+	int		 msamples, mtime = -1;
+	int64_t		 raw, t, prev = 0, end = 0, d, run = 0, dur;
+	uint32_t	 idx, node, last = PROFILE_NONE, prevnode = PROFILE_NONE;
+	size_t		 i, n;
+	int		 hasend;
+
+	samples = json_object_get(doc, "samples");
+	deltas = json_object_get(doc, "timeDeltas");
+	if (samples == NULL)
+		samples = json_array();		/* a profile with no samples */
+	else
+		json_incref(samples);
+	if (!json_is_array(samples) || (deltas != NULL &&
+	    !json_is_array(deltas))) {
+		snprintf(v->err, sizeof v->err, "\"samples\" and \"timeDeltas\" "
+		    "must be arrays");
+		goto fail;
+	}
+	n = json_array_size(samples);
+	if (deltas != NULL && json_array_size(deltas) != n) {
+		snprintf(v->err, sizeof v->err, "\"timeDeltas\" has %zu "
+		    "entries and \"samples\" %zu", json_array_size(deltas), n);
+		goto fail;
+	}
+	if ((msamples = profile_builder_metric(v->b, "samples", "count")) ==
+	    -1 || (deltas != NULL && (mtime = profile_builder_metric(v->b,
+	    "time", "us")) == -1))
+		goto fail;
+	j = json_object_get(doc, "startTime");
+	raw = json_is_integer(j) ? json_integer_value(j) : 0;
+	j = json_object_get(doc, "endTime");
+	hasend = json_is_integer(j);
+	if (hasend)
+		end = json_integer_value(j);
+
+	for (i = 0; i < n; i++) {
+		if (v8_index(v, json_array_get(samples, i), &idx) == -1) {
+			snprintf(v->err + strlen(v->err), sizeof v->err -
+			    strlen(v->err), " (samples[%zu])", i);
+			goto fail;
+		}
+		if ((node = v->built[idx]) == V8_NONE)
+			goto fail;
+		if (profile_builder_add(v->b, node, msamples, 1) == -1)
+			goto fail;
+		if (node != last && run > 0 &&
+		    profile_builder_sample(v->b, last, run) == -1)
+			goto fail;
+		run = node == last ? run + 1 : 1;
+		last = node;
+		if (mtime == -1)
+			continue;
+
+		/* This sample's timestamp, never before the previous one. */
+		j = json_array_get(deltas, i);
+		if (!json_is_integer(j)) {
+			snprintf(v->err, sizeof v->err, "timeDeltas[%zu] is not "
+			    "an integer", i);
+			goto fail;
+		}
+		if (__builtin_add_overflow(raw, json_integer_value(j), &raw))
+			goto overflow;
+		t = i > 0 && raw < prev ? prev : raw;
+		if (i > 0) {
+			if (__builtin_sub_overflow(t, prev, &dur))
+				goto overflow;
+			if (dur != 0 && profile_builder_add(v->b, prevnode,
+			    mtime, dur) == -1)
+				goto fail;
+		}
+		prev = t;
+		prevnode = node;
+	}
+	if (n > 0 && mtime != -1 && hasend && end > prev) {
+		if (__builtin_sub_overflow(end, prev, &d))
+			goto overflow;
+		if (profile_builder_add(v->b, last, mtime, d) == -1)
+			goto fail;
+	}
+	if (run > 0 && profile_builder_sample(v->b, last, run) == -1)
+		goto fail;
+	json_decref(samples);
+	return (0);
+overflow:
+	snprintf(v->err, sizeof v->err, "timestamps overflow 64 bits");
+fail:
+	json_decref(samples);
+	return (-1);
+}
+
+static struct profile *
+v8_load(struct input *in, const struct reader_options *opts, char **cause)
+{
+	struct v8	 v;
+	struct profile	*p = NULL;
+	json_t		*doc, *nodes, *node, *kids, *k, *id, *par;
+	json_error_t	 jerr;
+	char		*text;
+	size_t		 len, i, c;
+	uint32_t	 idx;
+
+	memset(&v, 0, sizeof v);
+	idmap_init(&v.byid);
+	if (in->size > V8_MAX_FILE) {
+		cause_set(cause, "%s: %llu bytes, more than the %d MiB a "
+		    "V8 profile may have (jansson holds it all in memory)",
+		    in->path, (unsigned long long)in->size,
+		    V8_MAX_FILE >> 20);
+		return (NULL);
+	}
+	if ((text = input_slurp(in, &len, cause)) == NULL)
+		return (NULL);
+	doc = json_loadb(text, len, 0, &jerr);
+	free(text);
+	if (doc == NULL) {
+		cause_set(cause, "%s: line %d column %d: %s", in->path,
+		    jerr.line, jerr.column, jerr.text);
+		return (NULL);
+	}
+	nodes = json_object_get(doc, "nodes");
+	if (!json_is_object(doc) || !json_is_array(nodes) ||
+	    json_array_size(nodes) == 0) {
+		cause_set(cause, "%s: not a V8 CPU profile (an object with a "
+		    "non-empty \"nodes\" array)", in->path);
+		goto out;
+	}
+	v.nnodes = json_array_size(nodes);
+	if ((v.nodes = calloc(v.nnodes, sizeof *v.nodes)) == NULL ||
+	    (v.parent = malloc(v.nnodes * sizeof *v.parent)) == NULL ||
+	    (v.built = malloc(v.nnodes * sizeof *v.built)) == NULL ||
+	    (v.state = calloc(v.nnodes, sizeof *v.state)) == NULL ||
+	    (v.b = profile_builder_create("v8")) == NULL)
+		goto nomem;
+	if (opts->max_nodes != 0)
+		profile_builder_set_max_nodes(v.b, opts->max_nodes);
+	memset(v.parent, 0xff, v.nnodes * sizeof *v.parent);
+	memset(v.built, 0xff, v.nnodes * sizeof *v.built);
+
+	/* Index the ids, then link parents from children (or parent) ids. */
+	json_array_foreach(nodes, i, node) {
+		id = json_object_get(node, "id");
+		if (!json_is_object(node) || !json_is_integer(id)) {
+			snprintf(v.err, sizeof v.err, "nodes[%zu]: not an object "
+			    "with an integer id", i);
+			goto builderr;
+		}
+		if (idmap_get(&v.byid, (uint64_t)json_integer_value(id)) !=
+		    IDMAP_NONE) {
+			snprintf(v.err, sizeof v.err, "nodes[%zu]: id %lld "
+			    "appears twice", i, (long long)json_integer_value(id));
+			goto builderr;
+		}
+		if (idmap_put(&v.byid, (uint64_t)json_integer_value(id),
+		    (uint32_t)i) == -1)
+			goto nomem;
+		v.nodes[i] = node;
+	}
+	json_array_foreach(nodes, i, node) {
+		kids = json_object_get(node, "children");
+		if (kids != NULL && !json_is_array(kids)) {
+			snprintf(v.err, sizeof v.err, "nodes[%zu]: \"children\" "
+			    "is not an array", i);
+			goto builderr;
+		}
+		json_array_foreach(kids, c, k) {
+			if (v8_index(&v, k, &idx) == -1 ||
+			    v8_link(&v, idx, (uint32_t)i) == -1)
+				goto builderr;
+		}
+		if ((par = json_object_get(node, "parent")) != NULL) {
+			if (v8_index(&v, par, &idx) == -1 ||
+			    v8_link(&v, i, idx) == -1)
+				goto builderr;
+		}
+	}
+	if (v8_build(&v) == -1 || v8_samples(&v, doc) == -1)
+		goto builderr;
+	p = profile_builder_finish(v.b, cause);
+	v.b = NULL;
+	goto out;
+
+builderr:
+	cause_set(cause, "%s: %s", in->path, v.err[0] != '\0' ? v.err :
+	    profile_builder_error(v.b));
+	goto out;
+nomem:
+	cause_set(cause, "out of memory");
+out:
+	profile_builder_free(v.b);
+	idmap_clear(&v.byid);
+	free(v.nodes);
+	free(v.parent);
+	free(v.built);
+	free(v.state);
+	json_decref(doc);
+	return (p);
+}
