@@ -120,8 +120,10 @@ front_check(const struct config *cfg, const struct front_request *r,
 		status = 405;
 		goto refused_status;
 	}
+	/* An empty file= is a mistake even where none means an index. */
 	if (!query_isset(v->query, QUERY_FILE) &&
-	    (flags & FRONT_FILE_OPTIONAL) == 0) {
+	    ((flags & FRONT_FILE_OPTIONAL) == 0 ||
+	    front_has_key(v->qs, "file"))) {
 		why = "file= is required";
 		status = 400;
 		goto refused_status;
