@@ -3,7 +3,8 @@
 # are missing (as root), build, then show reports of the bundled samples
 # (demo) or run the whole test suite (check).
 #
-#   sh setup.sh demo	build, then browse or print the bundled samples
+#   sh setup.sh demo	build, print the bundled samples, then serve them
+#			with deepq web (open the URL it prints)
 #   sh setup.sh check	build, then make check (what .ci/run runs)
 set -eu
 
@@ -77,6 +78,10 @@ demo)
 		    echo "(not readable yet: $f)"
 		echo
 	done
+	# Then browse them: deepq web serves until Ctrl-C, printing the URL.
+	listen=${DEEPQ_WEB_LISTEN:-127.0.0.1:8080}
+	echo "==> deepq web --listen $listen tests/data/samples (Ctrl-C stops)"
+	exec ./cli/deepq web --listen "$listen" tests/data/samples
 	;;
 check)
 	make -j"$jobs" check || {

@@ -20,19 +20,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "answer.h"
 #include "cgi.h"
+#include "front.h"
 
 /*
- * The CGI response (RFC 3875 section 6.2): Status and Content-Type first
- * (one each), then the security headers, a blank line and the body. The
- * whole answer is known before the first byte is written, so an error
- * always gets its real status (mdprof wrote `200' before knowing).
+ * The CGI response (RFC 3875 section 6.2): Status first, the length, the
+ * headers every front end sends (common/front.c), a blank line and the
+ * body. The whole answer is known before the first byte is written, so an
+ * error always gets its real status (mdprof wrote `200' before knowing).
  */
 
-static int	cgi_origin_matches(const char *, const char *);
+static void	cgi_header(void *, const char *, const char *);
 
 /* The reason phrase of a status we send. */
 const char *
@@ -66,6 +66,13 @@ cgi_reason(int status)
 	    "Server Error");
 }
 
+/* One header line, for front_headers. */
+static void
+cgi_header(void *arg, const char *name, const char *value)
+{
+	fprintf(arg, "%s: %s\n", name, value);
+}
+
 /*
  * Write an answer as the CGI response; head: headers only (HEAD).
  * allow_post adds POST to the Allow header of a 405. -1 on a write error.
@@ -76,80 +83,10 @@ cgi_reply(const struct answer *a, int head, int allow_post)
 	FILE	*f = stdout;
 
 	fprintf(f, "Status: %d %s\n", a->status, cgi_reason(a->status));
-	fprintf(f, "Content-Type: %s\n", a->content_type);
 	fprintf(f, "Content-Length: %zu\n", a->len);
-	fputs("X-Content-Type-Options: nosniff\n", f);
-	if (strncmp(a->content_type, "text/html", 9) == 0) {
-		fputs("Content-Security-Policy: " CGI_CSP "\n", f);
-		fputs("Referrer-Policy: same-origin\n", f);
-	}
-	fprintf(f, "Cache-Control: %s\n", a->status == 200 ? "no-cache" :
-	    "no-store");
-	if (a->retry_after > 0)
-		fprintf(f, "Retry-After: %d\n", a->retry_after);
-	if (a->status == 405)
-		fprintf(f, "Allow: GET, HEAD%s\n", allow_post ? ", POST" : "");
+	front_headers(a, allow_post, cgi_header, f);
 	fputs("\n", f);
 	if (!head && a->len > 0)
 		fwrite(a->body, 1, a->len, f);
 	return (fflush(f) == 0 && !ferror(f) ? 0 : -1);
-}
-
-/*
- * Does the Origin (scheme://host[:port]) name this host? The default
- * port of its scheme is dropped from both sides before comparing.
- */
-static int
-cgi_origin_matches(const char *origin, const char *host)
-{
-	const char	*o, *dflt;
-	size_t		 no, nh, nd;
-
-	if ((o = strstr(origin, "://")) == NULL)
-		return (0);
-	dflt = strncasecmp(origin, "https:", 6) == 0 ? ":443" : ":80";
-	nd = strlen(dflt);
-	o += 3;
-	no = strlen(o);
-	nh = strlen(host);
-	if (no > nd && strcmp(o + no - nd, dflt) == 0)
-		no -= nd;
-	if (nh > nd && strcmp(host + nh - nd, dflt) == 0)
-		nh -= nd;
-	return (no == nh && strncasecmp(o, host, no) == 0);
-}
-
-/*
- * Is this request from another site (or a prefetch), so a state-changing
- * query must be refused? Browsers say so in Sec-Fetch-Site and Origin;
- * curl sends neither and is allowed. Sets *why.
- */
-int
-cgi_foreign(const char **why)
-{
-	const char	*site, *origin, *host, *purpose;
-
-	site = getenv("HTTP_SEC_FETCH_SITE");
-	if (site != NULL && strcmp(site, "same-origin") != 0 &&
-	    strcmp(site, "none") != 0) {
-		*why = "cross-site request refused";
-		return (1);
-	}
-	if ((origin = getenv("HTTP_ORIGIN")) != NULL) {
-		host = getenv("HTTP_HOST");
-		if (host == NULL || !cgi_origin_matches(origin, host)) {
-			*why = "request from another origin refused";
-			return (1);
-		}
-	}
-	if (((purpose = getenv("HTTP_SEC_PURPOSE")) != NULL &&
-	    strstr(purpose, "prefetch") != NULL) ||
-	    ((purpose = getenv("HTTP_PURPOSE")) != NULL &&
-	    strcasecmp(purpose, "prefetch") == 0) ||
-	    ((purpose = getenv("HTTP_X_MOZ")) != NULL &&
-	    strcasecmp(purpose, "prefetch") == 0)) {
-		*why = "prefetch of a state-changing request refused";
-		return (1);
-	}
-	return (0);
 }

@@ -19,18 +19,13 @@
 #define CGI_H
 
 /*
- * deepq.cgi's helpers: writing an answer as a CGI response (RFC 3875
- * section 6), and the checks on a state-changing request.
+ * deepq.cgi's helper: writing an answer as a CGI response (RFC 3875
+ * section 6). The checks on a request are common/front.c's.
  */
 
 struct answer;
 
-/* The Content-Security-Policy of every HTML answer. */
-#define CGI_CSP	"default-src 'none'; style-src 'self'; script-src 'self'; " \
-		"img-src 'self'; form-action 'self'; frame-ancestors 'none'"
-
 const char	*cgi_reason(int);
 int		 cgi_reply(const struct answer *, int, int);
-int		 cgi_foreign(const char **);
 
 #endif /* CGI_H */

@@ -26,6 +26,7 @@
 #include "cgi.h"
 #include "client.h"
 #include "conf.h"
+#include "front.h"
 #include "query.h"
 #include "render.h"
 
@@ -81,12 +82,13 @@ main(int argc, char **argv)
 {
 	struct client_options	 opts;
 	struct sigaction	 sa;
+	struct front_request	 req;
+	struct front_verdict	 v;
 	struct config		*cfg;
-	struct query		*q;
 	struct answer		*a;
-	const char		*method, *qs, *pi, *format, *why, *sb;
+	const char		*qs, *sb;
 	char			*cause = NULL;
-	int			 head, post, status, r;
+	int			 r;
 
 	memset(&sa, 0, sizeof sa);
 	sigemptyset(&sa.sa_mask);
@@ -100,75 +102,48 @@ main(int argc, char **argv)
 	/* Parameters come only from QUERY_STRING, never argv (A2). */
 	if ((qs = getenv("QUERY_STRING")) == NULL)
 		qs = "";
-	format = answer_guess_format(qs);
 	if ((cfg = conf_load(NULL, &cause)) == NULL) {
 		fprintf(stderr, "deepq.cgi: %s\n", cause ? cause :
 		    "out of memory");
-		return (cgi_fail(format, 500, "server configuration error",
-		    NULL, 0, 0));
+		return (cgi_fail(answer_guess_format(qs), 500,
+		    "server configuration error", NULL, 0, 0));
 	}
 	sb = cfg->static_url[0] != '\0' ? cfg->static_url : NULL;
 
-	if ((method = getenv("REQUEST_METHOD")) == NULL)
-		method = "GET";
-	head = strcmp(method, "HEAD") == 0;
-	post = strcmp(method, "POST") == 0;
-	q = NULL;
-	if (!head && !post && strcmp(method, "GET") != 0) {
-		r = cgi_fail(format, 405, "method not allowed", sb, 0, 0);
-		goto done;
-	}
-	if ((pi = getenv("PATH_INFO")) != NULL && *pi != '\0') {
-		r = cgi_fail(format, 404, "not found", sb, head, 0);
-		goto done;
-	}
-	if (strlen(qs) > cfg->max_query) {
-		r = cgi_fail(format, 414, "query string too long", sb, head, 0);
-		goto done;
-	}
-
-	/* Validate the whole query here: a bad one starts no server. */
-	if ((q = query_parse(qs, &status, &cause)) == NULL) {
-		r = cgi_fail(format, status, cause ? cause : "bad query", sb,
-		    head, 0);
-		free(cause);
-		goto done;
-	}
-	if (strcmp(query_str(q, QUERY_CMD), "shutdown") == 0) {
-		/*
-		 * State-changing: GET works for curl, POST for the pages'
-		 * form; neither from another site or a prefetch (A5).
-		 */
-		if (cgi_foreign(&why)) {
-			r = cgi_fail(format, 403, why, sb, head, 1);
-			goto done;
-		}
-	} else if (post) {
-		r = cgi_fail(format, 405, "POST is only for cmd=shutdown", sb,
-		    0, 0);
-		goto done;
-	}
-	if (!query_isset(q, QUERY_FILE)) {
-		r = cgi_fail(format, 400, "file= is required", sb, head, 0);
+	/* Validate the whole request here: a bad one starts no server. */
+	memset(&req, 0, sizeof req);
+	req.method = getenv("REQUEST_METHOD");
+	req.query = qs;
+	req.path_info = getenv("PATH_INFO");
+	req.accept = getenv("HTTP_ACCEPT");
+	req.host = getenv("HTTP_HOST");
+	req.origin = getenv("HTTP_ORIGIN");
+	req.sec_fetch_site = getenv("HTTP_SEC_FETCH_SITE");
+	req.sec_purpose = getenv("HTTP_SEC_PURPOSE");
+	req.purpose = getenv("HTTP_PURPOSE");
+	req.x_moz = getenv("HTTP_X_MOZ");
+	if (front_check(cfg, &req, 0, &v) != 0) {
+		r = cgi_fail(v.format, v.status, v.message ? v.message :
+		    "out of memory", sb, v.head, v.allow_post);
 		goto done;
 	}
 
 	client_options_init(&opts);
 	opts.cancel = &cgi_cancel;
-	if ((a = client_query_with(cfg, &opts, query_str(q, QUERY_FILE), qs,
-	    &cause)) == NULL) {
-		r = cgi_fail(format, 500, cause ? cause : "out of memory", sb,
-		    head, 0);
+	if ((a = client_query_with(cfg, &opts, query_str(v.query, QUERY_FILE),
+	    v.qs, &cause)) == NULL) {
+		r = cgi_fail(v.format, 500, cause ? cause : "out of memory", sb,
+		    v.head, 0);
 		free(cause);
 		goto done;
 	}
 	if (a->status >= 500)
 		fprintf(stderr, "deepq.cgi: %d %s\n", a->status,
 		    a->message ? a->message : "");
-	r = cgi_reply(a, head, 0) == 0 ? 0 : 1;
+	r = cgi_reply(a, v.head, 0) == 0 ? 0 : 1;
 	answer_free(a);
 done:
-	query_free(q);
+	front_verdict_free(&v);
 	conf_free(cfg);
 	return (r);
 }

@@ -29,5 +29,6 @@ int	cmd_convert(int, char **);
 int	cmd_query(int, char **);
 int	cmd_status(int, char **);
 int	cmd_stop(int, char **);
+int	cmd_web(int, char **);
 
 #endif /* DEEPQ_H */
