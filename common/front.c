@@ -228,9 +228,11 @@ front_headers(const struct answer *a, int allow_post,
 
 	add(arg, "Content-Type", a->content_type);
 	add(arg, "X-Content-Type-Options", RENDER_NOSNIFF);
-	if (strncmp(a->content_type, "text/html", 9) == 0 ||
-	    strncmp(a->content_type, "image/svg+xml", 13) == 0) {
+	if (strncmp(a->content_type, "text/html", 9) == 0) {
 		add(arg, "Content-Security-Policy", RENDER_HTML_CSP);
+		add(arg, "Referrer-Policy", "same-origin");
+	} else if (strncmp(a->content_type, "image/svg+xml", 13) == 0) {
+		add(arg, "Content-Security-Policy", RENDER_SVG_CSP);
 		add(arg, "Referrer-Policy", "same-origin");
 	}
 	add(arg, "Cache-Control", a->status == 200 ? "no-cache" : "no-store");

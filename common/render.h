@@ -42,6 +42,15 @@ struct display;
 			"script-src 'self'; img-src 'self'; " \
 			"form-action 'self'; base-uri 'none'; " \
 			"frame-ancestors 'none'"
+/*
+ * A flame graph SVG carries its own constant script and style (zoom and
+ * search must work when the SVG is opened on its own), so it needs inline
+ * script and style; every name in it goes through escape_xml(), and it may
+ * load nothing and be framed only by our own pages.
+ */
+#define RENDER_SVG_CSP	"default-src 'none'; script-src 'unsafe-inline'; " \
+			"style-src 'unsafe-inline'; base-uri 'none'; " \
+			"frame-ancestors 'self'"
 #define RENDER_NOSNIFF	"nosniff"	/* X-Content-Type-Options */
 
 struct render_context {

@@ -87,6 +87,12 @@ code=$(rdv_get 'file=workload-fp.folded&cmd=top')
 check "report page: CSP" test "$(rdv_header Content-Security-Policy)" = "$csp"
 check "report page links assets under /static/" \
     grep -q 'src="/static/deepq.js"' "$tmp/body"
+code=$(rdv_get 'file=workload-fp.folded&cmd=flame&format=svg')
+check "flame graph: 200, an SVG with its own script" sh -c \
+    "test $code = 200 && grep -q '<script' '$tmp/body'"
+check "flame graph: a CSP that lets only its inline script and style run" \
+    test "$(rdv_header Content-Security-Policy)" = \
+    "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; base-uri 'none'; frame-ancestors 'self'"
 
 # Static assets.
 for f in deepq.css deepq.js favicon.svg; do
