@@ -80,6 +80,7 @@ EOF
 	lpid=
 done
 [ -n "$lpid" ] || { echo "wrk-latency: lighttpd does not start" >&2; exit 1; }
+url="http://127.0.0.1:$port/cgi-bin/deepq.cgi"
 
 echo "profile $name ($(stat -c %s "$tmp/root/$name") bytes), $(nproc) CPUs," \
     "load average $(cut -d' ' -f1-3 /proc/loadavg)"
