@@ -18,7 +18,7 @@ cd "$(dirname "$0")"
 # core, driving the system's Chromium; it downloads no browser).
 packages="autoconf automake libtool pkg-config make gcc bc
 	libevent-dev libjansson-dev libmicrohttpd-dev
-	lighttpd curl chromium mandoc jq tidy valgrind strace clang"
+	lighttpd curl chromium mandoc jq tidy valgrind strace clang wrk"
 
 missing=
 for p in $packages; do

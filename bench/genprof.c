@@ -68,12 +68,19 @@ static uint64_t	 budget;
 static char	**lines;
 static size_t	 nlines, caplines;
 static int	 shuffle;
+static int	 trace;		/* -F trace: deepq-trace call/return events */
+static uint64_t	 ticks;
 
 static void
 emit(size_t len)
 {
 	char	*s;
 
+	if (trace) {
+		/* The node's self time passes before its first child. */
+		ticks += 1 + next() % 1000;
+		return;
+	}
 	if (!shuffle) {
 		printf("%.*s %llu\n", (int)len, line,
 		    (unsigned long long)(1 + next() % 1000));
@@ -124,7 +131,12 @@ gen(size_t len, int fanmax, int maxdepth, int deep)
 
 		if ((l = push(len, name)) == 0)
 			return;
+		if (trace)
+			printf("call %llu %s\n", (unsigned long long)ticks,
+			    name);
 		gen(l, fanmax, maxdepth, deep);
+		if (trace)
+			printf("return %llu\n", (unsigned long long)ticks);
 		depth--;
 	}
 }
@@ -137,8 +149,13 @@ main(int argc, char **argv)
 	int		 ch, fan = 8, maxd = 40, deep = 0;
 	size_t		 i, j, l;
 
-	while ((ch = getopt(argc, argv, "n:o:s:S:")) != -1) {
+	while ((ch = getopt(argc, argv, "F:n:o:s:S:")) != -1) {
 		switch (ch) {
+		case 'F':
+			trace = strcmp(optarg, "trace") == 0;
+			if (!trace && strcmp(optarg, "folded") != 0)
+				errx(1, "-F folded|trace");
+			break;
 		case 'n':
 			nodes = strtoull(optarg, NULL, 10);
 			break;
@@ -152,8 +169,9 @@ main(int argc, char **argv)
 			rng ^= strtoull(optarg, NULL, 10) * 0xff51afd7ed558ccdULL;
 			break;
 		default:
-			fprintf(stderr, "usage: genprof [-s mixed|deep|wide|"
-			    "many] [-n nodes] [-S seed] [-o dfs|random]\n");
+			fprintf(stderr, "usage: genprof [-F folded|trace] "
+			    "[-s mixed|deep|wide|many] [-n nodes] [-S seed] "
+			    "[-o dfs|random]\n");
 			return (1);
 		}
 	}
@@ -171,11 +189,19 @@ main(int argc, char **argv)
 	else
 		make_funcs(2000);
 	budget = nodes;
+	if (trace) {
+		shuffle = 0;
+		printf("# deepq-trace 1\nmetric ticks count\n");
+	}
 	/* Restart from the root until the node budget is spent. */
 	while (budget > 0) {
 		depth = 0;
 		l = push(0, "main");
+		if (trace)
+			printf("call %llu main\n", (unsigned long long)ticks);
 		gen(l, fan, maxd, deep);
+		if (trace)
+			printf("return %llu\n", (unsigned long long)ticks);
 	}
 	if (shuffle) {
 		for (i = nlines; i > 1; i--) {

@@ -60,6 +60,7 @@ struct conf_key {
 
 #define OFF(f)	offsetof(struct config, f)
 static const struct conf_key conf_keys[] = {
+	{ "cache_dir", CONF_PATH, OFF(cache_dir), 0, 0, NULL },
 	{ "idle_timeout", CONF_INT, OFF(idle_timeout), 1, 604800,
 	    "seconds" },
 	{ "load_timeout", CONF_INT, OFF(load_timeout), 1, 86400,
@@ -103,9 +104,11 @@ conf_create(void)
 		return (NULL);
 	c->profile_root = strdup("");
 	c->runtime_dir = strdup("");
+	c->cache_dir = strdup("");
 	c->server_path = strdup(DEEPQ_SBINDIR "/deepq-server");
 	c->static_url = strdup("");
 	if (c->profile_root == NULL || c->runtime_dir == NULL ||
+	    c->cache_dir == NULL ||
 	    c->server_path == NULL || c->static_url == NULL) {
 		conf_free(c);
 		return (NULL);
@@ -131,6 +134,7 @@ conf_free(struct config *c)
 	free(c->path);
 	free(c->profile_root);
 	free(c->runtime_dir);
+	free(c->cache_dir);
 	free(c->server_path);
 	free(c->static_url);
 	free(c);
@@ -364,6 +368,25 @@ conf_runtime_dir(const struct config *c, char **cause)
 			s = NULL;
 	} else if (asprintf(&s, "/tmp/deepq-%lu",
 	    (unsigned long)geteuid()) == -1)
+		s = NULL;
+	if (s == NULL)
+		cause_set(cause, "out of memory");
+	return (s);
+}
+
+/*
+ * The processed-profile cache directory: cache_dir if set, else `cache'
+ * in the runtime directory rundir. rundir_open() verifies it like the
+ * runtime directory (private, ours, no link). Caller frees.
+ */
+char *
+conf_cache_dir(const struct config *c, const char *rundir, char **cause)
+{
+	char	*s;
+
+	if (c->cache_dir[0] != '\0')
+		s = strdup(c->cache_dir);
+	else if (asprintf(&s, "%s/cache", rundir) == -1)
 		s = NULL;
 	if (s == NULL)
 		cause_set(cause, "out of memory");

@@ -38,6 +38,7 @@ struct config {
 	char		*path;		/* file read, NULL if none */
 	char		*profile_root;	/* "" = not configured */
 	char		*runtime_dir;	/* "" = default (conf_runtime_dir) */
+	char		*cache_dir;	/* "" = default (conf_cache_dir) */
 	char		*server_path;	/* the deepq-server binary */
 	char		*static_url;	/* URL prefix of www/ assets, "" none */
 	int		 idle_timeout;	/* seconds */
@@ -58,5 +59,6 @@ int		 conf_set(struct config *, const char *, const char *,
 		     char **);
 void		 conf_free(struct config *);
 char		*conf_runtime_dir(const struct config *, char **);
+char		*conf_cache_dir(const struct config *, const char *, char **);
 
 #endif /* CONF_H */

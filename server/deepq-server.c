@@ -33,6 +33,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cache.h"
 #include "conf.h"
 #include "input.h"
 #include "profile.h"
@@ -54,12 +55,19 @@ extern char	**environ;
 
 static int	 main_readyfd = -1;
 static char	 main_alarm_msg[96];
+static char	*main_argarea;		/* argv's strings, for main_title */
+static size_t	 main_arglen;
 
 static void	 usage(void) __attribute__((__noreturn__));
 static void	 main_load_signal(int);
 static void	 main_ready(char, const char *);
 static int	 main_daemon(void);
 static void	 main_sanitize(int);
+static char	*main_cache_path(const struct config *, const char *,
+		    const char *);
+static void	 main_title(const char *);
+static void	 main_cache_write(struct server *, const char *,
+		    const struct stat *);
 
 static void
 usage(void)
@@ -195,6 +203,90 @@ main_sanitize(int keep)
 	}
 }
 
+/*
+ * The cache file of this profile (cache_dir, deepq.conf(5)), its
+ * directory created private like the runtime directory; NULL (logged)
+ * when there is none to use: the server then just loads the source.
+ */
+static char *
+main_cache_path(const struct config *cfg, const char *rundir,
+    const char *key)
+{
+	char	*dir, *path = NULL, *cause = NULL;
+	int	 fd;
+
+	if ((dir = conf_cache_dir(cfg, rundir, &cause)) == NULL ||
+	    (fd = rundir_open(dir, 1, &cause)) == -1) {
+		log_warnx("cache: %s", cause ? cause : "out of memory");
+		free(cause);
+		free(dir);
+		return (NULL);
+	}
+	close(fd);
+	if (asprintf(&path, "%s/%s.cache", dir, key) == -1)
+		path = NULL;
+	free(dir);
+	return (path);
+}
+
+/*
+ * Rename this process in ps(1) and /proc/PID/cmdline by rewriting argv's
+ * strings in place: the cache writer must not pass for a server (clients
+ * and tests find servers by their command line).
+ */
+static void
+main_title(const char *title)
+{
+	if (main_argarea == NULL || main_arglen == 0)
+		return;
+	memset(main_argarea, 0, main_arglen);
+	strncpy(main_argarea, title, main_arglen - 1);
+}
+
+/*
+ * Write the cache of a profile just loaded from its source, in a
+ * detached grandchild so that the server is ready at once whatever the
+ * write costs. The child shares the profile copy-on-write (nothing in
+ * it is written) and first closes every rendezvous fd, so that it holds
+ * no lock and is no server. The cache is renamed into place only once
+ * complete (cache_write).
+ */
+static void
+main_cache_write(struct server *s, const char *path, const struct stat *st)
+{
+	char	*cause = NULL;
+	pid_t	 pid;
+	int	 status;
+
+	if (s->profile->extra != NULL) {
+		log_info("%s: format %s is not cached", s->path,
+		    s->profile->format);
+		return;
+	}
+	if ((pid = fork()) == -1) {
+		log_warn("cache: fork");
+		return;
+	}
+	if (pid != 0) {
+		(void)waitpid(pid, &status, 0);
+		return;
+	}
+	main_title("deepq-server: cache writer");
+	if (s->fifofd != -1)
+		close(s->fifofd);
+	if (s->alivefd != -1)
+		close(s->alivefd);
+	close(s->lockfd);
+	close(s->dirfd);
+	if (s->readyfd != -1)
+		close(s->readyfd);
+	if ((pid = fork()) != 0)
+		_exit(pid == -1);
+	if (cache_write(s->profile, path, st, &cause) == -1)
+		log_warnx("cache: %s", cause ? cause : "out of memory");
+	_exit(0);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -208,10 +300,16 @@ main(int argc, char **argv)
 	const char		*conffile = NULL, *idle = NULL, *key = NULL;
 	const char		*rundir = NULL, *errstr;
 	char			*cause = NULL, tmpname[PROTO_NAME_MAX];
+	char			*cachepath = NULL;
 	char			 id[PROTO_ID_LEN + 1], buf[4200];
 	long long		 t0;
 	int			 ch, foreground = 0, n;
 
+	if (argc > 0) {
+		main_argarea = argv[0];
+		main_arglen = argv[argc - 1] + strlen(argv[argc - 1]) + 1 -
+		    argv[0];
+	}
 	while ((ch = getopt(argc, argv, "df:i:k:R:r:")) != -1) {
 		switch (ch) {
 		case 'd':
@@ -330,7 +428,23 @@ main(int argc, char **argv)
 	alarm(cfg->load_timeout);
 	testhook_pause("server-load");
 	t0 = rundir_now();
-	s.profile = reader_load_input(in, NULL, NULL, &cause);
+	cachepath = main_cache_path(cfg, rundir, s.key);
+	if (cachepath != NULL &&
+	    (s.profile = cache_load(cachepath, &st, &cause)) != NULL)
+		s.from_cache = 1;
+	else if (cachepath != NULL) {
+		/* A missing cache is the normal first load: no noise. */
+		if (faccessat(AT_FDCWD, cachepath, F_OK,
+		    AT_SYMLINK_NOFOLLOW) == 0) {
+			log_info("%s: not using the cache: %s", s.path,
+			    cause ? cause : "out of memory");
+			(void)unlink(cachepath);
+		}
+		free(cause);
+		cause = NULL;
+	}
+	if (s.profile == NULL)
+		s.profile = reader_load_input(in, NULL, NULL, &cause);
 	input_free(in);
 	in = NULL;
 	alarm(0);
@@ -368,8 +482,11 @@ main(int argc, char **argv)
 	s.started = time(NULL);
 	s.readyfd = main_readyfd;
 	main_readyfd = -1;
-	log_info("%s: loaded in %.3f s (%s)", s.path, s.load_time,
-	    s.profile->format);
+	log_info("%s: loaded in %.3f s (%s%s)", s.path, s.load_time,
+	    s.profile->format, s.from_cache ? ", from the cache" : "");
+	if (cachepath != NULL && !s.from_cache)
+		main_cache_write(&s, cachepath, &st);
+	free(cachepath);
 
 	server_run(&s);
 

@@ -61,10 +61,12 @@ server_status(void *arg)
 	long long	 now = rundir_now();
 	time_t		 t = time(NULL);
 
-	return (json_pack("{s:I, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:i, s:I}",
+	return (json_pack("{s:I, s:s, s:I, s:b, s:I, s:I, s:I, s:I, s:I, s:i, "
+	    "s:I}",
 	    "pid", (json_int_t)getpid(),
 	    "format", s->profile->format,
 	    "load_ms", (json_int_t)(s->load_time * 1000 + 0.5),
+	    "cached", s->from_cache,
 	    "started", (json_int_t)s->started,
 	    "uptime", (json_int_t)(t - s->started),
 	    "idle_ms", (json_int_t)(now - s->last),

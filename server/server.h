@@ -86,6 +86,7 @@ struct server {
 	int			 want_max_age;	/* seconds */
 	uint64_t		 max_cost;
 	double			 load_time;	/* seconds */
+	int			 from_cache;	/* loaded from cache_dir */
 	time_t			 started;
 	long long		 last;		/* ms, last request */
 	uint64_t		 queries;

@@ -136,6 +136,16 @@ main(void)
 	ok(s != NULL && strncmp(s, "/tmp/deepq-", 11) == 0,
 	    "an XDG_RUNTIME_DIR that is not 0700 and ours is ignored");
 	free(s);
+	s = conf_cache_dir(c, "/run/d", NULL);
+	ok(s != NULL && strcmp(s, "/run/d/cache") == 0,
+	    "default cache_dir is cache in the runtime dir");
+	free(s);
+	ok(conf_set(c, "cache_dir", "/var/cache/deepq", NULL) == 0 &&
+	    (s = conf_cache_dir(c, "/run/d", NULL)) != NULL &&
+	    strcmp(s, "/var/cache/deepq") == 0, "cache_dir set is used as is");
+	free(s);
+	ok(conf_set(c, "cache_dir", "rel", NULL) == -1,
+	    "cache_dir must be absolute");
 	conf_free(c);
 
 	unlink(path);

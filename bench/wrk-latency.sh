@@ -1,0 +1,119 @@
+#!/bin/sh
+# Warm query latency under load: deepq.cgi through lighttpd driven by
+# wrk(1) at concurrency 1, 8 and 64 (p50, p99, requests/s), and the same
+# queries through the server's pipes alone (`deepq query', one client at a
+# time: p50 and p99 include starting the deepq process).
+#
+#	sh bench/wrk-latency.sh [profile] [seconds]
+#
+# The profile defaults to a generated wide profile of 10^7 call nodes
+# (bench/genprof -s wide -n 10000000, 573 MB). Run from the top of a built
+# tree (or set top_builddir).
+set -eu
+LC_ALL=C
+export LC_ALL
+: "${top_srcdir:=$(cd "${0%/*}/.." && pwd)}"
+: "${top_builddir:=$top_srcdir}"
+: "${LIGHTTPD:=/usr/sbin/lighttpd}"
+server=$top_builddir/server/deepq-server
+cgi=$top_builddir/cgi/deepq.cgi
+deepq=$top_builddir/cli/deepq
+secs=${2:-5}
+command -v wrk >/dev/null || { echo "wrk-latency: wrk is missing" >&2; exit 1; }
+for f in "$server" "$cgi" "$deepq" "$LIGHTTPD"; do
+	[ -x "$f" ] || { echo "wrk-latency: $f is missing" >&2; exit 1; }
+done
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/deepq-bench.XXXXXX")
+lpid=
+cleanup() {
+	DEEPQ_CONFIG=$tmp/deepq.conf "$deepq" stop --all 2>/dev/null || :
+	[ -z "$lpid" ] || kill "$lpid" 2>/dev/null || :
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' HUP INT TERM
+
+mkdir -p "$tmp/root" "$tmp/www/cgi-bin"
+cp "$cgi" "$tmp/www/cgi-bin/deepq.cgi"
+if [ -n "${1:-}" ]; then
+	cp "$1" "$tmp/root/"
+	name=${1##*/}
+else
+	"$top_builddir/bench/genprof" -s wide -n 10000000 >"$tmp/root/w1e7.folded"
+	name=w1e7.folded
+fi
+cat >"$tmp/deepq.conf" <<EOF2
+profile_root = $tmp/root
+runtime_dir = $tmp/run
+server_path = $server
+idle_timeout = 3600
+load_wait = 30
+load_timeout = 3600
+max_cost = 0
+EOF2
+export DEEPQ_CONFIG="$tmp/deepq.conf"
+
+for try in 1 2 3 4 5 6 7 8 9 10; do
+	port=$(shuf -i 20000-60999 -n 1)
+	cat >"$tmp/lighttpd.conf" <<EOF
+server.document-root = "$tmp/www"
+server.bind = "127.0.0.1"
+server.port = $port
+server.modules = ( "mod_setenv", "mod_cgi" )
+server.errorlog = "$tmp/lighttpd.err"
+server.max-fds = 4096
+cgi.assign = ( ".cgi" => "" )
+setenv.add-environment = ( "DEEPQ_CONFIG" => "$tmp/deepq.conf" )
+EOF
+	"$LIGHTTPD" -D -f "$tmp/lighttpd.conf" 2>>"$tmp/lighttpd.err" &
+	lpid=$!
+	n=0
+	while kill -0 "$lpid" 2>/dev/null &&
+	    ! curl -s -o /dev/null "http://127.0.0.1:$port/"; do
+		n=$((n + 1))
+		[ $n -lt 250 ] || break
+		sleep 0.02
+	done
+	curl -s -o /dev/null "http://127.0.0.1:$port/" && break
+	kill "$lpid" 2>/dev/null || :
+	lpid=
+done
+[ -n "$lpid" ] || { echo "wrk-latency: lighttpd does not start" >&2; exit 1; }
+url="http://127.0.0.1:$port/cgi-bin/deepq.cgi"
+
+echo "profile $name ($(stat -c %s "$tmp/root/$name") bytes), $(nproc) CPUs," \
+    "load average $(cut -d' ' -f1-3 /proc/loadavg)"
+t0=$(date +%s%N)
+"$deepq" query "$tmp/root/$name" 'format=json' >"$tmp/status"
+"$deepq" query "$tmp/root/$name" 'cmd=status&format=json' >"$tmp/st"
+t1=$(date +%s%N)
+echo "load (first query): $(( (t1 - t0) / 1000000 )) ms;" \
+    "$(sed -n 's/.*"nodes":\([0-9]*\).*/\1 nodes/p' "$tmp/status")" \
+    "$(sed 's/.*"rss":\([0-9]*\).*/server RSS \1 bytes/' "$tmp/st")"
+
+for q in 'cmd=top' 'cmd=tree'; do
+	# Through the pipes: one deepq process per query.
+	: >"$tmp/ms"
+	for i in $(seq 200); do
+		a=$(date +%s%N)
+		"$deepq" query "$tmp/root/$name" "$q" >/dev/null
+		b=$(date +%s%N)
+		echo "$(( (b - a) / 1000 ))" >>"$tmp/ms"
+	done
+	sort -n "$tmp/ms" | awk -v q="$q" '{ v[NR] = $1 } END {
+	    printf "pipes  %-9s c=1  p50 %.2f ms  p99 %.2f ms (n=%d, with exec of deepq)\n",
+	    q, v[int((NR + 1) / 2)] / 1000, v[int(NR * 0.99 + 0.5)] / 1000, NR }'
+	for c in 1 8 64; do
+		t=$((c < 2 ? 1 : 2))
+		wrk -t "$t" -c "$c" -d "${secs}s" --latency \
+		    "$url?file=$name&$q" >"$tmp/wrk" 2>&1
+		awk -v q="$q" -v c="$c" '
+		    $1 == "50%" { p50 = $2 } $1 == "99%" { p99 = $2 }
+		    $1 == "Requests/sec:" { rps = $2 }
+		    /Non-2xx/ { bad = $NF }
+		    END { printf "cgi    %-9s c=%-3d p50 %s  p99 %s  %s req/s%s\n",
+		    q, c, p50, p99, rps, bad ? " (" bad " non-2xx!)" : "" }' \
+		    "$tmp/wrk"
+	done
+done
