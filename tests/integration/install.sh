@@ -9,7 +9,11 @@
 command -v jq >/dev/null || skip_all "jq is not installed"
 [ -f "$top_builddir/Makefile" ] || skip_all "no Makefile in $top_builddir"
 
-mk() { make -s -C "$top_builddir" "$@"; }
+# A make of its own, not a part of make check's (no jobserver, no level).
+mk() {
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
+	    make -s --no-print-directory -C "$top_builddir" "$@"
+}
 dest=$tmp/dest
 mk print-install-dirs >"$tmp/dirs"
 . "$tmp/dirs"
