@@ -11,14 +11,17 @@ set -eu
 mode=${1:-demo}
 cd "$(dirname "$0")"
 
-# Build tools and libraries, then what the tests drive: a real web server
-# (lighttpd), curl, headless Chromium, mandoc for the man-page lint, jq to
-# validate JSON, valgrind's callgrind_annotate, strace, clang for fuzzing.
-# tidy validates the HTML; node and npm run the browser test (Playwright's
-# core, driving the system's Chromium; it downloads no browser).
+# Build tools and libraries, then what the tests drive: real web servers
+# (lighttpd, Apache, nginx with fcgiwrap; the tests run private instances
+# and start none of the packages' services), curl, headless Chromium,
+# mandoc for the man-page lint, jq to validate JSON, valgrind's
+# callgrind_annotate, strace, clang for fuzzing. tidy validates the
+# HTML; node and npm run the browser test (Playwright's core, driving
+# the system's Chromium; it downloads no browser).
 packages="autoconf automake libtool pkg-config make gcc bc
 	libevent-dev libjansson-dev libmicrohttpd-dev
-	lighttpd curl chromium mandoc jq tidy valgrind strace clang wrk"
+	lighttpd apache2 nginx fcgiwrap curl chromium mandoc jq tidy valgrind
+	strace clang wrk"
 
 missing=
 for p in $packages; do
@@ -40,8 +43,21 @@ if [ -n "$missing" ]; then
 	echo "setup.sh: installing$missing"
 	export DEBIAN_FRONTEND=noninteractive
 	apt-get update -qq
-	# A package's service must not start here (no init in containers).
-	apt-get install -y -qq --no-install-recommends $missing >/dev/null
+	# A package's service must not start here (no init in containers;
+	# lighttpd, apache2 and nginx would all want port 80, and a failed
+	# start fails the postinst): policy-rc.d denies every start while
+	# apt-get runs, unless the system already has its own policy.
+	policy=
+	if [ ! -e /usr/sbin/policy-rc.d ]; then
+		policy=/usr/sbin/policy-rc.d
+		printf '#!/bin/sh\nexit 101\n' >"$policy"
+		chmod 755 "$policy"
+	fi
+	status=0
+	apt-get install -y -qq --no-install-recommends $missing >/dev/null ||
+	    status=$?
+	[ -z "$policy" ] || rm -f "$policy"
+	[ "$status" -eq 0 ] || exit "$status"
 fi
 
 jobs=$(nproc 2>/dev/null || echo 2)
