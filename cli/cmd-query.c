@@ -20,11 +20,15 @@
 
 #include <err.h>
 #include <getopt.h>
+#include <limits.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <jansson.h>
 
 #include "answer.h"
 #include "client.h"
@@ -33,6 +37,7 @@
 #include "profile.h"
 #include "profpath.h"
 #include "reader.h"
+#include "report.h"
 
 /*
  * deepq query: answer one query and print the body (deepq(1)). By default
@@ -41,7 +46,105 @@
  * --reader) loads the file in this process instead.
  */
 
+struct query_base {
+	char		*root;		/* the file's directory, canonical */
+	char		*name;
+	struct profile	*profile;
+};
+
 static struct answer	*query_server(const char *, const char *);
+static const struct profile *query_base_load(void *, const char *, int *,
+			    char **);
+static int		 query_gate(const struct answer *, double);
+static int		 query_growth(const json_t *, double, const char *);
+
+/*
+ * base= for --local: resolved as deepq-server resolves it, under the
+ * file's own directory (the root deepq query gives its server); an
+ * absolute name is accepted when it lies under that directory.
+ */
+static const struct profile *
+query_base_load(void *arg, const char *name, int *status, char **cause)
+{
+	struct query_base	*qb = arg;
+	struct profpath		 pp;
+	const char		*rel = name;
+	char			*abs = NULL;
+	size_t			 n = strlen(qb->root);
+
+	if (qb->profile != NULL && strcmp(qb->name, name) == 0)
+		return (qb->profile);
+	if (*name == '/' && (abs = realpath(name, NULL)) != NULL &&
+	    strncmp(abs, qb->root, n) == 0 && abs[n] == '/')
+		rel = abs + n + 1;
+	if (profpath_resolve(qb->root, rel, &pp, status, cause) == -1) {
+		free(abs);
+		return (NULL);
+	}
+	free(abs);
+	profile_free(qb->profile);
+	free(qb->name);
+	qb->name = NULL;
+	if ((qb->profile = reader_load(pp.path, NULL, NULL, cause)) == NULL ||
+	    (qb->name = strdup(name)) == NULL) {
+		*status = 422;
+		profpath_clear(&pp);
+		return (NULL);
+	}
+	profpath_clear(&pp);
+	return (qb->profile);
+}
+
+/* Does a figure {"value", "base", "ratio"} grow by more than pct? */
+static int
+query_growth(const json_t *o, double pct, const char *what)
+{
+	json_int_t	 v, b;
+	double		 g;
+
+	if (!json_is_object(o))
+		return (0);
+	v = json_integer_value(json_object_get(o, "value"));
+	b = json_integer_value(json_object_get(o, "base"));
+	if (v <= b)
+		return (0);
+	g = b > 0 ? 100.0 * (double)(v - b) / (double)b : INFINITY;
+	if (g <= pct)
+		return (0);
+	warnx("%s grew by %.2f%% (%lld -> %lld), more than %g%%", what, g,
+	    (long long)b, (long long)v, pct);
+	return (1);
+}
+
+/*
+ * --fail-on-growth: 1 when the comparison's total, or the total of any
+ * row the answer lists (top, modules...), grew by more than pct percent.
+ */
+static int
+query_gate(const struct answer *a, double pct)
+{
+	json_t		*j, *rows, *row;
+	json_error_t	 je;
+	size_t		 i;
+	char		*label;
+	int		 grew = 0;
+
+	if ((j = json_loadb(a->body, a->len, 0, &je)) == NULL)
+		errx(1, "--fail-on-growth needs format=json");
+	if (json_object_get(j, "comparison") == NULL)
+		errx(1, "--fail-on-growth needs a comparison (base=)");
+	grew |= query_growth(json_object_get(j, "comparison"), pct, "total");
+	rows = json_object_get(j, "rows");
+	json_array_foreach(rows, i, row) {
+		if ((label = report_label(row)) == NULL)
+			err(1, NULL);
+		grew |= query_growth(json_object_get(json_object_get(row,
+		    "diff"), "total"), pct, label);
+		free(label);
+	}
+	json_decref(j);
+	return (grew);
+}
 
 /* The answer of the file's server; exits on a local error. */
 static struct answer *
@@ -84,6 +187,7 @@ int
 cmd_query(int argc, char **argv)
 {
 	static const struct option longopts[] = {
+		{ "fail-on-growth", required_argument, NULL, 'g' },
 		{ "local", no_argument, NULL, 'l' },
 		{ "reader", required_argument, NULL, 'r' },
 		{ "static-base", required_argument, NULL, 's' },
@@ -93,12 +197,20 @@ cmd_query(int argc, char **argv)
 	struct profile		*p = NULL;
 	struct answer		*a;
 	const char		*reader = NULL, *qs, *static_base = NULL;
-	char			*cause = NULL;
+	struct query_base	 qb;
+	char			*cause = NULL, *end, *bname;
 	int			 ch, rc, local = 0;
+	double			 gate = -1;
 
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "lr:s:", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "g:lr:s:", longopts, NULL)) != -1) {
 		switch (ch) {
+		case 'g':
+			gate = strtod(optarg, &end);
+			if (end == optarg || *end != '\0' || !(gate >= 0))
+				errx(1, "--fail-on-growth: not a percentage: "
+				    "%s", optarg);
+			break;
 		case 'l':
 			local = 1;
 			break;
@@ -120,9 +232,13 @@ cmd_query(int argc, char **argv)
 		deepq_usage();
 	qs = argc == 2 ? argv[1] : "";
 
+	memset(&qb, 0, sizeof qb);
 	if (!local)
 		a = query_server(argv[0], qs);
 	else {
+		if (profpath_split(argv[0], &qb.root, &bname, &cause) == -1)
+			errx(1, "%s", cause);
+		free(bname);
 		if ((p = reader_load(argv[0], reader, NULL, &cause)) == NULL)
 			errx(1, "%s", cause ? cause : "out of memory");
 		memset(&ctx, 0, sizeof ctx);
@@ -130,6 +246,8 @@ cmd_query(int argc, char **argv)
 		ctx.render.file = argv[0];
 		ctx.render.static_base = static_base;
 		ctx.report.name = argv[0];
+		ctx.base_load = query_base_load;
+		ctx.base_arg = &qb;
 		if ((a = answer_query(p, qs, &ctx)) == NULL)
 			errx(1, "out of memory");
 	}
@@ -138,8 +256,14 @@ cmd_query(int argc, char **argv)
 		fwrite(a->body, 1, a->len, stdout);
 	if (rc != 0)
 		warnx("%d: %s", a->status, a->message ? a->message : "error");
+	/* A regression gate's own status, apart from 1 for errors. */
+	else if (gate >= 0 && query_gate(a, gate))
+		rc = 3;
 	answer_free(a);
 	profile_free(p);
+	profile_free(qb.profile);
+	free(qb.name);
+	free(qb.root);
 	if (fflush(stdout) != 0)
 		err(1, "stdout");
 	return (rc);

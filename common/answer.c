@@ -23,6 +23,7 @@
 #include <jansson.h>
 
 #include "answer.h"
+#include "diff.h"
 #include "display.h"
 #include "profile.h"
 #include "query.h"
@@ -118,7 +119,10 @@ answer_query(const struct profile *p, const char *qs,
 	const struct profile		*use = p;
 	struct report_error		 e = { 0, NULL };
 	struct transform_stack		*ts = NULL;
-	struct profile			*derived = NULL;
+	struct profile			*derived = NULL, *merged = NULL;
+	struct report_context		 rc = ctx->report;
+	const struct profile		*bp;
+	struct diff			 dd;
 	struct query			*q;
 	struct display			*d = NULL;
 	struct answer			*a = NULL;
@@ -148,6 +152,29 @@ answer_query(const struct profile *p, const char *qs,
 		goto fail;
 	}
 	/*
+	 * base=: merge before the transforms, so that they apply to both
+	 * sides alike (the merged profile keeps this profile's ids).
+	 */
+	if (*query_str(q, QUERY_BASE) != '\0') {
+		if (ctx->base_load == NULL) {
+			report_error_set(&e, 400, "base= is not available "
+			    "here");
+			goto fail;
+		}
+		if ((bp = ctx->base_load(ctx->base_arg, query_str(q,
+		    QUERY_BASE), &status, &cause)) == NULL ||
+		    (merged = diff_merge(p, bp, query_str(q, QUERY_METRIC),
+		    &status, &cause)) == NULL) {
+			report_error_set(&e, status, "base=%s: %s",
+			    query_str(q, QUERY_BASE), cause ? cause :
+			    "out of memory");
+			goto fail;
+		}
+		rc.base = bp;
+		rc.base_name = query_str(q, QUERY_BASE);
+		use = merged;
+	}
+	/*
 	 * The one place transforms and filters apply: every report sees the
 	 * derived profile, and every answer shows the stack.
 	 */
@@ -157,7 +184,7 @@ answer_query(const struct profile *p, const char *qs,
 		goto fail;
 	}
 	if (ts->n > 0) {
-		if ((derived = transform_apply(p, ts, ctx->report.max_cost,
+		if ((derived = transform_apply(use, ts, ctx->report.max_cost,
 		    &status, &cause)) == NULL) {
 			report_error_set(&e, status, "%s", cause ? cause :
 			    "out of memory");
@@ -165,8 +192,15 @@ answer_query(const struct profile *p, const char *qs,
 		}
 		use = derived;
 	}
-	if ((j = report_create(use, q, &ctx->report, &e)) == NULL)
+	if ((j = report_create(use, q, &rc, &e)) == NULL)
 		goto fail;
+	/* Every report of a comparison says what it compares. */
+	if (diff_init(&dd, use, q) && ((rc.base_name != NULL &&
+	    json_object_set_new(j, "base", json_string(rc.base_name)) == -1) ||
+	    diff_summary(j, use, &dd) == -1)) {
+		report_error_set(&e, 500, "out of memory");
+		goto fail;
+	}
 	if (ts->n > 0 && json_object_set_new(j, "transforms",
 	    transform_json(use, ts)) == -1) {
 		report_error_set(&e, 500, "out of memory");
@@ -214,6 +248,7 @@ done:
 	display_free(d);
 	json_decref(j);
 	profile_free(derived);
+	profile_free(merged);
 	transform_stack_free(ts);
 	query_free(q);
 	return (a);

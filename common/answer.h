@@ -41,9 +41,17 @@ struct answer {
 	char		*message;	/* the error's text, NULL on success */
 };
 
+/*
+ * base_load resolves and loads base= (a name under the same profile root
+ * as the profile) or returns NULL with *status (403, 404, ...) and
+ * *cause; the profile stays the loader's. NULL base_load: no base=.
+ */
 struct answer_context {
 	struct render_context	 render;
 	struct report_context	 report;
+	const struct profile	*(*base_load)(void *, const char *, int *,
+				    char **);
+	void			*base_arg;
 };
 
 struct answer	*answer_query(const struct profile *, const char *,

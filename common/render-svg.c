@@ -57,6 +57,7 @@ static int	svg_error(FILE *, int, const char *,
 		    const struct render_context *);
 static void	svg_begin(FILE *, int, int, const char *);
 static void	svg_color(FILE *, const char *, const char *, const char *);
+static void	svg_diff_color(FILE *, int64_t, int64_t);
 static void	svg_fitted(FILE *, const char *, double);
 static void	svg_capped(FILE *, const char *, size_t, const char *);
 static uint32_t	svg_hash(const char *, uint32_t);
@@ -252,6 +253,26 @@ svg_color(FILE *f, const char *palette, const char *name, const char *module)
 	fprintf(f, " fill=\"rgb(%d,%d,%d)\"", (int)r, (int)g, (int)b);
 }
 
+/*
+ * A differential frame's fill, as flamegraph.pl colours difffolded.pl's
+ * output: red for growth, blue for shrinkage, deeper with the change
+ * relative to the largest change, near white for none.
+ */
+static void
+svg_diff_color(FILE *f, int64_t delta, int64_t maxdelta)
+{
+	double	 r = maxdelta > 0 ? (double)llabs(delta) / (double)maxdelta :
+		    0;
+	int	 c = (int)(210 * (1 - r));
+
+	if (delta > 0)
+		fprintf(f, " fill=\"rgb(255,%d,%d)\"", c, c);
+	else if (delta < 0)
+		fprintf(f, " fill=\"rgb(%d,%d,255)\"", c, c);
+	else
+		fprintf(f, " fill=\"rgb(250,250,250)\"");
+}
+
 /* A name cut to n bytes at a character boundary, escaped; more marks a cut. */
 static void
 svg_capped(FILE *f, const char *s, size_t n, const char *more)
@@ -329,7 +350,9 @@ svg_render(FILE *f, const json_t *j, const struct display *d,
 	const char	*name, *module;
 	char		 key[16], *num, *pct;
 	int64_t		 total = json_integer_value(json_object_get(j,
-			    "total")), x, w;
+			    "total")), x, w, dl;
+	int64_t		 maxdelta = json_integer_value(json_object_get(j,
+			    "maxdelta"));
 	int		 width = (int)json_integer_value(json_object_get(j,
 			    "width"));
 	int		 depth = (int)json_integer_value(json_object_get(j,
@@ -394,7 +417,13 @@ svg_render(FILE *f, const json_t *j, const struct display *d,
 		escape_xml(f, num ? num : "?");
 		fputc(' ', f);
 		escape_xml(f, countname ? countname : "samples");
-		fprintf(f, ", %s)</title>", pct ? pct : "?");
+		fprintf(f, ", %s", pct ? pct : "?");
+		if (json_array_size(fr) > 4) {
+			dl = json_integer_value(json_array_get(fr, 4));
+			fprintf(f, ", %s%lld", dl > 0 ? "+" : "",
+			    (long long)dl);
+		}
+		fputs(")</title>", f);
 		free(num);
 		free(pct);
 		if (*module != '\0') {
@@ -405,7 +434,11 @@ svg_render(FILE *f, const json_t *j, const struct display *d,
 		fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
 		    "height=\"%d\" rx=\"2\" ry=\"2\"", px, y, pw,
 		    SVG_FRAME - 1);
-		svg_color(f, palette, name, module);
+		if (json_array_size(fr) > 4)
+			svg_diff_color(f, json_integer_value(json_array_get(fr,
+			    4)), maxdelta);
+		else
+			svg_color(f, palette, name, module);
 		fprintf(f, "/><text x=\"%.1f\" y=\"%.1f\">", px + 3,
 		    y + SVG_FRAME - 5);
 		svg_fitted(f, name, pw);

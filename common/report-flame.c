@@ -23,6 +23,7 @@
 
 #include <jansson.h>
 
+#include "diff.h"
 #include "display.h"
 #include "profile.h"
 #include "query.h"
@@ -55,6 +56,7 @@ struct flame_frame {
 	uint32_t	 depth;
 	uint32_t	 func;
 	int64_t		 x, w;
+	int64_t		 delta;		/* comparisons: value - base */
 };
 
 struct flame {
@@ -65,6 +67,8 @@ struct flame {
 	struct flame_frame	*v;
 	size_t			 n, cap;
 	uint32_t		 depth;		/* deepest frame kept */
+	int			 cmp;		/* a base= comparison */
+	struct diff		 dd;
 };
 
 static json_t	*flame_create(const struct profile *, const struct query *,
@@ -152,6 +156,10 @@ flame_tree(struct flame *fl)
 		if (flame_add(fl, p->node_depth[n], p->node_func[n], x,
 		    total[n]) == -1)
 			goto done;
+		/* Colour from the change, as difffolded.pl's second pass. */
+		if (fl->cmp)
+			fl->v[fl->n - 1].delta = total[n] - diff_base(&fl->dd,
+			    p->metrics[fl->dd.bm].total[n]);
 		if (fl->maxdepth != 0 && p->node_depth[n] >= fl->maxdepth)
 			continue;
 		nk = 0;
@@ -284,6 +292,7 @@ flame_create(const struct profile *p, const struct query *q,
 	double		 scale;
 	char		 key[16];
 	size_t		 i, k, kept = 0;
+	int64_t		 maxdelta = 0;
 	int		 chart = strcmp(style, "chart") == 0;
 
 	memset(&fl, 0, sizeof fl);
@@ -291,6 +300,11 @@ flame_create(const struct profile *p, const struct query *q,
 	if ((fl.m = report_metric(p, q, e)) == -1)
 		return (NULL);
 	fl.maxdepth = (uint32_t)query_int(q, QUERY_MAXDEPTH);
+	fl.cmp = diff_init(&fl.dd, p, q) && fl.dd.m == fl.m;
+	if (chart && fl.cmp) {
+		report_error_set(e, 400, "style=chart cannot compare (base=)");
+		return (NULL);
+	}
 	if (chart) {
 		if (p->nsamples == 0) {
 			report_error_set(e, 400, "style=chart needs samples in "
@@ -345,8 +359,12 @@ flame_create(const struct profile *p, const struct query *q,
 		a = json_pack("[i, I, I, i]", (json_int_t)fl.v[i].depth,
 		    (json_int_t)fl.v[i].x, (json_int_t)fl.v[i].w,
 		    (json_int_t)fl.v[i].func);
-		if (a == NULL || json_array_append_new(frames, a) == -1)
+		if (a == NULL || json_array_append_new(frames, a) == -1 ||
+		    (fl.cmp && json_array_append_new(a,
+		    json_integer(fl.v[i].delta)) == -1))
 			goto nomem;
+		if (fl.cmp && llabs(fl.v[i].delta) > maxdelta)
+			maxdelta = llabs(fl.v[i].delta);
 		if (!seen[fl.v[i].func]++) {
 			snprintf(key, sizeof key, "%u", fl.v[i].func);
 			if (json_object_set_new(funcs, key, json_pack(
@@ -378,7 +396,8 @@ flame_create(const struct profile *p, const struct query *q,
 	json_object_set_new(j, "depth", json_integer(fl.depth));
 	json_object_set_new(j, "omitted", json_integer((json_int_t)(fl.n -
 	    kept)));
-	if (json_object_size(j) != k + 13)
+	if (json_object_size(j) != k + 13 || (fl.cmp &&
+	    json_object_set_new(j, "maxdelta", json_integer(maxdelta)) == -1))
 		goto nomem;
 	goto done;
 nomem:

@@ -24,6 +24,7 @@
 
 #include "aggregate.h"
 #include "columns.h"
+#include "diff.h"
 #include "display.h"
 #include "idmap.h"
 #include "profile.h"
@@ -214,6 +215,8 @@ module_create(const struct profile *p, const struct query *q,
 	int			 m, sort, sm;
 	int64_t			 from = query_int(q, QUERY_FROM);
 	int64_t			 limit = query_int(q, QUERY_LIMIT);
+	struct diff		 dd;
+	int			 cmp = diff_init(&dd, p, q);
 
 	memset(&rows, 0, sizeof rows);
 	if ((m = report_metric(p, q, e)) == -1 ||
@@ -261,7 +264,8 @@ module_create(const struct profile *p, const struct query *q,
 		    json_object_set_new(o, "self", report_func_values(p, 0,
 		    idx[i])) == -1 ||
 		    json_object_set_new(o, "total", report_func_values(p, 1,
-		    idx[i])) == -1)
+		    idx[i])) == -1 ||
+		    (cmp && diff_add(o, p, &dd, 1, idx[i]) == -1))
 			goto nomem;
 	}
 	goto done;

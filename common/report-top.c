@@ -23,6 +23,7 @@
 #include <jansson.h>
 
 #include "columns.h"
+#include "diff.h"
 #include "display.h"
 #include "profile.h"
 #include "query.h"
@@ -55,15 +56,27 @@ top_create(const struct profile *p, const struct query *q,
 	uint32_t	*order = NULL, f, n = 0, i;
 	const char	**names = NULL;
 	const int64_t	*key, *cut;
-	int		 m, sort, sm;
+	int64_t		*dkey = NULL;
+	struct diff	 dd;
+	int		 m, sort, sm, cmp;
 	int64_t		 limit = query_int(q, QUERY_LIMIT), sum;
 	int64_t		 from = query_int(q, QUERY_FROM);
 	double		 min = query_number(q, QUERY_MIN);
 
-	if ((m = report_metric(p, q, e)) == -1 ||
+	cmp = diff_init(&dd, p, q);
+	/* sort=delta and ratio: by the change of the total. */
+	if (cmp && (strcmp(query_str(q, QUERY_SORT), "delta") == 0 ||
+	    strcmp(query_str(q, QUERY_SORT), "ratio") == 0)) {
+		if ((dkey = malloc(p->nfuncs * sizeof *dkey)) == NULL)
+			goto nomem;
+		diff_key(&dd, p, strcmp(query_str(q, QUERY_SORT), "ratio") ==
+		    0, 1, dkey);
+		m = sm = dd.m;
+		sort = REPORT_SORT_TOTAL;
+	} else if ((m = report_metric(p, q, e)) == -1 ||
 	    (sort = report_sort(p, q, m, &sm, e)) == -1)
 		return (NULL);
-	key = sort == REPORT_SORT_NAME ? NULL : sort == REPORT_SORT_SELF ?
+	key = dkey != NULL ? dkey : sort == REPORT_SORT_NAME ? NULL : sort == REPORT_SORT_SELF ?
 	    p->metrics[sm].func_self : p->metrics[sm].func_total;
 	/* min= cuts on the sorted value, or on the total for sort=name. */
 	cut = sort == REPORT_SORT_SELF && sm == m ? p->metrics[m].func_self :
@@ -97,13 +110,16 @@ top_create(const struct profile *p, const struct query *q,
 		    json_object_set_new(row, "self", report_func_values(p, 0,
 		    f)) == -1 ||
 		    json_object_set_new(row, "total", report_func_values(p, 1,
-		    f)) == -1)
+		    f)) == -1 ||
+		    (cmp && diff_add(row, p, &dd, 1, f) == -1))
 			goto nomem;
 	}
+	free(dkey);
 	free(order);
 	free(names);
 	return (j);
 nomem:
+	free(dkey);
 	free(order);
 	free(names);
 	json_decref(j);
@@ -122,9 +138,13 @@ top_display(const json_t *j, const struct query *q)
 	const char		*sort = report_string(j, "sort");
 	size_t			 i, r;
 	char			*link, *title, *label;
+	int			 cmp = json_object_get(j, "comparison") != NULL;
+	uint32_t		 nc;
 
-	if ((strcmp(sort, "name") == 0 ? asprintf(&title, "Functions by "
-	    "name") : strcmp(sort, "calls") == 0 ? asprintf(&title, "Top "
+	if ((strcmp(sort, "delta") == 0 || strcmp(sort, "ratio") == 0 ?
+	    asprintf(&title, "Top functions by %s of total %s", sort,
+	    metric) : strcmp(sort, "name") == 0 ? asprintf(&title,
+	    "Functions by name") : strcmp(sort, "calls") == 0 ? asprintf(&title, "Top "
 	    "functions by calls") : asprintf(&title, "Top functions by %s %s",
 	    sort, metric)) == -1)
 		return (NULL);
@@ -133,6 +153,7 @@ top_display(const json_t *j, const struct query *q)
 	if (d == NULL)
 		return (NULL);
 	rows = json_object_get(j, "rows");
+	diff_text(d, j);
 	if (query_isset(q, QUERY_MIN))
 		display_text(d, "%lld functions with at least %s%% of the %s "
 		    "total.", (long long)report_integer(j, "matched"),
@@ -141,11 +162,14 @@ top_display(const json_t *j, const struct query *q)
 		display_text(d, "%lld functions.", (long long)report_integer(j,
 		    "matched"));
 	columns_init(&c, j, q, COLUMNS_SELF | COLUMNS_TOTAL | COLUMNS_SORT);
-	t = display_table(d, 1 + columns_count(&c), "top");
+	nc = 1 + columns_count(&c);
+	t = display_table(d, nc + (cmp ? DIFF_COLUMNS : 0), "top");
 	link = report_link(q, QUERY_SORT, "name", QUERY_FROM, NULL, -1);
 	display_head(d, t, 0, "Function", link, 0);
 	free(link);
 	columns_head(d, t, 1, &c, q);
+	if (cmp)
+		diff_head(d, t, nc);
 	json_array_foreach(rows, i, row) {
 		r = display_row(d, t);
 		link = report_func_link(q, report_integer(row, "func"));
@@ -155,6 +179,7 @@ top_display(const json_t *j, const struct query *q)
 		free(link);
 		columns_row(d, t, r, 1, &c, json_object_get(row, "self"),
 		    json_object_get(row, "total"));
+		diff_row(d, t, r, nc, row);
 	}
 	columns_pager(d, j, q);
 	columns_controls(d, j, q, 1);

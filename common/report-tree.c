@@ -23,6 +23,7 @@
 #include <jansson.h>
 
 #include "columns.h"
+#include "diff.h"
 #include "display.h"
 #include "idmap.h"
 #include "profile.h"
@@ -221,6 +222,8 @@ tree_create(const struct profile *p, const struct query *q,
 	uint32_t		*nodes = NULL, *parents = NULL, *order = NULL;
 	uint32_t		 start, n, ch, nshown = 0;
 	int			 m, hidden;
+	struct diff		 dd;
+	int			 cmp = diff_init(&dd, p, q);
 	int64_t			 depth = query_int(q, QUERY_DEPTH);
 	int64_t			 budget = query_int(q, QUERY_BUDGET);
 	uint64_t		 cost = 0;
@@ -274,7 +277,8 @@ tree_create(const struct profile *p, const struct query *q,
 		    "path", path,
 		    "self", report_node_values(p, 0, n),
 		    "total", NULL);
-		if (o == NULL) {
+		if (o == NULL || (cmp && diff_add(o, p, &dd, 0, n) == -1)) {
+			json_decref(o);
 			free(path);
 			goto nomem;
 		}

@@ -1,0 +1,389 @@
+/*
+ * Copyright (c) 2026 The deepq developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "cause.h"
+#include "diff.h"
+#include "display.h"
+#include "profile-builder.h"
+#include "profile.h"
+#include "query.h"
+
+/*
+ * base= comparisons (see diff.h): the merge, and the helper every report
+ * uses to add the base, delta and ratio of a row to its JSON and to its
+ * table, so that no report computes a comparison its own way.
+ */
+
+static int	diff_fail(int *, int, char **, const char *, ...)
+		    __attribute__((__format__(__printf__, 4, 5)));
+static int	diff_copy(struct profile_builder *, const struct profile *,
+		    const int *, const int *, uint32_t);
+
+static int
+diff_fail(int *status, int code, char **cause, const char *fmt, ...)
+{
+	va_list	 ap;
+
+	*status = code;
+	va_start(ap, fmt);
+	cause_vset(cause, fmt, ap);
+	va_end(ap);
+	return (-1);
+}
+
+/*
+ * Add profile p's call nodes to the builder by function path, with the
+ * self values of p's metric k going to the builder's metric to[k] (-1:
+ * not copied). from lists p's metrics to copy, nm of them.
+ */
+static int
+diff_copy(struct profile_builder *b, const struct profile *p,
+    const int *from, const int *to, uint32_t nm)
+{
+	uint32_t	*map, *fmap, n, f, k;
+	const char	*name, *module;
+	int64_t		 v;
+	int		 rc = -1;
+
+	if ((map = calloc(p->nnodes, sizeof *map)) == NULL ||
+	    (fmap = calloc(p->nfuncs, sizeof *fmap)) == NULL) {
+		free(map);
+		return (-1);
+	}
+	fmap[PROFILE_ROOT] = PROFILE_ROOT;
+	for (f = 1; f < p->nfuncs; f++) {
+		name = profile_func_name(p, f);
+		module = profile_func_module(p, f);
+		if ((fmap[f] = profile_builder_func(b, name, strlen(name),
+		    module, strlen(module))) == PROFILE_NONE)
+			goto done;
+		if (p->func_file[f] != 0) {
+			name = profile_string(p, p->func_file[f]);
+			profile_builder_func_location(b, fmap[f], name,
+			    strlen(name), p->func_line[f]);
+		}
+	}
+	map[PROFILE_ROOT] = PROFILE_ROOT;
+	/* Parents come before children (profile.h). */
+	for (n = 1; n < p->nnodes; n++) {
+		if ((map[n] = profile_builder_child(b,
+		    map[p->node_parent[n]], fmap[p->node_func[n]])) ==
+		    PROFILE_NONE)
+			goto done;
+	}
+	for (n = 0; n < p->nnodes; n++) {
+		for (k = 0; k < nm; k++) {
+			v = p->metrics[from[k]].self[n];
+			if (v != 0 && profile_builder_add(b, map[n], to[k],
+			    v) == -1)
+				goto done;
+		}
+	}
+	rc = 0;
+done:
+	free(map);
+	free(fmap);
+	return (rc);
+}
+
+/*
+ * Merge cur with base for metric name ("" = cur's first metric): every
+ * metric of cur, then "base" holding base's values of that metric. NULL
+ * with *status and *cause on failure.
+ */
+struct profile *
+diff_merge(const struct profile *cur, const struct profile *base,
+    const char *metric, int *status, char **cause)
+{
+	struct profile_builder	*b;
+	struct profile		*p;
+	int			 from[PROFILE_MAX_METRICS], to[PROFILE_MAX_METRICS];
+	int			 m, bm, k;
+	char			*why = NULL;
+
+	m = *metric == '\0' ? 0 : profile_metric_find(cur, metric);
+	if (m == -1) {
+		diff_fail(status, 400, cause, "unknown metric: %s", metric);
+		return (NULL);
+	}
+	if (profile_metric_find(cur, DIFF_METRIC) != -1) {
+		diff_fail(status, 400, cause, "the profile is already a "
+		    "comparison (it has a %s metric)", DIFF_METRIC);
+		return (NULL);
+	}
+	if (cur->nmetrics >= PROFILE_MAX_METRICS) {
+		diff_fail(status, 400, cause, "too many metrics to compare");
+		return (NULL);
+	}
+	if ((bm = profile_metric_find(base, cur->metrics[m].name)) == -1) {
+		diff_fail(status, 400, cause, "the base profile has no metric "
+		    "%s", cur->metrics[m].name);
+		return (NULL);
+	}
+	if ((b = profile_builder_create(cur->format)) == NULL)
+		goto nomem;
+	for (k = 0; k < (int)cur->nmetrics; k++) {
+		from[k] = k;
+		if ((to[k] = profile_builder_metric(b, cur->metrics[k].name,
+		    cur->metrics[k].unit)) != k)
+			goto nomem;
+		profile_builder_metric_rate(b, k, cur->metrics[k].rate);
+	}
+	/* cur first, in id order: its function ids stay valid in queries. */
+	if (diff_copy(b, cur, from, to, cur->nmetrics) == -1)
+		goto fail;
+	if (b == NULL || (to[0] = profile_builder_metric(b, DIFF_METRIC,
+	    cur->metrics[m].unit)) == -1)
+		goto nomem;
+	profile_builder_metric_rate(b, to[0], cur->metrics[m].rate);
+	from[0] = bm;
+	if (diff_copy(b, base, from, to, 1) == -1)
+		goto fail;
+	if ((p = profile_builder_finish(b, &why)) == NULL) {
+		diff_fail(status, 500, cause, "%s", why ? why :
+		    "out of memory");
+		free(why);
+		return (NULL);
+	}
+	if (p->nfuncs < cur->nfuncs) {
+		profile_free(p);
+		diff_fail(status, 500, cause, "comparison lost functions");
+		return (NULL);
+	}
+	return (p);
+fail:
+	diff_fail(status, 500, cause, "%s", profile_builder_error(b) ?
+	    profile_builder_error(b) : "out of memory");
+	profile_builder_free(b);
+	return (NULL);
+nomem:
+	profile_builder_free(b);
+	diff_fail(status, 500, cause, "out of memory");
+	return (NULL);
+}
+
+/*
+ * Is p a comparison for the query's metric? 1 and *d filled, or 0 (no
+ * base values, or the query looks at the base metric itself).
+ */
+int
+diff_init(struct diff *d, const struct profile *p, const struct query *q)
+{
+	const char	*metric = query_str(q, QUERY_METRIC);
+
+	memset(d, 0, sizeof *d);
+	if ((d->bm = profile_metric_find(p, DIFF_METRIC)) == -1)
+		return (0);
+	d->m = *metric == '\0' ? 0 : profile_metric_find(p, metric);
+	if (d->m == -1 || d->m == d->bm)
+		return (0);
+	d->scale = 1.0;
+	d->normalize = query_int(q, QUERY_NORMALIZE) != 0;
+	/* Normalised as pprof does: the base scaled to the same total. */
+	if (d->normalize && p->metrics[d->bm].sum > 0)
+		d->scale = (double)p->metrics[d->m].sum /
+		    (double)p->metrics[d->bm].sum;
+	return (1);
+}
+
+/* A base value as compared (scaled when normalize=1). */
+int64_t
+diff_base(const struct diff *d, int64_t b)
+{
+	if (d->scale == 1.0)
+		return (b);
+	return ((int64_t)llround((double)b * d->scale));
+}
+
+/*
+ * {"value", "base", "delta", "ratio"} of one figure: base is as compared
+ * (scaled when normalised), delta = value - base, ratio = value / base
+ * (null when base is 0).
+ */
+json_t *
+diff_values(const struct diff *d, int64_t v, int64_t b)
+{
+	int64_t	 sb = diff_base(d, b);
+
+	return (json_pack("{s:I, s:I, s:I, s:o}", "value", (json_int_t)v,
+	    "base", (json_int_t)sb, "delta", (json_int_t)(v - sb), "ratio",
+	    sb != 0 ? json_real((double)v / (double)sb) : json_null()));
+}
+
+/*
+ * Add "diff": {"self": ..., "total": ...} to a row about node i (funcs
+ * 0) or function i (funcs 1).
+ */
+int
+diff_add(json_t *row, const struct profile *p, const struct diff *d,
+    int funcs, uint32_t i)
+{
+	const struct profile_metric	*m = &p->metrics[d->m];
+	const struct profile_metric	*b = &p->metrics[d->bm];
+	json_t				*o;
+
+	if (funcs)
+		o = json_pack("{s:o, s:o}",
+		    "self", diff_values(d, m->func_self[i], b->func_self[i]),
+		    "total", diff_values(d, m->func_total[i], b->func_total[i]));
+	else
+		o = json_pack("{s:o, s:o}",
+		    "self", diff_values(d, m->self[i], b->self[i]),
+		    "total", diff_values(d, m->total[i], b->total[i]));
+	if (o == NULL)
+		return (-1);
+	return (json_object_set_new(row, "diff", o));
+}
+
+/* A report's "comparison": the totals of both sides. */
+int
+diff_summary(json_t *j, const struct profile *p, const struct diff *d)
+{
+	json_t	*o;
+
+	if ((o = diff_values(d, p->metrics[d->m].sum,
+	    p->metrics[d->bm].sum)) == NULL)
+		return (-1);
+	json_object_set_new(o, "metric", json_string(p->metrics[d->m].name));
+	json_object_set_new(o, "normalize", json_boolean(d->normalize));
+	json_object_set_new(o, "scale", json_real(d->scale));
+	json_object_set_new(o, "base_raw",
+	    json_integer(p->metrics[d->bm].sum));
+	return (json_object_set_new(j, "comparison", o));
+}
+
+/*
+ * Sort keys for report_order: the delta (ratio 0) or the ratio (ratio 1,
+ * in millionths; new rows first) of the total (total 1) or self value of
+ * every function.
+ */
+int
+diff_key(const struct diff *d, const struct profile *p, int ratio, int total,
+    int64_t *key)
+{
+	const int64_t	*v = total ? p->metrics[d->m].func_total :
+			    p->metrics[d->m].func_self;
+	const int64_t	*bv = total ? p->metrics[d->bm].func_total :
+			    p->metrics[d->bm].func_self;
+	uint32_t	 f;
+	int64_t		 b;
+	double		 r;
+
+	for (f = 0; f < p->nfuncs; f++) {
+		b = diff_base(d, bv[f]);
+		if (!ratio)
+			key[f] = v[f] - b;
+		else if (b == 0)
+			key[f] = v[f] > 0 ? INT64_MAX : 0;
+		else {
+			r = (double)v[f] / (double)b * 1e6;
+			key[f] = r > 9e18 ? INT64_MAX : (int64_t)r;
+		}
+	}
+	return (0);
+}
+
+/* The comparison's column headers from column col; returns the next. */
+uint32_t
+diff_head(struct display *d, struct display_block *t, uint32_t col)
+{
+	display_head(d, t, col, "Base", NULL, DISPLAY_NUM);
+	display_head(d, t, col + 1, "\xce\x94 total", NULL, DISPLAY_NUM);
+	display_head(d, t, col + 2, "Ratio", NULL, DISPLAY_NUM);
+	display_head(d, t, col + 3, "\xce\x94 self", NULL, DISPLAY_NUM);
+	return (col + DIFF_COLUMNS);
+}
+
+static void
+diff_cell(struct display *d, struct display_block *t, size_t r, uint32_t col,
+    int64_t v, int sign)
+{
+	char	*s, *n;
+
+	if ((n = display_number(v < 0 ? -v : v)) == NULL)
+		return;
+	if (asprintf(&s, "%s%s", v < 0 ? "-" : sign && v > 0 ? "+" : "",
+	    n) != -1) {
+		display_cell(d, t, r, col, s, NULL, DISPLAY_NUM |
+		    (v == 0 ? DISPLAY_DIM : 0));
+		free(s);
+	}
+	free(n);
+}
+
+/* A row's comparison cells (its "diff" member) from column col. */
+void
+diff_row(struct display *d, struct display_block *t, size_t r, uint32_t col,
+    const json_t *row)
+{
+	const json_t	*o = json_object_get(row, "diff");
+	const json_t	*tot = json_object_get(o, "total");
+	const json_t	*self = json_object_get(o, "self");
+	const json_t	*ratio;
+	char		 buf[32];
+
+	if (o == NULL)
+		return;
+	diff_cell(d, t, r, col, json_integer_value(json_object_get(tot,
+	    "base")), 0);
+	diff_cell(d, t, r, col + 1, json_integer_value(json_object_get(tot,
+	    "delta")), 1);
+	ratio = json_object_get(tot, "ratio");
+	if (json_is_number(ratio))
+		snprintf(buf, sizeof buf, "%.3f", json_number_value(ratio));
+	else
+		snprintf(buf, sizeof buf, "new");
+	display_cell(d, t, r, col + 2, buf, NULL, DISPLAY_NUM);
+	diff_cell(d, t, r, col + 3, json_integer_value(json_object_get(self,
+	    "delta")), 1);
+}
+
+/* The sentence that heads a comparison page. */
+void
+diff_text(struct display *d, const json_t *j)
+{
+	const json_t	*c = json_object_get(j, "comparison");
+	const char	*base = json_string_value(json_object_get(j, "base"));
+	const json_t	*ratio;
+	char		*v, *b, *dl;
+
+	if (c == NULL)
+		return;
+	ratio = json_object_get(c, "ratio");
+	v = display_number(json_integer_value(json_object_get(c, "value")));
+	b = display_number(json_integer_value(json_object_get(c, "base")));
+	dl = display_number(json_integer_value(json_object_get(c, "delta")));
+	display_text(d, "Compared with %s%s: %s %s here, %s in the base, "
+	    "delta %s%s (ratio %.3f).", base ? base : "the base",
+	    json_is_true(json_object_get(c, "normalize")) ?
+	    " (normalised to equal totals)" : "", v ? v : "?",
+	    json_string_value(json_object_get(c, "metric")), b ? b : "?",
+	    json_integer_value(json_object_get(c, "delta")) > 0 ? "+" : "",
+	    dl ? dl : "?", json_is_number(ratio) ?
+	    json_number_value(ratio) : 0.0);
+	free(v);
+	free(b);
+	free(dl);
+}

@@ -1,0 +1,118 @@
+#!/bin/sh
+# Comparisons (base=): exact deltas on two real runs from the corpus,
+# computed again here with awk from the folded files; an exact expected
+# page on a small hand-made pair; base= confinement; and the regression
+# gate example of deepq(1) and the README, run as documented.
+. "${0%/*}/../lib.sh"
+
+need_corpus
+command -v jq >/dev/null 2>&1 || skip_all "jq is not installed"
+data=$top_srcdir/tests/data
+dir=$tmp/profiles
+mkdir -p "$dir"
+cp "$corpus/collapsed/workload-fp.folded" "$corpus/collapsed/workload-dwarf.folded" \
+    "$data/diff-old.folded" "$data/diff-new.folded" "$dir/"
+q() { "$DEEPQ" query --local "$@"; }
+
+# Totals: sum of the counts of each file.
+sum() { awk '{ s += $NF } END { printf "%d\n", s }' "$1"; }
+a=$(sum "$dir/workload-dwarf.folded")
+b=$(sum "$dir/workload-fp.folded")
+q "$dir/workload-dwarf.folded" 'base=workload-fp.folded&cmd=menu&format=json' \
+    >"$tmp/menu.json"
+got=$(jq -r '.comparison | "\(.value) \(.base) \(.delta)"' "$tmp/menu.json")
+[ "$got" = "$a $b $((a - b))" ] && ok "corpus pair: totals $a vs $b" ||
+    not_ok "corpus pair: totals: got $got, want $a $b $((a - b))"
+
+# Self value of every function (its leaf frames), in both files, and the
+# delta of each, against the top report's diff.self for every function.
+selfs() {
+	awk '{ n = split($0, a, / /); c = a[n]; s = substr($0, 1,
+	    length($0) - length(c) - 1); k = split(s, f, /;/);
+	    v[f[k]] += c } END { for (x in v) printf "%s\t%d\n", x, v[x] }' "$1"
+}
+selfs "$dir/workload-dwarf.folded" | sort >"$tmp/a.self"
+selfs "$dir/workload-fp.folded" | sort >"$tmp/b.self"
+join -t '	' -a 1 -a 2 -e 0 -o 0,1.2,2.2 "$tmp/a.self" "$tmp/b.self" |
+    awk -F '\t' '$2 - $3 != 0 { printf "%s\t%d\n", $1, $2 - $3 }' |
+    sort >"$tmp/want.delta"
+q "$dir/workload-dwarf.folded" \
+    'base=workload-fp.folded&cmd=top&limit=100000&format=json' |
+    jq -r '.rows[] | select(.diff.self.delta != 0) |
+    "\(.name)\t\(.diff.self.delta)"' | sort >"$tmp/got.delta"
+if cmp -s "$tmp/want.delta" "$tmp/got.delta" && [ -s "$tmp/want.delta" ]; then
+	ok "corpus pair: self delta of $(wc -l <"$tmp/want.delta") functions"
+else
+	not_ok "corpus pair: self deltas"
+	diff "$tmp/want.delta" "$tmp/got.delta" | head | sed 's/^/# /'
+fi
+
+# sort=delta: largest growth of the total first, a non-increasing list.
+q "$dir/workload-dwarf.folded" \
+    'base=workload-fp.folded&cmd=top&sort=delta&limit=100000&format=json' |
+    jq -r '.rows[].diff.total.delta' >"$tmp/sorted"
+sort -rn "$tmp/sorted" | cmp -s - "$tmp/sorted" &&
+    ok "sort=delta orders by the delta of the total" ||
+    not_ok "sort=delta orders by the delta of the total"
+
+# Normalised: the base scaled to the same total, so the totals' delta is 0.
+got=$(q "$dir/workload-dwarf.folded" \
+    'base=workload-fp.folded&cmd=top&normalize=1&format=json' |
+    jq -r '.comparison.delta')
+[ "$got" = 0 ] && ok "normalize=1: equal totals" ||
+    not_ok "normalize=1: equal totals (delta $got)"
+
+# Differential flame graph: red and blue frames, width from this profile.
+q "$dir/workload-dwarf.folded" 'base=workload-fp.folded&cmd=flame&format=json' \
+    >"$tmp/flame.json"
+got=$(jq -r '[.total, ([.frames[] | select(.[4] > 0)] | length > 0),
+    ([.frames[] | select(.[4] < 0)] | length > 0)] | @tsv' "$tmp/flame.json")
+[ "$got" = "$a	true	true" ] && ok "flame: width from the profile, both hues" ||
+    not_ok "flame: got $got"
+q "$dir/workload-dwarf.folded" 'base=workload-fp.folded&cmd=flame&format=svg' \
+    >"$tmp/flame.svg"
+grep -q 'fill="rgb(255,' "$tmp/flame.svg" &&
+    grep -q 'fill="rgb([0-9]*,[0-9]*,255)"' "$tmp/flame.svg" &&
+    ok "flame SVG: red and blue frames" || not_ok "flame SVG: red and blue frames"
+
+# A hand-made pair, exactly.
+q "$dir/diff-new.folded" 'base=diff-old.folded&cmd=top&sort=delta&format=json' |
+    jq -c '[.rows[] | [.name, .diff.total.value, .diff.total.base,
+    .diff.total.delta, .diff.self.delta]]' >"$tmp/small"
+want='[["main",70,40,30,5],["eval",48,20,28,0],["add",40,20,20,20],["mul",8,0,8,8],["parse",17,15,2,0],["lex",12,10,2,2],["gc",0,5,-5,-5]]'
+[ "$(cat "$tmp/small")" = "$want" ] && ok "small pair: top by delta" ||
+    not_ok "small pair: got $(cat "$tmp/small")"
+# Call nodes match by path: main;eval;add grew by 20.
+got=$(q "$dir/diff-new.folded" 'base=diff-old.folded&cmd=tree&depth=5&format=json' |
+    jq -c '[.. | objects | select(.name? == "add") | .diff.total.delta]')
+[ "$got" = '[20]' ] && ok "small pair: tree node by path" ||
+    not_ok "small pair: tree node by path: $got"
+
+# base= stays under the root, as file= does.
+for bad in ../x /etc/passwd 'sub/../../x'; do
+	enc=$(printf '%s' "$bad" | jq -sRr @uri)
+	status=$(q "$dir/diff-new.folded" "base=$enc&format=json" 2>&1 >/dev/null |
+	    sed -n 's/.*: \([0-9][0-9][0-9]\): .*/\1/p')
+	[ "$status" = 403 ] && ok "base=$bad refused (403)" ||
+	    not_ok "base=$bad: status $status"
+done
+status=$(q "$dir/diff-new.folded" "base=nothere.folded&format=json" 2>&1 >/dev/null |
+    sed -n 's/.*: \([0-9][0-9][0-9]\): .*/\1/p')
+[ "$status" = 404 ] && ok "missing base 404" || not_ok "missing base: $status"
+
+# The regression gate of deepq(1) and the README, as documented.
+cd "$dir"
+rc=0
+"$DEEPQ" query --local --fail-on-growth 10 diff-new.folded \
+    'base=diff-old.folded&cmd=top&min=5&format=json' >/dev/null 2>"$tmp/gate" ||
+    rc=$?
+[ $rc = 3 ] && grep -q 'total grew by 75.00%' "$tmp/gate" &&
+    grep -q 'add grew by 100.00%' "$tmp/gate" &&
+    ok "gate: fails (status 3) and names what grew" ||
+    not_ok "gate: status $rc, $(cat "$tmp/gate")"
+"$DEEPQ" query --local --fail-on-growth 10 diff-old.folded \
+    'base=diff-old.folded&cmd=top&min=5&format=json' >/dev/null 2>&1 &&
+    ok "gate: passes without growth" || not_ok "gate: passes without growth"
+cd - >/dev/null
+
+done_testing
