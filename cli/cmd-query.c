@@ -142,7 +142,8 @@ cmd_query(int argc, char **argv)
 		warnx("%d: %s", a->status, a->message ? a->message : "error");
 	answer_free(a);
 	profile_free(p);
-	if (fflush(stdout) != 0)
+	/* ferror too: stdio may have dropped output it had no buffer for. */
+	if (fflush(stdout) != 0 || ferror(stdout))
 		err(1, "stdout");
 	return (rc);
 }
