@@ -252,7 +252,9 @@ cmd_query(int argc, char **argv)
 			errx(1, "out of memory");
 	}
 	rc = a->status >= 200 && a->status < 300 ? 0 : 1;
-	if (rc == 0 || strcmp(answer_guess_format(qs), "json") == 0)
+	/* An answer made without memory for its body has none. */
+	if ((rc == 0 || strcmp(answer_guess_format(qs), "json") == 0) &&
+	    a->body != NULL)
 		fwrite(a->body, 1, a->len, stdout);
 	if (rc != 0)
 		warnx("%d: %s", a->status, a->message ? a->message : "error");
@@ -264,7 +266,8 @@ cmd_query(int argc, char **argv)
 	profile_free(qb.profile);
 	free(qb.name);
 	free(qb.root);
-	if (fflush(stdout) != 0)
+	/* ferror too: stdio may have dropped output it had no buffer for. */
+	if (fflush(stdout) != 0 || ferror(stdout))
 		err(1, "stdout");
 	return (rc);
 }

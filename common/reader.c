@@ -16,6 +16,7 @@
 
 #include "config.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -107,7 +108,8 @@ reader_load_input(struct input *in, const char *format,
 		}
 	} else {
 		if ((n = input_peek(in, &head, READER_PROBE_BYTES)) == -1) {
-			cause_set(cause, "%s: read error", in->path);
+			cause_set(cause, "%s: %s", in->path,
+			    strerror(in->error ? in->error : EIO));
 			return (NULL);
 		}
 		if (n == 0) {

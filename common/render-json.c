@@ -30,6 +30,7 @@
 
 static int	json_render(FILE *, const json_t *, const struct display *,
 		    const struct render_context *);
+static int	json_put(const char *, size_t, void *);
 static int	json_error(FILE *, int, const char *,
 		    const struct render_context *);
 
@@ -41,11 +42,34 @@ const struct renderer render_json = {
 	.error = json_error,
 };
 
+/*
+ * jansson's output callback. With JSON_ENSURE_ASCII it escapes every
+ * control character but DEL, which it writes raw (valid JSON, but a raw
+ * control character in the page all the same): escape that too. Outside
+ * strings there is no DEL, so the replacement is always in a string.
+ */
+static int
+json_put(const char *buf, size_t n, void *arg)
+{
+	FILE		*f = arg;
+	const char	*del;
+
+	while ((del = memchr(buf, 0x7f, n)) != NULL) {
+		fwrite(buf, 1, del - buf, f);
+		fputs("\\u007f", f);
+		n -= del - buf + 1;
+		buf = del + 1;
+	}
+	fwrite(buf, 1, n, f);
+	return (ferror(f) ? -1 : 0);
+}
+
 static int
 json_render(FILE *f, const json_t *j, const struct display *d,
     const struct render_context *ctx)
 {
-	if (json_dumpf(j, f, JSON_COMPACT | JSON_ENSURE_ASCII) == -1)
+	if (json_dump_callback(j, json_put, f,
+	    JSON_COMPACT | JSON_ENSURE_ASCII) == -1)
 		return (-1);
 	fputc('\n', f);
 	return (ferror(f) ? -1 : 0);

