@@ -65,6 +65,7 @@ struct client {
 	const char			*format;
 	const char			*name;
 	const char			*path;		/* NULL: by key */
+	char				*root;		/* canonical, or NULL */
 	off_t				 size;
 	char				*rundir;
 	int				 dirfd;
@@ -288,10 +289,13 @@ client_send(struct client *c, int fd, const char *query)
 	r.name = (char *)c->name;
 	r.static_base = (char *)(c->rctx.static_base ? c->rctx.static_base :
 	    "");
+	/* Too long a root only costs base= (the server then refuses it). */
+	r.root = (char *)(c->root != NULL && strlen(c->root) <=
+	    PROTO_MAX_ROOT ? c->root : "");
 	r.query = (char *)query;
 	r.query_len = qlen;
-	if (PROTO_REQ_HDR + strlen(r.name) + strlen(r.static_base) + qlen >
-	    PROTO_ATOMIC) {
+	if (PROTO_REQ_HDR + strlen(r.name) + strlen(r.static_base) +
+	    strlen(r.root) + qlen > PROTO_ATOMIC) {
 		/* Too big for one atomic write: the query goes in a file. */
 		if ((qfd = rundir_file(c->dirfd, c->queryname, 2, NULL)) == -1)
 			return (-1);
@@ -792,6 +796,9 @@ client_query_with(const struct config *cfg, const struct client_options *o,
 	}
 	c.path = pp.path;
 	c.size = pp.size;
+	/* The server resolves base= under it, from "/": canonical. */
+	c.root = realpath(o->root != NULL ? o->root : cfg->profile_root,
+	    NULL);
 	memcpy(c.key, pp.key, sizeof c.key);
 	if (client_open(&c, 1, &why) == -1) {
 		a = client_error(&c, 500, 0, "runtime directory: %s",
@@ -801,6 +808,7 @@ client_query_with(const struct config *cfg, const struct client_options *o,
 		a = client_run(&c, query);
 	client_close(&c);
 	profpath_clear(&pp);
+	free(c.root);
 done:
 	if (a == NULL)
 		cause_set(cause, "out of memory");

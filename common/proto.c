@@ -182,19 +182,21 @@ proto_name_parse(const char *name, char *key, char *kind, size_t kindlen,
 char *
 proto_req_encode(const struct proto_req *r, size_t *lenp, char **cause)
 {
-	size_t		 nname, nstatic, nquery, total;
+	size_t		 nname, nstatic, nroot, nquery, total;
 	unsigned char	*b;
 	uint32_t	 h;
 
 	nname = strlen(r->name);
 	nstatic = r->static_base ? strlen(r->static_base) : 0;
+	nroot = r->root ? strlen(r->root) : 0;
 	nquery = r->query_len;
 	if (nname > PROTO_MAX_NAME || nstatic > PROTO_MAX_STATIC ||
-	    nquery > PROTO_MAX_QUERY || !proto_hex_valid(r->id, PROTO_ID_LEN)) {
+	    nroot > PROTO_MAX_ROOT || nquery > PROTO_MAX_QUERY ||
+	    !proto_hex_valid(r->id, PROTO_ID_LEN)) {
 		cause_set(cause, "request field too long");
 		return (NULL);
 	}
-	total = PROTO_REQ_HDR + nname + nstatic +
+	total = PROTO_REQ_HDR + nname + nstatic + nroot +
 	    (r->flags & PROTO_REQ_FILE ? 0 : nquery);
 	if (total > PROTO_ATOMIC) {
 		cause_set(cause, "request of %zu bytes exceeds %d", total,
@@ -212,14 +214,19 @@ proto_req_encode(const struct proto_req *r, size_t *lenp, char **cause)
 	proto_put16(b + 24, nname);
 	proto_put16(b + 26, nstatic);
 	proto_put32(b + 28, nquery);
+	proto_put16(b + 32, nroot);
+	proto_put16(b + 34, 0);
 	memcpy(b + PROTO_REQ_HDR, r->name, nname);
 	if (nstatic > 0)
 		memcpy(b + PROTO_REQ_HDR + nname, r->static_base, nstatic);
+	if (nroot > 0)
+		memcpy(b + PROTO_REQ_HDR + nname + nstatic, r->root, nroot);
 	if (!(r->flags & PROTO_REQ_FILE) && nquery > 0)
-		memcpy(b + PROTO_REQ_HDR + nname + nstatic, r->query, nquery);
-	h = proto_fnv(2166136261U, b, 32);
+		memcpy(b + PROTO_REQ_HDR + nname + nstatic + nroot, r->query,
+		    nquery);
+	h = proto_fnv(2166136261U, b, 36);
 	h = proto_fnv(h, b + PROTO_REQ_HDR, total - PROTO_REQ_HDR);
-	proto_put32(b + 32, h);
+	proto_put32(b + 36, h);
 	*lenp = total;
 	return ((char *)b);
 }
@@ -234,7 +241,7 @@ proto_req_decode(const void *buf, size_t len, struct proto_req *r,
     char **cause)
 {
 	const unsigned char	*b = buf;
-	size_t			 nname, nstatic, nquery, total, i;
+	size_t			 nname, nstatic, nroot, nquery, total, i;
 	uint32_t		 h;
 
 	memset(r, 0, sizeof *r);
@@ -263,12 +270,14 @@ proto_req_decode(const void *buf, size_t len, struct proto_req *r,
 	nname = proto_get16(b + 24);
 	nstatic = proto_get16(b + 26);
 	nquery = proto_get32(b + 28);
+	nroot = proto_get16(b + 32);
 	if (nname > PROTO_MAX_NAME || nstatic > PROTO_MAX_STATIC ||
-	    nquery > PROTO_MAX_QUERY || (r->flags & ~PROTO_REQ_FILE) != 0) {
+	    nroot > PROTO_MAX_ROOT || nquery > PROTO_MAX_QUERY ||
+	    proto_get16(b + 34) != 0 || (r->flags & ~PROTO_REQ_FILE) != 0) {
 		cause_set(cause, "bad request header");
 		return (-1);
 	}
-	total = PROTO_REQ_HDR + nname + nstatic +
+	total = PROTO_REQ_HDR + nname + nstatic + nroot +
 	    (r->flags & PROTO_REQ_FILE ? 0 : nquery);
 	if (total > PROTO_ATOMIC) {
 		cause_set(cause, "request frame too long");
@@ -276,9 +285,9 @@ proto_req_decode(const void *buf, size_t len, struct proto_req *r,
 	}
 	if (len < total)
 		return (0);
-	h = proto_fnv(2166136261U, b, 32);
+	h = proto_fnv(2166136261U, b, 36);
 	h = proto_fnv(h, b + PROTO_REQ_HDR, total - PROTO_REQ_HDR);
-	if (h != proto_get32(b + 32)) {
+	if (h != proto_get32(b + 36)) {
 		cause_set(cause, "request checksum mismatch");
 		return (-1);
 	}
@@ -291,13 +300,14 @@ proto_req_decode(const void *buf, size_t len, struct proto_req *r,
 	b += PROTO_REQ_HDR;
 	r->name = strndup((const char *)b, nname);
 	r->static_base = strndup((const char *)b + nname, nstatic);
+	r->root = strndup((const char *)b + nname + nstatic, nroot);
 	r->query_len = nquery;
 	if (r->flags & PROTO_REQ_FILE)
 		r->query = NULL;
-	else if ((r->query = strndup((const char *)b + nname + nstatic,
-	    nquery)) == NULL)
+	else if ((r->query = strndup((const char *)b + nname + nstatic +
+	    nroot, nquery)) == NULL)
 		goto oom;
-	if (r->name == NULL || r->static_base == NULL)
+	if (r->name == NULL || r->static_base == NULL || r->root == NULL)
 		goto oom;
 	return ((ssize_t)total);
 oom:
@@ -330,8 +340,9 @@ proto_req_clear(struct proto_req *r)
 {
 	free(r->name);
 	free(r->static_base);
+	free(r->root);
 	free(r->query);
-	r->name = r->static_base = r->query = NULL;
+	r->name = r->static_base = r->root = r->query = NULL;
 }
 
 /*

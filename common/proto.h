@@ -33,8 +33,17 @@
  *	24  name length (u16)		the profile's display name
  *	26  static length (u16)		URL prefix of the www/ assets
  *	28  query length (u32)
- *	32  checksum (u32)		FNV-1a of bytes 0-31 and the payload
- *	36  name, static, query		query absent with PROTO_REQ_FILE
+ *	32  root length (u16)		the client's profile root (base=)
+ *	34  reserved (u16)		zero
+ *	36  checksum (u32)		FNV-1a of bytes 0-35 and the payload
+ *	40  name, static, root, query	query absent with PROTO_REQ_FILE
+ *
+ * The root is the canonical directory the client resolved file= under;
+ * the server resolves base= under it (deepq-server(8)). Clients of one
+ * profile may use different roots (deepq.cgi's profile_root, `deepq
+ * query''s file directory), so it travels with each request rather than
+ * being fixed when the server starts. It confines only names a web user
+ * supplies: whoever can write the FIFO is its owner anyway.
  *
  * A query too big for one atomic frame goes in the regular file
  * KEY.query.ID beside the FIFO and the frame says PROTO_REQ_FILE.
@@ -67,17 +76,18 @@
 
 struct answer;
 
-#define PROTO_VERSION		1
+#define PROTO_VERSION		2
 
 #define PROTO_ID_LEN		16	/* hex chars of a request id */
 #define PROTO_KEY_LEN		32	/* hex chars of a file key */
 #define PROTO_NAME_MAX		80	/* bytes of a runtime file name */
 
-#define PROTO_REQ_HDR		36
+#define PROTO_REQ_HDR		40
 #define PROTO_ANS_HDR		48
 #define PROTO_ATOMIC		(PIPE_BUF < 4096 ? PIPE_BUF : 4096)
 #define PROTO_MAX_NAME		4096
 #define PROTO_MAX_STATIC	1024
+#define PROTO_MAX_ROOT		1024
 #define PROTO_MAX_QUERY		65536
 #define PROTO_MAX_CTYPE		128
 #define PROTO_MAX_MESSAGE	4096
@@ -106,6 +116,7 @@ struct proto_req {
 	char		 id[PROTO_ID_LEN + 1];
 	char		*name;
 	char		*static_base;
+	char		*root;		/* "" if the client sent none */
 	char		*query;
 	size_t		 query_len;
 };

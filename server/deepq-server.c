@@ -55,7 +55,7 @@ extern char	**environ;
 
 static int	 main_readyfd = -1;
 static char	 main_alarm_msg[96];
-static char	*main_argarea;		/* argv's strings, for main_title */
+static char	*main_argarea;		/* argv's strings, for server_title */
 static size_t	 main_arglen;
 
 static void	 usage(void) __attribute__((__noreturn__));
@@ -65,7 +65,6 @@ static int	 main_daemon(void);
 static void	 main_sanitize(int);
 static char	*main_cache_path(const struct config *, const char *,
 		    const char *);
-static void	 main_title(const char *);
 static void	 main_cache_write(struct server *, const char *,
 		    const struct stat *);
 
@@ -234,8 +233,8 @@ main_cache_path(const struct config *cfg, const char *rundir,
  * strings in place: the cache writer must not pass for a server (clients
  * and tests find servers by their command line).
  */
-static void
-main_title(const char *title)
+void
+server_title(const char *title)
 {
 	if (main_argarea == NULL || main_arglen == 0)
 		return;
@@ -271,7 +270,7 @@ main_cache_write(struct server *s, const char *path, const struct stat *st)
 		(void)waitpid(pid, &status, 0);
 		return;
 	}
-	main_title("deepq-server: cache writer");
+	server_title("deepq-server: cache writer");
 	if (s->fifofd != -1)
 		close(s->fifofd);
 	if (s->alivefd != -1)
@@ -479,6 +478,14 @@ main(int argc, char **argv)
 	s.idle_timeout = cfg->idle_timeout;
 	s.want_max_age = cfg->want_max_age;
 	s.max_cost = cfg->max_cost;
+	s.load_timeout = cfg->load_timeout;
+	/* Waiting longer for a base than the client waits is no use. */
+	s.base_wait = cfg->query_timeout > 2 ? cfg->query_timeout - 2 : 1;
+	if (s.base_wait > cfg->load_timeout)
+		s.base_wait = cfg->load_timeout;
+	server_base_init(&s);
+	if (cachepath != NULL && (s.cache_dir = strdup(cachepath)) != NULL)
+		*strrchr(s.cache_dir, '/') = '\0';
 	s.started = time(NULL);
 	s.readyfd = main_readyfd;
 	main_readyfd = -1;
@@ -494,6 +501,8 @@ main(int argc, char **argv)
 		close(s.alivefd);
 	close(s.lockfd);
 	close(s.dirfd);
+	server_base_free(&s);
+	free(s.cache_dir);
 	profile_free(s.profile);
 	conf_free(cfg);
 	free((char *)s.path);

@@ -193,6 +193,7 @@ static void
 server_handle(struct server *s, struct proto_req *r)
 {
 	struct answer_context	 ctx;
+	struct server_request	 rq;
 	struct answer		*a;
 	struct query		*q;
 	const char		*query = NULL;
@@ -211,6 +212,10 @@ server_handle(struct server *s, struct proto_req *r)
 	ctx.report.status = server_status;
 	ctx.report.status_arg = s;
 	ctx.report.max_cost = s->max_cost;
+	rq.server = s;
+	rq.root = r->root;
+	ctx.base_load = server_base_load;
+	ctx.base_arg = &rq;
 
 	if (r->flags & PROTO_REQ_FILE) {
 		if ((qtext = server_query_file(s, r)) == NULL) {
@@ -245,6 +250,9 @@ send:
 	if (a == NULL)
 		a = answer_error("text", 500, "out of memory", NULL);
 	if (a != NULL) {
+		/* A base still loading: worth another try soon. */
+		if (a->status == 503 && a->retry_after == 0)
+			a->retry_after = 2;
 		if (a->message != NULL && strlen(a->message) >
 		    PROTO_MAX_MESSAGE)
 			a->message[PROTO_MAX_MESSAGE] = '\0';

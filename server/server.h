@@ -44,6 +44,27 @@ struct profile;
 #define SERVER_WRITE_TIMEOUT	10	/* seconds a reply may stall */
 #define SERVER_CHUNK		32768	/* bytes per write(2) of a reply */
 #define SERVER_WATCH		1	/* seconds between ownership checks */
+#define SERVER_BASES		4	/* base= profiles kept loaded */
+
+/* A base= profile, kept by identity (server-base.c). */
+struct server_base {
+	dev_t			 dev;
+	ino_t			 ino;
+	off_t			 size;
+	struct timespec		 mtime;
+	uint64_t		 used;		/* tick of last use; 0: free */
+	struct profile		*profile;	/* NULL while loading */
+	int			 loadfd;	/* the loader's pipe, or -1 */
+	long long		 waitend;	/* ms */
+	char			 name[256];	/* for the log */
+	char			 cpath[4096];	/* its cache file */
+};
+
+/* What a request's base_load needs. */
+struct server_request {
+	struct server		*server;
+	const char		*root;		/* the client's, canonical */
+};
 
 /* One answer being written to a client's reply FIFO. */
 struct server_client {
@@ -90,6 +111,11 @@ struct server {
 	time_t			 started;
 	long long		 last;		/* ms, last request */
 	uint64_t		 queries;
+	struct server_base	 bases[SERVER_BASES];
+	uint64_t		 base_tick;
+	char			*cache_dir;	/* NULL: none usable */
+	int			 load_timeout;	/* seconds */
+	int			 base_wait;	/* seconds */
 };
 
 /* log.c */
@@ -105,10 +131,19 @@ void	fatal(const char *, ...)
 void	fatalx(const char *, ...)
 	    __attribute__((__format__(__printf__, 1, 2), __noreturn__));
 
+/* deepq-server.c */
+void	server_title(const char *);
+
 /* server.c */
 int	server_run(struct server *);
 void	server_exit(struct server *, const char *);
 void	server_client_done(struct server *);
+
+/* server-base.c */
+const struct profile *server_base_load(void *, const char *, int *,
+	    char **);
+void	server_base_init(struct server *);
+void	server_base_free(struct server *);
 
 /* server-client.c */
 int	server_client_create(struct server *, const char *,

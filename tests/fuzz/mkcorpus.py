@@ -20,11 +20,11 @@ def fnv(h, b):
         h = (h * 16777619) & 0xffffffff
     return h
 
-def frame(name, static, query, flags=0, nq=None, version=1, rid=b'0123456789abcdef', fix=True):
+def frame(name, static, query, flags=0, nq=None, version=2, rid=b'0123456789abcdef', fix=True, root=b''):
     nq = len(query) if nq is None else nq
     hdr = b'DQrq' + struct.pack('>HH', version, flags) + rid + \
-        struct.pack('>HHI', len(name), len(static), nq)
-    payload = name + static + (b'' if flags & 1 else query)
+        struct.pack('>HHIHH', len(name), len(static), nq, len(root), 0)
+    payload = name + static + root + (b'' if flags & 1 else query)
     h = fnv(fnv(2166136261, hdr), payload) if fix else 0
     return hdr + struct.pack('>I', h) + payload
 
@@ -48,7 +48,7 @@ for k, v in queries.items():
 
 # Request frames: prefixed by the harness's mode byte (bit 0: fix the
 # request checksum; bit 1: fix the answer checksum).
-good = frame(b'firefox.folded', b'/deepq/', b'cmd=top&limit=5')
+good = frame(b'firefox.folded', b'/deepq/', b'cmd=top&limit=5', root=b'/srv/prof')
 put('proto', 'good', b'\0' + good)
 put('proto', 'two', b'\0' + good + good)
 put('proto', 'garbage-then-good', b'\0xxDQ' + good)
@@ -58,21 +58,28 @@ for cut in range(0, len(good), 3):
 for name, args in {
     'zero': (b'', b'', b''),
     'one': (b'n', b's', b'q'),
-    'atomic': (b'n' * 100, b's' * 100, b'q' * (4096 - 36 - 200)),
-    'atomic+1': (b'n' * 100, b's' * 100, b'q' * (4096 - 36 - 199)),
+    'atomic': (b'n' * 100, b's' * 100, b'q' * (4096 - 40 - 200)),
+    'atomic+1': (b'n' * 100, b's' * 100, b'q' * (4096 - 40 - 199)),
     'maxname': (b'n' * 4096, b'', b''),
     'maxname+1': (b'n' * 4097, b'', b''),
 }.items():
+    put('proto', 'count-' + name, b'\1' + frame(*args))
+for name, root in {
+    'maxroot': b'r' * 1024,
+    'maxroot+1': b'r' * 1025,
+}.items():
+    put('proto', 'count-' + name, b'\1' + frame(b'x', b'', b'q', root=root))
+for name, args in {}.items():
     put('proto', 'count-' + name, b'\1' + frame(*args))
 put('proto', 'count-maxquery-file', b'\1' + frame(b'x', b'', b'', flags=1, nq=65536))
 put('proto', 'count-maxquery+1-file', b'\1' + frame(b'x', b'', b'', flags=1, nq=65537))
 put('proto', 'count-2^32-1', b'\1' + frame(b'x', b'', b'', nq=0xffffffff))
 put('proto', 'flags', b'\1' + frame(b'x', b'', b'q', flags=0xffff))
-put('proto', 'version', b'\1' + frame(b'x', b'', b'q', version=2))
+put('proto', 'version', b'\1' + frame(b'x', b'', b'q', version=1))
 put('proto', 'badid', b'\1' + frame(b'x', b'', b'q', rid=b'0123456789abcdeG'))
 put('proto', 'nul', b'\1' + frame(b'x\0y', b'', b'q'))
 put('proto', 'badsum', b'\0' + frame(b'x', b'', b'q', fix=False))
-ans = b'DQan' + struct.pack('>HH', 1, 200) + b'0123456789abcdef' + \
+ans = b'DQan' + struct.pack('>HH', 2, 200) + b'0123456789abcdef' + \
     struct.pack('>IHHIII', 0, 9, 0, 0, 5, 0) + b'\0' * 4
 put('proto', 'answer', b'\2' + ans + b'text/html<p>hi')
 put('proto', 'answer-big', b'\2' + ans[:36] + b'\xff\xff\xff\xff' + ans[40:])

@@ -26,16 +26,18 @@ test_request(void)
 	    PROTO_ID_LEN), "random request id: %s", r.id);
 	r.name = "app/x.folded";
 	r.static_base = "/deepq/";
+	r.root = "/srv/prof";
 	r.query = "cmd=top&format=json";
 	r.query_len = strlen(r.query);
 	f = proto_req_encode(&r, &len, NULL);
-	ok(f != NULL && len == PROTO_REQ_HDR + 12 + 7 + r.query_len,
+	ok(f != NULL && len == PROTO_REQ_HDR + 12 + 7 + 9 + r.query_len,
 	    "request encodes");
 	n = proto_req_decode(f, len, &d, NULL);
 	is_int(n, len, "request decodes to its length");
 	is_str(d.id, r.id, "id");
 	is_str(d.name, "app/x.folded", "name");
 	is_str(d.static_base, "/deepq/", "static");
+	is_str(d.root, "/srv/prof", "root");
 	is_str(d.query, r.query, "query");
 	proto_req_clear(&d);
 	for (i = 0; i < len; i++) {

@@ -1,0 +1,344 @@
+/*
+ * Copyright (c) 2026 The deepq developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+#include "config.h"
+
+#include <sys/types.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cache.h"
+#include "cause.h"
+#include "profile.h"
+#include "profpath.h"
+#include "proto.h"
+#include "reader.h"
+#include "rundir.h"
+#include "server.h"
+
+/*
+ * base=: the profiles this server compares its own with. A name is
+ * resolved under the root the client sent with the request, exactly as
+ * the client resolved file= (profpath_resolve: no absolute name, no
+ * `..', nothing outside the root, a regular file), so the same 403 and
+ * 404 answers come back and nothing outside the root is ever opened.
+ *
+ * At most SERVER_BASES profiles are kept, by identity (device, inode),
+ * the least recently used one evicted; one whose size or mtime changed
+ * is loaded again. A base is loaded by a detached loader process that
+ * reads it and writes it to the processed-profile cache, then mapped
+ * from there (cache_load) as the server's own profile is: the server
+ * waits for it at most as long as a client waits for an answer, and a
+ * loader still running then keeps going (up to load_timeout) while the
+ * client is told to retry. Without a cache directory, and for formats
+ * the cache cannot hold, the base is read in this process: that blocks
+ * the other clients for the length of the load (deepq-server(8)).
+ */
+
+#define SERVER_BASE_READY	'R'	/* the cache file is written */
+#define SERVER_BASE_INPROC	'N'	/* the cache cannot hold it */
+#define SERVER_BASE_ERROR	'E'	/* followed by the message */
+
+static void	 server_base_drop(struct server_base *);
+static int	 server_base_fresh(const struct server_base *,
+		    const struct stat *);
+static int	 server_base_spawn(struct server *, const char *,
+		    const char *, const struct stat *, char **);
+static int	 server_base_wait(struct server *, struct server_base *,
+		    const char *, const struct stat *, int *, char **);
+
+/* Forget a slot (and its loader). */
+static void
+server_base_drop(struct server_base *b)
+{
+	profile_free(b->profile);
+	if (b->loadfd != -1)
+		close(b->loadfd);
+	memset(b, 0, sizeof *b);
+	b->loadfd = -1;
+}
+
+/* Is the slot the file as it is now? */
+static int
+server_base_fresh(const struct server_base *b, const struct stat *st)
+{
+	return (b->dev == st->st_dev && b->ino == st->st_ino &&
+	    b->size == st->st_size &&
+	    b->mtime.tv_sec == st->st_mtim.tv_sec &&
+	    b->mtime.tv_nsec == st->st_mtim.tv_nsec);
+}
+
+/*
+ * Start a loader for path: a detached grandchild holding none of our
+ * rendezvous fds (so it is no server and keeps no lock), bounded by
+ * load_timeout, that writes the cache file and says how it went on a
+ * pipe. Returns the pipe's read end.
+ */
+static int
+server_base_spawn(struct server *s, const char *path, const char *cpath,
+    const struct stat *st, char **cause)
+{
+	struct sigaction	 sa;
+	struct server_client	*sc;
+	struct profile		*p;
+	char			*why = NULL, c;
+	pid_t			 pid;
+	int			 fd[2], status;
+
+	if (pipe2(fd, O_CLOEXEC) == -1) {
+		cause_set(cause, "pipe: %s", strerror(errno));
+		return (-1);
+	}
+	if ((pid = fork()) == -1) {
+		cause_set(cause, "fork: %s", strerror(errno));
+		close(fd[0]);
+		close(fd[1]);
+		return (-1);
+	}
+	if (pid != 0) {
+		close(fd[1]);
+		(void)waitpid(pid, &status, 0);
+		return (fd[0]);
+	}
+	close(fd[0]);
+	TAILQ_FOREACH(sc, &s->clients, entry)
+		close(sc->fd);
+	if (s->fifofd != -1)
+		close(s->fifofd);
+	if (s->alivefd != -1)
+		close(s->alivefd);
+	close(s->lockfd);
+	close(s->dirfd);
+	if ((pid = fork()) != 0)
+		_exit(pid == -1);
+	server_title("deepq-server: base loader");
+	memset(&sa, 0, sizeof sa);
+	sigemptyset(&sa.sa_mask);
+	sa.sa_handler = SIG_DFL;
+	sigaction(SIGALRM, &sa, NULL);
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &sa, NULL);
+	alarm(s->load_timeout);
+	if ((p = reader_load(path, NULL, NULL, &why)) == NULL) {
+		c = SERVER_BASE_ERROR;
+		if (write(fd[1], &c, 1) == -1 || (why != NULL &&
+		    write(fd[1], why, strlen(why)) == -1))
+			(void)0;	/* the server gave up waiting */
+		_exit(1);
+	}
+	if (p->extra != NULL)
+		c = SERVER_BASE_INPROC;
+	else if (cache_write(p, cpath, st, &why) == -1) {
+		c = SERVER_BASE_ERROR;
+		if (write(fd[1], &c, 1) == -1 || (why != NULL &&
+		    write(fd[1], why, strlen(why)) == -1))
+			(void)0;
+		_exit(1);
+	} else
+		c = SERVER_BASE_READY;
+	if (write(fd[1], &c, 1) == -1)
+		(void)0;
+	_exit(0);
+}
+
+/*
+ * Wait for slot b's loader until the client's own deadline. 1: loaded
+ * (b->profile set), 0: still loading, -1: failed (*status, *cause).
+ */
+static int
+server_base_wait(struct server *s, struct server_base *b, const char *path,
+    const struct stat *st, int *status, char **cause)
+{
+	struct pollfd	 pfd;
+	long long	 left;
+	char		 buf[1024], *why = NULL;
+	ssize_t		 n;
+	size_t		 len = 0;
+
+	pfd.fd = b->loadfd;
+	pfd.events = POLLIN;
+	for (;;) {
+		left = b->waitend - rundir_now();
+		if (left <= 0)
+			return (0);
+		if (poll(&pfd, 1, left > 1000 ? 1000 : (int)left) == 1)
+			break;
+	}
+	while (len < sizeof buf - 1 && (n = read(b->loadfd, buf + len,
+	    sizeof buf - 1 - len)) > 0)
+		len += n;
+	buf[len] = '\0';
+	close(b->loadfd);
+	b->loadfd = -1;
+	if (len > 0 && buf[0] == SERVER_BASE_READY &&
+	    (b->profile = cache_load(b->cpath, st, &why)) != NULL)
+		return (1);
+	if (len > 0 && buf[0] == SERVER_BASE_INPROC) {
+		/* A format the cache cannot hold: read it here. */
+		if ((b->profile = reader_load(path, NULL, NULL, &why)) != NULL)
+			return (1);
+	}
+	*status = 422;
+	if (why != NULL) {
+		*cause = why;
+		return (-1);
+	}
+	if (len > 1 && buf[0] == SERVER_BASE_ERROR)
+		cause_set(cause, "%s", buf + 1);
+	else
+		cause_set(cause, "the loader exited (load_timeout is %d s)",
+		    s->load_timeout);
+	return (-1);
+}
+
+/*
+ * The answer_context base_load of a request whose client resolved
+ * file= under root (see the top of this file).
+ */
+const struct profile *
+server_base_load(void *arg, const char *name, int *status, char **cause)
+{
+	struct server_request	*rq = arg;
+	struct server		*s = rq->server;
+	struct server_base	*b = NULL, *lru = NULL;
+	struct profpath		 pp;
+	struct stat		 st;
+	size_t			 i;
+	int			 r;
+
+	if (rq->root == NULL || *rq->root == '\0') {
+		*status = 400;
+		cause_set(cause, "no profile root came with the request");
+		return (NULL);
+	}
+	if (profpath_resolve(rq->root, name, &pp, status, cause) == -1)
+		return (NULL);
+	if (stat(pp.path, &st) == -1 || st.st_dev != pp.dev ||
+	    st.st_ino != pp.ino) {
+		*status = 404;
+		cause_set(cause, "%s: no such profile", name);
+		profpath_clear(&pp);
+		return (NULL);
+	}
+	if (strcmp(pp.key, s->key) == 0) {
+		/* Ourselves: no second copy. */
+		profpath_clear(&pp);
+		return (s->profile);
+	}
+	s->base_tick++;
+	for (i = 0; i < SERVER_BASES; i++) {
+		if (s->bases[i].used != 0 && s->bases[i].dev == st.st_dev &&
+		    s->bases[i].ino == st.st_ino)
+			b = &s->bases[i];
+		else if (lru == NULL || s->bases[i].used < lru->used)
+			lru = &s->bases[i];
+	}
+	if (b != NULL && !server_base_fresh(b, &st)) {
+		log_info("base %s changed: loading it again", name);
+		server_base_drop(b);
+	}
+	if (b == NULL || b->used == 0) {
+		if (b == NULL) {
+			b = lru;
+			if (b->used != 0)
+				log_info("base cache full: dropping %s",
+				    b->name);
+			server_base_drop(b);
+		}
+		b->dev = st.st_dev;
+		b->ino = st.st_ino;
+		b->size = st.st_size;
+		b->mtime = st.st_mtim;
+		snprintf(b->name, sizeof b->name, "%s", name);
+		if (s->cache_dir != NULL)
+			snprintf(b->cpath, sizeof b->cpath, "%s/%s.cache",
+			    s->cache_dir, pp.key);
+	}
+	b->used = s->base_tick;
+	if (b->profile != NULL) {
+		profpath_clear(&pp);
+		return (b->profile);
+	}
+	r = -1;
+	if (s->cache_dir == NULL) {
+		/* No cache to load through: read it here (blocks). */
+		if ((b->profile = reader_load(pp.path, NULL, NULL, cause)) ==
+		    NULL)
+			*status = 422;
+		else
+			r = 1;
+	} else if ((b->profile = cache_load(b->cpath, &st, NULL)) != NULL)
+		r = 1;
+	else {
+		if (b->loadfd == -1 && (b->loadfd = server_base_spawn(s,
+		    pp.path, b->cpath, &st, cause)) == -1)
+			*status = 500;
+		else {
+			b->waitend = rundir_now() +
+			    (long long)s->base_wait * 1000;
+			r = server_base_wait(s, b, pp.path, &st, status,
+			    cause);
+		}
+	}
+	profpath_clear(&pp);
+	if (r == 1 && b->loadfd != -1) {
+		close(b->loadfd);
+		b->loadfd = -1;
+	}
+	if (r == 1) {
+		if (b->profile->source == NULL)
+			b->profile->source = strdup(b->name);
+		log_info("base %s loaded", b->name);
+		return (b->profile);
+	}
+	if (r == 0) {
+		*status = 503;
+		cause_set(cause, "%s is still loading, retry", name);
+		return (NULL);
+	}
+	server_base_drop(b);
+	return (NULL);
+}
+
+/* No bases yet. */
+void
+server_base_init(struct server *s)
+{
+	size_t	 i;
+
+	memset(s->bases, 0, sizeof s->bases);
+	for (i = 0; i < SERVER_BASES; i++)
+		s->bases[i].loadfd = -1;
+}
+
+/* Free every base (at exit). */
+void
+server_base_free(struct server *s)
+{
+	size_t	 i;
+
+	for (i = 0; i < SERVER_BASES; i++)
+		server_base_drop(&s->bases[i]);
+}
