@@ -23,6 +23,7 @@
 #include <jansson.h>
 
 #include "answer.h"
+#include "cost.h"
 #include "diff.h"
 #include "display.h"
 #include "profile.h"
@@ -121,6 +122,7 @@ answer_query(const struct profile *p, const char *qs,
 	struct transform_stack		*ts = NULL;
 	struct profile			*derived = NULL, *merged = NULL;
 	struct report_context		 rc = ctx->report;
+	struct cost			 budget;
 	const struct profile		*bp;
 	struct diff			 dd;
 	struct query			*q;
@@ -139,6 +141,9 @@ answer_query(const struct profile *p, const char *qs,
 		return (a);
 	}
 	format = query_str(q, QUERY_FORMAT);
+	/* One budget for the whole query: transforms and report alike. */
+	cost_init(&budget, rc.max_cost, rc.max_msec);
+	rc.cost = &budget;
 	if ((entry = report_find(query_str(q, QUERY_CMD))) == NULL) {
 		report_error_set(&e, 400, "report %s is not available",
 		    query_str(q, QUERY_CMD));
@@ -184,7 +189,7 @@ answer_query(const struct profile *p, const char *qs,
 		goto fail;
 	}
 	if (ts->n > 0) {
-		if ((derived = transform_apply(use, ts, ctx->report.max_cost,
+		if ((derived = transform_apply(use, ts, &budget,
 		    &status, &cause)) == NULL) {
 			report_error_set(&e, status, "%s", cause ? cause :
 			    "out of memory");

@@ -479,6 +479,11 @@ main(int argc, char **argv)
 	s.idle_timeout = cfg->idle_timeout;
 	s.want_max_age = cfg->want_max_age;
 	s.max_cost = cfg->max_cost;
+	/*
+	 * Past query_timeout no client waits for the answer: stop at nine
+	 * tenths of it, so that the client still reads why.
+	 */
+	s.max_msec = (uint64_t)cfg->query_timeout * 900;
 	s.started = time(NULL);
 	s.readyfd = main_readyfd;
 	main_readyfd = -1;

@@ -211,6 +211,7 @@ server_handle(struct server *s, struct proto_req *r)
 	ctx.report.status = server_status;
 	ctx.report.status_arg = s;
 	ctx.report.max_cost = s->max_cost;
+	ctx.report.max_msec = s->max_msec;
 
 	if (r->flags & PROTO_REQ_FILE) {
 		if ((qtext = server_query_file(s, r)) == NULL) {
