@@ -103,7 +103,8 @@ answer_error(const char *format, int status, const char *message,
 	}
 	r->error(f, status, message ? message : "out of memory",
 	    rctx ? rctx : &none);
-	if (fclose(f) != 0) {
+	/* A failed final realloc: fclose says 0, the body is NULL. */
+	if (fclose(f) != 0 || a->body == NULL) {
 		answer_free(a);
 		return (NULL);
 	}
@@ -237,7 +238,12 @@ answer_query(const struct profile *p, const char *qs,
 		report_error_set(&e, 500, "out of memory");
 		goto fail;
 	}
-	if (fclose(f) != 0) {
+	/*
+	 * glibc's fclose of a memory stream returns 0 even when its final
+	 * realloc fails: it leaves the body NULL instead (T39, allocation
+	 * 217 of a small query once gave an empty answer with status 200).
+	 */
+	if (fclose(f) != 0 || a->body == NULL) {
 		answer_free(a);
 		a = NULL;
 		report_error_set(&e, 500, "out of memory");
