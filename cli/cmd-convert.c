@@ -109,7 +109,7 @@ cmd_convert(int argc, char **argv)
 	if ((p = reader_load(argv[0], reader, NULL, &cause)) == NULL)
 		errx(1, "%s", cause ? cause : "out of memory");
 	if (ts->n > 0) {
-		if ((d = transform_apply(p, ts, 0, &status, &cause)) == NULL)
+		if ((d = transform_apply(p, ts, NULL, &status, &cause)) == NULL)
 			errx(1, "--query: %s", cause ? cause : "out of memory");
 		profile_free(p);
 		p = d;

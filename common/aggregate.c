@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "aggregate.h"
+#include "cost.h"
 #include "idmap.h"
 #include "profile.h"
 
@@ -51,16 +52,20 @@ static void	butterfly_cb(void *, uint32_t, int);
 /*
  * Depth-first walk of the subtree of start, without a stack: fn(arg, n, 1)
  * on entering node n, fn(arg, n, 0) on leaving it (after its subtree).
+ * Each node entered is charged to cost; -1 (the walk stopped half way)
+ * once it is spent.
  */
-void
+int
 aggregate_walk(const struct profile *p, uint32_t start,
-    void (*fn)(void *, uint32_t, int), void *arg)
+    void (*fn)(void *, uint32_t, int), void *arg, struct cost *cost)
 {
 	uint32_t	 n = start;
 
 	if (start >= p->nnodes)
-		return;
+		return (0);
 	for (;;) {
+		if (cost_charge(cost, 1) == -1)
+			return (-1);
 		fn(arg, n, 1);
 		if (p->node_first_child[n] != PROFILE_NONE) {
 			n = p->node_first_child[n];
@@ -69,7 +74,7 @@ aggregate_walk(const struct profile *p, uint32_t start,
 		for (;;) {
 			fn(arg, n, 0);
 			if (n == start)
-				return;
+				return (0);
 			if (p->node_next_sibling[n] != PROFILE_NONE) {
 				n = p->node_next_sibling[n];
 				break;
@@ -206,11 +211,11 @@ groups_cb(void *arg, uint32_t n, int enter)
 /*
  * Values per group, where group_of[f] < ngroups is function f's group
  * (AGGREGATE_NONE: none). Row i of *rows is group i, its key i. Returns
- * -1 if out of memory.
+ * -1 if out of memory or over the cost budget (cost_over tells which).
  */
 int
 aggregate_groups(const struct profile *p, const uint32_t *group_of,
-    uint32_t ngroups, struct aggregate_rows *rows)
+    uint32_t ngroups, struct aggregate_rows *rows, struct cost *cost)
 {
 	struct groups_walk	 w;
 	uint32_t		 i;
@@ -227,7 +232,11 @@ aggregate_groups(const struct profile *p, const uint32_t *group_of,
 	w.p = p;
 	w.group_of = group_of;
 	w.rows = rows;
-	aggregate_walk(p, PROFILE_ROOT, groups_cb, &w);
+	if (aggregate_walk(p, PROFILE_ROOT, groups_cb, &w, cost) == -1 ||
+	    cost_charge(cost, p->nnodes) == -1) {
+		aggregate_rows_clear(rows);
+		return (-1);
+	}
 	for (i = 0; i < p->nnodes; i++) {
 		uint32_t	 g = group_of[p->node_func[i]];
 
@@ -316,11 +325,12 @@ butterfly_cb(void *arg, uint32_t n, int enter)
  * Callers and callees of the set spec->in, over all contexts: a caller
  * row sums the set's nodes called from that caller (key), a callee row
  * the nodes the set calls, each counted once per row. The set row sums
- * the members' nodes, counted once. Returns -1 if out of memory.
+ * the members' nodes, counted once. Returns -1 if out of memory or over
+ * the cost budget (cost_over tells which).
  */
 int
 aggregate_butterfly(const struct profile *p, const struct aggregate_spec *s,
-    struct aggregate_butterfly *b)
+    struct aggregate_butterfly *b, struct cost *cost)
 {
 	struct butterfly_walk	 w;
 
@@ -335,8 +345,8 @@ aggregate_butterfly(const struct profile *p, const struct aggregate_spec *s,
 	w.spec = s;
 	w.b = b;
 	w.failed = 0;
-	aggregate_walk(p, PROFILE_ROOT, butterfly_cb, &w);
-	if (w.failed)
+	if (aggregate_walk(p, PROFILE_ROOT, butterfly_cb, &w, cost) == -1 ||
+	    w.failed)
 		goto fail;
 	return (0);
 fail:

@@ -34,6 +34,7 @@
 
 #include "idmap.h"
 
+struct cost;
 struct profile;
 
 #define AGGREGATE_NONE	UINT32_MAX
@@ -76,12 +77,13 @@ struct aggregate_spec {
 
 #define AGGREGATE_SITE_NODE	(1ULL << 63)	/* site key of a node */
 
-void	 aggregate_walk(const struct profile *, uint32_t,
-	     void (*)(void *, uint32_t, int), void *);
+int	 aggregate_walk(const struct profile *, uint32_t,
+	     void (*)(void *, uint32_t, int), void *, struct cost *);
 int	 aggregate_groups(const struct profile *, const uint32_t *,
-	     uint32_t, struct aggregate_rows *);
+	     uint32_t, struct aggregate_rows *, struct cost *);
 int	 aggregate_butterfly(const struct profile *,
-	     const struct aggregate_spec *, struct aggregate_butterfly *);
+	     const struct aggregate_spec *, struct aggregate_butterfly *,
+	     struct cost *);
 void	 aggregate_rows_clear(struct aggregate_rows *);
 void	 aggregate_butterfly_clear(struct aggregate_butterfly *);
 

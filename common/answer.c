@@ -23,6 +23,7 @@
 #include <jansson.h>
 
 #include "answer.h"
+#include "cost.h"
 #include "diff.h"
 #include "display.h"
 #include "profile.h"
@@ -102,7 +103,8 @@ answer_error(const char *format, int status, const char *message,
 	}
 	r->error(f, status, message ? message : "out of memory",
 	    rctx ? rctx : &none);
-	if (fclose(f) != 0) {
+	/* A failed final realloc: fclose says 0, the body is NULL. */
+	if (fclose(f) != 0 || a->body == NULL) {
 		answer_free(a);
 		return (NULL);
 	}
@@ -121,6 +123,7 @@ answer_query(const struct profile *p, const char *qs,
 	struct transform_stack		*ts = NULL;
 	struct profile			*derived = NULL, *merged = NULL;
 	struct report_context		 rc = ctx->report;
+	struct cost			 budget;
 	const struct profile		*bp;
 	struct diff			 dd;
 	struct query			*q;
@@ -139,6 +142,9 @@ answer_query(const struct profile *p, const char *qs,
 		return (a);
 	}
 	format = query_str(q, QUERY_FORMAT);
+	/* One budget for the whole query: transforms and report alike. */
+	cost_init(&budget, rc.max_cost, rc.max_msec);
+	rc.cost = &budget;
 	if ((entry = report_find(query_str(q, QUERY_CMD))) == NULL) {
 		report_error_set(&e, 400, "report %s is not available",
 		    query_str(q, QUERY_CMD));
@@ -184,7 +190,7 @@ answer_query(const struct profile *p, const char *qs,
 		goto fail;
 	}
 	if (ts->n > 0) {
-		if ((derived = transform_apply(use, ts, ctx->report.max_cost,
+		if ((derived = transform_apply(use, ts, &budget,
 		    &status, &cause)) == NULL) {
 			report_error_set(&e, status, "%s", cause ? cause :
 			    "out of memory");
@@ -232,7 +238,12 @@ answer_query(const struct profile *p, const char *qs,
 		report_error_set(&e, 500, "out of memory");
 		goto fail;
 	}
-	if (fclose(f) != 0) {
+	/*
+	 * glibc's fclose of a memory stream returns 0 even when its final
+	 * realloc fails: it leaves the body NULL instead (T39, allocation
+	 * 217 of a small query once gave an empty answer with status 200).
+	 */
+	if (fclose(f) != 0 || a->body == NULL) {
 		answer_free(a);
 		a = NULL;
 		report_error_set(&e, 500, "out of memory");

@@ -20,20 +20,29 @@
 #include <string.h>
 
 #include "callgraph.h"
+#include "cost.h"
 #include "profile.h"
 #include "scc.h"
 
 /* The function call graph and its cliques (see callgraph.h). */
 
-/* Build the call graph and cliques of a profile; NULL if out of memory. */
+/*
+ * Build the call graph and cliques of a profile; NULL if out of memory
+ * or over the cost budget (cost_over tells which). Its passes are over
+ * the nodes (twice) and the functions (a few times): charged up front,
+ * since none can stop half way more cheaply than not start.
+ */
 struct callgraph *
-callgraph_create(const struct profile *p)
+callgraph_create(const struct profile *p, struct cost *cost)
 {
 	struct callgraph	*g;
 	uint32_t		*fill = NULL, *comp = NULL, *min = NULL;
 	uint32_t		 n, f, i, o, k, nf = p->nfuncs;
 	int64_t			 nc;
 
+	if (cost_charge(cost, (uint64_t)p->nnodes * 2 +
+	    (uint64_t)p->nfuncs * 4) == -1)
+		return (NULL);
 	if ((g = calloc(1, sizeof *g)) == NULL)
 		return (NULL);
 	g->nfuncs = nf;

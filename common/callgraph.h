@@ -27,6 +27,7 @@
 
 #include <stdint.h>
 
+struct cost;
 struct profile;
 
 struct callgraph {
@@ -40,7 +41,7 @@ struct callgraph {
 	uint32_t	 nrecursive;	/* cliques that are recursive */
 };
 
-struct callgraph *callgraph_create(const struct profile *);
+struct callgraph *callgraph_create(const struct profile *, struct cost *);
 void		 callgraph_free(struct callgraph *);
 int		 callgraph_calls(const struct callgraph *, uint32_t, uint32_t);
 int		 callgraph_recursive(const struct callgraph *, uint32_t);

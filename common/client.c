@@ -189,7 +189,7 @@ client_loading(struct client *c)
 	fprintf(f, " (%.1f MB). This page reloads itself every %d seconds "
 	    "until the profile is ready.</p>\n</main>\n</body>\n</html>\n",
 	    mb, CLIENT_RETRY);
-	if (fclose(f) != 0) {
+	if (fclose(f) != 0 || a->body == NULL) {
 		answer_free(a);
 		return (NULL);
 	}

@@ -24,6 +24,7 @@
 
 #include "cause.h"
 #include "query.h"
+#include "utf8.h"
 
 /* Query parsing, validation and the canonical query string. */
 
@@ -219,6 +220,14 @@ query_check(enum query_key k, const char *v, struct query *q, char **cause)
 		if ((int64_t)strlen(v) > ki->max) {
 			cause_set(cause, "%s: longer than %lld bytes",
 			    ki->name, (long long)ki->max);
+			return (-1);
+		}
+		/*
+		 * Every string is shown, compiled as a regex or looked up
+		 * by name: refuse bytes that are no text here, once (T1).
+		 */
+		if (!utf8_valid(v, strlen(v))) {
+			cause_set(cause, "%s: not valid UTF-8", ki->name);
 			return (-1);
 		}
 		return (0);

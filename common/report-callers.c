@@ -25,6 +25,7 @@
 #include "aggregate.h"
 #include "callgraph.h"
 #include "columns.h"
+#include "cost.h"
 #include "display.h"
 #include "profile.h"
 #include "query.h"
@@ -79,13 +80,13 @@ callers_create(const struct profile *p, const struct query *q,
 	    strcmp(by, "clique") == 0 ? AGGREGATE_CLIQUE : AGGREGATE_FUNC;
 	spec.callees_by = AGGREGATE_FUNC;
 	spec.internal = 1;
-	if ((g = callgraph_create(p)) == NULL ||
+	if ((g = callgraph_create(p, ctx->cost)) == NULL ||
 	    (in = calloc(p->nfuncs, 1)) == NULL)
 		goto nomem;
 	in[f] = 1;
 	spec.in = in;
 	spec.clique = g->clique;
-	if (aggregate_butterfly(p, &spec, &b) == -1)
+	if (aggregate_butterfly(p, &spec, &b, ctx->cost) == -1)
 		goto nomem;
 
 	if ((j = report_new("callers")) == NULL ||
@@ -119,7 +120,7 @@ callers_create(const struct profile *p, const struct query *q,
 	json_object_set_new(j, "from", json_integer(rs.from));
 	goto done;
 nomem:
-	report_error_set(e, 500, "out of memory");
+	report_error_cost(e, ctx->cost);
 	json_decref(j);
 	j = NULL;
 done:

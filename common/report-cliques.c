@@ -25,6 +25,7 @@
 #include "aggregate.h"
 #include "callgraph.h"
 #include "columns.h"
+#include "cost.h"
 #include "display.h"
 #include "profile.h"
 #include "query.h"
@@ -86,7 +87,7 @@ cliques_create(const struct profile *p, const struct query *q,
 	if ((m = report_metric(p, q, e)) == -1 ||
 	    (sort = report_sort(p, q, m, &sm, e)) == -1)
 		return (NULL);
-	if ((g = callgraph_create(p)) == NULL ||
+	if ((g = callgraph_create(p, ctx->cost)) == NULL ||
 	    (group = malloc(p->nfuncs * sizeof *group)) == NULL ||
 	    (id = malloc((g->nrecursive ? g->nrecursive : 1) * sizeof *id)) ==
 	    NULL)
@@ -105,7 +106,7 @@ cliques_create(const struct profile *p, const struct query *q,
 		} else
 			group[f] = group[c];
 	}
-	if (aggregate_groups(p, group, n, &rows) == -1 ||
+	if (aggregate_groups(p, group, n, &rows, ctx->cost) == -1 ||
 	    (idx = malloc((n ? n : 1) * sizeof *idx)) == NULL ||
 	    (names = malloc((n ? n : 1) * sizeof *names)) == NULL)
 		goto nomem;
@@ -140,7 +141,7 @@ cliques_create(const struct profile *p, const struct query *q,
 	}
 	goto done;
 nomem:
-	report_error_set(e, 500, "out of memory");
+	report_error_cost(e, ctx->cost);
 	json_decref(j);
 	j = NULL;
 done:
@@ -226,7 +227,7 @@ clique_create(const struct profile *p, const struct query *q,
 	if ((m = report_metric(p, q, e)) == -1 ||
 	    (sort = report_sort(p, q, m, &sm, e)) == -1)
 		return (NULL);
-	if ((g = callgraph_create(p)) == NULL)
+	if ((g = callgraph_create(p, ctx->cost)) == NULL)
 		goto nomem;
 	if (id >= p->nfuncs || g->clique[id] != id) {
 		if (id < p->nfuncs)
@@ -253,7 +254,7 @@ clique_create(const struct profile *p, const struct query *q,
 	spec.callers_by = AGGREGATE_FUNC;
 	spec.callees_by = AGGREGATE_FUNC;
 	spec.clique = g->clique;
-	if (aggregate_butterfly(p, &spec, &b) == -1)
+	if (aggregate_butterfly(p, &spec, &b, ctx->cost) == -1)
 		goto nomem;
 
 	if ((j = report_new("clique")) == NULL ||
@@ -300,7 +301,7 @@ clique_create(const struct profile *p, const struct query *q,
 	json_object_set_new(j, "ncallees", json_integer(matched));
 	goto done;
 nomem:
-	report_error_set(e, 500, "out of memory");
+	report_error_cost(e, ctx->cost);
 fail:
 	json_decref(j);
 	j = NULL;

@@ -25,6 +25,7 @@
 #include "aggregate.h"
 #include "callgraph.h"
 #include "columns.h"
+#include "cost.h"
 #include "display.h"
 #include "profile.h"
 #include "query.h"
@@ -72,7 +73,7 @@ func_create(const struct profile *p, const struct query *q,
 	    (sort = report_sort(p, q, m, &sm, e)) == -1 ||
 	    (f = report_func_find(p, q, e)) == PROFILE_NONE)
 		return (NULL);
-	if ((g = callgraph_create(p)) == NULL ||
+	if ((g = callgraph_create(p, ctx->cost)) == NULL ||
 	    (in = calloc(p->nfuncs, 1)) == NULL)
 		goto nomem;
 	in[f] = 1;
@@ -81,7 +82,7 @@ func_create(const struct profile *p, const struct query *q,
 	spec.callers_by = AGGREGATE_FUNC;
 	spec.callees_by = AGGREGATE_FUNC;
 	spec.clique = g->clique;
-	if (aggregate_butterfly(p, &spec, &b) == -1)
+	if (aggregate_butterfly(p, &spec, &b, ctx->cost) == -1)
 		goto nomem;
 
 	if ((j = report_new("func")) == NULL ||
@@ -115,7 +116,7 @@ func_create(const struct profile *p, const struct query *q,
 	json_object_set_new(j, "ncallees", json_integer(matched));
 	goto done;
 nomem:
-	report_error_set(e, 500, "out of memory");
+	report_error_cost(e, ctx->cost);
 	json_decref(j);
 	j = NULL;
 done:

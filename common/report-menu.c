@@ -23,6 +23,7 @@
 #include <jansson.h>
 
 #include "callgraph.h"
+#include "cost.h"
 #include "display.h"
 #include "profile.h"
 #include "query.h"
@@ -118,7 +119,7 @@ menu_create(const struct profile *p, const struct query *q,
 			nmod++;
 	}
 	json_object_set_new(j, "modules", json_integer(nmod));
-	if ((g = callgraph_create(p)) == NULL)
+	if ((g = callgraph_create(p, ctx->cost)) == NULL)
 		goto fail;
 	json_object_set_new(j, "cliques", json_integer(g->nrecursive));
 	if ((path = report_path(p, menu_action(p, m))) != NULL) {
@@ -155,7 +156,7 @@ fail:
 	free(seen);
 	callgraph_free(g);
 	json_decref(j);
-	report_error_set(e, 500, "out of memory");
+	report_error_cost(e, ctx->cost);
 	return (NULL);
 }
 

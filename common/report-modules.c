@@ -24,6 +24,7 @@
 
 #include "aggregate.h"
 #include "columns.h"
+#include "cost.h"
 #include "diff.h"
 #include "display.h"
 #include "idmap.h"
@@ -102,7 +103,7 @@ modules_create(const struct profile *p, const struct query *q,
 		group[f] = g;
 		nfunc[g]++;
 	}
-	if (aggregate_groups(p, group, ngroups, &rows) == -1 ||
+	if (aggregate_groups(p, group, ngroups, &rows, ctx->cost) == -1 ||
 	    (idx = malloc((ngroups ? ngroups : 1) * sizeof *idx)) == NULL ||
 	    (names = malloc((ngroups ? ngroups : 1) * sizeof *names)) == NULL)
 		goto nomem;
@@ -134,7 +135,7 @@ modules_create(const struct profile *p, const struct query *q,
 	}
 	goto done;
 nomem:
-	report_error_set(e, 500, "out of memory");
+	report_error_cost(e, ctx->cost);
 	json_decref(j);
 	j = NULL;
 done:
@@ -240,7 +241,7 @@ module_create(const struct profile *p, const struct query *q,
 		report_error_set(e, 404, "no module %s", name);
 		goto fail;
 	}
-	if (aggregate_groups(p, group, 1, &rows) == -1)
+	if (aggregate_groups(p, group, 1, &rows, ctx->cost) == -1)
 		goto nomem;
 	key = sort == REPORT_SORT_NAME ? NULL : sort == REPORT_SORT_SELF ?
 	    p->metrics[sm].func_self : p->metrics[sm].func_total;
@@ -270,7 +271,7 @@ module_create(const struct profile *p, const struct query *q,
 	}
 	goto done;
 nomem:
-	report_error_set(e, 500, "out of memory");
+	report_error_cost(e, ctx->cost);
 fail:
 	json_decref(j);
 	j = NULL;

@@ -23,6 +23,7 @@
 #include <jansson.h>
 
 #include "columns.h"
+#include "cost.h"
 #include "diff.h"
 #include "display.h"
 #include "idmap.h"
@@ -42,11 +43,13 @@
  */
 
 #define TREE_DECAY	0.5
+#define TREE_SHOWN_COST	256	/* node visits a shown node costs */
 #define TREE_MORE	0x80000000U	/* display stack: a "more" row */
 
 struct tree_cand {
 	int		 forced;	/* child of an open= node: first */
 	double		 score;
+	double		 decay;		/* TREE_DECAY to the reldepth */
 	uint32_t	 node;
 	uint32_t	 parent;	/* index in the shown list */
 	uint32_t	 reldepth;
@@ -226,7 +229,6 @@ tree_create(const struct profile *p, const struct query *q,
 	int			 cmp = diff_init(&dd, p, q);
 	int64_t			 depth = query_int(q, QUERY_DEPTH);
 	int64_t			 budget = query_int(q, QUERY_BUDGET);
-	uint64_t		 cost = 0;
 	size_t			 i;
 
 	idmap_init(&open);
@@ -258,11 +260,24 @@ tree_create(const struct profile *p, const struct query *q,
 	c.node = start;
 	c.parent = UINT32_MAX;
 	c.reldepth = 0;
+	c.decay = 1;
 	if (tree_push(&h, c) == -1)
 		goto nomem;
 	while (h.n > 0 && nshown < budget) {
 		c = tree_pop(&h);
 		n = c.node;
+		/*
+		 * A shown node costs TREE_SHOWN_COST visits (its JSON
+		 * object, its rendering: 30 us against a visit's few ns)
+		 * and its path, which grows with the depth: 8 bytes of
+		 * path count as a visit.
+		 */
+		if (cost_charge(ctx->cost, TREE_SHOWN_COST +
+		    (c.parent == UINT32_MAX ? 0 :
+		    strlen(paths[c.parent]) / 8)) == -1) {
+			report_error_cost(e, ctx->cost);
+			goto fail;
+		}
 		if (c.parent == UINT32_MAX)
 			path = query_path_format(q->path, q->npath);
 		else if (asprintf(&path, "%s%s%u", paths[c.parent],
@@ -294,20 +309,22 @@ tree_create(const struct profile *p, const struct query *q,
 			    ch = p->node_next_sibling[ch]) {
 				struct tree_cand	 k;
 
-				if (ctx->max_cost != 0 &&
-				    ++cost > ctx->max_cost) {
-					report_error_set(e, 503, "query too "
-					    "expensive (more than %llu node "
-					    "visits)", (unsigned long long)
-					    ctx->max_cost);
+				if (cost_charge(ctx->cost, 1) == -1) {
+					report_error_cost(e, ctx->cost);
 					goto fail;
 				}
 				k.node = ch;
 				k.parent = nshown;
 				k.reldepth = c.reldepth + 1;
-				k.score = (double)p->metrics[m].total[ch];
-				for (i = 0; i < k.reldepth; i++)
-					k.score *= TREE_DECAY;
+				/*
+				 * A product carried down, not a loop over
+				 * the depth: a deep tree would cost
+				 * depth^2. Halving is exact, so the score
+				 * is what the loop gave.
+				 */
+				k.decay = c.decay * TREE_DECAY;
+				k.score = (double)p->metrics[m].total[ch] *
+				    k.decay;
 				k.forced = idmap_get(&open, n) != IDMAP_NONE;
 				if (tree_push(&h, k) == -1)
 					goto nomem;

@@ -24,6 +24,7 @@
 #include <jansson.h>
 
 #include "columns.h"
+#include "cost.h"
 #include "display.h"
 #include "profile.h"
 #include "query.h"
@@ -96,6 +97,21 @@ report_error_set(struct report_error *e, int status, const char *fmt, ...)
 	if (vasprintf(&e->message, fmt, ap) == -1)
 		e->message = NULL;
 	va_end(ap);
+	return (-1);
+}
+
+/*
+ * The error of a pass that failed: 503 if the query's budget is spent,
+ * else out of memory. Returns -1.
+ */
+int
+report_error_cost(struct report_error *e, const struct cost *c)
+{
+	if (!cost_over(c))
+		return (report_error_set(e, 500, "out of memory"));
+	free(e->message);
+	e->status = 503;
+	e->message = cost_message(c);
 	return (-1);
 }
 

@@ -33,6 +33,7 @@
 
 #include <jansson.h>
 
+struct cost;
 struct display;
 struct profile;
 struct query;
@@ -51,6 +52,8 @@ struct report_context {
 	json_t			*(*status)(void *);	/* cmd=status */
 	void			*status_arg;
 	uint64_t		 max_cost;	/* node visits per query, 0 = none */
+	uint64_t		 max_msec;	/* wall clock per query, 0 = none */
+	struct cost		*cost;		/* the query's budget, or NULL */
 };
 
 /* An error: an HTTP-like status and a message. */
@@ -76,6 +79,8 @@ json_t		*report_create(const struct profile *, const struct query *,
 struct display	*report_display(const json_t *, const struct query *);
 int		 report_error_set(struct report_error *, int, const char *,
 		    ...) __attribute__((__format__(__printf__, 3, 4)));
+int		 report_error_cost(struct report_error *,
+		    const struct cost *);
 json_t		*report_new(const char *);
 int		 report_metric(const struct profile *, const struct query *,
 		    struct report_error *);

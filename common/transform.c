@@ -26,6 +26,7 @@
 #include <jansson.h>
 
 #include "cause.h"
+#include "cost.h"
 #include "display.h"
 #include "profile.h"
 #include "profile-builder.h"
@@ -110,8 +111,7 @@ struct tf {
 	uint32_t		 module;	/* cm: module string id */
 	uint32_t		 pseudo;	/* cm: output function */
 	int			 mticks, mwords;
-	uint64_t		*cost;
-	uint64_t		 max_cost;
+	struct cost		*cost;
 	int			 status;
 	char			*cause;
 };
@@ -698,11 +698,15 @@ tf_error(struct tf *x, int status, const char *fmt, ...)
 static int
 tf_charge(struct tf *x, uint64_t n)
 {
-	*x->cost += n;
-	if (x->max_cost != 0 && *x->cost > x->max_cost)
-		return (tf_error(x, 503, "query too expensive (more than %llu "
-		    "node visits)", (unsigned long long)x->max_cost));
-	return (0);
+	char	*why;
+
+	if (cost_charge(x->cost, n) == 0)
+		return (0);
+	if ((why = cost_message(x->cost)) == NULL)
+		return (tf_error(x, 500, "out of memory"));
+	tf_error(x, 503, "%s", why);
+	free(why);
+	return (-1);
 }
 
 /* Find or create the output child of parent for f. */
@@ -1044,11 +1048,11 @@ tf_samples(struct tf *x)
 
 /*
  * Apply one transform: a new read-only profile, or NULL with *status and
- * *cause. *cost counts node visits against max_cost (0: no limit).
+ * *cause. Node visits are charged to cost (NULL: no limit).
  */
 struct profile *
 transform_apply_one(const struct profile *p, const struct transform *t,
-    uint64_t *cost, uint64_t max_cost, int *status, char **cause)
+    struct cost *cost, int *status, char **cause)
 {
 	struct tf		 x;
 	struct profile		*out = NULL;
@@ -1060,7 +1064,6 @@ transform_apply_one(const struct profile *p, const struct transform *t,
 	x.p = p;
 	x.t = t;
 	x.cost = cost;
-	x.max_cost = max_cost;
 	x.target = x.module = x.pseudo = PROFILE_NONE;
 	if (tf_charge(&x, (uint64_t)p->nnodes * 3) == -1 || tf_check(&x) == -1)
 		goto fail;
@@ -1150,15 +1153,14 @@ done:
  */
 struct profile *
 transform_apply(const struct profile *p, const struct transform_stack *s,
-    uint64_t max_cost, int *status, char **cause)
+    struct cost *cost, int *status, char **cause)
 {
 	struct profile	*cur = NULL, *next;
-	uint64_t	 cost = 0;
 	size_t		 i;
 
 	for (i = 0; i < s->n; i++) {
-		next = transform_apply_one(cur ? cur : p, &s->v[i], &cost,
-		    max_cost, status, cause);
+		next = transform_apply_one(cur ? cur : p, &s->v[i], cost,
+		    status, cause);
 		profile_free(cur);
 		if ((cur = next) == NULL)
 			return (NULL);

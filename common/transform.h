@@ -46,6 +46,7 @@
 #define TRANSFORM_MAX_REGEX	1024	/* bytes of one regex */
 
 struct display;
+struct cost;
 struct profile;
 
 enum transform_kind {
@@ -98,10 +99,10 @@ char		*transform_item(const struct transform *);
 char		*transform_label(const struct profile *,
 		    const struct transform *);
 struct profile	*transform_apply_one(const struct profile *,
-		    const struct transform *, uint64_t *, uint64_t, int *,
-		    char **);
+		    const struct transform *, struct cost *, int *, char **);
 struct profile	*transform_apply(const struct profile *,
-		    const struct transform_stack *, uint64_t, int *, char **);
+		    const struct transform_stack *, struct cost *, int *,
+		    char **);
 int		 transform_map_path(const struct profile *,
 		    const struct transform *, const uint32_t *, size_t,
 		    uint32_t **, size_t *);

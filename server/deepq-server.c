@@ -486,6 +486,11 @@ main(int argc, char **argv)
 	server_base_init(&s);
 	if (cachepath != NULL && (s.cache_dir = strdup(cachepath)) != NULL)
 		*strrchr(s.cache_dir, '/') = '\0';
+	/*
+	 * Past query_timeout no client waits for the answer: stop at nine
+	 * tenths of it, so that the client still reads why.
+	 */
+	s.max_msec = (uint64_t)cfg->query_timeout * 900;
 	s.started = time(NULL);
 	s.readyfd = main_readyfd;
 	main_readyfd = -1;

@@ -216,6 +216,7 @@ server_handle(struct server *s, struct proto_req *r)
 	rq.root = r->root;
 	ctx.base_load = server_base_load;
 	ctx.base_arg = &rq;
+	ctx.report.max_msec = s->max_msec;
 
 	if (r->flags & PROTO_REQ_FILE) {
 		if ((qtext = server_query_file(s, r)) == NULL) {

@@ -106,6 +106,7 @@ struct server {
 	int			 idle_timeout;	/* seconds */
 	int			 want_max_age;	/* seconds */
 	uint64_t		 max_cost;
+	uint64_t		 max_msec;	/* wall clock per query */
 	double			 load_time;	/* seconds */
 	int			 from_cache;	/* loaded from cache_dir */
 	time_t			 started;

@@ -38,6 +38,7 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <execinfo.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdint.h>
@@ -57,6 +58,7 @@ static int		 fault_init_done, fault_in_init, fault_counting;
 static unsigned char	 fault_arena[65536];
 static size_t		 fault_arena_used;
 static unsigned long	 fault_read_calls;
+static int		 fault_backtrace;	/* FAULT_BACKTRACE set */
 
 static void	 fault_init(void);
 static int	 fault_alloc_fails(void);
@@ -87,9 +89,14 @@ fault_start(void)
 {
 	const char	*s;
 
+	void		*frames[1];
+
 	fault_init();
 	if ((s = getenv("FAULT_ALLOC")) != NULL)
 		fault_alloc_n = strtoul(s, NULL, 10);
+	/* backtrace(3) loads libgcc on first use: now, not when failing. */
+	if ((fault_backtrace = getenv("FAULT_BACKTRACE") != NULL))
+		(void)backtrace(frames, 1);
 	fault_alloc_count = 0;
 	fault_counting = 1;
 }
@@ -114,6 +121,13 @@ fault_alloc_fails(void)
 		return (0);
 	fault_alloc_count++;
 	if (fault_alloc_n != 0 && fault_alloc_count >= fault_alloc_n) {
+		/* FAULT_BACKTRACE: where the first failing one was asked. */
+		if (fault_backtrace && fault_alloc_count == fault_alloc_n) {
+			void	*frames[32];
+
+			backtrace_symbols_fd(frames, backtrace(frames, 32),
+			    STDERR_FILENO);
+		}
 		errno = ENOMEM;
 		return (1);
 	}

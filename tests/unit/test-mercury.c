@@ -561,6 +561,9 @@ main(int argc, char **argv)
 	 */
 	if (argc > 1)
 		snprintf(path, sizeof path, "%s", argv[1]);
+	else if (getenv("DEEPQ_SHARED") != NULL)
+		snprintf(path, sizeof path, "%s/mercury-deepdata/Deep.data",
+		    getenv("DEEPQ_SHARED"));
 	else
 		snprintf(path, sizeof path, "%s/../shared/mercury-deepdata/"
 		    "Deep.data", srcdir ? srcdir : ".");

@@ -247,7 +247,7 @@ test_callgraph(void)
 
 	/* f0 -> f1 -> f0 -> ... 100,000 deep: one clique {f0, f1}. */
 	p = deep_profile(100000, 2);
-	g = callgraph_create(p);
+	g = callgraph_create(p, NULL);
 	ok(g != NULL, "call graph of a 100,000-deep mutual recursion");
 	if (g != NULL) {
 		is_int(g->clique[1], 1, "f0 in clique 1");
@@ -263,7 +263,7 @@ test_callgraph(void)
 
 	/* 100,000 distinct functions in a chain: no recursion at all. */
 	p = deep_profile(100000, 100000);
-	g = callgraph_create(p);
+	g = callgraph_create(p, NULL);
 	ok(g != NULL, "call graph of a chain of 100,000 functions");
 	if (g != NULL) {
 		is_int(g->ncliques, 100001, "every function its own clique");
@@ -274,7 +274,7 @@ test_callgraph(void)
 
 	/* A cycle through 50,000 functions, twice round: one big clique. */
 	p = deep_profile(100000, 50000);
-	g = callgraph_create(p);
+	g = callgraph_create(p, NULL);
 	ok(g != NULL, "call graph of a 50,000-function cycle");
 	if (g != NULL) {
 		is_int(g->size[1], 50000, "one clique of 50,000 members");
@@ -286,7 +286,7 @@ test_callgraph(void)
 
 	/* Direct recursion only: f0 -> f0. */
 	p = deep_profile(1000, 1);
-	g = callgraph_create(p);
+	g = callgraph_create(p, NULL);
 	ok(g != NULL && callgraph_recursive(g, 1) && g->size[1] == 1,
 	    "a self-recursive function is a recursive clique of one");
 	callgraph_free(g);

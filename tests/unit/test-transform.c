@@ -79,7 +79,7 @@ apply(const struct profile *p, const char *qs, int *status)
 		query_free(q);
 		return (NULL);
 	}
-	out = transform_apply(p, s, 0, &st, &cause);
+	out = transform_apply(p, s, NULL, &st, &cause);
 	*status = out ? 200 : st;
 	if (out == NULL && st != 400 && st != 404)
 		diag("%s: %s", qs, cause ? cause : "?");
