@@ -74,6 +74,8 @@ server.modules = ( "mod_setenv", "mod_cgi" )
 server.errorlog = "$tmp/lighttpd.err"
 server.max-fds = 4096
 cgi.assign = ( ".cgi" => "" )
+mimetype.assign = ( ".css" => "text/css", ".js" => "text/javascript",
+    ".svg" => "image/svg+xml" )
 setenv.add-environment = ( "DEEPQ_CONFIG" => "$conf",
     "DEEPQ_TEST_HOOKS" => "$hooks",
     "ASAN_OPTIONS" => "${ASAN_OPTIONS:-}",
