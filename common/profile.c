@@ -19,9 +19,11 @@
 #include <sys/mman.h>
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "callgraph.h"
 #include "profile.h"
 #include "strpool.h"
 
@@ -37,6 +39,10 @@ profile_free(struct profile *p)
 		return;
 	if (p->extra_free != NULL)
 		p->extra_free(p->extra);
+	if (p->derived != NULL) {
+		callgraph_free(p->derived->graph);
+		free(p->derived);
+	}
 	if (p->map != NULL) {
 		/* Every array points into the mapping; only the pool is ours. */
 		strpool_free(p->strings);
@@ -191,15 +197,89 @@ profile_node_child(const struct profile *p, uint32_t n, uint32_t f)
 size_t
 profile_memory(const struct profile *p)
 {
-	size_t	 n;
+	/*
+	 * The model only: what queries derive and keep (p->derived, the
+	 * last member) is a cache of it, and leaving it out keeps the
+	 * figure the same whether or not a query has run yet.
+	 */
+	size_t	 base = offsetof(struct profile, derived), n;
 
 	if (p->map != NULL)
-		return (sizeof *p + p->maplen);
-	n = sizeof *p + strpool_memory(p->strings);
+		return (base + p->maplen);
+	n = base + strpool_memory(p->strings);
 	n += (size_t)p->nfuncs * 4 * sizeof(uint32_t);
 	n += (size_t)p->nnodes * 5 * sizeof(uint32_t);
 	n += (size_t)p->nmetrics * p->nnodes * 2 * sizeof(int64_t);
 	n += (size_t)p->nmetrics * p->nfuncs * 2 * sizeof(int64_t);
 	n += (size_t)p->nsamples * (sizeof(uint32_t) + sizeof(int64_t));
 	return (n);
+}
+
+/*
+ * The profile's derived data (see profile.h), allocated on first use;
+ * NULL if out of memory. The profile is const to its queries, but what
+ * is derived from it is filled in behind that.
+ */
+struct profile_derived *
+profile_derived(const struct profile *p)
+{
+	struct profile	*w = (struct profile *)p;
+
+	if (w->derived == NULL)
+		w->derived = calloc(1, sizeof *w->derived);
+	return (w->derived);
+}
+
+/* Fill the deepest node's depth and the module count, once. */
+static int
+profile_shape(const struct profile *p, struct profile_derived **dp)
+{
+	struct profile_derived	*d;
+	uint8_t			*seen;
+	uint32_t		 n, f;
+
+	if ((d = *dp = profile_derived(p)) == NULL)
+		return (-1);
+	if (d->have_shape)
+		return (0);
+	/* Modules: distinct module string ids of the real functions. */
+	if ((seen = calloc(strpool_count(p->strings), 1)) == NULL)
+		return (-1);
+	d->maxdepth = 0;
+	for (n = 0; n < p->nnodes; n++) {
+		if (p->node_depth[n] > d->maxdepth)
+			d->maxdepth = p->node_depth[n];
+	}
+	d->nmodules = 0;
+	for (f = 1; f < p->nfuncs; f++) {
+		if (!seen[p->func_module[f]]++)
+			d->nmodules++;
+	}
+	free(seen);
+	d->have_shape = 1;
+	return (0);
+}
+
+/* The depth of the deepest call node; -1 if out of memory. */
+int
+profile_max_depth(const struct profile *p, uint32_t *depth)
+{
+	struct profile_derived	*d;
+
+	if (profile_shape(p, &d) == -1)
+		return (-1);
+	*depth = d->maxdepth;
+	return (0);
+}
+
+/* How many distinct modules the real functions have; -1 if out of memory. */
+int
+profile_nmodules(const struct profile *p, uint32_t *count)
+{
+	struct profile_derived	*d;
+
+	if (profile_shape(p, &d) == -1)
+		return (-1);
+	*count = d->nmodules;
+	return (0);
 }
