@@ -43,6 +43,7 @@
 
 #define TREE_DECAY	0.5
 #define TREE_MORE	0x80000000U	/* display stack: a "more" row */
+#define TREE_EXACT	900		/* levels where 0.5^n * total is normal */
 
 /*
  * A candidate stands for the rest of its siblings too: they are kept in
@@ -306,6 +307,7 @@ tree_create(const struct profile *p, const struct query *q,
 	int64_t			 budget = query_int(q, QUERY_BUDGET);
 	uint64_t		 cost = 0;
 	size_t			 i, base, nk, room;
+	double			 decay;
 
 	idmap_init(&open);
 	idmap_init(&closed);
@@ -385,6 +387,14 @@ tree_create(const struct profile *p, const struct query *q,
 			 * be shown in order, and enter the first.
 			 */
 			base = sibs.n;
+			/*
+			 * The decay for this level, once: scaling by a power
+			 * of two is exact while the result stays normal, so
+			 * above TREE_EXACT levels the per-child loop keeps
+			 * the scores bit for bit.
+			 */
+			for (decay = 1, i = 0; i < c.reldepth + 1; i++)
+				decay *= TREE_DECAY;
 			for (ch = p->node_first_child[n]; ch != PROFILE_NONE;
 			    ch = p->node_next_sibling[ch]) {
 				if (ctx->max_cost != 0 &&
@@ -408,8 +418,12 @@ tree_create(const struct profile *p, const struct query *q,
 				kv = &sibs.v[sibs.n++];
 				kv->node = ch;
 				kv->score = (double)p->metrics[m].total[ch];
-				for (i = 0; i < c.reldepth + 1; i++)
-					kv->score *= TREE_DECAY;
+				if (c.reldepth < TREE_EXACT)
+					kv->score *= decay;
+				else {
+					for (i = 0; i < c.reldepth + 1; i++)
+						kv->score *= TREE_DECAY;
+				}
 			}
 			nk = sibs.n - base;
 			nkids[nshown] = nk;
