@@ -41,6 +41,8 @@ profile_free(struct profile *p)
 		p->extra_free(p->extra);
 	if (p->derived != NULL) {
 		callgraph_free(p->derived->graph);
+		for (k = 0; k < PROFILE_MAX_METRICS; k++)
+			free(p->derived->children[k]);
 		free(p->derived);
 	}
 	if (p->map != NULL) {
@@ -282,4 +284,76 @@ profile_nmodules(const struct profile *p, uint32_t *count)
 		return (-1);
 	*count = d->nmodules;
 	return (0);
+}
+
+/* Heaviest first in metric m (as a double, as the tree scores), then by number. */
+static int
+profile_children_cmp(const void *a, const void *b, void *arg)
+{
+	const int64_t	*total = arg;
+	uint32_t	 x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	double		 tx = (double)total[x], ty = (double)total[y];
+
+	if (tx != ty)
+		return (tx > ty ? -1 : 1);
+	return (x < y ? -1 : x > y);
+}
+
+/*
+ * The children of node n, heaviest first in metric m, and their number
+ * in *count; NULL if out of memory. The first call for a metric sorts
+ * every node's children into one array of nnodes - 1 entries grouped by
+ * parent (4 bytes a node, kept with the profile); a group is then found
+ * by binary search, the parents being in order along the array.
+ */
+const uint32_t *
+profile_children(const struct profile *p, int m, uint32_t n, size_t *count)
+{
+	struct profile_derived	*d;
+	uint32_t		*v, *at;
+	size_t			 lo, hi, mid, first, nv = p->nnodes - 1;
+	uint32_t		 c, i;
+
+	*count = 0;
+	if ((d = profile_derived(p)) == NULL)
+		return (NULL);
+	if ((v = d->children[m]) == NULL) {
+		/* Counting sort by parent, then each group by weight. */
+		if ((v = malloc((nv ? nv : 1) * sizeof *v)) == NULL ||
+		    (at = calloc((size_t)p->nnodes + 1, sizeof *at)) == NULL) {
+			free(v);
+			return (NULL);
+		}
+		for (c = 1; c < p->nnodes; c++)
+			at[p->node_parent[c] + 1]++;
+		for (i = 0; i < p->nnodes; i++)
+			at[i + 1] += at[i];
+		for (c = 1; c < p->nnodes; c++)
+			v[at[p->node_parent[c]]++] = c;
+		for (i = 0, first = 0; i < p->nnodes; i++) {
+			qsort_r(v + first, at[i] - first, sizeof *v,
+			    profile_children_cmp, p->metrics[m].total);
+			first = at[i];
+		}
+		free(at);
+		d->children[m] = v;
+	}
+	/* The first entry whose parent is n, then the first after. */
+	for (lo = 0, hi = nv; lo < hi; ) {
+		mid = lo + (hi - lo) / 2;
+		if (p->node_parent[v[mid]] < n)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	first = lo;
+	for (hi = nv; lo < hi; ) {
+		mid = lo + (hi - lo) / 2;
+		if (p->node_parent[v[mid]] <= n)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*count = lo - first;
+	return (v + first);
 }

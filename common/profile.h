@@ -134,6 +134,7 @@ struct profile_derived {
 	int		 have_shape;	/* maxdepth and nmodules are set */
 	uint32_t	 maxdepth;	/* profile_max_depth() */
 	uint32_t	 nmodules;	/* profile_nmodules() */
+	uint32_t	*children[PROFILE_MAX_METRICS]; /* profile_children() */
 };
 
 void		 profile_free(struct profile *);
@@ -149,5 +150,7 @@ size_t		 profile_memory(const struct profile *);
 struct profile_derived *profile_derived(const struct profile *);
 int		 profile_max_depth(const struct profile *, uint32_t *);
 int		 profile_nmodules(const struct profile *, uint32_t *);
+const uint32_t	*profile_children(const struct profile *, int, uint32_t,
+		    size_t *);
 
 #endif /* PROFILE_H */

@@ -60,6 +60,8 @@ struct tree_cand {
 	uint32_t	 parent;	/* index in the shown list */
 	uint32_t	 reldepth;
 	size_t		 next, end;	/* its later siblings in tree_kids */
+	const uint32_t	*sorted;	/* or in this, by profile_children() */
+	double		 decay;		/* their score is total * decay */
 };
 
 struct tree_kid {
@@ -340,6 +342,7 @@ tree_create(const struct profile *p, const struct query *q,
 	c.parent = UINT32_MAX;
 	c.reldepth = 0;
 	c.next = c.end = 0;
+	c.sorted = NULL;
 	if (tree_push(&h, c) == -1)
 		goto nomem;
 	while (h.n > 0 && nshown < budget) {
@@ -348,8 +351,14 @@ tree_create(const struct profile *p, const struct query *q,
 		/* Its next sibling takes its place in the heap. */
 		if (c.next < c.end) {
 			k = c;
-			k.score = sibs.v[c.next].score;
-			k.node = sibs.v[c.next].node;
+			if (c.sorted != NULL) {
+				k.node = c.sorted[c.next];
+				k.score = (double)p->metrics[m].total[k.node] *
+				    c.decay;
+			} else {
+				k.score = sibs.v[c.next].score;
+				k.node = sibs.v[c.next].node;
+			}
 			k.next++;
 			if (tree_push(&h, k) == -1)
 				goto nomem;
@@ -386,15 +395,52 @@ tree_create(const struct profile *p, const struct query *q,
 			 * Score every child, keep the ones that can still
 			 * be shown in order, and enter the first.
 			 */
+			room = budget - nshown - 1;
 			base = sibs.n;
 			/*
 			 * The decay for this level, once: scaling by a power
-			 * of two is exact while the result stays normal, so
-			 * above TREE_EXACT levels the per-child loop keeps
-			 * the scores bit for bit.
+			 * of two is exact while the result stays normal.
+			 * Deeper, scores may underflow and tie where totals
+			 * do not, so each child is scored as it always was.
 			 */
 			for (decay = 1, i = 0; i < c.reldepth + 1; i++)
 				decay *= TREE_DECAY;
+			k.parent = nshown;
+			k.reldepth = c.reldepth + 1;
+			k.forced = idmap_get(&open, n) != IDMAP_NONE;
+			k.decay = decay;
+			k.sorted = NULL;
+			/*
+			 * Within those levels the order of the scores is
+			 * that of the totals, which the profile keeps sorted
+			 * once (profile_children()): no pass over the
+			 * children at all.
+			 */
+			if (c.reldepth < TREE_EXACT) {
+				if ((k.sorted = profile_children(p, m, n,
+				    &nk)) == NULL)
+					goto nomem;
+				if (ctx->max_cost != 0 &&
+				    (cost += nk) > ctx->max_cost) {
+					report_error_set(e, 503, "query too "
+					    "expensive (more than %llu node "
+					    "visits)", (unsigned long long)
+					    ctx->max_cost);
+					goto fail;
+				}
+				nkids[nshown] = nk;
+				if (nk > 0 && room > 0) {
+					k.node = k.sorted[0];
+					k.score = (double)p->metrics[m].total[
+					    k.node] * decay;
+					k.next = 1;
+					k.end = nk < room ? nk : room;
+					if (tree_push(&h, k) == -1)
+						goto nomem;
+				}
+				nshown++;
+				continue;
+			}
 			for (ch = p->node_first_child[n]; ch != PROFILE_NONE;
 			    ch = p->node_next_sibling[ch]) {
 				if (ctx->max_cost != 0 &&
@@ -418,16 +464,11 @@ tree_create(const struct profile *p, const struct query *q,
 				kv = &sibs.v[sibs.n++];
 				kv->node = ch;
 				kv->score = (double)p->metrics[m].total[ch];
-				if (c.reldepth < TREE_EXACT)
-					kv->score *= decay;
-				else {
-					for (i = 0; i < c.reldepth + 1; i++)
-						kv->score *= TREE_DECAY;
-				}
+				for (i = 0; i < c.reldepth + 1; i++)
+					kv->score *= TREE_DECAY;
 			}
 			nk = sibs.n - base;
 			nkids[nshown] = nk;
-			room = budget - nshown - 1;
 			if (nk > room) {
 				tree_kid_select(sibs.v + base, nk, room);
 				sibs.n = base + room;
@@ -437,9 +478,6 @@ tree_create(const struct profile *p, const struct query *q,
 			if (nk > 0) {
 				k.node = sibs.v[base].node;
 				k.score = sibs.v[base].score;
-				k.parent = nshown;
-				k.reldepth = c.reldepth + 1;
-				k.forced = idmap_get(&open, n) != IDMAP_NONE;
 				k.next = base + 1;
 				k.end = base + nk;
 				if (tree_push(&h, k) == -1)
