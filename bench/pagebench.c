@@ -21,20 +21,23 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "answer.h"
 #include "profile.h"
 #include "reader.h"
 
 /*
- * pagebench FILE [QUERY...]: load a profile once, then answer each query
- * (default: the menu, top, tree, func, callers, modules and cliques
- * pages) five times and print the answer's size and the median time, as
- * the server would once the profile is loaded. bench/page-sizes.sh runs
- * it on a generated profile of a million call nodes.
+ * pagebench [-r runs] [-o dir] FILE [QUERY...]: load a profile once, then
+ * answer each query (default: the menu, top, tree, func, callers, modules
+ * and cliques pages) five times, or runs times, and print the answer's
+ * size, the time of the first (cold: what the profile's derived data
+ * costs to build) and the median and 99th percentile of the others (warm:
+ * what the server costs per query once the profile is loaded). -o writes
+ * each answer's body to dir/N, N the query's position, to compare two
+ * builds byte for byte. bench/page-sizes.sh runs it on a generated
+ * profile of a million call nodes; bench/querybench.sh on several.
  */
-
-#define RUNS	5
 
 static double	now(void);
 static int	cmp_double(const void *, const void *);
@@ -70,15 +73,35 @@ main(int argc, char **argv)
 	struct answer_context	 ctx;
 	struct answer		*a;
 	struct profile		*p;
-	const char		**queries;
-	char			*cause = NULL, heavy[32], *q, *s;
-	double			 t0, times[RUNS], load;
-	int			 nq, i, r, status;
+	const char		**queries, *outdir = NULL;
+	char			*cause = NULL, heavy[32], *q, *s, *path;
+	double			 t0, *times, load, first;
+	int			 nq, i, r, status, ch, runs = 5;
 	size_t			 len;
 	uint32_t		 f, best = 1;
+	FILE			*out;
 
-	if (argc < 2)
-		errx(1, "usage: pagebench file [query ...]");
+	while ((ch = getopt(argc, argv, "o:r:")) != -1) {
+		switch (ch) {
+		case 'o':
+			outdir = optarg;
+			break;
+		case 'r':
+			if ((runs = atoi(optarg)) < 2)
+				errx(1, "-r: at least 2 runs");
+			break;
+		default:
+			goto usage;
+		}
+	}
+	argc -= optind - 1;
+	argv += optind - 1;
+	if (argc < 2) {
+usage:
+		errx(1, "usage: pagebench [-r runs] [-o dir] file [query ...]");
+	}
+	if ((times = calloc(runs, sizeof *times)) == NULL)
+		err(1, "calloc");
 	t0 = now();
 	if ((p = reader_load(argv[1], NULL, NULL, &cause)) == NULL)
 		errx(1, "%s", cause ? cause : "out of memory");
@@ -98,7 +121,8 @@ main(int argc, char **argv)
 	ctx.render.static_base = "/deepq/";
 	ctx.render.file = argv[1];
 	ctx.report.name = argv[1];
-	printf("%-40s %12s %10s\n", "query", "bytes", "ms");
+	printf("%-40s %10s %9s %9s %9s\n", "query", "bytes", "cold ms",
+	    "p50 ms", "p99 ms");
 	for (i = 0; i < nq; i++) {
 		/* Put the heavy function's id in place of HEAVY. */
 		if ((s = strstr(queries[i], "HEAVY")) != NULL) {
@@ -109,20 +133,33 @@ main(int argc, char **argv)
 			err(1, "strdup");
 		len = 0;
 		status = 0;
-		for (r = 0; r < RUNS; r++) {
+		for (r = 0; r < runs; r++) {
 			t0 = now();
 			if ((a = answer_query(p, q, &ctx)) == NULL)
 				errx(1, "out of memory");
 			times[r] = now() - t0;
 			len = a->len;
 			status = a->status;
+			if (r == 0 && outdir != NULL) {
+				if (asprintf(&path, "%s/%d", outdir, i) == -1)
+					err(1, "asprintf");
+				if ((out = fopen(path, "w")) == NULL ||
+				    fwrite(a->body, 1, a->len, out) != a->len ||
+				    fclose(out) != 0)
+					err(1, "%s", path);
+				free(path);
+			}
 			answer_free(a);
 		}
-		qsort(times, RUNS, sizeof times[0], cmp_double);
-		printf("%-40s %12zu %10.1f%s\n", q, len,
-		    times[RUNS / 2] * 1e3, status == 200 ? "" : " (error)");
+		first = times[0];
+		qsort(times + 1, runs - 1, sizeof times[0], cmp_double);
+		printf("%-40s %10zu %9.2f %9.2f %9.2f%s\n", q, len, first * 1e3,
+		    times[1 + (runs - 1) / 2] * 1e3,
+		    times[1 + (int)((runs - 1) * 0.99)] * 1e3,
+		    status == 200 ? "" : " (error)");
 		free(q);
 	}
 	profile_free(p);
+	free(times);
 	return (0);
 }

@@ -119,6 +119,23 @@ fail:
 	return (NULL);
 }
 
+/*
+ * The profile's call graph, built on its first query (charging that
+ * query's cost) and kept with the profile (profile_derived); NULL if out
+ * of memory or over the budget. Not to be freed.
+ */
+const struct callgraph *
+callgraph_get(const struct profile *p, struct cost *cost)
+{
+	struct profile_derived	*d;
+
+	if ((d = profile_derived(p)) == NULL)
+		return (NULL);
+	if (d->graph == NULL)
+		d->graph = callgraph_create(p, cost);
+	return (d->graph);
+}
+
 /* Free a call graph. */
 void
 callgraph_free(struct callgraph *g)

@@ -22,7 +22,8 @@
  * node of h has a parent node of g) and its cliques: the strongly
  * connected components, Mercury's recursive groups. A clique is named
  * by its smallest member function id, which is stable for a file and
- * makes clique 0 the synthetic root's. Built per query in O(nodes).
+ * makes clique 0 the synthetic root's. Built in O(nodes), once per
+ * profile: callgraph_get() keeps it with the profile.
  */
 
 #include <stdint.h>
@@ -42,6 +43,7 @@ struct callgraph {
 };
 
 struct callgraph *callgraph_create(const struct profile *, struct cost *);
+const struct callgraph *callgraph_get(const struct profile *, struct cost *);
 void		 callgraph_free(struct callgraph *);
 int		 callgraph_calls(const struct callgraph *, uint32_t, uint32_t);
 int		 callgraph_recursive(const struct callgraph *, uint32_t);

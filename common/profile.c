@@ -19,9 +19,11 @@
 #include <sys/mman.h>
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "callgraph.h"
 #include "profile.h"
 #include "strpool.h"
 
@@ -37,6 +39,12 @@ profile_free(struct profile *p)
 		return;
 	if (p->extra_free != NULL)
 		p->extra_free(p->extra);
+	if (p->derived != NULL) {
+		callgraph_free(p->derived->graph);
+		for (k = 0; k < PROFILE_MAX_METRICS; k++)
+			free(p->derived->children[k]);
+		free(p->derived);
+	}
 	if (p->map != NULL) {
 		/* Every array points into the mapping; only the pool is ours. */
 		strpool_free(p->strings);
@@ -191,15 +199,161 @@ profile_node_child(const struct profile *p, uint32_t n, uint32_t f)
 size_t
 profile_memory(const struct profile *p)
 {
-	size_t	 n;
+	/*
+	 * The model only: what queries derive and keep (p->derived, the
+	 * last member) is a cache of it, and leaving it out keeps the
+	 * figure the same whether or not a query has run yet.
+	 */
+	size_t	 base = offsetof(struct profile, derived), n;
 
 	if (p->map != NULL)
-		return (sizeof *p + p->maplen);
-	n = sizeof *p + strpool_memory(p->strings);
+		return (base + p->maplen);
+	n = base + strpool_memory(p->strings);
 	n += (size_t)p->nfuncs * 4 * sizeof(uint32_t);
 	n += (size_t)p->nnodes * 5 * sizeof(uint32_t);
 	n += (size_t)p->nmetrics * p->nnodes * 2 * sizeof(int64_t);
 	n += (size_t)p->nmetrics * p->nfuncs * 2 * sizeof(int64_t);
 	n += (size_t)p->nsamples * (sizeof(uint32_t) + sizeof(int64_t));
 	return (n);
+}
+
+/*
+ * The profile's derived data (see profile.h), allocated on first use;
+ * NULL if out of memory. The profile is const to its queries, but what
+ * is derived from it is filled in behind that.
+ */
+struct profile_derived *
+profile_derived(const struct profile *p)
+{
+	struct profile	*w = (struct profile *)p;
+
+	if (w->derived == NULL)
+		w->derived = calloc(1, sizeof *w->derived);
+	return (w->derived);
+}
+
+/* Fill the deepest node's depth and the module count, once. */
+static int
+profile_shape(const struct profile *p, struct profile_derived **dp)
+{
+	struct profile_derived	*d;
+	uint8_t			*seen;
+	uint32_t		 n, f;
+
+	if ((d = *dp = profile_derived(p)) == NULL)
+		return (-1);
+	if (d->have_shape)
+		return (0);
+	/* Modules: distinct module string ids of the real functions. */
+	if ((seen = calloc(strpool_count(p->strings), 1)) == NULL)
+		return (-1);
+	d->maxdepth = 0;
+	for (n = 0; n < p->nnodes; n++) {
+		if (p->node_depth[n] > d->maxdepth)
+			d->maxdepth = p->node_depth[n];
+	}
+	d->nmodules = 0;
+	for (f = 1; f < p->nfuncs; f++) {
+		if (!seen[p->func_module[f]]++)
+			d->nmodules++;
+	}
+	free(seen);
+	d->have_shape = 1;
+	return (0);
+}
+
+/* The depth of the deepest call node; -1 if out of memory. */
+int
+profile_max_depth(const struct profile *p, uint32_t *depth)
+{
+	struct profile_derived	*d;
+
+	if (profile_shape(p, &d) == -1)
+		return (-1);
+	*depth = d->maxdepth;
+	return (0);
+}
+
+/* How many distinct modules the real functions have; -1 if out of memory. */
+int
+profile_nmodules(const struct profile *p, uint32_t *count)
+{
+	struct profile_derived	*d;
+
+	if (profile_shape(p, &d) == -1)
+		return (-1);
+	*count = d->nmodules;
+	return (0);
+}
+
+/* Heaviest first in metric m (as a double, as the tree scores), then by number. */
+static int
+profile_children_cmp(const void *a, const void *b, void *arg)
+{
+	const int64_t	*total = arg;
+	uint32_t	 x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	double		 tx = (double)total[x], ty = (double)total[y];
+
+	if (tx != ty)
+		return (tx > ty ? -1 : 1);
+	return (x < y ? -1 : x > y);
+}
+
+/*
+ * The children of node n, heaviest first in metric m, and their number
+ * in *count; NULL if out of memory. The first call for a metric sorts
+ * every node's children into one array of nnodes - 1 entries grouped by
+ * parent (4 bytes a node, kept with the profile); a group is then found
+ * by binary search, the parents being in order along the array.
+ */
+const uint32_t *
+profile_children(const struct profile *p, int m, uint32_t n, size_t *count)
+{
+	struct profile_derived	*d;
+	uint32_t		*v, *at;
+	size_t			 lo, hi, mid, first, nv = p->nnodes - 1;
+	uint32_t		 c, i;
+
+	*count = 0;
+	if ((d = profile_derived(p)) == NULL)
+		return (NULL);
+	if ((v = d->children[m]) == NULL) {
+		/* Counting sort by parent, then each group by weight. */
+		if ((v = malloc((nv ? nv : 1) * sizeof *v)) == NULL ||
+		    (at = calloc((size_t)p->nnodes + 1, sizeof *at)) == NULL) {
+			free(v);
+			return (NULL);
+		}
+		for (c = 1; c < p->nnodes; c++)
+			at[p->node_parent[c] + 1]++;
+		for (i = 0; i < p->nnodes; i++)
+			at[i + 1] += at[i];
+		for (c = 1; c < p->nnodes; c++)
+			v[at[p->node_parent[c]]++] = c;
+		for (i = 0, first = 0; i < p->nnodes; i++) {
+			qsort_r(v + first, at[i] - first, sizeof *v,
+			    profile_children_cmp, p->metrics[m].total);
+			first = at[i];
+		}
+		free(at);
+		d->children[m] = v;
+	}
+	/* The first entry whose parent is n, then the first after. */
+	for (lo = 0, hi = nv; lo < hi; ) {
+		mid = lo + (hi - lo) / 2;
+		if (p->node_parent[v[mid]] < n)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	first = lo;
+	for (hi = nv; lo < hi; ) {
+		mid = lo + (hi - lo) / 2;
+		if (p->node_parent[v[mid]] <= n)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*count = lo - first;
+	return (v + first);
 }

@@ -115,6 +115,26 @@ struct profile {
 	 */
 	void		*map;
 	size_t		 maplen;
+
+	/*
+	 * What queries derive from the whole profile (the call graph and
+	 * its cliques, the deepest node, the module count), built on first
+	 * use and kept until profile_free(): the profile is read-only once
+	 * loaded, so a warm query costs what it shows, not the profile's
+	 * size. NULL until a query asks. Not thread-safe: a profile is
+	 * queried by one thread at a time (the server's event loop).
+	 */
+	struct profile_derived *derived;
+};
+
+struct callgraph;
+
+struct profile_derived {
+	struct callgraph *graph;	/* callgraph_get() */
+	int		 have_shape;	/* maxdepth and nmodules are set */
+	uint32_t	 maxdepth;	/* profile_max_depth() */
+	uint32_t	 nmodules;	/* profile_nmodules() */
+	uint32_t	*children[PROFILE_MAX_METRICS]; /* profile_children() */
 };
 
 void		 profile_free(struct profile *);
@@ -127,5 +147,10 @@ int		 profile_metric_calls(const struct profile *);
 uint32_t	 profile_func_find(const struct profile *, const char *);
 uint32_t	 profile_node_child(const struct profile *, uint32_t, uint32_t);
 size_t		 profile_memory(const struct profile *);
+struct profile_derived *profile_derived(const struct profile *);
+int		 profile_max_depth(const struct profile *, uint32_t *);
+int		 profile_nmodules(const struct profile *, uint32_t *);
+const uint32_t	*profile_children(const struct profile *, int, uint32_t,
+		    size_t *);
 
 #endif /* PROFILE_H */

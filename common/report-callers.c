@@ -61,7 +61,7 @@ callers_create(const struct profile *p, const struct query *q,
 	struct aggregate_butterfly	 b;
 	struct aggregate_spec		 spec;
 	struct rows_spec		 rs;
-	struct callgraph		*g = NULL;
+	const struct callgraph		*g = NULL;
 	uint8_t				*in = NULL;
 	json_t				*j = NULL, *fo, *a;
 	const char			*by = query_str(q, QUERY_BY);
@@ -80,7 +80,7 @@ callers_create(const struct profile *p, const struct query *q,
 	    strcmp(by, "clique") == 0 ? AGGREGATE_CLIQUE : AGGREGATE_FUNC;
 	spec.callees_by = AGGREGATE_FUNC;
 	spec.internal = 1;
-	if ((g = callgraph_create(p, ctx->cost)) == NULL ||
+	if ((g = callgraph_get(p, ctx->cost)) == NULL ||
 	    (in = calloc(p->nfuncs, 1)) == NULL)
 		goto nomem;
 	in[f] = 1;
@@ -125,7 +125,6 @@ nomem:
 	j = NULL;
 done:
 	aggregate_butterfly_clear(&b);
-	callgraph_free(g);
 	free(in);
 	return (j);
 }

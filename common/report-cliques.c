@@ -74,7 +74,7 @@ cliques_create(const struct profile *p, const struct query *q,
     const struct report_context *ctx, struct report_error *e)
 {
 	struct aggregate_rows	 rows;
-	struct callgraph	*g = NULL;
+	const struct callgraph	*g = NULL;
 	json_t			*j = NULL, *a, *o;
 	uint32_t		*group = NULL, *id = NULL, *idx = NULL;
 	uint32_t		 n = 0, f, c, i;
@@ -87,7 +87,7 @@ cliques_create(const struct profile *p, const struct query *q,
 	if ((m = report_metric(p, q, e)) == -1 ||
 	    (sort = report_sort(p, q, m, &sm, e)) == -1)
 		return (NULL);
-	if ((g = callgraph_create(p, ctx->cost)) == NULL ||
+	if ((g = callgraph_get(p, ctx->cost)) == NULL ||
 	    (group = malloc(p->nfuncs * sizeof *group)) == NULL ||
 	    (id = malloc((g->nrecursive ? g->nrecursive : 1) * sizeof *id)) ==
 	    NULL)
@@ -146,7 +146,6 @@ nomem:
 	j = NULL;
 done:
 	aggregate_rows_clear(&rows);
-	callgraph_free(g);
 	free(group);
 	free(id);
 	free(idx);
@@ -212,7 +211,7 @@ clique_create(const struct profile *p, const struct query *q,
 	struct aggregate_butterfly	 b;
 	struct aggregate_spec		 spec;
 	struct rows_spec		 rs;
-	struct callgraph		*g = NULL;
+	const struct callgraph		*g = NULL;
 	uint8_t				*in = NULL;
 	json_t				*j = NULL, *a, *o;
 	uint32_t			 id = query_int(q, QUERY_CLIQUE), f;
@@ -227,7 +226,7 @@ clique_create(const struct profile *p, const struct query *q,
 	if ((m = report_metric(p, q, e)) == -1 ||
 	    (sort = report_sort(p, q, m, &sm, e)) == -1)
 		return (NULL);
-	if ((g = callgraph_create(p, ctx->cost)) == NULL)
+	if ((g = callgraph_get(p, ctx->cost)) == NULL)
 		goto nomem;
 	if (id >= p->nfuncs || g->clique[id] != id) {
 		if (id < p->nfuncs)
@@ -307,7 +306,6 @@ fail:
 	j = NULL;
 done:
 	aggregate_butterfly_clear(&b);
-	callgraph_free(g);
 	free(in);
 	free(idx);
 	free(names);

@@ -61,7 +61,7 @@ func_create(const struct profile *p, const struct query *q,
 	struct aggregate_butterfly	 b;
 	struct aggregate_spec		 spec;
 	struct rows_spec		 rs;
-	struct callgraph		*g = NULL;
+	const struct callgraph		*g = NULL;
 	uint8_t				*in = NULL;
 	json_t				*j = NULL, *fo, *a;
 	uint32_t			 f;
@@ -73,7 +73,7 @@ func_create(const struct profile *p, const struct query *q,
 	    (sort = report_sort(p, q, m, &sm, e)) == -1 ||
 	    (f = report_func_find(p, q, e)) == PROFILE_NONE)
 		return (NULL);
-	if ((g = callgraph_create(p, ctx->cost)) == NULL ||
+	if ((g = callgraph_get(p, ctx->cost)) == NULL ||
 	    (in = calloc(p->nfuncs, 1)) == NULL)
 		goto nomem;
 	in[f] = 1;
@@ -121,7 +121,6 @@ nomem:
 	j = NULL;
 done:
 	aggregate_butterfly_clear(&b);
-	callgraph_free(g);
 	free(in);
 	return (j);
 }

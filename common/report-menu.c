@@ -28,7 +28,6 @@
 #include "profile.h"
 #include "query.h"
 #include "report.h"
-#include "strpool.h"
 
 /*
  * cmd=menu: the summary of a profile (metrics, totals, counts) and the
@@ -86,12 +85,11 @@ menu_create(const struct profile *p, const struct query *q,
 	static const char *const others[] = { "flame", "folded",
 	    "callgrind" };
 	const struct report_entry *r;
-	struct callgraph	*g = NULL;
+	const struct callgraph	*g = NULL;
 	json_t			*j, *views;
 	char			*fmt;
 	size_t			 i;
-	uint32_t		 f, n, maxdepth = 0, nmod = 0;
-	uint8_t			*seen = NULL;
+	uint32_t		 maxdepth = 0, nmod = 0;
 	int			 m;
 	char			*path;
 
@@ -106,20 +104,13 @@ menu_create(const struct profile *p, const struct query *q,
 	/* The synthetic root is not a function of the program. */
 	json_object_set_new(j, "functions", json_integer(p->nfuncs - 1));
 	json_object_set_new(j, "samples", json_integer(p->nsamples));
-	for (n = 0; n < p->nnodes; n++) {
-		if (p->node_depth[n] > maxdepth)
-			maxdepth = p->node_depth[n];
-	}
-	json_object_set_new(j, "depth", json_integer(maxdepth));
-	/* Modules: distinct module string ids of the real functions. */
-	if ((seen = calloc(strpool_count(p->strings), 1)) == NULL)
+	/* Whole-profile figures, derived once and kept with the profile. */
+	if (profile_max_depth(p, &maxdepth) == -1 ||
+	    profile_nmodules(p, &nmod) == -1)
 		goto fail;
-	for (f = 1; f < p->nfuncs; f++) {
-		if (!seen[p->func_module[f]]++)
-			nmod++;
-	}
+	json_object_set_new(j, "depth", json_integer(maxdepth));
 	json_object_set_new(j, "modules", json_integer(nmod));
-	if ((g = callgraph_create(p, ctx->cost)) == NULL)
+	if ((g = callgraph_get(p, ctx->cost)) == NULL)
 		goto fail;
 	json_object_set_new(j, "cliques", json_integer(g->nrecursive));
 	if ((path = report_path(p, menu_action(p, m))) != NULL) {
@@ -149,12 +140,8 @@ menu_create(const struct profile *p, const struct query *q,
 		}
 		free(fmt);
 	}
-	free(seen);
-	callgraph_free(g);
 	return (j);
 fail:
-	free(seen);
-	callgraph_free(g);
 	json_decref(j);
 	report_error_cost(e, ctx->cost);
 	return (NULL);

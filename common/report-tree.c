@@ -45,14 +45,35 @@
 #define TREE_DECAY	0.5
 #define TREE_SHOWN_COST	256	/* node visits a shown node costs */
 #define TREE_MORE	0x80000000U	/* display stack: a "more" row */
+#define TREE_EXACT	900		/* levels where 0.5^n * total is normal */
 
+/*
+ * A candidate stands for the rest of its siblings too: they are kept in
+ * order in tree_kids (kids[next..end)), and the next one enters the heap
+ * when this one leaves it. The heap so holds one entry per opened node
+ * instead of every child of every opened node, and a node with a
+ * hundred thousand children costs one pass to pick the few the budget
+ * can show, not a hundred thousand heap insertions.
+ */
 struct tree_cand {
 	int		 forced;	/* child of an open= node: first */
 	double		 score;
-	double		 decay;		/* TREE_DECAY to the reldepth */
 	uint32_t	 node;
 	uint32_t	 parent;	/* index in the shown list */
 	uint32_t	 reldepth;
+	size_t		 next, end;	/* its later siblings in tree_kids */
+	const uint32_t	*sorted;	/* or in this, by profile_children() */
+	double		 decay;		/* their score is total * decay */
+};
+
+struct tree_kid {
+	double		 score;
+	uint32_t	 node;
+};
+
+struct tree_kids {
+	struct tree_kid	*v;
+	size_t		 n, cap;
 };
 
 struct tree_sibling {
@@ -72,6 +93,10 @@ static json_t	*tree_create(const struct profile *, const struct query *,
 static struct display *tree_display(const json_t *, const struct query *);
 static int	tree_before(const struct tree_cand *,
 		    const struct tree_cand *);
+static int	tree_kid_before(const struct tree_kid *,
+		    const struct tree_kid *);
+static int	tree_kid_cmp(const void *, const void *);
+static void	tree_kid_select(struct tree_kid *, size_t, size_t);
 static int	tree_push(struct tree_heap *, struct tree_cand);
 static int	tree_sibling_cmp(const void *, const void *, void *);
 static struct tree_cand tree_pop(struct tree_heap *);
@@ -116,6 +141,58 @@ tree_before(const struct tree_cand *a, const struct tree_cand *b)
 	if (a->score != b->score)
 		return (a->score > b->score);
 	return (a->node < b->node);
+}
+
+/*
+ * Siblings share forced and reldepth, so among them tree_before() is the
+ * order of score, then node number.
+ */
+static int
+tree_kid_before(const struct tree_kid *a, const struct tree_kid *b)
+{
+	if (a->score != b->score)
+		return (a->score > b->score);
+	return (a->node < b->node);
+}
+
+static int
+tree_kid_cmp(const void *a, const void *b)
+{
+	if (tree_kid_before(a, b))
+		return (-1);
+	return (tree_kid_before(b, a));
+}
+
+/*
+ * Put the k siblings that come first in v[0..k), in no order (a
+ * quickselect; the order is strict, node numbers being distinct).
+ */
+static void
+tree_kid_select(struct tree_kid *v, size_t n, size_t k)
+{
+	struct tree_kid	 pivot, t;
+	size_t		 lo = 0, hi = n, i, at;
+
+	while (hi - lo > 1) {
+		t = v[lo + (hi - lo) / 2];
+		v[lo + (hi - lo) / 2] = v[hi - 1];
+		v[hi - 1] = pivot = t;
+		for (i = at = lo; i < hi - 1; i++) {
+			if (tree_kid_before(&v[i], &pivot)) {
+				t = v[i];
+				v[i] = v[at];
+				v[at++] = t;
+			}
+		}
+		v[hi - 1] = v[at];
+		v[at] = pivot;
+		if (at == k || at + 1 == k)
+			return;
+		if (k < at)
+			hi = at;
+		else
+			lo = at + 1;
+	}
 }
 
 static int
@@ -217,19 +294,23 @@ tree_create(const struct profile *p, const struct query *q,
     const struct report_context *ctx, struct report_error *e)
 {
 	struct tree_heap	 h = { NULL, 0, 0 };
-	struct tree_cand	 c;
+	struct tree_kids	 sibs = { NULL, 0, 0 };
+	struct tree_kid		*kv;
+	struct tree_cand	 c, k;
 	struct idmap		 open, closed;
 	json_t			*j = NULL, **objs = NULL, *o, *kids;
 	char			**paths = NULL, *path;
 	struct tree_sibling	 sib;
 	uint32_t		*nodes = NULL, *parents = NULL, *order = NULL;
+	uint32_t		*nkids = NULL;
 	uint32_t		 start, n, ch, nshown = 0;
 	int			 m, hidden;
 	struct diff		 dd;
 	int			 cmp = diff_init(&dd, p, q);
 	int64_t			 depth = query_int(q, QUERY_DEPTH);
 	int64_t			 budget = query_int(q, QUERY_BUDGET);
-	size_t			 i;
+	size_t			 i, base, nk, room;
+	double			 decay;
 
 	idmap_init(&open);
 	idmap_init(&closed);
@@ -252,7 +333,8 @@ tree_create(const struct profile *p, const struct query *q,
 	if ((objs = calloc(budget, sizeof *objs)) == NULL ||
 	    (paths = calloc(budget, sizeof *paths)) == NULL ||
 	    (nodes = calloc(budget, sizeof *nodes)) == NULL ||
-	    (parents = calloc(budget, sizeof *parents)) == NULL)
+	    (parents = calloc(budget, sizeof *parents)) == NULL ||
+	    (nkids = calloc(budget, sizeof *nkids)) == NULL)
 		goto nomem;
 
 	c.forced = 1;
@@ -260,17 +342,33 @@ tree_create(const struct profile *p, const struct query *q,
 	c.node = start;
 	c.parent = UINT32_MAX;
 	c.reldepth = 0;
+	c.next = c.end = 0;
+	c.sorted = NULL;
 	c.decay = 1;
 	if (tree_push(&h, c) == -1)
 		goto nomem;
 	while (h.n > 0 && nshown < budget) {
 		c = tree_pop(&h);
 		n = c.node;
+		/* Its next sibling takes its place in the heap. */
+		if (c.next < c.end) {
+			k = c;
+			if (c.sorted != NULL) {
+				k.node = c.sorted[c.next];
+				k.score = (double)p->metrics[m].total[k.node] *
+				    c.decay;
+			} else {
+				k.score = sibs.v[c.next].score;
+				k.node = sibs.v[c.next].node;
+			}
+			k.next++;
+			if (tree_push(&h, k) == -1)
+				goto nomem;
+		}
 		/*
-		 * A shown node costs TREE_SHOWN_COST visits (its JSON
-		 * object, its rendering: 30 us against a visit's few ns)
-		 * and its path, which grows with the depth: 8 bytes of
-		 * path count as a visit.
+		 * A shown node costs TREE_SHOWN_COST visits (its JSON object,
+		 * its rendering: 30 us against a visit's few ns) and its
+		 * path, which grows with the depth: 8 bytes count as a visit.
 		 */
 		if (cost_charge(ctx->cost, TREE_SHOWN_COST +
 		    (c.parent == UINT32_MAX ? 0 :
@@ -301,31 +399,91 @@ tree_create(const struct profile *p, const struct query *q,
 		paths[nshown] = path;
 		nodes[nshown] = n;
 		parents[nshown] = c.parent;
+		nkids[nshown] = PROFILE_NONE;
 		if ((c.reldepth < depth ||
 		    idmap_get(&open, n) != IDMAP_NONE) &&
 		    (c.parent == UINT32_MAX ||
 		    idmap_get(&closed, n) == IDMAP_NONE)) {
+			/*
+			 * Score every child, keep the ones that can still
+			 * be shown in order, and enter the first.
+			 */
+			room = budget - nshown - 1;
+			base = sibs.n;
+			/*
+			 * The decay for this level, carried down as a product
+			 * (a loop over the depth would cost depth^2): scaling
+			 * by a power of two is exact while the result stays
+			 * normal. Deeper, scores may underflow and tie where
+			 * totals do not, so each child is scored one by one.
+			 */
+			decay = c.decay * TREE_DECAY;
+			k.parent = nshown;
+			k.reldepth = c.reldepth + 1;
+			k.forced = idmap_get(&open, n) != IDMAP_NONE;
+			k.decay = decay;
+			k.sorted = NULL;
+			/*
+			 * Within those levels the order of the scores is
+			 * that of the totals, which the profile keeps sorted
+			 * once (profile_children()): no pass over the
+			 * children at all.
+			 */
+			if (c.reldepth < TREE_EXACT) {
+				if ((k.sorted = profile_children(p, m, n,
+				    &nk)) == NULL)
+					goto nomem;
+				if (cost_charge(ctx->cost, nk) == -1) {
+					report_error_cost(e, ctx->cost);
+					goto fail;
+				}
+				nkids[nshown] = nk;
+				if (nk > 0 && room > 0) {
+					k.node = k.sorted[0];
+					k.score = (double)p->metrics[m].total[
+					    k.node] * decay;
+					k.next = 1;
+					k.end = nk < room ? nk : room;
+					if (tree_push(&h, k) == -1)
+						goto nomem;
+				}
+				nshown++;
+				continue;
+			}
 			for (ch = p->node_first_child[n]; ch != PROFILE_NONE;
 			    ch = p->node_next_sibling[ch]) {
-				struct tree_cand	 k;
-
 				if (cost_charge(ctx->cost, 1) == -1) {
 					report_error_cost(e, ctx->cost);
 					goto fail;
 				}
-				k.node = ch;
-				k.parent = nshown;
-				k.reldepth = c.reldepth + 1;
-				/*
-				 * A product carried down, not a loop over
-				 * the depth: a deep tree would cost
-				 * depth^2. Halving is exact, so the score
-				 * is what the loop gave.
-				 */
-				k.decay = c.decay * TREE_DECAY;
-				k.score = (double)p->metrics[m].total[ch] *
-				    k.decay;
-				k.forced = idmap_get(&open, n) != IDMAP_NONE;
+				if (sibs.n == sibs.cap) {
+					size_t	 cap = sibs.cap ?
+					    sibs.cap * 2 : 256;
+
+					if ((kv = reallocarray(sibs.v, cap,
+					    sizeof *kv)) == NULL)
+						goto nomem;
+					sibs.v = kv;
+					sibs.cap = cap;
+				}
+				kv = &sibs.v[sibs.n++];
+				kv->node = ch;
+				kv->score = (double)p->metrics[m].total[ch] *
+				    decay;
+			}
+			nk = sibs.n - base;
+			nkids[nshown] = nk;
+			if (nk > room) {
+				tree_kid_select(sibs.v + base, nk, room);
+				sibs.n = base + room;
+				nk = room;
+			}
+			qsort(sibs.v + base, nk, sizeof *sibs.v, tree_kid_cmp);
+			if (nk > 0) {
+				k.node = sibs.v[base].node;
+				k.score = sibs.v[base].score;
+				k.next = base + 1;
+				k.end = base + nk;
 				if (tree_push(&h, k) == -1)
 					goto nomem;
 			}
@@ -360,10 +518,13 @@ tree_create(const struct profile *p, const struct query *q,
 	for (i = 0; i < nshown; i++) {
 		json_object_set_new(objs[i], "total",
 		    report_node_values(p, 1, nodes[i]));
-		hidden = 0;
-		for (ch = p->node_first_child[nodes[i]]; ch != PROFILE_NONE;
-		    ch = p->node_next_sibling[ch])
-			hidden++;
+		hidden = nkids[i];
+		if (nkids[i] == PROFILE_NONE) {
+			hidden = 0;
+			for (ch = p->node_first_child[nodes[i]];
+			    ch != PROFILE_NONE; ch = p->node_next_sibling[ch])
+				hidden++;
+		}
 		hidden -= json_array_size(json_object_get(objs[i],
 		    "children"));
 		json_object_set_new(objs[i], "hidden", json_integer(hidden));
@@ -402,8 +563,10 @@ done:
 	free(paths);
 	free(nodes);
 	free(parents);
+	free(nkids);
 	free(order);
 	free(h.v);
+	free(sibs.v);
 	idmap_clear(&open);
 	idmap_clear(&closed);
 	return (j);
