@@ -32,6 +32,7 @@ extern const struct reader reader_mercury;
 extern const struct reader reader_pgcl;
 extern const struct reader reader_ghc_json;
 extern const struct reader reader_ghc_prof;
+extern const struct reader reader_perf;
 extern const struct reader reader_trace;
 extern const struct reader reader_v8;
 
@@ -43,6 +44,7 @@ static const struct reader *reader_table[] = {
 	&reader_ghc_prof,
 	&reader_ghc_json,
 	&reader_v8,
+	&reader_perf,
 	&reader_folded,
 };
 #define NREADERS (sizeof reader_table / sizeof reader_table[0])
