@@ -1078,7 +1078,7 @@ static int
 callgrind_share(struct callgrind *cg)
 {
 	uint32_t	 nn = profile_builder_nnodes(cg->b), *start, *order;
-	uint32_t	 f, v, j, k;
+	uint32_t	 f, v, j;
 	int		 m, col, nm = cg->stride, rc = -1;
 	int64_t		 s, prev, target;
 	long double	 W, C;
@@ -1132,9 +1132,8 @@ callgrind_share(struct callgrind *cg)
 					if (target > s)
 						target = s;
 				}
-				k = profile_builder_add(cg->b, v, m,
-				    target - prev);
-				if (k != 0)
+				if (profile_builder_add(cg->b, v, m,
+				    target - prev) == -1)
 					goto done;
 				prev = target;
 			}

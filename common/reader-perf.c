@@ -82,6 +82,8 @@ struct perf {
 	uint32_t		*frames;	/* in the order of @stack, reversed */
 	size_t			 nframes, framecap;
 
+	struct perf_span	*parts;		/* of one symbol, split at "->" */
+	size_t			 partcap;
 	char			*buf;		/* one tidied frame name */
 	size_t			 buflen, bufcap;
 
@@ -338,7 +340,8 @@ perf_push(struct perf *p, uint32_t f)
 
 /*
  * Tidy one inlined part of a symbol into p->buf and intern it, as the
- * script's loop over split(/->/) does; inl is its index in that split.
+ * script's loop over split(/->/) does; inl is whether it is not the first
+ * part.
  */
 static int
 perf_tidy(struct perf *p, struct perf_span fn, struct perf_span mod,
@@ -444,7 +447,7 @@ perf_tidy(struct perf *p, struct perf_span fn, struct perf_span mod,
 static int
 perf_line_frame(struct perf *p, const char *s, size_t len)
 {
-	struct perf_span	 pc, fn, mod, parts[64];
+	struct perf_span	 pc, fn, mod;
 	const char		*a, *e, *arrow;
 	size_t			 n, np, i;
 	int			 rc;
@@ -463,52 +466,37 @@ perf_line_frame(struct perf *p, const char *s, size_t len)
 	if (fn.n > 0 && fn.s[0] == '(')
 		return (0);
 
-	/*
-	 * split /->/: empty trailing fields are dropped. Each part is
-	 * pushed in reverse order after all are found, so a long run of
-	 * parts is split in chunks from the end.
-	 */
+	/* split /->/: empty trailing fields are dropped. */
 	e = fn.s + fn.n;
-	while (e > fn.s && e - fn.s >= 2 && e[-1] == '>' && e[-2] == '-')
+	while (e - fn.s >= 2 && e[-1] == '>' && e[-2] == '-')
 		e -= 2;
 	if (e == fn.s)
 		return (0);
 	np = 0;
-	for (a = fn.s; a <= e && np < 64;) {
+	for (a = fn.s;;) {
+		if (np == p->partcap) {
+			struct perf_span	*nparts;
+			size_t			 cap;
+
+			cap = p->partcap ? p->partcap * 2 : 16;
+			if ((nparts = reallocarray(p->parts, cap,
+			    sizeof *nparts)) == NULL)
+				return (-1);
+			p->parts = nparts;
+			p->partcap = cap;
+		}
 		arrow = memmem(a, e - a, "->", 2);
 		n = arrow != NULL ? (size_t)(arrow - a) : (size_t)(e - a);
-		parts[np].s = a;
-		parts[np].n = n;
+		p->parts[np].s = a;
+		p->parts[np].n = n;
 		np++;
 		if (arrow == NULL)
 			break;
 		a = arrow + 2;
 	}
-	if (np == 64 && a < e) {
-		/* More than 64 parts: rare enough to do the slow way. */
-		size_t	 total = 0, k;
-
-		for (a = fn.s; a != NULL; total++) {
-			arrow = memmem(a, e - a, "->", 2);
-			a = arrow != NULL ? arrow + 2 : NULL;
-		}
-		for (k = total; k-- > 0;) {
-			struct perf_span part;
-
-			a = fn.s;
-			for (i = 0; i < k; i++)
-				a = (const char *)memmem(a, e - a, "->", 2) + 2;
-			arrow = memmem(a, e - a, "->", 2);
-			part.s = a;
-			part.n = arrow != NULL ? (size_t)(arrow - a) :
-			    (size_t)(e - a);
-			if ((rc = perf_tidy(p, part, mod, pc, (int)k)) != 0)
-				return (rc);
-		}
-		return (0);
-	}
 	for (i = np; i-- > 0;) {
-		if ((rc = perf_tidy(p, parts[i], mod, pc, (int)i)) != 0)
+		if ((rc = perf_tidy(p, p->parts[i], mod, pc, (int)(i > 0)))
+		    != 0)
 			return (rc);
 	}
 	return (0);
@@ -696,9 +684,12 @@ perf_probe(const char *buf, size_t len)
 	line = buf;
 	if (memchr(line, '\0', n) != NULL || !perf_header(line, n, &a, &b, &c))
 		return (0);
-	if (!perf_event(line, n, &a, &b))
-		return (line[n - (n > 0 && line[n - 1] == '\r')] == ':' ? 30 :
-		    10);
+	if (!perf_event(line, n, &a, &b)) {
+		/* "comm tid event:", without a time: older perf versions. */
+		for (m = n; m > 0 && perf_space((unsigned char)line[m - 1]); m--)
+			;
+		return (m > 0 && line[m - 1] == ':' ? 30 : 10);
+	}
 	if (nl == NULL)
 		return (40);
 	next = nl + 1;
@@ -786,6 +777,7 @@ done:
 	free(p.event);
 	free(p.pname);
 	free(p.frames);
+	free(p.parts);
 	free(p.buf);
 	return (prof);
 }
