@@ -79,16 +79,16 @@ struct perf {
 	size_t			 pnamelen, pnamecap;
 	int			 java;		/* $pname eq "java" */
 	int64_t			 weight;	/* $m_period */
-	uint32_t		*frames;	/* in the order of @stack, reversed */
+	uint32_t		*frames;	/* @stack, reversed */
 	size_t			 nframes, framecap;
 
-	struct perf_span	*parts;		/* of one symbol, split at "->" */
+	struct perf_span	*parts;		/* a symbol split at "->" */
 	size_t			 partcap;
 	char			*buf;		/* one tidied frame name */
 	size_t			 buflen, bufcap;
 
 	uint64_t		 nsamples;
-	uint64_t		 skipped;	/* lines the script would warn about */
+	uint64_t		 skipped;	/* lines not understood */
 	uint64_t		 firstskip;
 };
 
@@ -178,7 +178,8 @@ perf_header(const char *s, size_t len, struct perf_span *comm,
 				for (d = k; d < len &&
 				    perf_digit((unsigned char)s[d]); d++)
 					;
-				if (d < len && perf_space((unsigned char)s[d])) {
+				if (d < len &&
+				    perf_space((unsigned char)s[d])) {
 					tid->s = s + k;
 					tid->n = d - k;
 					goto found;
@@ -686,7 +687,8 @@ perf_probe(const char *buf, size_t len)
 		return (0);
 	if (!perf_event(line, n, &a, &b)) {
 		/* "comm tid event:", without a time: older perf versions. */
-		for (m = n; m > 0 && perf_space((unsigned char)line[m - 1]); m--)
+		for (m = n; m > 0 &&
+		    perf_space((unsigned char)line[m - 1]); m--)
 			;
 		return (m > 0 && line[m - 1] == ':' ? 30 : 10);
 	}

@@ -41,6 +41,20 @@ for f in "$fg"/perf-*.txt; do
 	fi
 done
 
+# Every input is recognised as perf script text by its content.
+n=0
+bad=
+for f in "$fg"/perf-*.txt; do
+	n=$((n + 1))
+	"$DEEPQ" query --local "$f" format=json 2>/dev/null |
+	    grep -q '"format":"perf"' || bad="$bad ${f##*/}"
+done
+if [ -z "$bad" ]; then
+	ok "all $n FlameGraph inputs are detected as perf script text"
+else
+	not_ok "not detected as perf:$bad"
+fi
+
 # The corpus' perf files, detected by content, against the script's plain
 # and --all outputs; totals from the menu against the folded sums.
 for f in "$corpus"/perf/*.perf-script.txt; do

@@ -15,9 +15,10 @@
  */
 
 /*
- * folded-dump [-r reader] [-o variant] [-m metric] [-F] FILE: a test tool
- * that loads a profile through the model and prints what the tests
- * compare with other tools' output.
+ * folded-dump [-F] [-m metric] [-n nodes] [-o variant] [-r reader] FILE:
+ * a test tool that loads a profile through the model (with a node limit,
+ * a reader and its variant) and prints what the tests compare with other
+ * tools' output.
  *
  * By default, one line per call node with a nonzero self value of the
  * metric (default: metric 0): the path from the root, frames joined by
@@ -56,8 +57,8 @@ line_cmp(const void *a, const void *b)
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: folded-dump [-F] [-m metric] [-o variant] "
-	    "[-r reader] file\n");
+	fprintf(stderr, "usage: folded-dump [-F] [-m metric] [-n nodes] "
+	    "[-o variant] [-r reader] file\n");
 	exit(2);
 }
 
@@ -166,13 +167,16 @@ main(int argc, char **argv)
 	char			*cause = NULL;
 	int			 ch, m = 0, funcs = 0;
 
-	while ((ch = getopt(argc, argv, "Fm:o:r:")) != -1) {
+	while ((ch = getopt(argc, argv, "Fm:n:o:r:")) != -1) {
 		switch (ch) {
 		case 'F':
 			funcs = 1;
 			break;
 		case 'm':
 			metric = optarg;
+			break;
+		case 'n':
+			opts.max_nodes = (uint32_t)strtoul(optarg, NULL, 10);
 			break;
 		case 'o':
 			opts.variant = optarg;

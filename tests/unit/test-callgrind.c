@@ -172,7 +172,8 @@ test_positions(void)
 	    "f's line is its lowest in a.c (18), module its object");
 	/* The callee's file is the current (inlined) file: none matches g.h. */
 	ok(profile_func_find(p, "g") != PROFILE_NONE &&
-	    walk_self(p, "g", 0) == 30, "g, bound to inl.h, is a root of its own");
+	    walk_self(p, "g", 0) == 30,
+	    "g, bound to inl.h, is a root of its own");
 	profile_free(p);
 }
 
@@ -318,7 +319,8 @@ main(void)
 	refused("events: Ir\nfn=f\ncalls=1 2\n1 1\n", "line 3: calls= without "
 	    "cfn=", "calls= without cfn=");
 	refused("events: Ir\nfn=f\ncfn=g\ncalls=1 2\nfn=g\n",
-	    "line 5: calls= not followed", "calls= not followed by a cost line");
+	    "line 5: calls= not followed",
+	    "calls= not followed by a cost line");
 	refused("fn=f\n1 1\n", "line 2: cost line before events:",
 	    "cost line before events:");
 	refused("events: Ir\nfn=f\n1 1 2\n", "line 3: more costs than events",
