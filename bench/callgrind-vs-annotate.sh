@@ -18,21 +18,25 @@ shared=${DEEPQ_SHARED:-$top/../shared}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# best3 OUT COMMAND...: the least elapsed seconds of three runs; the
-# peak RSS (KiB) of that run goes to $tmp/rss.
+# best3 REPEAT OUT COMMAND...: the least elapsed seconds of three runs
+# of REPEAT runs each, divided by REPEAT (small files run many times, as
+# time(1) counts hundredths); the peak RSS (KiB) goes to $tmp/rss.
 best3() {
-	out=$1
-	shift
+	rep=$1
+	out=$2
+	shift 2
 	best=
 	for i in 1 2 3; do
-		/usr/bin/time -f '%e %M' -o "$tmp/time" "$@" >"$out"
+		/usr/bin/time -f '%e %M' -o "$tmp/time" sh -c \
+		    'n=$1; o=$2; shift 2; while [ "$n" -gt 0 ]; do
+			"$@" >"$o"; n=$((n - 1)); done' sh "$rep" "$out" "$@"
 		t=$(cut -d' ' -f1 "$tmp/time")
 		if [ -z "$best" ] || [ "$(echo "$t < $best" | bc)" = 1 ]; then
 			best=$t
 			cut -d' ' -f2 "$tmp/time" >"$tmp/rss"
 		fi
 	done
-	echo "$best"
+	echo "scale=4; $best / $rep" | bc
 }
 
 if [ $# -eq 0 ]; then
@@ -56,13 +60,18 @@ fi
 for f in "$@"; do
 	size=$(stat -c %s "$f")
 	mb=$(echo "scale=2; $size / 1000000" | bc)
-	t=$(best3 "$tmp/menu" "$b/cli/deepq" query --local "$f" format=json)
+	# About a second's worth of runs for each tool.
+	rep=$((2000000 / (size + 1) + 1))
+	[ "$rep" -gt 50 ] && rep=50
+	t=$(best3 "$rep" "$tmp/menu" "$b/cli/deepq" query --local "$f" \
+	    format=json)
 	rss=$(cat "$tmp/rss")
 	nodes=$(sed -n 's/.*"nodes":\([0-9]*\).*/\1/p' "$tmp/menu")
 	funcs=$(sed -n 's/.*"functions":\([0-9]*\).*/\1/p' "$tmp/menu")
-	a=$(best3 /dev/null callgrind_annotate --inclusive=yes "$f")
+	arep=$(((rep + 9) / 10))
+	a=$(best3 "$arep" /dev/null callgrind_annotate --inclusive=yes "$f")
 	echo "${f##*/}: $mb MB, $funcs functions, $nodes call nodes"
-	echo "  deepq:              ${t}s, $(echo "scale=1; $size / 1000000 / ($t + 0.001)" | bc) MB/s, peak RSS $((rss / 1024)) MiB"
-	echo "  callgrind_annotate: ${a}s, $(echo "scale=1; $size / 1000000 / ($a + 0.001)" | bc) MB/s"
-	echo "  ratio: deepq is $(echo "scale=1; ($a + 0.001) / ($t + 0.001)" | bc) times as fast"
+	echo "  deepq:              ${t}s, $(echo "scale=1; $size / 1000000 / $t" | bc) MB/s, peak RSS $((rss / 1024)) MiB"
+	echo "  callgrind_annotate: ${a}s, $(echo "scale=1; $size / 1000000 / $a" | bc) MB/s"
+	echo "  ratio: deepq is $(echo "scale=1; $a / $t" | bc) times as fast"
 done
