@@ -49,8 +49,9 @@ printf '%-34s %-8s %10s %8s %7s %8s %7s\n' file format bytes wall_s MB/s \
     cpu_s MB/s
 for f in "$@"; do
 	size=$(wc -c <"$f")
+	# The first "format" is the profile's; the views have theirs too.
 	format=$("$DEEPQ" query --local "$f" format=json |
-	    sed -n 's/.*"format":"\([a-z0-9-]*\)".*/\1/p')
+	    grep -o '"format":"[a-z0-9-]*"' | head -1 | cut -d'"' -f4)
 	best=
 	cpu=
 	i=0

@@ -27,11 +27,13 @@
 
 /* The reader table, and loading a file by detected format. */
 
+extern const struct reader reader_callgrind;
 extern const struct reader reader_folded;
 extern const struct reader reader_mercury;
 extern const struct reader reader_pgcl;
 extern const struct reader reader_ghc_json;
 extern const struct reader reader_ghc_prof;
+extern const struct reader reader_perf;
 extern const struct reader reader_trace;
 extern const struct reader reader_v8;
 
@@ -43,6 +45,8 @@ static const struct reader *reader_table[] = {
 	&reader_ghc_prof,
 	&reader_ghc_json,
 	&reader_v8,
+	&reader_callgrind,
+	&reader_perf,
 	&reader_folded,
 };
 #define NREADERS (sizeof reader_table / sizeof reader_table[0])

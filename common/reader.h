@@ -34,6 +34,13 @@ struct profile;
 
 struct reader_options {
 	uint32_t	 max_nodes;	/* 0 = no limit beyond 32 bits */
+	/*
+	 * Reader-specific variant, comma-separated words (perf: "pid",
+	 * "tid", "kernel", "jit", "all", "addrs", as stackcollapse-perf's
+	 * options); NULL or "" for the format's defaults. A reader refuses
+	 * words it does not know.
+	 */
+	const char	*variant;
 };
 
 struct reader {

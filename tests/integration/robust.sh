@@ -27,8 +27,14 @@ set -- \
 	"$corpus/ghc-prof/expreval.prof" \
 	"$corpus/v8/many-functions-100us.cpuprofile" \
 	"$corpus/v8/many-functions.cpuprofile" \
-	"$corpus/v8/recursive.cpuprofile"
+	"$corpus/v8/recursive.cpuprofile" \
+	"$corpus/callgrind/callgrind.out.gzip" \
+	"$corpus/callgrind/callgrind.out.workload" \
+	"$corpus/perf/workload-dwarf.perf-script.txt" \
+	"$corpus/flamegraph-tests/test/perf-java-stacks-01.txt"
 # ghc-prof/expreval-calls.prof (6.7 MB) is left out for time only: 1,600
-# truncations of it take minutes, and calltree.prof covers the same reader.
+# truncations of it take minutes, and calltree.prof covers the same reader;
+# so are perf/workload-fp (4.6 MB) and node-recursive (1.7 MB, 28 s under
+# ASan): workload-dwarf and the Java vectors cover the perf reader.
 
 "$top_builddir/tests/unit/mutate" "$@"

@@ -1,0 +1,1451 @@
+/*
+ * Copyright (c) 2026 The deepq developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cause.h"
+#include "idmap.h"
+#include "input.h"
+#include "profile.h"
+#include "profile-builder.h"
+#include "reader.h"
+#include "strpool.h"
+
+/*
+ * Callgrind profile format, version 1 (valgrind's callgrind, and what
+ * KCachegrind reads; deepq-formats(5)). The file is read in one pass into
+ * a call graph: per function (name, file, ELF object) its self cost for
+ * every event, and per caller/callee pair the summed inclusive cost of
+ * the calls. Name compression, fl/fi/fe/fn/ob and cob/cfi/cfl/cfn,
+ * calls=, jump lines, `positions: instr line' with relative and '*'
+ * subpositions, several events and several parts are understood.
+ *
+ * A call graph is not a tree, so the calling-context tree is built by a
+ * heuristic afterwards (callgrind_build): from the functions nobody calls,
+ * each call is expanded in order of the share of the total it carries,
+ * and a function reached in a context gets the fraction of its cost that
+ * the call into that context carries among all calls into the function
+ * (gprof's assumption: every call costs the average). A function already
+ * on the path is not entered again, and calls carrying less than
+ * CALLGRIND_MIN_SHARE of a total or half a unit, or deeper than
+ * CALLGRIND_MAX_DEPTH, or past the node limit, are not expanded (one node
+ * per function is kept in reserve). Whatever was cut, each
+ * function's self cost is then split exactly over the nodes it got, so
+ * per-function self costs equal the file's and the grand totals equal
+ * its `totals:' (and its `summary:', whose excess is the root's own cost).
+ */
+
+#define CALLGRIND_MAX_DEPTH	1024
+#define CALLGRIND_MAX_NODES	(1U << 20)
+#define CALLGRIND_MIN_SHARE	1e-9
+
+#define CG_NONE		UINT32_MAX
+#define CALLGRIND_BIT(f) (UINT64_C(1) << (idmap_hash(f) & 63))
+#define CG_OB		0
+#define CG_FL		1
+#define CG_FN		2
+
+#define CG_POS_INSTR	0
+#define CG_POS_LINE	1
+
+struct cg_func {
+	uint32_t	 name, file, obj;	/* ids in the name pool */
+	uint32_t	 line;		/* lowest line of its own file, 0 */
+	uint32_t	 bf;		/* builder function, or CG_NONE */
+	uint32_t	 scc;		/* strongly connected component */
+	uint32_t	 out, nout;	/* its calls in the edge index */
+	uint32_t	 nodes;		/* call nodes it got */
+};
+
+struct cg_edge {
+	uint32_t	 from, to;
+};
+
+struct cg_cand {
+	double		 est;
+	uint32_t	 f;
+};
+
+struct callgrind {
+	struct input		*in;
+	struct profile_builder	*b;
+	char			*why;		/* the error of a line */
+
+	/* Names: compressed ids per kind, and the strings themselves. */
+	struct strpool		*names;
+	struct idmap		 ids[3];
+	struct idmap		 fkey;		/* name << 32 | file -> pair */
+	struct idmap		 fobj;		/* pair << 32 | obj -> func */
+	uint32_t		 npairs;
+	struct idmap		 ekey;		/* from << 32 | to -> edge */
+
+	/* Events of this part: column -> metric; stride = metrics so far. */
+	int			 ncols;
+	int			 col[PROFILE_MAX_METRICS];
+	int			 stride;
+	int			 events;	/* events: seen (any part) */
+
+	/* Subpositions of this part and the last cost line's. */
+	int			 npos;
+	int			 pos[2];
+	uint64_t		 last[2];
+
+	/* The context of body lines. */
+	uint32_t		 ob, fl, file, fn;
+	uint32_t		 cob, cfl, cfn;
+	int			 state;		/* CG_COST, CG_CALL, CG_JUMP */
+	int			 body;		/* a body line in this part */
+
+	/* Per part: sums of self cost, summary: and totals: lines. */
+	int64_t			 partsum[PROFILE_MAX_METRICS];
+	int64_t			 summary[PROFILE_MAX_METRICS];
+	int64_t			 totals[PROFILE_MAX_METRICS];
+	int			 hassummary, hastotals;
+	uint64_t		 totalsline;
+	int64_t			 extra[PROFILE_MAX_METRICS];
+
+	struct cg_func		*funcs;
+	int64_t			*fself;		/* [nfuncs * stride] */
+	uint32_t		 nfuncs, funccap;
+	struct cg_edge		*edges;
+	int64_t			*ecost;		/* [nedges * stride] */
+	uint32_t		 nedges, edgecap;
+	int64_t			 cost[PROFILE_MAX_METRICS];
+
+	/* Building the tree: calls by caller, and per call node. */
+	uint32_t		*edgeidx;
+	uint32_t		*nodefunc;
+	uint32_t		*nodedepth;
+	uint64_t		*nodemask;	/* functions on the path, hashed */
+	double			*nodew;		/* [nnodes * stride] */
+	double			*nodeprio;
+	uint32_t		 nodecap;
+	uint32_t		*heap;
+	uint32_t		 nheap;
+	uint32_t		*bfowner;	/* builder func -> func */
+	uint32_t		 bfcap;
+};
+
+#define CG_COST	0
+#define CG_CALL	1
+#define CG_JUMP	2
+
+static int	callgrind_probe(const char *, size_t);
+static struct profile *callgrind_load(struct input *,
+		    const struct reader_options *, char **);
+static int	callgrind_blank(int);
+static int	callgrind_number(const char **, uint64_t *);
+static int	callgrind_restride(struct callgrind *, int);
+static int	callgrind_costs(struct callgrind *, const char *, int64_t *);
+static int	callgrind_events(struct callgrind *, const char *);
+static int	callgrind_positions(struct callgrind *, const char *);
+static int	callgrind_part_end(struct callgrind *);
+static int	callgrind_header(struct callgrind *, const char *, size_t,
+		    const char *);
+static uint32_t	callgrind_name(struct callgrind *, int, const char *,
+		    const char *);
+static uint32_t	callgrind_func(struct callgrind *, uint32_t, uint32_t,
+		    uint32_t);
+static uint32_t	callgrind_edge(struct callgrind *, uint32_t, uint32_t);
+static int	callgrind_spec(struct callgrind *, const char *, size_t,
+		    const char *, const char *);
+static int	callgrind_cost(struct callgrind *, const char *);
+static int	callgrind_add(int64_t *, const int64_t *, int);
+static uint32_t	callgrind_bf(struct callgrind *, uint32_t);
+static int	callgrind_scc(struct callgrind *);
+static int	callgrind_onpath(struct callgrind *, uint32_t, uint32_t);
+static uint32_t	callgrind_node(struct callgrind *, uint32_t, uint32_t,
+		    const double *, double);
+static void	callgrind_push(struct callgrind *, uint32_t);
+static uint32_t	callgrind_pop(struct callgrind *);
+static int	callgrind_expand(struct callgrind *, const double *,
+		    const double *, uint32_t);
+static int	callgrind_share(struct callgrind *);
+static int	callgrind_cand_cmp(const void *, const void *);
+static int	callgrind_build(struct callgrind *, uint32_t, char **);
+static void	callgrind_free(struct callgrind *);
+
+const struct reader reader_callgrind = {
+	.name = "callgrind",
+	.description = "valgrind callgrind / KCachegrind profile",
+	.probe = callgrind_probe,
+	.load = callgrind_load,
+};
+
+/*
+ * KCachegrind's test: the first line is "# callgrind format", or a line
+ * within the first 2047 bytes starts with "events:" or "creator:".
+ */
+static int
+callgrind_probe(const char *buf, size_t len)
+{
+	const char	*p = buf, *nl;
+	size_t		 lim = len < 2047 ? len : 2047;
+
+	if (len >= 18 && memcmp(buf, "# callgrind format", 18) == 0)
+		return (100);
+	while (p < buf + lim) {
+		if ((size_t)(buf + lim - p) >= 7 &&
+		    memcmp(p, "events:", 7) == 0)
+			return (80);
+		if ((size_t)(buf + lim - p) >= 8 &&
+		    memcmp(p, "creator:", 8) == 0)
+			return (70);
+		if ((nl = memchr(p, '\n', buf + lim - p)) == NULL)
+			break;
+		p = nl + 1;
+	}
+	return (0);
+}
+
+static int
+callgrind_blank(int c)
+{
+	return (c == ' ' || c == '\t');
+}
+
+/* A decimal or 0x hexadecimal number; -1 if none or beyond 64 bits. */
+static int
+callgrind_number(const char **sp, uint64_t *v)
+{
+	const char	*s = *sp;
+	uint64_t	 n = 0;
+	int		 d;
+
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		s += 2;
+		if (*s == '\0')
+			return (-1);
+		for (; *s != '\0'; s++) {
+			if (*s >= '0' && *s <= '9')
+				d = *s - '0';
+			else if (*s >= 'a' && *s <= 'f')
+				d = *s - 'a' + 10;
+			else if (*s >= 'A' && *s <= 'F')
+				d = *s - 'A' + 10;
+			else
+				break;
+			if (n >> 60 != 0)
+				return (-1);
+			n = n << 4 | (uint64_t)d;
+		}
+		if (s == *sp + 2)
+			return (-1);
+	} else {
+		if (*s < '0' || *s > '9')
+			return (-1);
+		for (; *s >= '0' && *s <= '9'; s++) {
+			if (__builtin_mul_overflow(n, 10, &n) ||
+			    __builtin_add_overflow(n, (uint64_t)(*s - '0'), &n))
+				return (-1);
+		}
+	}
+	*sp = s;
+	*v = n;
+	return (0);
+}
+
+/* Widen the cost vectors when a part names new events. */
+static int
+callgrind_restride(struct callgrind *cg, int stride)
+{
+	int64_t		*n;
+	uint32_t	 i;
+	int		 old = cg->stride;
+
+	if (stride == old)
+		return (0);
+	if (cg->funccap > 0) {
+		if ((n = calloc((size_t)cg->funccap * stride, sizeof *n)) ==
+		    NULL)
+			return (-1);
+		for (i = 0; i < cg->nfuncs; i++)
+			memcpy(n + (size_t)i * stride, cg->fself +
+			    (size_t)i * old, old * sizeof *n);
+		free(cg->fself);
+		cg->fself = n;
+	}
+	if (cg->edgecap > 0) {
+		if ((n = calloc((size_t)cg->edgecap * stride, sizeof *n)) ==
+		    NULL)
+			return (-1);
+		for (i = 0; i < cg->nedges; i++)
+			memcpy(n + (size_t)i * stride, cg->ecost +
+			    (size_t)i * old, old * sizeof *n);
+		free(cg->ecost);
+		cg->ecost = n;
+	}
+	cg->stride = stride;
+	return (0);
+}
+
+/*
+ * Costs, in the order of this part's events, into v[metric]; missing
+ * columns are zero.
+ */
+static int
+callgrind_costs(struct callgrind *cg, const char *s, int64_t *v)
+{
+	uint64_t	 n;
+	int		 i;
+
+	memset(v, 0, cg->stride * sizeof *v);
+	for (i = 0;; i++) {
+		while (callgrind_blank(*s))
+			s++;
+		if (*s == '\0')
+			return (0);
+		if (i == cg->ncols) {
+			cause_set(&cg->why, "more costs than events");
+			return (-1);
+		}
+		if (callgrind_number(&s, &n) == -1 || n > INT64_MAX ||
+		    (*s != '\0' && !callgrind_blank(*s))) {
+			cause_set(&cg->why, "bad cost");
+			return (-1);
+		}
+		v[cg->col[i]] = (int64_t)n;
+	}
+}
+
+/* "events: Ir Dr ...": every event is a metric, the first is metric 0. */
+static int
+callgrind_events(struct callgrind *cg, const char *s)
+{
+	const char	*e;
+	char		 name[64];
+	int		 n = 0, m;
+
+	for (;;) {
+		while (callgrind_blank(*s))
+			s++;
+		if (*s == '\0')
+			break;
+		for (e = s; *e != '\0' && !callgrind_blank(*e); e++)
+			;
+		if (n == PROFILE_MAX_METRICS ||
+		    (size_t)(e - s) >= sizeof name) {
+			cause_set(&cg->why, n == PROFILE_MAX_METRICS ?
+			    "more than %d events" : "event name too long",
+			    PROFILE_MAX_METRICS);
+			return (-1);
+		}
+		memcpy(name, s, e - s);
+		name[e - s] = '\0';
+		if ((m = profile_builder_metric(cg->b, name, "count")) == -1) {
+			cause_set(&cg->why, "%s", profile_builder_error(cg->b));
+			return (-1);
+		}
+		cg->col[n++] = m;
+		s = e;
+	}
+	if (n == 0) {
+		cause_set(&cg->why, "no event names");
+		return (-1);
+	}
+	for (m = 0; m < n; m++) {
+		if (cg->col[m] + 1 > cg->stride &&
+		    callgrind_restride(cg, cg->col[m] + 1) == -1)
+			return (-1);
+	}
+	cg->ncols = n;
+	cg->events = 1;
+	return (0);
+}
+
+/* "positions: instr line" (addr is instr's older name). */
+static int
+callgrind_positions(struct callgrind *cg, const char *s)
+{
+	const char	*e;
+	size_t		 n;
+	int		 k;
+
+	cg->npos = 0;
+	for (;;) {
+		while (callgrind_blank(*s))
+			s++;
+		if (*s == '\0')
+			break;
+		for (e = s; *e != '\0' && !callgrind_blank(*e); e++)
+			;
+		n = e - s;
+		if ((n == 5 && memcmp(s, "instr", 5) == 0) ||
+		    (n == 4 && memcmp(s, "addr", 4) == 0))
+			k = CG_POS_INSTR;
+		else if (n == 4 && memcmp(s, "line", 4) == 0)
+			k = CG_POS_LINE;
+		else {
+			cause_set(&cg->why, "unknown position \"%.*s\"",
+			    (int)n, s);
+			return (-1);
+		}
+		if (cg->npos == 2 || (cg->npos == 1 && cg->pos[0] == k)) {
+			cause_set(&cg->why, "bad positions: line");
+			return (-1);
+		}
+		cg->pos[cg->npos++] = k;
+		s = e;
+	}
+	if (cg->npos == 0) {
+		cg->pos[0] = CG_POS_LINE;
+		cg->npos = 1;
+	}
+	return (0);
+}
+
+/*
+ * The end of a part: its totals: line must equal the sum of its cost
+ * lines; what its summary: has beyond that sum is cost callgrind counted
+ * but gave no function, kept as the root's own cost.
+ */
+static int
+callgrind_part_end(struct callgrind *cg)
+{
+	int	 m;
+
+	for (m = 0; m < cg->stride; m++) {
+		if (cg->hastotals && cg->totals[m] != cg->partsum[m]) {
+			cause_set(&cg->why, "line %llu: totals: %lld for "
+			    "event %d is not the sum of the cost lines (%lld)",
+			    (unsigned long long)cg->totalsline,
+			    (long long)cg->totals[m], m + 1,
+			    (long long)cg->partsum[m]);
+			return (-1);
+		}
+		if (cg->hassummary && cg->summary[m] > cg->partsum[m] &&
+		    __builtin_add_overflow(cg->extra[m], cg->summary[m] -
+		    cg->partsum[m], &cg->extra[m])) {
+			cause_set(&cg->why, "summary overflows 64 bits");
+			return (-1);
+		}
+		cg->partsum[m] = cg->summary[m] = cg->totals[m] = 0;
+	}
+	cg->hassummary = cg->hastotals = 0;
+	return (0);
+}
+
+/* A "key: value" line. One after body lines starts a new part. */
+static int
+callgrind_header(struct callgrind *cg, const char *key, size_t n,
+    const char *v)
+{
+	uint64_t	 ver;
+
+	while (callgrind_blank(*v))
+		v++;
+	if (n == 6 && memcmp(key, "totals", 6) == 0) {
+		if (!cg->events) {
+			cause_set(&cg->why, "totals: before events:");
+			return (-1);
+		}
+		if (callgrind_costs(cg, v, cg->totals) == -1)
+			return (-1);
+		cg->hastotals = 1;
+		cg->totalsline = cg->in->lineno;
+		return (0);
+	}
+	if (n == 7 && memcmp(key, "summary", 7) == 0) {
+		if (!cg->events) {
+			cause_set(&cg->why, "summary: before events:");
+			return (-1);
+		}
+		if (callgrind_costs(cg, v, cg->summary) == -1)
+			return (-1);
+		cg->hassummary = 1;
+		return (0);
+	}
+	if (cg->body) {
+		if (callgrind_part_end(cg) == -1)
+			return (-1);
+		cg->body = 0;
+		cg->npos = 1;
+		cg->pos[0] = CG_POS_LINE;
+		cg->last[0] = cg->last[1] = 0;
+		cg->ob = cg->fl = cg->file = 0;
+		cg->fn = cg->cfn = cg->cob = cg->cfl = CG_NONE;
+		cg->state = CG_COST;
+	}
+	if (n == 6 && memcmp(key, "events", 6) == 0)
+		return (callgrind_events(cg, v));
+	if (n == 9 && memcmp(key, "positions", 9) == 0)
+		return (callgrind_positions(cg, v));
+	if (n == 7 && memcmp(key, "version", 7) == 0) {
+		if (callgrind_number(&v, &ver) == -1 || ver > 1) {
+			cause_set(&cg->why, "unsupported version");
+			return (-1);
+		}
+	}
+	/* creator, pid, thread, part, cmd, desc, event: nothing to keep. */
+	return (0);
+}
+
+/*
+ * A position name: "(id) name" defines id, "(id)" uses it, anything else
+ * is a plain name. Returns the id in the name pool, or CG_NONE.
+ */
+static uint32_t
+callgrind_name(struct callgrind *cg, int kind, const char *s,
+    const char *end)
+{
+	const char	*p = s;
+	uint64_t	 id;
+	uint32_t	 sid;
+
+	while (p < end && callgrind_blank(*p))
+		p++;
+	if (p + 1 < end && p[0] == '(' && p[1] >= '0' && p[1] <= '9') {
+		p++;
+		if (callgrind_number(&p, &id) == 0 && *p == ')') {
+			for (p++; p < end && callgrind_blank(*p); p++)
+				;
+			if (p == end) {
+				sid = idmap_get(&cg->ids[kind], id);
+				if (sid == IDMAP_NONE)
+					cause_set(&cg->why, "name (%llu) used "
+					    "before it is defined",
+					    (unsigned long long)id);
+				return (sid == IDMAP_NONE ? CG_NONE : sid);
+			}
+			if ((sid = strpool_intern(cg->names, p, end - p)) ==
+			    STRPOOL_NONE || idmap_put(&cg->ids[kind], id, sid)
+			    == -1)
+				return (CG_NONE);
+			return (sid);
+		}
+		p = s;
+		while (p < end && callgrind_blank(*p))
+			p++;
+	}
+	return (strpool_intern(cg->names, p, end - p));
+}
+
+/* The function (name, file, object), created on first sight. */
+static uint32_t
+callgrind_func(struct callgrind *cg, uint32_t name, uint32_t file,
+    uint32_t obj)
+{
+	struct cg_func	*nf, *f;
+	int64_t		*ns;
+	uint32_t	 pair, i, cap;
+
+	if ((pair = idmap_get(&cg->fkey, (uint64_t)name << 32 | file)) ==
+	    IDMAP_NONE) {
+		pair = cg->npairs++;
+		if (idmap_put(&cg->fkey, (uint64_t)name << 32 | file, pair) ==
+		    -1)
+			return (CG_NONE);
+	}
+	if ((i = idmap_get(&cg->fobj, (uint64_t)pair << 32 | obj)) !=
+	    IDMAP_NONE)
+		return (i);
+	if (cg->nfuncs == CG_NONE - 1) {
+		cause_set(&cg->why, "too many functions");
+		return (CG_NONE);
+	}
+	if (cg->nfuncs == cg->funccap) {
+		cap = cg->funccap ? cg->funccap * 2 : 1024;
+		if ((nf = realloc(cg->funcs, (size_t)cap * sizeof *nf)) ==
+		    NULL)
+			return (CG_NONE);
+		cg->funcs = nf;
+		if ((ns = realloc(cg->fself, (size_t)cap * (cg->stride ?
+		    cg->stride : 1) * sizeof *ns)) == NULL)
+			return (CG_NONE);
+		cg->fself = ns;
+		cg->funccap = cap;
+	}
+	i = cg->nfuncs;
+	if (idmap_put(&cg->fobj, (uint64_t)pair << 32 | obj, i) == -1)
+		return (CG_NONE);
+	f = &cg->funcs[i];
+	memset(f, 0, sizeof *f);
+	f->name = name;
+	f->file = file;
+	f->obj = obj;
+	f->bf = CG_NONE;
+	memset(cg->fself + (size_t)i * cg->stride, 0, cg->stride *
+	    sizeof *cg->fself);
+	cg->nfuncs++;
+	return (i);
+}
+
+/* The call edge from one function to another, created on first sight. */
+static uint32_t
+callgrind_edge(struct callgrind *cg, uint32_t from, uint32_t to)
+{
+	struct cg_edge	*ne;
+	int64_t		*nc;
+	uint64_t	 key = (uint64_t)from << 32 | to;
+	uint32_t	 e, cap;
+
+	if ((e = idmap_get(&cg->ekey, key)) != IDMAP_NONE)
+		return (e);
+	if (cg->nedges == CG_NONE - 1) {
+		cause_set(&cg->why, "too many calls");
+		return (CG_NONE);
+	}
+	if (cg->nedges == cg->edgecap) {
+		cap = cg->edgecap ? cg->edgecap * 2 : 1024;
+		if ((ne = realloc(cg->edges, (size_t)cap * sizeof *ne)) ==
+		    NULL)
+			return (CG_NONE);
+		cg->edges = ne;
+		if ((nc = realloc(cg->ecost, (size_t)cap * cg->stride *
+		    sizeof *nc)) == NULL)
+			return (CG_NONE);
+		cg->ecost = nc;
+		cg->edgecap = cap;
+	}
+	e = cg->nedges;
+	if (idmap_put(&cg->ekey, key, e) == -1)
+		return (CG_NONE);
+	cg->edges[e].from = from;
+	cg->edges[e].to = to;
+	memset(cg->ecost + (size_t)e * cg->stride, 0, cg->stride *
+	    sizeof *cg->ecost);
+	cg->nedges++;
+	return (e);
+}
+
+/* A "key=value" body line. */
+static int
+callgrind_spec(struct callgrind *cg, const char *key, size_t n,
+    const char *v, const char *end)
+{
+	uint64_t	 calls;
+	uint32_t	 id;
+
+#define KEY(k)	(n == sizeof k - 1 && memcmp(key, k, n) == 0)
+	if (KEY("calls")) {
+		while (callgrind_blank(*v))
+			v++;
+		if (callgrind_number(&v, &calls) == -1) {
+			cause_set(&cg->why, "bad call count");
+			return (-1);
+		}
+		if (cg->fn == CG_NONE || cg->cfn == CG_NONE) {
+			cause_set(&cg->why, "calls= without %s",
+			    cg->fn == CG_NONE ? "fn=" : "cfn=");
+			return (-1);
+		}
+		/* The target position and the count are not kept. */
+		cg->state = CG_CALL;
+		return (0);
+	}
+	if (KEY("jump") || KEY("jcnd")) {
+		cg->state = CG_JUMP;
+		return (0);
+	}
+	if (KEY("fn") || KEY("cfn") || KEY("jfn")) {
+		if ((id = callgrind_name(cg, CG_FN, v, end)) == CG_NONE)
+			return (-1);
+		if (KEY("fn")) {
+			cg->file = cg->fl;
+			if ((cg->fn = callgrind_func(cg, id, cg->fl, cg->ob)) ==
+			    CG_NONE)
+				return (-1);
+		} else if (KEY("cfn")) {
+			/* The callee's file and object bind here. */
+			cg->cfn = callgrind_func(cg, id,
+			    cg->cfl != CG_NONE ? cg->cfl : cg->file,
+			    cg->cob != CG_NONE ? cg->cob : cg->ob);
+			if (cg->cfn == CG_NONE)
+				return (-1);
+			cg->cfl = cg->cob = CG_NONE;
+		}
+		return (0);
+	}
+	if (KEY("fl") || KEY("fi") || KEY("fe") || KEY("cfi") ||
+	    KEY("cfl") || KEY("jfi")) {
+		if ((id = callgrind_name(cg, CG_FL, v, end)) == CG_NONE)
+			return (-1);
+		if (KEY("fl"))
+			cg->fl = cg->file = id;
+		else if (KEY("fi") || KEY("fe"))
+			cg->file = id;
+		else if (!KEY("jfi"))
+			cg->cfl = id;
+		return (0);
+	}
+	if (KEY("ob") || KEY("cob")) {
+		if ((id = callgrind_name(cg, CG_OB, v, end)) == CG_NONE)
+			return (-1);
+		if (KEY("ob"))
+			cg->ob = id;
+		else
+			cg->cob = id;
+		return (0);
+	}
+#undef KEY
+	/* Others (the deprecated rcalls=, future ones) carry no cost. */
+	return (0);
+}
+
+/* v += w over the stride, checking overflow. */
+static int
+callgrind_add(int64_t *v, const int64_t *w, int n)
+{
+	int	 m;
+
+	for (m = 0; m < n; m++) {
+		if (__builtin_add_overflow(v[m], w[m], &v[m]))
+			return (-1);
+	}
+	return (0);
+}
+
+/* A cost line: self cost of the current function, or a call's cost. */
+static int
+callgrind_cost(struct callgrind *cg, const char *s)
+{
+	uint64_t	 p[2], d;
+	struct cg_func	*f;
+	uint32_t	 e;
+	int		 i, neg;
+
+	if (!cg->events) {
+		cause_set(&cg->why, "cost line before events:");
+		return (-1);
+	}
+	for (i = 0; i < cg->npos; i++) {
+		while (callgrind_blank(*s))
+			s++;
+		if (*s == '*') {
+			p[i] = cg->last[i];
+			s++;
+		} else if (*s == '+' || *s == '-') {
+			neg = *s++ == '-';
+			if (callgrind_number(&s, &d) == -1)
+				goto bad;
+			/* Relative to the last cost line; wraps like C. */
+			p[i] = neg ? cg->last[i] - d : cg->last[i] + d;
+		} else if (callgrind_number(&s, &p[i]) == -1)
+			goto bad;
+		if (*s != '\0' && !callgrind_blank(*s))
+			goto bad;
+	}
+	if (callgrind_costs(cg, s, cg->cost) == -1)
+		return (-1);
+	for (i = 0; i < cg->npos; i++)
+		cg->last[i] = p[i];
+
+	if (cg->state == CG_CALL) {
+		cg->state = CG_COST;
+		if ((e = callgrind_edge(cg, cg->fn, cg->cfn)) == CG_NONE)
+			return (-1);
+		if (callgrind_add(cg->ecost + (size_t)e * cg->stride, cg->cost,
+		    cg->stride) == -1)
+			goto overflow;
+		return (0);
+	}
+	cg->state = CG_COST;
+	if (cg->fn == CG_NONE) {
+		cause_set(&cg->why, "cost line before fn=");
+		return (-1);
+	}
+	if (callgrind_add(cg->fself + (size_t)cg->fn * cg->stride, cg->cost,
+	    cg->stride) == -1 ||
+	    callgrind_add(cg->partsum, cg->cost, cg->stride) == -1)
+		goto overflow;
+	f = &cg->funcs[cg->fn];
+	for (i = 0; i < cg->npos; i++) {
+		if (cg->pos[i] == CG_POS_LINE && cg->file == f->file &&
+		    p[i] > 0 && p[i] <= UINT32_MAX &&
+		    (f->line == 0 || p[i] < f->line))
+			f->line = (uint32_t)p[i];
+	}
+	return (0);
+bad:
+	cause_set(&cg->why, "bad subposition");
+	return (-1);
+overflow:
+	cause_set(&cg->why, "cost overflows 64 bits");
+	return (-1);
+}
+
+/*
+ * The builder function of a function, made on first use. The model keys
+ * functions by name and module (the ELF object); two functions of one
+ * name and object but different files (static functions) get the file
+ * added to the name, as KCachegrind tells them apart by it.
+ */
+static uint32_t
+callgrind_bf(struct callgrind *cg, uint32_t i)
+{
+	struct cg_func	*f = &cg->funcs[i];
+	const char	*name, *file, *obj;
+	char		*alt = NULL;
+	uint32_t	 bf, k, cap, *no;
+
+	if (f->bf != CG_NONE)
+		return (f->bf);
+	name = strpool_get(cg->names, f->name);
+	file = strpool_get(cg->names, f->file);
+	obj = strpool_get(cg->names, f->obj);
+	for (k = 0;; k++) {
+		if (k > 0) {
+			free(alt);
+			if ((k == 1 ? asprintf(&alt, "%s (%s)", name, file) :
+			    asprintf(&alt, "%s (%s) #%u", name, file, k)) ==
+			    -1)
+				return (CG_NONE);
+		}
+		bf = profile_builder_func(cg->b, k > 0 ? alt : name,
+		    strlen(k > 0 ? alt : name), obj, strlen(obj));
+		if (bf == PROFILE_NONE)
+			break;
+		if (bf >= cg->bfcap) {
+			cap = bf < 512 ? 1024 : bf * 2;
+			if ((no = realloc(cg->bfowner, (size_t)cap *
+			    sizeof *no)) == NULL) {
+				bf = PROFILE_NONE;
+				break;
+			}
+			memset(no + cg->bfcap, 0xff, (size_t)(cap - cg->bfcap) *
+			    sizeof *no);
+			if (cg->bfcap == 0)
+				no[PROFILE_ROOT] = CG_NONE - 1;
+			cg->bfowner = no;
+			cg->bfcap = cap;
+		}
+		if (cg->bfowner[bf] == CG_NONE) {
+			cg->bfowner[bf] = i;
+			break;
+		}
+	}
+	free(alt);
+	if (bf == PROFILE_NONE)
+		return (CG_NONE);
+	f->bf = bf;
+	profile_builder_func_location(cg->b, bf, file, strlen(file), f->line);
+	return (bf);
+}
+
+/*
+ * Strongly connected components of the call graph (Tarjan, without
+ * recursion): a function can be on the path to itself only through its
+ * component, which bounds the recursion check below.
+ */
+static int
+callgrind_scc(struct callgrind *cg)
+{
+	uint32_t	*index, *low, *stack, *cs, *ce, *adj = NULL;
+	uint32_t	 n = cg->nfuncs, next = 0, sp = 0, ncomp = 0;
+	uint32_t	 csp, v, w, i, r;
+	uint8_t		*on;
+	int		 rc = -1;
+
+	index = malloc((size_t)n * sizeof *index);
+	low = malloc((size_t)n * sizeof *low);
+	stack = malloc((size_t)n * sizeof *stack);
+	cs = malloc((size_t)n * sizeof *cs);
+	ce = malloc((size_t)n * sizeof *ce);
+	on = calloc(n, 1);
+	if (index == NULL || low == NULL || stack == NULL || cs == NULL ||
+	    ce == NULL || on == NULL)
+		goto done;
+	adj = cg->edgeidx;
+	memset(index, 0xff, (size_t)n * sizeof *index);
+	for (r = 0; r < n; r++) {
+		if (index[r] != CG_NONE)
+			continue;
+		csp = 0;
+		cs[csp] = r;
+		ce[csp++] = 0;
+		index[r] = low[r] = next++;
+		stack[sp++] = r;
+		on[r] = 1;
+		while (csp > 0) {
+			v = cs[csp - 1];
+			if (ce[csp - 1] < cg->funcs[v].nout) {
+				w = cg->edges[adj[cg->funcs[v].out +
+				    ce[csp - 1]++]].to;
+				if (index[w] == CG_NONE) {
+					index[w] = low[w] = next++;
+					stack[sp++] = w;
+					on[w] = 1;
+					cs[csp] = w;
+					ce[csp++] = 0;
+				} else if (on[w] && index[w] < low[v])
+					low[v] = index[w];
+				continue;
+			}
+			if (low[v] == index[v]) {
+				do {
+					i = stack[--sp];
+					on[i] = 0;
+					cg->funcs[i].scc = ncomp;
+				} while (i != v);
+				ncomp++;
+			}
+			csp--;
+			if (csp > 0 && low[v] < low[cs[csp - 1]])
+				low[cs[csp - 1]] = low[v];
+		}
+	}
+	rc = 0;
+done:
+	free(index);
+	free(low);
+	free(stack);
+	free(cs);
+	free(ce);
+	free(on);
+	return (rc);
+}
+
+/* Is function h on the path from the root to node v? */
+static int
+callgrind_onpath(struct callgrind *cg, uint32_t v, uint32_t h)
+{
+	uint32_t	 scc = cg->funcs[h].scc, f;
+
+	/* A 64-bit filter of the functions on the path answers most. */
+	if ((cg->nodemask[v] & CALLGRIND_BIT(h)) == 0)
+		return (0);
+	for (; v != PROFILE_ROOT; v = profile_builder_node_parent(cg->b, v)) {
+		f = cg->nodefunc[v];
+		if (f == h)
+			return (1);
+		/* A path that left h's component never comes back to it. */
+		if (cg->funcs[f].scc != scc)
+			return (0);
+	}
+	return (0);
+}
+
+/* Heap of call nodes to expand, the highest share first. */
+static void
+callgrind_push(struct callgrind *cg, uint32_t n)
+{
+	uint32_t	 i = cg->nheap++, up;
+
+	while (i > 0) {
+		up = (i - 1) / 2;
+		if (cg->nodeprio[cg->heap[up]] >= cg->nodeprio[n])
+			break;
+		cg->heap[i] = cg->heap[up];
+		i = up;
+	}
+	cg->heap[i] = n;
+}
+
+static uint32_t
+callgrind_pop(struct callgrind *cg)
+{
+	uint32_t	 top = cg->heap[0], last, i = 0, c;
+
+	last = cg->heap[--cg->nheap];
+	for (;;) {
+		c = 2 * i + 1;
+		if (c >= cg->nheap)
+			break;
+		if (c + 1 < cg->nheap &&
+		    cg->nodeprio[cg->heap[c + 1]] > cg->nodeprio[cg->heap[c]])
+			c++;
+		if (cg->nodeprio[cg->heap[c]] <= cg->nodeprio[last])
+			break;
+		cg->heap[i] = cg->heap[c];
+		i = c;
+	}
+	if (cg->nheap > 0)
+		cg->heap[i] = last;
+	return (top);
+}
+
+/*
+ * The call node of function f under parent, with weights w (the share of
+ * f's cost in this context, per metric); queued for expansion if new.
+ */
+static uint32_t
+callgrind_node(struct callgrind *cg, uint32_t parent, uint32_t f,
+    const double *w, double prio)
+{
+	uint32_t	 bf, n, old = profile_builder_nnodes(cg->b), cap;
+	uint32_t	*nu, *nh;
+	uint64_t	*nb;
+	double		*nw, *np;
+	int		 m, nm = cg->stride;
+
+	if ((bf = callgrind_bf(cg, f)) == CG_NONE ||
+	    (n = profile_builder_child(cg->b, parent, bf)) == PROFILE_NONE)
+		return (CG_NONE);
+	if (n < old) {
+		for (m = 0; m < nm; m++)
+			cg->nodew[(size_t)n * nm + m] += w[m];
+		return (n);
+	}
+	if (n >= cg->nodecap) {
+		cap = cg->nodecap ? cg->nodecap * 2 : 4096;
+		if ((nu = realloc(cg->nodefunc, (size_t)cap * sizeof *nu)) ==
+		    NULL)
+			return (CG_NONE);
+		cg->nodefunc = nu;
+		if ((nw = realloc(cg->nodew, (size_t)cap * nm * sizeof *nw)) ==
+		    NULL)
+			return (CG_NONE);
+		cg->nodew = nw;
+		if ((np = realloc(cg->nodeprio, (size_t)cap * sizeof *np)) ==
+		    NULL)
+			return (CG_NONE);
+		cg->nodeprio = np;
+		if ((nh = realloc(cg->heap, (size_t)cap * sizeof *nh)) == NULL)
+			return (CG_NONE);
+		cg->heap = nh;
+		if ((nh = realloc(cg->nodedepth, (size_t)cap * sizeof *nh)) ==
+		    NULL)
+			return (CG_NONE);
+		cg->nodedepth = nh;
+		if ((nb = realloc(cg->nodemask, (size_t)cap * sizeof *nb)) ==
+		    NULL)
+			return (CG_NONE);
+		cg->nodemask = nb;
+		cg->nodecap = cap;
+	}
+	cg->nodefunc[n] = f;
+	cg->nodedepth[n] = parent == PROFILE_ROOT ? 1 :
+	    cg->nodedepth[parent] + 1;
+	cg->nodemask[n] = (parent == PROFILE_ROOT ? 0 : cg->nodemask[parent]) |
+	    CALLGRIND_BIT(f);
+	memcpy(cg->nodew + (size_t)n * nm, w, nm * sizeof *w);
+	cg->nodeprio[n] = prio;
+	cg->funcs[f].nodes++;
+	callgrind_push(cg, n);
+	return (n);
+}
+
+/*
+ * Expand queued nodes, highest share first, until the queue is empty
+ * (0), the node limit is reached (1) or an error (-1). T is the total of
+ * each metric, in[] the cost that reaches each function through calls
+ * from other functions. (Sharing a recursive cycle's cost among the
+ * contexts entering it, by the cost entering it from outside, was tried:
+ * on gcc's cc1 it doubled the error of non-recursive functions' totals.)
+ */
+static int
+callgrind_expand(struct callgrind *cg, const double *T, const double *in,
+    uint32_t limit)
+{
+	double		 w[PROFILE_MAX_METRICS], prio, share, c, units;
+	const double	*wv;
+	uint32_t	 v, f, h, e, k, *adj = cg->edgeidx;
+	int		 m, nm = cg->stride;
+
+	while (cg->nheap > 0) {
+		v = callgrind_pop(cg);
+		f = cg->nodefunc[v];
+		if (cg->nodedepth[v] >= CALLGRIND_MAX_DEPTH)
+			continue;
+		for (k = 0; k < cg->funcs[f].nout; k++) {
+			e = adj[cg->funcs[f].out + k];
+			h = cg->edges[e].to;
+			wv = cg->nodew + (size_t)v * nm;
+			prio = units = 0;
+			for (m = 0; m < nm; m++) {
+				c = (double)cg->ecost[(size_t)e * nm + m];
+				if (T[m] > 0 && (share = wv[m] * c / T[m]) >
+				    prio)
+					prio = share;
+				if (wv[m] * c > units)
+					units = wv[m] * c;
+				w[m] = c > 0 ? wv[m] * c / in[(size_t)h * nm +
+				    m] : 0;
+			}
+			/* Too small a share, or less than half a unit. */
+			if (prio < CALLGRIND_MIN_SHARE || units < 0.5)
+				continue;
+			if (cg->funcs[h].scc == cg->funcs[f].scc &&
+			    callgrind_onpath(cg, v, h))
+				continue;
+			if (profile_builder_nnodes(cg->b) >= limit)
+				return (1);
+			if (callgrind_node(cg, v, h, w, prio) == CG_NONE)
+				return (-1);
+		}
+	}
+	return (0);
+}
+
+/*
+ * Split each function's self cost over its call nodes in proportion to
+ * their weights, exactly: in node order, the k-th node of a function gets
+ * round(s * C_k / W) - round(s * C_k-1 / W) for the cumulative weights C,
+ * and its last node what is left, so the parts sum to s. Walking the
+ * nodes in order (not function by function) keeps the writes to the
+ * metric columns sequential. A metric whose weights are all zero for a
+ * function falls back to metric 0's, then to equal shares.
+ */
+static int
+callgrind_share(struct callgrind *cg)
+{
+	uint32_t	 nn = profile_builder_nnodes(cg->b), *last = NULL;
+	uint32_t	 f, v;
+	int		 m, c, nm = cg->stride, rc = -1;
+	int64_t		 s, *prev = NULL, target;
+	double		*W = NULL, *C = NULL, w, x;
+	int8_t		*col = NULL;
+	size_t		 fm;
+
+	fm = (size_t)cg->nfuncs * nm;
+	W = calloc(fm, sizeof *W);
+	C = calloc(fm, sizeof *C);
+	prev = calloc(fm, sizeof *prev);
+	col = malloc(fm);
+	last = calloc(cg->nfuncs, sizeof *last);
+	if (W == NULL || C == NULL || prev == NULL || col == NULL ||
+	    last == NULL)
+		goto done;
+	for (v = 1; v < nn; v++) {
+		f = cg->nodefunc[v];
+		last[f] = v;
+		for (m = 0; m < nm; m++)
+			W[(size_t)f * nm + m] += cg->nodew[(size_t)v * nm + m];
+	}
+	for (f = 0; f < cg->nfuncs; f++) {
+		for (m = 0; m < nm; m++) {
+			c = W[(size_t)f * nm + m] > 0 ? m :
+			    W[(size_t)f * nm] > 0 ? 0 : -1;
+			col[(size_t)f * nm + m] = (int8_t)c;
+		}
+		/* Backwards, so metric 0's own sum is read before it changes. */
+		for (m = nm; m-- > 0;) {
+			c = col[(size_t)f * nm + m];
+			W[(size_t)f * nm + m] = c == -1 ? cg->funcs[f].nodes :
+			    W[(size_t)f * nm + c];
+		}
+	}
+	for (v = 1; v < nn; v++) {
+		f = cg->nodefunc[v];
+		for (m = 0; m < nm; m++) {
+			if ((s = cg->fself[(size_t)f * nm + m]) == 0)
+				continue;
+			c = col[(size_t)f * nm + m];
+			w = c == -1 ? 1 : cg->nodew[(size_t)v * nm + c];
+			C[(size_t)f * nm + m] += w;
+			if (v == last[f])
+				target = s;
+			else {
+				/* Doubles are exact below 2^53. */
+				x = C[(size_t)f * nm + m] /
+				    W[(size_t)f * nm + m];
+				target = s < (INT64_C(1) << 53) ?
+				    llround((double)s * x) :
+				    llroundl((long double)s * x);
+				if (target < prev[(size_t)f * nm + m])
+					target = prev[(size_t)f * nm + m];
+				if (target > s)
+					target = s;
+			}
+			if (profile_builder_add(cg->b, v, m, target -
+			    prev[(size_t)f * nm + m]) == -1)
+				goto done;
+			prev[(size_t)f * nm + m] = target;
+		}
+	}
+	rc = 0;
+done:
+	free(W);
+	free(C);
+	free(prev);
+	free(col);
+	free(last);
+	return (rc);
+}
+
+/* Heaviest first; equal ones in file order, so the tree is stable. */
+static int
+callgrind_cand_cmp(const void *a, const void *b)
+{
+	const struct cg_cand	*x = a, *y = b;
+
+	if (x->est != y->est)
+		return (x->est > y->est ? -1 : 1);
+	return (x->f < y->f ? -1 : x->f > y->f);
+}
+
+/* The calling-context tree from the call graph (see the top). */
+static int
+callgrind_build(struct callgrind *cg, uint32_t maxnodes, char **cause)
+{
+	double		 T[PROFILE_MAX_METRICS], ones[PROFILE_MAX_METRICS];
+	double		*in = NULL, *est = NULL;
+	struct cg_cand	*cand = NULL;
+	uint32_t	 f, e, k, reserve = 1, limit, ncand = 0;
+	int		 m, nm = cg->stride, rc = -1, any;
+	int64_t		*sf;
+
+	for (m = 0; m < nm; m++) {
+		T[m] = 0;
+		ones[m] = 1;
+	}
+	for (e = 0; e < cg->nedges; e++) {
+		if (cg->edges[e].from != cg->edges[e].to)
+			cg->funcs[cg->edges[e].from].nout++;
+	}
+	/* A node for each function with cost or calls is kept in reserve. */
+	for (f = 0; f < cg->nfuncs; f++) {
+		sf = cg->fself + (size_t)f * nm;
+		for (any = 0, m = 0; m < nm; m++) {
+			T[m] += (double)sf[m];
+			any |= sf[m] != 0;
+		}
+		reserve += any || cg->funcs[f].nout > 0;
+	}
+	if (maxnodes <= reserve) {
+		cause_set(cause, "%u functions need more call nodes than the "
+		    "limit of %u", reserve - 1, maxnodes);
+		return (-1);
+	}
+	limit = maxnodes - reserve;
+
+	/* Calls by caller, without direct recursion; cost into each callee. */
+	in = calloc((size_t)cg->nfuncs * nm, sizeof *in);
+	cg->edgeidx = malloc(((size_t)cg->nedges + 1) * sizeof *cg->edgeidx);
+	if (in == NULL || cg->edgeidx == NULL)
+		goto nomem;
+	for (e = 0; e < cg->nedges; e++) {
+		if (cg->edges[e].from == cg->edges[e].to)
+			continue;
+		for (m = 0; m < nm; m++)
+			in[(size_t)cg->edges[e].to * nm + m] +=
+			    (double)cg->ecost[(size_t)e * nm + m];
+	}
+	for (k = 0, f = 0; f < cg->nfuncs; f++) {
+		cg->funcs[f].out = k;
+		k += cg->funcs[f].nout;
+		cg->funcs[f].nout = 0;
+	}
+	for (e = 0; e < cg->nedges; e++) {
+		if (cg->edges[e].from == cg->edges[e].to)
+			continue;
+		f = cg->edges[e].from;
+		cg->edgeidx[cg->funcs[f].out + cg->funcs[f].nout++] = e;
+	}
+	if (callgrind_scc(cg) == -1)
+		goto nomem;
+
+	/*
+	 * Roots: functions no other function calls at a cost. Then, while
+	 * functions with calls remain unreached (a cycle nobody enters, or
+	 * callers cut), the heaviest of them is a root too.
+	 */
+	est = malloc((size_t)cg->nfuncs * sizeof *est);
+	cand = malloc((size_t)cg->nfuncs * sizeof *cand);
+	if (est == NULL || cand == NULL)
+		goto nomem;
+	for (f = 0; f < cg->nfuncs; f++) {
+		sf = cg->fself + (size_t)f * nm;
+		est[f] = (double)sf[0];
+		for (k = 0; k < cg->funcs[f].nout; k++)
+			est[f] += (double)cg->ecost[(size_t)cg->edgeidx[
+			    cg->funcs[f].out + k] * nm];
+		for (any = 0, m = 0; m < nm; m++)
+			any |= in[(size_t)f * nm + m] > 0;
+		if (!any && (est[f] > 0 || cg->funcs[f].nout > 0) &&
+		    callgrind_node(cg, PROFILE_ROOT, f, ones, 1) == CG_NONE)
+			goto builderr;
+		if (cg->funcs[f].nout > 0)
+			cand[ncand++].f = f;
+	}
+	/* Candidates by estimated inclusive cost, heaviest first. */
+	for (k = 0; k < ncand; k++)
+		cand[k].est = est[cand[k].f];
+	qsort(cand, ncand, sizeof *cand, callgrind_cand_cmp);
+	k = 0;
+	for (;;) {
+		if ((rc = callgrind_expand(cg, T, in, limit)) == -1)
+			goto builderr;
+		if (rc == 1)
+			break;
+		while (k < ncand && cg->funcs[cand[k].f].nodes > 0)
+			k++;
+		if (k == ncand)
+			break;
+		if (callgrind_node(cg, PROFILE_ROOT, cand[k].f, ones, 1) ==
+		    CG_NONE)
+			goto builderr;
+	}
+
+	/* Whatever has cost and no node yet hangs from the root. */
+	cg->nheap = 0;
+	for (f = 0; f < cg->nfuncs; f++) {
+		sf = cg->fself + (size_t)f * nm;
+		for (any = 0, m = 0; m < nm; m++)
+			any |= sf[m] != 0;
+		if (any && cg->funcs[f].nodes == 0 &&
+		    callgrind_node(cg, PROFILE_ROOT, f, ones, 1) == CG_NONE)
+			goto builderr;
+	}
+	cg->nheap = 0;
+
+	if (callgrind_share(cg) == -1)
+		goto builderr;
+	for (m = 0; m < nm; m++) {
+		if (cg->extra[m] != 0 && profile_builder_add(cg->b,
+		    PROFILE_ROOT, m, cg->extra[m]) == -1)
+			goto builderr;
+	}
+	rc = 0;
+	goto done;
+builderr:
+	cause_set(cause, "%s", profile_builder_error(cg->b));
+	rc = -1;
+	goto done;
+nomem:
+	cause_set(cause, "out of memory");
+	rc = -1;
+done:
+	free(in);
+	free(est);
+	free(cand);
+	return (rc);
+}
+
+static void
+callgrind_free(struct callgrind *cg)
+{
+	int	 i;
+
+	profile_builder_free(cg->b);
+	strpool_free(cg->names);
+	for (i = 0; i < 3; i++)
+		idmap_clear(&cg->ids[i]);
+	idmap_clear(&cg->fkey);
+	idmap_clear(&cg->fobj);
+	idmap_clear(&cg->ekey);
+	free(cg->why);
+	free(cg->funcs);
+	free(cg->fself);
+	free(cg->edges);
+	free(cg->ecost);
+	free(cg->edgeidx);
+	free(cg->nodefunc);
+	free(cg->nodedepth);
+	free(cg->nodemask);
+	free(cg->nodew);
+	free(cg->nodeprio);
+	free(cg->heap);
+	free(cg->bfowner);
+}
+
+static struct profile *
+callgrind_load(struct input *in, const struct reader_options *opts,
+    char **cause)
+{
+	struct callgrind cg;
+	struct profile	*p = NULL;
+	const char	*s, *k;
+	char		*line;
+	size_t		 len, n;
+	uint32_t	 maxnodes = CALLGRIND_MAX_NODES;
+	int		 i;
+
+	memset(&cg, 0, sizeof cg);
+	cg.in = in;
+	for (i = 0; i < 3; i++)
+		idmap_init(&cg.ids[i]);
+	idmap_init(&cg.fkey);
+	idmap_init(&cg.fobj);
+	idmap_init(&cg.ekey);
+	cg.npos = 1;
+	cg.pos[0] = CG_POS_LINE;
+	cg.fn = cg.cfn = cg.cob = cg.cfl = CG_NONE;
+	if (opts->variant != NULL && *opts->variant != '\0') {
+		cause_set(cause, "callgrind: no variants");
+		return (NULL);
+	}
+	if (opts->max_nodes != 0)
+		maxnodes = opts->max_nodes;
+	if ((cg.b = profile_builder_create("callgrind")) == NULL ||
+	    (cg.names = strpool_create()) == NULL) {
+		cause_set(cause, "out of memory");
+		goto fail;
+	}
+	profile_builder_set_max_nodes(cg.b, maxnodes);
+
+	while ((line = input_line(in, &len, &cg.why)) != NULL) {
+		if (len == 0 || line[0] == '#')
+			continue;
+		if (memchr(line, '\0', len) != NULL) {
+			cause_set(&cg.why, "NUL byte (binary data?)");
+			goto lineerr;
+		}
+		s = line;
+		if ((*s >= '0' && *s <= '9') || *s == '+' || *s == '-' ||
+		    *s == '*') {
+			if (callgrind_cost(&cg, s) == -1)
+				goto lineerr;
+			cg.body = 1;
+			continue;
+		}
+		if (cg.state == CG_CALL) {
+			cause_set(&cg.why, "calls= not followed by its cost "
+			    "line");
+			goto lineerr;
+		}
+		for (k = s; (*k >= 'a' && *k <= 'z') ||
+		    (*k >= 'A' && *k <= 'Z') ||
+		    (k > s && ((*k >= '0' && *k <= '9') || *k == '_')); k++)
+			;
+		n = k - s;
+		if (n > 0 && *k == '=') {
+			cg.body = 1;
+			if (callgrind_spec(&cg, s, n, k + 1, line + len) == -1)
+				goto lineerr;
+		} else if (n > 0 && *k == ':') {
+			if (callgrind_header(&cg, s, n, k + 1) == -1)
+				goto lineerr;
+		} else {
+			cause_set(&cg.why, "not a callgrind line");
+			goto lineerr;
+		}
+	}
+	if (cg.why != NULL) {
+		cause_set(cause, "%s: %s", in->path, cg.why);
+		goto fail;
+	}
+	if (callgrind_part_end(&cg) == -1) {
+		cause_set(cause, "%s: %s", in->path, cg.why);
+		goto fail;
+	}
+	if (!cg.events || cg.nfuncs == 0) {
+		cause_set(cause, "%s: %s", in->path, !cg.events ?
+		    "no events: line" : "no functions");
+		goto fail;
+	}
+	if (callgrind_build(&cg, maxnodes, &cg.why) == -1) {
+		cause_set(cause, "%s: %s", in->path, cg.why ? cg.why :
+		    "out of memory");
+		goto fail;
+	}
+	p = profile_builder_finish(cg.b, cause);
+	cg.b = NULL;
+	callgrind_free(&cg);
+	return (p);
+
+lineerr:
+	cause_set(cause, "%s: line %llu: %s", in->path,
+	    (unsigned long long)in->lineno, cg.why ? cg.why : "out of memory");
+fail:
+	callgrind_free(&cg);
+	return (NULL);
+}

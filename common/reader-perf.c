@@ -1,0 +1,785 @@
+/*
+ * Copyright (c) 2026 The deepq developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cause.h"
+#include "input.h"
+#include "profile.h"
+#include "profile-builder.h"
+#include "reader.h"
+
+/*
+ * `perf script' text, read the way FlameGraph's stackcollapse-perf.pl
+ * reads it, so that a stack's count here is the count that script gives
+ * (deepq-formats(5)):
+ *
+ *	workload 14960  2292.235483:    1001001 cpu-clock:
+ *		    135d fib+0x12 (/home/user/perf/workload)
+ *		    1a68 main+0x1e4 (/home/user/perf/workload)
+ *	(a blank line ends the sample)
+ *
+ * An event line gives the command (which may hold spaces), the pid/tid,
+ * optionally the period and the event; then come the frames, leaf first,
+ * one per line: address, symbol[+offset], (DSO). The command becomes the
+ * first frame under the root. Symbols are tidied as the script does:
+ * offsets, argument lists and quotes are removed, ';' becomes ':',
+ * "[unknown]" becomes the DSO's base name, "a->b" (inlined frames) are
+ * split. Every function keeps its DSO as its module, so kernel and JIT
+ * frames stay recognisable without the script's _[k] and _[j] suffixes;
+ * the variant words of the script's options (pid, tid, kernel, jit, all,
+ * addrs) reproduce its other outputs. Only events of the first event
+ * type seen are kept, as the script does.
+ *
+ * The pattern matches below reproduce the script's Perl regular
+ * expressions, backtracking included, as hand-written scans so that a
+ * line costs linear time whatever its content.
+ */
+
+#define PERF_MAX_FRAMES	(1 << 20)	/* frames in one sample */
+
+#define PERF_PID	0x01
+#define PERF_TID	0x02
+#define PERF_KERNEL	0x04
+#define PERF_JIT	0x08
+#define PERF_ADDRS	0x10
+
+struct perf_span {
+	const char	*s;
+	size_t		 n;
+};
+
+struct perf {
+	struct profile_builder	*b;
+	int			 flags;
+	int			 period;	/* metric, -1 without periods */
+	int			 samples;	/* metric, -1 until decided */
+	char			*event;		/* the event kept, or NULL */
+	size_t			 eventlen;
+
+	/* The sample being read: the script's $pname and @stack. */
+	int			 has_pname;
+	char			*pname;
+	size_t			 pnamelen, pnamecap;
+	int			 java;		/* $pname eq "java" */
+	int64_t			 weight;	/* $m_period */
+	uint32_t		*frames;	/* @stack, reversed */
+	size_t			 nframes, framecap;
+
+	struct perf_span	*parts;		/* a symbol split at "->" */
+	size_t			 partcap;
+	char			*buf;		/* one tidied frame name */
+	size_t			 buflen, bufcap;
+
+	uint64_t		 nsamples;
+	uint64_t		 skipped;	/* lines not understood */
+	uint64_t		 firstskip;
+};
+
+static int	perf_probe(const char *, size_t);
+static struct profile *perf_load(struct input *,
+		    const struct reader_options *, char **);
+static int	perf_options(const char *, int *, char **);
+static int	perf_space(int);
+static int	perf_digit(int);
+static int	perf_word(int);
+static int	perf_header(const char *, size_t, struct perf_span *,
+		    struct perf_span *, struct perf_span *);
+static int	perf_event(const char *, size_t, struct perf_span *,
+		    struct perf_span *);
+static int	perf_frame(const char *, size_t, struct perf_span *,
+		    struct perf_span *, struct perf_span *);
+static int	perf_put(struct perf *, const char *, size_t);
+static int	perf_push(struct perf *, uint32_t);
+static int	perf_tidy(struct perf *, struct perf_span, struct perf_span,
+		    struct perf_span, int);
+static int	perf_line_frame(struct perf *, const char *, size_t);
+static int	perf_line_header(struct perf *, const char *, size_t,
+		    char **);
+static int	perf_end(struct perf *);
+
+const struct reader reader_perf = {
+	.name = "perf",
+	.description = "perf script text (as stackcollapse-perf.pl reads it)",
+	.probe = perf_probe,
+	.load = perf_load,
+};
+
+/* Perl's \s, \d and \w on bytes. */
+static int
+perf_space(int c)
+{
+	return (c == ' ' || c == '\t' || c == '\n' || c == '\r' ||
+	    c == '\f' || c == '\v');
+}
+
+static int
+perf_digit(int c)
+{
+	return (c >= '0' && c <= '9');
+}
+
+static int
+perf_word(int c)
+{
+	return ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	    perf_digit(c) || c == '_');
+}
+
+/*
+ * The event line: ^(\S.+?)\s+(\d+)[/]*(\d+)*\s+ (the script's regular
+ * expression, its escaped slash written as a class). The command is the
+ * shortest prefix of at least two bytes after which come blanks, digits,
+ * optional slashes and digits, and a blank. A blank run gives the same
+ * answer wherever in it the command ends, so each run is tried once.
+ */
+static int
+perf_header(const char *s, size_t len, struct perf_span *comm,
+    struct perf_span *pid, struct perf_span *tid)
+{
+	size_t	 i = 1, a, b, p, j, k, d;
+
+	if (len == 0 || perf_space((unsigned char)s[0]))
+		return (0);
+	while (i < len) {
+		if (!perf_space((unsigned char)s[i])) {
+			i++;
+			continue;
+		}
+		for (a = i, b = i; b < len && perf_space((unsigned char)s[b]);
+		    b++)
+			;
+		p = a < 2 ? 2 : a;
+		if (p < b && perf_digit((unsigned char)s[b])) {
+			for (j = b; j < len && perf_digit((unsigned char)s[j]);
+			    j++)
+				;
+			for (k = j; k < len && s[k] == '/'; k++)
+				;
+			tid->s = NULL;
+			tid->n = 0;
+			if (k < len && perf_digit((unsigned char)s[k])) {
+				for (d = k; d < len &&
+				    perf_digit((unsigned char)s[d]); d++)
+					;
+				if (d < len &&
+				    perf_space((unsigned char)s[d])) {
+					tid->s = s + k;
+					tid->n = d - k;
+					goto found;
+				}
+			} else if (k < len && perf_space((unsigned char)s[k]))
+				goto found;
+			i = b;
+			continue;
+found:
+			comm->s = s;
+			comm->n = p;
+			pid->s = s + b;
+			pid->n = j - b;
+			return (1);
+		}
+		i = b;
+	}
+	return (0);
+}
+
+/*
+ * The event and period: /:\s*(\d+)*\s+(\S+):\s*$/. The event is the last
+ * blank-separated word without its final ':'; before its blanks comes
+ * either the ':' or a number preceded by optional blanks and the ':'.
+ */
+static int
+perf_event(const char *s, size_t len, struct perf_span *period,
+    struct perf_span *event)
+{
+	size_t	 e = len, t, w, d;
+
+	while (e > 0 && perf_space((unsigned char)s[e - 1]))
+		e--;
+	if (e < 2 || s[e - 1] != ':')
+		return (0);
+	for (t = e - 1; t > 0 && !perf_space((unsigned char)s[t - 1]); t--)
+		;
+	if (t == e - 1 || t == 0)
+		return (0);
+	for (w = t; w > 0 && perf_space((unsigned char)s[w - 1]); w--)
+		;
+	event->s = s + t;
+	event->n = e - 1 - t;
+	period->s = NULL;
+	period->n = 0;
+	if (w > 0 && s[w - 1] == ':')
+		return (1);
+	for (d = w; d > 0 && perf_digit((unsigned char)s[d - 1]); d--)
+		;
+	if (d == w)
+		return (0);
+	period->s = s + d;
+	period->n = w - d;
+	while (d > 0 && perf_space((unsigned char)s[d - 1]))
+		d--;
+	return (d > 0 && s[d - 1] == ':');
+}
+
+/*
+ * A frame: /^\s*(\w+)\s*(.+) \((\S*)\)/. The greedy (.+) ends at the
+ * last " (" followed by a parenthesised run without blanks (whose last
+ * ')' ends the DSO); the address and the blanks after it give back
+ * bytes only when the symbol would otherwise be empty.
+ */
+static int
+perf_frame(const char *s, size_t len, struct perf_span *pc,
+    struct perf_span *func, struct perf_span *mod)
+{
+	size_t	 s0, wend, ws, q, i, f0, f1, f2, fs;
+	int	 found = 0;
+
+	for (s0 = 0; s0 < len && perf_space((unsigned char)s[s0]); s0++)
+		;
+	if (s0 == len || !perf_word((unsigned char)s[s0]))
+		return (0);
+	for (wend = s0; wend < len && perf_word((unsigned char)s[wend]);
+	    wend++)
+		;
+	for (ws = wend; ws < len && perf_space((unsigned char)s[ws]); ws++)
+		;
+
+	/* f0, f1, f2: the last ')' of the blank-free run at i, i+1, i+2. */
+	f1 = f2 = len;
+	q = 0;
+	for (i = len; i-- > s0;) {
+		if (perf_space((unsigned char)s[i]))
+			f0 = len;
+		else if (f1 != len)
+			f0 = f1;
+		else
+			f0 = s[i] == ')' ? i : len;
+		if (s[i] == ' ' && i + 1 < len && s[i + 1] == '(' &&
+		    i + 2 < len && f2 != len) {
+			q = i;
+			found = 1;
+			break;
+		}
+		f2 = f1;
+		f1 = f0;
+	}
+	if (!found)
+		return (0);
+	if (q > wend) {
+		fs = ws < q - 1 ? ws : q - 1;
+		pc->s = s + s0;
+		pc->n = wend - s0;
+	} else if (q >= s0 + 2) {
+		fs = q - 1;
+		pc->s = s + s0;
+		pc->n = fs - s0;
+	} else
+		return (0);
+	func->s = s + fs;
+	func->n = q - fs;
+	mod->s = s + q + 2;
+	mod->n = f2 - (q + 2);
+	return (1);
+}
+
+/* Append n bytes to the frame name being built. */
+static int
+perf_put(struct perf *p, const char *s, size_t n)
+{
+	char	*nb;
+	size_t	 cap;
+
+	if (p->buflen + n + 1 > p->bufcap) {
+		cap = (p->buflen + n + 1) * 2;
+		if ((nb = realloc(p->buf, cap)) == NULL)
+			return (-1);
+		p->buf = nb;
+		p->bufcap = cap;
+	}
+	memcpy(p->buf + p->buflen, s, n);
+	p->buflen += n;
+	p->buf[p->buflen] = '\0';
+	return (0);
+}
+
+/* Add a frame to the sample being read. */
+static int
+perf_push(struct perf *p, uint32_t f)
+{
+	uint32_t	*nf;
+	size_t		 cap;
+
+	if (p->nframes == PERF_MAX_FRAMES)
+		return (-2);
+	if (p->nframes == p->framecap) {
+		cap = p->framecap ? p->framecap * 2 : 256;
+		if ((nf = realloc(p->frames, cap * sizeof *nf)) == NULL)
+			return (-1);
+		p->frames = nf;
+		p->framecap = cap;
+	}
+	p->frames[p->nframes++] = f;
+	return (0);
+}
+
+/*
+ * Tidy one inlined part of a symbol into p->buf and intern it, as the
+ * script's loop over split(/->/) does; inl is whether it is not the first
+ * part.
+ */
+static int
+perf_tidy(struct perf *p, struct perf_span fn, struct perf_span mod,
+    struct perf_span pc, int inl)
+{
+	const char	*slash, *o, *c;
+	char		*w, *r;
+	size_t		 i;
+	uint32_t	 f;
+	int		 go;
+
+	p->buflen = 0;
+	if (perf_put(p, "", 0) == -1)
+		return (-1);
+	if (fn.n == 9 && memcmp(fn.s, "[unknown]", 9) == 0) {
+		if (perf_put(p, "[", 1) == -1)
+			return (-1);
+		if (mod.n == 9 && memcmp(mod.s, "[unknown]", 9) == 0) {
+			if (perf_put(p, "unknown", 7) == -1)
+				return (-1);
+		} else {
+			slash = memrchr(mod.s, '/', mod.n);
+			o = slash != NULL ? slash + 1 : mod.s;
+			if (perf_put(p, o, mod.s + mod.n - o) == -1)
+				return (-1);
+		}
+		if ((p->flags & PERF_ADDRS) && (perf_put(p, " <", 2) == -1 ||
+		    perf_put(p, pc.s, pc.n) == -1 || perf_put(p, ">", 1) == -1))
+			return (-1);
+		if (perf_put(p, "]", 1) == -1)
+			return (-1);
+	} else if (perf_put(p, fn.s, fn.n) == -1)
+		return (-1);
+
+	/* s/;/:/g, then drop argument lists unless a Go method name. */
+	for (i = 0; i < p->buflen; i++) {
+		if (p->buf[i] == ';')
+			p->buf[i] = ':';
+	}
+	o = strstr(p->buf, ".(");
+	c = NULL;
+	for (r = p->buf; (r = strstr(r, ").")) != NULL; r++)
+		c = r;
+	go = o != NULL && c != NULL && c >= o + 2;
+	if (!go) {
+		for (r = p->buf; (r = memchr(r, '(', p->buf + p->buflen - r))
+		    != NULL; r++) {
+			if (strncmp(r + 1, "anonymous namespace)", 20) != 0) {
+				p->buflen = r - p->buf;
+				p->buf[p->buflen] = '\0';
+				break;
+			}
+		}
+	}
+	for (r = w = p->buf; r < p->buf + p->buflen; r++) {
+		if (*r != '"' && *r != '\'')
+			*w++ = *r;
+	}
+	p->buflen = w - p->buf;
+	p->buf[p->buflen] = '\0';
+	if (p->java && p->buf[0] == 'L' && memchr(p->buf, '/', p->buflen)
+	    != NULL) {
+		memmove(p->buf, p->buf + 1, p->buflen);
+		p->buflen--;
+	}
+
+	/* Annotations: inlined, kernel (not "[unknown]"), JIT map. */
+	if (inl > 0) {
+		if (perf_put(p, "_[i]", 4) == -1)
+			return (-1);
+	} else if ((p->flags & PERF_KERNEL) && ((mod.n > 0 &&
+	    mod.s[0] == '[') || (mod.n >= 7 &&
+	    memcmp(mod.s + mod.n - 7, "vmlinux", 7) == 0)) &&
+	    memmem(mod.s, mod.n, "unknown", 7) == NULL) {
+		if (perf_put(p, "_[k]", 4) == -1)
+			return (-1);
+	} else if (p->flags & PERF_JIT) {
+		for (o = mod.s; (o = memmem(o, mod.s + mod.n - o,
+		    "/tmp/perf-", 10)) != NULL; o++) {
+			for (c = o + 10; c < mod.s + mod.n && perf_digit(*c);
+			    c++)
+				;
+			if (c > o + 10 && mod.s + mod.n - c >= 4 &&
+			    c[0] == '.' && memcmp(c + 1, "map", 3) == 0) {
+				if (perf_put(p, "_[j]", 4) == -1)
+					return (-1);
+				break;
+			}
+		}
+	}
+
+	if ((f = profile_builder_func(p->b, p->buf, p->buflen, mod.s, mod.n))
+	    == PROFILE_NONE)
+		return (-1);
+	return (perf_push(p, f));
+}
+
+/*
+ * A frame line of the current sample. The script unshifts the parts of
+ * one line as a group, so they are pushed here in reverse and the whole
+ * sample is walked from the end.
+ */
+static int
+perf_line_frame(struct perf *p, const char *s, size_t len)
+{
+	struct perf_span	 pc, fn, mod;
+	const char		*a, *e, *arrow;
+	size_t			 n, np, i;
+	int			 rc;
+
+	if (!perf_frame(s, len, &pc, &fn, &mod))
+		return (1);
+	if (!p->has_pname)
+		return (0);
+
+	/* s/\+0x[\da-f]+$//: only the last "+0x" can match. */
+	for (i = fn.n; i > 0 && (perf_digit(fn.s[i - 1]) ||
+	    (fn.s[i - 1] >= 'a' && fn.s[i - 1] <= 'f')); i--)
+		;
+	if (i < fn.n && i >= 3 && memcmp(fn.s + i - 3, "+0x", 3) == 0)
+		fn.n = i - 3;
+	if (fn.n > 0 && fn.s[0] == '(')
+		return (0);
+
+	/* split /->/: empty trailing fields are dropped. */
+	e = fn.s + fn.n;
+	while (e - fn.s >= 2 && e[-1] == '>' && e[-2] == '-')
+		e -= 2;
+	if (e == fn.s)
+		return (0);
+	np = 0;
+	for (a = fn.s;;) {
+		if (np == p->partcap) {
+			struct perf_span	*nparts;
+			size_t			 cap;
+
+			cap = p->partcap ? p->partcap * 2 : 16;
+			if ((nparts = reallocarray(p->parts, cap,
+			    sizeof *nparts)) == NULL)
+				return (-1);
+			p->parts = nparts;
+			p->partcap = cap;
+		}
+		arrow = memmem(a, e - a, "->", 2);
+		n = arrow != NULL ? (size_t)(arrow - a) : (size_t)(e - a);
+		p->parts[np].s = a;
+		p->parts[np].n = n;
+		np++;
+		if (arrow == NULL)
+			break;
+		a = arrow + 2;
+	}
+	for (i = np; i-- > 0;) {
+		if ((rc = perf_tidy(p, p->parts[i], mod, pc, (int)(i > 0)))
+		    != 0)
+			return (rc);
+	}
+	return (0);
+}
+
+/* An event line: a new $pname and period, unless the event is filtered. */
+static int
+perf_line_header(struct perf *p, const char *s, size_t len, char **why)
+{
+	struct perf_span	 comm, pid, tid, period, event;
+	int64_t			 v = 0;
+	size_t			 i, need;
+	char			*np;
+	int			 has_period = 0;
+
+	if (!perf_header(s, len, &comm, &pid, &tid))
+		return (1);
+	period.n = 0;
+	if (perf_event(s, len, &period, &event)) {
+		if (p->event == NULL) {
+			if ((p->event = malloc(event.n + 1)) == NULL)
+				return (-1);
+			memcpy(p->event, event.s, event.n);
+			p->event[event.n] = '\0';
+			p->eventlen = event.n;
+		} else if (event.n != p->eventlen ||
+		    memcmp(event.s, p->event, event.n) != 0)
+			return (0);
+		has_period = period.n > 0;
+	}
+	for (i = 0; i < period.n && has_period; i++) {
+		if (__builtin_mul_overflow(v, 10, &v) ||
+		    __builtin_add_overflow(v, period.s[i] - '0', &v)) {
+			cause_set(why, "period overflows 64 bits");
+			return (-2);
+		}
+	}
+	/* Perl: an empty or "0" period is false, and counts 1. */
+	if (!has_period || (period.n == 1 && period.s[0] == '0'))
+		v = 1;
+
+	/* The first event line accepted decides the metrics. */
+	if (p->samples == -1) {
+		if (has_period) {
+			p->period = profile_builder_metric(p->b, "period",
+			    (event.n == 9 && memcmp(event.s, "cpu-clock", 9)
+			    == 0) || (event.n == 10 && memcmp(event.s,
+			    "task-clock", 10) == 0) ? "ns" : "count");
+			if (p->period == -1)
+				return (-1);
+		}
+		if ((p->samples = profile_builder_metric(p->b, "samples",
+		    "count")) == -1)
+			return (-1);
+	}
+
+	/* No tid, or a tid of "0" (false in Perl): the pid is the tid. */
+	if (tid.n == 0 || (tid.n == 1 && tid.s[0] == '0')) {
+		tid = pid;
+		pid.s = "?";
+		pid.n = 1;
+	}
+	need = comm.n + pid.n + tid.n + 3;
+	if (need > p->pnamecap) {
+		if ((np = realloc(p->pname, need)) == NULL)
+			return (-1);
+		p->pname = np;
+		p->pnamecap = need;
+	}
+	memcpy(p->pname, comm.s, comm.n);
+	p->pnamelen = comm.n;
+	if (p->flags & (PERF_PID | PERF_TID)) {
+		p->pname[p->pnamelen++] = '-';
+		memcpy(p->pname + p->pnamelen, pid.s, pid.n);
+		p->pnamelen += pid.n;
+		if (p->flags & PERF_TID) {
+			p->pname[p->pnamelen++] = '/';
+			memcpy(p->pname + p->pnamelen, tid.s, tid.n);
+			p->pnamelen += tid.n;
+		}
+	}
+	for (i = 0; i < p->pnamelen; i++) {
+		if (p->pname[i] == ' ')
+			p->pname[i] = '_';
+	}
+	p->java = p->pnamelen == 4 && memcmp(p->pname, "java", 4) == 0;
+	p->has_pname = 1;
+	p->weight = v;
+	return (0);
+}
+
+/* A blank line: the sample read so far is complete. */
+static int
+perf_end(struct perf *p)
+{
+	uint32_t	 node, f;
+	size_t		 i;
+
+	if (!p->has_pname)
+		return (0);
+	if ((f = profile_builder_func(p->b, p->pname, p->pnamelen, "", 0)) ==
+	    PROFILE_NONE ||
+	    (node = profile_builder_child(p->b, PROFILE_ROOT, f)) ==
+	    PROFILE_NONE)
+		return (-1);
+	for (i = p->nframes; i-- > 0;) {
+		if ((node = profile_builder_child(p->b, node, p->frames[i])) ==
+		    PROFILE_NONE)
+			return (-1);
+	}
+	if (p->period != -1 &&
+	    profile_builder_add(p->b, node, p->period, p->weight) == -1)
+		return (-1);
+	if (profile_builder_add(p->b, node, p->samples, 1) == -1 ||
+	    profile_builder_sample(p->b, node, p->period != -1 ? p->weight :
+	    1) == -1)
+		return (-1);
+	p->nsamples++;
+	p->nframes = 0;
+	p->has_pname = 0;
+	return (0);
+}
+
+/* Parse the variant words into flags. */
+static int
+perf_options(const char *variant, int *flags, char **cause)
+{
+	const char	*s, *e;
+	size_t		 n;
+
+	*flags = 0;
+	if (variant == NULL)
+		return (0);
+	for (s = variant; *s != '\0'; s = *e == ',' ? e + 1 : e) {
+		e = strchr(s, ',');
+		if (e == NULL)
+			e = s + strlen(s);
+		n = e - s;
+		if (n == 0)
+			continue;
+		if (n == 3 && strncmp(s, "pid", 3) == 0)
+			*flags |= PERF_PID;
+		else if (n == 3 && strncmp(s, "tid", 3) == 0)
+			*flags |= PERF_TID;
+		else if (n == 6 && strncmp(s, "kernel", 6) == 0)
+			*flags |= PERF_KERNEL;
+		else if (n == 3 && strncmp(s, "jit", 3) == 0)
+			*flags |= PERF_JIT;
+		else if (n == 3 && strncmp(s, "all", 3) == 0)
+			*flags |= PERF_KERNEL | PERF_JIT;
+		else if (n == 5 && strncmp(s, "addrs", 5) == 0)
+			*flags |= PERF_ADDRS;
+		else {
+			cause_set(cause, "perf: unknown variant \"%.*s\" "
+			    "(pid, tid, kernel, jit, all, addrs)", (int)n, s);
+			return (-1);
+		}
+	}
+	return (0);
+}
+
+/*
+ * An event line (after any '#' header) followed by a frame line or a
+ * blank line. Folded stacks never match: their lines end in a number.
+ */
+static int
+perf_probe(const char *buf, size_t len)
+{
+	struct perf_span	 a, b, c;
+	const char		*nl, *line, *next;
+	size_t			 n, m;
+
+	for (;;) {
+		if (len == 0)
+			return (0);
+		nl = memchr(buf, '\n', len);
+		n = nl ? (size_t)(nl - buf) : len;
+		if (n > 0 && buf[0] != '#')
+			break;
+		if (nl == NULL)
+			return (0);
+		buf += n + 1;
+		len -= n + 1;
+	}
+	line = buf;
+	if (memchr(line, '\0', n) != NULL || !perf_header(line, n, &a, &b, &c))
+		return (0);
+	if (!perf_event(line, n, &a, &b)) {
+		/* "comm tid event:", without a time: older perf versions. */
+		for (m = n; m > 0 &&
+		    perf_space((unsigned char)line[m - 1]); m--)
+			;
+		return (m > 0 && line[m - 1] == ':' ? 30 : 10);
+	}
+	if (nl == NULL)
+		return (40);
+	next = nl + 1;
+	len -= n + 1;
+	nl = memchr(next, '\n', len);
+	m = nl ? (size_t)(nl - next) : len;
+	if (m > 0 && next[m - 1] == '\r')
+		m--;
+	if (m == 0 || perf_frame(next, m, &a, &b, &c))
+		return (90);
+	return (40);
+}
+
+static struct profile *
+perf_load(struct input *in, const struct reader_options *opts,
+    char **cause)
+{
+	struct perf	 p;
+	struct profile	*prof = NULL;
+	char		*line, *why = NULL;
+	size_t		 len;
+	int		 rc;
+
+	memset(&p, 0, sizeof p);
+	p.period = p.samples = -1;
+	if (perf_options(opts->variant, &p.flags, cause) == -1)
+		return (NULL);
+	if ((p.b = profile_builder_create("perf")) == NULL)
+		goto nomem;
+	if (opts->max_nodes != 0)
+		profile_builder_set_max_nodes(p.b, opts->max_nodes);
+
+	while ((line = input_line(in, &len, &why)) != NULL) {
+		if (line[0] == '#')
+			continue;
+		if (len == 0) {
+			if (perf_end(&p) == -1)
+				goto builderr;
+			continue;
+		}
+		if ((rc = perf_line_header(&p, line, len, &why)) == 1)
+			rc = perf_line_frame(&p, line, len);
+		if (rc == 1) {
+			if (p.skipped++ == 0)
+				p.firstskip = in->lineno;
+		} else if (rc == -2) {
+			if (why == NULL)
+				cause_set(&why, "more than %d frames in one "
+				    "sample", PERF_MAX_FRAMES);
+			cause_set(cause, "%s: line %llu: %s", in->path,
+			    (unsigned long long)in->lineno, why);
+			goto fail;
+		} else if (rc == -1)
+			goto builderr;
+	}
+	if (why != NULL) {
+		cause_set(cause, "%s: %s", in->path, why);
+		goto fail;
+	}
+	if (p.nsamples == 0) {
+		if (p.skipped > 0)
+			cause_set(cause, "%s: no samples (%llu lines not "
+			    "understood, the first at line %llu)", in->path,
+			    (unsigned long long)p.skipped,
+			    (unsigned long long)p.firstskip);
+		else
+			cause_set(cause, "%s: no samples (a sample ends with "
+			    "a blank line)", in->path);
+		goto fail;
+	}
+	prof = profile_builder_finish(p.b, cause);
+	p.b = NULL;
+	goto done;
+
+builderr:
+	cause_set(cause, "%s: line %llu: %s", in->path,
+	    (unsigned long long)in->lineno, profile_builder_error(p.b));
+	goto fail;
+nomem:
+	cause_set(cause, "out of memory");
+fail:
+	profile_builder_free(p.b);
+done:
+	free(why);
+	free(p.event);
+	free(p.pname);
+	free(p.frames);
+	free(p.parts);
+	free(p.buf);
+	return (prof);
+}
