@@ -54,11 +54,7 @@ folded_create(const struct profile *p, const struct query *q,
     const struct report_context *ctx, struct report_error *e)
 {
 	struct writer_options	 o;
-	json_t			*j = NULL;
-	char			*buf = NULL, *cause = NULL;
-	size_t			 len = 0;
-	FILE			*f;
-	int			 m, r;
+	int			 m;
 
 	if ((m = report_metric(p, q, e)) == -1)
 		return (NULL);
@@ -66,53 +62,11 @@ folded_create(const struct profile *p, const struct query *q,
 	o.metric = m;
 	o.maxdepth = (uint32_t)query_int(q, QUERY_MAXDEPTH);
 	o.time_order = strcmp(query_str(q, QUERY_ORDER), "time") == 0;
-	if ((f = open_memstream(&buf, &len)) == NULL) {
-		report_error_set(e, 500, "out of memory");
-		return (NULL);
-	}
-	r = writer_folded(f, p, &o, &cause);
-	if (fclose(f) != 0 && r == 0) {
-		r = -1;
-		free(cause);
-		cause = NULL;
-	}
-	if (r == -1) {
-		/* A profile the format cannot hold is the query's fault. */
-		report_error_set(e, cause != NULL && strcmp(cause,
-		    "out of memory") != 0 && strcmp(cause, "write error") != 0 ?
-		    400 : 500, "%s", cause ? cause : "out of memory");
-		goto done;
-	}
-	/*
-	 * No UTF-8 check of a file that may be hundreds of megabytes: it
-	 * holds only ASCII and the profile's names, which the builder made
-	 * valid UTF-8.
-	 */
-	if ((j = report_new("folded")) == NULL ||
-	    json_object_set_new(j, "metric", json_string(p->metrics[m].name))
-	    == -1 ||
-	    json_object_set_new(j, "total", json_integer(p->metrics[m].sum))
-	    == -1 ||
-	    json_object_set_new(j, "text", json_stringn_nocheck(buf, len)) ==
-	    -1) {
-		json_decref(j);
-		j = NULL;
-		report_error_set(e, 500, "out of memory");
-	}
-done:
-	free(cause);
-	free(buf);
-	return (j);
+	return (report_export(p, "folded", writer_folded, &o, e));
 }
 
-/* Only for completeness: the export's formats need no display. */
 static struct display *
 folded_display(const json_t *j, const struct query *q)
 {
-	struct display	*d;
-
-	if ((d = display_create("Folded stacks")) == NULL)
-		return (NULL);
-	display_text(d, "%zu bytes.", strlen(report_string(j, "text")));
-	return (d);
+	return (report_export_display(j, "Folded stacks"));
 }

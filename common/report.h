@@ -30,6 +30,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <jansson.h>
 
@@ -37,6 +38,7 @@ struct cost;
 struct display;
 struct profile;
 struct query;
+struct writer_options;
 
 #define REPORT_VERSION	1
 
@@ -104,5 +106,11 @@ void		 report_order(uint32_t *, uint32_t, const int64_t *, size_t,
 const char	*report_string(const json_t *, const char *);
 char		*report_label(const json_t *);
 int64_t		 report_integer(const json_t *, const char *);
+
+json_t		*report_export(const struct profile *, const char *,
+		    int (*)(FILE *, const struct profile *,
+		    const struct writer_options *, char **),
+		    const struct writer_options *, struct report_error *);
+struct display	*report_export_display(const json_t *, const char *);
 
 #endif /* REPORT_H */
