@@ -294,6 +294,8 @@ module_display(const json_t *j, const struct query *q)
 	const char		*name = report_string(mo, "name");
 	size_t			 i, r;
 	char			*s, *link;
+	int			 cmp = json_object_get(j, "comparison") != NULL;
+	uint32_t		 nc;
 
 	if (asprintf(&s, "Module %s", *name ? name : "(no module)") == -1)
 		return (NULL);
@@ -301,6 +303,7 @@ module_display(const json_t *j, const struct query *q)
 	free(s);
 	if (d == NULL)
 		return (NULL);
+	diff_text(d, j);
 	display_text(d, "%lld functions in %lld contexts; the module's total "
 	    "counts its call nodes once.", (long long)report_integer(mo,
 	    "functions"), (long long)report_integer(mo, "contexts"));
@@ -316,11 +319,14 @@ module_display(const json_t *j, const struct query *q)
 
 	display_heading(d, "Functions");
 	columns_init(&c, j, q, COLUMNS_SELF | COLUMNS_TOTAL | COLUMNS_SORT);
-	t = display_table(d, 1 + columns_count(&c), "functions");
+	nc = 1 + columns_count(&c);
+	t = display_table(d, nc + (cmp ? DIFF_COLUMNS : 0), "functions");
 	s = report_link(q, QUERY_SORT, "name", QUERY_FROM, NULL, -1);
 	display_head(d, t, 0, "Function", s, 0);
 	free(s);
 	columns_head(d, t, 1, &c, q);
+	if (cmp)
+		diff_head(d, t, nc);
 	json_array_foreach(rows, i, row) {
 		r = display_row(d, t);
 		link = report_func_link(q, report_integer(row, "func"));
@@ -328,6 +334,7 @@ module_display(const json_t *j, const struct query *q)
 		free(link);
 		columns_row(d, t, r, 1, &c, json_object_get(row, "self"),
 		    json_object_get(row, "total"));
+		diff_row(d, t, r, nc, row);
 	}
 	columns_pager(d, j, q);
 	l = display_links(d);

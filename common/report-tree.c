@@ -635,9 +635,11 @@ tree_display(const json_t *j, const struct query *q)
 	size_t			 sp = 0, cap = 64, r, k, nkids;
 	int64_t			 hidden;
 	char			*s, *link;
+	int			 cmp = json_object_get(j, "comparison") != NULL;
 
 	if ((d = display_create("Call tree")) == NULL)
 		return (NULL);
+	diff_text(d, j);
 	a = json_object_get(j, "ancestors");
 	if (json_array_size(a) > 0) {
 		l = display_links(d);
@@ -654,9 +656,11 @@ tree_display(const json_t *j, const struct query *q)
 	    (long long)report_integer(j, "shown"), metric);
 	columns_init(&c, j, q, COLUMNS_SELF | COLUMNS_TOTAL);
 	ncols = 1 + columns_count(&c);
-	t = display_table(d, ncols, "tree");
+	t = display_table(d, ncols + (cmp ? DIFF_COLUMNS : 0), "tree");
 	display_head(d, t, 0, "Function", NULL, 0);
 	columns_head(d, t, 1, &c, q);
+	if (cmp)
+		diff_head(d, t, ncols);
 
 	/* Depth-first, without recursion: deep trees must not blow the stack. */
 	if ((stack = malloc(cap * sizeof *stack)) == NULL ||
@@ -682,7 +686,7 @@ tree_display(const json_t *j, const struct query *q)
 				cell->indent = depth + 1;
 			free(s);
 			free(link);
-			for (k = 1; k < ncols; k++)
+			for (k = 1; k < ncols + (cmp ? DIFF_COLUMNS : 0); k++)
 				display_cell(d, t, r, k, "", NULL, DISPLAY_NUM);
 			continue;
 		}
@@ -713,6 +717,7 @@ tree_display(const json_t *j, const struct query *q)
 		}
 		columns_row(d, t, r, 1, &c, json_object_get(o, "self"),
 		    json_object_get(o, "total"));
+		diff_row(d, t, r, ncols, o);
 		/* Push the "more" row, then the children in reverse. */
 		for (k = nkids + (nkids > 0 && hidden > 0); k > 0; k--) {
 			if (sp == cap) {

@@ -88,6 +88,27 @@ got=$(q "$dir/diff-new.folded" 'base=diff-old.folded&cmd=tree&depth=5&format=jso
 [ "$got" = '[20]' ] && ok "small pair: tree node by path" ||
     not_ok "small pair: tree node by path: $got"
 
+# The tree page's text shows the comparison columns: the node
+# workload;ackermann, its base and delta summed here with awk.
+under() {
+	awk -v p="$2" '{ c = $NF; s = substr($0, 1, length($0) - length(c) - 1)
+	    if (s == p || index(s, p ";") == 1) t += c }
+	    END { printf "%d\n", t }' "$1"
+}
+commas() {
+	awk '{ s = $1; g = ""; if (s ~ /^-/) { g = "-"; s = substr(s, 2) }
+	    o = ""; while (length(s) > 3) { o = "," substr(s, length(s) - 2) o
+	    s = substr(s, 1, length(s) - 3) }
+	    print (g == "" && $2 ? "+" : g) s o }'
+}
+na=$(under "$dir/workload-dwarf.folded" 'workload;ackermann')
+nb=$(under "$dir/workload-fp.folded" 'workload;ackermann')
+want="$(echo "$nb" | commas) $(echo "$((na - nb)) 1" | commas)"
+got=$(q "$dir/workload-dwarf.folded" 'base=workload-fp.folded&cmd=tree&format=text' |
+    awk '/^    ackermann / { print $6, $7; exit }')
+[ "$got" = "$want" ] && ok "tree text: ackermann base and delta $want" ||
+    not_ok "tree text: ackermann: got '$got', want '$want'"
+
 # base= stays under the root, as file= does.
 for bad in ../x /etc/passwd 'sub/../../x'; do
 	enc=$(printf '%s' "$bad" | jq -sRr @uri)
