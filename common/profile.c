@@ -41,8 +41,13 @@ profile_free(struct profile *p)
 		p->extra_free(p->extra);
 	if (p->derived != NULL) {
 		callgraph_free(p->derived->graph);
-		for (k = 0; k < PROFILE_MAX_METRICS; k++)
+		for (k = 0; k < PROFILE_MAX_METRICS; k++) {
 			free(p->derived->children[k]);
+			free(p->derived->func_order[k][0]);
+			free(p->derived->func_order[k][1]);
+		}
+		free(p->derived->func_byname);
+		free(p->derived->children_block);
 		free(p->derived);
 	}
 	if (p->map != NULL) {
@@ -303,19 +308,22 @@ profile_children_cmp(const void *a, const void *b, void *arg)
  * The children of node n, heaviest first in metric m, and their number
  * in *count; NULL if out of memory. The first call for a metric sorts
  * every node's children into one array of nnodes - 1 entries grouped by
- * parent (4 bytes a node, kept with the profile); a group is then found
- * by binary search, the parents being in order along the array.
+ * parent (4 bytes a node, kept with the profile). Where the group of a
+ * block of PROFILE_CHILD_BLOCK parents starts is kept too (shared by the
+ * metrics, 4 bytes a block): a group is then found by a binary search
+ * within its block, a few probes instead of some forty over the whole
+ * array (each a cache miss on a big profile).
  */
 const uint32_t *
 profile_children(const struct profile *p, int m, uint32_t n, size_t *count)
 {
 	struct profile_derived	*d;
-	uint32_t		*v, *at;
+	uint32_t		*v, *at, *blk;
 	size_t			 lo, hi, mid, first, nv = p->nnodes - 1;
 	uint32_t		 c, i;
 
 	*count = 0;
-	if ((d = profile_derived(p)) == NULL)
+	if ((d = profile_derived(p)) == NULL || n >= p->nnodes)
 		return (NULL);
 	if ((v = d->children[m]) == NULL) {
 		/* Counting sort by parent, then each group by weight. */
@@ -328,6 +336,20 @@ profile_children(const struct profile *p, int m, uint32_t n, size_t *count)
 			at[p->node_parent[c] + 1]++;
 		for (i = 0; i < p->nnodes; i++)
 			at[i + 1] += at[i];
+		if (d->children_block == NULL) {
+			if ((blk = malloc(((size_t)p->nnodes /
+			    PROFILE_CHILD_BLOCK + 2) * sizeof *blk)) == NULL) {
+				free(v);
+				free(at);
+				return (NULL);
+			}
+			for (i = 0; i <= p->nnodes / PROFILE_CHILD_BLOCK + 1;
+			    i++)
+				blk[i] = at[i * PROFILE_CHILD_BLOCK <
+				    p->nnodes ? i * PROFILE_CHILD_BLOCK :
+				    p->nnodes];
+			d->children_block = blk;
+		}
 		for (c = 1; c < p->nnodes; c++)
 			v[at[p->node_parent[c]]++] = c;
 		for (i = 0, first = 0; i < p->nnodes; i++) {
@@ -339,7 +361,9 @@ profile_children(const struct profile *p, int m, uint32_t n, size_t *count)
 		d->children[m] = v;
 	}
 	/* The first entry whose parent is n, then the first after. */
-	for (lo = 0, hi = nv; lo < hi; ) {
+	lo = d->children_block[n / PROFILE_CHILD_BLOCK];
+	hi = d->children_block[n / PROFILE_CHILD_BLOCK + 1];
+	for (; lo < hi; ) {
 		mid = lo + (hi - lo) / 2;
 		if (p->node_parent[v[mid]] < n)
 			lo = mid + 1;
@@ -347,7 +371,8 @@ profile_children(const struct profile *p, int m, uint32_t n, size_t *count)
 			hi = mid;
 	}
 	first = lo;
-	for (hi = nv; lo < hi; ) {
+	hi = d->children_block[n / PROFILE_CHILD_BLOCK + 1];
+	for (; lo < hi; ) {
 		mid = lo + (hi - lo) / 2;
 		if (p->node_parent[v[mid]] <= n)
 			lo = mid + 1;
@@ -356,4 +381,62 @@ profile_children(const struct profile *p, int m, uint32_t n, size_t *count)
 	}
 	*count = lo - first;
 	return (v + first);
+}
+
+struct func_order_arg {
+	const struct profile	*p;
+	const int64_t		*key;
+};
+
+/* Largest key first, or by name when there is no key; ties by number. */
+static int
+profile_func_order_cmp(const void *a, const void *b, void *arg)
+{
+	const struct func_order_arg	*o = arg;
+	uint32_t			 x = *(const uint32_t *)a;
+	uint32_t			 y = *(const uint32_t *)b;
+	int				 c;
+
+	if (o->key != NULL) {
+		if (o->key[x] != o->key[y])
+			return (o->key[x] > o->key[y] ? -1 : 1);
+	} else if ((c = strcmp(profile_func_name(o->p, x),
+	    profile_func_name(o->p, y))) != 0)
+		return (c);
+	return (x < y ? -1 : x > y);
+}
+
+/*
+ * The real functions (1 to nfuncs - 1) in the order of a ranking page:
+ * by metric m's total (total set) or self value, largest first, or by
+ * name when m is -1; ties by number, so pages are stable. Sorted on the
+ * first call and kept with the profile (4 bytes a function), so a warm
+ * `top' costs a walk of its page, not a sort. NULL if out of memory.
+ */
+const uint32_t *
+profile_func_order(const struct profile *p, int m, int total)
+{
+	struct profile_derived	*d;
+	struct func_order_arg	 o;
+	uint32_t		**slot, *v, f;
+
+	if ((d = profile_derived(p)) == NULL ||
+	    m >= (int)p->nmetrics)
+		return (NULL);
+	slot = m < 0 ? &d->func_byname : &d->func_order[m][total != 0];
+	if (*slot != NULL)
+		return (*slot);
+	if ((v = malloc((p->nfuncs > 1 ? p->nfuncs - 1 : 1) *
+	    sizeof *v)) == NULL)
+		return (NULL);
+	for (f = 1; f < p->nfuncs; f++)
+		v[f - 1] = f;
+	o.p = p;
+	o.key = m < 0 ? NULL : total ? p->metrics[m].func_total :
+	    p->metrics[m].func_self;
+	if (p->nfuncs > 2)
+		qsort_r(v, p->nfuncs - 1, sizeof *v, profile_func_order_cmp,
+		    &o);
+	*slot = v;
+	return (v);
 }

@@ -129,12 +129,18 @@ struct profile {
 
 struct callgraph;
 
+/* Parents per entry of the index of profile_children()'s groups. */
+#define PROFILE_CHILD_BLOCK	8
+
 struct profile_derived {
 	struct callgraph *graph;	/* callgraph_get() */
 	int		 have_shape;	/* maxdepth and nmodules are set */
 	uint32_t	 maxdepth;	/* profile_max_depth() */
 	uint32_t	 nmodules;	/* profile_nmodules() */
 	uint32_t	*children[PROFILE_MAX_METRICS]; /* profile_children() */
+	uint32_t	*func_order[PROFILE_MAX_METRICS][2]; /* profile_func_order() */
+	uint32_t	*func_byname;	/* profile_func_order(), by name */
+	uint32_t	*children_block; /* profile_children() */
 };
 
 void		 profile_free(struct profile *);
@@ -152,5 +158,6 @@ int		 profile_max_depth(const struct profile *, uint32_t *);
 int		 profile_nmodules(const struct profile *, uint32_t *);
 const uint32_t	*profile_children(const struct profile *, int, uint32_t,
 		    size_t *);
+const uint32_t	*profile_func_order(const struct profile *, int, int);
 
 #endif /* PROFILE_H */

@@ -53,58 +53,62 @@ top_create(const struct profile *p, const struct query *q,
     const struct report_context *ctx, struct report_error *e)
 {
 	json_t		*j = NULL, *rows, *row;
-	uint32_t	*order = NULL, f, n = 0, i;
-	const char	**names = NULL;
-	const int64_t	*key, *cut;
-	int64_t		*dkey = NULL;
+	const uint32_t	*order;
+	uint32_t	*byd = NULL, f, nall, k;
+	const int64_t	*cut;
+	int64_t		*dkey = NULL, n = 0;
 	struct diff	 dd;
 	int		 m, sort, sm, cmp;
 	int64_t		 limit = query_int(q, QUERY_LIMIT), sum;
 	int64_t		 from = query_int(q, QUERY_FROM);
 	double		 min = query_number(q, QUERY_MIN);
 
+	nall = p->nfuncs > 0 ? p->nfuncs - 1 : 0;
 	cmp = diff_init(&dd, p, q);
 	/* sort=delta and ratio: by the change of the total. */
 	if (cmp && (strcmp(query_str(q, QUERY_SORT), "delta") == 0 ||
 	    strcmp(query_str(q, QUERY_SORT), "ratio") == 0)) {
-		if ((dkey = malloc(p->nfuncs * sizeof *dkey)) == NULL)
+		if ((dkey = malloc(p->nfuncs * sizeof *dkey)) == NULL ||
+		    (byd = malloc((nall ? nall : 1) * sizeof *byd)) == NULL)
 			goto nomem;
 		diff_key(&dd, p, strcmp(query_str(q, QUERY_SORT), "ratio") ==
 		    0, 1, dkey);
+		for (f = 1; f < p->nfuncs; f++)
+			byd[f - 1] = f;
+		report_order(byd, nall, dkey, 1, NULL);
+		order = byd;
 		m = sm = dd.m;
 		sort = REPORT_SORT_TOTAL;
 	} else if ((m = report_metric(p, q, e)) == -1 ||
 	    (sort = report_sort(p, q, m, &sm, e)) == -1)
 		return (NULL);
-	key = dkey != NULL ? dkey : sort == REPORT_SORT_NAME ? NULL : sort == REPORT_SORT_SELF ?
-	    p->metrics[sm].func_self : p->metrics[sm].func_total;
+	else if ((order = profile_func_order(p, sort == REPORT_SORT_NAME ?
+	    -1 : sm, sort == REPORT_SORT_TOTAL)) == NULL)
+		goto nomem;
 	/* min= cuts on the sorted value, or on the total for sort=name. */
 	cut = sort == REPORT_SORT_SELF && sm == m ? p->metrics[m].func_self :
 	    p->metrics[m].func_total;
-	if ((order = malloc(p->nfuncs * sizeof *order)) == NULL ||
-	    (names = malloc(p->nfuncs * sizeof *names)) == NULL)
-		goto nomem;
 	sum = p->metrics[m].sum;
-	names[PROFILE_ROOT] = "";
-	for (f = 1; f < p->nfuncs; f++) {
-		names[f] = profile_func_name(p, f);
-		/* min= keeps rows at or above that share of the total. */
-		if (min > 0 && (sum == 0 ||
-		    100.0 * (double)cut[f] / (double)sum < min))
-			continue;
-		order[n++] = f;
-	}
-	report_order(order, n, key, 1, names);
 
 	if ((j = report_new("top")) == NULL || report_metrics(j, p, m) == -1 ||
 	    (rows = json_array()) == NULL ||
 	    json_object_set_new(j, "rows", rows) == -1)
 		goto nomem;
 	json_object_set_new(j, "sort", json_string(query_str(q, QUERY_SORT)));
-	json_object_set_new(j, "matched", json_integer(n));
+	json_object_set_new(j, "matched", json_integer(0));	/* below */
 	json_object_set_new(j, "from", json_integer(from));
-	for (i = from; i < n && i < from + limit; i++) {
-		f = order[i];
+	/*
+	 * The order is sorted once per profile (profile_func_order()): a
+	 * page is a walk that counts the matches and builds only its rows.
+	 */
+	for (k = 0; k < nall; k++) {
+		f = order[k];
+		/* min= keeps rows at or above that share of the total. */
+		if (min > 0 && (sum == 0 ||
+		    100.0 * (double)cut[f] / (double)sum < min))
+			continue;
+		if (n++ < from || n > from + limit)
+			continue;
 		if ((row = report_func(p, f)) == NULL ||
 		    json_array_append_new(rows, row) == -1 ||
 		    json_object_set_new(row, "self", report_func_values(p, 0,
@@ -114,14 +118,13 @@ top_create(const struct profile *p, const struct query *q,
 		    (cmp && diff_add(row, p, &dd, 1, f) == -1))
 			goto nomem;
 	}
+	json_integer_set(json_object_get(j, "matched"), n);
 	free(dkey);
-	free(order);
-	free(names);
+	free(byd);
 	return (j);
 nomem:
 	free(dkey);
-	free(order);
-	free(names);
+	free(byd);
 	json_decref(j);
 	report_error_set(e, 500, "out of memory");
 	return (NULL);
