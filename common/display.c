@@ -17,6 +17,7 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -321,17 +322,61 @@ display_crumbs(struct display *d)
 char *
 display_number(int64_t v)
 {
-	char	 digits[32], out[48];
-	int	 n, i, o = 0;
+	char		 digits[32], out[48];
+	uint64_t	 u = v < 0 ? -(uint64_t)v : (uint64_t)v;
+	int		 n = 0, i, o = 0;
 
-	n = snprintf(digits, sizeof digits, "%" PRId64, v);
-	for (i = 0; i < n; i++) {
-		if (i > 0 && digits[i - 1] != '-' && (n - i) % 3 == 0)
-			out[o++] = ',';
+	/* By hand: a page formats hundreds of these, printf is the cost. */
+	do {
+		digits[n++] = '0' + u % 10;
+		u /= 10;
+	} while (u != 0);
+	if (v < 0)
+		out[o++] = '-';
+	for (i = n - 1; i >= 0; i--) {
 		out[o++] = digits[i];
+		if (i > 0 && i % 3 == 0)
+			out[o++] = ',';
 	}
 	out[o] = '\0';
 	return (strdup(out));
+}
+
+/*
+ * x with two decimals as printf's "%.2f" writes it, without printf for
+ * the common case: 0 <= x < 10^9 and x * 100 not within rounding error
+ * of a tie (there printf's exact decimal rounding is asked). -1 when
+ * printf must do it.
+ */
+static int
+display_fixed2(double x, char *buf, size_t size)
+{
+	double		 y, r;
+	uint64_t	 u;
+	size_t		 n;
+
+	if (!(x >= 0 && x < 1e9))
+		return (-1);
+	y = x * 100;
+	r = floor(y);
+	if (fabs(y - r - 0.5) < 1e-6)
+		return (-1);
+	u = (uint64_t)r + (y - r > 0.5);
+	if (size < 16)
+		return (-1);
+	/* u < 10^11 + 1: at most 9 digits, the point and two decimals. */
+	buf[n = 15] = '\0';
+	buf[--n] = '0' + u % 10;
+	u /= 10;
+	buf[--n] = '0' + u % 10;
+	u /= 10;
+	buf[--n] = '.';
+	do {
+		buf[--n] = '0' + u % 10;
+		u /= 10;
+	} while (u != 0);
+	memmove(buf, buf + n, 16 - n);
+	return (0);
 }
 
 /*
@@ -394,11 +439,21 @@ display_seconds(double v)
 char *
 display_percent(int64_t v, int64_t total)
 {
+	char	 buf[48];
+	double	 x;
+	size_t	 n;
 	char	*s;
 
 	if (total == 0)
 		return (strdup("-"));
-	if (asprintf(&s, "%.2f%%", 100.0 * (double)v / (double)total) == -1)
+	x = 100.0 * (double)v / (double)total;
+	if (display_fixed2(x, buf, sizeof buf - 1) == 0) {
+		n = strlen(buf);
+		buf[n] = '%';
+		buf[n + 1] = '\0';
+		return (strdup(buf));
+	}
+	if (asprintf(&s, "%.2f%%", x) == -1)
 		return (NULL);
 	return (s);
 }

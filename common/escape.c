@@ -52,10 +52,24 @@ static int
 escape_markup(FILE *f, const char *s, int xml)
 {
 	const unsigned char	*u = (const unsigned char *)s;
-	size_t			 n = strlen(s), i = 0, k;
+	size_t			 n = strlen(s), i = 0, k, run;
 	unsigned int		 cp;
 
 	while (i < n) {
+		/*
+		 * Pages are mostly plain ASCII: copy a run of bytes that need
+		 * nothing in one write rather than a call per byte.
+		 */
+		for (run = i; run < n && u[run] >= 0x20 && u[run] < 0x7f &&
+		    u[run] != '&' && u[run] != '<' && u[run] != '>' &&
+		    u[run] != '"' && u[run] != '\''; run++)
+			;
+		if (run > i) {
+			fwrite(u + i, 1, run - i, f);
+			i = run;
+			if (i == n)
+				break;
+		}
 		switch (u[i]) {
 		case '&':
 			fputs("&amp;", f);
@@ -77,12 +91,9 @@ escape_markup(FILE *f, const char *s, int xml)
 			fputc(u[i], f);
 			break;
 		default:
-			if (u[i] < 0x20 || u[i] == 0x7f) {
-				fputs("\xef\xbf\xbd", f);
-				break;
-			}
 			if (u[i] < 0x80) {
-				fputc(u[i], f);
+				/* The other C0 controls and DEL. */
+				fputs("\xef\xbf\xbd", f);
 				break;
 			}
 			if ((k = utf8_decode(u + i, n - i, &cp)) == 0 ||

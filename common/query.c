@@ -537,36 +537,79 @@ fail:
 	return (NULL);
 }
 
-/* The canonical query string (table order, defaults left out). */
+/*
+ * The canonical query string of q: keys in table order, defaults left
+ * out, values form-urlencoded. Caller frees; NULL if out of memory.
+ */
 char *
 query_format(const struct query *q)
 {
-	char	*buf = NULL, *enc;
-	size_t	 len = 0;
-	FILE	*f;
-	int	 k, first = 1;
+	return (query_format_edit(q, NULL, 0));
+}
 
-	if ((f = open_memstream(&buf, &len)) == NULL)
-		return (NULL);
-	for (k = 0; k < QUERY_NKEYS; k++) {
-		if (!query_isset(q, k))
-			continue;
-		if ((enc = query_urlencode(q->value[k])) == NULL) {
-			fclose(f);
-			free(buf);
+/*
+ * query_format() of q changed by the edits ed[0..ned): a NULL value
+ * unsets its key, a later edit of a key wins. q is not copied: a page
+ * makes hundreds of links, each differing from its query in a key or
+ * two. Edited values are validated as query_set() does. Caller frees;
+ * NULL if a value is bad or out of memory.
+ */
+char *
+query_format_edit(const struct query *q, const struct query_edit *ed,
+    size_t ned)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	const char	*v[QUERY_NKEYS], *s;
+	struct query	 scratch;
+	size_t		 i, len = 0;
+	char		*buf, *o;
+	unsigned char	 c;
+	int		 k;
+
+	memcpy(v, q->value, sizeof v);
+	memset(&scratch, 0, sizeof scratch);
+	for (i = 0; i < ned; i++) {
+		k = ed[i].key;
+		if ((unsigned)k >= QUERY_NKEYS || (ed[i].value != NULL &&
+		    query_check(k, ed[i].value, &scratch, NULL) == -1)) {
+			free(scratch.path);
 			return (NULL);
 		}
-		fprintf(f, "%s%s=%s", first ? "" : "&", query_keys[k].name,
-		    enc);
-		free(enc);
-		first = 0;
+		v[k] = ed[i].value;
 	}
-	if (ferror(f)) {
-		fclose(f);
-		free(buf);
+	free(scratch.path);
+	for (k = 0; k < QUERY_NKEYS; k++) {
+		if (v[k] == NULL || strcmp(v[k], query_keys[k].def) == 0)
+			v[k] = NULL;
+		else
+			len += 2 + strlen(query_keys[k].name) +
+			    3 * strlen(v[k]);
+	}
+	if ((o = buf = malloc(len + 1)) == NULL)
 		return (NULL);
+	for (k = 0; k < QUERY_NKEYS; k++) {
+		if (v[k] == NULL)
+			continue;
+		if (o != buf)
+			*o++ = '&';
+		for (s = query_keys[k].name; *s != '\0'; s++)
+			*o++ = *s;
+		*o++ = '=';
+		/* As query_urlencode(). */
+		for (s = v[k]; (c = *s) != '\0'; s++) {
+			if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			    (c >= '0' && c <= '9') || c == '-' || c == '_' ||
+			    c == '.' || c == '~' || c == ',' || c == '/' ||
+			    c == ':')
+				*o++ = c;
+			else {
+				*o++ = '%';
+				*o++ = hex[c >> 4];
+				*o++ = hex[c & 15];
+			}
+		}
 	}
-	fclose(f);
+	*o = '\0';
 	return (buf);
 }
 

@@ -93,6 +93,12 @@ struct query_keyinfo {
 	const char	*help;
 };
 
+/* One change of a query_format_edit() link: value NULL unsets the key. */
+struct query_edit {
+	int		 key;
+	const char	*value;
+};
+
 struct query {
 	char		*value[QUERY_NKEYS];	/* NULL = absent */
 	uint32_t	*path;
@@ -113,6 +119,8 @@ const char	*query_str(const struct query *, enum query_key);
 int64_t		 query_int(const struct query *, enum query_key);
 double		 query_number(const struct query *, enum query_key);
 char		*query_format(const struct query *);
+char		*query_format_edit(const struct query *,
+		     const struct query_edit *, size_t);
 int		 query_equal(const struct query *, const struct query *);
 char		*query_path_format(const uint32_t *, size_t);
 int		 query_set_path(struct query *, const uint32_t *, size_t);

@@ -71,6 +71,9 @@ static const struct report_entry *report_table[] = {
 static uint32_t	report_func_qualified(const struct profile *, const char *);
 static int	order_cmp(const void *, const void *, void *);
 
+/* The most (key, value) changes one link makes. */
+#define REPORT_EDITS	16
+
 /* The report for a cmd, or NULL. */
 const struct report_entry *
 report_find(const char *cmd)
@@ -286,27 +289,22 @@ report_func_values(const struct profile *p, int which, uint32_t f)
 char *
 report_link(const struct query *q, ...)
 {
-	struct query	*c;
-	va_list		 ap;
-	int		 k;
-	const char	*v;
-	char		*s = NULL;
+	struct query_edit	 ed[REPORT_EDITS];
+	va_list			 ap;
+	size_t			 n = 0;
+	int			 k;
 
-	if ((c = query_copy(q)) == NULL)
-		return (NULL);
 	va_start(ap, q);
 	while ((k = va_arg(ap, int)) != -1) {
-		v = va_arg(ap, const char *);
-		if (v == NULL)
-			query_unset(c, k);
-		else if (query_set(c, k, v, NULL) == -1)
-			goto done;
+		if (n == REPORT_EDITS) {
+			va_end(ap);
+			return (NULL);
+		}
+		ed[n].key = k;
+		ed[n++].value = va_arg(ap, const char *);
 	}
-	s = query_format(c);
-done:
 	va_end(ap);
-	query_free(c);
-	return (s);
+	return (query_format_edit(q, ed, n));
 }
 
 /*
@@ -322,39 +320,35 @@ report_goto(const struct query *q, const char *cmd, ...)
 	static const enum query_key page[] = { QUERY_PATH, QUERY_FUNC,
 	    QUERY_MODULE, QUERY_CLIQUE, QUERY_BY, QUERY_FROM, QUERY_OPEN,
 	    QUERY_CLOSE, QUERY_MIN };
-	struct query	*c;
-	va_list		 ap;
-	int		 k;
-	size_t		 i;
-	const char	*v;
-	char		*s = NULL;
+	struct query_edit	 ed[REPORT_EDITS + 16];
+	va_list			 ap;
+	size_t			 i, n = 0;
+	int			 k;
 
-	if ((c = query_copy(q)) == NULL)
-		return (NULL);
-	for (i = 0; i < sizeof page / sizeof page[0]; i++)
-		query_unset(c, page[i]);
+	for (i = 0; i < sizeof page / sizeof page[0]; i++) {
+		ed[n].key = page[i];
+		ed[n++].value = NULL;
+	}
 	/* The tree's own preferences stay with tree pages. */
 	if (strcmp(cmd, "tree") != 0) {
-		query_unset(c, QUERY_DEPTH);
-		query_unset(c, QUERY_BUDGET);
+		ed[n].key = QUERY_DEPTH;
+		ed[n++].value = NULL;
+		ed[n].key = QUERY_BUDGET;
+		ed[n++].value = NULL;
 	}
-	if (query_set(c, QUERY_CMD, cmd, NULL) == -1)
-		goto done;
+	ed[n].key = QUERY_CMD;
+	ed[n++].value = cmd;
 	va_start(ap, cmd);
 	while ((k = va_arg(ap, int)) != -1) {
-		v = va_arg(ap, const char *);
-		if (v == NULL)
-			query_unset(c, k);
-		else if (query_set(c, k, v, NULL) == -1) {
+		if (n == sizeof ed / sizeof ed[0]) {
 			va_end(ap);
-			goto done;
+			return (NULL);
 		}
+		ed[n].key = k;
+		ed[n++].value = va_arg(ap, const char *);
 	}
 	va_end(ap);
-	s = query_format(c);
-done:
-	query_free(c);
-	return (s);
+	return (query_format_edit(q, ed, n));
 }
 
 /*
