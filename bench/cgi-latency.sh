@@ -27,11 +27,21 @@ for f in "$server" "$cgi" "$deepq" "$LIGHTTPD"; do
 done
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/deepq-bench.XXXXXX")
+# The runtime directory on a tmpfs, as /run/deepq is when deployed
+# (deepq.conf(5)): on a disk file system every request's want file and
+# reply FIFO cost an inode allocation. DEEPQ_BENCH_RUNDIR names another
+# parent directory.
+shm=${DEEPQ_BENCH_RUNDIR:-/dev/shm}
+if [ -d "$shm" ] && [ -w "$shm" ]; then
+	rundir=$shm/${tmp##*/}
+else
+	rundir=$tmp/run
+fi
 lpid=
 cleanup() {
 	DEEPQ_CONFIG=$tmp/deepq.conf "$deepq" stop --all 2>/dev/null || :
 	[ -z "$lpid" ] || kill "$lpid" 2>/dev/null || :
-	rm -rf "$tmp"
+	rm -rf "$tmp" "$rundir"
 }
 trap cleanup EXIT
 trap 'exit 1' HUP INT TERM
@@ -46,7 +56,7 @@ for p in $profiles; do
 done
 cat >"$tmp/deepq.conf" <<EOF
 profile_root = $tmp/root
-runtime_dir = $tmp/run
+runtime_dir = $rundir
 server_path = $server
 idle_timeout = 300
 load_wait = 30

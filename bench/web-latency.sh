@@ -21,12 +21,22 @@ n=${2:-200}
 [ -x "$deepq" ] || { echo "web-latency: $deepq is missing" >&2; exit 1; }
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/deepq-bench.XXXXXX")
+# The runtime directory on a tmpfs, as /run/deepq is when deployed
+# (deepq.conf(5)): on a disk file system every request's want file and
+# reply FIFO cost an inode allocation. DEEPQ_BENCH_RUNDIR names another
+# parent directory.
+shm=${DEEPQ_BENCH_RUNDIR:-/dev/shm}
+if [ -d "$shm" ] && [ -w "$shm" ]; then
+	rundir=$shm/${tmp##*/}
+else
+	rundir=$tmp/run
+fi
 wpid=
 cleanup() {
 	[ -z "$wpid" ] || kill -INT "$wpid" 2>/dev/null || :
 	[ -z "$wpid" ] || wait "$wpid" 2>/dev/null || :
 	DEEPQ_CONFIG=$tmp/deepq.conf "$deepq" stop --all >/dev/null 2>&1 || :
-	rm -rf "$tmp"
+	rm -rf "$tmp" "$rundir"
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM
@@ -34,7 +44,7 @@ mkdir "$tmp/root"
 cp "$profile" "$tmp/root/"
 name=${profile##*/}
 cat >"$tmp/deepq.conf" <<CONF
-runtime_dir = $tmp/run
+runtime_dir = $rundir
 server_path = $top_builddir/server/deepq-server
 idle_timeout = 120
 CONF

@@ -25,11 +25,21 @@ for f in "$server" "$cgi" "$deepq" "$LIGHTTPD"; do
 done
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/deepq-bench.XXXXXX")
+# The runtime directory on a tmpfs, as /run/deepq is when deployed
+# (deepq.conf(5)): on a disk file system every request's want file and
+# reply FIFO cost an inode allocation. DEEPQ_BENCH_RUNDIR names another
+# parent directory.
+shm=${DEEPQ_BENCH_RUNDIR:-/dev/shm}
+if [ -d "$shm" ] && [ -w "$shm" ]; then
+	rundir=$shm/${tmp##*/}
+else
+	rundir=$tmp/run
+fi
 lpid=
 cleanup() {
 	DEEPQ_CONFIG=$tmp/deepq.conf "$deepq" stop --all 2>/dev/null || :
 	[ -z "$lpid" ] || kill "$lpid" 2>/dev/null || :
-	rm -rf "$tmp"
+	rm -rf "$tmp" "$rundir"
 }
 trap cleanup EXIT
 trap 'exit 1' HUP INT TERM
@@ -45,7 +55,7 @@ else
 fi
 cat >"$tmp/deepq.conf" <<EOF2
 profile_root = $tmp/root
-runtime_dir = $tmp/run
+runtime_dir = $rundir
 server_path = $server
 idle_timeout = 3600
 load_wait = 30
@@ -92,7 +102,7 @@ echo "load (first query): $(( (t1 - t0) / 1000000 )) ms;" \
     "$(sed -n 's/.*"nodes":\([0-9]*\).*/\1 nodes/p' "$tmp/status")" \
     "$(sed 's/.*"rss":\([0-9]*\).*/server RSS \1 bytes/' "$tmp/st")"
 
-for q in 'cmd=top' 'cmd=tree'; do
+for q in ${QUERIES:-'cmd=top' 'cmd=tree'}; do
 	# Through the pipes: one deepq process per query.
 	: >"$tmp/ms"
 	for i in $(seq 200); do
