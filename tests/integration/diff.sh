@@ -7,6 +7,7 @@
 
 need_corpus
 command -v jq >/dev/null 2>&1 || skip_all "jq is not installed"
+command -v tidy >/dev/null 2>&1 || skip_all "tidy is not installed"
 data=$top_srcdir/tests/data
 dir=$tmp/profiles
 mkdir -p "$dir"
@@ -187,6 +188,21 @@ jq -r '.rows[].diff.total.delta' "$tmp/modules.json" >"$tmp/sorted"
 sort -rn "$tmp/sorted" | cmp -s - "$tmp/sorted" && [ -s "$tmp/sorted" ] &&
     ok "modules sort=delta orders by the delta of the total" ||
     not_ok "modules sort=delta orders by the delta of the total"
+
+# Every page with comparison columns stays valid HTML5, and shows them.
+for c in 'cmd=top' 'cmd=tree' 'cmd=modules' 'cmd=modules&sort=ratio' \
+    'cmd=module&module=node:fs' 'cmd=func&func=resolve' \
+    'cmd=func&func=runVM&sort=delta' 'cmd=callers&func=runVM&by=site'; do
+	q "$dir/many-functions-100us.cpuprofile" \
+	    "base=many-functions.cpuprofile&$c" >"$tmp/out.html"
+	if tidy -q -e "$tmp/out.html" >"$tmp/tidy" 2>&1 &&
+	    [ ! -s "$tmp/tidy" ] && grep -q '>Ratio<' "$tmp/out.html"; then
+		ok "HTML of $c with base=: valid, with the comparison columns"
+	else
+		not_ok "HTML of $c with base="
+		head -5 "$tmp/tidy" | sed 's/^/# /'
+	fi
+done
 
 # base= stays under the root, as file= does.
 for bad in ../x /etc/passwd 'sub/../../x'; do
