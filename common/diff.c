@@ -40,6 +40,8 @@ static int	diff_fail(int *, int, char **, const char *, ...)
 		    __attribute__((__format__(__printf__, 4, 5)));
 static int	diff_copy(struct profile_builder *, const struct profile *,
 		    const int *, const int *, uint32_t);
+static int	diff_set(json_t *, const struct diff *, int64_t, int64_t,
+		    int64_t, int64_t);
 
 static int
 diff_fail(int *status, int code, char **cause, const char *fmt, ...)
@@ -232,6 +234,19 @@ diff_values(const struct diff *d, int64_t v, int64_t b)
 	    sb != 0 ? json_real((double)v / (double)sb) : json_null()));
 }
 
+/* Set a row's "diff": {"self": ..., "total": ...}. */
+static int
+diff_set(json_t *row, const struct diff *d, int64_t self, int64_t bself,
+    int64_t total, int64_t btotal)
+{
+	json_t	*o;
+
+	if ((o = json_pack("{s:o, s:o}", "self", diff_values(d, self, bself),
+	    "total", diff_values(d, total, btotal))) == NULL)
+		return (-1);
+	return (json_object_set_new(row, "diff", o));
+}
+
 /*
  * Add "diff": {"self": ..., "total": ...} to a row about node i (funcs
  * 0) or function i (funcs 1).
@@ -242,19 +257,24 @@ diff_add(json_t *row, const struct profile *p, const struct diff *d,
 {
 	const struct profile_metric	*m = &p->metrics[d->m];
 	const struct profile_metric	*b = &p->metrics[d->bm];
-	json_t				*o;
 
 	if (funcs)
-		o = json_pack("{s:o, s:o}",
-		    "self", diff_values(d, m->func_self[i], b->func_self[i]),
-		    "total", diff_values(d, m->func_total[i], b->func_total[i]));
-	else
-		o = json_pack("{s:o, s:o}",
-		    "self", diff_values(d, m->self[i], b->self[i]),
-		    "total", diff_values(d, m->total[i], b->total[i]));
-	if (o == NULL)
-		return (-1);
-	return (json_object_set_new(row, "diff", o));
+		return (diff_set(row, d, m->func_self[i], b->func_self[i],
+		    m->func_total[i], b->func_total[i]));
+	return (diff_set(row, d, m->self[i], b->self[i], m->total[i],
+	    b->total[i]));
+}
+
+/*
+ * The same for a row of aggregated values (a caller, a callee, a
+ * module): self and total hold one value per metric of the profile.
+ */
+int
+diff_add_values(json_t *row, const struct diff *d, const int64_t *self,
+    const int64_t *total)
+{
+	return (diff_set(row, d, self[d->m], self[d->bm], total[d->m],
+	    total[d->bm]));
 }
 
 /* A report's "comparison": the totals of both sides. */
@@ -275,33 +295,63 @@ diff_summary(json_t *j, const struct profile *p, const struct diff *d)
 }
 
 /*
- * Sort keys for report_order: the delta (ratio 0) or the ratio (ratio 1,
- * in millionths; new rows first) of the total (total 1) or self value of
- * every function.
+ * Does the query sort a comparison by its change? DIFF_SORT_DELTA or
+ * DIFF_SORT_RATIO for sort=delta and sort=ratio with base=, else -1
+ * (the report sorts as report_sort says).
+ */
+int
+diff_sort(int cmp, const struct query *q)
+{
+	const char	*sort = query_str(q, QUERY_SORT);
+
+	if (!cmp)
+		return (-1);
+	if (strcmp(sort, "delta") == 0)
+		return (DIFF_SORT_DELTA);
+	if (strcmp(sort, "ratio") == 0)
+		return (DIFF_SORT_RATIO);
+	return (-1);
+}
+
+/*
+ * Sort keys for report_order of n rows: the delta (DIFF_SORT_DELTA) or
+ * the ratio (DIFF_SORT_RATIO, in millionths; new rows first) of v[i *
+ * stride] against its base bv[i * stride].
+ */
+void
+diff_keys(const struct diff *d, int how, const int64_t *v, const int64_t *bv,
+    size_t stride, uint32_t n, int64_t *key)
+{
+	uint32_t	 i;
+	int64_t		 x, b;
+	double		 r;
+
+	for (i = 0; i < n; i++) {
+		x = v[i * stride];
+		b = diff_base(d, bv[i * stride]);
+		if (how == DIFF_SORT_DELTA)
+			key[i] = x - b;
+		else if (b == 0)
+			key[i] = x > 0 ? INT64_MAX : 0;
+		else {
+			r = (double)x / (double)b * 1e6;
+			key[i] = r > 9e18 ? INT64_MAX : (int64_t)r;
+		}
+	}
+}
+
+/*
+ * Sort keys for report_order: the delta (ratio 0) or the ratio (ratio 1)
+ * of the total (total 1) or self value of every function.
  */
 int
 diff_key(const struct diff *d, const struct profile *p, int ratio, int total,
     int64_t *key)
 {
-	const int64_t	*v = total ? p->metrics[d->m].func_total :
-			    p->metrics[d->m].func_self;
-	const int64_t	*bv = total ? p->metrics[d->bm].func_total :
-			    p->metrics[d->bm].func_self;
-	uint32_t	 f;
-	int64_t		 b;
-	double		 r;
-
-	for (f = 0; f < p->nfuncs; f++) {
-		b = diff_base(d, bv[f]);
-		if (!ratio)
-			key[f] = v[f] - b;
-		else if (b == 0)
-			key[f] = v[f] > 0 ? INT64_MAX : 0;
-		else {
-			r = (double)v[f] / (double)b * 1e6;
-			key[f] = r > 9e18 ? INT64_MAX : (int64_t)r;
-		}
-	}
+	diff_keys(d, ratio ? DIFF_SORT_RATIO : DIFF_SORT_DELTA,
+	    total ? p->metrics[d->m].func_total : p->metrics[d->m].func_self,
+	    total ? p->metrics[d->bm].func_total : p->metrics[d->bm].func_self,
+	    1, p->nfuncs, key);
 	return (0);
 }
 

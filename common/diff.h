@@ -55,8 +55,13 @@ int64_t		 diff_base(const struct diff *, int64_t);
 json_t		*diff_values(const struct diff *, int64_t, int64_t);
 int		 diff_add(json_t *, const struct profile *,
 		     const struct diff *, int, uint32_t);
+int		 diff_add_values(json_t *, const struct diff *,
+		     const int64_t *, const int64_t *);
 int		 diff_summary(json_t *, const struct profile *,
 		     const struct diff *);
+int		 diff_sort(int, const struct query *);
+void		 diff_keys(const struct diff *, int, const int64_t *,
+		     const int64_t *, size_t, uint32_t, int64_t *);
 int		 diff_key(const struct diff *, const struct profile *, int,
 		     int, int64_t *);
 uint32_t	 diff_head(struct display *, struct display_block *,
@@ -66,5 +71,8 @@ void		 diff_row(struct display *, struct display_block *, size_t,
 void		 diff_text(struct display *, const json_t *);
 
 #define DIFF_COLUMNS	4
+
+#define DIFF_SORT_DELTA	0
+#define DIFF_SORT_RATIO	1
 
 #endif /* DIFF_H */

@@ -26,6 +26,7 @@
 #include "callgraph.h"
 #include "columns.h"
 #include "cost.h"
+#include "diff.h"
 #include "display.h"
 #include "profile.h"
 #include "query.h"
@@ -39,7 +40,8 @@
  * has them (the extra_site hook, for Mercury), else the caller's call
  * node, shown as the calling function and its call node path. Each row
  * counts recursion once (aggregate.h); rows are paged by from= and
- * limit=, like Mercury's bunches.
+ * limit=, like Mercury's bunches. With base= rows compare as on the func
+ * page.
  */
 
 static json_t	*callers_create(const struct profile *, const struct query *,
@@ -68,11 +70,20 @@ callers_create(const struct profile *p, const struct query *q,
 	uint32_t			 f;
 	int				 m, sort, sm;
 	int64_t				 matched;
+	struct diff			 dd;
+	int				 cmp = diff_init(&dd, p, q);
+	int				 ds = diff_sort(cmp, q);
 
 	memset(&b, 0, sizeof b);
-	if ((m = report_metric(p, q, e)) == -1 ||
-	    (sort = report_sort(p, q, m, &sm, e)) == -1 ||
-	    (f = report_func_find(p, q, e)) == PROFILE_NONE)
+	if ((m = report_metric(p, q, e)) == -1)
+		return (NULL);
+	/* sort=delta, ratio (base=): by the change of the total. */
+	if (ds != -1) {
+		sort = REPORT_SORT_TOTAL;
+		sm = dd.m;
+	} else if ((sort = report_sort(p, q, m, &sm, e)) == -1)
+		return (NULL);
+	if ((f = report_func_find(p, q, e)) == PROFILE_NONE)
 		return (NULL);
 	memset(&spec, 0, sizeof spec);
 	spec.callers_by = strcmp(by, "site") == 0 ? AGGREGATE_SITE :
@@ -102,6 +113,8 @@ callers_create(const struct profile *p, const struct query *q,
 	json_object_set_new(fo, "contexts", json_integer(b.set.nodes[0]));
 	json_object_set_new(fo, "self", report_row_values(p, b.set.self));
 	json_object_set_new(fo, "total", report_row_values(p, b.set.total));
+	if (cmp && diff_add_values(fo, &dd, b.set.self, b.set.total) == -1)
+		goto nomem;
 	json_object_set_new(j, "sites", json_string(p->extra_site != NULL ?
 	    "static" : "call nodes"));
 
@@ -111,6 +124,8 @@ callers_create(const struct profile *p, const struct query *q,
 	rs.clique = g->clique[f];
 	rs.sort = sort;
 	rs.metric = sm;
+	rs.diff = cmp ? &dd : NULL;
+	rs.diffsort = ds;
 	rs.from = query_int(q, QUERY_FROM);
 	rs.limit = query_int(q, QUERY_LIMIT);
 	if ((a = rows_json(p, &b.callers, &rs, &matched)) == NULL ||
@@ -148,6 +163,7 @@ callers_display(const json_t *j, const struct query *q)
 	free(title);
 	if (d == NULL)
 		return (NULL);
+	diff_text(d, j);
 	l = display_links(d);
 	link = report_func_link(q, report_integer(fo, "func"));
 	display_link(d, l, "the function", link);

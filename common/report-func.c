@@ -26,6 +26,7 @@
 #include "callgraph.h"
 #include "columns.h"
 #include "cost.h"
+#include "diff.h"
 #include "display.h"
 #include "profile.h"
 #include "query.h"
@@ -39,7 +40,10 @@
  * function's total adds a call node only when no ancestor node is the
  * same function, and each caller (callee) row adds a node only when no
  * ancestor node was already added to that row. A row whose function is
- * in a recursive clique with this one is marked "recursive".
+ * in a recursive clique with this one is marked "recursive". With base=
+ * the function and every caller and callee row have "diff" (diff.h): a
+ * row only one side has shows 0 on the other; sort=delta or ratio ranks
+ * the rows by the change of their total.
  */
 
 static json_t	*func_create(const struct profile *, const struct query *,
@@ -67,11 +71,20 @@ func_create(const struct profile *p, const struct query *q,
 	uint32_t			 f;
 	int				 m, sort, sm;
 	int64_t				 matched;
+	struct diff			 dd;
+	int				 cmp = diff_init(&dd, p, q);
+	int				 ds = diff_sort(cmp, q);
 
 	memset(&b, 0, sizeof b);
-	if ((m = report_metric(p, q, e)) == -1 ||
-	    (sort = report_sort(p, q, m, &sm, e)) == -1 ||
-	    (f = report_func_find(p, q, e)) == PROFILE_NONE)
+	if ((m = report_metric(p, q, e)) == -1)
+		return (NULL);
+	/* sort=delta, ratio (base=): by the change of the total. */
+	if (ds != -1) {
+		sort = REPORT_SORT_TOTAL;
+		sm = dd.m;
+	} else if ((sort = report_sort(p, q, m, &sm, e)) == -1)
+		return (NULL);
+	if ((f = report_func_find(p, q, e)) == PROFILE_NONE)
 		return (NULL);
 	if ((g = callgraph_get(p, ctx->cost)) == NULL ||
 	    (in = calloc(p->nfuncs, 1)) == NULL)
@@ -96,6 +109,8 @@ func_create(const struct profile *p, const struct query *q,
 	json_object_set_new(fo, "contexts", json_integer(b.set.nodes[0]));
 	json_object_set_new(fo, "self", report_row_values(p, b.set.self));
 	json_object_set_new(fo, "total", report_row_values(p, b.set.total));
+	if (cmp && diff_add_values(fo, &dd, b.set.self, b.set.total) == -1)
+		goto nomem;
 
 	memset(&rs, 0, sizeof rs);
 	rs.by = AGGREGATE_FUNC;
@@ -103,6 +118,8 @@ func_create(const struct profile *p, const struct query *q,
 	rs.clique = g->clique[f];
 	rs.sort = sort;
 	rs.metric = sm;
+	rs.diff = cmp ? &dd : NULL;
+	rs.diffsort = ds;
 	rs.from = 0;
 	rs.limit = query_int(q, QUERY_LIMIT);
 	if ((a = rows_json(p, &b.callers, &rs, &matched)) == NULL ||
@@ -138,6 +155,8 @@ func_display(const json_t *j, const struct query *q)
 	size_t			 r;
 	static const char *const bys[] = { "site", "module", "clique" };
 	size_t			 i;
+	int			 cmp = json_object_get(j, "comparison") != NULL;
+	uint32_t		 nc;
 
 	if (asprintf(&title, "Function %s", name) == -1)
 		return (NULL);
@@ -152,6 +171,7 @@ func_display(const json_t *j, const struct query *q)
 		    "file"), (long long)report_integer(fo, "line"));
 	else if (json_object_get(fo, "file") != NULL)
 		display_text(d, "Defined in %s.", report_string(fo, "file"));
+	diff_text(d, j);
 	display_text(d, "Called in %lld context%s%s.",
 	    (long long)report_integer(fo, "contexts"),
 	    report_integer(fo, "contexts") == 1 ? "" : "s",
@@ -159,13 +179,17 @@ func_display(const json_t *j, const struct query *q)
 	    "; recursive" : "");
 
 	columns_init(&c, j, q, COLUMNS_SELF | COLUMNS_TOTAL);
-	t = display_table(d, 1 + columns_count(&c), "function");
+	nc = 1 + columns_count(&c);
+	t = display_table(d, nc + (cmp ? DIFF_COLUMNS : 0), "function");
 	display_head(d, t, 0, "Function", NULL, 0);
 	columns_head(d, t, 1, &c, q);
+	if (cmp)
+		diff_head(d, t, nc);
 	r = display_row(d, t);
 	display_cell(d, t, r, 0, name, NULL, DISPLAY_STRONG);
 	columns_row(d, t, r, 1, &c, json_object_get(fo, "self"),
 	    json_object_get(fo, "total"));
+	diff_row(d, t, r, nc, fo);
 
 	if (asprintf(&s, "Callers (%lld)", (long long)report_integer(j,
 	    "ncallers")) != -1) {

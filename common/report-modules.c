@@ -37,7 +37,10 @@
  * functions without one), with its functions, self (the sum over its
  * functions) and total (its call nodes, counted once: a node is added
  * only when no ancestor is in the same module, so a module calling
- * itself through others is not counted twice).
+ * itself through others is not counted twice). With base= each row
+ * has "diff" (diff.h) and sort=delta or ratio ranks by the change of the
+ * total; the base's sums come from the same grouping, "base" being one
+ * more metric of the merged profile.
  *
  * cmd=module: one module (module=): "module" has its "name", "functions",
  * "contexts", "self" and "total"; "rows" its functions, ranked like top.
@@ -81,11 +84,20 @@ modules_create(const struct profile *p, const struct query *q,
 	int			 m, sort, sm;
 	int64_t			 from = query_int(q, QUERY_FROM);
 	int64_t			 limit = query_int(q, QUERY_LIMIT);
+	int64_t			*dkey = NULL;
+	struct diff		 dd;
+	int			 cmp = diff_init(&dd, p, q);
+	int			 ds = diff_sort(cmp, q);
 
 	memset(&rows, 0, sizeof rows);
 	idmap_init(&map);
-	if ((m = report_metric(p, q, e)) == -1 ||
-	    (sort = report_sort(p, q, m, &sm, e)) == -1)
+	if ((m = report_metric(p, q, e)) == -1)
+		return (NULL);
+	/* sort=delta, ratio (base=): by the change of the total. */
+	if (ds != -1) {
+		sort = REPORT_SORT_TOTAL;
+		sm = dd.m;
+	} else if ((sort = report_sort(p, q, m, &sm, e)) == -1)
 		return (NULL);
 	/* Dense group numbers for the module string ids, root excluded. */
 	if ((group = malloc(p->nfuncs * sizeof *group)) == NULL ||
@@ -111,9 +123,18 @@ modules_create(const struct profile *p, const struct query *q,
 		idx[g] = g;
 		names[g] = profile_string(p, mod[g]);
 	}
-	report_order(idx, ngroups, sort == REPORT_SORT_NAME ? NULL :
-	    (sort == REPORT_SORT_SELF ? rows.self : rows.total) + sm,
-	    p->nmetrics, names);
+	/* Base sums come with the groups: "base" is one more metric. */
+	if (ds != -1) {
+		if ((dkey = malloc((ngroups ? ngroups : 1) * sizeof *dkey)) ==
+		    NULL)
+			goto nomem;
+		diff_keys(&dd, ds, rows.total + dd.m, rows.total + dd.bm,
+		    p->nmetrics, ngroups, dkey);
+		report_order(idx, ngroups, dkey, 1, names);
+	} else
+		report_order(idx, ngroups, sort == REPORT_SORT_NAME ? NULL :
+		    (sort == REPORT_SORT_SELF ? rows.self : rows.total) + sm,
+		    p->nmetrics, names);
 
 	if ((j = report_new("modules")) == NULL ||
 	    report_metrics(j, p, m) == -1 || (a = json_array()) == NULL ||
@@ -130,7 +151,10 @@ modules_create(const struct profile *p, const struct query *q,
 		    (size_t)g * p->nmetrics),
 		    "total", report_row_values(p, rows.total +
 		    (size_t)g * p->nmetrics));
-		if (o == NULL || json_array_append_new(a, o) == -1)
+		if (o == NULL || json_array_append_new(a, o) == -1 ||
+		    (cmp && diff_add_values(o, &dd, rows.self +
+		    (size_t)g * p->nmetrics, rows.total +
+		    (size_t)g * p->nmetrics) == -1))
 			goto nomem;
 	}
 	goto done;
@@ -146,6 +170,7 @@ done:
 	free(nfunc);
 	free(idx);
 	free(names);
+	free(dkey);
 	return (j);
 }
 
@@ -172,20 +197,26 @@ modules_display(const json_t *j, const struct query *q)
 	const json_t		*rows = json_object_get(j, "rows"), *row;
 	size_t			 i, r;
 	char			*s;
+	int			 cmp = json_object_get(j, "comparison") != NULL;
+	uint32_t		 nc;
 
 	if ((d = display_create("Modules")) == NULL)
 		return (NULL);
+	diff_text(d, j);
 	display_text(d, "%lld modules; a module's total counts its call "
 	    "nodes once, however often it recurs.",
 	    (long long)report_integer(j, "matched"));
 	columns_init(&c, j, q, COLUMNS_SELF | COLUMNS_TOTAL | COLUMNS_SORT);
-	t = display_table(d, 3 + columns_count(&c), "modules");
+	nc = 3 + columns_count(&c);
+	t = display_table(d, nc + (cmp ? DIFF_COLUMNS : 0), "modules");
 	s = report_link(q, QUERY_SORT, "name", QUERY_FROM, NULL, -1);
 	display_head(d, t, 0, "Module", s, 0);
 	free(s);
 	display_head(d, t, 1, "Functions", NULL, DISPLAY_NUM);
 	display_head(d, t, 2, "Contexts", NULL, DISPLAY_NUM);
 	columns_head(d, t, 3, &c, q);
+	if (cmp)
+		diff_head(d, t, nc);
 	json_array_foreach(rows, i, row) {
 		r = display_row(d, t);
 		module_row_name(d, t, r, row, q);
@@ -197,6 +228,7 @@ modules_display(const json_t *j, const struct query *q)
 		free(s);
 		columns_row(d, t, r, 3, &c, json_object_get(row, "self"),
 		    json_object_get(row, "total"));
+		diff_row(d, t, r, nc, row);
 	}
 	columns_pager(d, j, q);
 	columns_controls(d, j, q, 1);

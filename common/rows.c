@@ -25,6 +25,7 @@
 #include "aggregate.h"
 #include "callgraph.h"
 #include "columns.h"
+#include "diff.h"
 #include "display.h"
 #include "profile.h"
 #include "query.h"
@@ -160,6 +161,7 @@ rows_json(const struct profile *p, const struct aggregate_rows *r,
 	uint32_t	*idx = NULL, i;
 	const char	**names = NULL;
 	const int64_t	*key = NULL;
+	int64_t		*dkey = NULL;
 
 	*matched = r->n;
 	if ((a = json_array()) == NULL ||
@@ -167,7 +169,13 @@ rows_json(const struct profile *p, const struct aggregate_rows *r,
 		goto fail;
 	for (i = 0; i < r->n; i++)
 		idx[i] = i;
-	if (s->sort == REPORT_SORT_NAME) {
+	if (s->diff != NULL && s->diffsort != -1) {
+		/* sort=delta, ratio: by the change of the row's total. */
+		if ((dkey = malloc((r->n ? r->n : 1) * sizeof *dkey)) == NULL)
+			goto fail;
+		diff_keys(s->diff, s->diffsort, r->total + s->diff->m,
+		    r->total + s->diff->bm, r->nmetrics, r->n, dkey);
+	} else if (s->sort == REPORT_SORT_NAME) {
 		if ((names = malloc((r->n ? r->n : 1) * sizeof *names)) ==
 		    NULL)
 			goto fail;
@@ -176,7 +184,10 @@ rows_json(const struct profile *p, const struct aggregate_rows *r,
 	} else
 		key = (s->sort == REPORT_SORT_SELF ? r->self : r->total) +
 		    s->metric;
-	report_order(idx, r->n, key, r->nmetrics, names);
+	if (dkey != NULL)
+		report_order(idx, r->n, dkey, 1, NULL);
+	else
+		report_order(idx, r->n, key, r->nmetrics, names);
 	for (i = s->from; i < r->n && i < s->from + s->limit; i++) {
 		if ((o = row_subject(p, r, s, idx[i])) == NULL ||
 		    json_array_append_new(a, o) == -1)
@@ -186,15 +197,20 @@ rows_json(const struct profile *p, const struct aggregate_rows *r,
 		    json_object_set_new(o, "self", report_row_values(p,
 		    r->self + (size_t)idx[i] * r->nmetrics)) == -1 ||
 		    json_object_set_new(o, "total", report_row_values(p,
-		    r->total + (size_t)idx[i] * r->nmetrics)) == -1)
+		    r->total + (size_t)idx[i] * r->nmetrics)) == -1 ||
+		    (s->diff != NULL && diff_add_values(o, s->diff,
+		    r->self + (size_t)idx[i] * r->nmetrics,
+		    r->total + (size_t)idx[i] * r->nmetrics) == -1))
 			goto fail;
 	}
 	free(idx);
 	free(names);
+	free(dkey);
 	return (a);
 fail:
 	free(idx);
 	free(names);
+	free(dkey);
 	json_decref(a);
 	return (NULL);
 }
@@ -214,11 +230,16 @@ rows_display(struct display *d, const char *heading, const json_t *rows,
 	size_t			 i, r;
 	char			*link, *s, *label, id[32];
 	const char		*what, *path;
+	uint32_t		 nc;
+	/* Rows made with rows_spec.diff (not every page compares them). */
+	int			 cmp = json_object_get(json_array_get(rows, 0),
+				    "diff") != NULL;
 
 	columns_init(&c, j, q, COLUMNS_SELF | COLUMNS_TOTAL | COLUMNS_SORT);
 	if (heading != NULL)
 		display_heading(d, heading);
-	t = display_table(d, 2 + columns_count(&c), NULL);
+	nc = 2 + columns_count(&c);
+	t = display_table(d, nc + (cmp ? DIFF_COLUMNS : 0), NULL);
 	what = strcmp(by, "module") == 0 ? "Module" : strcmp(by, "clique") ==
 	    0 ? "Clique" : strcmp(by, "site") == 0 ? "Call site" :
 	    "Function";
@@ -227,6 +248,8 @@ rows_display(struct display *d, const char *heading, const json_t *rows,
 	free(s);
 	display_head(d, t, 1, "Contexts", NULL, DISPLAY_NUM);
 	columns_head(d, t, 2, &c, q);
+	if (cmp)
+		diff_head(d, t, nc);
 	json_array_foreach(rows, i, row) {
 		r = display_row(d, t);
 		link = NULL;
@@ -290,5 +313,6 @@ rows_display(struct display *d, const char *heading, const json_t *rows,
 		free(s);
 		columns_row(d, t, r, 2, &c, json_object_get(row, "self"),
 		    json_object_get(row, "total"));
+		diff_row(d, t, r, nc, row);
 	}
 }

@@ -32,6 +32,9 @@
  *		its call node; with static call sites also "site", "label",
  *		"line"
  *
+ * With base= (rows_spec.diff) every row also has "diff", as diff_add_values
+ * makes it, and its table the comparison columns.
+ *
  * and every row has "contexts" (call nodes summed), "self" and "total"
  * ({metric: value}, total counted once).
  */
@@ -43,6 +46,7 @@
 #include "aggregate.h"
 
 struct callgraph;
+struct diff;
 struct display;
 struct profile;
 struct query;
@@ -55,6 +59,8 @@ struct rows_spec {
 	int			 sort;		/* REPORT_SORT_* */
 	int			 metric;
 	int64_t			 from, limit;
+	const struct diff	*diff;		/* base=: rows get "diff" */
+	int			 diffsort;	/* DIFF_SORT_*, or -1 */
 };
 
 json_t		*rows_json(const struct profile *, const struct aggregate_rows *,

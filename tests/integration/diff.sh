@@ -7,6 +7,7 @@
 
 need_corpus
 command -v jq >/dev/null 2>&1 || skip_all "jq is not installed"
+command -v tidy >/dev/null 2>&1 || skip_all "tidy is not installed"
 data=$top_srcdir/tests/data
 dir=$tmp/profiles
 mkdir -p "$dir"
@@ -108,6 +109,100 @@ got=$(q "$dir/workload-dwarf.folded" 'base=workload-fp.folded&cmd=tree&format=te
     awk '/^    ackermann / { print $6, $7; exit }')
 [ "$got" = "$want" ] && ok "tree text: ackermann base and delta $want" ||
     not_ok "tree text: ackermann: got '$got', want '$want'"
+
+# The func page (butterfly) of several functions, recursive quicksort
+# among them: the function's row and every caller and callee row, with
+# their base, total delta and self delta, against awk over the two
+# folded files. A row counts a stack once, however often the call recurs
+# in it; a caller or callee only one file has is a row with 0 on the
+# other side.
+bfly() {
+	awk -v fn="$2" '{ c = $NF; s = substr($0, 1, length($0) - length(c) - 1)
+	    k = split(s, f, /;/); f[0] = "<root>"; delete seen; in_ = 0
+	    for (i = 1; i <= k; i++) {
+		if (f[i] != fn)
+			continue
+		in_ = 1
+		if (!(("r" f[i - 1]) in seen)) {
+			seen["r" f[i - 1]] = 1; rt[f[i - 1]] += c }
+		if (i < k && !(("e" f[i + 1]) in seen)) {
+			seen["e" f[i + 1]] = 1; et[f[i + 1]] += c }
+	    }
+	    if (in_) ft += c
+	    if (f[k] == fn) { fs += c; rs[f[k - 1]] += c }
+	    if (k > 1 && f[k - 1] == fn) es[f[k]] += c }
+	    END { printf "function:%s\t%d\t%d\n", fn, ft, fs
+	    for (g in rt) printf "caller:%s\t%d\t%d\n", g, rt[g], rs[g]
+	    for (h in et) printf "callee:%s\t%d\t%d\n", h, et[h], es[h] }' "$1" |
+	    sort
+}
+for fn in main quicksort word_workload count_word gen_expr; do
+	bfly "$dir/workload-dwarf.folded" "$fn" >"$tmp/a.rows"
+	bfly "$dir/workload-fp.folded" "$fn" >"$tmp/b.rows"
+	join -t '	' -a 1 -a 2 -e 0 -o 0,1.2,1.3,2.2,2.3 "$tmp/a.rows" \
+	    "$tmp/b.rows" | awk -F '\t' '{ printf "%s\t%d\t%d\t%d\n", $1, $4,
+	    $2 - $4, $3 - $5 }' | sort >"$tmp/want.rows"
+	q "$dir/workload-dwarf.folded" \
+	    "base=workload-fp.folded&cmd=func&func=$fn&limit=100000&format=json" |
+	    jq -r '(.function | "function:\(.name)\t\(.diff.total.base)\t\(.diff.total.delta)\t\(.diff.self.delta)"),
+	    (.callers[] | "caller:\(.name)\t\(.diff.total.base)\t\(.diff.total.delta)\t\(.diff.self.delta)"),
+	    (.callees[] | "callee:\(.name)\t\(.diff.total.base)\t\(.diff.total.delta)\t\(.diff.self.delta)")' |
+	    sort >"$tmp/got.rows"
+	if cmp -s "$tmp/want.rows" "$tmp/got.rows" &&
+	    [ "$(wc -l <"$tmp/want.rows")" -gt 2 ]; then
+		ok "func page: $fn and its $(($(wc -l <"$tmp/want.rows") - 1)) caller and callee rows"
+	else
+		not_ok "func page: $fn"
+		diff "$tmp/want.rows" "$tmp/got.rows" | head | sed 's/^/# /'
+	fi
+done
+# Rows only one side has, explicitly: quicksort calls partition only in
+# the DWARF-unwound file, count_word's caller main only in the other.
+got=$(q "$dir/workload-dwarf.folded" \
+    'base=workload-fp.folded&cmd=func&func=quicksort&format=json' |
+    jq -r '.callees[] | select(.name == "partition") | .diff.total |
+    "\(.base) \(.value > 0) \(.ratio)"')
+[ "$got" = "0 true null" ] && ok "func page: an added callee has base 0" ||
+    not_ok "func page: added callee partition: $got"
+got=$(q "$dir/workload-dwarf.folded" \
+    'base=workload-fp.folded&cmd=func&func=count_word&format=json' |
+    jq -r '.callers[] | select(.name == "main") | .diff.total |
+    "\(.value) \(.base > 0) \(.delta == -.base)"')
+[ "$got" = "0 true true" ] && ok "func page: a removed caller has value 0" ||
+    not_ok "func page: removed caller main: $got"
+
+# The modules list: per-module base sums partition the base as the self
+# values partition each profile, so they add up to the comparison's
+# totals; sort=delta ranks by the delta of the module's total.
+cp "$corpus/v8/many-functions.cpuprofile" \
+    "$corpus/v8/many-functions-100us.cpuprofile" "$dir/"
+q "$dir/many-functions-100us.cpuprofile" \
+    'base=many-functions.cpuprofile&cmd=modules&sort=delta&limit=100000&format=json' \
+    >"$tmp/modules.json"
+got=$(jq -r '[([.rows[].diff.self.value] | add), ([.rows[].diff.self.base] | add),
+    ([.rows[].diff.self.delta] | add)] == [.comparison.value, .comparison.base,
+    .comparison.delta]' "$tmp/modules.json")
+[ "$got" = true ] && ok "modules: module sums add up to both totals" ||
+    not_ok "modules: module sums do not add up"
+jq -r '.rows[].diff.total.delta' "$tmp/modules.json" >"$tmp/sorted"
+sort -rn "$tmp/sorted" | cmp -s - "$tmp/sorted" && [ -s "$tmp/sorted" ] &&
+    ok "modules sort=delta orders by the delta of the total" ||
+    not_ok "modules sort=delta orders by the delta of the total"
+
+# Every page with comparison columns stays valid HTML5, and shows them.
+for c in 'cmd=top' 'cmd=tree' 'cmd=modules' 'cmd=modules&sort=ratio' \
+    'cmd=module&module=node:fs' 'cmd=func&func=resolve' \
+    'cmd=func&func=runVM&sort=delta' 'cmd=callers&func=runVM&by=site'; do
+	q "$dir/many-functions-100us.cpuprofile" \
+	    "base=many-functions.cpuprofile&$c" >"$tmp/out.html"
+	if tidy -q -e "$tmp/out.html" >"$tmp/tidy" 2>&1 &&
+	    [ ! -s "$tmp/tidy" ] && grep -q '>Ratio<' "$tmp/out.html"; then
+		ok "HTML of $c with base=: valid, with the comparison columns"
+	else
+		not_ok "HTML of $c with base="
+		head -5 "$tmp/tidy" | sed 's/^/# /'
+	fi
+done
 
 # base= stays under the root, as file= does.
 for bad in ../x /etc/passwd 'sub/../../x'; do
