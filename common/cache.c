@@ -228,6 +228,7 @@ cache_write(const struct profile *p, const char *path, const struct stat *src,
 		out_string(&o, m->name);
 		out_string(&o, m->unit);
 		out_bytes(&o, &m->sum, sizeof m->sum);
+		out_bytes(&o, &m->rate, sizeof m->rate);
 		out_bytes(&o, m->self, p->nnodes * sizeof(int64_t));
 		out_bytes(&o, m->total, p->nnodes * sizeof(int64_t));
 		out_bytes(&o, m->func_self, p->nfuncs * sizeof(int64_t));
@@ -468,12 +469,18 @@ cache_load(const char *path, const struct stat *src, char **cause)
 	for (k = 0; k < p->nmetrics; k++) {
 		struct profile_metric	*m = &p->metrics[k];
 		const int64_t		*sum;
+		const double		*rate;
 
 		if ((m->name = (char *)in_string(&in)) == NULL ||
 		    (m->unit = (char *)in_string(&in)) == NULL)
 			goto corrupt;
 		TAKE(sum, 1, sizeof *sum);
 		m->sum = *sum;
+		TAKE(rate, 1, sizeof *rate);
+		/* A rate is shown as time: never trust a strange one. */
+		if (!(*rate >= 0 && *rate < 1e300))
+			goto corrupt;
+		m->rate = *rate;
 		TAKE(m->self, h.nnodes, sizeof(int64_t));
 		TAKE(m->total, h.nnodes, sizeof(int64_t));
 		TAKE(m->func_self, h.nfuncs, sizeof(int64_t));

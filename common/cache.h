@@ -30,7 +30,7 @@
 
 struct profile;
 
-#define CACHE_VERSION	1
+#define CACHE_VERSION	2	/* 2: each metric's rate */
 
 int		 cache_write(const struct profile *, const char *,
 		     const struct stat *, char **);

@@ -81,10 +81,13 @@ main(int argc, char **argv)
 	ok(p != NULL, "%s loads", src);
 	if (p == NULL)
 		return (tap_done());
+	/* A rate the reader recorded (Mercury's quanta) must come back. */
+	p->metrics[0].rate = 250.5;
 	ok(cache_write(p, path, &st, &cause) == 0, "cache written");
 	c = cache_load(path, &st, &cause);
 	ok(c != NULL, "cache maps back");
 	if (c != NULL) {
+		ok(c->metrics[0].rate == 250.5, "a metric's rate is kept");
 		is_int(c->nnodes, p->nnodes, "same nodes");
 		is_int(c->nfuncs, p->nfuncs, "same functions");
 		is_int(c->nsamples, p->nsamples, "same samples");
