@@ -1,12 +1,13 @@
 #!/bin/sh
 # Warm query latency under load: deepq.cgi through lighttpd driven by
 # wrk(1) at concurrency 1, 8 and 64 (p50, p99, requests/s), and the same
-# queries through the server's pipes alone (`deepq query', one client at a
-# time: p50 and p99 include starting the deepq process).
+# queries through the server's pipes alone (bench/pipebench: the client
+# rendezvous in a loop, 1, 8 and 64 clients).
 #
 #	sh bench/wrk-latency.sh [profile] [seconds]
 #
-# The profile defaults to a generated wide profile of 10^7 call nodes
+# QUERIES (default 'cmd=top cmd=tree') are the queries measured. The
+# profile defaults to a generated wide profile of 10^7 call nodes
 # (bench/genprof -s wide -n 10000000, 573 MB). Run from the top of a built
 # tree (or set top_builddir).
 set -eu
@@ -20,7 +21,7 @@ cgi=$top_builddir/cgi/deepq.cgi
 deepq=$top_builddir/cli/deepq
 secs=${2:-5}
 command -v wrk >/dev/null || { echo "wrk-latency: wrk is missing" >&2; exit 1; }
-for f in "$server" "$cgi" "$deepq" "$LIGHTTPD"; do
+for f in "$server" "$cgi" "$deepq" "$LIGHTTPD" "$top_builddir/bench/pipebench"; do
 	[ -x "$f" ] || { echo "wrk-latency: $f is missing" >&2; exit 1; }
 done
 
@@ -103,17 +104,13 @@ echo "load (first query): $(( (t1 - t0) / 1000000 )) ms;" \
     "$(sed 's/.*"rss":\([0-9]*\).*/server RSS \1 bytes/' "$tmp/st")"
 
 for q in ${QUERIES:-'cmd=top' 'cmd=tree'}; do
-	# Through the pipes: one deepq process per query.
-	: >"$tmp/ms"
-	for i in $(seq 200); do
-		a=$(date +%s%N)
-		"$deepq" query "$tmp/root/$name" "$q" >/dev/null
-		b=$(date +%s%N)
-		echo "$(( (b - a) / 1000 ))" >>"$tmp/ms"
+	# Through the pipes alone: bench/pipebench runs the rendezvous in a
+	# loop (no process started per query), 1, 8 and 64 clients.
+	for c in 1 8 64; do
+		printf 'pipes  %-9s ' "$q"
+		"$top_builddir/bench/pipebench" -c "$c" -n $((c < 8 ? 1000 :
+		    c < 64 ? 250 : 40)) "$name" "$q"
 	done
-	sort -n "$tmp/ms" | awk -v q="$q" '{ v[NR] = $1 } END {
-	    printf "pipes  %-9s c=1  p50 %.2f ms  p99 %.2f ms (n=%d, with exec of deepq)\n",
-	    q, v[int((NR + 1) / 2)] / 1000, v[int(NR * 0.99 + 0.5)] / 1000, NR }'
 	for c in 1 8 64; do
 		t=$((c < 2 ? 1 : 2))
 		wrk -t "$t" -c "$c" -d "${secs}s" --latency \
