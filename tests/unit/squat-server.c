@@ -111,7 +111,7 @@ main(int argc, char **argv)
 	mode_t			 mode;
 	size_t			 len = 0;
 	ssize_t			 n, used;
-	int			 dirfd, alive, fifo, next = 0, npayload;
+	int			 dirfd, alive, fifo, fd, next = 0, npayload;
 
 	if (argc < 7) {
 		fprintf(stderr, "usage: squat-server mode dir key log ready "
@@ -150,7 +150,12 @@ main(int argc, char **argv)
 		    strerror(errno));
 		return (1);
 	}
-	close(open(argv[5], O_WRONLY | O_CREAT, 0644));
+	if ((fd = open(argv[5], O_WRONLY | O_CREAT, 0644)) == -1) {
+		fprintf(stderr, "squat-server: %s: %s\n", argv[5],
+		    strerror(errno));
+		return (1);
+	}
+	close(fd);
 
 	/* Serve: answer every framed request with the next payload. */
 	for (;;) {
