@@ -62,7 +62,9 @@ rdv_ms() {
 }
 
 # rdv_httpd [strace-output]: start lighttpd on a free port (optionally
-# under strace -f, recording execve), and wait until it answers.
+# under strace -f, recording execve), and wait until it answers. A
+# command in $RDV_WRAP (words, no quoting) runs lighttpd; it must exec it,
+# so that $! stays lighttpd's pid.
 rdv_httpd() {
 	for _try in 1 2 3 4 5 6 7 8 9 10; do
 		port=$(shuf -i 20000-60999 -n 1)
@@ -86,7 +88,7 @@ EOF
 			    "$LIGHTTPD" -D -f "$tmp/lighttpd.conf" \
 			    2>>"$tmp/lighttpd.err" &
 		else
-			"$LIGHTTPD" -D -f "$tmp/lighttpd.conf" \
+			${RDV_WRAP:-} "$LIGHTTPD" -D -f "$tmp/lighttpd.conf" \
 			    2>>"$tmp/lighttpd.err" &
 		fi
 		echo $! >"$tmp/lighttpd.pid"
