@@ -6,7 +6,9 @@
 #
 #	sh bench/wrk-latency.sh [profile] [seconds]
 #
-# QUERIES (default 'cmd=top cmd=tree') are the queries measured. The
+# QUERIES (default 'cmd=top cmd=tree') are the queries measured;
+# LIGHTTPD_EXTRA is added to lighttpd's configuration (for example
+# 'server.stream-response-body = 1'). The
 # profile defaults to a generated wide profile of 10^7 call nodes
 # (bench/genprof -s wide -n 10000000, 573 MB). Run from the top of a built
 # tree (or set top_builddir).
@@ -74,6 +76,7 @@ server.port = $port
 server.modules = ( "mod_setenv", "mod_cgi" )
 server.errorlog = "$tmp/lighttpd.err"
 server.max-fds = 4096
+${LIGHTTPD_EXTRA:-}
 cgi.assign = ( ".cgi" => "" )
 setenv.add-environment = ( "DEEPQ_CONFIG" => "$tmp/deepq.conf" )
 EOF
