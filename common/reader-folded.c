@@ -51,6 +51,7 @@ struct folded {
 static int	folded_probe(const char *, size_t);
 static struct profile *folded_load(struct input *,
 		    const struct reader_options *, char **);
+static int	folded_blank_number(const char *, size_t);
 static int	folded_count(const char *, size_t *, int64_t *, char **);
 static int	folded_stack(struct folded *, const char *, size_t, uint32_t *);
 
@@ -96,6 +97,21 @@ folded_probe(const char *buf, size_t len)
 		return (0);
 	/* Any text ending in a number would do; a ';' makes it likely. */
 	return (memchr(buf, ';', p - buf) != NULL ? 60 : 20);
+}
+
+/*
+ * Whether s[0..len) ends in a number after a blank, as a count does:
+ * the cheap test before folded_count, which explains its refusals.
+ */
+static int
+folded_blank_number(const char *s, size_t len)
+{
+	size_t	 i = len;
+
+	while (i > 0 && ((s[i - 1] >= '0' && s[i - 1] <= '9') ||
+	    s[i - 1] == '.'))
+		i--;
+	return (i < len && i > 0 && (s[i - 1] == ' ' || s[i - 1] == '\t'));
 }
 
 /*
@@ -273,9 +289,14 @@ folded_load(struct input *in, const struct reader_options *opts,
 		slen = len;
 		if (folded_count(line, &slen, &v, &why) == -1)
 			goto lineerr;
-		/* A second number before the first: a differential line. */
+		/*
+		 * A second number before the first: a differential line.
+		 * Most names that end in a digit ("foo_2169") have no blank
+		 * before the digits: test that first, so the common case
+		 * never builds (and frees) an error string.
+		 */
 		if (slen > 0 && line[slen - 1] >= '0' &&
-		    line[slen - 1] <= '9') {
+		    line[slen - 1] <= '9' && folded_blank_number(line, slen)) {
 			size_t	 l2 = slen;
 			char	*why2 = NULL;
 
