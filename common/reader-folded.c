@@ -122,14 +122,17 @@ folded_blank_number(const char *s, size_t len)
 static int
 folded_count(const char *s, size_t *len, int64_t *v, char **cause)
 {
-	size_t		 e = *len, i;
+	size_t		 e = *len, i, start, dots = 0;
 	int64_t		 n = 0;
 	int		 frac = 0, round = 0;
 
 	i = e;
 	while (i > 0 && ((s[i - 1] >= '0' && s[i - 1] <= '9') ||
-	    s[i - 1] == '.'))
+	    s[i - 1] == '.')) {
+		dots += s[i - 1] == '.';
 		i--;
+	}
+	start = i;
 	if (i == e || (i > 0 && s[i - 1] != ' ' && s[i - 1] != '\t')) {
 		if (i > 0 && s[i - 1] == '-')
 			cause_set(cause, "negative count");
@@ -137,10 +140,14 @@ folded_count(const char *s, size_t *len, int64_t *v, char **cause)
 			cause_set(cause, "no count at the end of the line");
 		return (-1);
 	}
-	if (s[i] == '.' || memchr(s + i, '.', e - i) !=
-	    memrchr(s + i, '.', e - i)) {
+	if (s[i] == '.' || dots > 1) {
 		cause_set(cause, "bad count");
 		return (-1);
+	}
+	/* Up to 18 digits and no fraction cannot overflow: no checks. */
+	if (dots == 0 && e - i <= 18) {
+		for (; i < e; i++)
+			n = n * 10 + (s[i] - '0');
 	}
 	for (; i < e; i++) {
 		if (s[i] == '.') {
@@ -163,10 +170,7 @@ folded_count(const char *s, size_t *len, int64_t *v, char **cause)
 		return (-1);
 	}
 	*v = n;
-	i = e;
-	while (i > 0 && ((s[i - 1] >= '0' && s[i - 1] <= '9') ||
-	    s[i - 1] == '.'))
-		i--;
+	i = start;
 	/*
 	 * One blank separates the count, as in flamegraph.pl's
 	 * /^(.*)\s+?(\d+)$/: more blanks belong to the last frame's name,

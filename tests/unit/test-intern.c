@@ -12,8 +12,10 @@
 #include <string.h>
 
 #include "childset.h"
+#include "input.h"
 #include "profile.h"
 #include "profile-builder.h"
+#include "reader.h"
 #include "strpool.h"
 #include "tap.h"
 
@@ -194,11 +196,67 @@ test_builder(void)
 	profile_free(p);
 }
 
+/* Load folded text; NULL with *cause set on error. */
+static struct profile *
+folded(const char *text, char **cause)
+{
+	struct input	*in = input_memory(text, strlen(text));
+	struct profile	*p;
+
+	*cause = NULL;
+	p = reader_load_input(in, "folded", NULL, cause);
+	input_free(in);
+	return (p);
+}
+
+/* The folded reader's count parsing, fast path and checked path. */
+static void
+test_folded_counts(void)
+{
+	struct profile	*p;
+	char		*cause;
+
+	p = folded("a;b_12 999999999999999999\na;c 8000000000000000001\n"
+	    "a;d 2.5\n", &cause);
+	ok(p != NULL, "18 and 19 digits and a fraction load: %s",
+	    cause ? cause : "ok");
+	if (p != NULL) {
+		is_int(p->metrics[0].self[2], 999999999999999999LL,
+		    "18 digits exact (a name ending in digits is no base)");
+		is_int(p->metrics[0].self[3], 8000000000000000001LL,
+		    "19 digits exact");
+		is_int(p->metrics[0].self[4], 3, "2.5 rounds to 3");
+		is_int(p->nmetrics, 1, "no base metric");
+		profile_free(p);
+	}
+	free(cause);
+	p = folded("a;b 99999999999999999999\n", &cause);
+	ok(p == NULL && cause != NULL && strstr(cause, "line 1: count "
+	    "overflows 64 bits") != NULL, "20 digits overflow: %s",
+	    cause ? cause : "?");
+	free(cause);
+	p = folded("a;b 1.2.3\n", &cause);
+	ok(p == NULL && cause != NULL && strstr(cause, "bad count") != NULL,
+	    "two dots: %s", cause ? cause : "?");
+	free(cause);
+	p = folded("a;b 3 4\na;c_7 5\n", &cause);
+	ok(p != NULL && p->nmetrics == 2, "two counts: a differential line");
+	if (p != NULL) {
+		is_int(p->metrics[0].self[2], 4, "second count is samples");
+		is_int(p->metrics[1].self[2], 3, "first count is base");
+		is_int(p->metrics[0].self[3], 5, "c_7 has one count");
+		is_int(p->metrics[1].self[3], 0, "... and no base");
+		profile_free(p);
+	}
+	free(cause);
+}
+
 int
 main(void)
 {
 	test_childset();
 	test_strpool();
 	test_builder();
+	test_folded_counts();
 	return (tap_done());
 }
