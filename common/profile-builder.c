@@ -426,10 +426,11 @@ profile_builder_sample(struct profile_builder *b, uint32_t n, int64_t w)
 		}
 		cap = b->samplecap ? (b->samplecap > UINT32_MAX / 2 ?
 		    UINT32_MAX : b->samplecap * 2) : 1024;
-		if (grow(&p->sample_node, sizeof *p->sample_node,
-		    b->samplecap, cap) == -1 ||
-		    grow(&p->sample_weight, sizeof *p->sample_weight,
-		    b->samplecap, cap) == -1)
+		/* Written one by one: the slack needs no zeroing. */
+		if (grow_raw(&p->sample_node, sizeof *p->sample_node,
+		    cap) == -1 ||
+		    grow_raw(&p->sample_weight, sizeof *p->sample_weight,
+		    cap) == -1)
 			return (-1);
 		b->samplecap = cap;
 	}
@@ -539,6 +540,9 @@ profile_builder_finish(struct profile_builder *b, char **cause)
 	for (k = 0; k < p->nmetrics; k++)
 		trim(&p->metrics[k].self, sizeof(int64_t), p->nnodes);
 	b->nodecap = p->nnodes;
+	trim(&p->sample_node, sizeof *p->sample_node, p->nsamples);
+	trim(&p->sample_weight, sizeof *p->sample_weight, p->nsamples);
+	b->samplecap = p->nsamples;
 	if ((p->node_first_child = malloc(p->nnodes * sizeof(uint32_t)))
 	    == NULL ||
 	    (p->node_next_sibling = malloc(p->nnodes * sizeof(uint32_t)))

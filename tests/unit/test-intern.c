@@ -169,6 +169,8 @@ test_builder(void)
 		if (n == PROFILE_NONE)
 			wrong++;
 		profile_builder_add(b, n, m, 1);
+		if (profile_builder_sample(b, n, k) == -1)
+			wrong++;
 	}
 	is_int(wrong, 0, "every stack found or made");
 	n = profile_builder_nnodes(b);
@@ -187,6 +189,13 @@ test_builder(void)
 	if (p == NULL)
 		return;
 	is_int(p->metrics[0].sum, 300000, "self values add up");
+	is_int(p->nsamples, 300000, "every sample kept");
+	for (k = 0, wrong = 0; k < p->nsamples; k++) {
+		if (p->sample_weight[k] != k || p->sample_node[k] >= p->nnodes ||
+		    p->node_depth[p->sample_node[k]] != 3)
+			wrong++;
+	}
+	is_int(wrong, 0, "samples in order, each at a leaf");
 	for (k = 0, wrong = 0; k < p->nnodes; k++) {
 		if (p->metrics[1].self[k] != 0 ||
 		    (p->node_depth[k] != 3 && p->metrics[0].self[k] != 0))
