@@ -10,9 +10,12 @@
 # 10^6 only: 1 GB per 10^6 nodes); the deepq-trace format (call/return
 # events). Each is loaded by `deepq query --local FILE format=json' (load
 # and the menu page), best of runs (default 3, 1 above 10^6); prints wall
-# time, MB/s, the peak RSS of the whole load (the builder's peak) and
-# bytes of peak RSS per call node. Then the time a deepq-server takes to
-# be ready from its processed-profile cache instead of the source.
+# time and MB/s, CPU time (user + sys) and MB/s of CPU time (the figure
+# to quote when other work shares the machine: wall time then includes
+# waiting for a core), the peak RSS of the whole load (the builder's
+# peak) and bytes of peak RSS per call node. Then the time a deepq-server
+# takes to be ready from its processed-profile cache instead of the
+# source.
 set -eu
 LC_ALL=C
 export LC_ALL
@@ -37,26 +40,28 @@ load_wait = 60
 EOF2
 
 echo "$(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%-8s %-7s %10s %11s %9s %9s %10s %8s %10s\n' format shape nodes \
-    MB seconds MB/s peakMiB B/node cache-ms
+printf '%-8s %-7s %10s %8s %8s %8s %7s %8s %9s %7s %9s\n' format shape \
+    nodes MB seconds MB/s cpu-s MB/s-cpu peakMiB B/node cache-ms
 n=100000
 while [ "$n" -le "$max" ]; do
 	for fs in folded:wide folded:mixed trace:mixed; do
 		fmt=${fs%:*}
 		shape=${fs#*:}
-		[ "$shape" != mixed ] || [ "$n" -le 1000000 ] || continue
+		# Folded mixed is ~1 GB per 10^6 nodes; trace mixed is small.
+		[ "$fs" != folded:mixed ] || [ "$n" -le 1000000 ] || continue
 		f=$tmp/p.$fmt
 		"$gen" -F "$fmt" -s "$shape" -n "$n" >"$f"
 		r=$runs
 		[ "$n" -le 1000000 ] || r=1
 		best=
 		for i in $(seq "$r"); do
-			/usr/bin/time -f '%e %M' -o "$tmp/time" \
+			/usr/bin/time -f '%e %M %U %S' -o "$tmp/time" \
 			    "$deepq" query --local "$f" format=json >"$tmp/menu"
-			t=$(cut -d' ' -f1 "$tmp/time")
+			read -r t m u s <"$tmp/time"
 			if [ -z "$best" ] || [ "$(echo "$t < $best" | bc)" = 1 ]; then
 				best=$t
-				rss=$(cut -d' ' -f2 "$tmp/time")
+				rss=$m
+				cpu=$(echo "$u + $s" | bc -l)
 			fi
 		done
 		nodes=$(sed -n 's/.*"nodes":\([0-9]*\).*/\1/p' "$tmp/menu")
@@ -78,9 +83,11 @@ while [ "$n" -le "$max" ]; do
 		    "$tmp/status")
 		DEEPQ_CONFIG=$tmp/deepq.conf "$deepq" stop --all >/dev/null
 		rm -f "$tmp/run/cache/$key.cache"
-		printf '%-8s %-7s %10d %11.1f %9.2f %9.1f %10.1f %8.1f %10s\n' \
+		[ "$(echo "$cpu > 0" | bc)" = 1 ] || cpu=0.01
+		printf '%-8s %-7s %10d %8.1f %8.2f %8.1f %7.2f %8.1f %9.1f %7.1f %9s\n' \
 		    "$fmt" "$shape" "$nodes" "$(echo "$size / 1000000" | bc -l)" \
 		    "$best" "$(echo "$size / 1000000 / $best" | bc -l)" \
+		    "$cpu" "$(echo "$size / 1000000 / $cpu" | bc -l)" \
 		    "$(echo "$rss / 1024" | bc -l)" \
 		    "$(echo "$rss * 1024 / $nodes" | bc -l)" "${cms:-?}"
 		rm -f "$f"

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "cause.h"
+#include "childset.h"
 #include "idmap.h"
 #include "profile.h"
 #include "profile-builder.h"
@@ -34,7 +35,7 @@
 
 struct profile_builder {
 	struct profile	*p;
-	struct idmap	 children;	/* parent << 32 | func -> node */
+	struct childset	 children;	/* (parent, func) -> node */
 	struct idmap	 funcs;		/* name << 32 | module -> func */
 	uint32_t	*byname;	/* name id -> func, for module "" */
 	uint32_t	 nbyname;
@@ -46,6 +47,8 @@ struct profile_builder {
 };
 
 static int	grow(void *, size_t, uint32_t, uint32_t);
+static int	grow_raw(void *, size_t, uint32_t);
+static int	trim(void *, size_t, uint32_t);
 static int	builder_grow_nodes(struct profile_builder *);
 static int	builder_grow_funcs(struct profile_builder *);
 static int	builder_compute(struct profile *);
@@ -66,6 +69,38 @@ grow(void *pp, size_t sz, uint32_t old, uint32_t cap)
 	return (0);
 }
 
+/*
+ * Resize *pp to cap elements of size sz, leaving the new ones unset: the
+ * node arrays are written as nodes are made, so the growth slack is never
+ * touched and, in a large block the allocator maps, costs no resident
+ * memory until used.
+ */
+static int
+grow_raw(void *pp, size_t sz, uint32_t cap)
+{
+	void	**vp = pp;
+	void	 *n;
+
+	if (cap > SIZE_MAX / sz)
+		return (-1);
+	if ((n = realloc(*vp, (size_t)cap * sz)) == NULL)
+		return (-1);
+	*vp = n;
+	return (0);
+}
+
+/* Give back the growth slack of *pp beyond n elements (never fails). */
+static int
+trim(void *pp, size_t sz, uint32_t n)
+{
+	void	**vp = pp;
+	void	 *p;
+
+	if (n > 0 && (p = realloc(*vp, (size_t)n * sz)) != NULL)
+		*vp = p;
+	return (0);
+}
+
 /* Create a builder for a profile of the given format; NULL if out of memory. */
 struct profile_builder *
 profile_builder_create(const char *format)
@@ -79,7 +114,7 @@ profile_builder_create(const char *format)
 	if ((p = b->p = calloc(1, sizeof *p)) == NULL)
 		goto fail;
 	p->format = format;
-	idmap_init(&b->children);
+	childset_init(&b->children);
 	idmap_init(&b->funcs);
 	b->max_nodes = PROFILE_MAX_NODES;
 	if ((p->strings = strpool_create()) == NULL)
@@ -103,7 +138,7 @@ profile_builder_free(struct profile_builder *b)
 {
 	if (b == NULL)
 		return;
-	idmap_clear(&b->children);
+	childset_clear(&b->children);
 	idmap_clear(&b->funcs);
 	free(b->byname);
 	profile_free(b->p);
@@ -131,12 +166,14 @@ builder_grow_nodes(struct profile_builder *b)
 	uint32_t	 old = b->nodecap, cap, m;
 
 	cap = old ? (old > UINT32_MAX / 2 ? UINT32_MAX : old * 2) : 1024;
-	if (grow(&p->node_parent, sizeof *p->node_parent, old, cap) == -1 ||
-	    grow(&p->node_func, sizeof *p->node_func, old, cap) == -1 ||
-	    grow(&p->node_depth, sizeof *p->node_depth, old, cap) == -1)
+	(void)old;
+	if (grow_raw(&p->node_parent, sizeof *p->node_parent, cap) == -1 ||
+	    grow_raw(&p->node_func, sizeof *p->node_func, cap) == -1 ||
+	    grow_raw(&p->node_depth, sizeof *p->node_depth, cap) == -1)
 		return (-1);
+	/* Self values are zeroed node by node in profile_builder_child. */
 	for (m = 0; m < p->nmetrics; m++) {
-		if (grow(&p->metrics[m].self, sizeof(int64_t), old, cap) == -1)
+		if (grow_raw(&p->metrics[m].self, sizeof(int64_t), cap) == -1)
 			return (-1);
 	}
 	b->nodecap = cap;
@@ -208,13 +245,13 @@ profile_builder_string(struct profile_builder *b, const char *s, size_t n)
 	char		*fixed;
 	size_t		 len;
 	uint32_t	 id;
-	size_t		 i;
+	int		 odd;
 
-	for (i = 0; i < n; i++) {
-		if ((unsigned char)s[i] >= 0x80)
-			break;
-	}
-	if (i == n || utf8_valid(s + i, n - i))
+	/* Plain ASCII (nearly every name) is checked while it is hashed. */
+	if ((id = strpool_intern_ascii(b->p->strings, s, n, &odd)) !=
+	    STRPOOL_NONE || !odd)
+		return (id);
+	if (utf8_valid(s, n))
 		return (strpool_intern(b->p->strings, s, n));
 	if ((fixed = utf8_sanitize(s, n, &len)) == NULL)
 		return (STRPOOL_NONE);
@@ -308,10 +345,10 @@ uint32_t
 profile_builder_child(struct profile_builder *b, uint32_t parent, uint32_t f)
 {
 	struct profile	*p = b->p;
-	uint64_t	 key = (uint64_t)parent << 32 | f;
-	uint32_t	 n;
+	uint32_t	 n, m;
 
-	if ((n = idmap_get(&b->children, key)) != IDMAP_NONE)
+	if ((n = childset_find(&b->children, p->node_parent, p->node_func,
+	    parent, f)) != CHILDSET_NONE)
 		return (n);
 	if (parent >= p->nnodes || f >= p->nfuncs) {
 		b->error = "bad node or function";
@@ -324,11 +361,13 @@ profile_builder_child(struct profile_builder *b, uint32_t parent, uint32_t f)
 	if (p->nnodes == b->nodecap && builder_grow_nodes(b) == -1)
 		return (PROFILE_NONE);
 	n = p->nnodes;
-	if (idmap_put(&b->children, key, n) == -1)
-		return (PROFILE_NONE);
 	p->node_parent[n] = parent;
 	p->node_func[n] = f;
+	if (childset_add(&b->children, p->node_parent, p->node_func, n) == -1)
+		return (PROFILE_NONE);
 	p->node_depth[n] = p->node_depth[parent] + 1;
+	for (m = 0; m < p->nmetrics; m++)
+		p->metrics[m].self[n] = 0;
 	p->nnodes++;
 	return (n);
 }
@@ -387,10 +426,11 @@ profile_builder_sample(struct profile_builder *b, uint32_t n, int64_t w)
 		}
 		cap = b->samplecap ? (b->samplecap > UINT32_MAX / 2 ?
 		    UINT32_MAX : b->samplecap * 2) : 1024;
-		if (grow(&p->sample_node, sizeof *p->sample_node,
-		    b->samplecap, cap) == -1 ||
-		    grow(&p->sample_weight, sizeof *p->sample_weight,
-		    b->samplecap, cap) == -1)
+		/* Written one by one: the slack needs no zeroing. */
+		if (grow_raw(&p->sample_node, sizeof *p->sample_node,
+		    cap) == -1 ||
+		    grow_raw(&p->sample_weight, sizeof *p->sample_weight,
+		    cap) == -1)
 			return (-1);
 		b->samplecap = cap;
 	}
@@ -491,8 +531,18 @@ profile_builder_finish(struct profile_builder *b, char **cause)
 	if (p->nmetrics == 0 && profile_builder_metric(b, "samples", "count")
 	    == -1)
 		goto fail;
-	idmap_clear(&b->children);
+	childset_clear(&b->children);
 	idmap_clear(&b->funcs);
+	/* Trim the growth slack before the derived arrays are made. */
+	trim(&p->node_parent, sizeof *p->node_parent, p->nnodes);
+	trim(&p->node_func, sizeof *p->node_func, p->nnodes);
+	trim(&p->node_depth, sizeof *p->node_depth, p->nnodes);
+	for (k = 0; k < p->nmetrics; k++)
+		trim(&p->metrics[k].self, sizeof(int64_t), p->nnodes);
+	b->nodecap = p->nnodes;
+	trim(&p->sample_node, sizeof *p->sample_node, p->nsamples);
+	trim(&p->sample_weight, sizeof *p->sample_weight, p->nsamples);
+	b->samplecap = p->nsamples;
 	if ((p->node_first_child = malloc(p->nnodes * sizeof(uint32_t)))
 	    == NULL ||
 	    (p->node_next_sibling = malloc(p->nnodes * sizeof(uint32_t)))
@@ -501,9 +551,6 @@ profile_builder_finish(struct profile_builder *b, char **cause)
 	for (k = 0; k < p->nmetrics; k++) {
 		struct profile_metric	*m = &p->metrics[k];
 
-		/* Trim the growth slack of self; total etc. are exact. */
-		if ((v = realloc(m->self, p->nnodes * sizeof *v)) != NULL)
-			m->self = v;
 		if ((m->total = malloc(p->nnodes * sizeof *v)) == NULL ||
 		    (m->func_self = calloc(p->nfuncs, sizeof *v)) == NULL ||
 		    (m->func_total = calloc(p->nfuncs, sizeof *v)) == NULL)

@@ -51,6 +51,7 @@ struct folded {
 static int	folded_probe(const char *, size_t);
 static struct profile *folded_load(struct input *,
 		    const struct reader_options *, char **);
+static int	folded_blank_number(const char *, size_t);
 static int	folded_count(const char *, size_t *, int64_t *, char **);
 static int	folded_stack(struct folded *, const char *, size_t, uint32_t *);
 
@@ -99,6 +100,21 @@ folded_probe(const char *buf, size_t len)
 }
 
 /*
+ * Whether s[0..len) ends in a number after a blank, as a count does:
+ * the cheap test before folded_count, which explains its refusals.
+ */
+static int
+folded_blank_number(const char *s, size_t len)
+{
+	size_t	 i = len;
+
+	while (i > 0 && ((s[i - 1] >= '0' && s[i - 1] <= '9') ||
+	    s[i - 1] == '.'))
+		i--;
+	return (i < len && i > 0 && (s[i - 1] == ' ' || s[i - 1] == '\t'));
+}
+
+/*
  * Split the count off the end of s[0..*len): on return *len is the length
  * of what is left (the one separating blank removed). Decimal counts are
  * rounded.
@@ -106,14 +122,17 @@ folded_probe(const char *buf, size_t len)
 static int
 folded_count(const char *s, size_t *len, int64_t *v, char **cause)
 {
-	size_t		 e = *len, i;
+	size_t		 e = *len, i, start, dots = 0;
 	int64_t		 n = 0;
 	int		 frac = 0, round = 0;
 
 	i = e;
 	while (i > 0 && ((s[i - 1] >= '0' && s[i - 1] <= '9') ||
-	    s[i - 1] == '.'))
+	    s[i - 1] == '.')) {
+		dots += s[i - 1] == '.';
 		i--;
+	}
+	start = i;
 	if (i == e || (i > 0 && s[i - 1] != ' ' && s[i - 1] != '\t')) {
 		if (i > 0 && s[i - 1] == '-')
 			cause_set(cause, "negative count");
@@ -121,10 +140,14 @@ folded_count(const char *s, size_t *len, int64_t *v, char **cause)
 			cause_set(cause, "no count at the end of the line");
 		return (-1);
 	}
-	if (s[i] == '.' || memchr(s + i, '.', e - i) !=
-	    memrchr(s + i, '.', e - i)) {
+	if (s[i] == '.' || dots > 1) {
 		cause_set(cause, "bad count");
 		return (-1);
+	}
+	/* Up to 18 digits and no fraction cannot overflow: no checks. */
+	if (dots == 0 && e - i <= 18) {
+		for (; i < e; i++)
+			n = n * 10 + (s[i] - '0');
 	}
 	for (; i < e; i++) {
 		if (s[i] == '.') {
@@ -147,10 +170,7 @@ folded_count(const char *s, size_t *len, int64_t *v, char **cause)
 		return (-1);
 	}
 	*v = n;
-	i = e;
-	while (i > 0 && ((s[i - 1] >= '0' && s[i - 1] <= '9') ||
-	    s[i - 1] == '.'))
-		i--;
+	i = start;
 	/*
 	 * One blank separates the count, as in flamegraph.pl's
 	 * /^(.*)\s+?(\d+)$/: more blanks belong to the last frame's name,
@@ -273,9 +293,14 @@ folded_load(struct input *in, const struct reader_options *opts,
 		slen = len;
 		if (folded_count(line, &slen, &v, &why) == -1)
 			goto lineerr;
-		/* A second number before the first: a differential line. */
+		/*
+		 * A second number before the first: a differential line.
+		 * Most names that end in a digit ("foo_2169") have no blank
+		 * before the digits: test that first, so the common case
+		 * never builds (and frees) an error string.
+		 */
 		if (slen > 0 && line[slen - 1] >= '0' &&
-		    line[slen - 1] <= '9') {
+		    line[slen - 1] <= '9' && folded_blank_number(line, slen)) {
 			size_t	 l2 = slen;
 			char	*why2 = NULL;
 

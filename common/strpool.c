@@ -39,18 +39,29 @@ struct strpool {
 	int		 view;		/* data and off are borrowed */
 };
 
-static uint64_t	strpool_hash(const char *, size_t);
 static int	strpool_rehash(struct strpool *);
+static uint32_t	strpool_insert(struct strpool *, const char *, size_t,
+		    uint64_t);
 
-static uint64_t
-strpool_hash(const char *s, size_t n)
+#define STRPOOL_ONES	0x0101010101010101ULL
+#define STRPOOL_HIGHS	0x8080808080808080ULL
+
+/*
+ * Hash n bytes, eight at a time (names are short, but hashing is hot).
+ * When odd is not NULL, *odd is set when a byte is NUL or above 0x7f, in
+ * the same pass: most names are plain ASCII, and the caller then needs no
+ * other scan before interning.
+ */
+static inline uint64_t
+strpool_hash(const char *s, size_t n, int *odd)
 {
 	uint64_t	 h = 0x9e3779b97f4a7c15ULL ^ (n * 0xff51afd7ed558ccdULL);
-	uint64_t	 w;
+	uint64_t	 w, bad = 0;
 
-	/* Eight bytes at a time: names are short, but hashing is hot. */
 	while (n >= 8) {
 		memcpy(&w, s, 8);
+		/* High bit of any byte, or a zero byte (the classic test). */
+		bad |= w | ((w - STRPOOL_ONES) & ~w);
 		h = (h ^ w) * 0x100000001b3ULL;
 		h ^= h >> 29;
 		s += 8;
@@ -58,6 +69,14 @@ strpool_hash(const char *s, size_t n)
 	}
 	w = 0;
 	memcpy(&w, s, n);
+	if (odd != NULL) {
+		uint64_t	 t = STRPOOL_ONES;
+
+		/* The tail again, its missing bytes 0x01: not read as NUL. */
+		memcpy(&t, s, n);
+		bad |= t | ((t - STRPOOL_ONES) & ~t);
+		*odd = (bad & STRPOOL_HIGHS) != 0;
+	}
 	h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
 	h ^= h >> 32;
 	return (h);
@@ -115,27 +134,58 @@ strpool_rehash(struct strpool *p)
 	return (0);
 }
 
+/* Length of string id, from where the next one starts. */
+static inline size_t
+strpool_len(const struct strpool *p, uint32_t id)
+{
+	return ((id + 1 < p->count ? p->off[id + 1] : p->len) - p->off[id] -
+	    1);
+}
+
 /* Intern n bytes; returns the id, or STRPOOL_NONE when out of memory. */
 uint32_t
 strpool_intern(struct strpool *p, const char *s, size_t n)
 {
+	const char	*nul;
+
+	if ((nul = memchr(s, '\0', n)) != NULL)
+		n = nul - s;
+	return (strpool_insert(p, s, n, strpool_hash(s, n, NULL)));
+}
+
+/*
+ * Intern n bytes of plain ASCII without a NUL, checking that in the
+ * hashing pass. Anything else returns STRPOOL_NONE with *odd set and
+ * interns nothing: the caller validates (or repairs) the bytes and uses
+ * strpool_intern. Out of memory is STRPOOL_NONE with *odd clear.
+ */
+uint32_t
+strpool_intern_ascii(struct strpool *p, const char *s, size_t n, int *odd)
+{
 	uint64_t	 h;
+
+	h = strpool_hash(s, n, odd);
+	if (*odd)
+		return (STRPOOL_NONE);
+	return (strpool_insert(p, s, n, h));
+}
+
+/* Find or add s[0..n), without NUL, whose hash is h. */
+static uint32_t
+strpool_insert(struct strpool *p, const char *s, size_t n, uint64_t h)
+{
 	size_t		 mask, j, need;
 	uint32_t	 id;
-	const char	*nul;
 
 	if (p->sealed)
 		return (STRPOOL_NONE);
-	if ((nul = memchr(s, '\0', n)) != NULL)
-		n = nul - s;
-	h = strpool_hash(s, n);
 	if ((size_t)(p->count + 1) * 2 > p->nslots && strpool_rehash(p) == -1)
 		return (STRPOOL_NONE);
 	mask = p->nslots - 1;
 	for (j = h & mask; (id = p->slots[j]) != STRPOOL_NONE;
 	    j = (j + 1) & mask) {
-		if (p->hashes[id] == h && strncmp(p->data + p->off[id], s, n)
-		    == 0 && p->data[p->off[id] + n] == '\0')
+		if (p->hashes[id] == h && strpool_len(p, id) == n &&
+		    memcmp(p->data + p->off[id], s, n) == 0)
 			return (id);
 	}
 	if (p->count == STRPOOL_NONE - 1)

@@ -33,6 +33,8 @@ struct strpool;
 struct strpool	*strpool_create(void);
 void		 strpool_free(struct strpool *);
 uint32_t	 strpool_intern(struct strpool *, const char *, size_t);
+uint32_t	 strpool_intern_ascii(struct strpool *, const char *, size_t,
+		     int *);
 const char	*strpool_get(const struct strpool *, uint32_t);
 uint32_t	 strpool_count(const struct strpool *);
 size_t		 strpool_memory(const struct strpool *);

@@ -1,0 +1,271 @@
+/*
+ * The builder's lookup structures: the child set (childset.c), the string
+ * pool's interning with its fused ASCII check (strpool.c), and the
+ * builder's nodes and self values over them (profile-builder.c), each
+ * against a brute-force answer.
+ */
+
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "childset.h"
+#include "input.h"
+#include "profile.h"
+#include "profile-builder.h"
+#include "reader.h"
+#include "strpool.h"
+#include "tap.h"
+
+#define NODES	200000
+
+/* A small deterministic generator (xorshift), so failures reproduce. */
+static uint32_t
+rnd(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return ((uint32_t)(*s >> 16));
+}
+
+static void
+test_childset(void)
+{
+	struct childset	 s;
+	uint32_t	*par, *fn, n, bad = 0, wrong = 0;
+	uint64_t	 seed = 88172645463325252ULL;
+
+	par = calloc(NODES + 1, sizeof *par);
+	fn = calloc(NODES + 1, sizeof *fn);
+	childset_init(&s);
+	is_int(childset_find(&s, par, fn, 0, 1), CHILDSET_NONE,
+	    "an empty set finds nothing");
+	is_int(childset_memory(&s), 0, "an empty set holds no memory");
+	/*
+	 * Node n: parent a random earlier node, function random among few
+	 * (many equal functions under different parents) and made distinct
+	 * per parent by retrying, as the builder guarantees.
+	 */
+	for (n = 1; n <= NODES; n++) {
+		do {
+			par[n] = n < 1000 ? 0 : rnd(&seed) % n;
+			fn[n] = rnd(&seed) % 5000;
+		} while (childset_find(&s, par, fn, par[n], fn[n]) !=
+		    CHILDSET_NONE);
+		if (childset_add(&s, par, fn, n) == -1)
+			bad++;
+	}
+	is_int(bad, 0, "%d nodes added", NODES);
+	is_int(s.len, NODES, "the set counts them");
+	ok(s.len * 2 <= s.cap && s.cap <= s.len * 4,
+	    "load between 1/4 and 1/2 (%zu in %zu slots)", s.len, s.cap);
+	is_int(childset_memory(&s), s.cap * 4, "four bytes a slot");
+	for (n = 1; n <= NODES; n++) {
+		if (childset_find(&s, par, fn, par[n], fn[n]) != n)
+			wrong++;
+	}
+	is_int(wrong, 0, "every node found by its parent and function");
+	for (n = 1, wrong = 0; n <= 10000; n++) {
+		/* Function 5000 and up was never used. */
+		if (childset_find(&s, par, fn, par[n], 5000 + n) !=
+		    CHILDSET_NONE ||
+		    childset_find(&s, par, fn, NODES + n, fn[n]) !=
+		    CHILDSET_NONE)
+			wrong++;
+	}
+	is_int(wrong, 0, "absent pairs are not found");
+	is_int(childset_add(&s, par, fn, NODES + 5), -1,
+	    "adding out of order is refused");
+	childset_clear(&s);
+	is_int(childset_find(&s, par, fn, par[1], fn[1]), CHILDSET_NONE,
+	    "a cleared set finds nothing");
+	free(par);
+	free(fn);
+}
+
+static void
+test_strpool(void)
+{
+	struct strpool	*p;
+	char		 name[64];
+	uint32_t	 a, b, c, id, ids[3000], wrong = 0, i;
+	int		 odd = -1;
+
+	p = strpool_create();
+	is_int(strpool_intern(p, "", 0), 0, "the empty string is id 0");
+	is_int(strpool_intern_ascii(p, "", 0, &odd), 0,
+	    "... also through the ASCII path");
+	is_int(odd, 0, "... which is plain");
+	a = strpool_intern_ascii(p, "abcdefgh", 8, &odd);
+	b = strpool_intern_ascii(p, "abcdefghi", 9, &odd);
+	c = strpool_intern_ascii(p, "abcdefg", 7, &odd);
+	ok(a != b && b != c && a != c && a != STRPOOL_NONE &&
+	    b != STRPOOL_NONE && c != STRPOOL_NONE,
+	    "prefixes of each other are distinct strings");
+	is_int(strpool_intern(p, "abcdefghi", 9), b,
+	    "both paths give the same id");
+	is_int(strpool_intern(p, "abcdefg", 7), c, "... for a shorter one");
+	is_str(strpool_get(p, a), "abcdefgh", "stored whole");
+	is_int(strpool_intern(p, "abcdefgh\0xyz", 12), a,
+	    "strpool_intern cuts at a NUL");
+	odd = 0;
+	is_int(strpool_intern_ascii(p, "abcdefgh\0xyz", 12, &odd),
+	    STRPOOL_NONE, "the ASCII path refuses a NUL");
+	is_int(odd, 1, "... and says why");
+	odd = 0;
+	is_int(strpool_intern_ascii(p, "ab\0", 3, &odd), STRPOOL_NONE,
+	    "... a NUL in the tail too");
+	odd = 0;
+	is_int(strpool_intern_ascii(p, "caf\xc3\xa9", 5, &odd), STRPOOL_NONE,
+	    "the ASCII path refuses a byte above 0x7f");
+	is_int(odd, 1, "... and says why");
+	odd = 0;
+	is_int(strpool_intern_ascii(p, "0123456789abcdef\x80", 17, &odd),
+	    STRPOOL_NONE, "... after two words too");
+	is_int(odd, 1, "... and says why");
+	is_int(strpool_intern_ascii(p, "\x7f\x01~ 0123456789", 14, &odd) ==
+	    STRPOOL_NONE, 0, "0x01 and 0x7f are plain ASCII");
+	for (i = 0; i < 3000; i++) {
+		snprintf(name, sizeof name, "f%u_%.*s", i, (int)(i % 40),
+		    "0123456789012345678901234567890123456789");
+		ids[i] = strpool_intern_ascii(p, name, strlen(name), &odd);
+	}
+	for (i = 0; i < 3000; i++) {
+		snprintf(name, sizeof name, "f%u_%.*s", i, (int)(i % 40),
+		    "0123456789012345678901234567890123456789");
+		id = strpool_intern(p, name, strlen(name));
+		if (id != ids[i] || strcmp(strpool_get(p, id), name) != 0)
+			wrong++;
+	}
+	is_int(wrong, 0, "3,000 strings found again after the table grew");
+	strpool_free(p);
+}
+
+static void
+test_builder(void)
+{
+	struct profile_builder	*b;
+	struct profile		*p;
+	uint32_t		 f[100], n, k, wrong = 0;
+	int			 m;
+	char			*cause = NULL, name[16];
+	uint64_t		 seed = 42;
+
+	b = profile_builder_create("test");
+	m = profile_builder_metric(b, "samples", "count");
+	for (k = 0; k < 100; k++) {
+		snprintf(name, sizeof name, "f%u", k);
+		f[k] = profile_builder_func(b, name, strlen(name), "", 0);
+	}
+	/* Three levels of fan-out 100: a million possible nodes, some made. */
+	for (k = 0; k < 300000; k++) {
+		n = profile_builder_child(b, PROFILE_ROOT,
+		    f[rnd(&seed) % 100]);
+		n = profile_builder_child(b, n, f[rnd(&seed) % 100]);
+		n = profile_builder_child(b, n, f[rnd(&seed) % 100]);
+		if (n == PROFILE_NONE)
+			wrong++;
+		profile_builder_add(b, n, m, 1);
+		if (profile_builder_sample(b, n, k) == -1)
+			wrong++;
+	}
+	is_int(wrong, 0, "every stack found or made");
+	n = profile_builder_nnodes(b);
+	ok(n > 100000 && n < 1000000, "%u nodes", n);
+	for (k = 1, wrong = 0; k < n; k++) {
+		if (profile_builder_child(b, profile_builder_node_parent(b, k),
+		    profile_builder_node_func(b, k)) != k)
+			wrong++;
+	}
+	is_int(wrong, 0, "every node found again by parent and function");
+	is_int(profile_builder_nnodes(b), n, "... making none");
+	/* A metric declared late starts at zero on every node. */
+	is_int(profile_builder_metric(b, "late", "count"), 1, "a late metric");
+	p = profile_builder_finish(b, &cause);
+	ok(p != NULL, "finished");
+	if (p == NULL)
+		return;
+	is_int(p->metrics[0].sum, 300000, "self values add up");
+	is_int(p->nsamples, 300000, "every sample kept");
+	for (k = 0, wrong = 0; k < p->nsamples; k++) {
+		if (p->sample_weight[k] != k || p->sample_node[k] >= p->nnodes ||
+		    p->node_depth[p->sample_node[k]] != 3)
+			wrong++;
+	}
+	is_int(wrong, 0, "samples in order, each at a leaf");
+	for (k = 0, wrong = 0; k < p->nnodes; k++) {
+		if (p->metrics[1].self[k] != 0 ||
+		    (p->node_depth[k] != 3 && p->metrics[0].self[k] != 0))
+			wrong++;
+	}
+	is_int(wrong, 0, "nodes start at zero; only leaves have self values");
+	profile_free(p);
+}
+
+/* Load folded text; NULL with *cause set on error. */
+static struct profile *
+folded(const char *text, char **cause)
+{
+	struct input	*in = input_memory(text, strlen(text));
+	struct profile	*p;
+
+	*cause = NULL;
+	p = reader_load_input(in, "folded", NULL, cause);
+	input_free(in);
+	return (p);
+}
+
+/* The folded reader's count parsing, fast path and checked path. */
+static void
+test_folded_counts(void)
+{
+	struct profile	*p;
+	char		*cause;
+
+	p = folded("a;b_12 999999999999999999\na;c 8000000000000000001\n"
+	    "a;d 2.5\n", &cause);
+	ok(p != NULL, "18 and 19 digits and a fraction load: %s",
+	    cause ? cause : "ok");
+	if (p != NULL) {
+		is_int(p->metrics[0].self[2], 999999999999999999LL,
+		    "18 digits exact (a name ending in digits is no base)");
+		is_int(p->metrics[0].self[3], 8000000000000000001LL,
+		    "19 digits exact");
+		is_int(p->metrics[0].self[4], 3, "2.5 rounds to 3");
+		is_int(p->nmetrics, 1, "no base metric");
+		profile_free(p);
+	}
+	free(cause);
+	p = folded("a;b 99999999999999999999\n", &cause);
+	ok(p == NULL && cause != NULL && strstr(cause, "line 1: count "
+	    "overflows 64 bits") != NULL, "20 digits overflow: %s",
+	    cause ? cause : "?");
+	free(cause);
+	p = folded("a;b 1.2.3\n", &cause);
+	ok(p == NULL && cause != NULL && strstr(cause, "bad count") != NULL,
+	    "two dots: %s", cause ? cause : "?");
+	free(cause);
+	p = folded("a;b 3 4\na;c_7 5\n", &cause);
+	ok(p != NULL && p->nmetrics == 2, "two counts: a differential line");
+	if (p != NULL) {
+		is_int(p->metrics[0].self[2], 4, "second count is samples");
+		is_int(p->metrics[1].self[2], 3, "first count is base");
+		is_int(p->metrics[0].self[3], 5, "c_7 has one count");
+		is_int(p->metrics[1].self[3], 0, "... and no base");
+		profile_free(p);
+	}
+	free(cause);
+}
+
+int
+main(void)
+{
+	test_childset();
+	test_strpool();
+	test_builder();
+	test_folded_counts();
+	return (tap_done());
+}
