@@ -38,7 +38,46 @@ struct butterfly_walk {
 	int				 failed;
 };
 
+/*
+ * A memo of the last walks, kept with the profile: a page re-sorted,
+ * paged or shown in another format asks for the same sums, and each is a
+ * pass over every call node (126 ms at 6.6 million nodes). An entry is
+ * found by the selection it was asked for (group_of[] or in[] and the
+ * groupings), compared in full, never by hash alone.
+ */
+#define MEMO_ENTRIES	8
+#define MEMO_MAX_ROWS	65536	/* larger answers are not kept */
+
+enum memo_kind { MEMO_EMPTY, MEMO_GROUPS, MEMO_BUTTERFLY };
+
+struct memo_entry {
+	enum memo_kind		 kind;
+	uint64_t		 hash;
+	uint64_t		 used;		/* LRU clock */
+	uint32_t		 ngroups;
+	int			 internal;
+	enum aggregate_by	 callers_by, callees_by;
+	const uint32_t		*clique;
+	void			*sel;		/* group_of or in, copied */
+	size_t			 sellen;
+	struct aggregate_rows	 rows[3];
+};
+
+struct aggregate_memo {
+	struct memo_entry	 e[MEMO_ENTRIES];
+	uint64_t		 clock;
+	uint64_t		 hits;
+};
+
 static int	rows_init(struct aggregate_rows *, uint32_t, uint32_t);
+static int	rows_copy(struct aggregate_rows *, const struct aggregate_rows *);
+static uint64_t	memo_hash(const void *, size_t);
+static struct memo_entry *memo_find(const struct profile *, enum memo_kind,
+		    const void *, size_t, uint32_t, const struct aggregate_spec *);
+static void	memo_keep(const struct profile *, enum memo_kind, const void *,
+		    size_t, uint32_t, const struct aggregate_spec *,
+		    const struct aggregate_rows *const *, int);
+static void	memo_entry_clear(struct memo_entry *);
 static uint32_t	rows_get(struct aggregate_rows *, uint64_t, uint32_t);
 static void	rows_enter(const struct profile *, struct aggregate_rows *,
 		    uint32_t, uint32_t);
@@ -218,8 +257,18 @@ aggregate_groups(const struct profile *p, const uint32_t *group_of,
     uint32_t ngroups, struct aggregate_rows *rows, struct cost *cost)
 {
 	struct groups_walk	 w;
+	struct memo_entry	*m;
+	size_t			 sellen = (size_t)p->nfuncs * sizeof *group_of;
 	uint32_t		 i;
 
+	if ((m = memo_find(p, MEMO_GROUPS, group_of, sellen, ngroups,
+	    NULL)) != NULL) {
+		if (rows_copy(rows, &m->rows[0]) == -1) {
+			aggregate_rows_clear(rows);
+			return (-1);
+		}
+		return (0);
+	}
 	if (rows_init(rows, p->nmetrics, ngroups) == -1) {
 		aggregate_rows_clear(rows);
 		return (-1);
@@ -243,6 +292,8 @@ aggregate_groups(const struct profile *p, const uint32_t *group_of,
 		if (g != AGGREGATE_NONE && rows->node[g] == PROFILE_NONE)
 			rows->node[g] = i;
 	}
+	memo_keep(p, MEMO_GROUPS, group_of, sellen, ngroups, NULL,
+	    (const struct aggregate_rows *const []){ rows }, 1);
 	return (0);
 }
 
@@ -333,8 +384,17 @@ aggregate_butterfly(const struct profile *p, const struct aggregate_spec *s,
     struct aggregate_butterfly *b, struct cost *cost)
 {
 	struct butterfly_walk	 w;
+	struct memo_entry	*m;
+	size_t			 sellen = p->nfuncs;
 
 	memset(b, 0, sizeof *b);
+	if ((m = memo_find(p, MEMO_BUTTERFLY, s->in, sellen, 0, s)) != NULL) {
+		if (rows_copy(&b->callers, &m->rows[0]) == -1 ||
+		    rows_copy(&b->callees, &m->rows[1]) == -1 ||
+		    rows_copy(&b->set, &m->rows[2]) == -1)
+			goto fail;
+		return (0);
+	}
 	if (rows_init(&b->callers, p->nmetrics, 0) == -1 ||
 	    rows_init(&b->callees, p->nmetrics, 0) == -1 ||
 	    rows_init(&b->set, p->nmetrics, 1) == -1)
@@ -348,6 +408,9 @@ aggregate_butterfly(const struct profile *p, const struct aggregate_spec *s,
 	if (aggregate_walk(p, PROFILE_ROOT, butterfly_cb, &w, cost) == -1 ||
 	    w.failed)
 		goto fail;
+	memo_keep(p, MEMO_BUTTERFLY, s->in, sellen, 0, s,
+	    (const struct aggregate_rows *const []){ &b->callers, &b->callees,
+	    &b->set }, 3);
 	return (0);
 fail:
 	aggregate_butterfly_clear(b);
@@ -361,4 +424,164 @@ aggregate_butterfly_clear(struct aggregate_butterfly *b)
 	aggregate_rows_clear(&b->callers);
 	aggregate_rows_clear(&b->callees);
 	aggregate_rows_clear(&b->set);
+}
+
+/* A deep copy of rows (the key map rebuilt); -1 if out of memory. */
+static int
+rows_copy(struct aggregate_rows *d, const struct aggregate_rows *s)
+{
+	uint32_t	 i, k = s->nmetrics ? s->nmetrics : 1;
+
+	if (rows_init(d, s->nmetrics, s->n) == -1)
+		return (-1);
+	d->n = s->n;
+	memcpy(d->key, s->key, (size_t)s->n * sizeof *d->key);
+	memcpy(d->node, s->node, (size_t)s->n * sizeof *d->node);
+	memcpy(d->nodes, s->nodes, (size_t)s->n * sizeof *d->nodes);
+	memcpy(d->self, s->self, (size_t)s->n * k * sizeof *d->self);
+	memcpy(d->total, s->total, (size_t)s->n * k * sizeof *d->total);
+	if (s->map.len > 0) {
+		for (i = 0; i < s->n; i++) {
+			if (idmap_put(&d->map, s->key[i], i) == -1)
+				return (-1);
+		}
+	}
+	return (0);
+}
+
+/* FNV-1a, a word at a time: only picks the entry to compare in full. */
+static uint64_t
+memo_hash(const void *v, size_t len)
+{
+	const unsigned char	*b = v;
+	uint64_t		 h = 0xcbf29ce484222325ULL, w;
+	size_t			 i = 0;
+
+	for (; i + 8 <= len; i += 8) {
+		memcpy(&w, b + i, 8);
+		h = (h ^ w) * 0x100000001b3ULL;
+	}
+	for (; i < len; i++)
+		h = (h ^ b[i]) * 0x100000001b3ULL;
+	return (h);
+}
+
+static int
+memo_same(const struct memo_entry *e, enum memo_kind kind, uint64_t hash,
+    const void *sel, size_t len, uint32_t ngroups,
+    const struct aggregate_spec *s)
+{
+	if (e->kind != kind || e->hash != hash || e->sellen != len ||
+	    e->ngroups != ngroups)
+		return (0);
+	if (s != NULL && (e->internal != s->internal ||
+	    e->callers_by != s->callers_by || e->callees_by != s->callees_by ||
+	    e->clique != s->clique))
+		return (0);
+	return (memcmp(e->sel, sel, len) == 0);
+}
+
+static struct memo_entry *
+memo_find(const struct profile *p, enum memo_kind kind, const void *sel,
+    size_t len, uint32_t ngroups, const struct aggregate_spec *s)
+{
+	struct profile_derived	*d;
+	struct aggregate_memo	*m;
+	uint64_t		 hash;
+	size_t			 i;
+
+	if ((d = profile_derived(p)) == NULL || (m = d->aggregate_memo) ==
+	    NULL)
+		return (NULL);
+	hash = memo_hash(sel, len);
+	for (i = 0; i < MEMO_ENTRIES; i++) {
+		if (memo_same(&m->e[i], kind, hash, sel, len, ngroups, s)) {
+			m->e[i].used = ++m->clock;
+			m->hits++;
+			return (&m->e[i]);
+		}
+	}
+	return (NULL);
+}
+
+/*
+ * Keep the nrows rows of a finished walk in the least recently used
+ * entry. Best effort: out of memory only means no memo.
+ */
+static void
+memo_keep(const struct profile *p, enum memo_kind kind, const void *sel,
+    size_t len, uint32_t ngroups, const struct aggregate_spec *s,
+    const struct aggregate_rows *const *rows, int nrows)
+{
+	struct profile_derived	*d;
+	struct aggregate_memo	*m;
+	struct memo_entry	*e;
+	size_t			 i, total = 0;
+
+	for (i = 0; i < (size_t)nrows; i++)
+		total += rows[i]->n;
+	if (total > MEMO_MAX_ROWS || (d = profile_derived(p)) == NULL)
+		return;
+	if ((m = d->aggregate_memo) == NULL &&
+	    (m = d->aggregate_memo = calloc(1, sizeof *m)) == NULL)
+		return;
+	for (e = &m->e[0], i = 1; i < MEMO_ENTRIES; i++) {
+		if (m->e[i].used < e->used)
+			e = &m->e[i];
+	}
+	memo_entry_clear(e);
+	if ((e->sel = malloc(len ? len : 1)) == NULL)
+		return;
+	memcpy(e->sel, sel, len);
+	for (i = 0; i < (size_t)nrows; i++) {
+		if (rows_copy(&e->rows[i], rows[i]) == -1) {
+			memo_entry_clear(e);
+			return;
+		}
+	}
+	e->sellen = len;
+	e->hash = memo_hash(sel, len);
+	e->ngroups = ngroups;
+	if (s != NULL) {
+		e->internal = s->internal;
+		e->callers_by = s->callers_by;
+		e->callees_by = s->callees_by;
+		e->clique = s->clique;
+	}
+	e->used = ++m->clock;
+	e->kind = kind;
+}
+
+static void
+memo_entry_clear(struct memo_entry *e)
+{
+	size_t	 i;
+
+	for (i = 0; i < 3; i++)
+		aggregate_rows_clear(&e->rows[i]);
+	free(e->sel);
+	memset(e, 0, sizeof *e);
+	for (i = 0; i < 3; i++)
+		idmap_init(&e->rows[i].map);
+}
+
+/* Free a profile's memo (profile_free()). */
+void
+aggregate_memo_free(struct aggregate_memo *m)
+{
+	size_t	 i;
+
+	if (m == NULL)
+		return;
+	for (i = 0; i < MEMO_ENTRIES; i++)
+		memo_entry_clear(&m->e[i]);
+	free(m);
+}
+
+/* How many walks the memo of profile p has saved. */
+uint64_t
+aggregate_memo_hits(const struct profile *p)
+{
+	return (p->derived != NULL && p->derived->aggregate_memo != NULL ?
+	    p->derived->aggregate_memo->hits : 0);
 }

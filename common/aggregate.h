@@ -34,6 +34,7 @@
 
 #include "idmap.h"
 
+struct aggregate_memo;
 struct cost;
 struct profile;
 
@@ -86,5 +87,7 @@ int	 aggregate_butterfly(const struct profile *,
 	     struct cost *);
 void	 aggregate_rows_clear(struct aggregate_rows *);
 void	 aggregate_butterfly_clear(struct aggregate_butterfly *);
+void	 aggregate_memo_free(struct aggregate_memo *);
+uint64_t aggregate_memo_hits(const struct profile *);
 
 #endif /* AGGREGATE_H */

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "aggregate.h"
 #include "callgraph.h"
 #include "profile.h"
 #include "strpool.h"
@@ -48,6 +49,7 @@ profile_free(struct profile *p)
 		}
 		free(p->derived->func_byname);
 		free(p->derived->children_block);
+		aggregate_memo_free(p->derived->aggregate_memo);
 		free(p->derived);
 	}
 	if (p->map != NULL) {

@@ -127,6 +127,7 @@ struct profile {
 	struct profile_derived *derived;
 };
 
+struct aggregate_memo;
 struct callgraph;
 
 /* Parents per entry of the index of profile_children()'s groups. */
@@ -141,6 +142,7 @@ struct profile_derived {
 	uint32_t	*func_order[PROFILE_MAX_METRICS][2]; /* profile_func_order() */
 	uint32_t	*func_byname;	/* profile_func_order(), by name */
 	uint32_t	*children_block; /* profile_children() */
+	struct aggregate_memo *aggregate_memo; /* aggregate.c's last walks */
 };
 
 void		 profile_free(struct profile *);
