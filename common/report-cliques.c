@@ -26,6 +26,7 @@
 #include "callgraph.h"
 #include "columns.h"
 #include "cost.h"
+#include "diff.h"
 #include "display.h"
 #include "profile.h"
 #include "query.h"
@@ -218,13 +219,22 @@ clique_create(const struct profile *p, const struct query *q,
 	uint32_t			*idx = NULL, n = 0, i;
 	const char			**names = NULL;
 	const int64_t			*key;
+	int64_t				*dkey = NULL;
 	int				 m, sort, sm;
 	int64_t				 matched, limit = query_int(q,
 					     QUERY_LIMIT);
+	struct diff			 dd;
+	int				 cmp = diff_init(&dd, p, q);
+	int				 ds = diff_sort(cmp, q);
 
 	memset(&b, 0, sizeof b);
-	if ((m = report_metric(p, q, e)) == -1 ||
-	    (sort = report_sort(p, q, m, &sm, e)) == -1)
+	if ((m = report_metric(p, q, e)) == -1)
+		return (NULL);
+	/* sort=delta, ratio (base=): by the change of the total. */
+	if (ds != -1) {
+		sort = REPORT_SORT_TOTAL;
+		sm = dd.m;
+	} else if ((sort = report_sort(p, q, m, &sm, e)) == -1)
 		return (NULL);
 	if ((g = callgraph_get(p, ctx->cost)) == NULL)
 		goto nomem;
@@ -267,10 +277,18 @@ clique_create(const struct profile *p, const struct query *q,
 	    "contexts", (json_int_t)b.set.nodes[0],
 	    "self", report_row_values(p, b.set.self),
 	    "total", report_row_values(p, b.set.total))) == NULL ||
-	    json_object_set_new(j, "clique", o) == -1)
+	    json_object_set_new(j, "clique", o) == -1 ||
+	    (cmp && diff_add_values(o, &dd, b.set.self, b.set.total) == -1))
 		goto nomem;
 	key = sort == REPORT_SORT_NAME ? NULL : sort == REPORT_SORT_SELF ?
 	    p->metrics[sm].func_self : p->metrics[sm].func_total;
+	if (ds != -1) {
+		if ((dkey = malloc(p->nfuncs * sizeof *dkey)) == NULL)
+			goto nomem;
+		diff_keys(&dd, ds, p->metrics[dd.m].func_total,
+		    p->metrics[dd.bm].func_total, 1, p->nfuncs, dkey);
+		key = dkey;
+	}
 	report_order(idx, n, key, 1, names);
 	for (i = 0; i < n && i < limit; i++) {
 		if ((o = report_func(p, idx[i])) == NULL ||
@@ -278,7 +296,8 @@ clique_create(const struct profile *p, const struct query *q,
 		    json_object_set_new(o, "self", report_func_values(p, 0,
 		    idx[i])) == -1 ||
 		    json_object_set_new(o, "total", report_func_values(p, 1,
-		    idx[i])) == -1)
+		    idx[i])) == -1 ||
+		    (cmp && diff_add(o, p, &dd, 1, idx[i]) == -1))
 			goto nomem;
 	}
 
@@ -288,6 +307,8 @@ clique_create(const struct profile *p, const struct query *q,
 	rs.clique = id;
 	rs.sort = sort;
 	rs.metric = sm;
+	rs.diff = cmp ? &dd : NULL;
+	rs.diffsort = ds;
 	rs.limit = limit;
 	if ((a = rows_json(p, &b.callers, &rs, &matched)) == NULL ||
 	    json_object_set_new(j, "callers", a) == -1)
@@ -306,6 +327,7 @@ fail:
 	j = NULL;
 done:
 	aggregate_butterfly_clear(&b);
+	free(dkey);
 	free(in);
 	free(idx);
 	free(names);
@@ -321,6 +343,8 @@ clique_display(const json_t *j, const struct query *q)
 	const json_t		*row, *co = json_object_get(j, "clique");
 	size_t			 i, r;
 	char			*s, *link;
+	int			 cmp = json_object_get(j, "comparison") != NULL;
+	uint32_t		 nc;
 
 	if (asprintf(&s, "Clique %lld (%s)", (long long)report_integer(co,
 	    "id"), report_string(co, "name")) == -1)
@@ -336,22 +360,30 @@ clique_display(const json_t *j, const struct query *q)
 	    (long long)report_integer(co, "contexts"),
 	    json_is_true(json_object_get(co, "recursive")) ? "recursive" :
 	    "not recursive");
+	diff_text(d, j);
 	columns_init(&c, j, q, COLUMNS_SELF | COLUMNS_TOTAL);
-	t = display_table(d, 1 + columns_count(&c), "clique");
+	nc = 1 + columns_count(&c);
+	t = display_table(d, nc + (cmp ? DIFF_COLUMNS : 0), "clique");
 	display_head(d, t, 0, "Clique", NULL, 0);
 	columns_head(d, t, 1, &c, q);
+	if (cmp)
+		diff_head(d, t, nc);
 	r = display_row(d, t);
 	display_cell(d, t, r, 0, "all members", NULL, DISPLAY_STRONG);
 	columns_row(d, t, r, 1, &c, json_object_get(co, "self"),
 	    json_object_get(co, "total"));
+	diff_row(d, t, r, nc, co);
 
 	display_heading(d, "Members");
 	columns_init(&c, j, q, COLUMNS_SELF | COLUMNS_TOTAL | COLUMNS_SORT);
-	t = display_table(d, 1 + columns_count(&c), "members");
+	nc = 1 + columns_count(&c);
+	t = display_table(d, nc + (cmp ? DIFF_COLUMNS : 0), "members");
 	s = report_link(q, QUERY_SORT, "name", -1);
 	display_head(d, t, 0, "Function", s, 0);
 	free(s);
 	columns_head(d, t, 1, &c, q);
+	if (cmp)
+		diff_head(d, t, nc);
 	json_array_foreach(json_object_get(j, "members"), i, row) {
 		r = display_row(d, t);
 		link = report_func_link(q, report_integer(row, "func"));
@@ -361,6 +393,7 @@ clique_display(const json_t *j, const struct query *q)
 		free(link);
 		columns_row(d, t, r, 1, &c, json_object_get(row, "self"),
 		    json_object_get(row, "total"));
+		diff_row(d, t, r, nc, row);
 	}
 	if (asprintf(&s, "Called from outside (%lld)", (long long)
 	    report_integer(j, "ncallers")) != -1) {

@@ -189,10 +189,36 @@ sort -rn "$tmp/sorted" | cmp -s - "$tmp/sorted" && [ -s "$tmp/sorted" ] &&
     ok "modules sort=delta orders by the delta of the total" ||
     not_ok "modules sort=delta orders by the delta of the total"
 
+# The clique page: the clique's and each member's base values are the
+# base profile's own (its clique page and its top), for a one-member
+# clique (quicksort) and a three-member one (parse_expr).
+for fn in quicksort parse_expr; do
+	idb=$(q "$dir/workload-dwarf.folded" "cmd=func&func=$fn&format=json" |
+	    jq .function.clique)
+	want=$(q "$dir/workload-dwarf.folded" \
+	    "cmd=clique&clique=$idb&limit=1000&format=json" |
+	    jq -c '[.clique.total.samples, ([.members[] | [.name,
+	    .total.samples]] | sort)]')
+	idm=$(q "$dir/workload-fp.folded" \
+	    "base=workload-dwarf.folded&cmd=func&func=$fn&format=json" |
+	    jq .function.clique)
+	got=$(q "$dir/workload-fp.folded" \
+	    "base=workload-dwarf.folded&cmd=clique&clique=$idm&limit=1000&format=json" |
+	    jq -c '[.clique.diff.total.base, ([.members[] | [.name,
+	    .diff.total.base]] | sort)]')
+	[ -n "$want" ] && [ "$want" = "$got" ] &&
+	    ok "clique page of $fn: base values are the base profile's ($want)" ||
+	    not_ok "clique page of $fn: $got, want $want"
+done
+
 # Every page with comparison columns stays valid HTML5, and shows them.
 for c in 'cmd=top' 'cmd=tree' 'cmd=modules' 'cmd=modules&sort=ratio' \
     'cmd=module&module=node:fs' 'cmd=func&func=resolve' \
-    'cmd=func&func=runVM&sort=delta' 'cmd=callers&func=runVM&by=site'; do
+    'cmd=func&func=runVM&sort=delta' 'cmd=callers&func=runVM&by=site' \
+    'cmd=clique&clique=CLIQUE'; do
+	c=$(printf '%s' "$c" | sed "s/CLIQUE/$(q "$dir/many-functions-100us.cpuprofile" \
+	    'base=many-functions.cpuprofile&cmd=cliques&format=json' |
+	    jq '.rows[0].id // 0')/")
 	q "$dir/many-functions-100us.cpuprofile" \
 	    "base=many-functions.cpuprofile&$c" >"$tmp/out.html"
 	if tidy -q -e "$tmp/out.html" >"$tmp/tidy" 2>&1 &&
