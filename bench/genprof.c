@@ -9,7 +9,7 @@
  * Shapes: `mixed' (fan-out 1-8, depth to ~40, 2000 functions with names
  * like C++/Java symbols), `deep' (recursion chains thousands of frames
  * deep), `wide' (a root with fan-out 1000 over two levels), `many' (every
- * node a different function).
+ * node a different function). -f sets the number of distinct functions.
  */
 
 #include "config.h"
@@ -145,11 +145,11 @@ int
 main(int argc, char **argv)
 {
 	const char	*shape = "mixed";
-	uint64_t	 nodes = 100000;
+	uint64_t	 nodes = 100000, nf = 0;
 	int		 ch, fan = 8, maxd = 40, deep = 0;
 	size_t		 i, j, l;
 
-	while ((ch = getopt(argc, argv, "F:n:o:s:S:")) != -1) {
+	while ((ch = getopt(argc, argv, "F:f:n:o:s:S:")) != -1) {
 		switch (ch) {
 		case 'F':
 			trace = strcmp(optarg, "trace") == 0;
@@ -168,14 +168,32 @@ main(int argc, char **argv)
 		case 'S':
 			rng ^= strtoull(optarg, NULL, 10) * 0xff51afd7ed558ccdULL;
 			break;
+		case 'f':
+			nf = strtoull(optarg, NULL, 10);
+			break;
 		default:
 			fprintf(stderr, "usage: genprof [-F folded|trace] "
-			    "[-s mixed|deep|wide|many] [-n nodes] [-S seed] "
-			    "[-o dfs|random]\n");
+			    "[-s mixed|deep|wide|many] [-n nodes] [-f functions] "
+			    "[-S seed] [-o dfs|random]\n");
 			return (1);
 		}
 	}
-	if (strcmp(shape, "deep") == 0) {
+	/*
+	 * -f: the shape's number of distinct functions. The wide shape's
+	 * two levels hold at most f * f call nodes (4000: 1.6e7), so 10^8
+	 * nodes need more functions.
+	 */
+	if (nf > 0 && nf <= 100000000) {
+		make_funcs(nf);
+		if (strcmp(shape, "wide") == 0) {
+			fan = 2000;
+			maxd = 3;
+		} else if (strcmp(shape, "deep") == 0) {
+			fan = 2;
+			maxd = 8000;
+			deep = 1;
+		}
+	} else if (strcmp(shape, "deep") == 0) {
 		make_funcs(64);
 		fan = 2;
 		maxd = 8000;
