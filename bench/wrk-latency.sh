@@ -50,7 +50,8 @@ trap 'exit 1' HUP INT TERM
 mkdir -p "$tmp/root" "$tmp/www/cgi-bin"
 cp "$cgi" "$tmp/www/cgi-bin/deepq.cgi"
 if [ -n "${1:-}" ]; then
-	cp "$1" "$tmp/root/"
+	# A hard link where possible: generated profiles run to gigabytes.
+	ln "$1" "$tmp/root/" 2>/dev/null || cp "$1" "$tmp/root/"
 	name=${1##*/}
 else
 	"$top_builddir/bench/genprof" -s wide -n 10000000 >"$tmp/root/w1e7.folded"
