@@ -16,6 +16,8 @@
 
 #include "config.h"
 
+#include <sys/mman.h>
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,6 +31,16 @@
 
 static int	childset_grow(struct childset *, const uint32_t *,
 		    const uint32_t *);
+static uint32_t	*childset_alloc(size_t);
+static void	 childset_free(uint32_t *, size_t);
+
+/*
+ * Tables from this size on are mapped on their own and asked for huge
+ * pages: lookups land at random, and with 4 KB pages nearly every one
+ * also missed the TLB. Every page of a table at load 1/4 or more is
+ * touched anyway, so huge pages add no resident memory.
+ */
+#define CHILDSET_HUGE	((size_t)4 * 1024 * 1024)
 
 static inline uint64_t
 childset_hash(uint32_t parent, uint32_t func)
@@ -53,11 +65,41 @@ childset_init(struct childset *s)
 	memset(s, 0, sizeof *s);
 }
 
+/* A zeroed table of cap slots, or NULL. */
+static uint32_t *
+childset_alloc(size_t cap)
+{
+	size_t	 sz = cap * sizeof(uint32_t);
+	void	*m;
+
+	if (sz < CHILDSET_HUGE)
+		return (calloc(cap, sizeof(uint32_t)));
+	m = mmap(NULL, sz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+	    -1, 0);
+	if (m == MAP_FAILED)
+		return (NULL);
+#ifdef MADV_HUGEPAGE
+	(void)madvise(m, sz, MADV_HUGEPAGE);
+#endif
+	return (m);
+}
+
+static void
+childset_free(uint32_t *slots, size_t cap)
+{
+	if (slots == NULL)
+		return;
+	if (cap * sizeof(uint32_t) < CHILDSET_HUGE)
+		free(slots);
+	else
+		(void)munmap(slots, cap * sizeof(uint32_t));
+}
+
 /* Free a set's storage; it may be reused after childset_init. */
 void
 childset_clear(struct childset *s)
 {
-	free(s->slots);
+	childset_free(s->slots, s->cap);
 	childset_init(s);
 }
 
@@ -116,10 +158,10 @@ childset_grow(struct childset *s, const uint32_t *parents,
 	cap = s->cap ? s->cap * 2 : 1024;
 	if (cap > SIZE_MAX / sizeof *s->slots)
 		return (-1);
-	free(s->slots);
+	childset_free(s->slots, s->cap);
 	s->slots = NULL;
 	s->cap = 0;
-	if ((s->slots = calloc(cap, sizeof *s->slots)) == NULL) {
+	if ((s->slots = childset_alloc(cap)) == NULL) {
 		s->len = 0;
 		return (-1);
 	}
