@@ -42,6 +42,9 @@ static void	 childset_free(uint32_t *, size_t);
  */
 #define CHILDSET_HUGE	((size_t)4 * 1024 * 1024)
 
+/* How many nodes ahead a rebuild prefetches the slot it will fill. */
+#define CHILDSET_AHEAD	16
+
 static inline uint64_t
 childset_hash(uint32_t parent, uint32_t func)
 {
@@ -172,6 +175,14 @@ childset_grow(struct childset *s, const uint32_t *parents,
 	idmask = bits >= 32 ? UINT32_MAX : ((uint32_t)1 << bits) - 1;
 	s->idmask = idmask;
 	for (n = 1; n <= s->len; n++) {
+		/*
+		 * Each insert lands at random in the new table: load the slot
+		 * of a node some way ahead while this one goes in.
+		 */
+		if (n + CHILDSET_AHEAD <= s->len)
+			__builtin_prefetch(&s->slots[childset_hash(
+			    parents[n + CHILDSET_AHEAD],
+			    funcs[n + CHILDSET_AHEAD]) & mask], 1);
 		h = childset_hash(parents[n], funcs[n]);
 		for (j = h & mask; s->slots[j] != 0; j = (j + 1) & mask)
 			;
