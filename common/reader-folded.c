@@ -147,6 +147,22 @@ folded_count(const char *s, size_t *len, int64_t *v, char **cause)
 	size_t		 e = *len, i, start, dots = 0;
 	int64_t		 n = 0;
 	int		 frac = 0, round = 0;
+	uint64_t	 pw = 1, u = 0;
+
+	/*
+	 * Nearly every count: up to 18 digits after a blank, read in the
+	 * one backward scan. Anything else takes the checked way below.
+	 */
+	for (i = e; i > 0 && e - i < 18 && s[i - 1] >= '0' && s[i - 1] <= '9';
+	    i--) {
+		u += (uint64_t)(s[i - 1] - '0') * pw;
+		pw *= 10;
+	}
+	if (i < e && i > 0 && (s[i - 1] == ' ' || s[i - 1] == '\t')) {
+		*v = (int64_t)u;
+		*len = i - 1;
+		return (0);
+	}
 
 	i = e;
 	while (i > 0 && ((s[i - 1] >= '0' && s[i - 1] <= '9') ||
@@ -255,13 +271,20 @@ folded_parse(struct folded *f, const char *s, size_t len)
 
 		memcpy(&x, s + c, 8);
 		memcpy(&y, f->prev + c, 8);
-		if (x != y)
+		if (x != y) {
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+			/* The first differing byte is the lowest set. */
+			c += __builtin_ctzll(x ^ y) / 8;
+			lim = c;
+#endif
 			break;
+		}
 		c += 8;
 	}
 	while (c < lim && s[c] == f->prev[c])
 		c++;
-	if (folded_room(f, l, pl->depth) == -1)
+	if ((pl->depth > l->cap || pl->depth > f->pcap) &&
+	    folded_room(f, l, pl->depth) == -1)
 		return (-1);
 	while (i < pl->depth && pl->end[i] <= c &&
 	    (pl->end[i] == len || s[pl->end[i]] == ';')) {

@@ -177,6 +177,28 @@ test_strpool(void)
 			wrong++;
 	}
 	is_int(wrong, 0, "3,000 strings found again after the table grew");
+	/*
+	 * Every length to 40 and every place of an odd byte: the tail of a
+	 * name of 8 bytes or more is read as the top of its last word.
+	 */
+	for (a = 1, wrong = 0; a <= 40; a++) {
+		for (b = 0; b < a; b++) {
+			memset(name, 'x', a);
+			name[b] = b % 2 ? '\0' : '\x90';
+			odd = 0;
+			if (strpool_intern_ascii(p, name, a, &odd) !=
+			    STRPOOL_NONE || odd != 1)
+				wrong++;
+		}
+		memset(name, 'x', a);
+		name[a - 1] = 'a' + a % 26;
+		id = strpool_intern_ascii(p, name, a, &odd);
+		if (id == STRPOOL_NONE || odd != 0 ||
+		    strpool_intern(p, name, a) != id ||
+		    strlen(strpool_get(p, id)) != a)
+			wrong++;
+	}
+	is_int(wrong, 0, "odd bytes found at every place of 1..40 bytes");
 	strpool_free(p);
 }
 
