@@ -106,9 +106,13 @@ childset_clear(struct childset *s)
 	childset_init(s);
 }
 
-/* The node with this parent and function, or CHILDSET_NONE. */
+/*
+ * The node with this parent and function, or CHILDSET_NONE. A miss
+ * remembers the empty slot it stopped at: the builder adds that pair
+ * next, and childset_add then needs no second hash and probe.
+ */
 uint32_t
-childset_find(const struct childset *s, const uint32_t *parents,
+childset_find(struct childset *s, const uint32_t *parents,
     const uint32_t *funcs, uint32_t parent, uint32_t func)
 {
 	size_t		 mask, i;
@@ -121,8 +125,14 @@ childset_find(const struct childset *s, const uint32_t *parents,
 	h = childset_hash(parent, func);
 	tag = childset_tag(h, s->idmask);
 	for (i = h & mask;; i = (i + 1) & mask) {
-		if ((v = s->slots[i]) == 0)
+		if ((v = s->slots[i]) == 0) {
+			s->hole = i;
+			s->hole_parent = parent;
+			s->hole_func = func;
+			s->hole_tag = tag;
+			s->has_hole = 1;
 			return (CHILDSET_NONE);
+		}
 		if ((v & ~s->idmask) != tag)
 			continue;
 		n = v & s->idmask;
@@ -212,9 +222,18 @@ childset_add(struct childset *s, const uint32_t *parents,
 	 * took 1.5 times as long. It also keeps ids under cap / 2 + 1,
 	 * which the tags rely on.
 	 */
-	if ((s->len + 1) * 2 > s->cap &&
-	    childset_grow(s, parents, funcs) == -1)
-		return (-1);
+	if ((s->len + 1) * 2 > s->cap) {
+		s->has_hole = 0;
+		if (childset_grow(s, parents, funcs) == -1)
+			return (-1);
+	}
+	if (s->has_hole && s->hole_parent == parents[n] &&
+	    s->hole_func == funcs[n] && s->slots[s->hole] == 0) {
+		s->has_hole = 0;
+		s->slots[s->hole] = n | s->hole_tag;
+		s->len++;
+		return (0);
+	}
 	mask = s->cap - 1;
 	h = childset_hash(parents[n], funcs[n]);
 	for (i = h & mask; s->slots[i] != 0; i = (i + 1) & mask)

@@ -51,11 +51,15 @@ struct childset {
 	size_t		 cap;		/* power of two, 0 when empty */
 	size_t		 len;
 	uint32_t	 idmask;	/* bits of a slot that are the id */
+	/* Where the last childset_find that missed stopped, for the add. */
+	size_t		 hole;
+	uint32_t	 hole_parent, hole_func, hole_tag;
+	int		 has_hole;
 };
 
 void		 childset_init(struct childset *);
 void		 childset_clear(struct childset *);
-uint32_t	 childset_find(const struct childset *, const uint32_t *,
+uint32_t	 childset_find(struct childset *, const uint32_t *,
 		     const uint32_t *, uint32_t, uint32_t);
 int		 childset_add(struct childset *, const uint32_t *,
 		     const uint32_t *, uint32_t);

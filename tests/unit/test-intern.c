@@ -117,6 +117,21 @@ test_childset(void)
 			wrong++;
 	}
 	is_int(bad + wrong, 0, "a small set with tags finds its 500 nodes");
+	/* A miss remembers its empty slot; adding another pair ignores it. */
+	par[501] = 0;
+	fn[501] = 7;
+	is_int(childset_find(&s, par, fn, 0, 999999), CHILDSET_NONE,
+	    "a miss");
+	ok(childset_add(&s, par, fn, 501) == 0 &&
+	    childset_find(&s, par, fn, 0, 7) == 501 &&
+	    childset_find(&s, par, fn, 0, 999999) == CHILDSET_NONE,
+	    "a pair other than the missed one goes where it hashes");
+	par[502] = 0;
+	fn[502] = 999999;
+	ok(childset_add(&s, par, fn, 502) == 0 &&
+	    childset_find(&s, par, fn, 0, 999999) == 502 &&
+	    childset_find(&s, par, fn, 0, 7) == 501,
+	    "the missed pair added later is found");
 	childset_clear(&s);
 	free(par);
 	free(fn);
