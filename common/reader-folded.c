@@ -220,6 +220,37 @@ folded_count(const char *s, size_t *len, int64_t *v, char **cause)
 	return (0);
 }
 
+#define FOLDED_ONES	0x0101010101010101ULL
+#define FOLDED_HIGHS	0x8080808080808080ULL
+
+/*
+ * The first ';' or '`' in s[pos..len), or len: one pass for the two
+ * bytes a frame ends at or splits at, eight bytes at a time.
+ */
+static inline size_t
+folded_delim(const char *s, size_t pos, size_t len)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t	 x, a, b, z;
+
+	for (; pos + 8 <= len; pos += 8) {
+		memcpy(&x, s + pos, 8);
+		a = x ^ (FOLDED_ONES * ';');
+		b = x ^ (FOLDED_ONES * '`');
+		/* A zero byte of a or b; the lowest one found is exact. */
+		z = (((a - FOLDED_ONES) & ~a) | ((b - FOLDED_ONES) & ~b)) &
+		    FOLDED_HIGHS;
+		if (z != 0)
+			return (pos + __builtin_ctzll(z) / 8);
+	}
+#endif
+	for (; pos < len; pos++) {
+		if (s[pos] == ';' || s[pos] == '`')
+			return (pos);
+	}
+	return (len);
+}
+
 /* Room for n frames in a line and in the walked nodes. */
 static int
 folded_room(struct folded *f, struct folded_line *l, size_t n)
@@ -294,9 +325,13 @@ folded_parse(struct folded *f, const char *s, size_t len)
 	}
 	l->reuse = i;
 	while (pos <= len) {
-		semi = memchr(s + pos, ';', len - pos);
-		end = semi ? (size_t)(semi - s) : len;
-		tick = memchr(s + pos, '`', end - pos);
+		end = folded_delim(s, pos, len);
+		tick = NULL;
+		if (end < len && s[end] == '`') {
+			tick = s + end;
+			semi = memchr(s + end, ';', len - end);
+			end = semi ? (size_t)(semi - s) : len;
+		}
 		if (tick != NULL)
 			fn = profile_builder_func(f->b, tick + 1,
 			    s + end - tick - 1, s + pos, tick - s - pos);

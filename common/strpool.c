@@ -202,6 +202,30 @@ strpool_intern_ascii(struct strpool *p, const char *s, size_t n, int *odd)
 	return (strpool_insert(p, s, n, h));
 }
 
+/*
+ * Whether a[0..n) and b[0..n) are equal. Names are short: from 8 bytes
+ * on, words and a last word that overlaps the one before, in line
+ * rather than a call to memcmp per candidate.
+ */
+static inline int
+strpool_eq(const char *a, const char *b, size_t n)
+{
+	uint64_t	 x, y;
+	size_t		 i;
+
+	if (n < 8)
+		return (memcmp(a, b, n) == 0);
+	for (i = 0; i + 8 < n; i += 8) {
+		memcpy(&x, a + i, 8);
+		memcpy(&y, b + i, 8);
+		if (x != y)
+			return (0);
+	}
+	memcpy(&x, a + n - 8, 8);
+	memcpy(&y, b + n - 8, 8);
+	return (x == y);
+}
+
 /* Find or add s[0..n), without NUL, whose hash is h. */
 static uint32_t
 strpool_insert(struct strpool *p, const char *s, size_t n, uint64_t h)
@@ -217,7 +241,7 @@ strpool_insert(struct strpool *p, const char *s, size_t n, uint64_t h)
 	for (j = h & mask; (id = p->slots[j]) != STRPOOL_NONE;
 	    j = (j + 1) & mask) {
 		if (p->hashes[id] == h && strpool_len(p, id) == n &&
-		    memcmp(p->data + p->off[id], s, n) == 0)
+		    strpool_eq(p->data + p->off[id], s, n))
 			return (id);
 	}
 	if (p->count == STRPOOL_NONE - 1)
