@@ -32,15 +32,16 @@
 static int	childset_grow(struct childset *, const uint32_t *,
 		    const uint32_t *);
 static uint32_t	*childset_alloc(size_t);
-static void	 childset_free(uint32_t *, size_t);
 
 /*
- * Tables from this size on are mapped on their own and asked for huge
+ * In tables from this size on, the 2 MB-aligned part is asked for huge
  * pages: lookups land at random, and with 4 KB pages nearly every one
  * also missed the TLB. Every page of a table at load 1/4 or more is
- * touched anyway, so huge pages add no resident memory.
+ * touched anyway. The table still comes from calloc, so the allocator
+ * places (and maps) it as before.
  */
 #define CHILDSET_HUGE	((size_t)4 * 1024 * 1024)
+#define CHILDSET_HUGEPAGE	((uintptr_t)2 * 1024 * 1024)
 
 /* How many nodes ahead a rebuild prefetches the slot it will fill. */
 #define CHILDSET_AHEAD	16
@@ -72,37 +73,29 @@ childset_init(struct childset *s)
 static uint32_t *
 childset_alloc(size_t cap)
 {
-	size_t	 sz = cap * sizeof(uint32_t);
-	void	*m;
+	uint32_t	*t;
+	uintptr_t	 start, end;
 
-	if (sz < CHILDSET_HUGE)
-		return (calloc(cap, sizeof(uint32_t)));
-	m = mmap(NULL, sz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-	    -1, 0);
-	if (m == MAP_FAILED)
+	if ((t = calloc(cap, sizeof *t)) == NULL)
 		return (NULL);
 #ifdef MADV_HUGEPAGE
-	(void)madvise(m, sz, MADV_HUGEPAGE);
+	if (cap * sizeof *t >= CHILDSET_HUGE) {
+		start = ((uintptr_t)t + CHILDSET_HUGEPAGE - 1) &
+		    ~(CHILDSET_HUGEPAGE - 1);
+		end = ((uintptr_t)(t + cap)) & ~(CHILDSET_HUGEPAGE - 1);
+		if (end > start)
+			(void)madvise((void *)start, end - start,
+			    MADV_HUGEPAGE);
+	}
 #endif
-	return (m);
-}
-
-static void
-childset_free(uint32_t *slots, size_t cap)
-{
-	if (slots == NULL)
-		return;
-	if (cap * sizeof(uint32_t) < CHILDSET_HUGE)
-		free(slots);
-	else
-		(void)munmap(slots, cap * sizeof(uint32_t));
+	return (t);
 }
 
 /* Free a set's storage; it may be reused after childset_init. */
 void
 childset_clear(struct childset *s)
 {
-	childset_free(s->slots, s->cap);
+	free(s->slots);
 	childset_init(s);
 }
 
@@ -171,7 +164,7 @@ childset_grow(struct childset *s, const uint32_t *parents,
 	cap = s->cap ? s->cap * 2 : 1024;
 	if (cap > SIZE_MAX / sizeof *s->slots)
 		return (-1);
-	childset_free(s->slots, s->cap);
+	free(s->slots);
 	s->slots = NULL;
 	s->cap = 0;
 	if ((s->slots = childset_alloc(cap)) == NULL) {
