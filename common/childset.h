@@ -33,6 +33,12 @@
  * Node 0 (the root) is nobody's child, so 0 marks an empty slot and a new
  * table is calloc'ed pages the kernel gives zeroed, touched as filled.
  * Linear probing, power-of-two capacity, no deletion.
+ *
+ * A slot's spare high bits hold a tag of the key's hash: the set never
+ * holds more than cap / 2 nodes, so an id needs only log2(cap) bits and
+ * the rest of the 32 (11 bits at 10^6 nodes, 8 at 10^7, none only past
+ * 2^31 nodes) tell most other keys apart without reading the node
+ * arrays, a cache miss each.
  */
 
 #include <stddef.h>
@@ -44,14 +50,21 @@ struct childset {
 	uint32_t	*slots;		/* node ids, 0 = empty */
 	size_t		 cap;		/* power of two, 0 when empty */
 	size_t		 len;
+	uint32_t	 idmask;	/* bits of a slot that are the id */
+	/* Where the last childset_find that missed stopped, for the add. */
+	size_t		 hole;
+	uint32_t	 hole_parent, hole_func, hole_tag;
+	int		 has_hole;
 };
 
 void		 childset_init(struct childset *);
 void		 childset_clear(struct childset *);
-uint32_t	 childset_find(const struct childset *, const uint32_t *,
+uint32_t	 childset_find(struct childset *, const uint32_t *,
 		     const uint32_t *, uint32_t, uint32_t);
 int		 childset_add(struct childset *, const uint32_t *,
 		     const uint32_t *, uint32_t);
+void		 childset_prefetch(const struct childset *, uint32_t,
+		     uint32_t);
 size_t		 childset_memory(const struct childset *);
 
 #endif /* CHILDSET_H */

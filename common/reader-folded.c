@@ -36,16 +36,36 @@
  * Consecutive lines usually share a prefix of frames (stackcollapse
  * output is sorted), so the nodes of the previous line are reused for as
  * long as its bytes match: most lines then intern only their last frames.
+ *
+ * Each line goes in two steps, one line apart: folded_parse interns the
+ * frames of line k + 1 and starts loading the child set's slot for its
+ * first new node (its parent is usually a node line k reuses, already
+ * known), then folded_walk finds or makes the nodes of line k. The slot,
+ * a cache miss in a wide profile, is then loaded by the time it is read.
+ * Interning first changes no id: functions are still interned, and
+ * nodes made, in the order of the lines.
  */
+
+struct folded_line {
+	uint32_t		*fn;		/* function of each frame */
+	size_t			*end;		/* end offset of each frame */
+	size_t			 depth, cap;
+	size_t			 reuse;		/* frames the same as the last line's */
+	int64_t			 v, v2;
+	uint64_t		 lineno;
+};
 
 struct folded {
 	struct profile_builder	*b;
+	int			 metric;
 	int			 base;		/* metric of a first count, or -1 */
 	char			*prev;		/* previous stack, copied */
 	size_t			 prevlen, prevcap;
-	size_t			*pend;		/* end offset of each prev frame */
-	uint32_t		*pnode;		/* node of each prev frame */
-	size_t			 pdepth, pcap;
+	struct folded_line	 line[2];	/* parsed, walked one after */
+	int			 cur;		/* line[cur] is the last parsed */
+	int			 pending;	/* line[cur] is still to walk */
+	uint32_t		*pnode;		/* node of each walked frame */
+	size_t			 pcap;
 };
 
 static int	folded_probe(const char *, size_t);
@@ -53,7 +73,9 @@ static struct profile *folded_load(struct input *,
 		    const struct reader_options *, char **);
 static int	folded_blank_number(const char *, size_t);
 static int	folded_count(const char *, size_t *, int64_t *, char **);
-static int	folded_stack(struct folded *, const char *, size_t, uint32_t *);
+static int	folded_parse(struct folded *, const char *, size_t);
+static int	folded_walk(struct folded *, struct folded_line *);
+static int	folded_flush(struct folded *, const char *, char **);
 
 const struct reader reader_folded = {
 	.name = "folded",
@@ -125,6 +147,22 @@ folded_count(const char *s, size_t *len, int64_t *v, char **cause)
 	size_t		 e = *len, i, start, dots = 0;
 	int64_t		 n = 0;
 	int		 frac = 0, round = 0;
+	uint64_t	 pw = 1, u = 0;
+
+	/*
+	 * Nearly every count: up to 18 digits after a blank, read in the
+	 * one backward scan. Anything else takes the checked way below.
+	 */
+	for (i = e; i > 0 && e - i < 18 && s[i - 1] >= '0' && s[i - 1] <= '9';
+	    i--) {
+		u += (uint64_t)(s[i - 1] - '0') * pw;
+		pw *= 10;
+	}
+	if (i < e && i > 0 && (s[i - 1] == ' ' || s[i - 1] == '\t')) {
+		*v = (int64_t)u;
+		*len = i - 1;
+		return (0);
+	}
 
 	i = e;
 	while (i > 0 && ((s[i - 1] >= '0' && s[i - 1] <= '9') ||
@@ -182,13 +220,80 @@ folded_count(const char *s, size_t *len, int64_t *v, char **cause)
 	return (0);
 }
 
-/* Walk (and create) the nodes of one stack; the leaf goes to *leaf. */
-static int
-folded_stack(struct folded *f, const char *s, size_t len, uint32_t *leaf)
+#define FOLDED_ONES	0x0101010101010101ULL
+#define FOLDED_HIGHS	0x8080808080808080ULL
+
+/*
+ * The first ';' or '`' in s[pos..len), or len: one pass for the two
+ * bytes a frame ends at or splits at, eight bytes at a time.
+ */
+static inline size_t
+folded_delim(const char *s, size_t pos, size_t len)
 {
-	size_t		 c = 0, pos = 0, i = 0, end, lim;
-	uint32_t	 node = PROFILE_ROOT, fn;
-	const char	*semi, *tick;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t	 x, a, b, z;
+
+	for (; pos + 8 <= len; pos += 8) {
+		memcpy(&x, s + pos, 8);
+		a = x ^ (FOLDED_ONES * ';');
+		b = x ^ (FOLDED_ONES * '`');
+		/* A zero byte of a or b; the lowest one found is exact. */
+		z = (((a - FOLDED_ONES) & ~a) | ((b - FOLDED_ONES) & ~b)) &
+		    FOLDED_HIGHS;
+		if (z != 0)
+			return (pos + __builtin_ctzll(z) / 8);
+	}
+#endif
+	for (; pos < len; pos++) {
+		if (s[pos] == ';' || s[pos] == '`')
+			return (pos);
+	}
+	return (len);
+}
+
+/* Room for n frames in a line and in the walked nodes. */
+static int
+folded_room(struct folded *f, struct folded_line *l, size_t n)
+{
+	size_t		 cap;
+	void		*p;
+
+	if (n > l->cap) {
+		cap = l->cap ? l->cap : 64;
+		while (cap < n)
+			cap *= 2;
+		if ((p = realloc(l->fn, cap * sizeof *l->fn)) == NULL)
+			return (-1);
+		l->fn = p;
+		if ((p = realloc(l->end, cap * sizeof *l->end)) == NULL)
+			return (-1);
+		l->end = p;
+		l->cap = cap;
+	}
+	if (n > f->pcap) {
+		cap = f->pcap ? f->pcap : 64;
+		while (cap < n)
+			cap *= 2;
+		if ((p = realloc(f->pnode, cap * sizeof *f->pnode)) == NULL)
+			return (-1);
+		f->pnode = p;
+		f->pcap = cap;
+	}
+	return (0);
+}
+
+/*
+ * Intern the frames of one stack into the next line slot; its nodes are
+ * found by folded_walk after the line before is walked.
+ */
+static int
+folded_parse(struct folded *f, const char *s, size_t len)
+{
+	struct folded_line	*pl = &f->line[f->cur];
+	struct folded_line	*l = &f->line[!f->cur];
+	size_t			 c = 0, pos = 0, i = 0, end, lim;
+	uint32_t		 fn, parent;
+	const char		*semi, *tick;
 
 	/* The common prefix with the previous line, a word at a time. */
 	lim = len < f->prevlen ? len : f->prevlen;
@@ -197,51 +302,67 @@ folded_stack(struct folded *f, const char *s, size_t len, uint32_t *leaf)
 
 		memcpy(&x, s + c, 8);
 		memcpy(&y, f->prev + c, 8);
-		if (x != y)
+		if (x != y) {
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+			/* The first differing byte is the lowest set. */
+			c += __builtin_ctzll(x ^ y) / 8;
+			lim = c;
+#endif
 			break;
+		}
 		c += 8;
 	}
 	while (c < lim && s[c] == f->prev[c])
 		c++;
-	while (i < f->pdepth && f->pend[i] <= c &&
-	    (f->pend[i] == len || s[f->pend[i]] == ';')) {
-		node = f->pnode[i];
-		pos = f->pend[i] + 1;
+	if ((pl->depth > l->cap || pl->depth > f->pcap) &&
+	    folded_room(f, l, pl->depth) == -1)
+		return (-1);
+	while (i < pl->depth && pl->end[i] <= c &&
+	    (pl->end[i] == len || s[pl->end[i]] == ';')) {
+		l->end[i] = pl->end[i];
+		pos = pl->end[i] + 1;
 		i++;
 	}
+	l->reuse = i;
 	while (pos <= len) {
-		semi = memchr(s + pos, ';', len - pos);
-		end = semi ? (size_t)(semi - s) : len;
-		tick = memchr(s + pos, '`', end - pos);
+		end = folded_delim(s, pos, len);
+		tick = NULL;
+		if (end < len && s[end] == '`') {
+			tick = s + end;
+			semi = memchr(s + end, ';', len - end);
+			end = semi ? (size_t)(semi - s) : len;
+		}
 		if (tick != NULL)
 			fn = profile_builder_func(f->b, tick + 1,
 			    s + end - tick - 1, s + pos, tick - s - pos);
 		else
 			fn = profile_builder_func(f->b, s + pos, end - pos,
 			    "", 0);
-		if (fn == PROFILE_NONE ||
-		    (node = profile_builder_child(f->b, node, fn)) ==
-		    PROFILE_NONE)
+		if (fn == PROFILE_NONE)
 			return (-1);
-		if (i == f->pcap) {
-			size_t	  cap = f->pcap ? f->pcap * 2 : 64;
-			size_t	 *pe;
-			uint32_t *pn;
-
-			if ((pe = realloc(f->pend, cap * sizeof *pe)) == NULL)
-				return (-1);
-			f->pend = pe;
-			if ((pn = realloc(f->pnode, cap * sizeof *pn)) == NULL)
-				return (-1);
-			f->pnode = pn;
-			f->pcap = cap;
-		}
-		f->pend[i] = end;
-		f->pnode[i] = node;
+		if (i == l->cap && folded_room(f, l, i + 1) == -1)
+			return (-1);
+		l->fn[i] = fn;
+		l->end[i] = end;
 		i++;
 		pos = end + 1;
 	}
-	f->pdepth = i;
+	l->depth = i;
+	/*
+	 * The first new node's parent is known now when the line before
+	 * reuses it (it was walked with the line before that): start
+	 * loading its slot.
+	 */
+	if (l->reuse < l->depth) {
+		if (l->reuse == 0)
+			parent = PROFILE_ROOT;
+		else if (!f->pending || l->reuse - 1 < pl->reuse)
+			parent = f->pnode[l->reuse - 1];
+		else
+			parent = PROFILE_NONE;
+		if (parent != PROFILE_NONE)
+			profile_builder_prefetch(f->b, parent, l->fn[l->reuse]);
+	}
 	if (len + 1 > f->prevcap) {
 		char	*p;
 		size_t	 cap = (len + 1) * 2;
@@ -253,22 +374,63 @@ folded_stack(struct folded *f, const char *s, size_t len, uint32_t *leaf)
 	}
 	memcpy(f->prev, s, len);
 	f->prevlen = len;
-	*leaf = node;
 	return (0);
+}
+
+/* Find or make the nodes of a parsed line and add its counts. */
+static int
+folded_walk(struct folded *f, struct folded_line *l)
+{
+	size_t		 i;
+	uint32_t	 node;
+
+	node = l->reuse > 0 ? f->pnode[l->reuse - 1] : PROFILE_ROOT;
+	for (i = l->reuse; i < l->depth; i++) {
+		if ((node = profile_builder_child(f->b, node, l->fn[i])) ==
+		    PROFILE_NONE)
+			return (-1);
+		f->pnode[i] = node;
+	}
+	if (l->v != 0 && profile_builder_add(f->b, node, f->metric, l->v) ==
+	    -1)
+		return (-1);
+	if (l->v2 > 0 && profile_builder_add(f->b, node, f->base, l->v2) ==
+	    -1)
+		return (-1);
+	return (0);
+}
+
+/*
+ * Walk the line still pending, before anything later is reported: an
+ * error there comes first, as it would have without the pipeline.
+ */
+static int
+folded_flush(struct folded *f, const char *path, char **cause)
+{
+	struct folded_line	*l = &f->line[f->cur];
+
+	if (!f->pending)
+		return (0);
+	f->pending = 0;
+	if (folded_walk(f, l) == 0)
+		return (0);
+	cause_set(cause, "%s: line %llu: %s", path,
+	    (unsigned long long)l->lineno, profile_builder_error(f->b));
+	return (-1);
 }
 
 static struct profile *
 folded_load(struct input *in, const struct reader_options *opts,
     char **cause)
 {
-	struct folded	 f;
-	struct profile	*p = NULL;
-	char		*line, *why = NULL;
-	size_t		 len, slen;
-	int64_t		 v, v2;
-	uint32_t	 leaf;
-	uint64_t	 nlines = 0;
-	int		 metric;
+	struct folded		 f;
+	struct folded_line	*l;
+	struct profile		*p = NULL;
+	char			*line, *why = NULL;
+	size_t			 len, slen;
+	int64_t			 v, v2;
+	uint64_t		 nlines = 0;
+	int			 i;
 
 	memset(&f, 0, sizeof f);
 	f.base = -1;
@@ -276,7 +438,8 @@ folded_load(struct input *in, const struct reader_options *opts,
 		goto nomem;
 	if (opts->max_nodes != 0)
 		profile_builder_set_max_nodes(f.b, opts->max_nodes);
-	if ((metric = profile_builder_metric(f.b, "samples", "count")) == -1)
+	if ((f.metric = profile_builder_metric(f.b, "samples", "count")) ==
+	    -1)
 		goto nomem;
 
 	while ((line = input_line(in, &len, &why)) != NULL) {
@@ -286,6 +449,8 @@ folded_load(struct input *in, const struct reader_options *opts,
 		if (len == 0 || line[0] == '#')
 			continue;
 		if (memchr(line, '\0', len) != NULL) {
+			if (folded_flush(&f, in->path, cause) == -1)
+				goto fail;
 			cause_set(cause, "%s: line %llu: NUL byte (binary "
 			    "data?)", in->path, (unsigned long long)in->lineno);
 			goto fail;
@@ -308,8 +473,13 @@ folded_load(struct input *in, const struct reader_options *opts,
 			    l2 > 0) {
 				if (f.base == -1 && (f.base =
 				    profile_builder_metric(f.b, "base",
-				    "count")) == -1)
+				    "count")) == -1) {
+					free(why2);
+					if (folded_flush(&f, in->path,
+					    cause) == -1)
+						goto fail;
 					goto nomem;
+				}
 				slen = l2;
 			} else
 				v2 = -1;
@@ -321,14 +491,20 @@ folded_load(struct input *in, const struct reader_options *opts,
 			cause_set(&why, "no stack before the count");
 			goto lineerr;
 		}
-		if (folded_stack(&f, line, slen, &leaf) == -1)
+		if (folded_parse(&f, line, slen) == -1)
 			goto builderr;
-		if (v != 0 && profile_builder_add(f.b, leaf, metric, v) == -1)
-			goto builderr;
-		if (v2 > 0 && profile_builder_add(f.b, leaf, f.base, v2) == -1)
-			goto builderr;
+		l = &f.line[!f.cur];
+		l->v = v;
+		l->v2 = v2;
+		l->lineno = in->lineno;
+		if (folded_flush(&f, in->path, cause) == -1)
+			goto fail;
+		f.cur = !f.cur;
+		f.pending = 1;
 		nlines++;
 	}
+	if (folded_flush(&f, in->path, cause) == -1)
+		goto fail;
 	if (why != NULL) {
 		cause_set(cause, "%s: %s", in->path, why);
 		goto fail;
@@ -342,10 +518,14 @@ folded_load(struct input *in, const struct reader_options *opts,
 	goto done;
 
 lineerr:
+	if (folded_flush(&f, in->path, cause) == -1)
+		goto fail;
 	cause_set(cause, "%s: line %llu: %s", in->path,
 	    (unsigned long long)in->lineno, why ? why : "out of memory");
 	goto fail;
 builderr:
+	if (folded_flush(&f, in->path, cause) == -1)
+		goto fail;
 	cause_set(cause, "%s: line %llu: %s", in->path,
 	    (unsigned long long)in->lineno, profile_builder_error(f.b));
 	goto fail;
@@ -356,7 +536,10 @@ fail:
 done:
 	free(why);
 	free(f.prev);
-	free(f.pend);
+	for (i = 0; i < 2; i++) {
+		free(f.line[i].fn);
+		free(f.line[i].end);
+	}
 	free(f.pnode);
 	return (p);
 }

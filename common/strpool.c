@@ -57,7 +57,39 @@ strpool_hash(const char *s, size_t n, int *odd)
 {
 	uint64_t	 h = 0x9e3779b97f4a7c15ULL ^ (n * 0xff51afd7ed558ccdULL);
 	uint64_t	 w, bad = 0;
+	size_t		 r;
 
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/*
+	 * From 8 bytes on, the tail is the top of the last 8 bytes, one
+	 * load instead of a copy of a variable length (a call).
+	 */
+	if (n >= 8) {
+		r = n % 8;
+		for (; n >= 8; s += 8, n -= 8) {
+			memcpy(&w, s, 8);
+			bad |= w | ((w - STRPOOL_ONES) & ~w);
+			h = (h ^ w) * 0x100000001b3ULL;
+			h ^= h >> 29;
+		}
+		w = 0;
+		if (r > 0) {
+			memcpy(&w, s + r - 8, 8);
+			w >>= 8 * (8 - r);
+		}
+		if (odd != NULL) {
+			uint64_t	 t = w | (r > 0 ?
+			    STRPOOL_ONES << (8 * r) : STRPOOL_ONES);
+
+			bad |= t | ((t - STRPOOL_ONES) & ~t);
+			*odd = (bad & STRPOOL_HIGHS) != 0;
+		}
+		h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
+		h ^= h >> 32;
+		return (h);
+	}
+#endif
+	(void)r;
 	while (n >= 8) {
 		memcpy(&w, s, 8);
 		/* High bit of any byte, or a zero byte (the classic test). */
@@ -170,6 +202,30 @@ strpool_intern_ascii(struct strpool *p, const char *s, size_t n, int *odd)
 	return (strpool_insert(p, s, n, h));
 }
 
+/*
+ * Whether a[0..n) and b[0..n) are equal. Names are short: from 8 bytes
+ * on, words and a last word that overlaps the one before, in line
+ * rather than a call to memcmp per candidate.
+ */
+static inline int
+strpool_eq(const char *a, const char *b, size_t n)
+{
+	uint64_t	 x, y;
+	size_t		 i;
+
+	if (n < 8)
+		return (memcmp(a, b, n) == 0);
+	for (i = 0; i + 8 < n; i += 8) {
+		memcpy(&x, a + i, 8);
+		memcpy(&y, b + i, 8);
+		if (x != y)
+			return (0);
+	}
+	memcpy(&x, a + n - 8, 8);
+	memcpy(&y, b + n - 8, 8);
+	return (x == y);
+}
+
 /* Find or add s[0..n), without NUL, whose hash is h. */
 static uint32_t
 strpool_insert(struct strpool *p, const char *s, size_t n, uint64_t h)
@@ -185,7 +241,7 @@ strpool_insert(struct strpool *p, const char *s, size_t n, uint64_t h)
 	for (j = h & mask; (id = p->slots[j]) != STRPOOL_NONE;
 	    j = (j + 1) & mask) {
 		if (p->hashes[id] == h && strpool_len(p, id) == n &&
-		    memcmp(p->data + p->off[id], s, n) == 0)
+		    strpool_eq(p->data + p->off[id], s, n))
 			return (id);
 	}
 	if (p->count == STRPOOL_NONE - 1)

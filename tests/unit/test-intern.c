@@ -77,11 +77,62 @@ test_childset(void)
 			wrong++;
 	}
 	is_int(wrong, 0, "absent pairs are not found");
+	for (n = 0, wrong = 0; n < s.cap; n++) {
+		/* Ids fit under the tag bits: at most cap / 2. */
+		if ((s.slots[n] & s.idmask) > s.len ||
+		    (s.slots[n] != 0 && (s.slots[n] & s.idmask) == 0))
+			wrong++;
+	}
+	is_int(wrong, 0, "every slot's id fits in its %d id bits",
+	    __builtin_popcount(s.idmask));
+	ok(s.idmask != UINT32_MAX, "slots have tag bits at %zu slots",
+	    s.cap);
+	for (n = 1; n <= 1000; n++)
+		childset_prefetch(&s, par[n], fn[n] + 1);
+	for (n = 1, wrong = 0; n <= NODES; n++) {
+		if (childset_find(&s, par, fn, par[n], fn[n]) != n)
+			wrong++;
+	}
+	is_int(wrong, 0, "prefetching changes nothing");
 	is_int(childset_add(&s, par, fn, NODES + 5), -1,
 	    "adding out of order is refused");
 	childset_clear(&s);
 	is_int(childset_find(&s, par, fn, par[1], fn[1]), CHILDSET_NONE,
 	    "a cleared set finds nothing");
+	childset_prefetch(&s, 1, 2);
+	/*
+	 * Keys whose hashes share the slot bits: many pairs of one parent,
+	 * in a small set (1024 slots, 22 tag bits), all found.
+	 */
+	for (n = 1; n <= 500; n++) {
+		par[n] = 0;
+		fn[n] = n * 1024;
+		if (childset_add(&s, par, fn, n) == -1)
+			bad++;
+	}
+	for (n = 1, wrong = 0; n <= 500; n++) {
+		if (childset_find(&s, par, fn, 0, n * 1024) != n ||
+		    childset_find(&s, par, fn, 0, n * 1024 + 1) !=
+		    CHILDSET_NONE)
+			wrong++;
+	}
+	is_int(bad + wrong, 0, "a small set with tags finds its 500 nodes");
+	/* A miss remembers its empty slot; adding another pair ignores it. */
+	par[501] = 0;
+	fn[501] = 7;
+	is_int(childset_find(&s, par, fn, 0, 999999), CHILDSET_NONE,
+	    "a miss");
+	ok(childset_add(&s, par, fn, 501) == 0 &&
+	    childset_find(&s, par, fn, 0, 7) == 501 &&
+	    childset_find(&s, par, fn, 0, 999999) == CHILDSET_NONE,
+	    "a pair other than the missed one goes where it hashes");
+	par[502] = 0;
+	fn[502] = 999999;
+	ok(childset_add(&s, par, fn, 502) == 0 &&
+	    childset_find(&s, par, fn, 0, 999999) == 502 &&
+	    childset_find(&s, par, fn, 0, 7) == 501,
+	    "the missed pair added later is found");
+	childset_clear(&s);
 	free(par);
 	free(fn);
 }
@@ -141,6 +192,28 @@ test_strpool(void)
 			wrong++;
 	}
 	is_int(wrong, 0, "3,000 strings found again after the table grew");
+	/*
+	 * Every length to 40 and every place of an odd byte: the tail of a
+	 * name of 8 bytes or more is read as the top of its last word.
+	 */
+	for (a = 1, wrong = 0; a <= 40; a++) {
+		for (b = 0; b < a; b++) {
+			memset(name, 'x', a);
+			name[b] = b % 2 ? '\0' : '\x90';
+			odd = 0;
+			if (strpool_intern_ascii(p, name, a, &odd) !=
+			    STRPOOL_NONE || odd != 1)
+				wrong++;
+		}
+		memset(name, 'x', a);
+		name[a - 1] = 'a' + a % 26;
+		id = strpool_intern_ascii(p, name, a, &odd);
+		if (id == STRPOOL_NONE || odd != 0 ||
+		    strpool_intern(p, name, a) != id ||
+		    strlen(strpool_get(p, id)) != a)
+			wrong++;
+	}
+	is_int(wrong, 0, "odd bytes found at every place of 1..40 bytes");
 	strpool_free(p);
 }
 
@@ -260,6 +333,157 @@ test_folded_counts(void)
 	free(cause);
 }
 
+/*
+ * The folded reader's pipeline (frames interned a line ahead, node slots
+ * prefetched, nodes reused from the line before) against brute force:
+ * random stacks over few names, some lines repeated or prefixes of the
+ * one before, give the same self value per path as summing the lines.
+ */
+static void
+test_folded_pipeline(void)
+{
+	static const char *const names[] = { "a", "b", "c", "m`d", "e_1",
+	    "", "ff", "b`a" };
+	struct profile	*p;
+	char		*text, *cause, **want, **got, buf[256];
+	size_t		 len = 0, nwant = 0, ngot = 0, i, j;
+	uint64_t	 seed = 1234567;
+	uint32_t	 n, m, path[64];
+	int		 depth, k, wrong = 0;
+
+	text = malloc(4000 * 64);
+	want = calloc(4000, sizeof *want);
+	buf[0] = '\0';
+	for (i = 0; i < 4000; i++) {
+		/* Half the lines extend or cut the line before. */
+		if (i > 0 && rnd(&seed) % 2 == 0) {
+			j = strlen(buf);
+			if (rnd(&seed) % 2 == 0 && j < 40)
+				snprintf(buf + j, sizeof buf - j, ";%s",
+				    names[rnd(&seed) % 8]);
+			else if (strrchr(buf, ';') != NULL)
+				*strrchr(buf, ';') = '\0';
+		} else {
+			depth = 1 + rnd(&seed) % 5;
+			buf[0] = '\0';
+			for (k = 0; k < depth; k++) {
+				j = strlen(buf);
+				snprintf(buf + j, sizeof buf - j, "%s%s",
+				    k ? ";" : "", names[rnd(&seed) % 8]);
+			}
+		}
+		if (buf[0] == '\0')
+			snprintf(buf, sizeof buf, "a");
+		len += sprintf(text + len, "%s %u\n", buf,
+		    1 + rnd(&seed) % 9);
+		want[nwant++] = strdup(text + len - (strlen(buf) + 3));
+	}
+	text[len] = '\0';
+	p = folded(text, &cause);
+	ok(p != NULL, "4000 random lines load: %s", cause ? cause : "ok");
+	free(cause);
+	if (p == NULL)
+		goto out;
+	/* Sum the wanted lines per path: sort, then merge equal paths. */
+	for (i = 0; i < nwant; i++)
+		*strrchr(want[i], '\n') = '\0';
+	got = calloc(p->nnodes, sizeof *got);
+	for (n = 1; n < p->nnodes; n++) {
+		if (p->metrics[0].self[n] == 0)
+			continue;
+		for (k = 0, m = n; m != PROFILE_ROOT; m = p->node_parent[m])
+			path[k++] = m;
+		j = 0;
+		depth = k;
+		while (k-- > 0) {
+			uint32_t	 f = p->node_func[path[k]];
+			const char	*mod;
+
+			mod = strpool_get(p->strings, p->func_module[f]);
+			j += snprintf(buf + j, sizeof buf - j, "%s%s%s%s",
+			    k + 1 < depth ? ";" : "", mod, *mod ? "`" : "",
+			    strpool_get(p->strings, p->func_name[f]));
+		}
+		snprintf(buf + j, sizeof buf - j, " %lld",
+		    (long long)p->metrics[0].self[n]);
+		got[ngot++] = strdup(buf);
+	}
+	for (i = 0; i < ngot; i++) {
+		int64_t	 sum = 0;
+		size_t	 pl;
+		char	*sp = strrchr(got[i], ' ');
+
+		pl = sp - got[i];
+		for (j = 0; j < nwant; j++) {
+			if (strncmp(want[j], got[i], pl) == 0 &&
+			    want[j][pl] == ' ')
+				sum += strtoll(want[j] + pl + 1, NULL, 10);
+		}
+		if (sum != strtoll(sp + 1, NULL, 10) && wrong++ < 3)
+			diag("%s: lines sum to %lld", got[i], (long long)sum);
+	}
+	is_int(wrong, 0, "each of %zu paths has the sum of its lines", ngot);
+	for (j = 0, wrong = 0; j < nwant; j++) {
+		size_t	 pl = strrchr(want[j], ' ') - want[j];
+
+		for (i = 0; i < ngot; i++) {
+			if (strncmp(want[j], got[i], pl) == 0 &&
+			    got[i][pl] == ' ')
+				break;
+		}
+		if (i == ngot)
+			wrong++;
+	}
+	is_int(wrong, 0, "every line's path is a node with a value");
+	for (i = 0; i < ngot; i++)
+		free(got[i]);
+	free(got);
+	profile_free(p);
+out:
+	for (i = 0; i < nwant; i++)
+		free(want[i]);
+	free(want);
+	free(text);
+}
+
+/* Errors keep the order of the lines though nodes are made a line late. */
+static void
+test_folded_errors(void)
+{
+	struct reader_options	 o = { 3, NULL };
+	struct input		*in;
+	struct profile		*p;
+	char			*cause = NULL;
+	const char		*t = "a;b 1\na;c;d 2\nx y\n";
+
+	in = input_memory(t, strlen(t));
+	p = reader_load_input(in, "folded", &o, &cause);
+	input_free(in);
+	ok(p == NULL && cause != NULL &&
+	    strstr(cause, "line 2: too many call nodes") != NULL,
+	    "the node limit on line 2 comes before line 3's bad count: %s",
+	    cause ? cause : "?");
+	free(cause);
+	o.max_nodes = 5;
+	in = input_memory(t, strlen(t));
+	p = reader_load_input(in, "folded", &o, &cause);
+	input_free(in);
+	ok(p == NULL && cause != NULL &&
+	    strstr(cause, "line 3: no count") != NULL,
+	    "lines 1-2 fit in 5 nodes; line 3 has no count: %s",
+	    cause ? cause : "?");
+	free(cause);
+	t = "a;b 1\na;b;c;d 2\n";
+	o.max_nodes = 4;
+	in = input_memory(t, strlen(t));
+	p = reader_load_input(in, "folded", &o, &cause);
+	input_free(in);
+	ok(p == NULL && cause != NULL &&
+	    strstr(cause, "line 2: too many call nodes") != NULL,
+	    "the last line is walked too: %s", cause ? cause : "?");
+	free(cause);
+}
+
 int
 main(void)
 {
@@ -267,5 +491,7 @@ main(void)
 	test_strpool();
 	test_builder();
 	test_folded_counts();
+	test_folded_pipeline();
+	test_folded_errors();
 	return (tap_done());
 }
