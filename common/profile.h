@@ -141,6 +141,7 @@ struct profile_derived {
 	uint32_t	*func_order[PROFILE_MAX_METRICS][2]; /* profile_func_order() */
 	uint32_t	*func_byname;	/* profile_func_order(), by name */
 	uint32_t	*children_block; /* profile_children() */
+	uint64_t	*children_bits;	/* profile_children(): group sizes */
 };
 
 void		 profile_free(struct profile *);

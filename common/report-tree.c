@@ -46,6 +46,7 @@
 #define TREE_SHOWN_COST	256	/* node visits a shown node costs */
 #define TREE_MORE	0x80000000U	/* display stack: a "more" row */
 #define TREE_EXACT	900		/* levels where 0.5^n * total is normal */
+#define TREE_AHEAD	8	/* siblings whose data is asked for early */
 
 /*
  * A candidate stands for the rest of its siblings too: they are kept in
@@ -98,6 +99,7 @@ static int	tree_kid_before(const struct tree_kid *,
 static int	tree_kid_cmp(const void *, const void *);
 static void	tree_kid_select(struct tree_kid *, size_t, size_t);
 static int	tree_push(struct tree_heap *, struct tree_cand);
+static void	tree_prefetch(const struct profile *, int, uint32_t);
 static int	tree_sibling_cmp(const void *, const void *, void *);
 static struct tree_cand tree_pop(struct tree_heap *);
 static uint32_t	tree_resolve(const struct profile *, const uint32_t *, size_t);
@@ -193,6 +195,28 @@ tree_kid_select(struct tree_kid *v, size_t n, size_t k)
 		else
 			lo = at + 1;
 	}
+}
+
+/*
+ * Ask for what showing node n reads, as it becomes a candidate: on a big
+ * profile each is a cache (and TLB) miss, and taken one after the other
+ * they were most of a page's time; asked early, they overlap.
+ */
+static void
+tree_prefetch(const struct profile *p, int m, uint32_t n)
+{
+	const struct profile_derived	*d = p->derived;
+	uint32_t			 k;
+
+	__builtin_prefetch(&p->node_func[n]);
+	for (k = 0; k < p->nmetrics; k++) {
+		__builtin_prefetch(&p->metrics[k].self[n]);
+		if ((int)k != m)
+			__builtin_prefetch(&p->metrics[k].total[n]);
+	}
+	if (d != NULL && d->children_block != NULL)
+		__builtin_prefetch(&d->children_block[n /
+		    PROFILE_CHILD_BLOCK]);
 }
 
 static int
@@ -362,6 +386,12 @@ tree_create(const struct profile *p, const struct query *q,
 				k.node = sibs.v[c.next].node;
 			}
 			k.next++;
+			/* Keep TREE_AHEAD siblings asked for. */
+			if (c.sorted != NULL && c.next + TREE_AHEAD < c.end) {
+				ch = c.sorted[c.next + TREE_AHEAD];
+				__builtin_prefetch(&p->metrics[m].total[ch]);
+				tree_prefetch(p, m, ch);
+			}
 			if (tree_push(&h, k) == -1)
 				goto nomem;
 		}
@@ -438,6 +468,18 @@ tree_create(const struct profile *p, const struct query *q,
 					goto fail;
 				}
 				nkids[nshown] = nk;
+				/*
+				 * The first children's totals, read as they
+				 * enter the heap, and what showing them reads:
+				 * a child enters when its elder sibling leaves,
+				 * often at once, too late to ask for it then.
+				 */
+				for (i = 0; i < nk && i < room &&
+				    i < TREE_AHEAD; i++) {
+					__builtin_prefetch(&p->metrics[m].total[
+					    k.sorted[i]]);
+					tree_prefetch(p, m, k.sorted[i]);
+				}
 				if (nk > 0 && room > 0) {
 					k.node = k.sorted[0];
 					k.score = (double)p->metrics[m].total[
@@ -519,11 +561,15 @@ tree_create(const struct profile *p, const struct query *q,
 		json_object_set_new(objs[i], "total",
 		    report_node_values(p, 1, nodes[i]));
 		hidden = nkids[i];
+		/*
+		 * A closed node's children are counted where the profile
+		 * keeps their number, not by walking its sibling list (a
+		 * cache miss a child on a big profile).
+		 */
 		if (nkids[i] == PROFILE_NONE) {
-			hidden = 0;
-			for (ch = p->node_first_child[nodes[i]];
-			    ch != PROFILE_NONE; ch = p->node_next_sibling[ch])
-				hidden++;
+			if (profile_children(p, m, nodes[i], &nk) == NULL)
+				goto nomem;
+			hidden = nk;
 		}
 		hidden -= json_array_size(json_object_get(objs[i],
 		    "children"));
