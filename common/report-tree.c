@@ -106,7 +106,8 @@ static uint32_t	tree_resolve(const struct profile *, const uint32_t *, size_t);
 static int	tree_open_paths(const struct profile *, const char *,
 		    struct idmap *);
 static char	*tree_list_edit(const char *, const char *, int);
-static char	*tree_toggle(const struct query *, const char *, int);
+static char	*tree_toggle(const struct query_tmpl *, const struct query *,
+		    const char *, int);
 
 const struct report_entry report_tree_entry = {
 	.name = "tree",
@@ -625,43 +626,54 @@ done:
 static char *
 tree_list_edit(const char *list, const char *path, int add)
 {
-	char		*buf = NULL;
-	size_t		 len = 0, n = strlen(path), k;
+	size_t		 n = strlen(path), k;
 	const char	*p = list, *tilde;
-	FILE		*f;
+	char		*buf, *o;
 	int		 first = 1;
 
-	if ((f = open_memstream(&buf, &len)) == NULL)
+	/* The list kept, a '~' and the path at most. */
+	if ((o = buf = malloc(strlen(list) + n + 2)) == NULL)
 		return (NULL);
 	while (*p != '\0') {
 		tilde = strchr(p, '~');
 		k = tilde ? (size_t)(tilde - p) : strlen(p);
 		if (k != n || strncmp(p, path, n) != 0) {
-			fprintf(f, "%s%.*s", first ? "" : "~", (int)k, p);
+			if (!first)
+				*o++ = '~';
+			memcpy(o, p, k);
+			o += k;
 			first = 0;
 		}
 		p += k + (tilde ? 1 : 0);
 	}
-	if (add)
-		fprintf(f, "%s%s", first ? "" : "~", path);
-	if (fclose(f) != 0) {
-		free(buf);
-		return (NULL);
+	if (add) {
+		if (!first)
+			*o++ = '~';
+		memcpy(o, path, n);
+		o += n;
 	}
+	*o = '\0';
 	return (buf);
 }
 
-/* The link that opens (closes) a path: one list gains it, one loses it. */
+/*
+ * The link that opens (closes) a path: one list gains it, one loses it.
+ * t is the page's template of the (open, close) pair.
+ */
 static char *
-tree_toggle(const struct query *q, const char *path, int open)
+tree_toggle(const struct query_tmpl *t, const struct query *q,
+    const char *path, int open)
 {
-	char	*o, *c, *link = NULL;
+	const char	*v[2];
+	char		*o, *c, *link = NULL;
 
 	o = tree_list_edit(query_str(q, QUERY_OPEN), path, open);
 	c = tree_list_edit(query_str(q, QUERY_CLOSE), path, !open);
-	if (o != NULL && c != NULL)
-		link = report_link(q, QUERY_OPEN, *o ? o : NULL, QUERY_CLOSE,
-		    *c ? c : NULL, -1);
+	if (o != NULL && c != NULL) {
+		v[0] = *o ? o : NULL;
+		v[1] = *c ? c : NULL;
+		link = query_tmpl_fill(t, v);
+	}
 	free(o);
 	free(c);
 	return (link);
@@ -680,11 +692,27 @@ tree_display(const json_t *j, const struct query *q)
 	uint32_t		*depths = NULL, ncols, depth;
 	size_t			 sp = 0, cap = 64, r, k, nkids;
 	int64_t			 hidden;
-	char			*s, *link;
+	char			*s, *link, id[32];
+	const char		*idp = id;
 	int			 cmp = json_object_get(j, "comparison") != NULL;
+	struct query_tmpl	 tfunc, troot, ttoggle;
+	static const struct query_edit unopen[] = { { QUERY_OPEN, NULL },
+				    { QUERY_CLOSE, NULL } };
 
-	if ((d = display_create("Call tree")) == NULL)
+	/*
+	 * Each row's links differ from the page's in a key or two: the
+	 * rest is formatted once, in templates (a function's page, the
+	 * tree rooted at a path, the open and close lists).
+	 */
+	if (report_goto_tmpl(&tfunc, q, "func", QUERY_FUNC, 1) == -1 ||
+	    query_tmpl_init(&troot, q, unopen, 2, QUERY_PATH, 1) == -1 ||
+	    query_tmpl_init(&ttoggle, q, NULL, 0, QUERY_OPEN, 2) == -1 ||
+	    (d = display_create("Call tree")) == NULL) {
+		query_tmpl_clear(&tfunc);
+		query_tmpl_clear(&troot);
+		query_tmpl_clear(&ttoggle);
 		return (NULL);
+	}
 	diff_text(d, j);
 	a = json_object_get(j, "ancestors");
 	if (json_array_size(a) > 0) {
@@ -724,8 +752,7 @@ tree_display(const json_t *j, const struct query *q)
 			r = display_row(d, t);
 			if (asprintf(&s, "%lld more", (long long)hidden) == -1)
 				s = NULL;
-			link = report_link(q, QUERY_PATH, path, QUERY_OPEN,
-			    NULL, QUERY_CLOSE, NULL, -1);
+			link = query_tmpl_fill(&troot, &path);
 			cell = display_cell(d, t, r, 0, s ? s : "more", link,
 			    DISPLAY_TREE | DISPLAY_LEAF | DISPLAY_DIM);
 			if (cell != NULL)
@@ -739,8 +766,12 @@ tree_display(const json_t *j, const struct query *q)
 		r = display_row(d, t);
 		kids = json_object_get(o, "children");
 		nkids = json_array_size(kids);
-		link = report_integer(o, "func") == 0 ? NULL :
-		    report_func_link(q, report_integer(o, "func"));
+		link = NULL;
+		if (report_integer(o, "func") != 0) {
+			snprintf(id, sizeof id, "%lld",
+			    (long long)report_integer(o, "func"));
+			link = query_tmpl_fill(&tfunc, &idp);
+		}
 		s = report_label(o);
 		cell = display_cell(d, t, r, 0, s ? s : "", link,
 		    DISPLAY_TREE | (nkids ? DISPLAY_OPEN : 0) |
@@ -751,12 +782,13 @@ tree_display(const json_t *j, const struct query *q)
 		if (cell != NULL && depth > 0) {
 			cell->indent = depth;
 			if (nkids > 0)
-				cell->toggle = tree_toggle(q, path, 0);
+				cell->toggle = tree_toggle(&ttoggle, q, path,
+				    0);
 			else if (hidden > 0)
-				cell->toggle = tree_toggle(q, path, 1);
+				cell->toggle = tree_toggle(&ttoggle, q, path,
+				    1);
 			if (nkids > 0 || hidden > 0) {
-				link = report_link(q, QUERY_PATH, path,
-				    QUERY_OPEN, NULL, QUERY_CLOSE, NULL, -1);
+				link = query_tmpl_fill(&troot, &path);
 				display_aux(d, cell, "root here", link);
 				free(link);
 			}
@@ -792,11 +824,17 @@ tree_display(const json_t *j, const struct query *q)
 	}
 	free(stack);
 	free(depths);
+	query_tmpl_clear(&tfunc);
+	query_tmpl_clear(&troot);
+	query_tmpl_clear(&ttoggle);
 	columns_controls(d, j, q, 0);
 	return (d);
 fail:
 	free(stack);
 	free(depths);
+	query_tmpl_clear(&tfunc);
+	query_tmpl_clear(&troot);
+	query_tmpl_clear(&ttoggle);
 	display_free(d);
 	return (NULL);
 }
