@@ -106,6 +106,7 @@ static uint32_t	tree_resolve(const struct profile *, const uint32_t *, size_t);
 static int	tree_open_paths(const struct profile *, const char *,
 		    struct idmap *);
 static char	*tree_list_edit(const char *, const char *, int);
+static char	*tree_path_append(const char *, uint32_t);
 static char	*tree_toggle(const struct query_tmpl *, const struct query *,
 		    const char *, int);
 
@@ -285,6 +286,28 @@ tree_resolve(const struct profile *p, const uint32_t *path, size_t n)
 	return (node);
 }
 
+/* The path parent + "," + f ("" + f at the root); caller frees. */
+static char *
+tree_path_append(const char *parent, uint32_t f)
+{
+	char		 digits[16], *s;
+	size_t		 n = strlen(parent), k = 0, i;
+
+	do {
+		digits[k++] = '0' + f % 10;
+		f /= 10;
+	} while (f != 0);
+	if ((s = malloc(n + 1 + k + 1)) == NULL)
+		return (NULL);
+	memcpy(s, parent, n);
+	if (n > 0)
+		s[n++] = ',';
+	for (i = 0; i < k; i++)
+		s[n++] = digits[k - 1 - i];
+	s[n] = '\0';
+	return (s);
+}
+
 /* Mark the nodes of open= ("1,2~1,3") in set; -1 on a malformed path. */
 static int
 tree_open_paths(const struct profile *p, const char *s, struct idmap *set)
@@ -409,19 +432,29 @@ tree_create(const struct profile *p, const struct query *q,
 		}
 		if (c.parent == UINT32_MAX)
 			path = query_path_format(q->path, q->npath);
-		else if (asprintf(&path, "%s%s%u", paths[c.parent],
-		    *paths[c.parent] ? "," : "", p->node_func[n]) == -1)
-			path = NULL;
+		else
+			path = tree_path_append(paths[c.parent],
+			    p->node_func[n]);
 		if (path == NULL)
 			goto nomem;
-		o = json_pack("{s:i, s:s, s:s, s:s, s:o*, s:o*}",
-		    "func", (json_int_t)p->node_func[n],
-		    "name", profile_func_name(p, p->node_func[n]),
-		    "module", profile_func_module(p, p->node_func[n]),
-		    "path", path,
-		    "self", report_node_values(p, 0, n),
-		    "total", NULL);
-		if (o == NULL || (cmp && diff_add(o, p, &dd, 0, n) == -1)) {
+		/*
+		 * Names and paths are valid UTF-8 already (the builder made
+		 * the names so, paths are digits): no check again.
+		 */
+		if ((o = json_object()) == NULL ||
+		    json_object_set_new_nocheck(o, "func",
+		    json_integer(p->node_func[n])) == -1 ||
+		    json_object_set_new_nocheck(o, "name",
+		    json_string_nocheck(profile_func_name(p,
+		    p->node_func[n]))) == -1 ||
+		    json_object_set_new_nocheck(o, "module",
+		    json_string_nocheck(profile_func_module(p,
+		    p->node_func[n]))) == -1 ||
+		    json_object_set_new_nocheck(o, "path",
+		    json_string_nocheck(path)) == -1 ||
+		    json_object_set_new_nocheck(o, "self",
+		    report_node_values(p, 0, n)) == -1 ||
+		    (cmp && diff_add(o, p, &dd, 0, n) == -1)) {
 			json_decref(o);
 			free(path);
 			goto nomem;
