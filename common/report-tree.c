@@ -786,12 +786,14 @@ tree_display(const json_t *j, const struct query *q)
 			if (asprintf(&s, "%lld more", (long long)hidden) == -1)
 				s = NULL;
 			link = query_tmpl_fill(&troot, &path);
-			cell = display_cell(d, t, r, 0, s ? s : "more", link,
+			if (s == NULL && (s = strdup("more")) == NULL) {
+				free(link);
+				goto fail;
+			}
+			cell = display_cell_take(d, t, r, 0, s, link,
 			    DISPLAY_TREE | DISPLAY_LEAF | DISPLAY_DIM);
 			if (cell != NULL)
 				cell->indent = depth + 1;
-			free(s);
-			free(link);
 			for (k = 1; k < ncols + (cmp ? DIFF_COLUMNS : 0); k++)
 				display_cell(d, t, r, k, "", NULL, DISPLAY_NUM);
 			continue;
@@ -805,12 +807,13 @@ tree_display(const json_t *j, const struct query *q)
 			    (long long)report_integer(o, "func"));
 			link = query_tmpl_fill(&tfunc, &idp);
 		}
-		s = report_label(o);
-		cell = display_cell(d, t, r, 0, s ? s : "", link,
+		if ((s = report_label(o)) == NULL) {
+			free(link);
+			goto fail;
+		}
+		cell = display_cell_take(d, t, r, 0, s, link,
 		    DISPLAY_TREE | (nkids ? DISPLAY_OPEN : 0) |
 		    (nkids == 0 && hidden == 0 ? DISPLAY_LEAF : 0));
-		free(s);
-		free(link);
 		/* The start node is always open; the others toggle. */
 		if (cell != NULL && depth > 0) {
 			cell->indent = depth;
@@ -822,8 +825,7 @@ tree_display(const json_t *j, const struct query *q)
 				    1);
 			if (nkids > 0 || hidden > 0) {
 				link = query_tmpl_fill(&troot, &path);
-				display_aux(d, cell, "root here", link);
-				free(link);
+				display_aux_take(d, cell, "root here", link);
 			}
 		}
 		columns_row(d, t, r, 1, &c, json_object_get(o, "self"),

@@ -292,10 +292,37 @@ test_json(void)
 	    "JSON rendered in pieces as json_dumps() writes it");
 }
 
+/* Cells and aux links that take their strings: held, or freed (ASan). */
+static void
+test_take(void)
+{
+	struct display		*d = display_create("t");
+	struct display_block	*b = display_table(d, 2, NULL);
+	struct display_cell	*c;
+	size_t			 r = display_row(d, b);
+
+	c = display_cell_take(d, b, r, 0, strdup("name"), strdup("cmd=top"),
+	    DISPLAY_TREE);
+	ok(c != NULL && strcmp(c->text, "name") == 0 &&
+	    strcmp(c->link, "cmd=top") == 0 && c->flags == DISPLAY_TREE,
+	    "a cell takes its text and link");
+	c = display_cell_take(d, b, r, 0, strdup("other"), NULL, 0);
+	ok(c != NULL && strcmp(c->text, "other") == 0 && c->link == NULL,
+	    "a cell taken again frees what it held");
+	ok(display_cell_take(d, b, r, 2, strdup("x"), strdup("y"), 0) ==
+	    NULL, "a column out of the table: the strings are freed");
+	display_aux_take(d, c, "root here", strdup("path=1"));
+	ok(strcmp(c->aux, "path=1") == 0 && strcmp(c->auxtext,
+	    "root here") == 0, "an aux link is taken");
+	display_aux_take(d, NULL, "x", strdup("y"));
+	display_free(d);
+}
+
 int
 main(void)
 {
 	test_number();
+	test_take();
 	test_json();
 	test_percent();
 	test_escape();
