@@ -68,6 +68,15 @@ json_put(const char *buf, size_t n, void *arg)
 	const char	*del;
 	size_t		 k;
 
+	/* Most tokens are a few bytes: copied and checked in one pass. */
+	if (n <= 64 && JSON_BUF - o->n >= n) {
+		for (k = 0; k < n && buf[k] != 0x7f; k++)
+			o->buf[o->n + k] = buf[k];
+		if (k == n) {
+			o->n += n;
+			return (0);
+		}
+	}
 	while (n > 0) {
 		if (o->n == JSON_BUF) {
 			if (fwrite(o->buf, 1, o->n, o->f) != o->n)
