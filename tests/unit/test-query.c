@@ -235,7 +235,7 @@ test_tmpl(void)
 	};
 	static const struct query_edit ed[] = { { QUERY_OPEN, NULL },
 	    { QUERY_CMD, "func" }, { QUERY_PCT, "0" } };
-	struct query_edit	 all[4];
+	struct query_edit	 all[8];
 	struct query_tmpl	 t;
 	struct query		*q;
 	size_t			 i, f, e, n;
