@@ -288,6 +288,46 @@ display_cell(struct display *d, struct display_block *b, size_t row,
 	return (c);
 }
 
+/*
+ * display_cell() with text and link (either may be NULL) taken, not
+ * copied: a page's rows make them for the cell alone. They are freed
+ * here if the cell cannot take them.
+ */
+struct display_cell *
+display_cell_take(struct display *d, struct display_block *b, size_t row,
+    uint32_t col, char *text, char *link, int flags)
+{
+	struct display_cell	*c;
+
+	if (b == NULL || d->failed || row >= b->nrows || col >= b->ncols) {
+		free(text);
+		free(link);
+		return (NULL);
+	}
+	c = &b->cells[row * b->ncols + col];
+	free(c->text);
+	free(c->link);
+	c->text = text;
+	c->link = link;
+	c->flags = flags;
+	return (c);
+}
+
+/* display_aux() with the link taken, not copied (freed if not taken). */
+void
+display_aux_take(struct display *d, struct display_cell *c,
+    const char *text, char *link)
+{
+	if (c == NULL || d->failed || link == NULL) {
+		free(link);
+		return;
+	}
+	free(c->aux);
+	free(c->auxtext);
+	c->aux = link;
+	c->auxtext = display_strdup(d, text);
+}
+
 /* A button that POSTs a query (state changes never go over GET links). */
 void
 display_form(struct display *d, const char *label, const char *link)

@@ -95,6 +95,9 @@ void		 display_group(struct display *, struct display_block *,
 size_t		 display_row(struct display *, struct display_block *);
 struct display_cell *display_cell(struct display *, struct display_block *,
 		     size_t, uint32_t, const char *, const char *, int);
+struct display_cell *display_cell_take(struct display *,
+		     struct display_block *, size_t, uint32_t, char *, char *,
+		     int);
 void		 display_form(struct display *, const char *, const char *);
 struct display_block *display_crumbs(struct display *);
 char		*display_number(int64_t);
@@ -103,5 +106,7 @@ char		*display_real(double);
 char		*display_seconds(double);
 void		 display_aux(struct display *, struct display_cell *,
 		     const char *, const char *);
+void		 display_aux_take(struct display *, struct display_cell *,
+		     const char *, char *);
 
 #endif /* DISPLAY_H */

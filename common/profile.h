@@ -143,6 +143,7 @@ struct profile_derived {
 	uint32_t	*func_byname;	/* profile_func_order(), by name */
 	uint32_t	*children_block; /* profile_children() */
 	struct aggregate_memo *aggregate_memo; /* aggregate.c's last walks */
+	uint64_t	*children_bits;	/* profile_children(): group sizes */
 };
 
 void		 profile_free(struct profile *);

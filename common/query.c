@@ -118,6 +118,10 @@ static const struct query_keyinfo query_keys[QUERY_NKEYS] = {
 static int	query_check(enum query_key, const char *, struct query *,
 		    char **);
 static int	query_enum_has(const char *, const char *);
+static int	query_edit_values(const struct query *,
+		    const struct query_edit *, size_t, const char **);
+static size_t	query_encoded_len(const char *const *, int, int);
+static char	*query_encode(char *, const char *const *, int, int);
 
 /* Description of a key. */
 const struct query_keyinfo *
@@ -558,39 +562,82 @@ char *
 query_format_edit(const struct query *q, const struct query_edit *ed,
     size_t ned)
 {
-	static const char hex[] = "0123456789ABCDEF";
-	const char	*v[QUERY_NKEYS], *s;
+	const char	*v[QUERY_NKEYS];
+	size_t		 len;
+	char		*buf;
+
+	if (query_edit_values(q, ed, ned, v) == -1)
+		return (NULL);
+	len = query_encoded_len(v, 0, QUERY_NKEYS);
+	if ((buf = malloc(len + 1)) == NULL)
+		return (NULL);
+	*query_encode(buf, v, 0, QUERY_NKEYS) = '\0';
+	return (buf);
+}
+
+/*
+ * The effective values of q changed by ed[0..ned) into v, NULL where a
+ * key is absent or has its default; -1 if an edited value is bad.
+ */
+static int
+query_edit_values(const struct query *q, const struct query_edit *ed,
+    size_t ned, const char **v)
+{
 	struct query	 scratch;
-	size_t		 i, len = 0;
-	char		*buf, *o;
-	unsigned char	 c;
+	size_t		 i;
 	int		 k;
 
-	memcpy(v, q->value, sizeof v);
+	memcpy(v, q->value, QUERY_NKEYS * sizeof *v);
 	memset(&scratch, 0, sizeof scratch);
 	for (i = 0; i < ned; i++) {
 		k = ed[i].key;
 		if ((unsigned)k >= QUERY_NKEYS || (ed[i].value != NULL &&
 		    query_check(k, ed[i].value, &scratch, NULL) == -1)) {
 			free(scratch.path);
-			return (NULL);
+			return (-1);
 		}
 		v[k] = ed[i].value;
 	}
 	free(scratch.path);
 	for (k = 0; k < QUERY_NKEYS; k++) {
-		if (v[k] == NULL || strcmp(v[k], query_keys[k].def) == 0)
+		if (v[k] != NULL && strcmp(v[k], query_keys[k].def) == 0)
 			v[k] = NULL;
-		else
+	}
+	return (0);
+}
+
+/* The most bytes the pairs of keys [from, to) of v encode to. */
+static size_t
+query_encoded_len(const char *const *v, int from, int to)
+{
+	size_t	 len = 0;
+	int	 k;
+
+	for (k = from; k < to; k++) {
+		if (v[k] != NULL)
 			len += 2 + strlen(query_keys[k].name) +
 			    3 * strlen(v[k]);
 	}
-	if ((o = buf = malloc(len + 1)) == NULL)
-		return (NULL);
-	for (k = 0; k < QUERY_NKEYS; k++) {
+	return (len);
+}
+
+/*
+ * Write the pairs of keys [from, to) of v at o, '&' between them (not
+ * before the first); returns the end.
+ */
+static char *
+query_encode(char *o, const char *const *v, int from, int to)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	const char	*s;
+	char		*start = o;
+	unsigned char	 c;
+	int		 k;
+
+	for (k = from; k < to; k++) {
 		if (v[k] == NULL)
 			continue;
-		if (o != buf)
+		if (o != start)
 			*o++ = '&';
 		for (s = query_keys[k].name; *s != '\0'; s++)
 			*o++ = *s;
@@ -609,8 +656,93 @@ query_format_edit(const struct query *q, const struct query_edit *ed,
 			}
 		}
 	}
+	return (o);
+}
+
+/*
+ * A template of query_format_edit(q, ed, ned) whose keys key .. key + n
+ * - 1 are left to query_tmpl_fill(). -1 if a value is bad or out of
+ * memory; query_tmpl_clear() frees it either way.
+ */
+int
+query_tmpl_init(struct query_tmpl *t, const struct query *q,
+    const struct query_edit *ed, size_t ned, int key, int n)
+{
+	const char	*v[QUERY_NKEYS];
+
+	memset(t, 0, sizeof *t);
+	if (key < 0 || n < 1 || key + n > QUERY_NKEYS ||
+	    query_edit_values(q, ed, ned, v) == -1)
+		return (-1);
+	t->key = key;
+	t->n = n;
+	if ((t->pre = malloc(query_encoded_len(v, 0, key) + 1)) == NULL ||
+	    (t->post = malloc(query_encoded_len(v, key + n, QUERY_NKEYS) +
+	    1)) == NULL)
+		return (-1);
+	*query_encode(t->pre, v, 0, key) = '\0';
+	*query_encode(t->post, v, key + n, QUERY_NKEYS) = '\0';
+	return (0);
+}
+
+/*
+ * The link of a template with its keys set to values[0..n) (NULL: the
+ * key absent): what query_format_edit() would make, the values
+ * validated as it does. Caller frees; NULL if a value is bad or out of
+ * memory.
+ */
+char *
+query_tmpl_fill(const struct query_tmpl *t, const char *const *values)
+{
+	const char	*v[QUERY_NKEYS];
+	struct query	 scratch;
+	size_t		 npre = strlen(t->pre), npost = strlen(t->post);
+	size_t		 len;
+	char		*buf, *o, *mid;
+	int		 i, k;
+
+	memset(&scratch, 0, sizeof scratch);
+	for (i = 0; i < t->n; i++) {
+		k = t->key + i;
+		v[k] = values[i];
+		if (v[k] == NULL)
+			continue;
+		if (query_check(k, v[k], &scratch, NULL) == -1) {
+			free(scratch.path);
+			return (NULL);
+		}
+		if (strcmp(v[k], query_keys[k].def) == 0)
+			v[k] = NULL;
+	}
+	free(scratch.path);
+	len = npre + npost + 2 + query_encoded_len(v, t->key, t->key + t->n);
+	if ((o = buf = malloc(len + 1)) == NULL)
+		return (NULL);
+	memcpy(o, t->pre, npre);
+	o += npre;
+	mid = o + (npre != 0);
+	o = query_encode(mid, v, t->key, t->key + t->n);
+	if (o == mid)
+		o = mid - (npre != 0);	/* no '&' before nothing */
+	else if (npre != 0)
+		mid[-1] = '&';
+	if (npost != 0) {
+		if (o != buf)
+			*o++ = '&';
+		memcpy(o, t->post, npost);
+		o += npost;
+	}
 	*o = '\0';
 	return (buf);
+}
+
+/* Free what a template holds. */
+void
+query_tmpl_clear(struct query_tmpl *t)
+{
+	free(t->pre);
+	free(t->post);
+	t->pre = t->post = NULL;
 }
 
 /* Do two queries mean the same (every effective value equal)? */

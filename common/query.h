@@ -99,6 +99,18 @@ struct query_edit {
 	const char	*value;
 };
 
+/*
+ * A link template (query_tmpl_init): the canonical string of a query
+ * with some keys edited, cut around keys key .. key + n - 1, whose values
+ * query_tmpl_fill() splices in. A page that makes one link a row, each
+ * differing only in those keys, formats the rest once.
+ */
+struct query_tmpl {
+	char		*pre;		/* the keys before, encoded */
+	char		*post;		/* the keys after, encoded */
+	int		 key, n;
+};
+
 struct query {
 	char		*value[QUERY_NKEYS];	/* NULL = absent */
 	uint32_t	*path;
@@ -121,6 +133,11 @@ double		 query_number(const struct query *, enum query_key);
 char		*query_format(const struct query *);
 char		*query_format_edit(const struct query *,
 		     const struct query_edit *, size_t);
+int		 query_tmpl_init(struct query_tmpl *, const struct query *,
+		     const struct query_edit *, size_t, int, int);
+char		*query_tmpl_fill(const struct query_tmpl *,
+		     const char *const *);
+void		 query_tmpl_clear(struct query_tmpl *);
 int		 query_equal(const struct query *, const struct query *);
 char		*query_path_format(const uint32_t *, size_t);
 int		 query_set_path(struct query *, const uint32_t *, size_t);

@@ -45,6 +45,7 @@ static void	html_begin(FILE *, const char *,
 		    const struct render_context *);
 static void	html_end(FILE *, const struct render_context *);
 static void	html_href(FILE *, const char *, const struct render_context *);
+static void	html_uint(FILE *, uint32_t);
 static void	html_tree(FILE *, const struct display_cell *,
 		    const struct render_context *);
 static void	html_table(FILE *, const struct display_block *,
@@ -57,6 +58,29 @@ const struct renderer render_html = {
 	.render = html_render,
 	.error = html_error,
 };
+
+/* A cell's opening tag by its flags: NUM 1, TREE 2, DIM 4. */
+static const char *const html_td[8] = {
+	"<td", "<td class=\"num\"", "<td class=\"tree\"",
+	"<td class=\"numtree\"", "<td class=\" dim\"",
+	"<td class=\"num dim\"", "<td class=\"tree dim\"",
+	"<td class=\"numtree dim\"",
+};
+
+/* v in decimal, as "%u" writes it. */
+static void
+html_uint(FILE *f, uint32_t v)
+{
+	char	 buf[16];
+	size_t	 n = sizeof buf;
+
+	buf[--n] = '\0';
+	do {
+		buf[--n] = '0' + v % 10;
+		v /= 10;
+	} while (v != 0);
+	fputs(buf + n, f);
+}
 
 /* href="BASE+LINK" with the attribute escaped. */
 static void
@@ -165,7 +189,7 @@ html_tree(FILE *f, const struct display_cell *c,
 	if (c->indent > 0) {
 		fputs("<span class=\"ind\">", f);
 		for (i = 0; i < c->indent; i++)
-			fputs("\xc2\xa0\xc2\xa0", f);
+			fwrite("\xc2\xa0\xc2\xa0", 1, 4, f);
 		fputs("</span>", f);
 	}
 	if (c->toggle != NULL) {
@@ -236,15 +260,15 @@ html_table(FILE *f, const struct display_block *b,
 		fputs("<tr>", f);
 		for (col = 0; col < b->ncols; col++) {
 			c = &b->cells[r * b->ncols + col];
-			fputs("<td", f);
-			if (c->flags & (DISPLAY_NUM | DISPLAY_TREE |
-			    DISPLAY_DIM))
-				fprintf(f, " class=\"%s%s%s\"",
-				    c->flags & DISPLAY_NUM ? "num" : "",
-				    c->flags & DISPLAY_TREE ? "tree" : "",
-				    c->flags & DISPLAY_DIM ? " dim" : "");
-			if (c->flags & DISPLAY_TREE)
-				fprintf(f, " data-depth=\"%u\"", c->indent);
+			/* No printf a cell: a page has thousands. */
+			fputs(html_td[(c->flags & DISPLAY_NUM ? 1 : 0) |
+			    (c->flags & DISPLAY_TREE ? 2 : 0) |
+			    (c->flags & DISPLAY_DIM ? 4 : 0)], f);
+			if (c->flags & DISPLAY_TREE) {
+				fputs(" data-depth=\"", f);
+				html_uint(f, c->indent);
+				fputc('"', f);
+			}
 			fputc('>', f);
 			if (c->flags & DISPLAY_TREE)
 				html_tree(f, c, ctx);

@@ -46,6 +46,7 @@
 #define TREE_SHOWN_COST	256	/* node visits a shown node costs */
 #define TREE_MORE	0x80000000U	/* display stack: a "more" row */
 #define TREE_EXACT	900		/* levels where 0.5^n * total is normal */
+#define TREE_AHEAD	8	/* siblings whose data is asked for early */
 
 /*
  * A candidate stands for the rest of its siblings too: they are kept in
@@ -98,13 +99,16 @@ static int	tree_kid_before(const struct tree_kid *,
 static int	tree_kid_cmp(const void *, const void *);
 static void	tree_kid_select(struct tree_kid *, size_t, size_t);
 static int	tree_push(struct tree_heap *, struct tree_cand);
+static void	tree_prefetch(const struct profile *, int, uint32_t);
 static int	tree_sibling_cmp(const void *, const void *, void *);
 static struct tree_cand tree_pop(struct tree_heap *);
 static uint32_t	tree_resolve(const struct profile *, const uint32_t *, size_t);
 static int	tree_open_paths(const struct profile *, const char *,
 		    struct idmap *);
 static char	*tree_list_edit(const char *, const char *, int);
-static char	*tree_toggle(const struct query *, const char *, int);
+static char	*tree_path_append(const char *, uint32_t);
+static char	*tree_toggle(const struct query_tmpl *, const struct query *,
+		    const char *, int);
 
 const struct report_entry report_tree_entry = {
 	.name = "tree",
@@ -195,6 +199,28 @@ tree_kid_select(struct tree_kid *v, size_t n, size_t k)
 	}
 }
 
+/*
+ * Ask for what showing node n reads, as it becomes a candidate: on a big
+ * profile each is a cache (and TLB) miss, and taken one after the other
+ * they were most of a page's time; asked early, they overlap.
+ */
+static void
+tree_prefetch(const struct profile *p, int m, uint32_t n)
+{
+	const struct profile_derived	*d = p->derived;
+	uint32_t			 k;
+
+	__builtin_prefetch(&p->node_func[n]);
+	for (k = 0; k < p->nmetrics; k++) {
+		__builtin_prefetch(&p->metrics[k].self[n]);
+		if ((int)k != m)
+			__builtin_prefetch(&p->metrics[k].total[n]);
+	}
+	if (d != NULL && d->children_block != NULL)
+		__builtin_prefetch(&d->children_block[n /
+		    PROFILE_CHILD_BLOCK]);
+}
+
 static int
 tree_push(struct tree_heap *h, struct tree_cand c)
 {
@@ -258,6 +284,28 @@ tree_resolve(const struct profile *p, const uint32_t *path, size_t n)
 	for (i = 0; i < n && node != PROFILE_NONE; i++)
 		node = profile_node_child(p, node, path[i]);
 	return (node);
+}
+
+/* The path parent + "," + f ("" + f at the root); caller frees. */
+static char *
+tree_path_append(const char *parent, uint32_t f)
+{
+	char		 digits[16], *s;
+	size_t		 n = strlen(parent), k = 0, i;
+
+	do {
+		digits[k++] = '0' + f % 10;
+		f /= 10;
+	} while (f != 0);
+	if ((s = malloc(n + 1 + k + 1)) == NULL)
+		return (NULL);
+	memcpy(s, parent, n);
+	if (n > 0)
+		s[n++] = ',';
+	for (i = 0; i < k; i++)
+		s[n++] = digits[k - 1 - i];
+	s[n] = '\0';
+	return (s);
 }
 
 /* Mark the nodes of open= ("1,2~1,3") in set; -1 on a malformed path. */
@@ -362,6 +410,12 @@ tree_create(const struct profile *p, const struct query *q,
 				k.node = sibs.v[c.next].node;
 			}
 			k.next++;
+			/* Keep TREE_AHEAD siblings asked for. */
+			if (c.sorted != NULL && c.next + TREE_AHEAD < c.end) {
+				ch = c.sorted[c.next + TREE_AHEAD];
+				__builtin_prefetch(&p->metrics[m].total[ch]);
+				tree_prefetch(p, m, ch);
+			}
 			if (tree_push(&h, k) == -1)
 				goto nomem;
 		}
@@ -378,19 +432,29 @@ tree_create(const struct profile *p, const struct query *q,
 		}
 		if (c.parent == UINT32_MAX)
 			path = query_path_format(q->path, q->npath);
-		else if (asprintf(&path, "%s%s%u", paths[c.parent],
-		    *paths[c.parent] ? "," : "", p->node_func[n]) == -1)
-			path = NULL;
+		else
+			path = tree_path_append(paths[c.parent],
+			    p->node_func[n]);
 		if (path == NULL)
 			goto nomem;
-		o = json_pack("{s:i, s:s, s:s, s:s, s:o*, s:o*}",
-		    "func", (json_int_t)p->node_func[n],
-		    "name", profile_func_name(p, p->node_func[n]),
-		    "module", profile_func_module(p, p->node_func[n]),
-		    "path", path,
-		    "self", report_node_values(p, 0, n),
-		    "total", NULL);
-		if (o == NULL || (cmp && diff_add(o, p, &dd, 0, n) == -1)) {
+		/*
+		 * Names and paths are valid UTF-8 already (the builder made
+		 * the names so, paths are digits): no check again.
+		 */
+		if ((o = json_object()) == NULL ||
+		    json_object_set_new_nocheck(o, "func",
+		    json_integer(p->node_func[n])) == -1 ||
+		    json_object_set_new_nocheck(o, "name",
+		    json_string_nocheck(profile_func_name(p,
+		    p->node_func[n]))) == -1 ||
+		    json_object_set_new_nocheck(o, "module",
+		    json_string_nocheck(profile_func_module(p,
+		    p->node_func[n]))) == -1 ||
+		    json_object_set_new_nocheck(o, "path",
+		    json_string_nocheck(path)) == -1 ||
+		    json_object_set_new_nocheck(o, "self",
+		    report_node_values(p, 0, n)) == -1 ||
+		    (cmp && diff_add(o, p, &dd, 0, n) == -1)) {
 			json_decref(o);
 			free(path);
 			goto nomem;
@@ -438,6 +502,18 @@ tree_create(const struct profile *p, const struct query *q,
 					goto fail;
 				}
 				nkids[nshown] = nk;
+				/*
+				 * The first children's totals, read as they
+				 * enter the heap, and what showing them reads:
+				 * a child enters when its elder sibling leaves,
+				 * often at once, too late to ask for it then.
+				 */
+				for (i = 0; i < nk && i < room &&
+				    i < TREE_AHEAD; i++) {
+					__builtin_prefetch(&p->metrics[m].total[
+					    k.sorted[i]]);
+					tree_prefetch(p, m, k.sorted[i]);
+				}
 				if (nk > 0 && room > 0) {
 					k.node = k.sorted[0];
 					k.score = (double)p->metrics[m].total[
@@ -519,11 +595,15 @@ tree_create(const struct profile *p, const struct query *q,
 		json_object_set_new(objs[i], "total",
 		    report_node_values(p, 1, nodes[i]));
 		hidden = nkids[i];
+		/*
+		 * A closed node's children are counted where the profile
+		 * keeps their number, not by walking its sibling list (a
+		 * cache miss a child on a big profile).
+		 */
 		if (nkids[i] == PROFILE_NONE) {
-			hidden = 0;
-			for (ch = p->node_first_child[nodes[i]];
-			    ch != PROFILE_NONE; ch = p->node_next_sibling[ch])
-				hidden++;
+			if (profile_children(p, m, nodes[i], &nk) == NULL)
+				goto nomem;
+			hidden = nk;
 		}
 		hidden -= json_array_size(json_object_get(objs[i],
 		    "children"));
@@ -579,43 +659,54 @@ done:
 static char *
 tree_list_edit(const char *list, const char *path, int add)
 {
-	char		*buf = NULL;
-	size_t		 len = 0, n = strlen(path), k;
+	size_t		 n = strlen(path), k;
 	const char	*p = list, *tilde;
-	FILE		*f;
+	char		*buf, *o;
 	int		 first = 1;
 
-	if ((f = open_memstream(&buf, &len)) == NULL)
+	/* The list kept, a '~' and the path at most. */
+	if ((o = buf = malloc(strlen(list) + n + 2)) == NULL)
 		return (NULL);
 	while (*p != '\0') {
 		tilde = strchr(p, '~');
 		k = tilde ? (size_t)(tilde - p) : strlen(p);
 		if (k != n || strncmp(p, path, n) != 0) {
-			fprintf(f, "%s%.*s", first ? "" : "~", (int)k, p);
+			if (!first)
+				*o++ = '~';
+			memcpy(o, p, k);
+			o += k;
 			first = 0;
 		}
 		p += k + (tilde ? 1 : 0);
 	}
-	if (add)
-		fprintf(f, "%s%s", first ? "" : "~", path);
-	if (fclose(f) != 0) {
-		free(buf);
-		return (NULL);
+	if (add) {
+		if (!first)
+			*o++ = '~';
+		memcpy(o, path, n);
+		o += n;
 	}
+	*o = '\0';
 	return (buf);
 }
 
-/* The link that opens (closes) a path: one list gains it, one loses it. */
+/*
+ * The link that opens (closes) a path: one list gains it, one loses it.
+ * t is the page's template of the (open, close) pair.
+ */
 static char *
-tree_toggle(const struct query *q, const char *path, int open)
+tree_toggle(const struct query_tmpl *t, const struct query *q,
+    const char *path, int open)
 {
-	char	*o, *c, *link = NULL;
+	const char	*v[2];
+	char		*o, *c, *link = NULL;
 
 	o = tree_list_edit(query_str(q, QUERY_OPEN), path, open);
 	c = tree_list_edit(query_str(q, QUERY_CLOSE), path, !open);
-	if (o != NULL && c != NULL)
-		link = report_link(q, QUERY_OPEN, *o ? o : NULL, QUERY_CLOSE,
-		    *c ? c : NULL, -1);
+	if (o != NULL && c != NULL) {
+		v[0] = *o ? o : NULL;
+		v[1] = *c ? c : NULL;
+		link = query_tmpl_fill(t, v);
+	}
 	free(o);
 	free(c);
 	return (link);
@@ -634,11 +725,27 @@ tree_display(const json_t *j, const struct query *q)
 	uint32_t		*depths = NULL, ncols, depth;
 	size_t			 sp = 0, cap = 64, r, k, nkids;
 	int64_t			 hidden;
-	char			*s, *link;
+	char			*s, *link, id[32];
+	const char		*idp = id;
 	int			 cmp = json_object_get(j, "comparison") != NULL;
+	struct query_tmpl	 tfunc, troot, ttoggle;
+	static const struct query_edit unopen[] = { { QUERY_OPEN, NULL },
+				    { QUERY_CLOSE, NULL } };
 
-	if ((d = display_create("Call tree")) == NULL)
+	/*
+	 * Each row's links differ from the page's in a key or two: the
+	 * rest is formatted once, in templates (a function's page, the
+	 * tree rooted at a path, the open and close lists).
+	 */
+	if (report_goto_tmpl(&tfunc, q, "func", QUERY_FUNC, 1) == -1 ||
+	    query_tmpl_init(&troot, q, unopen, 2, QUERY_PATH, 1) == -1 ||
+	    query_tmpl_init(&ttoggle, q, NULL, 0, QUERY_OPEN, 2) == -1 ||
+	    (d = display_create("Call tree")) == NULL) {
+		query_tmpl_clear(&tfunc);
+		query_tmpl_clear(&troot);
+		query_tmpl_clear(&ttoggle);
 		return (NULL);
+	}
 	diff_text(d, j);
 	a = json_object_get(j, "ancestors");
 	if (json_array_size(a) > 0) {
@@ -678,14 +785,15 @@ tree_display(const json_t *j, const struct query *q)
 			r = display_row(d, t);
 			if (asprintf(&s, "%lld more", (long long)hidden) == -1)
 				s = NULL;
-			link = report_link(q, QUERY_PATH, path, QUERY_OPEN,
-			    NULL, QUERY_CLOSE, NULL, -1);
-			cell = display_cell(d, t, r, 0, s ? s : "more", link,
+			link = query_tmpl_fill(&troot, &path);
+			if (s == NULL && (s = strdup("more")) == NULL) {
+				free(link);
+				goto fail;
+			}
+			cell = display_cell_take(d, t, r, 0, s, link,
 			    DISPLAY_TREE | DISPLAY_LEAF | DISPLAY_DIM);
 			if (cell != NULL)
 				cell->indent = depth + 1;
-			free(s);
-			free(link);
 			for (k = 1; k < ncols + (cmp ? DIFF_COLUMNS : 0); k++)
 				display_cell(d, t, r, k, "", NULL, DISPLAY_NUM);
 			continue;
@@ -693,26 +801,31 @@ tree_display(const json_t *j, const struct query *q)
 		r = display_row(d, t);
 		kids = json_object_get(o, "children");
 		nkids = json_array_size(kids);
-		link = report_integer(o, "func") == 0 ? NULL :
-		    report_func_link(q, report_integer(o, "func"));
-		s = report_label(o);
-		cell = display_cell(d, t, r, 0, s ? s : "", link,
+		link = NULL;
+		if (report_integer(o, "func") != 0) {
+			snprintf(id, sizeof id, "%lld",
+			    (long long)report_integer(o, "func"));
+			link = query_tmpl_fill(&tfunc, &idp);
+		}
+		if ((s = report_label(o)) == NULL) {
+			free(link);
+			goto fail;
+		}
+		cell = display_cell_take(d, t, r, 0, s, link,
 		    DISPLAY_TREE | (nkids ? DISPLAY_OPEN : 0) |
 		    (nkids == 0 && hidden == 0 ? DISPLAY_LEAF : 0));
-		free(s);
-		free(link);
 		/* The start node is always open; the others toggle. */
 		if (cell != NULL && depth > 0) {
 			cell->indent = depth;
 			if (nkids > 0)
-				cell->toggle = tree_toggle(q, path, 0);
+				cell->toggle = tree_toggle(&ttoggle, q, path,
+				    0);
 			else if (hidden > 0)
-				cell->toggle = tree_toggle(q, path, 1);
+				cell->toggle = tree_toggle(&ttoggle, q, path,
+				    1);
 			if (nkids > 0 || hidden > 0) {
-				link = report_link(q, QUERY_PATH, path,
-				    QUERY_OPEN, NULL, QUERY_CLOSE, NULL, -1);
-				display_aux(d, cell, "root here", link);
-				free(link);
+				link = query_tmpl_fill(&troot, &path);
+				display_aux_take(d, cell, "root here", link);
 			}
 		}
 		columns_row(d, t, r, 1, &c, json_object_get(o, "self"),
@@ -746,11 +859,17 @@ tree_display(const json_t *j, const struct query *q)
 	}
 	free(stack);
 	free(depths);
+	query_tmpl_clear(&tfunc);
+	query_tmpl_clear(&troot);
+	query_tmpl_clear(&ttoggle);
 	columns_controls(d, j, q, 0);
 	return (d);
 fail:
 	free(stack);
 	free(depths);
+	query_tmpl_clear(&tfunc);
+	query_tmpl_clear(&troot);
+	query_tmpl_clear(&ttoggle);
 	display_free(d);
 	return (NULL);
 }

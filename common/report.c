@@ -70,6 +70,7 @@ static const struct report_entry *report_table[] = {
 
 static uint32_t	report_func_qualified(const struct profile *, const char *);
 static int	order_cmp(const void *, const void *, void *);
+static size_t	report_goto_edits(struct query_edit *, const char *);
 
 /* The most (key, value) changes one link makes. */
 #define REPORT_EDITS	16
@@ -317,13 +318,36 @@ report_link(const struct query *q, ...)
 char *
 report_goto(const struct query *q, const char *cmd, ...)
 {
+	struct query_edit	 ed[REPORT_EDITS + 16];
+	va_list			 ap;
+	size_t			 n;
+	int			 k;
+
+	n = report_goto_edits(ed, cmd);
+	va_start(ap, cmd);
+	while ((k = va_arg(ap, int)) != -1) {
+		if (n == sizeof ed / sizeof ed[0]) {
+			va_end(ap);
+			return (NULL);
+		}
+		ed[n].key = k;
+		ed[n++].value = va_arg(ap, const char *);
+	}
+	va_end(ap);
+	return (query_format_edit(q, ed, n));
+}
+
+/*
+ * The edits of report_goto() to cmd, in ed (room for 16); returns their
+ * number.
+ */
+static size_t
+report_goto_edits(struct query_edit *ed, const char *cmd)
+{
 	static const enum query_key page[] = { QUERY_PATH, QUERY_FUNC,
 	    QUERY_MODULE, QUERY_CLIQUE, QUERY_BY, QUERY_FROM, QUERY_OPEN,
 	    QUERY_CLOSE, QUERY_MIN };
-	struct query_edit	 ed[REPORT_EDITS + 16];
-	va_list			 ap;
 	size_t			 i, n = 0;
-	int			 k;
 
 	for (i = 0; i < sizeof page / sizeof page[0]; i++) {
 		ed[n].key = page[i];
@@ -338,17 +362,22 @@ report_goto(const struct query *q, const char *cmd, ...)
 	}
 	ed[n].key = QUERY_CMD;
 	ed[n++].value = cmd;
-	va_start(ap, cmd);
-	while ((k = va_arg(ap, int)) != -1) {
-		if (n == sizeof ed / sizeof ed[0]) {
-			va_end(ap);
-			return (NULL);
-		}
-		ed[n].key = k;
-		ed[n++].value = va_arg(ap, const char *);
-	}
-	va_end(ap);
-	return (query_format_edit(q, ed, n));
+	return (n);
+}
+
+/*
+ * A template (query.h) of report_goto(q, cmd, ...) whose keys key ..
+ * key + nkeys - 1 are filled in per link: -1 if out of memory;
+ * query_tmpl_clear() frees it either way.
+ */
+int
+report_goto_tmpl(struct query_tmpl *t, const struct query *q,
+    const char *cmd, int key, int nkeys)
+{
+	struct query_edit	 ed[16];
+
+	return (query_tmpl_init(t, q, ed, report_goto_edits(ed, cmd), key,
+	    nkeys));
 }
 
 /*

@@ -38,6 +38,7 @@ struct cost;
 struct display;
 struct profile;
 struct query;
+struct query_tmpl;
 struct writer_options;
 
 #define REPORT_VERSION	1
@@ -95,6 +96,8 @@ json_t		*report_func_values(const struct profile *, int, uint32_t);
 char		*report_link(const struct query *, ...);
 char		*report_goto(const struct query *, const char *, ...);
 char		*report_func_link(const struct query *, int64_t);
+int		 report_goto_tmpl(struct query_tmpl *, const struct query *,
+		     const char *, int, int);
 json_t		*report_func(const struct profile *, uint32_t);
 uint32_t	 report_func_find(const struct profile *, const struct query *,
 		     struct report_error *);

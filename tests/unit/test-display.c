@@ -3,7 +3,9 @@
  * replace: thousands separators, "%.2f%%" percentages (ties included, where
  * the exact decimal rounding of printf decides), the run-copying HTML
  * escaper against a byte-at-a-time reference, and query_format_edit()
- * against copying the query and setting the keys.
+ * against copying the query and setting the keys; the JSON renderer's
+ * buffered output, DEL escaped across its buffer's edge, against
+ * json_dumps().
  */
 
 #include "config.h"
@@ -16,6 +18,7 @@
 #include "display.h"
 #include "escape.h"
 #include "query.h"
+#include "render.h"
 #include "tap.h"
 #include "utf8.h"
 
@@ -234,10 +237,93 @@ test_edit(void)
 	query_free(q);
 }
 
+/* The JSON renderer is json_dumps() with DEL escaped, whatever the size. */
+static void
+test_json(void)
+{
+	static const size_t sizes[] = { 0, 1, 16377, 16378, 16379, 16383,
+	    16384, 16385, 40000 };
+	const struct renderer	*r = render_find("json");
+	json_t			*j;
+	char			*s, *want, *got = NULL, *o;
+	size_t			 i, k, len = 0, good = 0;
+	FILE			*f;
+
+	for (i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+		/* DELs around the 16 KB edge, where a piece is flushed. */
+		if ((s = malloc(sizes[i] + 8)) == NULL)
+			break;
+		memset(s, 'a', sizes[i] + 7);
+		s[sizes[i] + 7] = '\0';
+		for (k = 0; k < 7; k += 2)
+			s[sizes[i] + k] = 0x7f;
+		j = json_pack("{s:s, s:i}", "s", s, "n", 1);
+		want = json_dumps(j, JSON_COMPACT | JSON_ENSURE_ASCII);
+		free(s);
+		if (j == NULL || want == NULL ||
+		    (f = open_memstream(&got, &len)) == NULL)
+			break;
+		r->render(f, j, NULL, NULL);
+		fclose(f);
+		/* The reference, DEL escaped by hand. */
+		if ((s = malloc(strlen(want) * 6 + 2)) == NULL)
+			break;
+		for (o = s, k = 0; want[k] != '\0'; k++) {
+			if (want[k] == 0x7f) {
+				memcpy(o, "\\u007f", 6);
+				o += 6;
+			} else
+				*o++ = want[k];
+		}
+		*o++ = '\n';
+		*o = '\0';
+		if (len == strlen(s) && memcmp(got, s, len) == 0)
+			good++;
+		else
+			diag("size %zu: %zu bytes, want %zu", sizes[i], len,
+			    strlen(s));
+		free(s);
+		free(want);
+		free(got);
+		got = NULL;
+		json_decref(j);
+	}
+	is_int(good, sizeof sizes / sizeof sizes[0],
+	    "JSON rendered in pieces as json_dumps() writes it");
+}
+
+/* Cells and aux links that take their strings: held, or freed (ASan). */
+static void
+test_take(void)
+{
+	struct display		*d = display_create("t");
+	struct display_block	*b = display_table(d, 2, NULL);
+	struct display_cell	*c;
+	size_t			 r = display_row(d, b);
+
+	c = display_cell_take(d, b, r, 0, strdup("name"), strdup("cmd=top"),
+	    DISPLAY_TREE);
+	ok(c != NULL && strcmp(c->text, "name") == 0 &&
+	    strcmp(c->link, "cmd=top") == 0 && c->flags == DISPLAY_TREE,
+	    "a cell takes its text and link");
+	c = display_cell_take(d, b, r, 0, strdup("other"), NULL, 0);
+	ok(c != NULL && strcmp(c->text, "other") == 0 && c->link == NULL,
+	    "a cell taken again frees what it held");
+	ok(display_cell_take(d, b, r, 2, strdup("x"), strdup("y"), 0) ==
+	    NULL, "a column out of the table: the strings are freed");
+	display_aux_take(d, c, "root here", strdup("path=1"));
+	ok(strcmp(c->aux, "path=1") == 0 && strcmp(c->auxtext,
+	    "root here") == 0, "an aux link is taken");
+	display_aux_take(d, NULL, "x", strdup("y"));
+	display_free(d);
+}
+
 int
 main(void)
 {
 	test_number();
+	test_take();
+	test_json();
 	test_percent();
 	test_escape();
 	test_edit();

@@ -200,10 +200,96 @@ test_keys(void)
 	is_int(good, QUERY_NKEYS, "every key has help and a valid default");
 }
 
+/*
+ * A template filled in is the link query_format_edit() makes, for every
+ * page query, edit, cut and value tried: present or absent keys on
+ * either side, defaults, values to escape, and bad values (NULL both).
+ */
+static void
+test_tmpl(void)
+{
+	static const char *qs[] = { "", "cmd=tree", "file=a%20b&cmd=tree",
+	    "cmd=tree&path=1,2&open=1~1,2&close=3&fields=all&pct=0",
+	    "base=x&cmd=func&func=7&depth=5&budget=10&format=json",
+	    "open=9&close=9", "format=text" };
+	static const struct {
+		int		 key, n;
+		const char	*v[2];
+	} fills[] = {
+		{ QUERY_FUNC, 1, { "12", NULL } },
+		{ QUERY_FUNC, 1, { NULL, NULL } },
+		{ QUERY_FUNC, 1, { "", NULL } },
+		{ QUERY_PATH, 1, { "", NULL } },
+		{ QUERY_PATH, 1, { "1,2,3", NULL } },
+		{ QUERY_PATH, 1, { "1,,2", NULL } },
+		{ QUERY_DEPTH, 1, { "3", NULL } },
+		{ QUERY_DEPTH, 1, { "0", NULL } },
+		{ QUERY_OPEN, 2, { "1~1,2", NULL } },
+		{ QUERY_OPEN, 2, { NULL, "4,5" } },
+		{ QUERY_OPEN, 2, { "a b&c", "\xc3\xa9" } },
+		{ QUERY_OPEN, 2, { NULL, NULL } },
+		{ QUERY_FILE, 2, { "f", NULL } },
+		{ QUERY_CMD, 1, { "bogus", NULL } },
+		{ QUERY_FORMAT, 1, { "json", NULL } },
+		{ QUERY_FORMAT, 1, { "html", NULL } },
+	};
+	static const struct query_edit ed[] = { { QUERY_OPEN, NULL },
+	    { QUERY_CMD, "func" }, { QUERY_PCT, "0" } };
+	struct query_edit	 all[8];
+	struct query_tmpl	 t;
+	struct query		*q;
+	size_t			 i, f, e, n;
+	char			*want, *got, *cause = NULL;
+	int			 status, same = 0, tries = 0;
+
+	for (i = 0; i < sizeof qs / sizeof qs[0]; i++) {
+		if ((q = query_parse(qs[i], &status, &cause)) == NULL) {
+			diag("%s: %s", qs[i], cause);
+			free(cause);
+			cause = NULL;
+			continue;
+		}
+		for (e = 0; e <= sizeof ed / sizeof ed[0]; e++)
+		for (f = 0; f < sizeof fills / sizeof fills[0]; f++) {
+			memcpy(all, ed, e * sizeof ed[0]);
+			for (n = 0; n < (size_t)fills[f].n; n++) {
+				all[e + n].key = fills[f].key + n;
+				all[e + n].value = fills[f].v[n];
+			}
+			want = query_format_edit(q, all, e + n);
+			got = NULL;
+			if (query_tmpl_init(&t, q, ed, e, fills[f].key,
+			    fills[f].n) == 0)
+				got = query_tmpl_fill(&t, fills[f].v);
+			query_tmpl_clear(&t);
+			tries++;
+			if ((want == NULL && got == NULL) || (want != NULL &&
+			    got != NULL && strcmp(want, got) == 0))
+				same++;
+			else
+				diag("%s, fill %zu, %zu edits: want %s, got %s",
+				    qs[i], f, e, want ? want : "NULL",
+				    got ? got : "NULL");
+			free(want);
+			free(got);
+		}
+		query_free(q);
+	}
+	is_int(same, tries, "templates fill in as query_format_edit makes "
+	    "links");
+	ok(tries == (int)(sizeof qs / sizeof qs[0] * 4 *
+	    (sizeof fills / sizeof fills[0])), "every query parsed");
+	ok(query_tmpl_init(&t, q = query_create(), NULL, 0, QUERY_NKEYS - 1,
+	    2) == -1, "a cut past the last key is refused");
+	query_tmpl_clear(&t);
+	query_free(q);
+}
+
 int
 main(void)
 {
 	test_parse();
+	test_tmpl();
 	test_keys();
 	test_roundtrip();
 	return (tap_done());
