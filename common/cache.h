@@ -30,7 +30,7 @@
 
 struct profile;
 
-#define CACHE_VERSION	2	/* 2: each metric's rate */
+#define CACHE_VERSION	3	/* 2: each metric's rate; 3: 4-lane checksum */
 
 int		 cache_write(const struct profile *, const char *,
 		     const struct stat *, char **);
