@@ -122,6 +122,7 @@ static int	query_edit_values(const struct query *,
 		    const struct query_edit *, size_t, const char **);
 static size_t	query_encoded_len(const char *const *, int, int);
 static char	*query_encode(char *, const char *const *, int, int);
+static char	*query_pct(char *, const char *);
 
 /* Description of a key. */
 const struct query_keyinfo *
@@ -451,16 +452,17 @@ bad:
 	return (NULL);
 }
 
-/* Percent-encode for a query component; caller frees. */
-char *
-query_urlencode(const char *s)
+/*
+ * Write s percent-encoded for a query component at o (up to three bytes
+ * for each of s); returns the end. Unreserved bytes and , / : (ids and
+ * paths stay readable) are kept.
+ */
+static char *
+query_pct(char *o, const char *s)
 {
 	static const char hex[] = "0123456789ABCDEF";
-	char		*d, *o;
 	unsigned char	 c;
 
-	if ((o = d = malloc(strlen(s) * 3 + 1)) == NULL)
-		return (NULL);
 	for (; (c = *s) != '\0'; s++) {
 		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
 		    (c >= '0' && c <= '9') || c == '-' || c == '_' ||
@@ -472,7 +474,18 @@ query_urlencode(const char *s)
 			*o++ = hex[c & 15];
 		}
 	}
-	*o = '\0';
+	return (o);
+}
+
+/* Percent-encode for a query component; caller frees. */
+char *
+query_urlencode(const char *s)
+{
+	char	*d;
+
+	if ((d = malloc(strlen(s) * 3 + 1)) == NULL)
+		return (NULL);
+	*query_pct(d, s) = '\0';
 	return (d);
 }
 
@@ -628,10 +641,8 @@ query_encoded_len(const char *const *v, int from, int to)
 static char *
 query_encode(char *o, const char *const *v, int from, int to)
 {
-	static const char hex[] = "0123456789ABCDEF";
 	const char	*s;
 	char		*start = o;
-	unsigned char	 c;
 	int		 k;
 
 	for (k = from; k < to; k++) {
@@ -642,19 +653,7 @@ query_encode(char *o, const char *const *v, int from, int to)
 		for (s = query_keys[k].name; *s != '\0'; s++)
 			*o++ = *s;
 		*o++ = '=';
-		/* As query_urlencode(). */
-		for (s = v[k]; (c = *s) != '\0'; s++) {
-			if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-			    (c >= '0' && c <= '9') || c == '-' || c == '_' ||
-			    c == '.' || c == '~' || c == ',' || c == '/' ||
-			    c == ':')
-				*o++ = c;
-			else {
-				*o++ = '%';
-				*o++ = hex[c >> 4];
-				*o++ = hex[c & 15];
-			}
-		}
+		o = query_pct(o, v[k]);
 	}
 	return (o);
 }
