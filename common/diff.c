@@ -29,6 +29,7 @@
 #include "profile-builder.h"
 #include "profile.h"
 #include "query.h"
+#include "report.h"
 
 /*
  * base= comparisons (see diff.h): the merge, and the helper every report
@@ -311,6 +312,21 @@ diff_sort(int cmp, const struct query *q)
 	if (strcmp(sort, "ratio") == 0)
 		return (DIFF_SORT_RATIO);
 	return (-1);
+}
+
+/*
+ * The sort of a page that compares: with ds (diff_sort()) set, by the
+ * total of the comparison's metric, whose index goes to *mp; otherwise
+ * as report_sort() says. -1 with e set for a sort the query may not ask.
+ */
+int
+diff_report_sort(const struct diff *d, int ds, const struct profile *p,
+    const struct query *q, int m, int *mp, struct report_error *e)
+{
+	if (ds == -1)
+		return (report_sort(p, q, m, mp, e));
+	*mp = d->m;
+	return (REPORT_SORT_TOTAL);
 }
 
 /*

@@ -37,6 +37,7 @@ struct display;
 struct display_block;
 struct profile;
 struct query;
+struct report_error;
 
 #define DIFF_METRIC	"base"
 
@@ -60,6 +61,9 @@ int		 diff_add_values(json_t *, const struct diff *,
 int		 diff_summary(json_t *, const struct profile *,
 		     const struct diff *);
 int		 diff_sort(int, const struct query *);
+int		 diff_report_sort(const struct diff *, int,
+		     const struct profile *, const struct query *, int, int *,
+		     struct report_error *);
 void		 diff_keys(const struct diff *, int, const int64_t *,
 		     const int64_t *, size_t, uint32_t, int64_t *);
 int		 diff_key(const struct diff *, const struct profile *, int,

@@ -78,11 +78,7 @@ func_create(const struct profile *p, const struct query *q,
 	memset(&b, 0, sizeof b);
 	if ((m = report_metric(p, q, e)) == -1)
 		return (NULL);
-	/* sort=delta, ratio (base=): by the change of the total. */
-	if (ds != -1) {
-		sort = REPORT_SORT_TOTAL;
-		sm = dd.m;
-	} else if ((sort = report_sort(p, q, m, &sm, e)) == -1)
+	if ((sort = diff_report_sort(&dd, ds, p, q, m, &sm, e)) == -1)
 		return (NULL);
 	if ((f = report_func_find(p, q, e)) == PROFILE_NONE)
 		return (NULL);

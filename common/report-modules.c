@@ -93,11 +93,7 @@ modules_create(const struct profile *p, const struct query *q,
 	idmap_init(&map);
 	if ((m = report_metric(p, q, e)) == -1)
 		return (NULL);
-	/* sort=delta, ratio (base=): by the change of the total. */
-	if (ds != -1) {
-		sort = REPORT_SORT_TOTAL;
-		sm = dd.m;
-	} else if ((sort = report_sort(p, q, m, &sm, e)) == -1)
+	if ((sort = diff_report_sort(&dd, ds, p, q, m, &sm, e)) == -1)
 		return (NULL);
 	/* Dense group numbers for the module string ids, root excluded. */
 	if ((group = malloc(p->nfuncs * sizeof *group)) == NULL ||
