@@ -27,16 +27,8 @@ for f in "$server" "$cgi" "$deepq" "$LIGHTTPD"; do
 done
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/deepq-bench.XXXXXX")
-# The runtime directory on a tmpfs, as /run/deepq is when deployed
-# (deepq.conf(5)): on a disk file system every request's want file and
-# reply FIFO cost an inode allocation. DEEPQ_BENCH_RUNDIR names another
-# parent directory.
-shm=${DEEPQ_BENCH_RUNDIR:-/dev/shm}
-if [ -d "$shm" ] && [ -w "$shm" ]; then
-	rundir=$shm/${tmp##*/}
-else
-	rundir=$tmp/run
-fi
+. "$top_srcdir/bench/lib.sh"
+rundir=$(bench_rundir "$tmp")
 lpid=
 cleanup() {
 	DEEPQ_CONFIG=$tmp/deepq.conf "$deepq" stop --all 2>/dev/null || :
@@ -151,7 +143,7 @@ end=$(date +%s%N)
 ok=$(cat "$tmp"/c.*.t | grep -c '^200 ' || :)
 same=$(i=0; while [ $i -lt 64 ]; do i=$((i + 1)); md5sum <"$tmp/c.$i"; done |
     sort -u | wc -l)
-servers=$(grep -laF -- "$tmp/run" /proc/[0-9]*/cmdline 2>/dev/null |
+servers=$(grep -laF -- "$rundir" /proc/[0-9]*/cmdline 2>/dev/null |
     while read -r c; do grep -qaF deepq-server "$c" 2>/dev/null && echo x
     done | wc -l)
 cat "$tmp"/c.*.t | awk '{ printf "%.3f\n", $2 * 1000 }' >"$tmp/c64"

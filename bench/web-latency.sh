@@ -21,16 +21,8 @@ n=${2:-200}
 [ -x "$deepq" ] || { echo "web-latency: $deepq is missing" >&2; exit 1; }
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/deepq-bench.XXXXXX")
-# The runtime directory on a tmpfs, as /run/deepq is when deployed
-# (deepq.conf(5)): on a disk file system every request's want file and
-# reply FIFO cost an inode allocation. DEEPQ_BENCH_RUNDIR names another
-# parent directory.
-shm=${DEEPQ_BENCH_RUNDIR:-/dev/shm}
-if [ -d "$shm" ] && [ -w "$shm" ]; then
-	rundir=$shm/${tmp##*/}
-else
-	rundir=$tmp/run
-fi
+. "$top_srcdir/bench/lib.sh"
+rundir=$(bench_rundir "$tmp")
 wpid=
 cleanup() {
 	[ -z "$wpid" ] || kill -INT "$wpid" 2>/dev/null || :

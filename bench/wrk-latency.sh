@@ -28,16 +28,8 @@ for f in "$server" "$cgi" "$deepq" "$LIGHTTPD" "$top_builddir/bench/pipebench"; 
 done
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/deepq-bench.XXXXXX")
-# The runtime directory on a tmpfs, as /run/deepq is when deployed
-# (deepq.conf(5)): on a disk file system every request's want file and
-# reply FIFO cost an inode allocation. DEEPQ_BENCH_RUNDIR names another
-# parent directory.
-shm=${DEEPQ_BENCH_RUNDIR:-/dev/shm}
-if [ -d "$shm" ] && [ -w "$shm" ]; then
-	rundir=$shm/${tmp##*/}
-else
-	rundir=$tmp/run
-fi
+. "$top_srcdir/bench/lib.sh"
+rundir=$(bench_rundir "$tmp")
 lpid=
 cleanup() {
 	DEEPQ_CONFIG=$tmp/deepq.conf "$deepq" stop --all 2>/dev/null || :
