@@ -36,7 +36,7 @@ static const struct {
 	    "file [query]" },
 	{ "status", cmd_status, "status [--json]" },
 	{ "stop", cmd_stop, "stop file | --all" },
-	{ "web", cmd_web, "web [--listen address:port] [--www dir] dir" },
+	{ "web", cmd_web, DEEPQ_WEB_USAGE },
 };
 
 /* Print the usage (deepq(1) SYNOPSIS) and exit 1. */

@@ -23,6 +23,9 @@
  * deepq.c keeps the table and the usage text (deepq(1) SYNOPSIS).
  */
 
+/* deepq web's usage line, shared with deepq-web (cli/deepq-web.c). */
+#define DEEPQ_WEB_USAGE	"web [--listen address:port] [--www dir] dir"
+
 void	deepq_usage(void) __attribute__((__noreturn__));
 
 int	cmd_convert(int, char **);

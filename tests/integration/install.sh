@@ -26,9 +26,16 @@ else
 	exit 1
 fi
 
-for f in "$bindir/deepq" "$sbindir/deepq-server" "$cgidir/deepq.cgi"; do
+for f in "$bindir/deepq" "$sbindir/deepq-server" "$cgidir/deepq.cgi" \
+    "$pkglibexecdir/deepq-web"; do
 	check "installed and executable: $f" test -x "$dest$f"
 done
+# deepq web runs the installed deepq-web; deepq itself stays free of
+# libmicrohttpd (its loading cost every deepq query 3 ms).
+check "deepq runs $pkglibexecdir/deepq-web" \
+    grep -qaF "$pkglibexecdir/deepq-web" "$dest$bindir/deepq"
+check "deepq does not load libmicrohttpd" \
+    sh -c "! ldd '$dest$bindir/deepq' 2>/dev/null | grep -q microhttpd"
 for f in deepq.css deepq.js favicon.svg; do
 	check "www asset: $wwwdir/$f" test -s "$dest$wwwdir/$f"
 done
