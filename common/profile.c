@@ -294,17 +294,83 @@ profile_nmodules(const struct profile *p, uint32_t *count)
 	return (0);
 }
 
-/* Heaviest first in metric m (as a double, as the tree scores), then by number. */
-static int
-profile_children_cmp(const void *a, const void *b, void *arg)
-{
-	const int64_t	*total = arg;
-	uint32_t	 x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	double		 tx = (double)total[x], ty = (double)total[y];
+/*
+ * A child and its weight, gathered once: comparing through the node
+ * number (total[x] for every comparison of a qsort) was most of the first
+ * tree's cost on a big profile, a cache miss per probe.
+ */
+struct profile_kid {
+	uint64_t	 key;		/* ascending = heaviest first */
+	uint32_t	 id;
+};
 
-	if (tx != ty)
-		return (tx > ty ? -1 : 1);
-	return (x < y ? -1 : x > y);
+/*
+ * The sort key of a total: heaviest first as the tree scores, in doubles
+ * (equal doubles tie), as an unsigned key to sort ascending: the double's
+ * bits made to order as unsigned integers, then inverted.
+ */
+static inline uint64_t
+profile_kid_key(int64_t total)
+{
+	double		 d = (double)total;
+	uint64_t	 u;
+
+	memcpy(&u, &d, sizeof u);
+	u = u >> 63 ? ~u : u | (uint64_t)1 << 63;
+	return (~u);
+}
+
+/*
+ * Sort one parent's children v[0..n) heaviest first, then by number,
+ * with room for n entries in kid and tmp. The input is in ascending
+ * node order, so a stable sort by key alone settles ties by number: an
+ * insertion sort for the usual few children, else a radix sort by the
+ * bytes of the key that differ (a root's thousands of children, and the
+ * wide groups of a big profile, where qsort cost 0.7 s at 6.6 M nodes).
+ */
+static void
+profile_children_sort(uint32_t *v, size_t n, const int64_t *total,
+    struct profile_kid *kid, struct profile_kid *tmp)
+{
+	struct profile_kid	 k, *from = kid, *to = tmp, *swap;
+	size_t			 i, j, count[256], sum, c;
+	uint64_t		 differ = 0;
+	unsigned		 shift;
+
+	for (i = 0; i < n; i++) {
+		kid[i].key = profile_kid_key(total[v[i]]);
+		kid[i].id = v[i];
+		differ |= kid[i].key ^ kid[0].key;
+	}
+	if (n <= 16) {
+		for (i = 1; i < n; i++) {
+			k = kid[i];
+			for (j = i; j > 0 && k.key < kid[j - 1].key; j--)
+				kid[j] = kid[j - 1];
+			kid[j] = k;
+		}
+	} else {
+		for (shift = 0; shift < 64; shift += 8) {
+			if (((differ >> shift) & 0xff) == 0)
+				continue;
+			memset(count, 0, sizeof count);
+			for (i = 0; i < n; i++)
+				count[(from[i].key >> shift) & 0xff]++;
+			for (i = 0, sum = 0; i < 256; i++) {
+				c = count[i];
+				count[i] = sum;
+				sum += c;
+			}
+			for (i = 0; i < n; i++)
+				to[count[(from[i].key >> shift) & 0xff]++] =
+				    from[i];
+			swap = from;
+			from = to;
+			to = swap;
+		}
+	}
+	for (i = 0; i < n; i++)
+		v[i] = from[i].id;
 }
 
 /*
@@ -349,10 +415,11 @@ const uint32_t *
 profile_children(const struct profile *p, int m, uint32_t n, size_t *count)
 {
 	struct profile_derived	*d;
+	struct profile_kid	*kid;
 	uint32_t		*v, *at, *blk;
 	uint64_t		*bits;
 	size_t			 first, nv = p->nnodes - 1, nbits, b, e;
-	uint32_t		 c, i;
+	uint32_t		 c, i, wide;
 
 	*count = 0;
 	if ((d = profile_derived(p)) == NULL || n >= p->nnodes)
@@ -366,8 +433,11 @@ profile_children(const struct profile *p, int m, uint32_t n, size_t *count)
 		}
 		for (c = 1; c < p->nnodes; c++)
 			at[p->node_parent[c] + 1]++;
-		for (i = 0; i < p->nnodes; i++)
+		for (i = 0, wide = 0; i < p->nnodes; i++) {
+			if (at[i + 1] > wide)
+				wide = at[i + 1];
 			at[i + 1] += at[i];
+		}
 		if (d->children_block == NULL) {
 			nbits = (size_t)p->nnodes + nv + 1;
 			if ((blk = malloc(((size_t)p->nnodes /
@@ -393,11 +463,19 @@ profile_children(const struct profile *p, int m, uint32_t n, size_t *count)
 		}
 		for (c = 1; c < p->nnodes; c++)
 			v[at[p->node_parent[c]]++] = c;
+		if ((kid = reallocarray(NULL, (size_t)wide * 2 + 1,
+		    sizeof *kid)) == NULL) {
+			free(v);
+			free(at);
+			return (NULL);
+		}
 		for (i = 0, first = 0; i < p->nnodes; i++) {
-			qsort_r(v + first, at[i] - first, sizeof *v,
-			    profile_children_cmp, p->metrics[m].total);
+			if (at[i] - first > 1)
+				profile_children_sort(v + first, at[i] - first,
+				    p->metrics[m].total, kid, kid + wide);
 			first = at[i];
 		}
+		free(kid);
 		free(at);
 		d->children[m] = v;
 	}

@@ -197,9 +197,81 @@ test_details(void)
 	}
 }
 
+/* The oracle of profile_children: heaviest first as doubles, then by number. */
+static int
+children_cmp(const void *a, const void *b, void *arg)
+{
+	const int64_t	*total = arg;
+	uint32_t	 x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	double		 tx = (double)total[x], ty = (double)total[y];
+
+	if (tx != ty)
+		return (tx > ty ? -1 : 1);
+	return (x < y ? -1 : x > y);
+}
+
+/*
+ * profile_children against a qsort of every node's children: groups of
+ * 0, 1, a few (insertion sort) and hundreds (radix sort) children, ties,
+ * and totals above 2^53 that are equal as doubles (they tie, by number).
+ */
+static void
+test_children(void)
+{
+	struct profile	*p;
+	const uint32_t	*got;
+	uint32_t	 want[700], n, c, k;
+	size_t		 len = 0, cap = 1 << 16, count, bad = 0, i;
+	char		*text = malloc(cap);
+	unsigned	 seed = 12345;
+
+	if (text == NULL)
+		return;
+	/* 600 children of R, a few of R;c1, one huge pair that ties. */
+	for (i = 0; i < 600; i++) {
+		seed = seed * 1103515245 + 12345;
+		len += snprintf(text + len, cap - len, "R;c%zu %u\n", i,
+		    (seed >> 16) % 50 + 1);
+	}
+	for (i = 0; i < 9; i++)
+		len += snprintf(text + len, cap - len, "R;c1;d%zu %zu\n", i,
+		    i % 3 + 1);
+	len += snprintf(text + len, cap - len,
+	    "R;big;y 9007199254740992\nR;big;x 9007199254740993\n"
+	    "R;big;z 9007199254740992\n");
+	p = load(text, "folded");
+	free(text);
+	ok(p != NULL, "children: loads");
+	if (p == NULL)
+		return;
+	for (n = 0; n < p->nnodes; n++) {
+		k = 0;
+		for (c = p->node_first_child[n]; c != PROFILE_NONE &&
+		    k < 700; c = p->node_next_sibling[c])
+			want[k++] = c;
+		qsort_r(want, k, sizeof *want, children_cmp,
+		    p->metrics[0].total);
+		got = profile_children(p, 0, n, &count);
+		if (got == NULL || count != k ||
+		    (k > 0 && memcmp(got, want, k * sizeof *want) != 0))
+			bad++;
+	}
+	is_int(bad, 0, "children: every node's in qsort's order (%u nodes)",
+	    p->nnodes);
+	n = node_at(p, "R", "big", NULL);
+	got = profile_children(p, 0, n, &count);
+	/* x is the heavier as integers, but not as doubles: y, then x. */
+	ok(count == 3 && got[0] == node_at(p, "R", "big", "y", NULL) &&
+	    got[1] == node_at(p, "R", "big", "x", NULL) &&
+	    got[2] == node_at(p, "R", "big", "z", NULL),
+	    "children: totals equal as doubles tie, by number");
+	profile_free(p);
+}
+
 int
 main(void)
 {
+	test_children();
 	test_firefox();
 	test_tezos();
 	test_recursion();
