@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "cache.h"
+#include "callgraph.h"
 #include "cause.h"
 #include "profile.h"
 #include "reader.h"
@@ -95,6 +96,8 @@ static const void *in_take(struct cache_in *, uint64_t, uint64_t);
 static const char *in_string(struct cache_in *);
 static uint64_t	checksum(const char *, uint64_t);
 static int	cache_check(struct profile *, const struct cache_header *);
+static int	cache_check_cliques(const struct profile *, const uint32_t *,
+		    const uint8_t *);
 
 /* Mix one 8-byte word into a running hash. */
 static inline uint64_t
@@ -223,6 +226,7 @@ cache_write(const struct profile *p, const char *path, const struct stat *src,
 {
 	struct cache_header	 h;
 	struct cache_out	 o;
+	const struct callgraph	*g;
 	const char		*data;
 	const uint64_t		*off;
 	size_t			 len;
@@ -296,6 +300,21 @@ cache_write(const struct profile *p, const char *path, const struct stat *src,
 		out_pad(&o);
 		out_bytes(&o, p->sample_weight, p->nsamples * sizeof(int64_t));
 	}
+	/*
+	 * The cliques: finding them is a pass over every call node with a
+	 * cache miss a node, and the first page (the menu counts the
+	 * recursive cliques) needs them. Found here, by the detached cache
+	 * writer, a restarted server has them at once.
+	 */
+	if ((g = callgraph_get(p, NULL)) == NULL) {
+		cause_set(cause, "out of memory");
+		fclose(o.f);
+		goto fail;
+	}
+	out_bytes(&o, g->clique, p->nfuncs * sizeof *g->clique);
+	out_pad(&o);
+	out_bytes(&o, g->recursive, p->nfuncs);
+	out_pad(&o);
 
 	memcpy(h.magic, CACHE_MAGIC, sizeof h.magic);
 	h.version = CACHE_VERSION;
@@ -423,6 +442,24 @@ cache_check(struct profile *p, const struct cache_header *h)
 }
 
 /*
+ * The cliques well formed: each named by its smallest member, which is in
+ * it, and only clique ids flagged recursive (0 or 1).
+ */
+static int
+cache_check_cliques(const struct profile *p, const uint32_t *clique,
+    const uint8_t *recursive)
+{
+	uint32_t	 f;
+
+	for (f = 0; f < p->nfuncs; f++) {
+		if (clique[f] > f || clique[clique[f]] != clique[f] ||
+		    recursive[f] > 1 || (recursive[f] && clique[f] != f))
+			return (-1);
+	}
+	return (0);
+}
+
+/*
  * Map a cache file and return its profile, if it is a valid cache of the
  * source described by src. NULL with *cause otherwise; the caller then
  * loads the source.
@@ -433,6 +470,9 @@ cache_load(const char *path, const struct stat *src, char **cause)
 	struct cache_header	 h;
 	struct cache_in		 in;
 	struct profile		*p = NULL;
+	struct profile_derived	*d;
+	const uint32_t		*clique;
+	const uint8_t		*recursive;
 	const struct reader	*r;
 	struct stat		 st;
 	const char		*fmt, *data;
@@ -549,9 +589,18 @@ cache_load(const char *path, const struct stat *src, char **cause)
 		TAKE(p->sample_node, h.nsamples, sizeof(uint32_t));
 		TAKE(p->sample_weight, h.nsamples, sizeof(int64_t));
 	}
+	TAKE(clique, h.nfuncs, sizeof *clique);
+	TAKE(recursive, h.nfuncs, sizeof *recursive);
 #undef TAKE
-	if (in.left != 0 || cache_check(p, &h) == -1)
+	if (in.left != 0 || cache_check(p, &h) == -1 ||
+	    cache_check_cliques(p, clique, recursive) == -1)
 		goto corrupt;
+	if ((d = profile_derived(p)) == NULL) {
+		cause_set(cause, "out of memory");
+		goto fail;
+	}
+	d->graph_clique = clique;
+	d->graph_recursive = recursive;
 	return (p);
 corrupt:
 	cause_set(cause, "%s: corrupt cache", path);

@@ -30,7 +30,8 @@
 
 struct profile;
 
-#define CACHE_VERSION	3	/* 2: each metric's rate; 3: 4-lane checksum */
+#define CACHE_VERSION	4	/* 2: each metric's rate; 3: 4-lane checksum;
+				   4: the call graph's edges */
 
 int		 cache_write(const struct profile *, const char *,
 		     const struct stat *, char **);

@@ -24,19 +24,59 @@
 #include "profile.h"
 #include "scc.h"
 
-/* The function call graph and its cliques (see callgraph.h). */
+static int	callgraph_sized(struct callgraph *);
+
+/* Does function f call function h directly, in the edges off/adj? */
+static int
+callgraph_calls(const uint32_t *off, const uint32_t *adj, uint32_t f,
+    uint32_t h)
+{
+	uint32_t	 i;
+
+	for (i = off[f]; i < off[f + 1]; i++) {
+		if (adj[i] == h)
+			return (1);
+	}
+	return (0);
+}
 
 /*
- * Build the call graph and cliques of a profile; NULL if out of memory
- * or over the cost budget (cost_over tells which). Its passes are over
- * the nodes (twice) and the functions (a few times): charged up front,
- * since none can stop half way more cheaply than not start.
+ * Fill the clique sizes and counts of g, whose clique and recursive
+ * arrays are set. -1 if out of memory.
+ */
+static int
+callgraph_sized(struct callgraph *g)
+{
+	uint32_t	 f, nf = g->nfuncs;
+
+	if ((g->size = calloc(nf ? nf : 1, sizeof *g->size)) == NULL)
+		return (-1);
+	g->ncliques = g->nrecursive = 0;
+	for (f = 0; f < nf; f++) {
+		g->size[g->clique[f]]++;
+		if (g->clique[f] == f) {
+			g->ncliques++;
+			g->nrecursive += g->recursive[f];
+		}
+	}
+	return (0);
+}
+
+/*
+ * Build the call graph's cliques of a profile; NULL if out of memory or
+ * over the cost budget (cost_over tells which). Its passes are over the
+ * nodes (twice) and the functions (a few times): charged up front, since
+ * none can stop half way more cheaply than not start. The edges are
+ * dropped once the cliques are found: no query needs them, and they
+ * were 4 bytes a call node on a profile whose nodes are mostly distinct
+ * (caller, callee) pairs.
  */
 struct callgraph *
 callgraph_create(const struct profile *p, struct cost *cost)
 {
 	struct callgraph	*g;
-	uint32_t		*fill = NULL, *comp = NULL, *min = NULL;
+	uint32_t		*off = NULL, *adj = NULL, *fill = NULL;
+	uint32_t		*comp = NULL, *min = NULL;
 	uint32_t		 n, f, i, o, k, nf = p->nfuncs;
 	int64_t			 nc;
 
@@ -46,23 +86,23 @@ callgraph_create(const struct profile *p, struct cost *cost)
 	if ((g = calloc(1, sizeof *g)) == NULL)
 		return (NULL);
 	g->nfuncs = nf;
-	if ((g->off = calloc((size_t)nf + 1, sizeof *g->off)) == NULL ||
-	    (g->adj = malloc((p->nnodes > 1 ? p->nnodes - 1 : 1) *
-	    sizeof *g->adj)) == NULL ||
+	if ((off = calloc((size_t)nf + 1, sizeof *off)) == NULL ||
+	    (adj = malloc((p->nnodes > 1 ? p->nnodes - 1 : 1) *
+	    sizeof *adj)) == NULL ||
 	    (g->clique = malloc((nf ? nf : 1) * sizeof *g->clique)) == NULL ||
-	    (g->size = calloc(nf ? nf : 1, sizeof *g->size)) == NULL ||
+	    (g->recursive = calloc(nf ? nf : 1, 1)) == NULL ||
 	    (fill = calloc(nf ? nf : 1, sizeof *fill)) == NULL ||
 	    (comp = malloc((nf ? nf : 1) * sizeof *comp)) == NULL)
 		goto fail;
 
 	/* Counting sort of the (caller, callee) pairs of every node. */
 	for (n = 1; n < p->nnodes; n++)
-		g->off[p->node_func[p->node_parent[n]] + 1]++;
+		off[p->node_func[p->node_parent[n]] + 1]++;
 	for (f = 0; f < nf; f++)
-		g->off[f + 1] += g->off[f];
+		off[f + 1] += off[f];
 	for (n = 1; n < p->nnodes; n++) {
 		f = p->node_func[p->node_parent[n]];
-		g->adj[g->off[f] + fill[f]++] = p->node_func[n];
+		adj[off[f] + fill[f]++] = p->node_func[n];
 	}
 	/*
 	 * Drop duplicate edges, compacting in place: fill[h] remembers the
@@ -70,21 +110,20 @@ callgraph_create(const struct profile *p, struct cost *cost)
 	 */
 	memset(fill, 0, (nf ? nf : 1) * sizeof *fill);
 	for (f = 0, o = 0; f < nf; f++) {
-		uint32_t	 b = g->off[f], e = g->off[f + 1];
+		uint32_t	 b = off[f], e = off[f + 1];
 
-		g->off[f] = o;
+		off[f] = o;
 		for (i = b; i < e; i++) {
-			if (fill[g->adj[i]] != f + 1) {
-				fill[g->adj[i]] = f + 1;
-				g->adj[o++] = g->adj[i];
+			if (fill[adj[i]] != f + 1) {
+				fill[adj[i]] = f + 1;
+				adj[o++] = adj[i];
 			}
 		}
 	}
-	g->off[nf] = o;
+	off[nf] = o;
 
-	if ((nc = scc_tarjan(nf, g->off, g->adj, comp)) == -1)
+	if ((nc = scc_tarjan(nf, off, adj, comp)) == -1)
 		goto fail;
-	g->ncliques = (uint32_t)nc;
 	/* Name each component by its smallest member. */
 	if ((min = malloc((nc ? nc : 1) * sizeof *min)) == NULL)
 		goto fail;
@@ -94,24 +133,27 @@ callgraph_create(const struct profile *p, struct cost *cost)
 		if (f < min[comp[f]])
 			min[comp[f]] = f;
 	}
-	for (f = 0; f < nf; f++) {
+	for (f = 0; f < nf; f++)
 		g->clique[f] = min[comp[f]];
-		g->size[g->clique[f]]++;
-	}
-	/* Recursive: several members, or one that calls itself. */
-	if ((g->recursive = calloc(nf ? nf : 1, 1)) == NULL)
+	if (callgraph_sized(g) == -1)
 		goto fail;
+	/* Recursive: several members, or one that calls itself. */
 	for (f = 0; f < nf; f++) {
-		if (g->size[g->clique[f]] > 1 || callgraph_calls(g, f, f))
+		if (g->size[g->clique[f]] > 1 ||
+		    callgraph_calls(off, adj, f, f))
 			g->recursive[g->clique[f]] = 1;
 	}
-	for (f = 0; f < nf; f++)
-		g->nrecursive += g->recursive[f];
+	for (f = 0, g->nrecursive = 0; f < nf; f++)
+		g->nrecursive += g->clique[f] == f && g->recursive[f];
+	free(off);
+	free(adj);
 	free(fill);
 	free(comp);
 	free(min);
 	return (g);
 fail:
+	free(off);
+	free(adj);
 	free(fill);
 	free(comp);
 	free(min);
@@ -120,9 +162,39 @@ fail:
 }
 
 /*
+ * The cliques of nfuncs functions as a cache keeps them (clique ids and
+ * recursive flags by clique id, checked by the cache: cache.c), copied;
+ * NULL if out of memory. A pass over the functions, not the call nodes.
+ */
+struct callgraph *
+callgraph_from_cliques(uint32_t nfuncs, const uint32_t *clique,
+    const uint8_t *recursive)
+{
+	struct callgraph	*g;
+
+	if ((g = calloc(1, sizeof *g)) == NULL)
+		return (NULL);
+	g->nfuncs = nfuncs;
+	if ((g->clique = reallocarray(NULL, nfuncs ? nfuncs : 1,
+	    sizeof *g->clique)) == NULL ||
+	    (g->recursive = malloc(nfuncs ? nfuncs : 1)) == NULL) {
+		callgraph_free(g);
+		return (NULL);
+	}
+	memcpy(g->clique, clique, (size_t)nfuncs * sizeof *g->clique);
+	memcpy(g->recursive, recursive, nfuncs);
+	if (callgraph_sized(g) == -1) {
+		callgraph_free(g);
+		return (NULL);
+	}
+	return (g);
+}
+
+/*
  * The profile's call graph, built on its first query (charging that
- * query's cost) and kept with the profile (profile_derived); NULL if out
- * of memory or over the budget. Not to be freed.
+ * query's cost), or from the cliques a cache file kept if the profile
+ * was loaded from one, and kept with the profile (profile_derived); NULL
+ * if out of memory or over the budget. Not to be freed.
  */
 const struct callgraph *
 callgraph_get(const struct profile *p, struct cost *cost)
@@ -131,7 +203,10 @@ callgraph_get(const struct profile *p, struct cost *cost)
 
 	if ((d = profile_derived(p)) == NULL)
 		return (NULL);
-	if (d->graph == NULL)
+	if (d->graph == NULL && d->graph_clique != NULL)
+		d->graph = callgraph_from_cliques(p->nfuncs, d->graph_clique,
+		    d->graph_recursive);
+	else if (d->graph == NULL)
 		d->graph = callgraph_create(p, cost);
 	return (d->graph);
 }
@@ -142,27 +217,10 @@ callgraph_free(struct callgraph *g)
 {
 	if (g == NULL)
 		return;
-	free(g->off);
-	free(g->adj);
 	free(g->clique);
 	free(g->size);
 	free(g->recursive);
 	free(g);
-}
-
-/* Does function f call function h directly? */
-int
-callgraph_calls(const struct callgraph *g, uint32_t f, uint32_t h)
-{
-	uint32_t	 i;
-
-	if (f >= g->nfuncs)
-		return (0);
-	for (i = g->off[f]; i < g->off[f + 1]; i++) {
-		if (g->adj[i] == h)
-			return (1);
-	}
-	return (0);
 }
 
 /*

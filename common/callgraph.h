@@ -23,7 +23,9 @@
  * connected components, Mercury's recursive groups. A clique is named
  * by its smallest member function id, which is stable for a file and
  * makes clique 0 the synthetic root's. Built in O(nodes), once per
- * profile: callgraph_get() keeps it with the profile.
+ * profile: callgraph_get() keeps it with the profile, and a cache file
+ * keeps its cliques (cache.c). Only the cliques are kept: no query needs
+ * the edges themselves.
  */
 
 #include <stdint.h>
@@ -33,8 +35,6 @@ struct profile;
 
 struct callgraph {
 	uint32_t	 nfuncs;
-	uint32_t	*off;		/* [nfuncs + 1] into adj */
-	uint32_t	*adj;		/* callees of each function */
 	uint32_t	*clique;	/* [nfuncs]: clique id of a function */
 	uint32_t	*size;		/* [nfuncs]: members, by clique id */
 	uint8_t		*recursive;	/* [nfuncs]: by clique id */
@@ -43,9 +43,10 @@ struct callgraph {
 };
 
 struct callgraph *callgraph_create(const struct profile *, struct cost *);
+struct callgraph *callgraph_from_cliques(uint32_t, const uint32_t *,
+		     const uint8_t *);
 const struct callgraph *callgraph_get(const struct profile *, struct cost *);
 void		 callgraph_free(struct callgraph *);
-int		 callgraph_calls(const struct callgraph *, uint32_t, uint32_t);
 int		 callgraph_recursive(const struct callgraph *, uint32_t);
 
 #endif /* CALLGRAPH_H */

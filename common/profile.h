@@ -135,6 +135,8 @@ struct callgraph;
 
 struct profile_derived {
 	struct callgraph *graph;	/* callgraph_get() */
+	const uint32_t	*graph_clique;	/* its cliques, from a cache file */
+	const uint8_t	*graph_recursive;
 	int		 have_shape;	/* maxdepth and nmodules are set */
 	uint32_t	 maxdepth;	/* profile_max_depth() */
 	uint32_t	 nmodules;	/* profile_nmodules() */

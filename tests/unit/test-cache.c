@@ -15,6 +15,7 @@
 
 #include "answer.h"
 #include "cache.h"
+#include "callgraph.h"
 #include "profile.h"
 #include "reader.h"
 #include "tap.h"
@@ -40,7 +41,8 @@ same_answers(const struct profile *a, const struct profile *b)
 {
 	static const char *qs[] = { "format=json", "cmd=top&format=json",
 	    "cmd=top&sort=self&format=text", "cmd=tree&depth=6&format=json",
-	    "cmd=tree&path=1&format=html" };
+	    "cmd=tree&path=1&format=html", "cmd=cliques&format=json",
+	    "cmd=func&func=2&format=json" };
 	size_t	 i;
 	char	*x, *y;
 	int	 same = 1;
@@ -56,6 +58,61 @@ same_answers(const struct profile *a, const struct profile *b)
 		free(y);
 	}
 	return (same);
+}
+
+/* The same cliques, sizes and recursive cliques. */
+static int
+same_graph(const struct callgraph *a, const struct callgraph *b)
+{
+	uint32_t	 n;
+
+	if (a == NULL || b == NULL || a->nfuncs != b->nfuncs ||
+	    a->ncliques != b->ncliques || a->nrecursive != b->nrecursive)
+		return (0);
+	n = a->nfuncs;
+	return (memcmp(a->clique, b->clique, n * sizeof *a->clique) == 0 &&
+	    memcmp(a->size, b->size, n * sizeof *a->size) == 0 &&
+	    memcmp(a->recursive, b->recursive, n) == 0);
+}
+
+/*
+ * A profile with recursive cliques (a <-> b, c calling itself, d not
+ * recursive) keeps them through its cache.
+ */
+static void
+test_recursive(const char *dir)
+{
+	static const char	 text[] = "main;a;b;a;b 3\nmain;c;c 2\n"
+				    "main;d 1\n";
+	char			 src[256], path[256], *cause = NULL;
+	struct profile		*p, *c = NULL;
+	struct stat		 st;
+	FILE			*f;
+
+	snprintf(src, sizeof src, "%s/rec.folded", dir);
+	snprintf(path, sizeof path, "%s/rec.cache", dir);
+	if ((f = fopen(src, "w")) == NULL)
+		return;
+	fputs(text, f);
+	fclose(f);
+	stat(src, &st);
+	p = reader_load(src, NULL, NULL, &cause);
+	if (p != NULL && cache_write(p, path, &st, &cause) == 0)
+		c = cache_load(path, &st, &cause);
+	ok(c != NULL, "recursive: cache maps back%s%s", cause ? ": " : "",
+	    cause ? cause : "");
+	if (c != NULL) {
+		is_int(callgraph_get(c, NULL)->nrecursive, 2,
+		    "recursive: two recursive cliques from the cache");
+		ok(same_graph(callgraph_get(p, NULL), callgraph_get(c, NULL)),
+		    "recursive: the same cliques as the source's");
+		ok(same_answers(p, c), "recursive: every report the same");
+	}
+	profile_free(c);
+	profile_free(p);
+	free(cause);
+	unlink(src);
+	unlink(path);
 }
 
 int
@@ -92,9 +149,15 @@ main(int argc, char **argv)
 		is_int(c->nfuncs, p->nfuncs, "same functions");
 		is_int(c->nsamples, p->nsamples, "same samples");
 		is_str(c->format, p->format, "same format");
+		ok(c->derived != NULL && c->derived->graph_clique != NULL,
+		    "the cliques come with it");
+		ok(same_graph(callgraph_get(p, NULL), callgraph_get(c, NULL)),
+		    "the same cliques, sizes and recursive cliques");
 		ok(same_answers(p, c), "every report answers the same");
 		profile_free(c);
 	}
+
+	test_recursive(dir);
 
 	stale = st;
 	stale.st_mtim.tv_nsec ^= 1;
