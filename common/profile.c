@@ -246,7 +246,7 @@ profile_shape(const struct profile *p, struct profile_derived **dp)
 {
 	struct profile_derived	*d;
 	uint8_t			*seen;
-	uint32_t		 n, f;
+	uint32_t		 n, f, max;
 
 	if ((d = *dp = profile_derived(p)) == NULL)
 		return (-1);
@@ -255,11 +255,12 @@ profile_shape(const struct profile *p, struct profile_derived **dp)
 	/* Modules: distinct module string ids of the real functions. */
 	if ((seen = calloc(strpool_count(p->strings), 1)) == NULL)
 		return (-1);
-	d->maxdepth = 0;
-	for (n = 0; n < p->nnodes; n++) {
-		if (p->node_depth[n] > d->maxdepth)
-			d->maxdepth = p->node_depth[n];
+	/* In a local: through d, every store might alias the array. */
+	for (n = 0, max = 0; n < p->nnodes; n++) {
+		if (p->node_depth[n] > max)
+			max = p->node_depth[n];
 	}
+	d->maxdepth = max;
 	d->nmodules = 0;
 	for (f = 1; f < p->nfuncs; f++) {
 		if (!seen[p->func_module[f]]++)
