@@ -4,10 +4,13 @@
 -- page). bench/wrk-latency.sh writes the list from the profile's own
 -- function ids.
 --
---	wrk -s bench/wrk-distinct.lua http://HOST:PORT/ -- FILE
+--	wrk -s bench/wrk-distinct.lua http://HOST:PORT/ -- FILE [OFFSET]
 --
--- FILE holds one path (with its query string) a line. Each thread starts
--- at its own place in the list so the threads do not ask in step.
+-- FILE holds one path (with its query string) a line. The first thread
+-- starts at line OFFSET (default 0: a later run passes the requests made
+-- so far, so that it does not ask again what an earlier run had cached);
+-- each other thread a golden section further on, so that the threads do
+-- not ask in step.
 
 local paths = {}
 local i = 0
@@ -31,7 +34,8 @@ function init(args)
 	if #paths == 0 then
 		error(file .. ": no URL paths")
 	end
-	i = ((id or 0) * 7919) % #paths
+	local offset = tonumber(args[2] or "0") or 0
+	i = math.floor(offset + (id or 0) * 0.618034 * #paths) % #paths
 end
 
 function request()

@@ -17,8 +17,9 @@
 # from the profile's own function ids (a first JSON tree query): for
 # cmd=tree, open= and path= of every node shown at depth 4 with budgets
 # 100, 200 and 300; for cmd=top, limits 20 to 80 and pages from= 0 on;
-# for another query, from= 0 to 1999. Each line gives the server's
-# answer-cache hits over that run. The
+# for another query, from= 0 to 1999. Each distinct run starts in the
+# list where the one before stopped. Each line gives the server's
+# answer-cache hits over that run (the pipes' too). The
 # profile defaults to a generated wide profile of 10^7 call nodes
 # (bench/genprof -s wide -n 10000000, 573 MB). Run from the top of a built
 # tree (or set top_builddir).
@@ -155,7 +156,8 @@ urls() {
 		done ;;
 	cmd=top | cmd=top\&*)
 		for l in 20 30 40 50 60 70 80; do
-			seq 0 "$l" $((l * 300)) | sed "s|.*|$1\&limit=$l\&from=&|"
+			seq 0 "$l" $((l * 1000)) |
+			    sed "s|.*|$1\&limit=$l\&from=&|"
 		done ;;
 	*)
 		seq 0 1999 | sed "s|.*|$1\&from=&|" ;;
@@ -167,11 +169,13 @@ for q in ${QUERIES:-'cmd=top' 'cmd=tree'}; do
 	# Through the pipes alone: bench/pipebench runs the rendezvous in a
 	# loop (no process started per query), 1, 8 and 64 clients.
 	for c in 1 8 64; do
-		printf 'pipes  %-9s ' "$q"
-		"$top_builddir/bench/pipebench" -c "$c" -n $((c < 8 ? 1000 :
-		    c < 64 ? 250 : 40)) "$name" "$q"
+		before=$(counters)
+		out=$("$top_builddir/bench/pipebench" -c "$c" -n $((c < 8 ?
+		    1000 : c < 64 ? 250 : 40)) "$name" "$q")
+		printf 'pipes  %-9s %s  %s\n' "$q" "$out" "$(hitrate "$before")"
 	done
 	urls "$q" >"$tmp/urls"
+	sent=0
 	echo "cgi    $q: repeat = one URL, distinct = $(wc -l <"$tmp/urls")" \
 	    "URLs in turn"
 	for kind in repeat distinct; do
@@ -185,7 +189,9 @@ for q in ${QUERIES:-'cmd=top' 'cmd=tree'}; do
 				wrk -t "$t" -c "$c" -d "${secs}s" --latency \
 				    -s "$top_srcdir/bench/wrk-distinct.lua" \
 				    "http://127.0.0.1:$port/" -- "$tmp/urls" \
-				    >"$tmp/wrk" 2>&1
+				    "$sent" >"$tmp/wrk" 2>&1
+				set -- $before $(counters)
+				sent=$((sent + $3 + $4 - $1 - $2))
 			fi
 			awk -v q="$q" -v c="$c" -v k="$kind" -v h="$(hitrate \
 			    "$before")" '
