@@ -125,19 +125,22 @@ rss() {
 }
 cold "cold first page (load from the source)"
 echo "after the load: $(rss)"
-# counters: the answer cache's hits and misses so far.
+# counters: the answer cache's hits, misses and limit so far.
 counters() {
 	"$deepq" query "$tmp/root/$name" 'cmd=status&format=json' |
 	    sed -n 's/.*"answer_cache": *{\([^}]*\)}.*/\1/p' | tr ',' '\n' |
 	    awk -F: '/"hits"/ { h = $2 + 0 } /"misses"/ { m = $2 + 0 }
-	    END { print h + 0, m + 0 }'
+	    /"limit"/ { l = $2 + 0 } END { print h + 0, m + 0, l + 0 }'
 }
 # hitrate BEFORE: the hits of the requests since counters printed BEFORE.
 hitrate() {
 	set -- $1 $(counters)
-	awk -v h=$(($3 - $1)) -v m=$(($4 - $2)) 'BEGIN {
-	    printf "answer cache %d/%d hits (%.1f%%)\n", h, h + m,
-	    h + m ? 100 * h / (h + m) : 0 }'
+	awk -v h=$(($4 - $1)) -v m=$(($5 - $2)) -v l="$6" 'BEGIN {
+	    if (l == 0)
+		print "answer cache off"
+	    else
+		printf "answer cache %d/%d hits (%.1f%%)\n", h, h + m,
+		    h + m ? 100 * h / (h + m) : 0 }'
 }
 # The distinct URLs, from the function ids of the profile's own tree.
 "$deepq" query "$tmp/root/$name" 'cmd=tree&format=json&depth=4&budget=1000' |
@@ -190,8 +193,8 @@ for q in ${QUERIES:-'cmd=top' 'cmd=tree'}; do
 				    -s "$top_srcdir/bench/wrk-distinct.lua" \
 				    "http://127.0.0.1:$port/" -- "$tmp/urls" \
 				    "$sent" >"$tmp/wrk" 2>&1
-				set -- $before $(counters)
-				sent=$((sent + $3 + $4 - $1 - $2))
+				sent=$((sent + $(awk '/ requests in / {
+				    print $1 }' "$tmp/wrk")))
 			fi
 			awk -v q="$q" -v c="$c" -v k="$kind" -v h="$(hitrate \
 			    "$before")" '
