@@ -201,9 +201,10 @@ for q in ${QUERIES:-'cmd=top' 'cmd=tree'}; do
 			    $1 == "50%" { p50 = $2 } $1 == "99%" { p99 = $2 }
 			    $1 == "Requests/sec:" { rps = $2 }
 			    /Non-2xx/ { bad = $NF }
-			    END { printf "cgi    %-9s %-8s c=%-3d p50 %s  p99 %s  " \
-			    "%s req/s  %s%s\n", q, k, c, p50, p99, rps, h,
-			    bad ? " (" bad " non-2xx!)" : "" }' "$tmp/wrk"
+			    END { printf "cgi    %-9s %-8s c=%-3d p50 %s  " \
+			    "p99 %s  %s req/s  %s%s\n", q, k, c, p50, p99,
+			    rps, h, bad ? " (" bad " non-2xx!)" : "" }' \
+			    "$tmp/wrk"
 		done
 	done
 done
