@@ -4,16 +4,18 @@
 -- page). bench/wrk-latency.sh writes the list from the profile's own
 -- function ids.
 --
---	wrk -s bench/wrk-distinct.lua http://HOST:PORT/ -- FILE [OFFSET]
+--	wrk -s bench/wrk-distinct.lua http://HOST:PORT/ -- FILE [OFFSET [THREADS]]
 --
--- FILE holds one path (with its query string) a line. The first thread
--- starts at line OFFSET (default 0: a later run passes the requests made
--- so far, so that it does not ask again what an earlier run had cached);
--- each other thread a golden section further on, so that the threads do
--- not ask in step.
+-- FILE holds one path (with its query string) a line. The threads (give
+-- wrk's -t as THREADS) take the lines in turn from line OFFSET on: thread
+-- k the lines OFFSET + k, OFFSET + k + THREADS, ... So a run asks about
+-- as many distinct URLs as it makes requests (until the list wraps), and
+-- a later run given the requests made so far as OFFSET does not ask again
+-- what an earlier one had cached.
 
 local paths = {}
 local i = 0
+local step = 1
 local nthreads = 0
 
 function setup(thread)
@@ -24,7 +26,8 @@ end
 function init(args)
 	local file = args[1]
 	if file == nil then
-		error("usage: wrk -s wrk-distinct.lua URL -- FILE")
+		error("usage: wrk -s wrk-distinct.lua URL -- FILE [OFFSET " ..
+		    "[THREADS]]")
 	end
 	for line in io.lines(file) do
 		if line ~= "" then
@@ -34,11 +37,12 @@ function init(args)
 	if #paths == 0 then
 		error(file .. ": no URL paths")
 	end
-	local offset = tonumber(args[2] or "0") or 0
-	i = math.floor(offset + (id or 0) * 0.618034 * #paths) % #paths
+	step = tonumber(args[3] or "1") or 1
+	i = (tonumber(args[2] or "0") or 0) + (id or 0)
 end
 
 function request()
-	i = i % #paths + 1
-	return wrk.format(nil, paths[i])
+	local path = paths[i % #paths + 1]
+	i = i + step
+	return wrk.format(nil, path)
 end

@@ -16,9 +16,9 @@
 # "distinct", URLs rotated by bench/wrk-distinct.lua over a list made
 # from the profile's own function ids (a first JSON tree query): for
 # cmd=tree, open= and path= of every node shown at depth 4 with budgets
-# 100, 200 and 300; for cmd=top, limits 20 to 80 and pages from= 0 on;
-# for another query, from= 0 to 1999. Each distinct run starts in the
-# list where the one before stopped. Each line gives the server's
+# 100, 200 and 300; for cmd=top, limits 20 to 80 at every from= that
+# gives a full page; for another query, from= 0 to 1999. Each distinct
+# run starts in the list where the one before stopped. Each line gives the server's
 # answer-cache hits over that run (the pipes' too). The
 # profile defaults to a generated wide profile of 10^7 call nodes
 # (bench/genprof -s wide -n 10000000, 573 MB). Run from the top of a built
@@ -146,8 +146,10 @@ hitrate() {
 "$deepq" query "$tmp/root/$name" 'cmd=tree&format=json&depth=4&budget=1000' |
     grep -o '"path":"[0-9][0-9,]*"' | sed 's/.*:"\(.*\)"/\1/' |
     sort -u >"$tmp/paths"
+nfuncs=$("$deepq" query "$tmp/root/$name" 'cmd=top&format=json&limit=1' |
+    sed -n 's/.*"matched": *\([0-9]*\).*/\1/p')
 echo "distinct URLs from $(wc -l <"$tmp/paths") call paths of the tree" \
-    "(depth 4, budget 1000)"
+    "(depth 4, budget 1000) and $nfuncs functions"
 # urls QUERY: the distinct URL paths for a query, one a line, shuffled
 # (the same order every run).
 urls() {
@@ -158,8 +160,10 @@ urls() {
 			sed "s|.*|$1\&path=&\&budget=$b|" "$tmp/paths"
 		done ;;
 	cmd=top | cmd=top\&*)
+		# Full pages only: an empty one past the end costs less.
 		for l in 20 30 40 50 60 70 80; do
-			seq 0 "$l" $((l * 1000)) |
+			[ "$nfuncs" -gt "$l" ] || continue
+			seq 0 $((nfuncs - l)) |
 			    sed "s|.*|$1\&limit=$l\&from=&|"
 		done ;;
 	*)
@@ -192,7 +196,7 @@ for q in ${QUERIES:-'cmd=top' 'cmd=tree'}; do
 				wrk -t "$t" -c "$c" -d "${secs}s" --latency \
 				    -s "$top_srcdir/bench/wrk-distinct.lua" \
 				    "http://127.0.0.1:$port/" -- "$tmp/urls" \
-				    "$sent" >"$tmp/wrk" 2>&1
+				    "$sent" "$t" >"$tmp/wrk" 2>&1
 				sent=$((sent + $(awk '/ requests in / {
 				    print $1 }' "$tmp/wrk")))
 			fi
