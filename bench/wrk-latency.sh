@@ -8,7 +8,18 @@
 #
 # QUERIES (default 'cmd=top cmd=tree') are the queries measured;
 # LIGHTTPD_EXTRA is added to lighttpd's configuration (for example
-# 'server.stream-response-body = 1'). The
+# 'server.stream-response-body = 1'); ANSWER_CACHE sets the server's
+# answer_cache (MB, 0 off; deepq.conf(5)'s default if unset).
+#
+# Each query is measured twice under wrk: "repeat", the one URL asked
+# over and over (with the answer cache, all hits but the first), and
+# "distinct", URLs rotated by bench/wrk-distinct.lua over a list made
+# from the profile's own function ids (a first JSON tree query): for
+# cmd=tree, open= and path= of every node shown at depth 4 with budgets
+# 100, 200 and 300; for cmd=top, limits 20 to 80 at every from= that
+# gives a full page; for another query, from= 0 to 1999. Each distinct
+# run starts in the list where the one before stopped. Each line gives the server's
+# answer-cache hits over that run (the pipes' too). The
 # profile defaults to a generated wide profile of 10^7 call nodes
 # (bench/genprof -s wide -n 10000000, 573 MB). Run from the top of a built
 # tree (or set top_builddir).
@@ -57,6 +68,7 @@ idle_timeout = 3600
 load_wait = 30
 load_timeout = 3600
 max_cost = 0
+${ANSWER_CACHE:+answer_cache = $ANSWER_CACHE}
 EOF2
 export DEEPQ_CONFIG="$tmp/deepq.conf"
 
@@ -113,26 +125,91 @@ rss() {
 }
 cold "cold first page (load from the source)"
 echo "after the load: $(rss)"
+# counters: the answer cache's hits, misses and limit so far.
+counters() {
+	"$deepq" query "$tmp/root/$name" 'cmd=status&format=json' |
+	    sed -n 's/.*"answer_cache": *{\([^}]*\)}.*/\1/p' | tr ',' '\n' |
+	    awk -F: '/"hits"/ { h = $2 + 0 } /"misses"/ { m = $2 + 0 }
+	    /"limit"/ { l = $2 + 0 } END { print h + 0, m + 0, l + 0 }'
+}
+# hitrate BEFORE: the hits of the requests since counters printed BEFORE.
+hitrate() {
+	set -- $1 $(counters)
+	awk -v h=$(($4 - $1)) -v m=$(($5 - $2)) -v l="$6" 'BEGIN {
+	    if (l == 0)
+		print "answer cache off"
+	    else
+		printf "answer cache %d/%d hits (%.1f%%)\n", h, h + m,
+		    h + m ? 100 * h / (h + m) : 0 }'
+}
+# The distinct URLs, from the function ids of the profile's own tree.
+"$deepq" query "$tmp/root/$name" 'cmd=tree&format=json&depth=4&budget=1000' |
+    grep -o '"path":"[0-9][0-9,]*"' | sed 's/.*:"\(.*\)"/\1/' |
+    sort -u >"$tmp/paths"
+nfuncs=$("$deepq" query "$tmp/root/$name" 'cmd=top&format=json&limit=1' |
+    sed -n 's/.*"matched": *\([0-9]*\).*/\1/p')
+echo "distinct URLs from $(wc -l <"$tmp/paths") call paths of the tree" \
+    "(depth 4, budget 1000) and $nfuncs functions"
+# urls QUERY: the distinct URL paths for a query, one a line, shuffled
+# (the same order every run).
+urls() {
+	case $1 in
+	cmd=tree | cmd=tree\&*)
+		for b in 100 200 300; do
+			sed "s|.*|$1\&open=&\&budget=$b|" "$tmp/paths"
+			sed "s|.*|$1\&path=&\&budget=$b|" "$tmp/paths"
+		done ;;
+	cmd=top | cmd=top\&*)
+		# Full pages only: an empty one past the end costs less.
+		for l in 20 30 40 50 60 70 80; do
+			[ "$nfuncs" -gt "$l" ] || continue
+			seq 0 $((nfuncs - l)) |
+			    sed "s|.*|$1\&limit=$l\&from=&|"
+		done ;;
+	*)
+		seq 0 1999 | sed "s|.*|$1\&from=&|" ;;
+	esac | sed "s|^|/cgi-bin/deepq.cgi?file=$name\&|" |
+	    sed 's/,/%2C/g' | shuf --random-source=/dev/zero
+}
 
 for q in ${QUERIES:-'cmd=top' 'cmd=tree'}; do
 	# Through the pipes alone: bench/pipebench runs the rendezvous in a
 	# loop (no process started per query), 1, 8 and 64 clients.
 	for c in 1 8 64; do
-		printf 'pipes  %-9s ' "$q"
-		"$top_builddir/bench/pipebench" -c "$c" -n $((c < 8 ? 1000 :
-		    c < 64 ? 250 : 40)) "$name" "$q"
+		before=$(counters)
+		out=$("$top_builddir/bench/pipebench" -c "$c" -n $((c < 8 ?
+		    1000 : c < 64 ? 250 : 40)) "$name" "$q")
+		printf 'pipes  %-9s %s  %s\n' "$q" "$out" "$(hitrate "$before")"
 	done
-	for c in 1 8 64; do
-		t=$((c < 2 ? 1 : 2))
-		wrk -t "$t" -c "$c" -d "${secs}s" --latency \
-		    "$url?file=$name&$q" >"$tmp/wrk" 2>&1
-		awk -v q="$q" -v c="$c" '
-		    $1 == "50%" { p50 = $2 } $1 == "99%" { p99 = $2 }
-		    $1 == "Requests/sec:" { rps = $2 }
-		    /Non-2xx/ { bad = $NF }
-		    END { printf "cgi    %-9s c=%-3d p50 %s  p99 %s  %s req/s%s\n",
-		    q, c, p50, p99, rps, bad ? " (" bad " non-2xx!)" : "" }' \
-		    "$tmp/wrk"
+	urls "$q" >"$tmp/urls"
+	sent=0
+	echo "cgi    $q: repeat = one URL, distinct = $(wc -l <"$tmp/urls")" \
+	    "URLs in turn"
+	for kind in repeat distinct; do
+		for c in 1 8 64; do
+			t=$((c < 2 ? 1 : 2))
+			before=$(counters)
+			if [ $kind = repeat ]; then
+				wrk -t "$t" -c "$c" -d "${secs}s" --latency \
+				    "$url?file=$name&$q" >"$tmp/wrk" 2>&1
+			else
+				wrk -t "$t" -c "$c" -d "${secs}s" --latency \
+				    -s "$top_srcdir/bench/wrk-distinct.lua" \
+				    "http://127.0.0.1:$port/" -- "$tmp/urls" \
+				    "$sent" "$t" >"$tmp/wrk" 2>&1
+				sent=$((sent + $(awk '/ requests in / {
+				    print $1 }' "$tmp/wrk")))
+			fi
+			awk -v q="$q" -v c="$c" -v k="$kind" -v h="$(hitrate \
+			    "$before")" '
+			    $1 == "50%" { p50 = $2 } $1 == "99%" { p99 = $2 }
+			    $1 == "Requests/sec:" { rps = $2 }
+			    /Non-2xx/ { bad = $NF }
+			    END { printf "cgi    %-9s %-8s c=%-3d p50 %s  " \
+			    "p99 %s  %s req/s  %s%s\n", q, k, c, p50, p99,
+			    rps, h, bad ? " (" bad " non-2xx!)" : "" }' \
+			    "$tmp/wrk"
+		done
 	done
 done
 echo "after the queries above (derived data built): $(rss)"

@@ -60,6 +60,7 @@ struct conf_key {
 
 #define OFF(f)	offsetof(struct config, f)
 static const struct conf_key conf_keys[] = {
+	{ "answer_cache", CONF_U64, OFF(answer_cache), 0, 65536, "MB" },
 	{ "cache_dir", CONF_PATH, OFF(cache_dir), 0, 0, NULL },
 	{ "idle_timeout", CONF_INT, OFF(idle_timeout), 1, 604800,
 	    "seconds" },
@@ -122,6 +123,7 @@ conf_create(void)
 	c->max_query = 8192;
 	c->max_cost = 50000000;
 	c->max_memory = 0;
+	c->answer_cache = 16;
 	return (c);
 }
 

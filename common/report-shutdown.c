@@ -47,6 +47,7 @@ const struct report_entry report_shutdown_entry = {
 	.formats = "html|json|text",
 	.create = shutdown_create,
 	.display = shutdown_display,
+	.live = 1,
 };
 
 static json_t *

@@ -30,7 +30,8 @@
 
 /*
  * cmd=status: the server answering (pid, format, load time, uptime,
- * idle time, queries served, resident memory). Only a server knows these:
+ * idle time, queries served, resident memory, the answer cache's hits,
+ * misses and bytes). Only a server knows these:
  * it supplies them through report_context.status; `deepq query --local'
  * has none. The HTML page offers shutdown as a POST form only: a plain
  * link could be followed by a crawler or a prefetcher.
@@ -47,6 +48,7 @@ const struct report_entry report_status_entry = {
 	.formats = "html|json|text",
 	.create = status_create,
 	.display = status_display,
+	.live = 1,
 };
 
 static json_t *
@@ -103,8 +105,9 @@ status_display(const json_t *j, const struct query *q)
 	struct display_block	*t;
 	const char		*names[] = { "File", "Format", "Process id",
 	    "Load time", "Uptime", "Idle", "Queries served", "Memory (RSS)",
-	    "Idle timeout" };
-	char			*v[9], *link;
+	    "Idle timeout", "Answer cache" };
+	const json_t		*ac;
+	char			*v[10], *link;
 	size_t			 i, r;
 	double			 rss;
 
@@ -123,6 +126,15 @@ status_display(const json_t *j, const struct query *q)
 	if (asprintf(&v[7], "%.1f MB", rss) == -1)
 		v[7] = NULL;
 	v[8] = status_seconds(report_integer(j, "idle_timeout"));
+	ac = json_object_get(j, "answer_cache");
+	if (report_integer(ac, "limit") == 0)
+		v[9] = strdup("off");
+	else if (asprintf(&v[9], "%lld hits, %lld misses, %.1f of %.0f MB",
+	    (long long)report_integer(ac, "hits"),
+	    (long long)report_integer(ac, "misses"),
+	    (double)report_integer(ac, "bytes") / (1024 * 1024),
+	    (double)report_integer(ac, "limit") / (1024 * 1024)) == -1)
+		v[9] = NULL;
 
 	t = display_table(d, 2, "status");
 	display_head(d, t, 0, "", NULL, 0);

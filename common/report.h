@@ -74,6 +74,9 @@ struct report_entry {
 			    const struct report_context *,
 			    struct report_error *);
 	struct display	*(*display)(const json_t *, const struct query *);
+	int		 live;		/* answers depend on more than the
+					   profile and the query: never
+					   cached (answer-cache.c) */
 };
 
 const struct report_entry *report_find(const char *);

@@ -33,6 +33,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "answer-cache.h"
 #include "cache.h"
 #include "conf.h"
 #include "input.h"
@@ -491,6 +492,9 @@ main(int argc, char **argv)
 	 * tenths of it, so that the client still reads why.
 	 */
 	s.max_msec = (uint64_t)cfg->query_timeout * 900;
+	if (cfg->answer_cache > 0 && (s.acache = answer_cache_create(
+	    (size_t)cfg->answer_cache << 20)) == NULL)
+		log_warnx("answer cache: out of memory; running without");
 	s.started = time(NULL);
 	s.readyfd = main_readyfd;
 	main_readyfd = -1;
@@ -507,6 +511,7 @@ main(int argc, char **argv)
 	close(s.lockfd);
 	close(s.dirfd);
 	server_base_free(&s);
+	answer_cache_free(s.acache);
 	free(s.cache_dir);
 	profile_free(s.profile);
 	conf_free(cfg);

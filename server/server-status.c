@@ -26,6 +26,7 @@
 
 #include <jansson.h>
 
+#include "answer-cache.h"
 #include "profile.h"
 #include "rundir.h"
 #include "server.h"
@@ -58,11 +59,13 @@ json_t *
 server_status(void *arg)
 {
 	struct server	*s = arg;
+	struct answer_cache_stats st;
 	long long	 now = rundir_now();
 	time_t		 t = time(NULL);
 
+	answer_cache_stats(s->acache, &st);
 	return (json_pack("{s:I, s:s, s:I, s:b, s:I, s:I, s:I, s:I, s:I, s:i, "
-	    "s:I}",
+	    "s:I, s:{s:I, s:I, s:I, s:I, s:I, s:I}}",
 	    "pid", (json_int_t)getpid(),
 	    "format", s->profile->format,
 	    "load_ms", (json_int_t)(s->load_time * 1000 + 0.5),
@@ -73,5 +76,12 @@ server_status(void *arg)
 	    "queries", (json_int_t)s->queries,
 	    "rss", (json_int_t)server_status_rss(),
 	    "idle_timeout", s->idle_timeout,
-	    "clients", (json_int_t)s->nclients));
+	    "clients", (json_int_t)s->nclients,
+	    "answer_cache",
+	    "hits", (json_int_t)st.hits,
+	    "misses", (json_int_t)st.misses,
+	    "evictions", (json_int_t)st.evictions,
+	    "entries", (json_int_t)st.entries,
+	    "bytes", (json_int_t)st.bytes,
+	    "limit", (json_int_t)st.limit));
 }

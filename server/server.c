@@ -34,6 +34,7 @@
 #include <event2/buffer.h>
 #include <event2/event.h>
 
+#include "answer-cache.h"
 #include "answer.h"
 #include "profile.h"
 #include "proto.h"
@@ -47,7 +48,8 @@
  * FIFO, answers each at once (answer_query) and hands the bytes to a
  * server_client that writes them to the requester's own reply FIFO
  * without blocking, so a slow or vanished client only ever costs its
- * own write timeout.
+ * own write timeout. An answer served before is served again from the
+ * answer cache (answer-cache.c) without building its report.
  *
  * Every way out (SIGTERM, SIGINT, cmd=shutdown, idle timeout, losing the
  * runtime directory) goes through server_exit(), which under the
@@ -194,11 +196,12 @@ server_handle(struct server *s, struct proto_req *r)
 {
 	struct answer_context	 ctx;
 	struct server_request	 rq;
+	const struct answer	*hit;
 	struct answer		*a;
 	struct query		*q;
 	const char		*query = NULL;
 	const char		*cmd;
-	char			*qtext = NULL, *why = NULL;
+	char			*qtext = NULL, *why = NULL, *key = NULL;
 	int			 status, shutdown = 0, busy = 1;
 
 	testhook_pause("server-answer");
@@ -237,6 +240,9 @@ server_handle(struct server *s, struct proto_req *r)
 		cmd = query_str(q, QUERY_CMD);
 		shutdown = strcmp(cmd, "shutdown") == 0;
 		busy = !shutdown && strcmp(cmd, "status") != 0;
+		if (s->acache != NULL)
+			key = answer_cache_key(q, r->name,
+			    ctx.render.static_base);
 		query_free(q);
 	}
 	free(why);
@@ -245,6 +251,13 @@ server_handle(struct server *s, struct proto_req *r)
 		s->last = rundir_now();
 		if (!s->exiting)
 			server_arm(s->ev_idle, s->idle_timeout);
+	}
+	/* The same canonical query: the same bytes, without the report. */
+	if ((hit = answer_cache_get(s->acache, key)) != NULL) {
+		server_client_create(s, r->id, hit);
+		free(key);
+		free(qtext);
+		return;
 	}
 	a = answer_query(s->profile, query, &ctx);
 send:
@@ -264,12 +277,16 @@ send:
 		}
 	}
 	if (a != NULL) {
+		/* Only 200s of pure reports: see answer-cache.c. */
+		if (answer_cache_put(s->acache, key, a) == -1)
+			log_warnx("answer cache: out of memory");
 		server_client_create(s, r->id, a);
 		if (shutdown && a->status == 200)
 			s->shutdown = 1;
 		answer_free(a);
 	} else
 		log_warnx("out of memory answering %s", r->id);
+	free(key);
 	free(qtext);
 }
 

@@ -35,6 +35,7 @@
 #include "proto.h"
 
 struct answer;
+struct answer_cache;
 struct event;
 struct event_base;
 struct evbuffer;
@@ -117,6 +118,7 @@ struct server {
 	char			*cache_dir;	/* NULL: none usable */
 	int			 load_timeout;	/* seconds */
 	int			 base_wait;	/* seconds */
+	struct answer_cache	*acache;	/* NULL: off */
 };
 
 /* log.c */

@@ -57,6 +57,7 @@ main(void)
 	ok(c != NULL, "defaults");
 	is_int(c->idle_timeout, 1800, "idle_timeout defaults to 30 min");
 	is_int(c->max_query, 8192, "max_query default");
+	is_int(c->answer_cache, 16, "answer_cache defaults to 16 MB");
 	is_str(c->profile_root, "", "no profile_root by default");
 	conf_free(c);
 
@@ -73,7 +74,8 @@ main(void)
 	    "want_max_age = 30\n"
 	    "max_query = 2048\n"
 	    "max_cost = 1000\n"
-	    "max_memory = 512\n", &cause);
+	    "max_memory = 512\n"
+	    "answer_cache = 0\n", &cause);
 	ok(c != NULL, "every key parses");
 	if (c != NULL) {
 		is_str(c->profile_root, "/srv/profiles", "profile_root");
@@ -87,6 +89,7 @@ main(void)
 		is_int(c->max_query, 2048, "max_query");
 		is_int(c->max_cost, 1000, "max_cost");
 		is_int(c->max_memory, 512, "max_memory");
+		is_int(c->answer_cache, 0, "answer_cache 0 (off)");
 		is_str(c->path, path, "the file read is remembered");
 	}
 	conf_free(c);
