@@ -818,11 +818,11 @@ tree_display(const json_t *j, const struct query *q)
 		if (cell != NULL && depth > 0) {
 			cell->indent = depth;
 			if (nkids > 0)
-				cell->toggle = tree_toggle(&ttoggle, q, path,
-				    0);
+				cell->toggle = display_take(d,
+				    tree_toggle(&ttoggle, q, path, 0));
 			else if (hidden > 0)
-				cell->toggle = tree_toggle(&ttoggle, q, path,
-				    1);
+				cell->toggle = display_take(d,
+				    tree_toggle(&ttoggle, q, path, 1));
 			if (nkids > 0 || hidden > 0) {
 				link = query_tmpl_fill(&troot, &path);
 				display_aux_take(d, cell, "root here", link);
