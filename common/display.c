@@ -30,6 +30,7 @@
 static struct display_block *display_add(struct display *,
 		    enum display_kind);
 static char	*display_strdup(struct display *, const char *);
+static char	*display_percent_slow(int64_t, int64_t);
 
 /*
  * Room for n bytes in the display's arena. A page's strings (thousands of
@@ -386,7 +387,17 @@ display_crumbs(struct display *d)
 char *
 display_number(int64_t v)
 {
-	char		 digits[32], out[48];
+	char	 out[DISPLAY_NUMBUF];
+
+	display_number_buf(out, v);
+	return (strdup(out));
+}
+
+/* display_number() into buf (DISPLAY_NUMBUF bytes), for a caller's copy. */
+void
+display_number_buf(char *out, int64_t v)
+{
+	char		 digits[32];
 	uint64_t	 u = v < 0 ? -(uint64_t)v : (uint64_t)v;
 	int		 n = 0, i, o = 0;
 
@@ -403,7 +414,6 @@ display_number(int64_t v)
 			out[o++] = ',';
 	}
 	out[o] = '\0';
-	return (strdup(out));
 }
 
 /*
@@ -503,21 +513,41 @@ display_seconds(double v)
 char *
 display_percent(int64_t v, int64_t total)
 {
-	char	 buf[48];
-	double	 x;
+	char	 buf[DISPLAY_NUMBUF];
+
+	if (display_percent_buf(buf, v, total) == 0)
+		return (strdup(buf));
+	return (display_percent_slow(v, total));
+}
+
+/*
+ * display_percent() into buf (DISPLAY_NUMBUF bytes); -1 where only
+ * display_percent() (printf) can say it.
+ */
+int
+display_percent_buf(char *buf, int64_t v, int64_t total)
+{
 	size_t	 n;
+
+	if (total == 0) {
+		memcpy(buf, "-", 2);
+		return (0);
+	}
+	if (display_fixed2(100.0 * (double)v / (double)total, buf,
+	    DISPLAY_NUMBUF - 1) == -1)
+		return (-1);
+	n = strlen(buf);
+	buf[n] = '%';
+	buf[n + 1] = '\0';
+	return (0);
+}
+
+static char *
+display_percent_slow(int64_t v, int64_t total)
+{
 	char	*s;
 
-	if (total == 0)
-		return (strdup("-"));
-	x = 100.0 * (double)v / (double)total;
-	if (display_fixed2(x, buf, sizeof buf - 1) == 0) {
-		n = strlen(buf);
-		buf[n] = '%';
-		buf[n + 1] = '\0';
-		return (strdup(buf));
-	}
-	if (asprintf(&s, "%.2f%%", x) == -1)
+	if (asprintf(&s, "%.2f%%", 100.0 * (double)v / (double)total) == -1)
 		return (NULL);
 	return (s);
 }

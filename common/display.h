@@ -114,7 +114,10 @@ struct display_cell *display_cell_take(struct display *,
 char		*display_take(struct display *, char *);
 void		 display_form(struct display *, const char *, const char *);
 struct display_block *display_crumbs(struct display *);
+#define DISPLAY_NUMBUF	48	/* display_number_buf(), _percent_buf() */
 char		*display_number(int64_t);
+void		 display_number_buf(char *, int64_t);
+int		 display_percent_buf(char *, int64_t, int64_t);
 char		*display_percent(int64_t, int64_t);
 char		*display_real(double);
 char		*display_seconds(double);

@@ -47,6 +47,7 @@
 #define TREE_MORE	0x80000000U	/* display stack: a "more" row */
 #define TREE_EXACT	900		/* levels where 0.5^n * total is normal */
 #define TREE_AHEAD	8	/* siblings whose data is asked for early */
+#define TREE_MODS	16	/* module names a page shares, by pointer */
 
 /*
  * A candidate stands for the rest of its siblings too: they are kept in
@@ -84,6 +85,11 @@ struct tree_sibling {
 	const uint32_t		*parents;
 };
 
+struct tree_mod {
+	const char	*name;		/* in the profile's strings */
+	json_t		*j;
+};
+
 struct tree_heap {
 	struct tree_cand	*v;
 	size_t			 n, cap;
@@ -106,6 +112,8 @@ static uint32_t	tree_resolve(const struct profile *, const uint32_t *, size_t);
 static int	tree_open_paths(const struct profile *, const char *,
 		    struct idmap *);
 static char	*tree_list_edit(const char *, const char *, int);
+static json_t	*tree_module(const struct profile *, uint32_t,
+		    struct tree_mod *);
 static char	*tree_path_append(const char *, size_t, uint32_t, size_t *);
 static char	*tree_toggle(const struct query_tmpl *, const struct query *,
 		    const char *, int);
@@ -312,6 +320,26 @@ tree_path_append(const char *parent, size_t n, uint32_t f, size_t *len)
 	return (s);
 }
 
+/*
+ * A new reference to function f's module name as a JSON string. The
+ * nodes of a page share a few modules: one string each, kept in mods
+ * (TREE_MODS of them, by where the name is), not one a node.
+ */
+static json_t *
+tree_module(const struct profile *p, uint32_t f, struct tree_mod *mods)
+{
+	const char	*s = profile_func_module(p, f);
+	struct tree_mod	*slot = &mods[((uintptr_t)s >> 3) % TREE_MODS];
+
+	if (slot->j == NULL || slot->name != s) {
+		json_decref(slot->j);
+		slot->name = s;
+		if ((slot->j = json_string_nocheck(s)) == NULL)
+			return (NULL);
+	}
+	return (json_incref(slot->j));
+}
+
 /* Mark the nodes of open= ("1,2~1,3") in set; -1 on a malformed path. */
 static int
 tree_open_paths(const struct profile *p, const char *s, struct idmap *set)
@@ -352,6 +380,7 @@ tree_create(const struct profile *p, const struct query *q,
 	struct idmap		 open, closed;
 	json_t			*j = NULL, **objs = NULL, **kidv = NULL, *o;
 	json_t			*kids;
+	struct tree_mod		 mods[TREE_MODS];
 	char			**paths = NULL, *path;
 	struct tree_sibling	 sib;
 	uint32_t		*nodes = NULL, *parents = NULL, *order = NULL;
@@ -365,6 +394,7 @@ tree_create(const struct profile *p, const struct query *q,
 	size_t			 i, base, nk, room, len, run;
 	double			 decay;
 
+	memset(mods, 0, sizeof mods);
 	idmap_init(&open);
 	idmap_init(&closed);
 	if ((m = report_metric(p, q, e)) == -1)
@@ -456,8 +486,7 @@ tree_create(const struct profile *p, const struct query *q,
 		    json_string_nocheck(profile_func_name(p,
 		    p->node_func[n]))) == -1 ||
 		    json_object_set_new_nocheck(o, "module",
-		    json_string_nocheck(profile_func_module(p,
-		    p->node_func[n]))) == -1 ||
+		    tree_module(p, p->node_func[n], mods)) == -1 ||
 		    json_object_set_new_nocheck(o, "path",
 		    json_stringn_nocheck(path, len)) == -1 ||
 		    json_object_set_new_nocheck(o, "self",
@@ -677,6 +706,8 @@ done:
 	free(kidv);
 	free(first);
 	free(plen);
+	for (i = 0; i < TREE_MODS; i++)
+		json_decref(mods[i].j);
 	free(paths);
 	free(nodes);
 	free(parents);
