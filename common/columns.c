@@ -241,7 +241,7 @@ columns_row(struct display *d, struct display_block *b, size_t r,
 	const json_t			*o;
 	uint32_t			 i, which;
 	int64_t				 v, calls = 0;
-	char				*s;
+	char				*s, buf[DISPLAY_NUMBUF];
 	double				 avg;
 
 	if (c->avg)
@@ -254,15 +254,29 @@ columns_row(struct display *d, struct display_block *b, size_t r,
 				continue;
 			o = which == COLUMNS_SELF ? self : total;
 			v = json_integer_value(json_object_get(o, g->metric));
-			s = columns_value(c, i, v);
-			display_cell(d, b, r, col++, s, NULL, DISPLAY_NUM |
-			    (v == 0 ? DISPLAY_DIM : 0));
-			free(s);
-			if (c->pct) {
-				s = display_percent(v, g->sum);
+			/* Plain numbers in a buffer: a page has hundreds. */
+			if (g->rate > 0) {
+				s = columns_value(c, i, v);
 				display_cell(d, b, r, col++, s, NULL,
 				    DISPLAY_NUM | (v == 0 ? DISPLAY_DIM : 0));
 				free(s);
+			} else {
+				display_number_buf(buf, v);
+				display_cell(d, b, r, col++, buf, NULL,
+				    DISPLAY_NUM | (v == 0 ? DISPLAY_DIM : 0));
+			}
+			if (c->pct) {
+				if (display_percent_buf(buf, v, g->sum) == 0)
+					display_cell(d, b, r, col++, buf, NULL,
+					    DISPLAY_NUM |
+					    (v == 0 ? DISPLAY_DIM : 0));
+				else {
+					s = display_percent(v, g->sum);
+					display_cell(d, b, r, col++, s, NULL,
+					    DISPLAY_NUM |
+					    (v == 0 ? DISPLAY_DIM : 0));
+					free(s);
+				}
 			}
 			if (c->avg && !g->calls) {
 				if (calls == 0)

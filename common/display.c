@@ -30,16 +30,66 @@
 static struct display_block *display_add(struct display *,
 		    enum display_kind);
 static char	*display_strdup(struct display *, const char *);
+static char	*display_percent_slow(int64_t, int64_t);
+
+/*
+ * Room for n bytes in the display's arena. A page's strings (thousands of
+ * cells, links and toggles) all live as long as the display: they are
+ * carved out of a few chunks and freed with them, not one by one.
+ * Chunks stay under 64 KB, which glibc would take as a reason to
+ * consolidate its free lists on each free.
+ */
+static char *
+display_alloc(struct display *d, size_t n)
+{
+	struct display_chunk	*c;
+	size_t			 size;
+
+	if (d->chunk == NULL || n > d->chunk->size - d->chunk->used) {
+		size = DISPLAY_CHUNK;
+		if (n > size - sizeof *c)
+			size = sizeof *c + n;
+		if ((c = malloc(size)) == NULL) {
+			d->failed = 1;
+			return (NULL);
+		}
+		c->size = size - sizeof *c;
+		c->used = 0;
+		c->prev = d->chunk;
+		d->chunk = c;
+	}
+	c = d->chunk;
+	c->used += n;
+	return (c->data + c->used - n);
+}
 
 static char *
 display_strdup(struct display *d, const char *s)
 {
 	char	*c;
+	size_t	 n;
 
 	if (s == NULL)
 		return (NULL);
-	if ((c = strdup(s)) == NULL)
-		d->failed = 1;
+	n = strlen(s) + 1;
+	if ((c = display_alloc(d, n)) != NULL)
+		memcpy(c, s, n);
+	return (c);
+}
+
+/*
+ * s, a string the caller allocated, moved into the display (which frees
+ * it); NULL (and the display failed) if out of memory.
+ */
+char *
+display_take(struct display *d, char *s)
+{
+	char	*c;
+
+	if (s == NULL)
+		return (NULL);
+	c = display_strdup(d, s);
+	free(s);
 	return (c);
 }
 
@@ -51,8 +101,8 @@ display_create(const char *title)
 
 	if ((d = calloc(1, sizeof *d)) == NULL)
 		return (NULL);
-	if ((d->title = strdup(title)) == NULL) {
-		free(d);
+	if ((d->title = display_strdup(d, title)) == NULL) {
+		display_free(d);
 		return (NULL);
 	}
 	return (d);
@@ -62,36 +112,21 @@ display_create(const char *title)
 void
 display_free(struct display *d)
 {
-	struct display_block	*b;
-	size_t			 i, j, n;
+	struct display_chunk	*c;
+	size_t			 i;
 
 	if (d == NULL)
 		return;
 	for (i = 0; i < d->nblocks; i++) {
-		b = &d->blocks[i];
-		free(b->text);
-		free(b->id);
-		for (j = 0; j < b->ncols && b->head != NULL; j++) {
-			free(b->head[j].text);
-			free(b->head[j].link);
-			free(b->head[j].toggle);
-		}
-		free(b->head);
-		for (j = 0; j < b->ncols && b->group != NULL; j++)
-			free(b->group[j].text);
-		free(b->group);
-		n = b->kind == DISPLAY_TABLE ? b->nrows * b->ncols : b->nrows;
-		for (j = 0; j < n; j++) {
-			free(b->cells[j].text);
-			free(b->cells[j].link);
-			free(b->cells[j].toggle);
-			free(b->cells[j].aux);
-			free(b->cells[j].auxtext);
-		}
-		free(b->cells);
+		free(d->blocks[i].head);
+		free(d->blocks[i].group);
+		free(d->blocks[i].cells);
 	}
 	free(d->blocks);
-	free(d->title);
+	while ((c = d->chunk) != NULL) {
+		d->chunk = c->prev;
+		free(c);
+	}
 	free(d);
 }
 
@@ -141,14 +176,15 @@ display_text(struct display *d, const char *fmt, ...)
 {
 	struct display_block	*b;
 	va_list			 ap;
+	char			*s;
 
 	if ((b = display_add(d, DISPLAY_TEXT)) == NULL)
 		return;
 	va_start(ap, fmt);
-	if (vasprintf(&b->text, fmt, ap) == -1) {
-		b->text = NULL;
+	if (vasprintf(&s, fmt, ap) == -1)
 		d->failed = 1;
-	}
+	else
+		b->text = display_take(d, s);
 	va_end(ap);
 }
 
@@ -206,8 +242,6 @@ display_head(struct display *d, struct display_block *b, uint32_t col,
 {
 	if (b == NULL || b->head == NULL || col >= b->ncols || d->failed)
 		return;
-	free(b->head[col].text);
-	free(b->head[col].link);
 	b->head[col].text = display_strdup(d, text);
 	b->head[col].link = display_strdup(d, link);
 	b->head[col].flags = flags;
@@ -229,7 +263,6 @@ display_group(struct display *d, struct display_block *b, uint32_t col,
 		d->failed = 1;
 		return;
 	}
-	free(b->group[col].text);
 	b->group[col].text = display_strdup(d, text);
 	b->group[col].span = span;
 }
@@ -241,8 +274,6 @@ display_aux(struct display *d, struct display_cell *c, const char *text,
 {
 	if (c == NULL || d->failed || link == NULL)
 		return;
-	free(c->aux);
-	free(c->auxtext);
 	c->aux = display_strdup(d, link);
 	c->auxtext = display_strdup(d, text);
 }
@@ -280,8 +311,6 @@ display_cell(struct display *d, struct display_block *b, size_t row,
 	if (b == NULL || d->failed || row >= b->nrows || col >= b->ncols)
 		return (NULL);
 	c = &b->cells[row * b->ncols + col];
-	free(c->text);
-	free(c->link);
 	c->text = display_strdup(d, text);
 	c->link = display_strdup(d, link);
 	c->flags = flags;
@@ -305,10 +334,8 @@ display_cell_take(struct display *d, struct display_block *b, size_t row,
 		return (NULL);
 	}
 	c = &b->cells[row * b->ncols + col];
-	free(c->text);
-	free(c->link);
-	c->text = text;
-	c->link = link;
+	c->text = display_take(d, text);
+	c->link = display_take(d, link);
 	c->flags = flags;
 	return (c);
 }
@@ -322,9 +349,7 @@ display_aux_take(struct display *d, struct display_cell *c,
 		free(link);
 		return;
 	}
-	free(c->aux);
-	free(c->auxtext);
-	c->aux = link;
+	c->aux = display_take(d, link);
 	c->auxtext = display_strdup(d, text);
 }
 
@@ -362,7 +387,17 @@ display_crumbs(struct display *d)
 char *
 display_number(int64_t v)
 {
-	char		 digits[32], out[48];
+	char	 out[DISPLAY_NUMBUF];
+
+	display_number_buf(out, v);
+	return (strdup(out));
+}
+
+/* display_number() into buf (DISPLAY_NUMBUF bytes), for a caller's copy. */
+void
+display_number_buf(char *out, int64_t v)
+{
+	char		 digits[32];
 	uint64_t	 u = v < 0 ? -(uint64_t)v : (uint64_t)v;
 	int		 n = 0, i, o = 0;
 
@@ -379,7 +414,6 @@ display_number(int64_t v)
 			out[o++] = ',';
 	}
 	out[o] = '\0';
-	return (strdup(out));
 }
 
 /*
@@ -479,21 +513,41 @@ display_seconds(double v)
 char *
 display_percent(int64_t v, int64_t total)
 {
-	char	 buf[48];
-	double	 x;
+	char	 buf[DISPLAY_NUMBUF];
+
+	if (display_percent_buf(buf, v, total) == 0)
+		return (strdup(buf));
+	return (display_percent_slow(v, total));
+}
+
+/*
+ * display_percent() into buf (DISPLAY_NUMBUF bytes); -1 where only
+ * display_percent() (printf) can say it.
+ */
+int
+display_percent_buf(char *buf, int64_t v, int64_t total)
+{
 	size_t	 n;
+
+	if (total == 0) {
+		memcpy(buf, "-", 2);
+		return (0);
+	}
+	if (display_fixed2(100.0 * (double)v / (double)total, buf,
+	    DISPLAY_NUMBUF - 1) == -1)
+		return (-1);
+	n = strlen(buf);
+	buf[n] = '%';
+	buf[n + 1] = '\0';
+	return (0);
+}
+
+static char *
+display_percent_slow(int64_t v, int64_t total)
+{
 	char	*s;
 
-	if (total == 0)
-		return (strdup("-"));
-	x = 100.0 * (double)v / (double)total;
-	if (display_fixed2(x, buf, sizeof buf - 1) == 0) {
-		n = strlen(buf);
-		buf[n] = '%';
-		buf[n + 1] = '\0';
-		return (strdup(buf));
-	}
-	if (asprintf(&s, "%.2f%%", x) == -1)
+	if (asprintf(&s, "%.2f%%", 100.0 * (double)v / (double)total) == -1)
 		return (NULL);
 	return (s);
 }

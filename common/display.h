@@ -27,6 +27,10 @@
  * Building functions never fail visibly: on allocation failure the
  * display remembers it (display_failed) and later calls do nothing, so
  * report code need not check every call.
+ *
+ * Every string of a display lives in its arena and is freed with it:
+ * set a cell's strings through these functions, or a string the caller
+ * allocated through display_take(), never by assigning one of one's own.
  */
 
 #include <stddef.h>
@@ -70,8 +74,17 @@ struct display_block {
 	size_t			 nrows, cap;
 };
 
+/* The arena a display's strings live in (display.c). */
+#define DISPLAY_CHUNK	16384
+struct display_chunk {
+	struct display_chunk	*prev;
+	size_t			 size, used;
+	char			 data[];
+};
+
 struct display {
 	char			*title;
+	struct display_chunk	*chunk;		/* its strings */
 	struct display_block	*blocks;
 	size_t			 nblocks, cap;
 	int			 failed;
@@ -98,9 +111,13 @@ struct display_cell *display_cell(struct display *, struct display_block *,
 struct display_cell *display_cell_take(struct display *,
 		     struct display_block *, size_t, uint32_t, char *, char *,
 		     int);
+char		*display_take(struct display *, char *);
 void		 display_form(struct display *, const char *, const char *);
 struct display_block *display_crumbs(struct display *);
+#define DISPLAY_NUMBUF	48	/* display_number_buf(), _percent_buf() */
 char		*display_number(int64_t);
+void		 display_number_buf(char *, int64_t);
+int		 display_percent_buf(char *, int64_t, int64_t);
 char		*display_percent(int64_t, int64_t);
 char		*display_real(double);
 char		*display_seconds(double);

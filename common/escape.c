@@ -21,11 +21,21 @@
 #include <string.h>
 
 #include "escape.h"
+#include "outbuf.h"
 #include "utf8.h"
 
 /* HTML escaping (see escape.h). */
 
-static int	escape_markup(FILE *, const char *, int);
+static void	escape_markup(struct outbuf *, const char *, size_t, int);
+
+/*
+ * Bytes copied as they are: printable ASCII other than & < > " '. A
+ * page is mostly these, so the scan is one load and test a byte.
+ */
+static const unsigned char escape_plain[256] = {
+	[0x20] = 1, [0x21] = 1, [0x23] = 1, [0x24] = 1, [0x25] = 1,
+	[0x28 ... 0x3b] = 1, [0x3d] = 1, [0x3f ... 0x7e] = 1,
+};
 
 /*
  * Write s escaped for HTML text or a double- or single-quoted attribute
@@ -34,7 +44,11 @@ static int	escape_markup(FILE *, const char *, int);
 int
 escape_html(FILE *f, const char *s)
 {
-	return (escape_markup(f, s, 0));
+	struct outbuf	 ob;
+
+	outbuf_init(&ob, f);
+	escape_markup(&ob, s, strlen(s), 0);
+	return (outbuf_flush(&ob));
 }
 
 /*
@@ -45,72 +59,77 @@ escape_html(FILE *f, const char *s)
 int
 escape_xml(FILE *f, const char *s)
 {
-	return (escape_markup(f, s, 1));
+	struct outbuf	 ob;
+
+	outbuf_init(&ob, f);
+	escape_markup(&ob, s, strlen(s), 1);
+	return (outbuf_flush(&ob));
 }
 
-static int
-escape_markup(FILE *f, const char *s, int xml)
+/* escape_html() of the n bytes at s into a renderer's buffer. */
+void
+escape_html_buf(struct outbuf *ob, const char *s, size_t n)
+{
+	escape_markup(ob, s, n, 0);
+}
+
+static void
+escape_markup(struct outbuf *ob, const char *s, size_t n, int xml)
 {
 	const unsigned char	*u = (const unsigned char *)s;
-	size_t			 n = strlen(s), i = 0, k, run;
+	size_t			 i = 0, k, run;
 	unsigned int		 cp;
 
 	while (i < n) {
-		/*
-		 * Pages are mostly plain ASCII: copy a run of bytes that need
-		 * nothing in one write rather than a call per byte.
-		 */
-		for (run = i; run < n && u[run] >= 0x20 && u[run] < 0x7f &&
-		    u[run] != '&' && u[run] != '<' && u[run] != '>' &&
-		    u[run] != '"' && u[run] != '\''; run++)
+		/* Copy a run of bytes that need nothing in one write. */
+		for (run = i; run < n && escape_plain[u[run]]; run++)
 			;
 		if (run > i) {
-			fwrite(u + i, 1, run - i, f);
+			outbuf_write(ob, u + i, run - i);
 			i = run;
 			if (i == n)
 				break;
 		}
 		switch (u[i]) {
 		case '&':
-			fputs("&amp;", f);
+			outbuf_puts(ob, "&amp;");
 			break;
 		case '<':
-			fputs("&lt;", f);
+			outbuf_puts(ob, "&lt;");
 			break;
 		case '>':
-			fputs("&gt;", f);
+			outbuf_puts(ob, "&gt;");
 			break;
 		case '"':
-			fputs("&quot;", f);
+			outbuf_puts(ob, "&quot;");
 			break;
 		case '\'':
-			fputs("&#39;", f);
+			outbuf_puts(ob, "&#39;");
 			break;
 		case '\t':
 		case '\n':
-			fputc(u[i], f);
+			outbuf_putc(ob, u[i]);
 			break;
 		default:
 			if (u[i] < 0x80) {
 				/* The other C0 controls and DEL. */
-				fputs("\xef\xbf\xbd", f);
+				outbuf_puts(ob, "\xef\xbf\xbd");
 				break;
 			}
 			if ((k = utf8_decode(u + i, n - i, &cp)) == 0 ||
 			    (cp >= 0x80 && cp < 0xa0) ||
 			    (xml && (cp == 0xfffe || cp == 0xffff))) {
 				/* Invalid, or a C1 control: replace it. */
-				fputs("\xef\xbf\xbd", f);
+				outbuf_puts(ob, "\xef\xbf\xbd");
 				i += k ? k : 1;
 				continue;
 			}
-			fwrite(u + i, 1, k, f);
+			outbuf_write(ob, u + i, k);
 			i += k;
 			continue;
 		}
 		i++;
 	}
-	return (ferror(f) ? -1 : 0);
 }
 
 /* s escaped for HTML, as a new string; caller frees. */

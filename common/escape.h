@@ -25,10 +25,14 @@
  * URLs are escaped by query_urlencode(); JSON by jansson.
  */
 
+#include <stddef.h>
 #include <stdio.h>
+
+struct outbuf;
 
 int	escape_html(FILE *, const char *);
 char	*escape_html_string(const char *);
 int	escape_xml(FILE *, const char *);
+void	escape_html_buf(struct outbuf *, const char *, size_t);
 
 #endif /* ESCAPE_H */

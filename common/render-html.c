@@ -24,6 +24,7 @@
 
 #include "display.h"
 #include "escape.h"
+#include "outbuf.h"
 #include "query.h"
 #include "render.h"
 
@@ -41,14 +42,16 @@ static int	html_error(FILE *, int, const char *,
 		    const struct render_context *);
 static char	*html_nav_link(const struct render_context *,
 		    const char *);
-static void	html_begin(FILE *, const char *,
+static void	html_begin(struct outbuf *, const char *,
 		    const struct render_context *);
-static void	html_end(FILE *, const struct render_context *);
-static void	html_href(FILE *, const char *, const struct render_context *);
-static void	html_uint(FILE *, uint32_t);
-static void	html_tree(FILE *, const struct display_cell *,
+static void	html_end(struct outbuf *, const struct render_context *);
+static void	html_escape(struct outbuf *, const char *);
+static void	html_href(struct outbuf *, const char *,
 		    const struct render_context *);
-static void	html_table(FILE *, const struct display_block *,
+static void	html_uint(struct outbuf *, uint32_t);
+static void	html_tree(struct outbuf *, const struct display_cell *,
+		    const struct render_context *);
+static void	html_table(struct outbuf *, const struct display_block *,
 		    const struct render_context *);
 
 const struct renderer render_html = {
@@ -67,29 +70,35 @@ static const char *const html_td[8] = {
 	"<td class=\"numtree dim\"",
 };
 
+static void
+html_escape(struct outbuf *ob, const char *s)
+{
+	escape_html_buf(ob, s, strlen(s));
+}
+
 /* v in decimal, as "%u" writes it. */
 static void
-html_uint(FILE *f, uint32_t v)
+html_uint(struct outbuf *ob, uint32_t v)
 {
 	char	 buf[16];
 	size_t	 n = sizeof buf;
 
-	buf[--n] = '\0';
 	do {
 		buf[--n] = '0' + v % 10;
 		v /= 10;
 	} while (v != 0);
-	fputs(buf + n, f);
+	outbuf_write(ob, buf + n, sizeof buf - n);
 }
 
 /* href="BASE+LINK" with the attribute escaped. */
 static void
-html_href(FILE *f, const char *link, const struct render_context *ctx)
+html_href(struct outbuf *ob, const char *link,
+    const struct render_context *ctx)
 {
-	fputs(" href=\"", f);
-	escape_html(f, ctx->link_base ? ctx->link_base : "?");
-	escape_html(f, link);
-	fputc('"', f);
+	outbuf_puts(ob, " href=\"");
+	html_escape(ob, ctx->link_base ? ctx->link_base : "?");
+	html_escape(ob, link);
+	outbuf_putc(ob, '"');
 }
 
 /*
@@ -113,7 +122,8 @@ html_nav_link(const struct render_context *ctx, const char *cmd)
 }
 
 static void
-html_begin(FILE *f, const char *title, const struct render_context *ctx)
+html_begin(struct outbuf *ob, const char *title,
+    const struct render_context *ctx)
 {
 	static const struct {
 		const char	*cmd;
@@ -125,88 +135,90 @@ html_begin(FILE *f, const char *title, const struct render_context *ctx)
 	char	*link;
 	size_t	 i;
 
-	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
+	outbuf_puts(ob, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
 	    "<meta charset=\"utf-8\">\n"
 	    "<meta name=\"viewport\" content=\"width=device-width, "
 	    "initial-scale=1\">\n"
-	    "<meta name=\"referrer\" content=\"no-referrer\">\n<title>", f);
-	escape_html(f, title);
+	    "<meta name=\"referrer\" content=\"no-referrer\">\n<title>");
+	html_escape(ob, title);
 	if (ctx->file != NULL) {
-		fputs(" - ", f);
-		escape_html(f, ctx->file);
+		outbuf_puts(ob, " - ");
+		html_escape(ob, ctx->file);
 	}
-	fputs(" - deepq</title>\n", f);
+	outbuf_puts(ob, " - deepq</title>\n");
 	if (ctx->static_base != NULL) {
-		fputs("<link rel=\"stylesheet\" href=\"", f);
-		escape_html(f, ctx->static_base);
-		fputs("deepq.css\">\n<link rel=\"icon\" href=\"", f);
-		escape_html(f, ctx->static_base);
-		fputs("favicon.svg\" type=\"image/svg+xml\">\n", f);
+		outbuf_puts(ob, "<link rel=\"stylesheet\" href=\"");
+		html_escape(ob, ctx->static_base);
+		outbuf_puts(ob, "deepq.css\">\n<link rel=\"icon\" href=\"");
+		html_escape(ob, ctx->static_base);
+		outbuf_puts(ob, "favicon.svg\" type=\"image/svg+xml\">\n");
 	}
-	fputs("</head>\n<body>\n<header><nav>", f);
+	outbuf_puts(ob, "</head>\n<body>\n<header><nav>");
 	link = html_nav_link(ctx, NULL);
-	fputs("<a class=\"home\"", f);
-	html_href(f, link ? link : "", ctx);
-	fputs(">deepq</a>", f);
+	outbuf_puts(ob, "<a class=\"home\"");
+	html_href(ob, link ? link : "", ctx);
+	outbuf_puts(ob, ">deepq</a>");
 	free(link);
 	if (ctx->file != NULL) {
-		fputs(" <span class=\"file\">", f);
-		escape_html(f, ctx->file);
-		fputs("</span>", f);
+		outbuf_puts(ob, " <span class=\"file\">");
+		html_escape(ob, ctx->file);
+		outbuf_puts(ob, "</span>");
 	}
 	for (i = 0; i < sizeof nav / sizeof nav[0]; i++) {
 		if ((link = html_nav_link(ctx, nav[i].cmd)) == NULL)
 			continue;
-		fputs(" <a", f);
-		html_href(f, link, ctx);
-		fprintf(f, ">%s</a>", nav[i].text);
+		outbuf_puts(ob, " <a");
+		html_href(ob, link, ctx);
+		outbuf_putc(ob, '>');
+		outbuf_puts(ob, nav[i].text);
+		outbuf_puts(ob, "</a>");
 		free(link);
 	}
-	fputs("</nav></header>\n<main>\n<h1>", f);
-	escape_html(f, title);
-	fputs("</h1>\n", f);
+	outbuf_puts(ob, "</nav></header>\n<main>\n<h1>");
+	html_escape(ob, title);
+	outbuf_puts(ob, "</h1>\n");
 }
 
 static void
-html_end(FILE *f, const struct render_context *ctx)
+html_end(struct outbuf *ob, const struct render_context *ctx)
 {
-	fputs("</main>\n", f);
+	outbuf_puts(ob, "</main>\n");
 	if (ctx->static_base != NULL) {
-		fputs("<script src=\"", f);
-		escape_html(f, ctx->static_base);
-		fputs("deepq.js\"></script>\n", f);
+		outbuf_puts(ob, "<script src=\"");
+		html_escape(ob, ctx->static_base);
+		outbuf_puts(ob, "deepq.js\"></script>\n");
 	}
-	fputs("</body>\n</html>\n", f);
+	outbuf_puts(ob, "</body>\n</html>\n");
 }
 
 /* The tree cell's indent, toggle and the text before the name. */
 static void
-html_tree(FILE *f, const struct display_cell *c,
+html_tree(struct outbuf *ob, const struct display_cell *c,
     const struct render_context *ctx)
 {
 	uint32_t	 i;
 
 	if (c->indent > 0) {
-		fputs("<span class=\"ind\">", f);
+		outbuf_puts(ob, "<span class=\"ind\">");
 		for (i = 0; i < c->indent; i++)
-			fwrite("\xc2\xa0\xc2\xa0", 1, 4, f);
-		fputs("</span>", f);
+			outbuf_write(ob, "\xc2\xa0\xc2\xa0", 4);
+		outbuf_puts(ob, "</span>");
 	}
 	if (c->toggle != NULL) {
-		fputs("<a class=\"tog\"", f);
-		html_href(f, c->toggle, ctx);
+		outbuf_puts(ob, "<a class=\"tog\"");
+		html_href(ob, c->toggle, ctx);
 		if (c->flags & DISPLAY_OPEN)
-			fputs(" title=\"collapse\">&#8722;</a> ", f);
+			outbuf_puts(ob, " title=\"collapse\">&#8722;</a> ");
 		else
-			fputs(" title=\"expand\">+</a> ", f);
+			outbuf_puts(ob, " title=\"expand\">+</a> ");
 	} else if (c->flags & DISPLAY_OPEN)
-		fputs("<span class=\"tog\">&#8722;</span> ", f);
+		outbuf_puts(ob, "<span class=\"tog\">&#8722;</span> ");
 	else
-		fputs("<span class=\"tog\">&#183;</span> ", f);
+		outbuf_puts(ob, "<span class=\"tog\">&#183;</span> ");
 }
 
 static void
-html_table(FILE *f, const struct display_block *b,
+html_table(struct outbuf *ob, const struct display_block *b,
     const struct render_context *ctx)
 {
 	const struct display_cell	*c;
@@ -214,88 +226,90 @@ html_table(FILE *f, const struct display_block *b,
 	uint32_t			 col;
 
 	if (b->nrows == 0) {
-		fputs("<p class=\"none\">None.</p>\n", f);
+		outbuf_puts(ob, "<p class=\"none\">None.</p>\n");
 		return;
 	}
-	fputs("<table class=\"report\"", f);
+	outbuf_puts(ob, "<table class=\"report\"");
 	if (b->id != NULL) {
-		fputs(" id=\"", f);
-		escape_html(f, b->id);
-		fputc('"', f);
+		outbuf_puts(ob, " id=\"");
+		html_escape(ob, b->id);
+		outbuf_putc(ob, '"');
 	}
-	fputs(">\n<thead>", f);
+	outbuf_puts(ob, ">\n<thead>");
 	if (b->group != NULL) {
-		fputs("<tr class=\"group\">", f);
+		outbuf_puts(ob, "<tr class=\"group\">");
 		for (col = 0; col < b->ncols; col++) {
 			c = &b->group[col];
 			if (c->text == NULL || c->span == 0) {
-				fputs("<td></td>", f);
+				outbuf_puts(ob, "<td></td>");
 				continue;
 			}
-			fprintf(f, "<th scope=\"colgroup\" colspan=\"%u\">",
-			    c->span);
-			escape_html(f, c->text);
-			fputs("</th>", f);
+			outbuf_puts(ob, "<th scope=\"colgroup\" colspan=\"");
+			html_uint(ob, c->span);
+			outbuf_puts(ob, "\">");
+			html_escape(ob, c->text);
+			outbuf_puts(ob, "</th>");
 			col += c->span - 1;
 		}
-		fputs("</tr>\n", f);
+		outbuf_puts(ob, "</tr>\n");
 	}
-	fputs("<tr>", f);
+	outbuf_puts(ob, "<tr>");
 	for (col = 0; col < b->ncols; col++) {
 		c = &b->head[col];
-		fputs(c->flags & DISPLAY_NUM ? "<th scope=\"col\" "
-		    "class=\"num\">" : "<th scope=\"col\">", f);
+		outbuf_puts(ob, c->flags & DISPLAY_NUM ? "<th scope=\"col\" "
+		    "class=\"num\">" : "<th scope=\"col\">");
 		if (c->link != NULL) {
-			fputs("<a", f);
-			html_href(f, c->link, ctx);
-			fputc('>', f);
+			outbuf_puts(ob, "<a");
+			html_href(ob, c->link, ctx);
+			outbuf_putc(ob, '>');
 		}
-		escape_html(f, c->text ? c->text : "");
+		html_escape(ob, c->text ? c->text : "");
 		if (c->link != NULL)
-			fputs("</a>", f);
-		fputs("</th>", f);
+			outbuf_puts(ob, "</a>");
+		outbuf_puts(ob, "</th>");
 	}
-	fputs("</tr></thead>\n<tbody>\n", f);
+	outbuf_puts(ob, "</tr></thead>\n<tbody>\n");
 	for (r = 0; r < b->nrows; r++) {
-		fputs("<tr>", f);
+		outbuf_puts(ob, "<tr>");
 		for (col = 0; col < b->ncols; col++) {
 			c = &b->cells[r * b->ncols + col];
 			/* No printf a cell: a page has thousands. */
-			fputs(html_td[(c->flags & DISPLAY_NUM ? 1 : 0) |
+			outbuf_puts(ob,
+			    html_td[(c->flags & DISPLAY_NUM ? 1 : 0) |
 			    (c->flags & DISPLAY_TREE ? 2 : 0) |
-			    (c->flags & DISPLAY_DIM ? 4 : 0)], f);
+			    (c->flags & DISPLAY_DIM ? 4 : 0)]);
 			if (c->flags & DISPLAY_TREE) {
-				fputs(" data-depth=\"", f);
-				html_uint(f, c->indent);
-				fputc('"', f);
+				outbuf_puts(ob, " data-depth=\"");
+				html_uint(ob, c->indent);
+				outbuf_putc(ob, '"');
 			}
-			fputc('>', f);
+			outbuf_putc(ob, '>');
 			if (c->flags & DISPLAY_TREE)
-				html_tree(f, c, ctx);
+				html_tree(ob, c, ctx);
 			if (c->link != NULL) {
-				fputs("<a", f);
-				html_href(f, c->link, ctx);
-				fputc('>', f);
+				outbuf_puts(ob, "<a");
+				html_href(ob, c->link, ctx);
+				outbuf_putc(ob, '>');
 			}
 			if (c->flags & DISPLAY_STRONG)
-				fputs("<strong>", f);
-			escape_html(f, c->text ? c->text : "");
+				outbuf_puts(ob, "<strong>");
+			html_escape(ob, c->text ? c->text : "");
 			if (c->flags & DISPLAY_STRONG)
-				fputs("</strong>", f);
+				outbuf_puts(ob, "</strong>");
 			if (c->link != NULL)
-				fputs("</a>", f);
+				outbuf_puts(ob, "</a>");
 			if (c->aux != NULL) {
-				fputs(" <a class=\"aux\"", f);
-				html_href(f, c->aux, ctx);
-				fputc('>', f);
-				escape_html(f, c->auxtext ? c->auxtext : "");
-				fputs("</a>", f);
+				outbuf_puts(ob, " <a class=\"aux\"");
+				html_href(ob, c->aux, ctx);
+				outbuf_putc(ob, '>');
+				html_escape(ob, c->auxtext ? c->auxtext : "");
+				outbuf_puts(ob, "</a>");
 			}
-			fputs("</td>", f);
+			outbuf_puts(ob, "</td>");
 		}
-		fputs("</tr>\n", f);
+		outbuf_puts(ob, "</tr>\n");
 	}
-	fputs("</tbody>\n</table>\n", f);
+	outbuf_puts(ob, "</tbody>\n</table>\n");
 }
 
 static int
@@ -303,84 +317,90 @@ html_render(FILE *f, const json_t *j, const struct display *d,
     const struct render_context *ctx)
 {
 	const struct display_block	*b;
+	struct outbuf			 buf, *ob = &buf;
 	size_t				 i, k;
 
-	html_begin(f, d->title, ctx);
+	outbuf_init(ob, f);
+
+	html_begin(ob, d->title, ctx);
 	for (i = 0; i < d->nblocks; i++) {
 		b = &d->blocks[i];
 		switch (b->kind) {
 		case DISPLAY_HEADING:
-			fputs("<h2>", f);
-			escape_html(f, b->text);
-			fputs("</h2>\n", f);
+			outbuf_puts(ob, "<h2>");
+			html_escape(ob, b->text);
+			outbuf_puts(ob, "</h2>\n");
 			break;
 		case DISPLAY_TEXT:
-			fputs("<p>", f);
-			escape_html(f, b->text);
-			fputs("</p>\n", f);
+			outbuf_puts(ob, "<p>");
+			html_escape(ob, b->text);
+			outbuf_puts(ob, "</p>\n");
 			break;
 		case DISPLAY_LINKS:
-			fputs("<ul class=\"links\">\n", f);
+			outbuf_puts(ob, "<ul class=\"links\">\n");
 			for (k = 0; k < b->nrows; k++) {
-				fputs("<li><a", f);
-				html_href(f, b->cells[k].link ?
+				outbuf_puts(ob, "<li><a");
+				html_href(ob, b->cells[k].link ?
 				    b->cells[k].link : "", ctx);
-				fputc('>', f);
-				escape_html(f, b->cells[k].text);
-				fputs("</a></li>\n", f);
+				outbuf_putc(ob, '>');
+				html_escape(ob, b->cells[k].text);
+				outbuf_puts(ob, "</a></li>\n");
 			}
-			fputs("</ul>\n", f);
+			outbuf_puts(ob, "</ul>\n");
 			break;
 		case DISPLAY_CRUMBS:
 			/* Each crumb pops what follows it; the last is here. */
-			fputs("<nav class=\"crumbs\"><ol>\n", f);
+			outbuf_puts(ob, "<nav class=\"crumbs\"><ol>\n");
 			for (k = 0; k < b->nrows; k++) {
 				if (b->cells[k].link == NULL) {
-					fputs("<li aria-current=\"page\">", f);
-					escape_html(f, b->cells[k].text);
-					fputs("</li>\n", f);
+					outbuf_puts(ob,
+					    "<li aria-current=\"page\">");
+					html_escape(ob, b->cells[k].text);
+					outbuf_puts(ob, "</li>\n");
 					continue;
 				}
-				fputs("<li><a", f);
-				html_href(f, b->cells[k].link, ctx);
-				fputs(" title=\"pop the transforms after this\">",
-				    f);
-				escape_html(f, b->cells[k].text);
-				fputs("</a></li>\n", f);
+				outbuf_puts(ob, "<li><a");
+				html_href(ob, b->cells[k].link, ctx);
+				outbuf_puts(ob, " title=\"pop the transforms "
+				    "after this\">");
+				html_escape(ob, b->cells[k].text);
+				outbuf_puts(ob, "</a></li>\n");
 			}
-			fputs("</ol></nav>\n", f);
+			outbuf_puts(ob, "</ol></nav>\n");
 			break;
 		case DISPLAY_TABLE:
-			html_table(f, b, ctx);
+			html_table(ob, b, ctx);
 			break;
 		case DISPLAY_FORM:
 			if (b->nrows == 0)
 				break;
-			fputs("<form method=\"post\" action=\"", f);
-			escape_html(f, ctx->link_base ? ctx->link_base : "?");
-			escape_html(f, b->cells[0].link ? b->cells[0].link :
+			outbuf_puts(ob, "<form method=\"post\" action=\"");
+			html_escape(ob, ctx->link_base ? ctx->link_base : "?");
+			html_escape(ob, b->cells[0].link ? b->cells[0].link :
 			    "");
-			fputs("\"><button type=\"submit\">", f);
-			escape_html(f, b->text);
-			fputs("</button></form>\n", f);
+			outbuf_puts(ob, "\"><button type=\"submit\">");
+			html_escape(ob, b->text);
+			outbuf_puts(ob, "</button></form>\n");
 			break;
 		}
 	}
-	html_end(f, ctx);
-	return (ferror(f) ? -1 : 0);
+	html_end(ob, ctx);
+	return (outbuf_flush(ob));
 }
 
 static int
 html_error(FILE *f, int status, const char *message,
     const struct render_context *ctx)
 {
-	char	 title[32];
+	struct outbuf	 buf, *ob = &buf;
+	char		 title[32];
 
+	outbuf_init(ob, f);
 	snprintf(title, sizeof title, "Error %d", status);
-	html_begin(f, title, ctx);
-	fputs("<p class=\"error\">", f);
-	escape_html(f, message);
-	fputs("</p>\n", f);
-	html_end(f, ctx);
-	return (ferror(f) ? -1 : 0);
+	html_begin(ob, title, ctx);
+	outbuf_puts(ob, "<p class=\"error\">");
+	html_escape(ob, message);
+	outbuf_puts(ob, "</p>\n");
+	html_end(ob, ctx);
+	return (outbuf_flush(ob));
 }

@@ -140,7 +140,9 @@ top_display(const json_t *j, const struct query *q)
 	const char		*metric = report_string(j, "metric");
 	const char		*sort = report_string(j, "sort");
 	size_t			 i, r;
-	char			*link, *title, *label;
+	char			*link, *title, *label, id[32];
+	const char		*idp = id;
+	struct query_tmpl	 tfunc;
 	int			 cmp = json_object_get(j, "comparison") != NULL;
 	uint32_t		 nc;
 
@@ -173,9 +175,17 @@ top_display(const json_t *j, const struct query *q)
 	columns_head(d, t, 1, &c, q);
 	if (cmp)
 		diff_head(d, t, nc);
+	/* Each row's link differs from the page's in one key: a template. */
+	if (report_goto_tmpl(&tfunc, q, "func", QUERY_FUNC, 1) == -1) {
+		query_tmpl_clear(&tfunc);
+		display_free(d);
+		return (NULL);
+	}
 	json_array_foreach(rows, i, row) {
 		r = display_row(d, t);
-		link = report_func_link(q, report_integer(row, "func"));
+		snprintf(id, sizeof id, "%lld",
+		    (long long)report_integer(row, "func"));
+		link = query_tmpl_fill(&tfunc, &idp);
 		label = report_label(row);
 		display_cell(d, t, r, 0, label ? label : "", link, 0);
 		free(label);
@@ -184,6 +194,7 @@ top_display(const json_t *j, const struct query *q)
 		    json_object_get(row, "total"));
 		diff_row(d, t, r, nc, row);
 	}
+	query_tmpl_clear(&tfunc);
 	columns_pager(d, j, q);
 	columns_controls(d, j, q, 1);
 	return (d);

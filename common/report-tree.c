@@ -47,6 +47,7 @@
 #define TREE_MORE	0x80000000U	/* display stack: a "more" row */
 #define TREE_EXACT	900		/* levels where 0.5^n * total is normal */
 #define TREE_AHEAD	8	/* siblings whose data is asked for early */
+#define TREE_MODS	16	/* module names a page shares, by pointer */
 
 /*
  * A candidate stands for the rest of its siblings too: they are kept in
@@ -84,6 +85,11 @@ struct tree_sibling {
 	const uint32_t		*parents;
 };
 
+struct tree_mod {
+	const char	*name;		/* in the profile's strings */
+	json_t		*j;
+};
+
 struct tree_heap {
 	struct tree_cand	*v;
 	size_t			 n, cap;
@@ -106,7 +112,9 @@ static uint32_t	tree_resolve(const struct profile *, const uint32_t *, size_t);
 static int	tree_open_paths(const struct profile *, const char *,
 		    struct idmap *);
 static char	*tree_list_edit(const char *, const char *, int);
-static char	*tree_path_append(const char *, uint32_t);
+static json_t	*tree_module(const struct profile *, uint32_t,
+		    struct tree_mod *);
+static char	*tree_path_append(const char *, size_t, uint32_t, size_t *);
 static char	*tree_toggle(const struct query_tmpl *, const struct query *,
 		    const char *, int);
 
@@ -286,12 +294,15 @@ tree_resolve(const struct profile *p, const uint32_t *path, size_t n)
 	return (node);
 }
 
-/* The path parent + "," + f ("" + f at the root); caller frees. */
+/*
+ * The path parent (n bytes) + "," + f ("" + f at the root), and its
+ * length in *len; caller frees.
+ */
 static char *
-tree_path_append(const char *parent, uint32_t f)
+tree_path_append(const char *parent, size_t n, uint32_t f, size_t *len)
 {
 	char		 digits[16], *s;
-	size_t		 n = strlen(parent), k = 0, i;
+	size_t		 k = 0, i;
 
 	do {
 		digits[k++] = '0' + f % 10;
@@ -305,7 +316,28 @@ tree_path_append(const char *parent, uint32_t f)
 	for (i = 0; i < k; i++)
 		s[n++] = digits[k - 1 - i];
 	s[n] = '\0';
+	*len = n;
 	return (s);
+}
+
+/*
+ * A new reference to function f's module name as a JSON string. The
+ * nodes of a page share a few modules: one string each, kept in mods
+ * (TREE_MODS of them, by where the name is), not one a node.
+ */
+static json_t *
+tree_module(const struct profile *p, uint32_t f, struct tree_mod *mods)
+{
+	const char	*s = profile_func_module(p, f);
+	struct tree_mod	*slot = &mods[((uintptr_t)s >> 3) % TREE_MODS];
+
+	if (slot->j == NULL || slot->name != s) {
+		json_decref(slot->j);
+		slot->name = s;
+		if ((slot->j = json_string_nocheck(s)) == NULL)
+			return (NULL);
+	}
+	return (json_incref(slot->j));
 }
 
 /* Mark the nodes of open= ("1,2~1,3") in set; -1 on a malformed path. */
@@ -346,20 +378,23 @@ tree_create(const struct profile *p, const struct query *q,
 	struct tree_kid		*kv;
 	struct tree_cand	 c, k;
 	struct idmap		 open, closed;
-	json_t			*j = NULL, **objs = NULL, *o, *kids;
+	json_t			*j = NULL, **objs = NULL, **kidv = NULL, *o;
+	json_t			*kids;
+	struct tree_mod		 mods[TREE_MODS];
 	char			**paths = NULL, *path;
 	struct tree_sibling	 sib;
 	uint32_t		*nodes = NULL, *parents = NULL, *order = NULL;
-	uint32_t		*nkids = NULL;
+	uint32_t		*nkids = NULL, *first = NULL, *plen = NULL;
 	uint32_t		 start, n, ch, nshown = 0;
 	int			 m, hidden;
 	struct diff		 dd;
 	int			 cmp = diff_init(&dd, p, q);
 	int64_t			 depth = query_int(q, QUERY_DEPTH);
 	int64_t			 budget = query_int(q, QUERY_BUDGET);
-	size_t			 i, base, nk, room;
+	size_t			 i, base, nk, room, len, run;
 	double			 decay;
 
+	memset(mods, 0, sizeof mods);
 	idmap_init(&open);
 	idmap_init(&closed);
 	if ((m = report_metric(p, q, e)) == -1)
@@ -382,7 +417,9 @@ tree_create(const struct profile *p, const struct query *q,
 	    (paths = calloc(budget, sizeof *paths)) == NULL ||
 	    (nodes = calloc(budget, sizeof *nodes)) == NULL ||
 	    (parents = calloc(budget, sizeof *parents)) == NULL ||
-	    (nkids = calloc(budget, sizeof *nkids)) == NULL)
+	    (nkids = calloc(budget, sizeof *nkids)) == NULL ||
+	    (kidv = calloc(budget, sizeof *kidv)) == NULL ||
+	    (plen = calloc(budget, sizeof *plen)) == NULL)
 		goto nomem;
 
 	c.forced = 1;
@@ -425,16 +462,17 @@ tree_create(const struct profile *p, const struct query *q,
 		 * path, which grows with the depth: 8 bytes count as a visit.
 		 */
 		if (cost_charge(ctx->cost, TREE_SHOWN_COST +
-		    (c.parent == UINT32_MAX ? 0 :
-		    strlen(paths[c.parent]) / 8)) == -1) {
+		    (c.parent == UINT32_MAX ? 0 : plen[c.parent] / 8)) == -1) {
 			report_error_cost(e, ctx->cost);
 			goto fail;
 		}
-		if (c.parent == UINT32_MAX)
-			path = query_path_format(q->path, q->npath);
-		else
+		if (c.parent == UINT32_MAX) {
+			if ((path = query_path_format(q->path,
+			    q->npath)) != NULL)
+				len = strlen(path);
+		} else
 			path = tree_path_append(paths[c.parent],
-			    p->node_func[n]);
+			    plen[c.parent], p->node_func[n], &len);
 		if (path == NULL)
 			goto nomem;
 		/*
@@ -448,10 +486,9 @@ tree_create(const struct profile *p, const struct query *q,
 		    json_string_nocheck(profile_func_name(p,
 		    p->node_func[n]))) == -1 ||
 		    json_object_set_new_nocheck(o, "module",
-		    json_string_nocheck(profile_func_module(p,
-		    p->node_func[n]))) == -1 ||
+		    tree_module(p, p->node_func[n], mods)) == -1 ||
 		    json_object_set_new_nocheck(o, "path",
-		    json_string_nocheck(path)) == -1 ||
+		    json_stringn_nocheck(path, len)) == -1 ||
 		    json_object_set_new_nocheck(o, "self",
 		    report_node_values(p, 0, n)) == -1 ||
 		    (cmp && diff_add(o, p, &dd, 0, n) == -1)) {
@@ -461,6 +498,7 @@ tree_create(const struct profile *p, const struct query *q,
 		}
 		objs[nshown] = o;
 		paths[nshown] = path;
+		plen[nshown] = len;
 		nodes[nshown] = n;
 		parents[nshown] = c.parent;
 		nkids[nshown] = PROFILE_NONE;
@@ -569,22 +607,47 @@ tree_create(const struct profile *p, const struct query *q,
 
 	/*
 	 * Attach the shown nodes to their parents, siblings by total, the
-	 * heaviest first, whatever order the budget took them in.
+	 * heaviest first, whatever order the budget took them in. A parent
+	 * is shown before its children: a counting sort by parent keeps
+	 * the order they were taken in, which among siblings is already
+	 * that order wherever the scores are exact (they are the totals
+	 * scaled alike); a group out of order (scores that underflowed
+	 * deep down) is sorted.
 	 */
-	if ((order = malloc((nshown ? nshown : 1) * sizeof *order)) == NULL)
+	if ((order = malloc((nshown ? nshown : 1) * sizeof *order)) == NULL ||
+	    (first = calloc(nshown + 1, sizeof *first)) == NULL)
 		goto nomem;
+	for (i = 1; i < nshown; i++)
+		first[parents[i] + 1]++;
 	for (i = 0; i < nshown; i++)
-		order[i] = i;
+		first[i + 1] += first[i];
+	order[0] = 0;
+	for (i = 1; i < nshown; i++)
+		order[1 + first[parents[i]]++] = i;
 	sib.p = p;
 	sib.m = m;
 	sib.nodes = nodes;
 	sib.parents = parents;
-	qsort_r(order + 1, nshown - 1, sizeof *order, tree_sibling_cmp, &sib);
+	for (i = 1; i < nshown; i = run) {
+		for (run = i + 1; run < nshown &&
+		    parents[order[run]] == parents[order[i]]; run++) {
+			if (tree_sibling_cmp(&order[run - 1], &order[run],
+			    &sib) > 0) {
+				while (run < nshown && parents[order[run]] ==
+				    parents[order[i]])
+					run++;
+				qsort_r(order + i, run - i, sizeof *order,
+				    tree_sibling_cmp, &sib);
+				break;
+			}
+		}
+	}
 	for (i = 1; i < nshown; i++) {
-		o = objs[parents[order[i]]];
-		if ((kids = json_object_get(o, "children")) == NULL &&
-		    ((kids = json_array()) == NULL ||
-		    json_object_set_new(o, "children", kids) == -1))
+		n = parents[order[i]];
+		if ((kids = kidv[n]) == NULL &&
+		    ((kids = kidv[n] = json_array()) == NULL ||
+		    json_object_set_new_nocheck(objs[n], "children",
+		    json_incref(kids)) == -1))
 			goto nomem;
 		if (json_array_append(kids, objs[order[i]]) == -1)
 			goto nomem;
@@ -605,8 +668,7 @@ tree_create(const struct profile *p, const struct query *q,
 				goto nomem;
 			hidden = nk;
 		}
-		hidden -= json_array_size(json_object_get(objs[i],
-		    "children"));
+		hidden -= json_array_size(kidv[i]);
 		json_object_set_new(objs[i], "hidden", json_integer(hidden));
 	}
 	if ((j = report_new("tree")) == NULL || report_metrics(j, p, m) == -1)
@@ -637,9 +699,15 @@ fail:
 done:
 	for (i = 0; i < nshown; i++) {
 		json_decref(objs[i]);
+		json_decref(kidv[i]);
 		free(paths[i]);
 	}
 	free(objs);
+	free(kidv);
+	free(first);
+	free(plen);
+	for (i = 0; i < TREE_MODS; i++)
+		json_decref(mods[i].j);
 	free(paths);
 	free(nodes);
 	free(parents);
@@ -697,14 +765,18 @@ static char *
 tree_toggle(const struct query_tmpl *t, const struct query *q,
     const char *path, int open)
 {
-	const char	*v[2];
-	char		*o, *c, *link = NULL;
+	const char	*v[2], *ol = query_str(q, QUERY_OPEN);
+	const char	*cl = query_str(q, QUERY_CLOSE);
+	char		*o = NULL, *c = NULL, *link = NULL;
 
-	o = tree_list_edit(query_str(q, QUERY_OPEN), path, open);
-	c = tree_list_edit(query_str(q, QUERY_CLOSE), path, !open);
-	if (o != NULL && c != NULL) {
-		v[0] = *o ? o : NULL;
-		v[1] = *c ? c : NULL;
+	/* Most pages have neither list: nothing to edit then. */
+	if (*ol != '\0')
+		o = tree_list_edit(ol, path, open);
+	if (*cl != '\0')
+		c = tree_list_edit(cl, path, !open);
+	if ((*ol == '\0' || o != NULL) && (*cl == '\0' || c != NULL)) {
+		v[0] = o != NULL ? (*o ? o : NULL) : (open ? path : NULL);
+		v[1] = c != NULL ? (*c ? c : NULL) : (open ? NULL : path);
 		link = query_tmpl_fill(t, v);
 	}
 	free(o);
@@ -724,9 +796,9 @@ tree_display(const json_t *j, const struct query *q)
 	json_t			**stack = NULL, *o, *kids, *a;
 	uint32_t		*depths = NULL, ncols, depth;
 	size_t			 sp = 0, cap = 64, r, k, nkids;
-	int64_t			 hidden;
-	char			*s, *link, id[32];
-	const char		*idp = id;
+	int64_t			 hidden, fn;
+	char			*s, *link, id[32], *e;
+	const char		*idp;
 	int			 cmp = json_object_get(j, "comparison") != NULL;
 	struct query_tmpl	 tfunc, troot, ttoggle;
 	static const struct query_edit unopen[] = { { QUERY_OPEN, NULL },
@@ -802,9 +874,15 @@ tree_display(const json_t *j, const struct query *q)
 		kids = json_object_get(o, "children");
 		nkids = json_array_size(kids);
 		link = NULL;
-		if (report_integer(o, "func") != 0) {
-			snprintf(id, sizeof id, "%lld",
-			    (long long)report_integer(o, "func"));
+		if ((fn = report_integer(o, "func")) > 0) {
+			/* By hand: snprintf was a visible part of a row. */
+			e = id + sizeof id - 1;
+			*e = '\0';
+			do {
+				*--e = '0' + fn % 10;
+				fn /= 10;
+			} while (fn != 0);
+			idp = e;
 			link = query_tmpl_fill(&tfunc, &idp);
 		}
 		if ((s = report_label(o)) == NULL) {
@@ -818,11 +896,11 @@ tree_display(const json_t *j, const struct query *q)
 		if (cell != NULL && depth > 0) {
 			cell->indent = depth;
 			if (nkids > 0)
-				cell->toggle = tree_toggle(&ttoggle, q, path,
-				    0);
+				cell->toggle = display_take(d,
+				    tree_toggle(&ttoggle, q, path, 0));
 			else if (hidden > 0)
-				cell->toggle = tree_toggle(&ttoggle, q, path,
-				    1);
+				cell->toggle = display_take(d,
+				    tree_toggle(&ttoggle, q, path, 1));
 			if (nkids > 0 || hidden > 0) {
 				link = query_tmpl_fill(&troot, &path);
 				display_aux_take(d, cell, "root here", link);
