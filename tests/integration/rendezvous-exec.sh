@@ -18,10 +18,14 @@ for dir in common server cgi cli; do
 	    "! grep -nE '\\<(system|popen|execlp|execvp|execvpe|posix_spawnp)\\(|/bin/sh|\"sh\"' \
 	    '$top_srcdir/$dir/'*.c"
 done
-check "the only exec is execve of the configured server path" sh -c \
+# Two execs in all: the configured server (client-spawn.c), and deepq web
+# running deepq-web by its full path, beside deepq or installed
+# (cli/cmd-web.c), never through PATH.
+check "the only execs: the configured server path, and deepq-web" sh -c \
     "test \"\$(grep -lE '\\<exec[lv]p?e?\\(' '$top_srcdir'/common/*.c \
-    '$top_srcdir'/server/*.c '$top_srcdir'/cgi/*.c '$top_srcdir'/cli/*.c)\" = \
-    '$top_srcdir/common/client-spawn.c'"
+    '$top_srcdir'/server/*.c '$top_srcdir'/cgi/*.c '$top_srcdir'/cli/*.c | \
+    tr '\\n' ' ')\" = \
+    '$top_srcdir/common/client-spawn.c $top_srcdir/cli/cmd-web.c '"
 
 command -v strace >/dev/null 2>&1 || skip_all "strace is not installed"
 # LeakSanitizer cannot run under ptrace (sanitizer builds).
