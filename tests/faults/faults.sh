@@ -9,6 +9,9 @@
 
 SHIM=$top_builddir/tests/faults/faultshim.so
 [ -f "$SHIM" ] || { not_ok "no $SHIM"; done_testing; exit 1; }
+# deepq itself may be static, where LD_PRELOAD does nothing.
+DEEPQ=$top_builddir/tests/faults/deepq-shared
+[ -x "$DEEPQ" ] || { not_ok "no $DEEPQ"; done_testing; exit 1; }
 # Under ASan the shim comes before the runtime: allowed, it forwards.
 ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
 export ASAN_OPTIONS
