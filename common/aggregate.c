@@ -20,6 +20,7 @@
 
 #include "aggregate.h"
 #include "cost.h"
+#include "hash.h"
 #include "idmap.h"
 #include "profile.h"
 
@@ -71,7 +72,6 @@ struct aggregate_memo {
 
 static int	rows_init(struct aggregate_rows *, uint32_t, uint32_t);
 static int	rows_copy(struct aggregate_rows *, const struct aggregate_rows *);
-static uint64_t	memo_hash(const void *, size_t);
 static struct memo_entry *memo_find(const struct profile *, enum memo_kind,
 		    const void *, size_t, uint32_t, const struct aggregate_spec *);
 static void	memo_keep(const struct profile *, enum memo_kind, const void *,
@@ -449,23 +449,6 @@ rows_copy(struct aggregate_rows *d, const struct aggregate_rows *s)
 	return (0);
 }
 
-/* FNV-1a, a word at a time: only picks the entry to compare in full. */
-static uint64_t
-memo_hash(const void *v, size_t len)
-{
-	const unsigned char	*b = v;
-	uint64_t		 h = 0xcbf29ce484222325ULL, w;
-	size_t			 i = 0;
-
-	for (; i + 8 <= len; i += 8) {
-		memcpy(&w, b + i, 8);
-		h = (h ^ w) * 0x100000001b3ULL;
-	}
-	for (; i < len; i++)
-		h = (h ^ b[i]) * 0x100000001b3ULL;
-	return (h);
-}
-
 static int
 memo_same(const struct memo_entry *e, enum memo_kind kind, uint64_t hash,
     const void *sel, size_t len, uint32_t ngroups,
@@ -493,7 +476,7 @@ memo_find(const struct profile *p, enum memo_kind kind, const void *sel,
 	if ((d = profile_derived(p)) == NULL || (m = d->aggregate_memo) ==
 	    NULL)
 		return (NULL);
-	hash = memo_hash(sel, len);
+	hash = hash_bytes(sel, len);
 	for (i = 0; i < MEMO_ENTRIES; i++) {
 		if (memo_same(&m->e[i], kind, hash, sel, len, ngroups, s)) {
 			m->e[i].used = ++m->clock;
@@ -540,7 +523,7 @@ memo_keep(const struct profile *p, enum memo_kind kind, const void *sel,
 		}
 	}
 	e->sellen = len;
-	e->hash = memo_hash(sel, len);
+	e->hash = hash_bytes(sel, len);
 	e->ngroups = ngroups;
 	if (s != NULL) {
 		e->internal = s->internal;

@@ -24,6 +24,7 @@
 
 #include "answer.h"
 #include "answer-cache.h"
+#include "hash.h"
 #include "query.h"
 #include "report.h"
 
@@ -65,26 +66,11 @@ struct answer_cache {
 	struct answer_cache_stats st;
 };
 
-static uint64_t	answer_cache_hash(const char *, size_t);
 static struct answer_cache_entry **answer_cache_find(struct answer_cache *,
 		    const char *, size_t, uint64_t);
 static void	answer_cache_remove(struct answer_cache *,
 		    struct answer_cache_entry *);
 static void	answer_cache_grow(struct answer_cache *);
-
-/* FNV-1a, 64 bits: keys are short texts, hashed once per request. */
-static uint64_t
-answer_cache_hash(const char *s, size_t len)
-{
-	uint64_t	 h = 0xcbf29ce484222325ULL;
-	size_t		 i;
-
-	for (i = 0; i < len; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 0x100000001b3ULL;
-	}
-	return (h);
-}
 
 /* A cache of at most limit bytes; NULL if out of memory. */
 struct answer_cache *
@@ -214,7 +200,7 @@ answer_cache_get(struct answer_cache *c, const char *key)
 		return (NULL);
 	len = strlen(key);
 	if ((e = *answer_cache_find(c, key, len,
-	    answer_cache_hash(key, len))) == NULL) {
+	    hash_bytes(key, len))) == NULL) {
 		c->st.misses++;
 		return (NULL);
 	}
@@ -250,7 +236,7 @@ answer_cache_put(struct answer_cache *c, const char *key,
 	size = sizeof *e + keylen + 1 + a->len;
 	if (size > c->st.limit / ANSWER_CACHE_SHARE)
 		return (0);
-	h = answer_cache_hash(key, keylen);
+	h = hash_bytes(key, keylen);
 	if ((e = *answer_cache_find(c, key, keylen, h)) != NULL)
 		answer_cache_remove(c, e);
 	while (c->st.bytes + size > c->st.limit &&
