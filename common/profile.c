@@ -25,10 +25,13 @@
 
 #include "aggregate.h"
 #include "callgraph.h"
+#include "idmap.h"
 #include "profile.h"
 #include "strpool.h"
 
 /* The read-only profile model (see profile.h); building is in profile-builder.c. */
+
+static void	profile_byfunc_free(struct profile_byfunc *);
 
 /* Free a profile. */
 void
@@ -51,6 +54,7 @@ profile_free(struct profile *p)
 		free(p->derived->children_block);
 		aggregate_memo_free(p->derived->aggregate_memo);
 		free(p->derived->children_bits);
+		profile_byfunc_free(p->derived->byfunc);
 		free(p->derived);
 	}
 	if (p->map != NULL) {
@@ -187,20 +191,141 @@ profile_func_find(const struct profile *p, const char *s)
 	return (PROFILE_NONE);
 }
 
+/*
+ * profile_node_child()'s index. A node's children are a list threaded
+ * through node_next_sibling: a path into a wide profile walks thousands
+ * of them, a cache miss each, and every tree page with path= or open=
+ * resolves its paths again (at 6.6 M nodes that walk was a sixth of a
+ * new tree page). So a parent with PROFILE_BYFUNC_MIN children or more
+ * gets, on its first lookup, its children sorted by function: one run of
+ * pairs (function << 32 | child) after a count, found by binary search.
+ * All runs share one array of at most PROFILE_BYFUNC_MAX pairs (2 MB),
+ * dropped and begun again when full: bounded memory, and at worst the
+ * walk of today.
+ */
+#define PROFILE_BYFUNC_MIN	16
+#define PROFILE_BYFUNC_MAX	(1U << 18)
+
+struct profile_byfunc {
+	struct idmap	 at;		/* parent -> its run's count in pairs */
+	uint64_t	*pairs;
+	size_t		 len;
+	uint32_t	*tmp;		/* children in list order, for a build */
+};
+
+static void
+profile_byfunc_free(struct profile_byfunc *b)
+{
+	if (b == NULL)
+		return;
+	idmap_clear(&b->at);
+	free(b->pairs);
+	free(b->tmp);
+	free(b);
+}
+
+static int
+profile_byfunc_cmp(const void *a, const void *b)
+{
+	uint64_t	 x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x < y ? -1 : x > y);
+}
+
+/* The first of the pairs[0..n) of function f, or PROFILE_NONE. */
+static uint32_t
+profile_byfunc_find(const uint64_t *v, size_t n, uint32_t f)
+{
+	size_t	 lo = 0, hi = n, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if ((uint32_t)(v[mid] >> 32) < f)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < n && (uint32_t)(v[lo] >> 32) == f)
+		return ((uint32_t)v[lo]);
+	return (PROFILE_NONE);
+}
+
+/*
+ * Index n's k children (k >= PROFILE_BYFUNC_MIN, counted by the caller's
+ * walk). -1 if there is no room or memory: the caller walks instead.
+ */
+static int
+profile_byfunc_add(const struct profile *p, struct profile_byfunc *b,
+    uint32_t n, size_t k)
+{
+	uint64_t	*v;
+	uint32_t	 c;
+	size_t		 i;
+
+	if (k + 1 > PROFILE_BYFUNC_MAX)
+		return (-1);
+	if (b->len + k + 1 > PROFILE_BYFUNC_MAX) {
+		idmap_clear(&b->at);
+		b->len = 0;
+	}
+	if (b->pairs == NULL && (b->pairs = malloc(PROFILE_BYFUNC_MAX *
+	    sizeof *b->pairs)) == NULL)
+		return (-1);
+	if (b->tmp == NULL && (b->tmp = malloc(PROFILE_BYFUNC_MAX *
+	    sizeof *b->tmp)) == NULL)
+		return (-1);
+	if (idmap_put(&b->at, n, (uint32_t)b->len) == -1)
+		return (-1);
+	/*
+	 * Sorted by function then by place in the list: a duplicate
+	 * function (none in a built profile) finds the first, as the walk.
+	 */
+	v = b->pairs + b->len + 1;
+	i = 0;
+	for (c = p->node_first_child[n]; c != PROFILE_NONE && i < k;
+	    c = p->node_next_sibling[c], i++) {
+		b->tmp[i] = c;
+		v[i] = (uint64_t)p->node_func[c] << 32 | i;
+	}
+	qsort(v, k, sizeof *v, profile_byfunc_cmp);
+	for (i = 0; i < k; i++)
+		v[i] = (v[i] & 0xffffffff00000000ULL) | b->tmp[(uint32_t)v[i]];
+	b->pairs[b->len] = k;
+	b->len += k + 1;
+	return (0);
+}
+
 /* The child of node n whose function is f, or PROFILE_NONE. */
 uint32_t
 profile_node_child(const struct profile *p, uint32_t n, uint32_t f)
 {
-	uint32_t	 c;
+	struct profile_derived	*d;
+	struct profile_byfunc	*b;
+	uint32_t		 c, at, found = PROFILE_NONE;
+	size_t			 k = 0;
 
 	if (n >= p->nnodes)
 		return (PROFILE_NONE);
+	d = p->derived;
+	b = d != NULL ? d->byfunc : NULL;
+	if (b != NULL && (at = idmap_get(&b->at, n)) != IDMAP_NONE)
+		return (profile_byfunc_find(b->pairs + at + 1, b->pairs[at],
+		    f));
+	/* The whole list, counted: the index needs its length. */
 	for (c = p->node_first_child[n]; c != PROFILE_NONE;
-	    c = p->node_next_sibling[c]) {
-		if (p->node_func[c] == f)
-			return (c);
+	    c = p->node_next_sibling[c], k++) {
+		if (found == PROFILE_NONE && p->node_func[c] == f)
+			found = c;
 	}
-	return (PROFILE_NONE);
+	if (k < PROFILE_BYFUNC_MIN)
+		return (found);
+	/* Out of memory here costs only the index. */
+	if (b == NULL && (d = profile_derived(p)) != NULL &&
+	    (b = d->byfunc = calloc(1, sizeof *b)) != NULL)
+		idmap_init(&b->at);
+	if (b != NULL)
+		(void)profile_byfunc_add(p, b, n, k);
+	return (found);
 }
 
 /* Bytes of memory the profile holds, roughly. */

@@ -128,6 +128,7 @@ struct profile {
 };
 
 struct aggregate_memo;
+struct profile_byfunc;
 struct callgraph;
 
 /* Parents per entry of the index of profile_children()'s groups. */
@@ -146,6 +147,7 @@ struct profile_derived {
 	uint32_t	*children_block; /* profile_children() */
 	struct aggregate_memo *aggregate_memo; /* aggregate.c's last walks */
 	uint64_t	*children_bits;	/* profile_children(): group sizes */
+	struct profile_byfunc *byfunc;	/* profile_node_child()'s index */
 };
 
 void		 profile_free(struct profile *);

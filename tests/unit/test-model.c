@@ -268,10 +268,62 @@ test_children(void)
 	profile_free(p);
 }
 
+/*
+ * profile_node_child() against the sibling lists: 400 parents of 800
+ * children each (more pairs than its index keeps, so it starts again on
+ * the way), every function asked for twice, present or not.
+ */
+static void
+test_node_child(void)
+{
+	struct profile	*p;
+	uint32_t	*want, n, c, f, top;
+	size_t		 len = 0, cap = 8 << 20, bad = 0, asked = 0, i, j;
+	char		*text = malloc(cap);
+	int		 pass;
+
+	if (text == NULL)
+		return;
+	for (i = 0; i < 400; i++)
+		for (j = 0; j < 800; j++)
+			len += snprintf(text + len, cap - len, "p%zu;c%zu 1\n",
+			    i, (j * 7 + i) % 800);
+	p = load(text, "folded");
+	free(text);
+	ok(p != NULL, "node child: loads");
+	if (p == NULL)
+		return;
+	ok(p->nnodes > 320000, "node child: %u nodes", p->nnodes);
+	if ((want = malloc(p->nfuncs * sizeof *want)) == NULL) {
+		profile_free(p);
+		return;
+	}
+	top = p->node_first_child[PROFILE_ROOT];
+	for (pass = 0; pass < 2; pass++) {
+		for (n = top; n != PROFILE_NONE; n = p->node_next_sibling[n]) {
+			for (f = 0; f < p->nfuncs; f++)
+				want[f] = PROFILE_NONE;
+			for (c = p->node_first_child[n]; c != PROFILE_NONE;
+			    c = p->node_next_sibling[c])
+				if (want[p->node_func[c]] == PROFILE_NONE)
+					want[p->node_func[c]] = c;
+			for (f = 0; f < p->nfuncs; f++, asked++)
+				if (profile_node_child(p, n, f) != want[f])
+					bad++;
+		}
+	}
+	is_int(bad, 0, "node child: %zu lookups agree with the lists", asked);
+	ok(profile_node_child(p, p->nnodes, 0) == PROFILE_NONE,
+	    "node child: no node, no child");
+	free(want);
+	profile_free(p);
+}
+
 int
 main(void)
 {
 	test_children();
+	test_node_child();
 	test_firefox();
 	test_tezos();
 	test_recursion();
