@@ -62,8 +62,6 @@
 #define CLIENT_HEAD	8192	/* header, type, message, first body bytes */
 #define CLIENT_POPULATE_MIN (64U * 1024)	/* pre-fault bodies from... */
 #define CLIENT_POPULATE_MAX (16U * 1024 * 1024)	/* ...to */
-#define CLIENT_PIPE_MIN	(64U * 1024)	/* a bigger pipe past this */
-#define CLIENT_PIPE	(1024 * 1024)	/* the unprivileged maximum */
 
 #if PROTO_ANS_HDR + PROTO_MAX_CTYPE + PROTO_MAX_MESSAGE > CLIENT_HEAD
 #error "CLIENT_HEAD cannot hold an answer's header, type and message"
@@ -490,21 +488,12 @@ client_receive(struct client *c)
 	if (!proto_ctype_valid(head + PROTO_ANS_HDR, h.ctype_len))
 		return (client_error(c, 502, 0, "bad content type"));
 
-	/*
-	 * The body. A big one is read in pipe-sized gulps: a pipe holds 64
-	 * KB, so a 1.9 MB answer took some 60 reads, polls and wakeups of
-	 * both sides; with room for up to CLIENT_PIPE, a few. Where the
-	 * system refuses (pipe-user-pages-soft), the pipe stays as it is.
-	 */
+	/* The body, into its own buffer. */
 	if ((body = malloc(h.body_len + 1)) == NULL)
 		return (NULL);
 	got = have - fixed < h.body_len ? have - fixed : h.body_len;
 	memcpy(body, head + fixed, got);
-	if (h.body_len - got > CLIENT_PIPE_MIN) {
-		client_populate(body + got, h.body_len - got);
-		(void)fcntl(c->replyfd, F_SETPIPE_SZ, h.body_len - got <
-		    CLIENT_PIPE ? (int)(h.body_len - got) : CLIENT_PIPE);
-	}
+	client_populate(body + got, h.body_len - got);
 	while (got < h.body_len) {
 		if (client_read(c, body + got, h.body_len - got, end, 1, &n,
 		    &a) == -1) {
