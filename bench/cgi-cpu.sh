@@ -68,7 +68,7 @@ export DEEPQ_CONFIG="$tmp/deepq.conf"
 "$deepq" query "$tmp/root/$name" cmd=menu >/dev/null
 
 python3 - "$cgi" "$base" "$name" "$rounds" "$per" <<'EOF'
-import os, statistics, sys
+import os, shutil, statistics, subprocess, sys
 
 cgi, base, name, rounds, per = sys.argv[1:6]
 rounds, per = int(rounds), int(per)
@@ -76,12 +76,15 @@ pages = [("tree page", "cmd=tree"), ("top page", "cmd=top"),
     ("1.9 MB answer", "cmd=tree&budget=13500&format=json")]
 bins = [("new", cgi)] + ([("base", base)] if base else [])
 
-def run(path, query):
-    """One request: (cpu ms, minor + major faults, output)."""
-    env = {"PATH": "/usr/bin:/bin", "DEEPQ_CONFIG":
+def cgienv(query):
+    return {"PATH": "/usr/bin:/bin", "DEEPQ_CONFIG":
         os.environ["DEEPQ_CONFIG"], "GATEWAY_INTERFACE": "CGI/1.1",
         "REQUEST_METHOD": "GET", "SERVER_PROTOCOL": "HTTP/1.1",
         "QUERY_STRING": "file=%s&%s" % (name, query)}
+
+def run(path, query):
+    """One request: (cpu ms, minor + major faults, output)."""
+    env = cgienv(query)
     r, w = os.pipe()
     # posix_spawn (vfork): a fork of this interpreter would charge the
     # child with copying its page tables and faults before the exec.
@@ -102,6 +105,25 @@ def run(path, query):
         sys.exit("cgi-cpu: %s %s: %r" % (path, query, out[:200]))
     return ((ru.ru_utime + ru.ru_stime) * 1000, ru.ru_minflt +
         ru.ru_majflt, out)
+
+def exceptions(path, query):
+    """
+    Page faults taken as exceptions (perf's page-faults event), median of
+    5, or None without a working perf. getrusage also counts the pages
+    that madvise(MADV_POPULATE_WRITE) makes present, in one call.
+    """
+    if shutil.which("perf") is None:
+        return None
+    v = []
+    for _ in range(5):
+        p = subprocess.run(["perf", "stat", "-x,", "-e", "page-faults",
+            path], env=cgienv(query), stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE, text=True)
+        f = p.stderr.strip().splitlines()[-1:] if p.stderr else []
+        if not f or not f[0].split(",")[0].isdigit():
+            return None
+        v.append(int(f[0].split(",")[0]))
+    return statistics.median(v)
 
 print("deepq.cgi CPU per warm request, %s, %d rounds of %d requests, "
     "%d CPUs, load average %s" % (name, rounds, per, os.cpu_count(),
@@ -126,11 +148,13 @@ for label, query in pages:
             flt[b].append(f / per)
     body = len(outs["new"].split(b"\n\n", 1)[1])
     print("%s (%s, %d bytes):" % (label, query, body))
-    for b, _ in bins:
+    for b, path in bins:
+        e = exceptions(path, query)
         print("  %-4s  CPU %.3f ms (median of rounds; mean %.3f, "
-            "min %.3f), page faults %.1f" % (b,
+            "min %.3f), page faults %.1f (rusage), %s (perf)" % (b,
             statistics.median(cpu[b]), statistics.mean(cpu[b]),
-            min(cpu[b]), statistics.median(flt[b])))
+            min(cpu[b]), statistics.median(flt[b]),
+            "?" if e is None else "%d" % e))
     if base:
         print("  new/base: CPU %.2f, page faults %.2f" % (
             statistics.median(cpu["new"]) / statistics.median(cpu["base"]),

@@ -491,9 +491,9 @@ client_receive(struct client *c)
 	/* The body, into its own buffer. */
 	if ((body = malloc(h.body_len + 1)) == NULL)
 		return (NULL);
+	client_populate(body, h.body_len);
 	got = have - fixed < h.body_len ? have - fixed : h.body_len;
 	memcpy(body, head + fixed, got);
-	client_populate(body + got, h.body_len - got);
 	while (got < h.body_len) {
 		if (client_read(c, body + got, h.body_len - got, end, 1, &n,
 		    &a) == -1) {
