@@ -15,7 +15,8 @@
 # defaults to tests/data/firefox.folded; on a generated million-node
 # profile (bench/genprof -s wide -n 1000000) the pages are a tree page
 # (cmd=tree, HTML, 77 KB), a top page (cmd=top, HTML, 11 KB) and a
-# 1.9 MB answer (cmd=tree&budget=13500&format=json). Needs python3.
+# 1.9 MB answer (cmd=tree&budget=13500&format=json), and as the floor,
+# a request the CGI refuses itself (400). Needs python3.
 
 set -eu
 LC_ALL=C
@@ -72,17 +73,21 @@ import os, shutil, statistics, subprocess, sys
 
 cgi, base, name, rounds, per = sys.argv[1:6]
 rounds, per = int(rounds), int(per)
-pages = [("tree page", "cmd=tree"), ("top page", "cmd=top"),
-    ("1.9 MB answer", "cmd=tree&budget=13500&format=json")]
+# The last: the CGI's start and exit alone, a request it refuses itself
+# (no file=) without touching the runtime directory.
+pages = [("tree page", "file=%s&cmd=tree", 200),
+    ("top page", "file=%s&cmd=top", 200),
+    ("1.9 MB answer", "file=%s&cmd=tree&budget=13500&format=json", 200),
+    ("refused request, no server contact", "cmd=top", 400)]
 bins = [("new", cgi)] + ([("base", base)] if base else [])
 
 def cgienv(query):
     return {"PATH": "/usr/bin:/bin", "DEEPQ_CONFIG":
         os.environ["DEEPQ_CONFIG"], "GATEWAY_INTERFACE": "CGI/1.1",
         "REQUEST_METHOD": "GET", "SERVER_PROTOCOL": "HTTP/1.1",
-        "QUERY_STRING": "file=%s&%s" % (name, query)}
+        "QUERY_STRING": query.replace("%s", name)}
 
-def run(path, query):
+def run(path, query, want):
     """One request: (cpu ms, minor + major faults, output)."""
     env = cgienv(query)
     r, w = os.pipe()
@@ -101,7 +106,7 @@ def run(path, query):
     os.close(r)
     _, status, ru = os.wait4(pid, 0)
     out = b"".join(chunks)
-    if status != 0 or not out.startswith(b"Status: 200"):
+    if not out.startswith(b"Status: %d" % want):
         sys.exit("cgi-cpu: %s %s: %r" % (path, query, out[:200]))
     return ((ru.ru_utime + ru.ru_stime) * 1000, ru.ru_minflt +
         ru.ru_majflt, out)
@@ -128,10 +133,10 @@ def exceptions(path, query):
 print("deepq.cgi CPU per warm request, %s, %d rounds of %d requests, "
     "%d CPUs, load average %s" % (name, rounds, per, os.cpu_count(),
     " ".join(open("/proc/loadavg").read().split()[:3])))
-for label, query in pages:
+for label, query, want in pages:
     outs = {}
     for b, path in bins:
-        outs[b] = run(path, query)[2]
+        outs[b] = run(path, query, want)[2]
     if base and outs["new"] != outs["base"]:
         sys.exit("cgi-cpu: %s: the two CGIs answer differently" % label)
     cpu = {b: [] for b, _ in bins}
@@ -141,13 +146,14 @@ for label, query in pages:
         for b, path in order:
             t = f = 0
             for _ in range(per):
-                c, n, _o = run(path, query)
+                c, n, _o = run(path, query, want)
                 t += c
                 f += n
             cpu[b].append(t / per)
             flt[b].append(f / per)
     body = len(outs["new"].split(b"\n\n", 1)[1])
-    print("%s (%s, %d bytes):" % (label, query, body))
+    print("%s (%s, %d bytes):" % (label, query.replace("%s", name),
+        body))
     for b, path in bins:
         e = exceptions(path, query)
         print("  %-4s  CPU %.3f ms (median of rounds; mean %.3f, "
