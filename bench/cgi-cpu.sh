@@ -8,7 +8,7 @@
 # such as a release build of main) the two CGIs alternate, round by
 # round, against the same running server, and the ratio is printed.
 #
-#	BASELINE=/tmp/rel-main sh bench/cgi-cpu.sh [profile] [rounds] [per-round]
+#	BASELINE=/tmp/rel-main sh bench/cgi-cpu.sh [profile] [rounds] [each]
 #
 # Run from the top of a built tree (or set top_builddir); build both
 # with the same CFLAGS (e.g. -O2 -g, no --enable-debug). The profile
@@ -28,7 +28,7 @@ cgi=$top_builddir/cgi/deepq.cgi
 deepq=$top_builddir/cli/deepq
 profile=${1:-$top_srcdir/tests/data/firefox.folded}
 rounds=${2:-20}
-per=${3:-25}
+per=${3:-25}		# requests per CGI in each round
 for f in "$server" "$cgi" "$deepq"; do
 	[ -x "$f" ] || { echo "cgi-cpu: $f is missing" >&2; exit 1; }
 done

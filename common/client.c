@@ -59,7 +59,7 @@
 #define CLIENT_SEND_MS	5000	/* room in a full request FIFO */
 #define CLIENT_ATTEMPTS	8
 #define CLIENT_RETRY	2	/* Retry-After of retryable 503s */
-#define CLIENT_HEAD	8192	/* header, type, message, first body bytes */
+#define CLIENT_HEAD	8192	/* header, type, message, some body */
 #define CLIENT_POPULATE_MIN (64U * 1024)	/* pre-fault bodies from... */
 #define CLIENT_POPULATE_MAX (16U * 1024 * 1024)	/* ...to */
 
@@ -408,7 +408,7 @@ client_read(struct client *c, char *buf, size_t len, long long end,
 			}
 		}
 		if (r > 0 || (pfd.revents & (POLLIN | POLLHUP)))
-			started = 1;	/* a writer came: read says EOF now */
+			started = 1;	/* a writer came: EOF is real now */
 	}
 }
 
