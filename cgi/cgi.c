@@ -17,9 +17,17 @@
 
 #include "config.h"
 
+#include <sys/types.h>
+#include <sys/uio.h>
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "answer.h"
 #include "cgi.h"
@@ -32,7 +40,21 @@
  * error always gets its real status (mdprof wrote `200' before knowing).
  */
 
+#define CGI_HEAD_MAX	4096	/* our header lines: well under 1 KB */
+#define CGI_SLICE	100	/* ms between checks while stdout is full */
+
+/* The CGI header under construction, on the stack. */
+struct cgi_head {
+	char	 buf[CGI_HEAD_MAX];
+	size_t	 len;
+	int	 overflow;
+};
+
 static void	cgi_header(void *, const char *, const char *);
+static void	cgi_add(struct cgi_head *, const char *, ...)
+		    __attribute__((__format__(__printf__, 2, 3)));
+static int	cgi_write(int, struct iovec *, int,
+		    volatile sig_atomic_t *);
 
 /* The reason phrase of a status we send. */
 const char *
@@ -66,27 +88,99 @@ cgi_reason(int status)
 	    "Server Error");
 }
 
+/* Append to the header; an overflow makes it unusable, never cut. */
+static void
+cgi_add(struct cgi_head *h, const char *fmt, ...)
+{
+	va_list	 ap;
+	int	 n;
+
+	if (h->overflow)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(h->buf + h->len, sizeof h->buf - h->len, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= sizeof h->buf - h->len)
+		h->overflow = 1;
+	else
+		h->len += n;
+}
+
 /* One header line, for front_headers. */
 static void
 cgi_header(void *arg, const char *name, const char *value)
 {
-	fprintf(arg, "%s: %s\n", name, value);
+	cgi_add(arg, "%s: %s\n", name, value);
+}
+
+/*
+ * Write all of iov to fd, through short writes (a pipe takes what fits)
+ * and EAGAIN (should the web server have made the pipe nonblocking).
+ * -1 on a write error, or when *cancel says the web server gave up on us
+ * (its signal interrupts a write that would otherwise block for good).
+ */
+static int
+cgi_write(int fd, struct iovec *iov, int iovcnt,
+    volatile sig_atomic_t *cancel)
+{
+	struct pollfd	 pfd;
+	ssize_t		 n;
+
+	while (iovcnt > 0) {
+		if (iov->iov_len == 0) {
+			iov++;
+			iovcnt--;
+			continue;
+		}
+		if ((n = writev(fd, iov, iovcnt)) == -1) {
+			if ((errno != EAGAIN && errno != EINTR) ||
+			    (cancel != NULL && *cancel))
+				return (-1);
+			if (errno == EAGAIN) {
+				pfd.fd = fd;
+				pfd.events = POLLOUT;
+				(void)poll(&pfd, 1, CGI_SLICE);
+			}
+			continue;
+		}
+		while (iovcnt > 0 && (size_t)n >= iov->iov_len) {
+			n -= iov->iov_len;
+			iov++;
+			iovcnt--;
+		}
+		if (iovcnt > 0) {
+			iov->iov_base = (char *)iov->iov_base + n;
+			iov->iov_len -= n;
+		}
+	}
+	return (0);
 }
 
 /*
  * Write an answer as the CGI response; head: headers only (HEAD).
- * allow_post adds POST to the Allow header of a 405. -1 on a write error.
+ * allow_post adds POST to the Allow header of a 405; cancel, set by a
+ * signal, stops a blocked write. -1 on a write error. The header is
+ * built on the stack and goes with the body in one writev(2): no stdio
+ * buffer for a body of megabytes to be copied through.
  */
 int
-cgi_reply(const struct answer *a, int head, int allow_post)
+cgi_reply(const struct answer *a, int head, int allow_post,
+    volatile sig_atomic_t *cancel)
 {
-	FILE	*f = stdout;
+	struct cgi_head	 h;
+	struct iovec	 iov[2];
 
-	fprintf(f, "Status: %d %s\n", a->status, cgi_reason(a->status));
-	fprintf(f, "Content-Length: %zu\n", a->len);
-	front_headers(a, allow_post, cgi_header, f);
-	fputs("\n", f);
-	if (!head && a->len > 0)
-		fwrite(a->body, 1, a->len, f);
-	return (fflush(f) == 0 && !ferror(f) ? 0 : -1);
+	h.len = 0;
+	h.overflow = 0;
+	cgi_add(&h, "Status: %d %s\nContent-Length: %zu\n", a->status,
+	    cgi_reason(a->status), a->len);
+	front_headers(a, allow_post, cgi_header, &h);
+	cgi_add(&h, "\n");
+	if (h.overflow)
+		return (-1);
+	iov[0].iov_base = h.buf;
+	iov[0].iov_len = h.len;
+	iov[1].iov_base = a->body;
+	iov[1].iov_len = !head && a->body != NULL ? a->len : 0;
+	return (cgi_write(STDOUT_FILENO, iov, 2, cancel));
 }

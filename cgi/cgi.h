@@ -23,9 +23,12 @@
  * section 6). The checks on a request are common/front.c's.
  */
 
+#include <signal.h>
+
 struct answer;
 
 const char	*cgi_reason(int);
-int		 cgi_reply(const struct answer *, int, int);
+int		 cgi_reply(const struct answer *, int, int,
+		     volatile sig_atomic_t *);
 
 #endif /* CGI_H */

@@ -72,7 +72,7 @@ cgi_fail(const char *format, int status, const char *message,
 		    "out of memory\n", stdout);
 		return (1);
 	}
-	r = cgi_reply(a, head, allow_post);
+	r = cgi_reply(a, head, allow_post, &cgi_cancel);
 	answer_free(a);
 	return (r == 0 ? 0 : 1);
 }
@@ -140,7 +140,7 @@ main(int argc, char **argv)
 	if (a->status >= 500)
 		fprintf(stderr, "deepq.cgi: %d %s\n", a->status,
 		    a->message ? a->message : "");
-	r = cgi_reply(a, v.head, 0) == 0 ? 0 : 1;
+	r = cgi_reply(a, v.head, 0, &cgi_cancel) == 0 ? 0 : 1;
 	answer_free(a);
 done:
 	front_verdict_free(&v);
