@@ -199,6 +199,17 @@ answer_query(const struct profile *p, const char *qs,
 		}
 		use = derived;
 	}
+	/*
+	 * A page that needs only the display, and compares nothing, is
+	 * made from the profile without the JSON (one object a tree node
+	 * was most of a tree page's time); the JSON keeps its own path.
+	 */
+	if (r->needs_display && rc.base == NULL && !diff_init(&dd, use, q) &&
+	    report_has_display(q)) {
+		if ((d = report_create_display(use, q, &rc, &e)) == NULL)
+			goto fail;
+		goto displayed;
+	}
 	if ((j = report_create(use, q, &rc, &e)) == NULL)
 		goto fail;
 	/* Every report of a comparison says what it compares. */
@@ -217,6 +228,7 @@ answer_query(const struct profile *p, const char *qs,
 		report_error_set(&e, 500, "out of memory");
 		goto fail;
 	}
+displayed:
 	if (d != NULL)
 		transform_display(d, use, q, ts);
 	if (d != NULL && display_failed(d)) {
