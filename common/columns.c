@@ -262,7 +262,12 @@ columns_head(struct display *d, struct display_block *b, uint32_t col,
 			if (asprintf(&label, "%s (seconds)", g->metric) == -1)
 				label = NULL;
 		}
-		display_group(d, b, col, w, label ? label : g->metric);
+		/* Not the bare name instead: out of memory fails the page. */
+		if (label == NULL) {
+			d->failed = 1;
+			return;
+		}
+		display_group(d, b, col, w, label);
 		free(label);
 		for (which = COLUMNS_SELF; which <= COLUMNS_TOTAL;
 		    which <<= 1) {
@@ -279,10 +284,12 @@ columns_head(struct display *d, struct display_block *b, uint32_t col,
 				    QUERY_FROM, NULL, -1);
 			if (asprintf(&text, "%s%s", which == COLUMNS_SELF ?
 			    "Self" : "Total", sorted ? " \xe2\x96\xbc" : "") ==
-			    -1)
-				text = NULL;
-			display_head(d, b, col++, text ? text : kind, link,
-			    DISPLAY_NUM);
+			    -1) {
+				free(link);
+				d->failed = 1;
+				return;
+			}
+			display_head(d, b, col++, text, link, DISPLAY_NUM);
 			free(text);
 			free(link);
 			if (c->pct)

@@ -873,7 +873,7 @@ tree_display(const json_t *j, const struct query *q)
 	uint32_t		*depths = NULL, ncols, depth;
 	size_t			 sp = 0, cap = 64, r, k, nkids;
 	int64_t			 hidden, fn;
-	char			*s, *link, id[32], *e;
+	char			*s, *link, id[32], *e, more[48];
 	const char		*idp;
 	int			 cmp = json_object_get(j, "comparison") != NULL;
 	struct query_tmpl	 tfunc, troot, ttoggle;
@@ -934,15 +934,12 @@ tree_display(const json_t *j, const struct query *q)
 		if (depths[sp] & TREE_MORE) {
 			/* After a partly shown node's children: the rest. */
 			r = display_row(d, t);
-			if (asprintf(&s, "%lld more", (long long)hidden) == -1)
-				s = NULL;
+			snprintf(more, sizeof more, "%lld more",
+			    (long long)hidden);
 			link = query_tmpl_fill(&troot, &path);
-			if (s == NULL && (s = strdup("more")) == NULL) {
-				free(link);
-				goto fail;
-			}
-			cell = display_cell_take(d, t, r, 0, s, link,
+			cell = display_cell(d, t, r, 0, more, link,
 			    DISPLAY_TREE | DISPLAY_LEAF | DISPLAY_DIM);
+			free(link);
 			if (cell != NULL)
 				cell->indent = depth + 1;
 			for (k = 1; k < ncols + (cmp ? DIFF_COLUMNS : 0); k++)
