@@ -16,6 +16,9 @@
 
 #include "config.h"
 
+#include <sys/types.h>
+
+#include <stdint.h>
 #include <stdio.h>
 #include <stdio_ext.h>
 #include <stdlib.h>
@@ -35,7 +38,102 @@
 
 /* Query string + profile -> answer (see answer.h). */
 
+/*
+ * An answer's body as it is written: a buffer that doubles, behind a
+ * FILE the renderers write to (fopencookie). open_memstream did the same
+ * but cleared every byte it grew by and copied the body once more on
+ * each growth, a tenth of a warm tree page's instructions.
+ */
+#define ANSWER_BODY_MIN	16384
+
+struct answer_body {
+	char	*b;
+	size_t	 n, cap;
+	int	 failed;
+};
+
 static int	answer_has_format(const char *, const char *);
+static ssize_t	answer_body_write(void *, const char *, size_t);
+static FILE	*answer_body_open(struct answer_body *);
+static int	answer_body_close(FILE *, struct answer_body *,
+		    struct answer *);
+
+/* The stream's write: append, the body kept NUL-terminated. */
+static ssize_t
+answer_body_write(void *cookie, const char *buf, size_t len)
+{
+	struct answer_body	*ab = cookie;
+	size_t			 cap;
+	char			*b;
+
+	if (ab->failed)
+		return (0);
+	if (len >= ab->cap - ab->n) {
+		cap = ab->cap ? ab->cap : ANSWER_BODY_MIN;
+		while (len >= cap - ab->n) {
+			if (cap > SIZE_MAX / 2) {
+				ab->failed = 1;
+				return (0);
+			}
+			cap *= 2;
+		}
+		if ((b = realloc(ab->b, cap)) == NULL) {
+			ab->failed = 1;
+			return (0);
+		}
+		ab->b = b;
+		ab->cap = cap;
+	}
+	memcpy(ab->b + ab->n, buf, len);
+	ab->n += len;
+	ab->b[ab->n] = '\0';
+	return (len);
+}
+
+/* A stream into ab; NULL if out of memory. */
+static FILE *
+answer_body_open(struct answer_body *ab)
+{
+	static const cookie_io_functions_t	 io = {
+		.write = answer_body_write,
+	};
+	FILE					*f;
+
+	memset(ab, 0, sizeof *ab);
+	if ((f = fopencookie(ab, "w", io)) == NULL)
+		return (NULL);
+	/*
+	 * The stream is this call's alone: skip stdio's lock, taken on
+	 * each of the thousands of small writes a page makes.
+	 */
+	__fsetlocking(f, FSETLOCKING_BYCALLER);
+	return (f);
+}
+
+/*
+ * Close the stream and give its body to a (a->body, a->len): -1 if any
+ * write failed (ab's buffer freed then).
+ */
+static int
+answer_body_close(FILE *f, struct answer_body *ab, struct answer *a)
+{
+	char	*b;
+
+	if (fclose(f) != 0 || ab->failed) {
+		free(ab->b);
+		return (-1);
+	}
+	/* An empty body is still a string. */
+	if (ab->b == NULL && (ab->b = calloc(1, 1)) == NULL)
+		return (-1);
+	/* Give back the doubling's slack of a big body. */
+	if (ab->cap - ab->n > ANSWER_BODY_MIN &&
+	    (b = realloc(ab->b, ab->n + 1)) != NULL)
+		ab->b = b;
+	a->body = ab->b;
+	a->len = ab->n;
+	return (0);
+}
 
 /* Is fmt one of the '|'-separated list? */
 static int
@@ -87,6 +185,7 @@ answer_error(const char *format, int status, const char *message,
 {
 	const struct renderer	*r;
 	struct render_context	 none = { "?", NULL, NULL };
+	struct answer_body	 ab;
 	struct answer		*a;
 	FILE			*f;
 
@@ -98,14 +197,18 @@ answer_error(const char *format, int status, const char *message,
 	a->status = status;
 	a->content_type = r->content_type;
 	if ((a->message = strdup(message ? message : "out of memory")) == NULL ||
-	    (f = open_memstream(&a->body, &a->len)) == NULL) {
+	    (f = answer_body_open(&ab)) == NULL) {
 		answer_free(a);
 		return (NULL);
 	}
-	r->error(f, status, message ? message : "out of memory",
-	    rctx ? rctx : &none);
-	/* A failed final realloc: fclose says 0, the body is NULL. */
-	if (fclose(f) != 0 || a->body == NULL) {
+	if (r->error(f, status, message ? message : "out of memory",
+	    rctx ? rctx : &none) == -1) {
+		fclose(f);
+		free(ab.b);
+		answer_free(a);
+		return (NULL);
+	}
+	if (answer_body_close(f, &ab, a) == -1) {
 		answer_free(a);
 		return (NULL);
 	}
@@ -129,6 +232,7 @@ answer_query(const struct profile *p, const char *qs,
 	struct diff			 dd;
 	struct query			*q;
 	struct display			*d = NULL;
+	struct answer_body		 ab;
 	struct answer			*a = NULL;
 	json_t				*j = NULL;
 	const char			*format;
@@ -199,6 +303,17 @@ answer_query(const struct profile *p, const char *qs,
 		}
 		use = derived;
 	}
+	/*
+	 * A page that needs only the display, and compares nothing, is
+	 * made from the profile without the JSON (one object a tree node
+	 * was most of a tree page's time); the JSON keeps its own path.
+	 */
+	if (r->needs_display && rc.base == NULL && !diff_init(&dd, use, q) &&
+	    report_has_display(q)) {
+		if ((d = report_create_display(use, q, &rc, &e)) == NULL)
+			goto fail;
+		goto displayed;
+	}
 	if ((j = report_create(use, q, &rc, &e)) == NULL)
 		goto fail;
 	/* Every report of a comparison says what it compares. */
@@ -217,6 +332,7 @@ answer_query(const struct profile *p, const char *qs,
 		report_error_set(&e, 500, "out of memory");
 		goto fail;
 	}
+displayed:
 	if (d != NULL)
 		transform_display(d, use, q, ts);
 	if (d != NULL && display_failed(d)) {
@@ -227,29 +343,20 @@ answer_query(const struct profile *p, const char *qs,
 		goto fail;
 	a->status = 200;
 	a->content_type = r->content_type;
-	if ((f = open_memstream(&a->body, &a->len)) == NULL) {
+	if ((f = answer_body_open(&ab)) == NULL) {
 		free(a);
 		a = NULL;
 		goto fail;
 	}
-	/*
-	 * The stream is this call's alone: skip stdio's lock, taken on
-	 * each of the thousands of small writes a page makes.
-	 */
-	__fsetlocking(f, FSETLOCKING_BYCALLER);
 	if (r->render(f, j, d, &ctx->render) == -1) {
 		fclose(f);
+		free(ab.b);
 		answer_free(a);
 		a = NULL;
 		report_error_set(&e, 500, "out of memory");
 		goto fail;
 	}
-	/*
-	 * glibc's fclose of a memory stream returns 0 even when its final
-	 * realloc fails: it leaves the body NULL instead (T39, allocation
-	 * 217 of a small query once gave an empty answer with status 200).
-	 */
-	if (fclose(f) != 0 || a->body == NULL) {
+	if (answer_body_close(f, &ab, a) == -1) {
 		answer_free(a);
 		a = NULL;
 		report_error_set(&e, 500, "out of memory");

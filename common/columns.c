@@ -35,6 +35,8 @@ static int	fields_has(const char *, const char *);
 static void	control(struct display *, struct display_block *,
 		    const struct query *, const char *, enum query_key,
 		    const char *);
+static void	columns_cell(struct display *, struct display_block *,
+		    size_t, uint32_t, const char *, int);
 
 /* Is name one of the comma-separated list? */
 static int
@@ -96,6 +98,64 @@ group_width(const struct columns *c, const struct columns_group *g)
 }
 
 /*
+ * The columns from the metrics' names, units, rates (0: none) and sums,
+ * n of them, metric the sort metric: from the JSON or the profile alike.
+ * index[k] is where metric k's values are (the JSON holds one value a
+ * name: the last metric of that name).
+ */
+static void
+columns_setup(struct columns *c, size_t n, const char *const *names,
+    const char *const *units, const double *rates, const int64_t *sums,
+    const uint32_t *index, const char *metric, const struct query *q,
+    int flags)
+{
+	const char	*fields = query_str(q, QUERY_FIELDS), *name;
+	int		 seconds;
+	size_t		 i;
+
+	memset(c, 0, sizeof *c);
+	c->flags = flags;
+	c->pct = query_int(q, QUERY_PCT) != 0;
+	c->metric = metric;
+	c->sort = query_str(q, QUERY_SORT);
+	seconds = strcmp(query_str(q, QUERY_UNITS), "seconds") == 0;
+	for (i = 0; i < n; i++) {
+		if (c->calls == NULL && strcmp(names[i], "calls") == 0) {
+			c->calls = names[i];
+			c->calls_index = index[i];
+		}
+	}
+	for (i = 0; i < n; i++) {
+		if (c->calls == NULL && strcmp(names[i], "entries") == 0) {
+			c->calls = names[i];
+			c->calls_index = index[i];
+		}
+	}
+	c->avg = query_int(q, QUERY_AVG) != 0 && c->calls != NULL;
+	for (i = 0; i < n; i++) {
+		struct columns_group	*g;
+
+		name = names[i];
+		if (c->ngroups == PROFILE_MAX_METRICS)
+			break;
+		if (*fields == '\0' ? strcmp(name, c->metric) != 0 :
+		    strcmp(fields, "all") != 0 && !fields_has(fields, name))
+			continue;
+		g = &c->g[c->ngroups++];
+		g->metric = name;
+		g->unit = units[i];
+		g->rate = seconds ? rates[i] : 0;
+		g->sum = sums[i];
+		g->index = index[i];
+		g->first = i == 0;
+		g->calls = c->calls != NULL && strcmp(name, c->calls) == 0;
+		/* Calls in seconds make no sense, whatever the rate. */
+		if (g->calls)
+			g->rate = 0;
+	}
+}
+
+/*
  * The columns of a report's page: which metrics (fields=), and which
  * columns per metric (flags: COLUMNS_SELF, COLUMNS_TOTAL, COLUMNS_SORT).
  */
@@ -105,48 +165,64 @@ columns_init(struct columns *c, const json_t *j, const struct query *q,
 {
 	const json_t	*metrics = json_object_get(j, "metrics"), *m;
 	const json_t	*totals = json_object_get(j, "totals");
-	const char	*fields = query_str(q, QUERY_FIELDS), *name;
-	int		 seconds;
-	size_t		 i;
+	const char	*names[PROFILE_MAX_METRICS];
+	const char	*units[PROFILE_MAX_METRICS];
+	double		 rates[PROFILE_MAX_METRICS];
+	int64_t		 sums[PROFILE_MAX_METRICS];
+	uint32_t	 index[PROFILE_MAX_METRICS];
+	size_t		 i, n = 0;
 
-	memset(c, 0, sizeof *c);
-	c->flags = flags;
-	c->pct = query_int(q, QUERY_PCT) != 0;
-	c->metric = report_string(j, "metric");
-	c->sort = query_str(q, QUERY_SORT);
-	seconds = strcmp(query_str(q, QUERY_UNITS), "seconds") == 0;
+	/* A report holds the profile's metrics, no more than it can. */
 	json_array_foreach(metrics, i, m) {
-		name = report_string(m, "name");
-		if (c->calls == NULL && strcmp(name, "calls") == 0)
-			c->calls = name;
-	}
-	json_array_foreach(metrics, i, m) {
-		name = report_string(m, "name");
-		if (c->calls == NULL && strcmp(name, "entries") == 0)
-			c->calls = name;
-	}
-	c->avg = query_int(q, QUERY_AVG) != 0 && c->calls != NULL;
-	json_array_foreach(metrics, i, m) {
-		struct columns_group	*g;
-
-		name = report_string(m, "name");
-		if (c->ngroups == PROFILE_MAX_METRICS)
+		if (n == PROFILE_MAX_METRICS)
 			break;
-		if (*fields == '\0' ? strcmp(name, c->metric) != 0 :
-		    strcmp(fields, "all") != 0 && !fields_has(fields, name))
-			continue;
-		g = &c->g[c->ngroups++];
-		g->metric = name;
-		g->unit = report_string(m, "unit");
-		g->rate = seconds ? json_number_value(json_object_get(m,
-		    "rate")) : 0;
-		g->sum = json_integer_value(json_object_get(totals, name));
-		g->first = i == 0;
-		g->calls = c->calls != NULL && strcmp(name, c->calls) == 0;
-		/* Calls in seconds make no sense, whatever the rate. */
-		if (g->calls)
-			g->rate = 0;
+		names[n] = report_string(m, "name");
+		units[n] = report_string(m, "unit");
+		rates[n] = json_number_value(json_object_get(m, "rate"));
+		sums[n] = json_integer_value(json_object_get(totals,
+		    names[n]));
+		index[n] = n;
+		n++;
 	}
+	columns_setup(c, n, names, units, rates, sums, index,
+	    report_string(j, "metric"), q, flags);
+}
+
+/*
+ * columns_init() from the profile and the sort metric m, as they would
+ * be in the report's JSON (report_metrics()), for a page made without
+ * it; the rows are then filled with columns_row_values().
+ */
+void
+columns_init_profile(struct columns *c, const struct profile *p, int m,
+    const struct query *q, int flags)
+{
+	const char	*names[PROFILE_MAX_METRICS];
+	const char	*units[PROFILE_MAX_METRICS];
+	double		 rates[PROFILE_MAX_METRICS];
+	int64_t		 sums[PROFILE_MAX_METRICS];
+	uint32_t	 index[PROFILE_MAX_METRICS];
+	uint32_t	 k, l, n = p->nmetrics;
+
+	if (n > PROFILE_MAX_METRICS)
+		n = PROFILE_MAX_METRICS;
+	for (k = 0; k < n; k++) {
+		names[k] = p->metrics[k].name;
+		units[k] = p->metrics[k].unit;
+		rates[k] = profile_metric_rate(p, k);
+		if (!(rates[k] > 0))
+			rates[k] = 0;
+		/* In JSON a later metric of the same name wins. */
+		index[k] = k;
+		for (l = k + 1; l < n; l++) {
+			if (strcmp(p->metrics[l].name, names[k]) == 0)
+				index[k] = l;
+		}
+	}
+	for (k = 0; k < n; k++)
+		sums[k] = p->metrics[index[k]].sum;
+	columns_setup(c, n, names, units, rates, sums, index,
+	    p->metrics[m].name, q, flags);
 }
 
 /* How many table columns the groups take. */
@@ -186,7 +262,12 @@ columns_head(struct display *d, struct display_block *b, uint32_t col,
 			if (asprintf(&label, "%s (seconds)", g->metric) == -1)
 				label = NULL;
 		}
-		display_group(d, b, col, w, label ? label : g->metric);
+		/* Not the bare name instead: out of memory fails the page. */
+		if (label == NULL) {
+			d->failed = 1;
+			return;
+		}
+		display_group(d, b, col, w, label);
 		free(label);
 		for (which = COLUMNS_SELF; which <= COLUMNS_TOTAL;
 		    which <<= 1) {
@@ -203,10 +284,12 @@ columns_head(struct display *d, struct display_block *b, uint32_t col,
 				    QUERY_FROM, NULL, -1);
 			if (asprintf(&text, "%s%s", which == COLUMNS_SELF ?
 			    "Self" : "Total", sorted ? " \xe2\x96\xbc" : "") ==
-			    -1)
-				text = NULL;
-			display_head(d, b, col++, text ? text : kind, link,
-			    DISPLAY_NUM);
+			    -1) {
+				free(link);
+				d->failed = 1;
+				return;
+			}
+			display_head(d, b, col++, text, link, DISPLAY_NUM);
 			free(text);
 			free(link);
 			if (c->pct)
@@ -229,35 +312,31 @@ columns_value(const struct columns *c, uint32_t i, int64_t v)
 }
 
 /*
- * Fill the groups' cells of a row from its {metric: value} objects
- * (self, total; either may be NULL when the flags do not show it).
+ * Fill the groups' cells of a row from each group's self and total value
+ * (either may be NULL when the flags do not show it) and the calls.
  */
-void
-columns_row(struct display *d, struct display_block *b, size_t r,
-    uint32_t col, const struct columns *c, const json_t *self,
-    const json_t *total)
+static void
+columns_cells(struct display *d, struct display_block *b, size_t r,
+    uint32_t col, const struct columns *c, const int64_t *self,
+    const int64_t *total, int64_t calls)
 {
 	const struct columns_group	*g;
-	const json_t			*o;
 	uint32_t			 i, which;
-	int64_t				 v, calls = 0;
+	int64_t				 v;
 	char				*s, buf[DISPLAY_NUMBUF];
 	double				 avg;
 
-	if (c->avg)
-		calls = json_integer_value(json_object_get(self, c->calls));
 	for (i = 0; i < c->ngroups; i++) {
 		g = &c->g[i];
 		for (which = COLUMNS_SELF; which <= COLUMNS_TOTAL;
 		    which <<= 1) {
 			if (!(c->flags & which))
 				continue;
-			o = which == COLUMNS_SELF ? self : total;
-			v = json_integer_value(json_object_get(o, g->metric));
+			v = (which == COLUMNS_SELF ? self : total)[i];
 			/* Plain numbers in a buffer: a page has hundreds. */
 			if (g->rate > 0) {
 				s = columns_value(c, i, v);
-				display_cell(d, b, r, col++, s, NULL,
+				columns_cell(d, b, r, col++, s,
 				    DISPLAY_NUM | (v == 0 ? DISPLAY_DIM : 0));
 				free(s);
 			} else {
@@ -272,7 +351,7 @@ columns_row(struct display *d, struct display_block *b, size_t r,
 					    (v == 0 ? DISPLAY_DIM : 0));
 				else {
 					s = display_percent(v, g->sum);
-					display_cell(d, b, r, col++, s, NULL,
+					columns_cell(d, b, r, col++, s,
 					    DISPLAY_NUM |
 					    (v == 0 ? DISPLAY_DIM : 0));
 					free(s);
@@ -287,13 +366,72 @@ columns_row(struct display *d, struct display_block *b, size_t r,
 					    display_seconds(avg / g->rate) :
 					    display_real(avg);
 				}
-				display_cell(d, b, r, col++, s, NULL,
+				columns_cell(d, b, r, col++, s,
 				    DISPLAY_NUM | (calls == 0 ? DISPLAY_DIM :
 				    0));
 				free(s);
 			}
 		}
 	}
+}
+
+/*
+ * A cell whose text was made for it; a NULL text (out of memory) fails
+ * the display rather than leave the cell empty.
+ */
+static void
+columns_cell(struct display *d, struct display_block *b, size_t r,
+    uint32_t col, const char *s, int flags)
+{
+	if (s == NULL) {
+		d->failed = 1;
+		return;
+	}
+	display_cell(d, b, r, col, s, NULL, flags);
+}
+
+/*
+ * Fill the groups' cells of a row from its {metric: value} objects
+ * (self, total; either may be NULL when the flags do not show it).
+ */
+void
+columns_row(struct display *d, struct display_block *b, size_t r,
+    uint32_t col, const struct columns *c, const json_t *self,
+    const json_t *total)
+{
+	int64_t		 sv[PROFILE_MAX_METRICS], tv[PROFILE_MAX_METRICS];
+	int64_t		 calls = 0;
+	uint32_t	 i;
+
+	if (c->avg)
+		calls = json_integer_value(json_object_get(self, c->calls));
+	for (i = 0; i < c->ngroups; i++) {
+		sv[i] = json_integer_value(json_object_get(self,
+		    c->g[i].metric));
+		tv[i] = json_integer_value(json_object_get(total,
+		    c->g[i].metric));
+	}
+	columns_cells(d, b, r, col, c, sv, tv, calls);
+}
+
+/*
+ * columns_row() from the values of every metric (self[k], total[k] for
+ * metric k of the profile of columns_init_profile()).
+ */
+void
+columns_row_values(struct display *d, struct display_block *b, size_t r,
+    uint32_t col, const struct columns *c, const int64_t *self,
+    const int64_t *total)
+{
+	int64_t		 sv[PROFILE_MAX_METRICS], tv[PROFILE_MAX_METRICS];
+	uint32_t	 i;
+
+	for (i = 0; i < c->ngroups; i++) {
+		sv[i] = self[c->g[i].index];
+		tv[i] = total[c->g[i].index];
+	}
+	columns_cells(d, b, r, col, c, sv, tv, c->avg ?
+	    self[c->calls_index] : 0);
 }
 
 static void
@@ -310,41 +448,32 @@ control(struct display *d, struct display_block *l, const struct query *q,
 
 /*
  * The preference toggles under a table: each is a link to the same page
- * with one preference changed (nothing is stored on the server). lists
- * adds row limits.
+ * with one preference changed (nothing is stored on the server). c are
+ * the page's columns with both kinds, rated whether a metric other than
+ * calls has a rate, n the number of metrics; lists adds row limits.
  */
-void
-columns_controls(struct display *d, const json_t *j, const struct query *q,
-    int lists)
+static void
+columns_toggles(struct display *d, const struct columns *c, int rated,
+    size_t n, const struct query *q, int lists)
 {
 	struct display_block	*l;
-	const json_t		*metrics = json_object_get(j, "metrics"), *m;
-	struct columns		 c;
-	int			 rated = 0;
 	size_t			 i;
 	char			 text[64];
 	static const char *const limits[] = { "20", "50", "200", "1000" };
 
-	columns_init(&c, j, q, COLUMNS_SELF | COLUMNS_TOTAL);
-	json_array_foreach(metrics, i, m) {
-		if (json_number_value(json_object_get(m, "rate")) > 0 &&
-		    (c.calls == NULL || strcmp(c.calls,
-		    report_string(m, "name")) != 0))
-			rated = 1;
-	}
 	display_heading(d, "Preferences");
 	l = display_links(d);
-	control(d, l, q, c.pct ? "hide percentages" : "show percentages",
-	    QUERY_PCT, c.pct ? "0" : "1");
-	if (c.calls != NULL)
-		control(d, l, q, c.avg ? "hide per-call averages" :
-		    "show per-call averages", QUERY_AVG, c.avg ? "0" : "1");
+	control(d, l, q, c->pct ? "hide percentages" : "show percentages",
+	    QUERY_PCT, c->pct ? "0" : "1");
+	if (c->calls != NULL)
+		control(d, l, q, c->avg ? "hide per-call averages" :
+		    "show per-call averages", QUERY_AVG, c->avg ? "0" : "1");
 	if (rated)
 		control(d, l, q, strcmp(query_str(q, QUERY_UNITS),
 		    "seconds") == 0 ? "raw units" : "seconds", QUERY_UNITS,
 		    strcmp(query_str(q, QUERY_UNITS), "seconds") == 0 ?
 		    NULL : "seconds");
-	if (json_array_size(metrics) > 1)
+	if (n > 1)
 		control(d, l, q, strcmp(query_str(q, QUERY_FIELDS), "all") ==
 		    0 ? "one metric" : "all metrics", QUERY_FIELDS,
 		    strcmp(query_str(q, QUERY_FIELDS), "all") == 0 ? NULL :
@@ -357,6 +486,47 @@ columns_controls(struct display *d, const json_t *j, const struct query *q,
 		snprintf(text, sizeof text, "%s rows", limits[i]);
 		control(d, l, q, text, QUERY_LIMIT, limits[i]);
 	}
+}
+
+/*
+ * The preference toggles under a table (columns_toggles()), from the
+ * report's JSON.
+ */
+void
+columns_controls(struct display *d, const json_t *j, const struct query *q,
+    int lists)
+{
+	const json_t	*metrics = json_object_get(j, "metrics"), *m;
+	struct columns	 c;
+	int		 rated = 0;
+	size_t		 i;
+
+	columns_init(&c, j, q, COLUMNS_SELF | COLUMNS_TOTAL);
+	json_array_foreach(metrics, i, m) {
+		if (json_number_value(json_object_get(m, "rate")) > 0 &&
+		    (c.calls == NULL || strcmp(c.calls,
+		    report_string(m, "name")) != 0))
+			rated = 1;
+	}
+	columns_toggles(d, &c, rated, json_array_size(metrics), q, lists);
+}
+
+/* columns_controls() from the profile and the sort metric m. */
+void
+columns_controls_profile(struct display *d, const struct profile *p, int m,
+    const struct query *q, int lists)
+{
+	struct columns	 c;
+	int		 rated = 0;
+	uint32_t	 k;
+
+	columns_init_profile(&c, p, m, q, COLUMNS_SELF | COLUMNS_TOTAL);
+	for (k = 0; k < p->nmetrics; k++) {
+		if (profile_metric_rate(p, k) > 0 && (c.calls == NULL ||
+		    strcmp(c.calls, p->metrics[k].name) != 0))
+			rated = 1;
+	}
+	columns_toggles(d, &c, rated, p->nmetrics, q, lists);
 }
 
 /*

@@ -29,7 +29,9 @@
  *
  * A group is Self [%] [/call] Total [%] [/call] under the metric's name.
  * Everything is read from the report's JSON ("metrics", "totals") and the
- * query, so the HTML and text pages show exactly what the JSON holds.
+ * query, so the HTML and text pages show exactly what the JSON holds; a
+ * page made without JSON reads the same from the profile (_profile,
+ * _values), as report_metrics() would have put it in the JSON.
  */
 
 #include <stdint.h>
@@ -52,6 +54,7 @@ struct columns_group {
 	const char	*unit;
 	double		 rate;		/* > 0: shown in seconds */
 	int64_t		 sum;		/* the base of percentages */
+	uint32_t	 index;		/* its values: metric index */
 	int		 first;		/* the default metric */
 	int		 calls;		/* the calls metric itself */
 };
@@ -63,6 +66,7 @@ struct columns {
 	int			 flags;
 	int			 pct, avg;
 	const char		*calls;		/* calls metric, or NULL */
+	uint32_t		 calls_index;	/* its values: metric index */
 	const char		*metric;	/* the sort metric */
 	const char		*sort;
 };
@@ -71,15 +75,22 @@ int		 columns_check(const struct profile *, const struct query *,
 		     struct report_error *);
 void		 columns_init(struct columns *, const json_t *,
 		     const struct query *, int);
+void		 columns_init_profile(struct columns *,
+		     const struct profile *, int, const struct query *, int);
 uint32_t	 columns_count(const struct columns *);
 void		 columns_head(struct display *, struct display_block *,
 		     uint32_t, const struct columns *, const struct query *);
 void		 columns_row(struct display *, struct display_block *, size_t,
 		     uint32_t, const struct columns *, const json_t *,
 		     const json_t *);
+void		 columns_row_values(struct display *, struct display_block *,
+		     size_t, uint32_t, const struct columns *, const int64_t *,
+		     const int64_t *);
 char		*columns_value(const struct columns *, uint32_t, int64_t);
 void		 columns_controls(struct display *, const json_t *,
 		     const struct query *, int);
+void		 columns_controls_profile(struct display *,
+		     const struct profile *, int, const struct query *, int);
 void		 columns_pager(struct display *, const json_t *,
 		     const struct query *);
 

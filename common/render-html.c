@@ -40,8 +40,8 @@ static int	html_render(FILE *, const json_t *, const struct display *,
 		    const struct render_context *);
 static int	html_error(FILE *, int, const char *,
 		    const struct render_context *);
-static char	*html_nav_link(const struct render_context *,
-		    const char *);
+static int	 html_nav_link(const struct render_context *,
+		    const char *, char **);
 static void	html_begin(struct outbuf *, const char *,
 		    const struct render_context *);
 static void	html_end(struct outbuf *, const struct render_context *);
@@ -103,22 +103,31 @@ html_href(struct outbuf *ob, const char *link,
 
 /*
  * The link to a report of the current file, built like every other link
- * (query_format), for the navigation bar.
+ * (query_format), for the navigation bar: 0 with *link (NULL when the
+ * file's name cannot be in a link), -1 if out of memory.
  */
-static char *
-html_nav_link(const struct render_context *ctx, const char *cmd)
+static int
+html_nav_link(const struct render_context *ctx, const char *cmd,
+    char **link)
 {
 	struct query	*q;
-	char		*s = NULL;
+	char		*cause = NULL;
+	int		 r = 0;
 
+	*link = NULL;
 	if ((q = query_create()) == NULL)
-		return (NULL);
-	if ((ctx->file == NULL ||
-	    query_set(q, QUERY_FILE, ctx->file, NULL) == 0) &&
-	    (cmd == NULL || query_set(q, QUERY_CMD, cmd, NULL) == 0))
-		s = query_format(q);
+		return (-1);
+	if (ctx->file != NULL &&
+	    query_set(q, QUERY_FILE, ctx->file, &cause) == -1) {
+		if (cause == NULL || strcmp(cause, "out of memory") == 0)
+			r = -1;
+	} else if (cmd != NULL && query_set(q, QUERY_CMD, cmd, NULL) == -1)
+		r = -1;
+	else if ((*link = query_format(q)) == NULL)
+		r = -1;
+	free(cause);
 	query_free(q);
-	return (s);
+	return (r);
 }
 
 static void
@@ -154,7 +163,9 @@ html_begin(struct outbuf *ob, const char *title,
 		outbuf_puts(ob, "favicon.svg\" type=\"image/svg+xml\">\n");
 	}
 	outbuf_puts(ob, "</head>\n<body>\n<header><nav>");
-	link = html_nav_link(ctx, NULL);
+	/* A link lost for want of memory fails the page (a 500). */
+	if (html_nav_link(ctx, NULL, &link) == -1)
+		ob->error = 1;
 	outbuf_puts(ob, "<a class=\"home\"");
 	html_href(ob, link ? link : "", ctx);
 	outbuf_puts(ob, ">deepq</a>");
@@ -165,7 +176,9 @@ html_begin(struct outbuf *ob, const char *title,
 		outbuf_puts(ob, "</span>");
 	}
 	for (i = 0; i < sizeof nav / sizeof nav[0]; i++) {
-		if ((link = html_nav_link(ctx, nav[i].cmd)) == NULL)
+		if (html_nav_link(ctx, nav[i].cmd, &link) == -1)
+			ob->error = 1;
+		if (link == NULL)
 			continue;
 		outbuf_puts(ob, " <a");
 		html_href(ob, link, ctx);

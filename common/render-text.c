@@ -37,7 +37,7 @@ static int	text_error(FILE *, int, const char *,
 		    const struct render_context *);
 static size_t	text_width(const char *);
 static void	text_cell(FILE *, const struct display_cell *, size_t, int);
-static void	text_table(FILE *, const struct display_block *);
+static int	text_table(FILE *, const struct display_block *);
 static void	text_clean(FILE *, const char *);
 
 const struct renderer render_text = {
@@ -92,7 +92,8 @@ text_cell(FILE *f, const struct display_cell *c, size_t width, int last)
 	}
 }
 
-static void
+/* A table, columns aligned; -1 if out of memory. */
+static int
 text_table(FILE *f, const struct display_block *b)
 {
 	size_t			*width, r, w, span, i;
@@ -101,10 +102,11 @@ text_table(FILE *f, const struct display_block *b)
 
 	if (b->nrows == 0) {
 		fputs("None.\n", f);
-		return;
+		return (0);
 	}
-	if ((width = calloc(b->ncols, sizeof *width)) == NULL)
-		return;
+	/* Without its widths a table is not left out: the page fails. */
+	if ((width = calloc(b->ncols ? b->ncols : 1, sizeof *width)) == NULL)
+		return (-1);
 	for (col = 0; col < b->ncols; col++)
 		width[col] = text_width(b->head[col].text ?
 		    b->head[col].text : "");
@@ -166,6 +168,7 @@ text_table(FILE *f, const struct display_block *b)
 		fputc('\n', f);
 	}
 	free(width);
+	return (0);
 }
 
 static int
@@ -203,7 +206,8 @@ text_render(FILE *f, const json_t *j, const struct display *d,
 			}
 			break;
 		case DISPLAY_TABLE:
-			text_table(f, b);
+			if (text_table(f, b) == -1)
+				return (-1);
 			break;
 		case DISPLAY_FORM:
 			break;

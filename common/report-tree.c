@@ -16,6 +16,7 @@
 
 #include "config.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,9 +96,37 @@ struct tree_heap {
 	size_t			 n, cap;
 };
 
+/*
+ * The nodes a page shows, in the order they were chosen (0 is the
+ * start): node i is profile node nodes[i] under shown node parents[i],
+ * at paths[i] (plen[i] bytes), with nkids[i] children in the profile
+ * (PROFILE_NONE: not counted, the node stayed closed) of which hidden[i]
+ * are not shown; its shown children are order[first[i] .. first[i + 1])
+ * in the page's order.
+ */
+struct tree_walk {
+	int		 m;		/* the metric that scores */
+	uint32_t	 nshown;
+	uint32_t	*nodes;
+	uint32_t	*parents;
+	uint32_t	*nkids;
+	uint32_t	*plen;
+	char		**paths;
+	uint32_t	*order;
+	uint32_t	*first;
+	int		*hidden;
+};
+
+static int	tree_walk(struct tree_walk *, const struct profile *,
+		    const struct query *, const struct report_context *,
+		    struct report_error *);
+static void	tree_walk_free(struct tree_walk *);
 static json_t	*tree_create(const struct profile *, const struct query *,
 		    const struct report_context *, struct report_error *);
 static struct display *tree_display(const json_t *, const struct query *);
+static struct display *tree_create_display(const struct profile *,
+		    const struct query *, const struct report_context *,
+		    struct report_error *);
 static int	tree_before(const struct tree_cand *,
 		    const struct tree_cand *);
 static int	tree_kid_before(const struct tree_kid *,
@@ -124,6 +153,7 @@ const struct report_entry report_tree_entry = {
 	.formats = "html|json|text",
 	.create = tree_create,
 	.display = tree_display,
+	.create_display = tree_create_display,
 };
 
 /* Shown nodes by parent, then heaviest first, then by node number. */
@@ -369,8 +399,13 @@ tree_open_paths(const struct profile *p, const char *s, struct idmap *set)
 	return (r);
 }
 
-static json_t *
-tree_create(const struct profile *p, const struct query *q,
+/*
+ * Choose the shown nodes (see the top of this file) into w: -1 with *e
+ * on failure (tree_walk_free() frees w either way). Both the JSON and
+ * the display are made from what this chooses, so they cannot differ.
+ */
+static int
+tree_walk(struct tree_walk *w, const struct profile *p, const struct query *q,
     const struct report_context *ctx, struct report_error *e)
 {
 	struct tree_heap	 h = { NULL, 0, 0 };
@@ -378,48 +413,41 @@ tree_create(const struct profile *p, const struct query *q,
 	struct tree_kid		*kv;
 	struct tree_cand	 c, k;
 	struct idmap		 open, closed;
-	json_t			*j = NULL, **objs = NULL, **kidv = NULL, *o;
-	json_t			*kids;
-	struct tree_mod		 mods[TREE_MODS];
-	char			**paths = NULL, *path;
 	struct tree_sibling	 sib;
-	uint32_t		*nodes = NULL, *parents = NULL, *order = NULL;
-	uint32_t		*nkids = NULL, *first = NULL, *plen = NULL;
-	uint32_t		 start, n, ch, nshown = 0;
-	int			 m, hidden;
-	struct diff		 dd;
-	int			 cmp = diff_init(&dd, p, q);
+	char			*path;
+	uint32_t		 start, n, ch, nshown = 0, *order;
+	int			 m, r = -1;
 	int64_t			 depth = query_int(q, QUERY_DEPTH);
 	int64_t			 budget = query_int(q, QUERY_BUDGET);
-	size_t			 i, base, nk, room, len, run;
+	size_t			 i, base, nk, room, len, run, end;
 	double			 decay;
 
-	memset(mods, 0, sizeof mods);
+	memset(w, 0, sizeof *w);
 	idmap_init(&open);
 	idmap_init(&closed);
 	if ((m = report_metric(p, q, e)) == -1)
-		return (NULL);
+		return (-1);
+	w->m = m;
 	if ((start = tree_resolve(p, q->path, q->npath)) == PROFILE_NONE) {
 		report_error_set(e, 404, "no call node at path %s",
 		    query_str(q, QUERY_PATH));
-		return (NULL);
+		return (-1);
 	}
 	if (tree_open_paths(p, query_str(q, QUERY_OPEN), &open) == -1) {
 		report_error_set(e, 400, "open: must be paths separated by ~");
-		goto fail;
+		goto done;
 	}
 	if (tree_open_paths(p, query_str(q, QUERY_CLOSE), &closed) == -1) {
 		report_error_set(e, 400, "close: must be paths separated by "
 		    "~");
-		goto fail;
+		goto done;
 	}
-	if ((objs = calloc(budget, sizeof *objs)) == NULL ||
-	    (paths = calloc(budget, sizeof *paths)) == NULL ||
-	    (nodes = calloc(budget, sizeof *nodes)) == NULL ||
-	    (parents = calloc(budget, sizeof *parents)) == NULL ||
-	    (nkids = calloc(budget, sizeof *nkids)) == NULL ||
-	    (kidv = calloc(budget, sizeof *kidv)) == NULL ||
-	    (plen = calloc(budget, sizeof *plen)) == NULL)
+	/* budget >= 1 (query.c): the start is always shown. */
+	if ((w->paths = calloc(budget, sizeof *w->paths)) == NULL ||
+	    (w->nodes = calloc(budget, sizeof *w->nodes)) == NULL ||
+	    (w->parents = calloc(budget, sizeof *w->parents)) == NULL ||
+	    (w->nkids = calloc(budget, sizeof *w->nkids)) == NULL ||
+	    (w->plen = calloc(budget, sizeof *w->plen)) == NULL)
 		goto nomem;
 
 	c.forced = 1;
@@ -457,51 +485,31 @@ tree_create(const struct profile *p, const struct query *q,
 				goto nomem;
 		}
 		/*
-		 * A shown node costs TREE_SHOWN_COST visits (its JSON object,
-		 * its rendering: 30 us against a visit's few ns) and its
+		 * A shown node costs TREE_SHOWN_COST visits (its row, its
+		 * rendering: 30 us against a visit's few ns) and its
 		 * path, which grows with the depth: 8 bytes count as a visit.
 		 */
 		if (cost_charge(ctx->cost, TREE_SHOWN_COST +
-		    (c.parent == UINT32_MAX ? 0 : plen[c.parent] / 8)) == -1) {
+		    (c.parent == UINT32_MAX ? 0 :
+		    w->plen[c.parent] / 8)) == -1) {
 			report_error_cost(e, ctx->cost);
-			goto fail;
+			goto done;
 		}
 		if (c.parent == UINT32_MAX) {
 			if ((path = query_path_format(q->path,
 			    q->npath)) != NULL)
 				len = strlen(path);
 		} else
-			path = tree_path_append(paths[c.parent],
-			    plen[c.parent], p->node_func[n], &len);
+			path = tree_path_append(w->paths[c.parent],
+			    w->plen[c.parent], p->node_func[n], &len);
 		if (path == NULL)
 			goto nomem;
-		/*
-		 * Names and paths are valid UTF-8 already (the builder made
-		 * the names so, paths are digits): no check again.
-		 */
-		if ((o = json_object()) == NULL ||
-		    json_object_set_new_nocheck(o, "func",
-		    json_integer(p->node_func[n])) == -1 ||
-		    json_object_set_new_nocheck(o, "name",
-		    json_string_nocheck(profile_func_name(p,
-		    p->node_func[n]))) == -1 ||
-		    json_object_set_new_nocheck(o, "module",
-		    tree_module(p, p->node_func[n], mods)) == -1 ||
-		    json_object_set_new_nocheck(o, "path",
-		    json_stringn_nocheck(path, len)) == -1 ||
-		    json_object_set_new_nocheck(o, "self",
-		    report_node_values(p, 0, n)) == -1 ||
-		    (cmp && diff_add(o, p, &dd, 0, n) == -1)) {
-			json_decref(o);
-			free(path);
-			goto nomem;
-		}
-		objs[nshown] = o;
-		paths[nshown] = path;
-		plen[nshown] = len;
-		nodes[nshown] = n;
-		parents[nshown] = c.parent;
-		nkids[nshown] = PROFILE_NONE;
+		w->paths[nshown] = path;
+		w->plen[nshown] = len;
+		w->nodes[nshown] = n;
+		w->parents[nshown] = c.parent;
+		w->nkids[nshown] = PROFILE_NONE;
+		w->nshown = ++nshown;
 		if ((c.reldepth < depth ||
 		    idmap_get(&open, n) != IDMAP_NONE) &&
 		    (c.parent == UINT32_MAX ||
@@ -510,7 +518,7 @@ tree_create(const struct profile *p, const struct query *q,
 			 * Score every child, keep the ones that can still
 			 * be shown in order, and enter the first.
 			 */
-			room = budget - nshown - 1;
+			room = budget - nshown;
 			base = sibs.n;
 			/*
 			 * The decay for this level, carried down as a product
@@ -520,7 +528,7 @@ tree_create(const struct profile *p, const struct query *q,
 			 * totals do not, so each child is scored one by one.
 			 */
 			decay = c.decay * TREE_DECAY;
-			k.parent = nshown;
+			k.parent = nshown - 1;
 			k.reldepth = c.reldepth + 1;
 			k.forced = idmap_get(&open, n) != IDMAP_NONE;
 			k.decay = decay;
@@ -537,9 +545,9 @@ tree_create(const struct profile *p, const struct query *q,
 					goto nomem;
 				if (cost_charge(ctx->cost, nk) == -1) {
 					report_error_cost(e, ctx->cost);
-					goto fail;
+					goto done;
 				}
-				nkids[nshown] = nk;
+				w->nkids[nshown - 1] = nk;
 				/*
 				 * The first children's totals, read as they
 				 * enter the heap, and what showing them reads:
@@ -561,14 +569,13 @@ tree_create(const struct profile *p, const struct query *q,
 					if (tree_push(&h, k) == -1)
 						goto nomem;
 				}
-				nshown++;
 				continue;
 			}
 			for (ch = p->node_first_child[n]; ch != PROFILE_NONE;
 			    ch = p->node_next_sibling[ch]) {
 				if (cost_charge(ctx->cost, 1) == -1) {
 					report_error_cost(e, ctx->cost);
-					goto fail;
+					goto done;
 				}
 				if (sibs.n == sibs.cap) {
 					size_t	 cap = sibs.cap ?
@@ -586,7 +593,7 @@ tree_create(const struct profile *p, const struct query *q,
 				    decay;
 			}
 			nk = sibs.n - base;
-			nkids[nshown] = nk;
+			w->nkids[nshown - 1] = nk;
 			if (nk > room) {
 				tree_kid_select(sibs.v + base, nk, room);
 				sibs.n = base + room;
@@ -602,76 +609,157 @@ tree_create(const struct profile *p, const struct query *q,
 					goto nomem;
 			}
 		}
-		nshown++;
 	}
 
 	/*
-	 * Attach the shown nodes to their parents, siblings by total, the
-	 * heaviest first, whatever order the budget took them in. A parent
-	 * is shown before its children: a counting sort by parent keeps
-	 * the order they were taken in, which among siblings is already
-	 * that order wherever the scores are exact (they are the totals
-	 * scaled alike); a group out of order (scores that underflowed
-	 * deep down) is sorted.
+	 * The shown nodes under their parents, siblings by total, the
+	 * heaviest first, whatever order the budget took them in: node i's
+	 * shown children are order[first[i] .. first[i + 1]). A parent is
+	 * shown before its children: a counting sort by parent keeps the
+	 * order they were taken in, which among siblings is already that
+	 * order wherever the scores are exact (they are the totals scaled
+	 * alike); a group out of order (scores that underflowed deep down)
+	 * is sorted.
 	 */
-	if ((order = malloc((nshown ? nshown : 1) * sizeof *order)) == NULL ||
-	    (first = calloc(nshown + 1, sizeof *first)) == NULL)
+	if ((order = w->order = malloc(nshown * sizeof *order)) == NULL ||
+	    (w->first = calloc(nshown + 1, sizeof *w->first)) == NULL ||
+	    (w->hidden = calloc(nshown, sizeof *w->hidden)) == NULL)
 		goto nomem;
 	for (i = 1; i < nshown; i++)
-		first[parents[i] + 1]++;
+		w->first[w->parents[i] + 1]++;
+	w->first[0] = 1;
 	for (i = 0; i < nshown; i++)
-		first[i + 1] += first[i];
+		w->first[i + 1] += w->first[i];
 	order[0] = 0;
 	for (i = 1; i < nshown; i++)
-		order[1 + first[parents[i]]++] = i;
+		order[w->first[w->parents[i]]++] = i;
+	/* Each first[i] is now where i + 1's start: move them back. */
+	for (i = nshown; i > 0; i--)
+		w->first[i] = w->first[i - 1];
+	w->first[0] = 1;
 	sib.p = p;
 	sib.m = m;
-	sib.nodes = nodes;
-	sib.parents = parents;
-	for (i = 1; i < nshown; i = run) {
-		for (run = i + 1; run < nshown &&
-		    parents[order[run]] == parents[order[i]]; run++) {
+	sib.nodes = w->nodes;
+	sib.parents = w->parents;
+	for (i = 0; i < nshown; i++) {
+		end = w->first[i + 1];
+		for (run = w->first[i] + 1; run < end; run++) {
 			if (tree_sibling_cmp(&order[run - 1], &order[run],
 			    &sib) > 0) {
-				while (run < nshown && parents[order[run]] ==
-				    parents[order[i]])
-					run++;
-				qsort_r(order + i, run - i, sizeof *order,
+				qsort_r(order + w->first[i], end -
+				    w->first[i], sizeof *order,
 				    tree_sibling_cmp, &sib);
 				break;
 			}
 		}
 	}
-	for (i = 1; i < nshown; i++) {
-		n = parents[order[i]];
-		if ((kids = kidv[n]) == NULL &&
-		    ((kids = kidv[n] = json_array()) == NULL ||
-		    json_object_set_new_nocheck(objs[n], "children",
-		    json_incref(kids)) == -1))
-			goto nomem;
-		if (json_array_append(kids, objs[order[i]]) == -1)
-			goto nomem;
-	}
-
-	/* Totals, and how many children each shown node keeps hidden. */
+	/* How many children each shown node keeps hidden. */
 	for (i = 0; i < nshown; i++) {
-		json_object_set_new(objs[i], "total",
-		    report_node_values(p, 1, nodes[i]));
-		hidden = nkids[i];
+		nk = w->nkids[i];
 		/*
 		 * A closed node's children are counted where the profile
 		 * keeps their number, not by walking its sibling list (a
 		 * cache miss a child on a big profile).
 		 */
-		if (nkids[i] == PROFILE_NONE) {
-			if (profile_children(p, m, nodes[i], &nk) == NULL)
-				goto nomem;
-			hidden = nk;
-		}
-		hidden -= json_array_size(kidv[i]);
-		json_object_set_new(objs[i], "hidden", json_integer(hidden));
+		if (w->nkids[i] == PROFILE_NONE &&
+		    profile_children(p, m, w->nodes[i], &nk) == NULL)
+			goto nomem;
+		w->hidden[i] = (int)nk - (int)(w->first[i + 1] -
+		    w->first[i]);
 	}
-	if ((j = report_new("tree")) == NULL || report_metrics(j, p, m) == -1)
+	r = 0;
+	goto done;
+nomem:
+	report_error_set(e, 500, "out of memory");
+done:
+	free(h.v);
+	free(sibs.v);
+	idmap_clear(&open);
+	idmap_clear(&closed);
+	return (r);
+}
+
+static void
+tree_walk_free(struct tree_walk *w)
+{
+	uint32_t	 i;
+
+	if (w->paths != NULL) {
+		for (i = 0; i < w->nshown; i++)
+			free(w->paths[i]);
+	}
+	free(w->paths);
+	free(w->nodes);
+	free(w->parents);
+	free(w->nkids);
+	free(w->plen);
+	free(w->order);
+	free(w->first);
+	free(w->hidden);
+}
+
+/* cmd=tree as JSON (deepq-query(7)): the nodes tree_walk() chose. */
+static json_t *
+tree_create(const struct profile *p, const struct query *q,
+    const struct report_context *ctx, struct report_error *e)
+{
+	struct tree_walk	 w;
+	struct tree_mod		 mods[TREE_MODS];
+	json_t			*j = NULL, **objs = NULL, *o, *kids;
+	char			*path;
+	uint32_t		 n, f, nshown = 0;
+	struct diff		 dd;
+	int			 cmp = diff_init(&dd, p, q);
+	size_t			 i, x;
+
+	memset(mods, 0, sizeof mods);
+	if (tree_walk(&w, p, q, ctx, e) == -1)
+		goto fail;
+	nshown = w.nshown;
+	if ((objs = calloc(nshown, sizeof *objs)) == NULL)
+		goto nomem;
+	for (i = 0; i < nshown; i++) {
+		n = w.nodes[i];
+		f = p->node_func[n];
+		/*
+		 * Names and paths are valid UTF-8 already (the builder made
+		 * the names so, paths are digits): no check again.
+		 */
+		if ((o = objs[i] = json_object()) == NULL ||
+		    json_object_set_new_nocheck(o, "func",
+		    json_integer(f)) == -1 ||
+		    json_object_set_new_nocheck(o, "name",
+		    json_string_nocheck(profile_func_name(p, f))) == -1 ||
+		    json_object_set_new_nocheck(o, "module",
+		    tree_module(p, f, mods)) == -1 ||
+		    json_object_set_new_nocheck(o, "path",
+		    json_stringn_nocheck(w.paths[i], w.plen[i])) == -1 ||
+		    json_object_set_new_nocheck(o, "self",
+		    report_node_values(p, 0, n)) == -1 ||
+		    (cmp && diff_add(o, p, &dd, 0, n) == -1))
+			goto nomem;
+	}
+	/* Each node's shown children, in their order. */
+	for (i = 0; i < nshown; i++) {
+		if (w.first[i] == w.first[i + 1])
+			continue;
+		if ((kids = json_array()) == NULL ||
+		    json_object_set_new_nocheck(objs[i], "children",
+		    kids) == -1)
+			goto nomem;
+		for (x = w.first[i]; x < w.first[i + 1]; x++) {
+			if (json_array_append(kids, objs[w.order[x]]) == -1)
+				goto nomem;
+		}
+	}
+	for (i = 0; i < nshown; i++) {
+		json_object_set_new(objs[i], "total",
+		    report_node_values(p, 1, w.nodes[i]));
+		json_object_set_new(objs[i], "hidden",
+		    json_integer(w.hidden[i]));
+	}
+	if ((j = report_new("tree")) == NULL ||
+	    report_metrics(j, p, w.m) == -1)
 		goto nomem;
 	json_object_set_new(j, "shown", json_integer(nshown));
 	json_object_set_new(j, "root", json_incref(objs[0]));
@@ -697,26 +785,14 @@ fail:
 	json_decref(j);
 	j = NULL;
 done:
-	for (i = 0; i < nshown; i++) {
-		json_decref(objs[i]);
-		json_decref(kidv[i]);
-		free(paths[i]);
+	if (objs != NULL) {
+		for (i = 0; i < nshown; i++)
+			json_decref(objs[i]);
 	}
 	free(objs);
-	free(kidv);
-	free(first);
-	free(plen);
 	for (i = 0; i < TREE_MODS; i++)
 		json_decref(mods[i].j);
-	free(paths);
-	free(nodes);
-	free(parents);
-	free(nkids);
-	free(order);
-	free(h.v);
-	free(sibs.v);
-	idmap_clear(&open);
-	idmap_clear(&closed);
+	tree_walk_free(&w);
 	return (j);
 }
 
@@ -797,7 +873,7 @@ tree_display(const json_t *j, const struct query *q)
 	uint32_t		*depths = NULL, ncols, depth;
 	size_t			 sp = 0, cap = 64, r, k, nkids;
 	int64_t			 hidden, fn;
-	char			*s, *link, id[32], *e;
+	char			*s, *link, id[32], *e, more[48];
 	const char		*idp;
 	int			 cmp = json_object_get(j, "comparison") != NULL;
 	struct query_tmpl	 tfunc, troot, ttoggle;
@@ -807,8 +883,11 @@ tree_display(const json_t *j, const struct query *q)
 	/*
 	 * Each row's links differ from the page's in a key or two: the
 	 * rest is formatted once, in templates (a function's page, the
-	 * tree rooted at a path, the open and close lists).
+	 * tree rooted at a path, the open and close lists). Cleared first:
+	 * when one fails, the later ones were never set.
 	 */
+	memset(&troot, 0, sizeof troot);
+	memset(&ttoggle, 0, sizeof ttoggle);
 	if (report_goto_tmpl(&tfunc, q, "func", QUERY_FUNC, 1) == -1 ||
 	    query_tmpl_init(&troot, q, unopen, 2, QUERY_PATH, 1) == -1 ||
 	    query_tmpl_init(&ttoggle, q, NULL, 0, QUERY_OPEN, 2) == -1 ||
@@ -855,15 +934,12 @@ tree_display(const json_t *j, const struct query *q)
 		if (depths[sp] & TREE_MORE) {
 			/* After a partly shown node's children: the rest. */
 			r = display_row(d, t);
-			if (asprintf(&s, "%lld more", (long long)hidden) == -1)
-				s = NULL;
+			snprintf(more, sizeof more, "%lld more",
+			    (long long)hidden);
 			link = query_tmpl_fill(&troot, &path);
-			if (s == NULL && (s = strdup("more")) == NULL) {
-				free(link);
-				goto fail;
-			}
-			cell = display_cell_take(d, t, r, 0, s, link,
+			cell = display_cell(d, t, r, 0, more, link,
 			    DISPLAY_TREE | DISPLAY_LEAF | DISPLAY_DIM);
+			free(link);
 			if (cell != NULL)
 				cell->indent = depth + 1;
 			for (k = 1; k < ncols + (cmp ? DIFF_COLUMNS : 0); k++)
@@ -950,4 +1026,198 @@ fail:
 	query_tmpl_clear(&ttoggle);
 	display_free(d);
 	return (NULL);
+}
+
+/*
+ * The page tree_display(tree_create()) makes, made from the profile
+ * and tree_walk() without the JSON: no object, string or number a node
+ * to build, look up and free. A comparison takes the JSON's way (its
+ * columns are made from the JSON alone); answer.c never asks for one.
+ */
+static struct display *
+tree_create_display(const struct profile *p, const struct query *q,
+    const struct report_context *ctx, struct report_error *e)
+{
+	struct tree_walk	 w;
+	struct display		*d = NULL;
+	struct display_block	*t, *l;
+	struct display_cell	*cell;
+	struct columns		 c;
+	struct diff		 dd;
+	struct query_tmpl	 tfunc, troot, ttoggle;
+	const char		*path, *module, *name, *idp;
+	char			*link, *s, *label = NULL, id[32], more[48];
+	uint32_t		*stack = NULL, *depths = NULL, ncols, depth;
+	uint32_t		 i, n, f, nk, k;
+	int64_t			 sv[PROFILE_MAX_METRICS];
+	int64_t			 tv[PROFILE_MAX_METRICS];
+	size_t			 sp = 0, r, lcap = 0, mlen, nlen;
+	int			 hidden;
+	double			 rate;
+	json_t			*j;
+	static const struct query_edit unopen[] = { { QUERY_OPEN, NULL },
+				    { QUERY_CLOSE, NULL } };
+
+	if (diff_init(&dd, p, q)) {
+		if ((j = tree_create(p, q, ctx, e)) == NULL)
+			return (NULL);
+		d = tree_display(j, q);
+		json_decref(j);
+		return (d);
+	}
+	memset(&tfunc, 0, sizeof tfunc);
+	memset(&troot, 0, sizeof troot);
+	memset(&ttoggle, 0, sizeof ttoggle);
+	if (tree_walk(&w, p, q, ctx, e) == -1)
+		goto fail;
+	/* A rate JSON cannot hold fails the JSON's page (report_metrics). */
+	for (k = 0; k < p->nmetrics; k++) {
+		if ((rate = profile_metric_rate(p, k)) > 0 && !isfinite(rate))
+			goto nomem;
+	}
+	if (report_goto_tmpl(&tfunc, q, "func", QUERY_FUNC, 1) == -1 ||
+	    query_tmpl_init(&troot, q, unopen, 2, QUERY_PATH, 1) == -1 ||
+	    query_tmpl_init(&ttoggle, q, NULL, 0, QUERY_OPEN, 2) == -1 ||
+	    (d = display_create("Call tree")) == NULL)
+		goto nomem;
+	if (q->npath > 0) {
+		l = display_links(d);
+		for (i = 0; i < q->npath; i++) {
+			if ((s = query_path_format(q->path, i)) == NULL)
+				goto nomem;
+			link = report_goto(q, "tree", QUERY_PATH, *s ? s : NULL,
+			    -1);
+			display_link(d, l, profile_func_name(p, i ?
+			    q->path[i - 1] : PROFILE_ROOT), link);
+			free(link);
+			free(s);
+		}
+	}
+	display_text(d, "%lld nodes shown, chosen by %s total; "
+	    "+ expands, \xe2\x88\x92 collapses.", (long long)w.nshown,
+	    p->metrics[w.m].name);
+	columns_init_profile(&c, p, w.m, q, COLUMNS_SELF | COLUMNS_TOTAL);
+	ncols = 1 + columns_count(&c);
+	t = display_table(d, ncols, "tree");
+	display_head(d, t, 0, "Function", NULL, 0);
+	columns_head(d, t, 1, &c, q);
+
+	/*
+	 * Depth-first, without recursion: deep trees must not blow the
+	 * stack. A node pushes its children and a "more" row at most, each
+	 * once: 2 * nshown entries are enough.
+	 */
+	if ((stack = reallocarray(NULL, 2 * (size_t)w.nshown + 1,
+	    sizeof *stack)) == NULL ||
+	    (depths = reallocarray(NULL, 2 * (size_t)w.nshown + 1,
+	    sizeof *depths)) == NULL)
+		goto nomem;
+	stack[sp] = 0;
+	depths[sp++] = 0;
+	while (sp > 0 && !display_failed(d)) {
+		i = stack[--sp];
+		depth = depths[sp] & ~TREE_MORE;
+		hidden = w.hidden[i];
+		path = w.paths[i];
+		if (depths[sp] & TREE_MORE) {
+			/* After a partly shown node's children: the rest. */
+			r = display_row(d, t);
+			snprintf(more, sizeof more, "%lld more",
+			    (long long)hidden);
+			link = query_tmpl_fill(&troot, &path);
+			cell = display_cell(d, t, r, 0, more, link,
+			    DISPLAY_TREE | DISPLAY_LEAF | DISPLAY_DIM);
+			free(link);
+			if (cell != NULL)
+				cell->indent = depth + 1;
+			for (k = 1; k < ncols; k++)
+				display_cell(d, t, r, k, "", NULL, DISPLAY_NUM);
+			continue;
+		}
+		r = display_row(d, t);
+		nk = w.first[i + 1] - w.first[i];
+		n = w.nodes[i];
+		f = p->node_func[n];
+		link = NULL;
+		if (f > 0) {
+			/* By hand: snprintf was a visible part of a row. */
+			s = id + sizeof id - 1;
+			*s = '\0';
+			do {
+				*--s = '0' + f % 10;
+				f /= 10;
+			} while (f != 0);
+			idp = s;
+			link = query_tmpl_fill(&tfunc, &idp);
+			f = p->node_func[n];
+		}
+		/* "module`name", or the name alone (report_label()). */
+		module = profile_func_module(p, f);
+		name = profile_func_name(p, f);
+		mlen = strlen(module);
+		nlen = strlen(name);
+		if (mlen + nlen + 2 > lcap) {
+			lcap = mlen + nlen + 2 + 64;
+			free(label);
+			if ((label = malloc(lcap)) == NULL) {
+				free(link);
+				goto nomem;
+			}
+		}
+		if (mlen > 0) {
+			memcpy(label, module, mlen);
+			label[mlen++] = '`';
+		}
+		memcpy(label + mlen, name, nlen + 1);
+		cell = display_cell(d, t, r, 0, label, link,
+		    DISPLAY_TREE | (nk ? DISPLAY_OPEN : 0) |
+		    (nk == 0 && hidden == 0 ? DISPLAY_LEAF : 0));
+		free(link);
+		/* The start node is always open; the others toggle. */
+		if (cell != NULL && depth > 0) {
+			cell->indent = depth;
+			if (nk > 0)
+				cell->toggle = display_take(d,
+				    tree_toggle(&ttoggle, q, path, 0));
+			else if (hidden > 0)
+				cell->toggle = display_take(d,
+				    tree_toggle(&ttoggle, q, path, 1));
+			if (nk > 0 || hidden > 0) {
+				link = query_tmpl_fill(&troot, &path);
+				display_aux_take(d, cell, "root here", link);
+			}
+		}
+		for (k = 0; k < p->nmetrics && k < PROFILE_MAX_METRICS; k++) {
+			sv[k] = p->metrics[k].self[n];
+			tv[k] = p->metrics[k].total[n];
+		}
+		columns_row_values(d, t, r, 1, &c, sv, tv);
+		/* Push the "more" row, then the children in reverse. */
+		for (k = nk + (nk > 0 && hidden > 0); k > 0; k--) {
+			if (k > nk) {
+				stack[sp] = i;
+				depths[sp] = depth | TREE_MORE;
+			} else {
+				stack[sp] = w.order[w.first[i] + k - 1];
+				depths[sp] = depth + 1;
+			}
+			sp++;
+		}
+	}
+	columns_controls_profile(d, p, w.m, q, 0);
+	goto done;
+nomem:
+	report_error_set(e, 500, "out of memory");
+fail:
+	display_free(d);
+	d = NULL;
+done:
+	free(label);
+	free(stack);
+	free(depths);
+	query_tmpl_clear(&tfunc);
+	query_tmpl_clear(&troot);
+	query_tmpl_clear(&ttoggle);
+	tree_walk_free(&w);
+	return (d);
 }

@@ -141,6 +141,43 @@ report_create(const struct profile *p, const struct query *q,
 	return (j);
 }
 
+/* Can the query's report make its display without JSON? */
+int
+report_has_display(const struct query *q)
+{
+	const struct report_entry	*r;
+
+	if ((r = report_find(query_str(q, QUERY_CMD))) == NULL)
+		return (0);
+	return (r->create_display != NULL);
+}
+
+/*
+ * The display of the report a query asks for, made from the profile
+ * without JSON (report_has_display): what report_display(report_create())
+ * would give. NULL with *e filled on failure.
+ */
+struct display *
+report_create_display(const struct profile *p, const struct query *q,
+    const struct report_context *ctx, struct report_error *e)
+{
+	const struct report_entry	*r;
+	struct display			*d;
+
+	if ((r = report_find(query_str(q, QUERY_CMD))) == NULL ||
+	    r->create_display == NULL) {
+		report_error_set(e, 400, "report %s is not available",
+		    query_str(q, QUERY_CMD));
+		return (NULL);
+	}
+	/* As report_create: the shared preferences first. */
+	if (report_metric(p, q, e) == -1 || columns_check(p, q, e) == -1)
+		return (NULL);
+	if ((d = r->create_display(p, q, ctx, e)) == NULL && e->status == 0)
+		report_error_set(e, 500, "out of memory");
+	return (d);
+}
+
 /* The display of a report made by report_create. */
 struct display *
 report_display(const json_t *j, const struct query *q)

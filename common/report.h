@@ -26,6 +26,12 @@
  * A report's create function builds the JSON; its display function turns
  * that JSON into a struct display for the HTML and text renderers, so the
  * pages and the JSON can never disagree.
+ *
+ * A report whose page is costly to build through JSON (a tree of
+ * thousands of nodes) may also have create_display: the same display
+ * made from the profile directly, for pages that need no JSON (HTML,
+ * text) and compare nothing. It must give exactly what display(create())
+ * gives, errors included; tests/unit/test-tree-display.c checks that.
  */
 
 #include <stddef.h>
@@ -74,6 +80,10 @@ struct report_entry {
 			    const struct report_context *,
 			    struct report_error *);
 	struct display	*(*display)(const json_t *, const struct query *);
+	struct display	*(*create_display)(const struct profile *,
+			    const struct query *,
+			    const struct report_context *,
+			    struct report_error *);	/* or NULL */
 	int		 live;		/* answers depend on more than the
 					   profile and the query: never
 					   cached (answer-cache.c) */
@@ -83,6 +93,10 @@ const struct report_entry *report_find(const char *);
 json_t		*report_create(const struct profile *, const struct query *,
 		    const struct report_context *, struct report_error *);
 struct display	*report_display(const json_t *, const struct query *);
+int		 report_has_display(const struct query *);
+struct display	*report_create_display(const struct profile *,
+		    const struct query *, const struct report_context *,
+		    struct report_error *);
 int		 report_error_set(struct report_error *, int, const char *,
 		    ...) __attribute__((__format__(__printf__, 3, 4)));
 int		 report_error_cost(struct report_error *,

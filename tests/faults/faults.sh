@@ -37,35 +37,52 @@ clean() {
 	[ "$1" -eq 0 ] || [ -s "$2" ]
 }
 
-run "$tmp/o" "$tmp/e" FAULT_ALLOC=0 FAULT_REPORT="$tmp/count"
-k=$(cat "$tmp/count")
-check "the shim counts the allocations of a run ($k)" test "$k" -gt 50
-check "...and changes nothing when it injects nothing" \
-    cmp "$tmp/want.json" "$tmp/o"
-
-bad=0 failed=0 silent= n=1
-while [ "$n" -le $((k + 2)) ]; do
-	rc=0
-	run "$tmp/o" "$tmp/e" FAULT_ALLOC=$n || rc=$?
-	if [ "$rc" -eq 0 ] && ! cmp -s "$tmp/want.json" "$tmp/o"; then
-		silent="$silent $n"
-	elif ! clean "$rc" "$tmp/e"; then
-		bad=$((bad + 1))
-		echo "# allocation $n failed: exit $rc"
-		grep -m3 'ERROR\|runtime error\|#[0-3] ' "$tmp/e" | sed 's/^/#   /'
-	fi
-	[ "$rc" -ne 0 ] && failed=$((failed + 1))
-	n=$((n + 1))
+# sweep LABEL: allocation 1..k+2 failing in turn for the query $q, whose
+# answer is $tmp/want.
+sweep() {
+	run "$tmp/o" "$tmp/e" FAULT_ALLOC=0 FAULT_REPORT="$tmp/count"
+	k=$(cat "$tmp/count")
+	check "$1: the shim counts the allocations of a run ($k)" \
+	    test "$k" -gt 50
+	check "$1: ...and changes nothing when it injects nothing" \
+	    cmp "$tmp/want" "$tmp/o"
+	bad=0 failed=0 silent= n=1
+	while [ "$n" -le $((k + 2)) ]; do
+		rc=0
+		run "$tmp/o" "$tmp/e" FAULT_ALLOC=$n || rc=$?
+		if [ "$rc" -eq 0 ] && ! cmp -s "$tmp/want" "$tmp/o"; then
+			silent="$silent $n"
+		elif ! clean "$rc" "$tmp/e"; then
+			bad=$((bad + 1))
+			echo "# allocation $n failed: exit $rc"
+			grep -m3 'ERROR\|runtime error\|#[0-3] ' "$tmp/e" |
+			    sed 's/^/#   /'
+		fi
+		[ "$rc" -ne 0 ] && failed=$((failed + 1))
+		n=$((n + 1))
+	done
+	check "T39: $1: allocation 1..$((k + 2)) failing: each run clean ($failed errors, $bad bad)" \
+	    test "$bad" -eq 0
+	check "T39: $1: the failures were seen (out of memory said)" \
+	    test "$failed" -gt 0
+	# Once allocation 217 (fclose of the answer's memory stream, whose
+	# final realloc fails with fclose still returning 0) gave an empty
+	# answer with exit 0; answer.c now checks the body. FAULT_BACKTRACE=1
+	# makes the shim print where the first failing allocation was asked.
+	check "T39: $1: no failed allocation gives a wrong answer with exit 0 (${silent:-none})" \
+	    test -z "$silent"
+}
+cp "$tmp/want.json" "$tmp/want"
+sweep "$q"
+# The tree's pages, made from the profile without JSON (report-tree.c),
+# and its JSON: "more" rows, toggles, links, percentages.
+for q in 'cmd=tree&budget=3&pct=1' 'cmd=tree&budget=3&avg=1&format=text' \
+    'cmd=tree&path=1&budget=3' 'cmd=tree&open=1,2&close=1,3&format=html' \
+    'cmd=tree&budget=4&format=json'; do
+	"$DEEPQ" query --local "$tmp/small.folded" "$q" >"$tmp/want"
+	sweep "$q"
 done
-check "T39: allocation 1..$((k + 2)) failing: each run clean ($failed errors, $bad bad)" \
-    test "$bad" -eq 0
-check "T39: the failures were seen (out of memory said)" test "$failed" -gt 0
-# Once allocation 217 (fclose of the answer's memory stream, whose
-# final realloc fails with fclose still returning 0) gave an empty
-# answer with exit 0; answer.c now checks the body. FAULT_BACKTRACE=1
-# makes the shim print where the first failing allocation was asked.
-check "T39: no failed allocation gives a wrong answer with exit 0 (${silent:-none})" \
-    test -z "$silent"
+q='cmd=top&format=json'
 
 for mode in eintr short; do
 	rc=0
