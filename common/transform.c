@@ -1471,7 +1471,12 @@ transform_push_link(const struct profile *p, const struct query *q,
 			}
 			free(out);
 		}
-		if (fclose(of) != 0) {
+		/*
+		 * A failed grow of the stream may show only as ferror() or
+		 * as no buffer at all: either way the link is not made.
+		 */
+		r = ferror(of);
+		if (fclose(of) != 0 || r || open == NULL) {
 			of = NULL;
 			goto done;
 		}

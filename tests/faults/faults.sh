@@ -78,7 +78,7 @@ sweep "$q"
 # and its JSON: "more" rows, toggles, links, percentages.
 for q in 'cmd=tree&budget=3&pct=1' 'cmd=tree&budget=3&avg=1&format=text' \
     'cmd=tree&path=1&budget=3' 'cmd=tree&open=1,2&close=1,3&format=html' \
-    'cmd=tree&budget=4&format=json'; do
+    'cmd=tree&path=1&open=1,2&format=html' 'cmd=tree&budget=4&format=json'; do
 	"$DEEPQ" query --local "$tmp/small.folded" "$q" >"$tmp/want"
 	sweep "$q"
 done
