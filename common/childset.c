@@ -22,7 +22,6 @@
 #include <string.h>
 
 #include "childset.h"
-#include "idmap.h"
 
 /*
  * Set of call nodes keyed by (node_parent[n], node_func[n]), arrays the
@@ -45,22 +44,6 @@ static uint32_t	*childset_alloc(size_t);
 
 /* How many nodes ahead a rebuild prefetches the slot it will fill. */
 #define CHILDSET_AHEAD	16
-
-static inline uint64_t
-childset_hash(uint32_t parent, uint32_t func)
-{
-	return (idmap_hash((uint64_t)parent << 32 | func));
-}
-
-/*
- * The tag of a hash: its top bits outside the id's, which do not overlap
- * the low bits that pick the slot while the table has under 2^32 slots.
- */
-static inline uint32_t
-childset_tag(uint64_t h, uint32_t idmask)
-{
-	return ((uint32_t)(h >> 32) & ~idmask);
-}
 
 /* Initialise an empty set. */
 void
@@ -97,54 +80,6 @@ childset_clear(struct childset *s)
 {
 	free(s->slots);
 	childset_init(s);
-}
-
-/*
- * The node with this parent and function, or CHILDSET_NONE. A miss
- * remembers the empty slot it stopped at: the builder adds that pair
- * next, and childset_add then needs no second hash and probe.
- */
-uint32_t
-childset_find(struct childset *s, const uint32_t *parents,
-    const uint32_t *funcs, uint32_t parent, uint32_t func)
-{
-	size_t		 mask, i;
-	uint64_t	 h;
-	uint32_t	 v, n, tag;
-
-	if (s->cap == 0)
-		return (CHILDSET_NONE);
-	mask = s->cap - 1;
-	h = childset_hash(parent, func);
-	tag = childset_tag(h, s->idmask);
-	for (i = h & mask;; i = (i + 1) & mask) {
-		if ((v = s->slots[i]) == 0) {
-			s->hole = i;
-			s->hole_parent = parent;
-			s->hole_func = func;
-			s->hole_tag = tag;
-			s->has_hole = 1;
-			return (CHILDSET_NONE);
-		}
-		if ((v & ~s->idmask) != tag)
-			continue;
-		n = v & s->idmask;
-		if (parents[n] == parent && funcs[n] == func)
-			return (n);
-	}
-}
-
-/*
- * Start loading the slot where a lookup of (parent, func) begins, so a
- * reader that knows its next key early hides the cache miss behind other
- * work. Only a hint: it changes nothing.
- */
-void
-childset_prefetch(const struct childset *s, uint32_t parent, uint32_t func)
-{
-	if (s->cap != 0)
-		__builtin_prefetch(&s->slots[childset_hash(parent, func) &
-		    (s->cap - 1)]);
 }
 
 /*
@@ -194,14 +129,9 @@ childset_grow(struct childset *s, const uint32_t *parents,
 	return (0);
 }
 
-/*
- * Add node n, whose parent and function are already in the arrays: nodes
- * are added in order, so n is always len + 1, and the caller has checked
- * that no node has the same pair. -1 when out of memory, after which the
- * set is empty and must be cleared.
- */
+/* childset_add when the table grows or the last find left no hole. */
 int
-childset_add(struct childset *s, const uint32_t *parents,
+childset_add_slow(struct childset *s, const uint32_t *parents,
     const uint32_t *funcs, uint32_t n)
 {
 	size_t		 mask, i;
