@@ -92,7 +92,7 @@ childset_grow(struct childset *s, const uint32_t *parents,
     const uint32_t *funcs)
 {
 	size_t		 cap, mask, j;
-	uint64_t	 h;
+	uint64_t	 h, ring[CHILDSET_AHEAD];
 	uint32_t	 n, idmask;
 	int		 bits;
 
@@ -112,16 +112,22 @@ childset_grow(struct childset *s, const uint32_t *parents,
 	bits = __builtin_ctzll((unsigned long long)cap);
 	idmask = bits >= 32 ? UINT32_MAX : ((uint32_t)1 << bits) - 1;
 	s->idmask = idmask;
+	/*
+	 * Each insert lands at random in the new table: load the slot of a
+	 * node some way ahead while this one goes in. The hashes computed
+	 * for that wait in a ring until their node's turn.
+	 */
+	for (n = 1; n <= s->len && n <= CHILDSET_AHEAD; n++)
+		ring[n % CHILDSET_AHEAD] = childset_hash(parents[n], funcs[n]);
 	for (n = 1; n <= s->len; n++) {
-		/*
-		 * Each insert lands at random in the new table: load the slot
-		 * of a node some way ahead while this one goes in.
-		 */
-		if (n + CHILDSET_AHEAD <= s->len)
-			__builtin_prefetch(&s->slots[childset_hash(
+		h = ring[n % CHILDSET_AHEAD];
+		if (n + CHILDSET_AHEAD <= s->len) {
+			ring[n % CHILDSET_AHEAD] = childset_hash(
 			    parents[n + CHILDSET_AHEAD],
-			    funcs[n + CHILDSET_AHEAD]) & mask], 1);
-		h = childset_hash(parents[n], funcs[n]);
+			    funcs[n + CHILDSET_AHEAD]);
+			__builtin_prefetch(&s->slots[ring[n % CHILDSET_AHEAD] &
+			    mask], 1);
+		}
 		for (j = h & mask; s->slots[j] != 0; j = (j + 1) & mask)
 			;
 		s->slots[j] = n | childset_tag(h, idmask);
