@@ -157,6 +157,30 @@ folded_blank_number(const char *s, size_t len)
 {
 	size_t	 i = len;
 
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/*
+	 * Names often end in digits ("foo_2169"): when the byte before up
+	 * to 7 of them is no blank, digit or '.', the answer is no.
+	 */
+	if (len >= 8) {
+		uint64_t	 w, nd;
+		char		 c;
+		int		 k;
+
+		memcpy(&w, s + len - 8, 8);
+		nd = ((w & 0xf0f0f0f0f0f0f0f0ULL) ^ 0x3030303030303030ULL) |
+		    (((w + 0x0606060606060606ULL) & 0xf0f0f0f0f0f0f0f0ULL) ^
+		    0x3030303030303030ULL);
+		k = nd == 0 ? 8 : __builtin_clzll(nd) / 8;
+		if (k < 8) {
+			c = s[len - k - 1];
+			if (c != ' ' && c != '\t' && c != '.' &&
+			    (c < '0' || c > '9'))
+				return (0);
+		}
+	}
+#endif
+
 	while (i > 0 && ((s[i - 1] >= '0' && s[i - 1] <= '9') ||
 	    s[i - 1] == '.'))
 		i--;
@@ -293,21 +317,54 @@ folded_count(const char *s, size_t *len, int64_t *v, char **cause)
  * bytes a frame ends at or splits at and the byte no line may hold,
  * eight bytes at a time.
  */
+static inline uint64_t
+folded_delim_word(uint64_t x)
+{
+	uint64_t	 a, b;
+
+	a = x ^ (FOLDED_ONES * ';');
+	b = x ^ (FOLDED_ONES * '`');
+	/* A zero byte of a, b or x; the lowest one found is exact. */
+	return ((((a - FOLDED_ONES) & ~a) | ((b - FOLDED_ONES) & ~b) |
+	    ((x - FOLDED_ONES) & ~x)) & FOLDED_HIGHS);
+}
+
+/*
+ * The same, exact in every byte (no borrow from a byte below): for the
+ * last word, whose low bytes are masked off, and may hold a match.
+ */
+static inline uint64_t
+folded_delim_exact(uint64_t x)
+{
+	const uint64_t	 t = 0x7f7f7f7f7f7f7f7fULL;
+	uint64_t	 a, b;
+
+	a = x ^ (FOLDED_ONES * ';');
+	b = x ^ (FOLDED_ONES * '`');
+	/* A byte's high bit: set when any of its low seven or itself is. */
+	return (~((((a & t) + t) | a) & (((b & t) + t) | b) &
+	    (((x & t) + t) | x)) & FOLDED_HIGHS);
+}
+
 static inline size_t
 folded_delim(const char *s, size_t pos, size_t len)
 {
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	uint64_t	 x, a, b, z;
+	uint64_t	 x, z;
 
 	for (; pos + 8 <= len; pos += 8) {
 		memcpy(&x, s + pos, 8);
-		a = x ^ (FOLDED_ONES * ';');
-		b = x ^ (FOLDED_ONES * '`');
-		/* A zero byte of a, b or x; the lowest one found is exact. */
-		z = (((a - FOLDED_ONES) & ~a) | ((b - FOLDED_ONES) & ~b) |
-		    ((x - FOLDED_ONES) & ~x)) & FOLDED_HIGHS;
-		if (z != 0)
+		if ((z = folded_delim_word(x)) != 0)
 			return (pos + __builtin_ctzll(z) / 8);
+	}
+	/*
+	 * The last bytes as the top of the line's last word, the bytes
+	 * before pos (already scanned, or another frame's) masked off.
+	 */
+	if (pos < len && len >= 8) {
+		memcpy(&x, s + len - 8, 8);
+		z = folded_delim_exact(x) & (~0ULL << (8 * (8 - (len - pos))));
+		return (z != 0 ? len - 8 + __builtin_ctzll(z) / 8 : len);
 	}
 #endif
 	for (; pos < len; pos++) {
