@@ -98,7 +98,8 @@ static int	folded_probe(const char *, size_t);
 static struct profile *folded_load(struct input *,
 		    const struct reader_options *, char **);
 static int	folded_blank_number(const char *, size_t);
-static int	folded_count(const char *, size_t *, int64_t *, char **);
+static int	folded_count_slow(const char *, size_t *, int64_t *,
+		    char **);
 static uint32_t	folded_func(struct folded *, const char *, size_t);
 static int	folded_parse(struct folded *, const char *, size_t);
 static int	folded_walk(struct folded *, struct folded_line *);
@@ -190,17 +191,14 @@ folded_blank_number(const char *s, size_t len)
 /*
  * Split the count off the end of s[0..*len): on return *len is the length
  * of what is left (the one separating blank removed). Decimal counts are
- * rounded.
+ * rounded. In line, the common count; folded_count_slow the rest.
  */
-static int
+static inline int
 folded_count(const char *s, size_t *len, int64_t *v, char **cause)
 {
-	size_t		 e = *len, i, start, dots = 0;
-	int64_t		 n = 0;
-	int		 frac = 0, round = 0;
-	uint64_t	 pw = 1, u = 0;
-
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	size_t		 e = *len;
+
 	/*
 	 * Nearly every count: 1 to 7 digits after a blank, read from the
 	 * last eight bytes of the line at once. The line's last byte is the
@@ -238,6 +236,17 @@ folded_count(const char *s, size_t *len, int64_t *v, char **cause)
 		}
 	}
 #endif
+	return (folded_count_slow(s, len, v, cause));
+}
+
+static int
+folded_count_slow(const char *s, size_t *len, int64_t *v, char **cause)
+{
+	size_t		 e = *len, i, start, dots = 0;
+	int64_t		 n = 0;
+	int		 frac = 0, round = 0;
+	uint64_t	 pw = 1, u = 0;
+
 	/*
 	 * Up to 18 digits after a blank, read in the one backward scan.
 	 * Anything else takes the checked way below.
@@ -621,7 +630,7 @@ folded_load(struct input *in, const struct reader_options *opts,
 		 * with, unless comment lines put it far behind.
 		 */
 		if (f.prevlen > 0) {
-			hold = input_offset(in) - prevoff;
+			hold = in->offset + in->pos - prevoff;
 			if (hold > INPUT_MAX_LINE) {
 				f.prevlen = 0;
 				hold = 0;
