@@ -22,7 +22,6 @@
 #include <string.h>
 
 #include "childset.h"
-#include "idmap.h"
 
 /*
  * Set of call nodes keyed by (node_parent[n], node_func[n]), arrays the
@@ -45,22 +44,6 @@ static uint32_t	*childset_alloc(size_t);
 
 /* How many nodes ahead a rebuild prefetches the slot it will fill. */
 #define CHILDSET_AHEAD	16
-
-static inline uint64_t
-childset_hash(uint32_t parent, uint32_t func)
-{
-	return (idmap_hash((uint64_t)parent << 32 | func));
-}
-
-/*
- * The tag of a hash: its top bits outside the id's, which do not overlap
- * the low bits that pick the slot while the table has under 2^32 slots.
- */
-static inline uint32_t
-childset_tag(uint64_t h, uint32_t idmask)
-{
-	return ((uint32_t)(h >> 32) & ~idmask);
-}
 
 /* Initialise an empty set. */
 void
@@ -100,54 +83,6 @@ childset_clear(struct childset *s)
 }
 
 /*
- * The node with this parent and function, or CHILDSET_NONE. A miss
- * remembers the empty slot it stopped at: the builder adds that pair
- * next, and childset_add then needs no second hash and probe.
- */
-uint32_t
-childset_find(struct childset *s, const uint32_t *parents,
-    const uint32_t *funcs, uint32_t parent, uint32_t func)
-{
-	size_t		 mask, i;
-	uint64_t	 h;
-	uint32_t	 v, n, tag;
-
-	if (s->cap == 0)
-		return (CHILDSET_NONE);
-	mask = s->cap - 1;
-	h = childset_hash(parent, func);
-	tag = childset_tag(h, s->idmask);
-	for (i = h & mask;; i = (i + 1) & mask) {
-		if ((v = s->slots[i]) == 0) {
-			s->hole = i;
-			s->hole_parent = parent;
-			s->hole_func = func;
-			s->hole_tag = tag;
-			s->has_hole = 1;
-			return (CHILDSET_NONE);
-		}
-		if ((v & ~s->idmask) != tag)
-			continue;
-		n = v & s->idmask;
-		if (parents[n] == parent && funcs[n] == func)
-			return (n);
-	}
-}
-
-/*
- * Start loading the slot where a lookup of (parent, func) begins, so a
- * reader that knows its next key early hides the cache miss behind other
- * work. Only a hint: it changes nothing.
- */
-void
-childset_prefetch(const struct childset *s, uint32_t parent, uint32_t func)
-{
-	if (s->cap != 0)
-		__builtin_prefetch(&s->slots[childset_hash(parent, func) &
-		    (s->cap - 1)]);
-}
-
-/*
  * Rebuild at twice the size. The set holds exactly nodes 1..len, so it
  * is refilled from the node arrays in order (sequential reads) and the
  * old table is freed first: growing never holds two tables at once.
@@ -157,7 +92,7 @@ childset_grow(struct childset *s, const uint32_t *parents,
     const uint32_t *funcs)
 {
 	size_t		 cap, mask, j;
-	uint64_t	 h;
+	uint64_t	 h, ring[CHILDSET_AHEAD];
 	uint32_t	 n, idmask;
 	int		 bits;
 
@@ -177,16 +112,22 @@ childset_grow(struct childset *s, const uint32_t *parents,
 	bits = __builtin_ctzll((unsigned long long)cap);
 	idmask = bits >= 32 ? UINT32_MAX : ((uint32_t)1 << bits) - 1;
 	s->idmask = idmask;
+	/*
+	 * Each insert lands at random in the new table: load the slot of a
+	 * node some way ahead while this one goes in. The hashes computed
+	 * for that wait in a ring until their node's turn.
+	 */
+	for (n = 1; n <= s->len && n <= CHILDSET_AHEAD; n++)
+		ring[n % CHILDSET_AHEAD] = childset_hash(parents[n], funcs[n]);
 	for (n = 1; n <= s->len; n++) {
-		/*
-		 * Each insert lands at random in the new table: load the slot
-		 * of a node some way ahead while this one goes in.
-		 */
-		if (n + CHILDSET_AHEAD <= s->len)
-			__builtin_prefetch(&s->slots[childset_hash(
+		h = ring[n % CHILDSET_AHEAD];
+		if (n + CHILDSET_AHEAD <= s->len) {
+			ring[n % CHILDSET_AHEAD] = childset_hash(
 			    parents[n + CHILDSET_AHEAD],
-			    funcs[n + CHILDSET_AHEAD]) & mask], 1);
-		h = childset_hash(parents[n], funcs[n]);
+			    funcs[n + CHILDSET_AHEAD]);
+			__builtin_prefetch(&s->slots[ring[n % CHILDSET_AHEAD] &
+			    mask], 1);
+		}
 		for (j = h & mask; s->slots[j] != 0; j = (j + 1) & mask)
 			;
 		s->slots[j] = n | childset_tag(h, idmask);
@@ -194,14 +135,9 @@ childset_grow(struct childset *s, const uint32_t *parents,
 	return (0);
 }
 
-/*
- * Add node n, whose parent and function are already in the arrays: nodes
- * are added in order, so n is always len + 1, and the caller has checked
- * that no node has the same pair. -1 when out of memory, after which the
- * set is empty and must be cleared.
- */
+/* childset_add when the table grows or the last find left no hole. */
 int
-childset_add(struct childset *s, const uint32_t *parents,
+childset_add_slow(struct childset *s, const uint32_t *parents,
     const uint32_t *funcs, uint32_t n)
 {
 	size_t		 mask, i;

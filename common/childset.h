@@ -44,6 +44,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "idmap.h"
+
 #define CHILDSET_NONE	UINT32_MAX
 
 struct childset {
@@ -59,12 +61,113 @@ struct childset {
 
 void		 childset_init(struct childset *);
 void		 childset_clear(struct childset *);
-uint32_t	 childset_find(struct childset *, const uint32_t *,
-		     const uint32_t *, uint32_t, uint32_t);
-int		 childset_add(struct childset *, const uint32_t *,
+int		 childset_add_slow(struct childset *, const uint32_t *,
 		     const uint32_t *, uint32_t);
-void		 childset_prefetch(const struct childset *, uint32_t,
-		     uint32_t);
 size_t		 childset_memory(const struct childset *);
+
+/*
+ * The lookups and the common add are in line: a wide profile makes one
+ * of each per line, and the calls cost as much as the work.
+ */
+
+/* The hash of a key; a caller that has it already passes it back. */
+static inline uint64_t
+childset_hash(uint32_t parent, uint32_t func)
+{
+	return (idmap_hash((uint64_t)parent << 32 | func));
+}
+
+/*
+ * The tag of a hash: its top bits outside the id's, which do not overlap
+ * the low bits that pick the slot while the table has under 2^32 slots.
+ */
+static inline uint32_t
+childset_tag(uint64_t h, uint32_t idmask)
+{
+	return ((uint32_t)(h >> 32) & ~idmask);
+}
+
+/*
+ * The node with this parent and function, whose hash is h, or
+ * CHILDSET_NONE. A miss remembers the empty slot it stopped at: the
+ * builder adds that pair next, and childset_add then needs no second
+ * hash and probe.
+ */
+static inline uint32_t
+childset_find_hashed(struct childset *s, const uint32_t *parents,
+    const uint32_t *funcs, uint32_t parent, uint32_t func, uint64_t h)
+{
+	size_t		 mask, i;
+	uint32_t	 v, n, tag;
+
+	if (s->cap == 0)
+		return (CHILDSET_NONE);
+	mask = s->cap - 1;
+	tag = childset_tag(h, s->idmask);
+	for (i = h & mask;; i = (i + 1) & mask) {
+		if ((v = s->slots[i]) == 0) {
+			s->hole = i;
+			s->hole_parent = parent;
+			s->hole_func = func;
+			s->hole_tag = tag;
+			s->has_hole = 1;
+			return (CHILDSET_NONE);
+		}
+		if ((v & ~s->idmask) != tag)
+			continue;
+		n = v & s->idmask;
+		if (parents[n] == parent && funcs[n] == func)
+			return (n);
+	}
+}
+
+/* The node with this parent and function, or CHILDSET_NONE. */
+static inline uint32_t
+childset_find(struct childset *s, const uint32_t *parents,
+    const uint32_t *funcs, uint32_t parent, uint32_t func)
+{
+	return (childset_find_hashed(s, parents, funcs, parent, func,
+	    childset_hash(parent, func)));
+}
+
+/*
+ * Add node n, whose parent and function are already in the arrays: nodes
+ * are added in order, so n is always len + 1, and the caller has checked
+ * that no node has the same pair. -1 when out of memory, after which the
+ * set is empty and must be cleared. In line: the add into the hole the
+ * missed find left, when the table need not grow.
+ */
+static inline int
+childset_add(struct childset *s, const uint32_t *parents,
+    const uint32_t *funcs, uint32_t n)
+{
+	if (n == s->len + 1 && (s->len + 1) * 2 <= s->cap && s->has_hole &&
+	    s->hole_parent == parents[n] && s->hole_func == funcs[n] &&
+	    s->slots[s->hole] == 0) {
+		s->has_hole = 0;
+		s->slots[s->hole] = n | s->hole_tag;
+		s->len++;
+		return (0);
+	}
+	return (childset_add_slow(s, parents, funcs, n));
+}
+
+/*
+ * Start loading the slot where a lookup of the key of hash h begins, so
+ * a reader that knows its next key early hides the cache miss behind
+ * other work. Only a hint: it changes nothing.
+ */
+static inline void
+childset_prefetch_hashed(const struct childset *s, uint64_t h)
+{
+	if (s->cap != 0)
+		__builtin_prefetch(&s->slots[h & (s->cap - 1)]);
+}
+
+static inline void
+childset_prefetch(const struct childset *s, uint32_t parent, uint32_t func)
+{
+	childset_prefetch_hashed(s, childset_hash(parent, func));
+}
 
 #endif /* CHILDSET_H */

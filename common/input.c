@@ -104,6 +104,7 @@ input_rewind(struct input *in)
 {
 	in->lineno = 0;
 	in->error = 0;
+	in->hold = 0;
 	if (in->fd == -1) {
 		in->pos = 0;
 		return (0);
@@ -128,24 +129,28 @@ static int
 input_fill(struct input *in, size_t want)
 {
 	ssize_t	 n;
-	size_t	 avail = in->len - in->pos;
+	size_t	 avail = in->len - in->pos, keep, start;
 	char	*b;
 
 	if (avail >= want || in->eof)
 		return (0);
-	if (in->pos > 0) {
-		memmove(in->buf, in->buf + in->pos, avail);
-		in->offset += in->pos;
-		in->pos = 0;
-		in->len = avail;
+	/* The held bytes before pos move down with the unread ones. */
+	keep = in->hold < in->pos ? in->hold : in->pos;
+	if (in->pos > keep) {
+		start = in->pos - keep;
+		memmove(in->buf, in->buf + start, keep + avail);
+		in->offset += start;
+		in->pos = keep;
+		in->len = keep + avail;
 	}
-	if (want > in->cap) {
-		if ((b = realloc(in->buf, want)) == NULL)
+	if (want > in->cap - in->pos) {
+		if (want > SIZE_MAX - in->pos ||
+		    (b = realloc(in->buf, in->pos + want)) == NULL)
 			return (-1);
 		in->buf = b;
-		in->cap = want;
+		in->cap = in->pos + want;
 	}
-	while (in->len < want && !in->eof) {
+	while (in->len - in->pos < want && !in->eof) {
 		n = read(in->fd, in->buf + in->len, in->cap - in->len);
 		if (n == -1) {
 			if (errno == EINTR)
@@ -179,7 +184,7 @@ char *
 input_line(struct input *in, size_t *lenp, char **cause)
 {
 	char	*s, *nl;
-	size_t	 scanned = 0, len;
+	size_t	 scanned = 0, len, keep, room;
 
 	if (cause != NULL)
 		*cause = NULL;
@@ -194,8 +199,14 @@ input_line(struct input *in, size_t *lenp, char **cause)
 			    (unsigned long long)in->lineno + 1, INPUT_MAX_LINE);
 			return (NULL);
 		}
-		if (input_fill(in, in->len - in->pos < in->cap / 2 ? in->cap :
-		    in->cap * 2) == -1) {
+		/*
+		 * Fill the room the held bytes leave, or twice that for a
+		 * long line: always more than is there, so the loop moves.
+		 */
+		keep = in->hold < in->pos ? in->hold : in->pos;
+		room = in->cap - keep;
+		if (input_fill(in, scanned < room / 2 ? room :
+		    room > 0 ? room * 2 : 1) == -1) {
 			cause_set(cause, "%s: read error: %s", in->path,
 			    strerror(in->error ? in->error : ENOMEM));
 			return (NULL);

@@ -26,6 +26,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #define INPUT_BLOCK	(1024 * 1024)
 #define INPUT_MAX_LINE	(4 * 1024 * 1024)
@@ -41,6 +42,11 @@ struct input {
 	uint64_t	 offset;	/* file offset of buf[0] */
 	uint64_t	 size;		/* file size at open */
 	uint64_t	 lineno;	/* lines returned so far */
+	/*
+	 * Bytes before pos that a refill keeps (a reader comparing a line
+	 * with the one before, in place): at most pos, set by the caller.
+	 */
+	size_t		 hold;
 	int		 eof;
 	int		 error;		/* errno of a failed read, else 0 */
 };
@@ -54,5 +60,32 @@ char		*input_line(struct input *, size_t *, char **);
 ssize_t		 input_read(struct input *, void *, size_t);
 uint64_t	 input_offset(const struct input *);
 char		*input_slurp(struct input *, size_t *, char **);
+
+/*
+ * input_line for a line already whole in the buffer, in line: the call
+ * and its refill checks cost as much as a short line's other work. Any
+ * other case (a refill, the last line, a line too long) is input_line's.
+ */
+static inline char *
+input_line_fast(struct input *in, size_t *lenp, char **cause)
+{
+	char	*s = in->buf + in->pos, *nl;
+	size_t	 len;
+
+	if (in->pos < in->len &&
+	    (nl = memchr(s, '\n', in->len - in->pos)) != NULL &&
+	    (len = nl - s) <= INPUT_MAX_LINE) {
+		in->pos += len + 1;
+		if (len > 0 && s[len - 1] == '\r')
+			len--;
+		s[len] = '\0';
+		in->lineno++;
+		if (cause != NULL)
+			*cause = NULL;
+		*lenp = len;
+		return (s);
+	}
+	return (input_line(in, lenp, cause));
+}
 
 #endif /* INPUT_H */

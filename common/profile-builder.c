@@ -344,11 +344,23 @@ profile_builder_func_location(struct profile_builder *b, uint32_t f,
 uint32_t
 profile_builder_child(struct profile_builder *b, uint32_t parent, uint32_t f)
 {
+	return (profile_builder_child_hashed(b, parent, f,
+	    childset_hash(parent, f)));
+}
+
+/*
+ * profile_builder_child with the hash profile_builder_prefetch returned
+ * for the same pair: a reader that prefetched does not hash twice.
+ */
+uint32_t
+profile_builder_child_hashed(struct profile_builder *b, uint32_t parent,
+    uint32_t f, uint64_t h)
+{
 	struct profile	*p = b->p;
 	uint32_t	 n, m;
 
-	if ((n = childset_find(&b->children, p->node_parent, p->node_func,
-	    parent, f)) != CHILDSET_NONE)
+	if ((n = childset_find_hashed(&b->children, p->node_parent,
+	    p->node_func, parent, f, h)) != CHILDSET_NONE)
 		return (n);
 	if (parent >= p->nnodes || f >= p->nfuncs) {
 		b->error = "bad node or function";
@@ -374,13 +386,17 @@ profile_builder_child(struct profile_builder *b, uint32_t parent, uint32_t f)
 
 /*
  * A reader that knows a (parent, function) pair before it asks for the
- * child starts loading the child set's slot; nothing else changes.
+ * child starts loading the child set's slot; nothing else changes. The
+ * pair's hash is returned for profile_builder_child_hashed.
  */
-void
+uint64_t
 profile_builder_prefetch(const struct profile_builder *b, uint32_t parent,
     uint32_t f)
 {
-	childset_prefetch(&b->children, parent, f);
+	uint64_t	 h = childset_hash(parent, f);
+
+	childset_prefetch_hashed(&b->children, h);
+	return (h);
 }
 
 /* Number of call nodes so far. */

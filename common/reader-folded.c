@@ -44,6 +44,10 @@
  * a cache miss in a wide profile, is then loaded by the time it is read.
  * Interning first changes no id: functions are still interned, and
  * nodes made, in the order of the lines.
+ *
+ * The line before is compared where it lies in the input's buffer (the
+ * input holds it across a refill), and a NUL byte, refused, is looked
+ * for in the same passes that find the frames and the count.
  */
 
 struct folded_line {
@@ -53,14 +57,36 @@ struct folded_line {
 	size_t			 reuse;		/* frames the same as the last line's */
 	int64_t			 v, v2;
 	uint64_t		 lineno;
+	/* The first new node's parent and hash, when prefetched. */
+	uint32_t		 hparent;
+	uint64_t		 h;
+};
+
+/*
+ * A direct-mapped cache of frame names of FOLDED_NAME_MIN to
+ * FOLDED_NAME_MAX bytes without a module, in front of the string pool
+ * and function lookups: a wide profile repeats a few thousand names in
+ * every order, and a hit costs two loads and a compare where the pool
+ * hashes every byte. A name maps to one function for the whole load, so
+ * a slot is only ever overwritten, never stale.
+ */
+#define FOLDED_NAME_MIN		8
+#define FOLDED_NAME_MAX		32
+#define FOLDED_NAME_BITS	14
+
+struct folded_name {
+	uint32_t		 fn;
+	uint32_t		 len;		/* 0 = empty slot */
+	char			 name[FOLDED_NAME_MAX];
 };
 
 struct folded {
 	struct profile_builder	*b;
 	int			 metric;
 	int			 base;		/* metric of a first count, or -1 */
-	char			*prev;		/* previous stack, copied */
-	size_t			 prevlen, prevcap;
+	const char		*prev;		/* previous stack, in the input */
+	size_t			 prevlen;	/* 0 = none */
+	struct folded_name	*names;		/* [1 << FOLDED_NAME_BITS] */
 	struct folded_line	 line[2];	/* parsed, walked one after */
 	int			 cur;		/* line[cur] is the last parsed */
 	int			 pending;	/* line[cur] is still to walk */
@@ -72,7 +98,9 @@ static int	folded_probe(const char *, size_t);
 static struct profile *folded_load(struct input *,
 		    const struct reader_options *, char **);
 static int	folded_blank_number(const char *, size_t);
-static int	folded_count(const char *, size_t *, int64_t *, char **);
+static int	folded_count_slow(const char *, size_t *, int64_t *,
+		    char **);
+static uint32_t	folded_func(struct folded *, const char *, size_t);
 static int	folded_parse(struct folded *, const char *, size_t);
 static int	folded_walk(struct folded *, struct folded_line *);
 static int	folded_flush(struct folded *, const char *, char **);
@@ -130,6 +158,30 @@ folded_blank_number(const char *s, size_t len)
 {
 	size_t	 i = len;
 
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/*
+	 * Names often end in digits ("foo_2169"): when the byte before up
+	 * to 7 of them is no blank, digit or '.', the answer is no.
+	 */
+	if (len >= 8) {
+		uint64_t	 w, nd;
+		char		 c;
+		int		 k;
+
+		memcpy(&w, s + len - 8, 8);
+		nd = ((w & 0xf0f0f0f0f0f0f0f0ULL) ^ 0x3030303030303030ULL) |
+		    (((w + 0x0606060606060606ULL) & 0xf0f0f0f0f0f0f0f0ULL) ^
+		    0x3030303030303030ULL);
+		k = nd == 0 ? 8 : __builtin_clzll(nd) / 8;
+		if (k < 8) {
+			c = s[len - k - 1];
+			if (c != ' ' && c != '\t' && c != '.' &&
+			    (c < '0' || c > '9'))
+				return (0);
+		}
+	}
+#endif
+
 	while (i > 0 && ((s[i - 1] >= '0' && s[i - 1] <= '9') ||
 	    s[i - 1] == '.'))
 		i--;
@@ -139,10 +191,56 @@ folded_blank_number(const char *s, size_t len)
 /*
  * Split the count off the end of s[0..*len): on return *len is the length
  * of what is left (the one separating blank removed). Decimal counts are
- * rounded.
+ * rounded. In line, the common count; folded_count_slow the rest.
  */
-static int
+static inline int
 folded_count(const char *s, size_t *len, int64_t *v, char **cause)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	size_t		 e = *len;
+
+	/*
+	 * Nearly every count: 1 to 7 digits after a blank, read from the
+	 * last eight bytes of the line at once. The line's last byte is the
+	 * word's top byte: the digits are its top bytes up to the first
+	 * byte that is none, which must be the blank.
+	 */
+	if (e >= 8) {
+		uint64_t	 w, nd, d;
+		int		 k;
+
+		memcpy(&w, s + e - 8, 8);
+		/*
+		 * A byte's high nibble and that of the byte plus 6 are both
+		 * 3 only for '0' to '9'. A carry out of a byte above 0xf9
+		 * can only make the byte above look like no digit: it then
+		 * ends the count early, and the blank test sends it below.
+		 */
+		nd = ((w & 0xf0f0f0f0f0f0f0f0ULL) ^ 0x3030303030303030ULL) |
+		    (((w + 0x0606060606060606ULL) & 0xf0f0f0f0f0f0f0f0ULL) ^
+		    0x3030303030303030ULL);
+		k = nd == 0 ? 8 : __builtin_clzll(nd) / 8;
+		if (k > 0 && k < 8 && (s[e - k - 1] == ' ' ||
+		    s[e - k - 1] == '\t')) {
+			/* The digits alone, as an eight-digit number. */
+			d = (w & (~0ULL << (8 * (8 - k)))) -
+			    (0x3030303030303030ULL << (8 * (8 - k)));
+			d = d * 10 + (d >> 8);
+			d = ((d & 0x000000ff000000ffULL) *
+			    (100 + (1000000ULL << 32)) +
+			    ((d >> 16) & 0x000000ff000000ffULL) *
+			    (1 + (10000ULL << 32))) >> 32;
+			*v = (int64_t)(uint32_t)d;
+			*len = e - k - 1;
+			return (0);
+		}
+	}
+#endif
+	return (folded_count_slow(s, len, v, cause));
+}
+
+static int
+folded_count_slow(const char *s, size_t *len, int64_t *v, char **cause)
 {
 	size_t		 e = *len, i, start, dots = 0;
 	int64_t		 n = 0;
@@ -150,8 +248,8 @@ folded_count(const char *s, size_t *len, int64_t *v, char **cause)
 	uint64_t	 pw = 1, u = 0;
 
 	/*
-	 * Nearly every count: up to 18 digits after a blank, read in the
-	 * one backward scan. Anything else takes the checked way below.
+	 * Up to 18 digits after a blank, read in the one backward scan.
+	 * Anything else takes the checked way below.
 	 */
 	for (i = e; i > 0 && e - i < 18 && s[i - 1] >= '0' && s[i - 1] <= '9';
 	    i--) {
@@ -224,31 +322,107 @@ folded_count(const char *s, size_t *len, int64_t *v, char **cause)
 #define FOLDED_HIGHS	0x8080808080808080ULL
 
 /*
- * The first ';' or '`' in s[pos..len), or len: one pass for the two
- * bytes a frame ends at or splits at, eight bytes at a time.
+ * The first ';', '`' or NUL in s[pos..len), or len: one pass for the
+ * bytes a frame ends at or splits at and the byte no line may hold,
+ * eight bytes at a time.
  */
+static inline uint64_t
+folded_delim_word(uint64_t x)
+{
+	uint64_t	 a, b;
+
+	a = x ^ (FOLDED_ONES * ';');
+	b = x ^ (FOLDED_ONES * '`');
+	/* A zero byte of a, b or x; the lowest one found is exact. */
+	return ((((a - FOLDED_ONES) & ~a) | ((b - FOLDED_ONES) & ~b) |
+	    ((x - FOLDED_ONES) & ~x)) & FOLDED_HIGHS);
+}
+
+/*
+ * The same, exact in every byte (no borrow from a byte below): for the
+ * last word, whose low bytes are masked off, and may hold a match.
+ */
+static inline uint64_t
+folded_delim_exact(uint64_t x)
+{
+	const uint64_t	 t = 0x7f7f7f7f7f7f7f7fULL;
+	uint64_t	 a, b;
+
+	a = x ^ (FOLDED_ONES * ';');
+	b = x ^ (FOLDED_ONES * '`');
+	/* A byte's high bit: set when any of its low seven or itself is. */
+	return (~((((a & t) + t) | a) & (((b & t) + t) | b) &
+	    (((x & t) + t) | x)) & FOLDED_HIGHS);
+}
+
 static inline size_t
 folded_delim(const char *s, size_t pos, size_t len)
 {
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	uint64_t	 x, a, b, z;
+	uint64_t	 x, z;
 
 	for (; pos + 8 <= len; pos += 8) {
 		memcpy(&x, s + pos, 8);
-		a = x ^ (FOLDED_ONES * ';');
-		b = x ^ (FOLDED_ONES * '`');
-		/* A zero byte of a or b; the lowest one found is exact. */
-		z = (((a - FOLDED_ONES) & ~a) | ((b - FOLDED_ONES) & ~b)) &
-		    FOLDED_HIGHS;
-		if (z != 0)
+		if ((z = folded_delim_word(x)) != 0)
 			return (pos + __builtin_ctzll(z) / 8);
+	}
+	/*
+	 * The last bytes as the top of the line's last word, the bytes
+	 * before pos (already scanned, or another frame's) masked off.
+	 */
+	if (pos < len && len >= 8) {
+		memcpy(&x, s + len - 8, 8);
+		z = folded_delim_exact(x) & (~0ULL << (8 * (8 - (len - pos))));
+		return (z != 0 ? len - 8 + __builtin_ctzll(z) / 8 : len);
 	}
 #endif
 	for (; pos < len; pos++) {
-		if (s[pos] == ';' || s[pos] == '`')
+		if (s[pos] == ';' || s[pos] == '`' || s[pos] == '\0')
 			return (pos);
 	}
 	return (len);
+}
+
+/*
+ * The function of a frame without a module: from the name cache, or
+ * found or made by the builder and then cached.
+ */
+static uint32_t
+folded_func(struct folded *f, const char *s, size_t n)
+{
+	struct folded_name	*c;
+	uint64_t		 a, z, x, y, h;
+	size_t			 i;
+	uint32_t		 fn;
+
+	if (n < FOLDED_NAME_MIN || n > FOLDED_NAME_MAX)
+		return (profile_builder_func(f->b, s, n, "", 0));
+	if (f->names == NULL && (f->names = calloc((size_t)1 <<
+	    FOLDED_NAME_BITS, sizeof *f->names)) == NULL)
+		return (profile_builder_func(f->b, s, n, "", 0));
+	/* The first and last words and the length pick the slot. */
+	memcpy(&a, s, 8);
+	memcpy(&z, s + n - 8, 8);
+	h = ((a + n) * 0x9e3779b97f4a7c15ULL ^ z) * 0xff51afd7ed558ccdULL;
+	c = &f->names[h >> (64 - FOLDED_NAME_BITS)];
+	if (c->len == n) {
+		for (i = 0; i + 8 < n; i += 8) {
+			memcpy(&x, c->name + i, 8);
+			memcpy(&y, s + i, 8);
+			if (x != y)
+				goto miss;
+		}
+		memcpy(&x, c->name + n - 8, 8);
+		if (x == z)
+			return (c->fn);
+	}
+miss:
+	if ((fn = profile_builder_func(f->b, s, n, "", 0)) != PROFILE_NONE) {
+		c->fn = fn;
+		c->len = n;
+		memcpy(c->name, s, n);
+	}
+	return (fn);
 }
 
 /* Room for n frames in a line and in the walked nodes. */
@@ -284,7 +458,12 @@ folded_room(struct folded *f, struct folded_line *l, size_t n)
 
 /*
  * Intern the frames of one stack into the next line slot; its nodes are
- * found by folded_walk after the line before is walked.
+ * found by folded_walk after the line before is walked. -2 for a NUL
+ * byte in the stack.
+ *
+ * No NUL is missed: the bytes that match the line before were checked
+ * with it, and the scan for frames starts at most one byte after them,
+ * at a byte that was ';'.
  */
 static int
 folded_parse(struct folded *f, const char *s, size_t len)
@@ -293,7 +472,7 @@ folded_parse(struct folded *f, const char *s, size_t len)
 	struct folded_line	*l = &f->line[!f->cur];
 	size_t			 c = 0, pos = 0, i = 0, end, lim;
 	uint32_t		 fn, parent;
-	const char		*semi, *tick;
+	const char		*tick;
 
 	/* The common prefix with the previous line, a word at a time. */
 	lim = len < f->prevlen ? len : f->prevlen;
@@ -329,15 +508,18 @@ folded_parse(struct folded *f, const char *s, size_t len)
 		tick = NULL;
 		if (end < len && s[end] == '`') {
 			tick = s + end;
-			semi = memchr(s + end, ';', len - end);
-			end = semi ? (size_t)(semi - s) : len;
+			/* The frame ends at the next ';'; more '`' are name. */
+			do
+				end = folded_delim(s, end + 1, len);
+			while (end < len && s[end] == '`');
 		}
+		if (end < len && s[end] == '\0')
+			return (-2);
 		if (tick != NULL)
 			fn = profile_builder_func(f->b, tick + 1,
 			    s + end - tick - 1, s + pos, tick - s - pos);
 		else
-			fn = profile_builder_func(f->b, s + pos, end - pos,
-			    "", 0);
+			fn = folded_func(f, s + pos, end - pos);
 		if (fn == PROFILE_NONE)
 			return (-1);
 		if (i == l->cap && folded_room(f, l, i + 1) == -1)
@@ -360,19 +542,12 @@ folded_parse(struct folded *f, const char *s, size_t len)
 			parent = f->pnode[l->reuse - 1];
 		else
 			parent = PROFILE_NONE;
+		l->hparent = parent;
 		if (parent != PROFILE_NONE)
-			profile_builder_prefetch(f->b, parent, l->fn[l->reuse]);
+			l->h = profile_builder_prefetch(f->b, parent,
+			    l->fn[l->reuse]);
 	}
-	if (len + 1 > f->prevcap) {
-		char	*p;
-		size_t	 cap = (len + 1) * 2;
-
-		if ((p = realloc(f->prev, cap)) == NULL)
-			return (-1);
-		f->prev = p;
-		f->prevcap = cap;
-	}
-	memcpy(f->prev, s, len);
+	f->prev = s;
 	f->prevlen = len;
 	return (0);
 }
@@ -385,7 +560,14 @@ folded_walk(struct folded *f, struct folded_line *l)
 	uint32_t	 node;
 
 	node = l->reuse > 0 ? f->pnode[l->reuse - 1] : PROFILE_ROOT;
-	for (i = l->reuse; i < l->depth; i++) {
+	i = l->reuse;
+	if (i < l->depth && node == l->hparent) {
+		if ((node = profile_builder_child_hashed(f->b, node, l->fn[i],
+		    l->h)) == PROFILE_NONE)
+			return (-1);
+		f->pnode[i++] = node;
+	}
+	for (; i < l->depth; i++) {
 		if ((node = profile_builder_child(f->b, node, l->fn[i])) ==
 		    PROFILE_NONE)
 			return (-1);
@@ -429,8 +611,8 @@ folded_load(struct input *in, const struct reader_options *opts,
 	char			*line, *why = NULL;
 	size_t			 len, slen;
 	int64_t			 v, v2;
-	uint64_t		 nlines = 0;
-	int			 i;
+	uint64_t		 nlines = 0, prevoff = 0, hold;
+	int			 i, rc;
 
 	memset(&f, 0, sizeof f);
 	f.base = -1;
@@ -442,22 +624,35 @@ folded_load(struct input *in, const struct reader_options *opts,
 	    -1)
 		goto nomem;
 
-	while ((line = input_line(in, &len, &why)) != NULL) {
+	for (;;) {
+		/*
+		 * Keep the last stack in the buffer for the next to compare
+		 * with, unless comment lines put it far behind.
+		 */
+		if (f.prevlen > 0) {
+			hold = in->offset + in->pos - prevoff;
+			if (hold > INPUT_MAX_LINE) {
+				f.prevlen = 0;
+				hold = 0;
+			}
+			in->hold = hold;
+		}
+		if ((line = input_line_fast(in, &len, &why)) == NULL)
+			break;
+		if (f.prevlen > 0)
+			f.prev = in->buf + (prevoff - in->offset);
 		while (len > 0 && (line[len - 1] == ' ' ||
 		    line[len - 1] == '\t'))
 			len--;
 		if (len == 0 || line[0] == '#')
 			continue;
-		if (memchr(line, '\0', len) != NULL) {
-			if (folded_flush(&f, in->path, cause) == -1)
-				goto fail;
-			cause_set(cause, "%s: line %llu: NUL byte (binary "
-			    "data?)", in->path, (unsigned long long)in->lineno);
-			goto fail;
-		}
 		slen = len;
-		if (folded_count(line, &slen, &v, &why) == -1)
+		if (folded_count(line, &slen, &v, &why) == -1) {
+			/* A NUL byte says more than what it broke. */
+			if (memchr(line, '\0', len) != NULL)
+				goto nulerr;
 			goto lineerr;
+		}
 		/*
 		 * A second number before the first: a differential line.
 		 * Most names that end in a digit ("foo_2169") have no blank
@@ -491,8 +686,11 @@ folded_load(struct input *in, const struct reader_options *opts,
 			cause_set(&why, "no stack before the count");
 			goto lineerr;
 		}
-		if (folded_parse(&f, line, slen) == -1)
+		if ((rc = folded_parse(&f, line, slen)) == -2)
+			goto nulerr;
+		if (rc == -1)
 			goto builderr;
+		prevoff = in->offset + (line - in->buf);
 		l = &f.line[!f.cur];
 		l->v = v;
 		l->v2 = v2;
@@ -517,6 +715,14 @@ folded_load(struct input *in, const struct reader_options *opts,
 	f.b = NULL;
 	goto done;
 
+nulerr:
+	free(why);
+	why = NULL;
+	if (folded_flush(&f, in->path, cause) == -1)
+		goto fail;
+	cause_set(cause, "%s: line %llu: NUL byte (binary data?)", in->path,
+	    (unsigned long long)in->lineno);
+	goto fail;
 lineerr:
 	if (folded_flush(&f, in->path, cause) == -1)
 		goto fail;
@@ -535,7 +741,8 @@ fail:
 	profile_builder_free(f.b);
 done:
 	free(why);
-	free(f.prev);
+	free(f.names);
+	in->hold = 0;
 	for (i = 0; i < 2; i++) {
 		free(f.line[i].fn);
 		free(f.line[i].end);
