@@ -14,7 +14,13 @@
 # (the cache: as a real cache_dir, on disk, its pages in the page cache
 # after the first run; DEEPQ_RESTART_CACHE=DIR keeps it there, and a
 # cache already there is used). Quote the load average it prints: the
-# machine's cores may be shared.
+# machine's cores may be shared. The page cache's state weighs as much:
+# a cache file whose pages are in 2 MB folios is mapped with huge pages
+# (FilePmdMapped in /proc/PID/smaps_rollup), one in small folios (written
+# while memory was fragmented, or copied) takes up to three times the
+# CPU at 10^8 nodes, for the TLB misses. Compare builds on the same file,
+# or on files re-read after POSIX_FADV_DONTNEED (readahead makes large
+# folios).
 set -eu
 LC_ALL=C
 export LC_ALL
