@@ -21,6 +21,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,20 +70,26 @@ struct cache_header {
 };
 
 /*
- * The checksum runs CACHE_LANES independent chains over the payload's
- * words (word i in lane i % CACHE_LANES), folded at the end: one chain is
- * bound by the latency of its multiplies, and reading a cache of 10^8
- * call nodes back was mostly that.
+ * The checksum: the payload in blocks of CACHE_BLOCK bytes, each hashed on
+ * its own (seeded by its number), the block hashes then folded after a
+ * hash of the header. Blocks let the two cores share the work when a
+ * server maps the cache (a cache of 10^8 call nodes is 3.4 GB). A block's
+ * hash runs CACHE_LANES independent chains (word i in lane i %
+ * CACHE_LANES): one chain is bound by the latency of its multiplies; four
+ * keep up with reading memory.
  */
 #define CACHE_LANES	4
+#define CACHE_BLOCK	(1U << 20)
+
+/*
+ * The call nodes a task of the structural check: small enough that both
+ * cores get a share, large enough that taking a task costs nothing.
+ */
+#define CACHE_NODE_CHUNK (1U << 18)
 
 struct cache_out {
 	FILE		*f;
-	uint64_t	 lane[CACHE_LANES];
-	uint64_t	 nwords;
 	uint64_t	 len;
-	uint64_t	 carry;		/* bytes not yet hashed, little-endian */
-	unsigned	 ncarry;
 };
 
 struct cache_in {
@@ -89,15 +97,41 @@ struct cache_in {
 	uint64_t	 left;
 };
 
+/*
+ * A cache being verified: the checksum's blocks and the structural
+ * check's tasks, taken in turn by the loading thread and a helper.
+ */
+struct cache_verify {
+	struct profile		*p;
+	const struct cache_header *h;
+	const uint32_t		*clique;
+	const uint8_t		*recursive;
+	const char		*payload;
+	uint64_t		 len;
+	uint64_t		*sums;		/* one per block */
+	uint32_t		 nblocks;
+	uint32_t		 nchunks;	/* of CACHE_NODE_CHUNK nodes */
+	uint32_t		 nchecks;	/* the chunks and one more */
+	uint32_t		 ntasks;
+	uint32_t		 next;		/* the next task, atomic */
+	int			 bad;		/* a check failed, atomic */
+};
+
 static void	out_bytes(struct cache_out *, const void *, size_t);
 static void	out_pad(struct cache_out *);
 static void	out_string(struct cache_out *, const char *);
 static const void *in_take(struct cache_in *, uint64_t, uint64_t);
 static const char *in_string(struct cache_in *);
-static uint64_t	checksum(const char *, uint64_t);
+static uint64_t	checksum(const char *, uint64_t, uint64_t);
+static int	cache_sum_file(int, struct cache_header *);
+static uint64_t	checksum_fold(const struct cache_header *, const uint64_t *,
+		    uint32_t);
 static int	cache_check(struct profile *, const struct cache_header *);
+static int	cache_check_nodes(const struct profile *, uint32_t, uint32_t);
 static int	cache_check_cliques(const struct profile *, const uint32_t *,
 		    const uint8_t *);
+static void	verify_run(struct cache_verify *);
+static void	*verify_thread(void *);
 
 /* Mix one 8-byte word into a running hash. */
 static inline uint64_t
@@ -108,35 +142,17 @@ mix(uint64_t h, uint64_t w)
 	return (h);
 }
 
-static void
-lanes_init(uint64_t *lane)
-{
-	size_t	 i;
-
-	for (i = 0; i < CACHE_LANES; i++)
-		lane[i] = 0x243f6a8885a308d3ULL + i * 0x9e3779b97f4a7c15ULL;
-}
-
+/* The checksum of the whole words of p[0..n), seeded. */
 static uint64_t
-lanes_fold(const uint64_t *lane)
+checksum(const char *p, uint64_t n, uint64_t seed)
 {
-	uint64_t	 h = lane[0];
-	size_t		 i;
-
-	for (i = 1; i < CACHE_LANES; i++)
-		h = mix(h, lane[i]);
-	return (h);
-}
-
-/* The checksum of the whole words of p[0..n). */
-static uint64_t
-checksum(const char *p, uint64_t n)
-{
-	uint64_t	 lane[CACHE_LANES], a, b, c, d, w[4];
+	uint64_t	 lane[CACHE_LANES], a, b, c, d, w[4], h;
 	size_t		 i;
 
 	/* Four scalars, so the chains stay in registers. */
-	lanes_init(lane);
+	for (i = 0; i < CACHE_LANES; i++)
+		lane[i] = 0x243f6a8885a308d3ULL + (i + 1 + seed * CACHE_LANES) *
+		    0x9e3779b97f4a7c15ULL;
 	a = lane[0];
 	b = lane[1];
 	c = lane[2];
@@ -152,48 +168,40 @@ checksum(const char *p, uint64_t n)
 	lane[1] = b;
 	lane[2] = c;
 	lane[3] = d;
-	/* The word count so far is a multiple of CACHE_LANES. */
 	for (i = 0; n >= 8; p += 8, n -= 8, i++) {
 		memcpy(&w[0], p, 8);
 		lane[i] = mix(lane[i], w[0]);
 	}
-	return (lanes_fold(lane));
+	h = lane[0];
+	for (i = 1; i < CACHE_LANES; i++)
+		h = mix(h, lane[i]);
+	return (h);
 }
 
-static void
-out_word(struct cache_out *o, uint64_t w)
+/*
+ * The file's checksum: the header (its checksum field zero, so a header
+ * bit flipped is caught too) then every block's hash, in order.
+ */
+static uint64_t
+checksum_fold(const struct cache_header *hp, const uint64_t *sums,
+    uint32_t nblocks)
 {
-	uint64_t	*l = &o->lane[o->nwords++ % CACHE_LANES];
+	struct cache_header	 h = *hp;
+	uint64_t		 x;
+	uint32_t		 b;
 
-	*l = mix(*l, w);
+	h.checksum = 0;
+	x = checksum((const char *)&h, sizeof h, UINT32_MAX);
+	for (b = 0; b < nblocks; b++)
+		x = mix(x, sums[b]);
+	return (mix(x, nblocks));
 }
 
 static void
 out_bytes(struct cache_out *o, const void *v, size_t n)
 {
-	const unsigned char	*b = v;
-	size_t			 i;
-
 	fwrite(v, 1, n, o->f);
 	o->len += n;
-	/* Whole words straight from the array: the arrays are the bulk. */
-	i = 0;
-	if (o->ncarry == 0) {
-		uint64_t	 w;
-
-		for (; i + 8 <= n; i += 8) {
-			memcpy(&w, b + i, 8);
-			out_word(o, w);
-		}
-	}
-	for (; i < n; i++) {
-		o->carry |= (uint64_t)b[i] << (8 * o->ncarry);
-		if (++o->ncarry == 8) {
-			out_word(o, o->carry);
-			o->carry = 0;
-			o->ncarry = 0;
-		}
-	}
 }
 
 static void
@@ -213,6 +221,37 @@ out_string(struct cache_out *o, const char *s)
 	out_bytes(o, &n, sizeof n);
 	out_bytes(o, s, n);
 	out_pad(o);
+}
+
+/*
+ * Set h->checksum to the checksum of the payload written to fd (h
+ * complete but for it). -1 with errno on failure.
+ */
+static int
+cache_sum_file(int fd, struct cache_header *h)
+{
+	struct cache_verify	 v;
+	void			*map;
+	size_t			 maplen = sizeof *h + h->payload_len;
+
+	if ((map = mmap(NULL, maplen, PROT_READ, MAP_SHARED, fd, 0)) ==
+	    MAP_FAILED)
+		return (-1);
+	memset(&v, 0, sizeof v);
+	v.payload = (const char *)map + sizeof *h;
+	v.len = h->payload_len;
+	v.nblocks = (v.len + CACHE_BLOCK - 1) / CACHE_BLOCK;
+	v.ntasks = v.nblocks;	/* the checksum alone: no checks */
+	if ((v.sums = calloc(v.nblocks + 1, sizeof *v.sums)) == NULL) {
+		munmap(map, maplen);
+		errno = ENOMEM;
+		return (-1);
+	}
+	verify_run(&v);
+	h->checksum = checksum_fold(h, v.sums, v.nblocks);
+	free(v.sums);
+	munmap(map, maplen);
+	return (0);
 }
 
 /*
@@ -244,14 +283,14 @@ cache_write(const struct profile *p, const char *path, const struct stat *src,
 		return (-1);
 	}
 	(void)unlink(tmp);
-	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+	/* Read and write: the checksum is read back (cache_sum_file). */
+	if ((fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW |
 	    O_CLOEXEC, 0600)) == -1) {
 		cause_set(cause, "%s: %s", tmp, strerror(errno));
 		free(tmp);
 		return (-1);
 	}
 	memset(&o, 0, sizeof o);
-	lanes_init(o.lane);
 	if ((o.f = fdopen(fd, "w")) == NULL) {
 		cause_set(cause, "%s: %s", tmp, strerror(errno));
 		close(fd);
@@ -326,15 +365,19 @@ cache_write(const struct profile *p, const char *path, const struct stat *src,
 	h.src_ino = src->st_ino;
 	h.src_dev = src->st_dev;
 	h.payload_len = o.len;
-	h.checksum = lanes_fold(o.lane);
 	h.strdata_len = len;
 	h.nstrings = strpool_count(p->strings);
 	h.nfuncs = p->nfuncs;
 	h.nnodes = p->nnodes;
 	h.nmetrics = p->nmetrics;
 	h.nsamples = p->nsamples;
-	if (fflush(o.f) != 0 || pwrite(fileno(o.f), &h, sizeof h, 0) !=
-	    (ssize_t)sizeof h || fsync(fileno(o.f)) != 0) {
+	/*
+	 * The checksum of the payload as written, read back from the page
+	 * cache through the very blocks a loading server reads.
+	 */
+	if (fflush(o.f) != 0 || cache_sum_file(fileno(o.f), &h) != 0 ||
+	    pwrite(fileno(o.f), &h, sizeof h, 0) != (ssize_t)sizeof h ||
+	    fsync(fileno(o.f)) != 0) {
 		cause_set(cause, "%s: %s", tmp, strerror(errno));
 		fclose(o.f);
 		goto fail;
@@ -392,7 +435,11 @@ in_string(struct cache_in *in)
 	return (s);
 }
 
-/* Every index in range and the tree well formed, so no query can stray. */
+/*
+ * Every index in range and the tree well formed, so no query can stray:
+ * the strings, functions and samples here, the call nodes in chunks
+ * (cache_check_nodes).
+ */
 static int
 cache_check(struct profile *p, const struct cache_header *h)
 {
@@ -417,25 +464,40 @@ cache_check(struct profile *p, const struct cache_header *h)
 		    p->func_file[i] >= nstr)
 			return (-1);
 	}
-	if (p->node_parent[0] != PROFILE_NONE || p->node_depth[0] != 0)
+	for (i = 0; i < p->nsamples; i++) {
+		if (p->sample_node[i] >= p->nnodes)
+			return (-1);
+	}
+	return (0);
+}
+
+/*
+ * The call nodes [lo, hi): each one's function in range; each parent an
+ * earlier node, one level up (so depths are exact); children and
+ * siblings later nodes, so walks always end. (Written with branches: the
+ * checks pass on every node of a good cache, so they are predicted, and
+ * the same pass without branches took a third more instructions.)
+ */
+static int
+cache_check_nodes(const struct profile *p, uint32_t lo, uint32_t hi)
+{
+	uint32_t	 i;
+
+	if (lo == 0 && (p->node_parent[0] != PROFILE_NONE ||
+	    p->node_depth[0] != 0))
 		return (-1);
-	for (i = 0; i < p->nnodes; i++) {
+	for (i = lo; i < hi; i++) {
 		if (p->node_func[i] >= p->nfuncs)
 			return (-1);
 		if (i > 0 && (p->node_parent[i] >= i ||
 		    p->node_depth[i] != p->node_depth[p->node_parent[i]] + 1))
 			return (-1);
-		/* Children and siblings come later: walks always end. */
 		if ((p->node_first_child[i] != PROFILE_NONE &&
 		    (p->node_first_child[i] <= i ||
 		    p->node_first_child[i] >= p->nnodes)) ||
 		    (p->node_next_sibling[i] != PROFILE_NONE &&
 		    (p->node_next_sibling[i] <= i ||
 		    p->node_next_sibling[i] >= p->nnodes)))
-			return (-1);
-	}
-	for (i = 0; i < p->nsamples; i++) {
-		if (p->sample_node[i] >= p->nnodes)
 			return (-1);
 	}
 	return (0);
@@ -460,6 +522,52 @@ cache_check_cliques(const struct profile *p, const uint32_t *clique,
 }
 
 /*
+ * Take tasks until none is left: first the structural checks (the
+ * functions and strings, then the call nodes in chunks), then the
+ * checksum's blocks. Run by the loading thread and a helper at once; a
+ * failed check stops both early.
+ */
+static void
+verify_run(struct cache_verify *v)
+{
+	uint32_t	 t, nchecks = v->nchecks, lo, hi;
+	uint64_t	 off, n;
+
+	while ((t = __atomic_fetch_add(&v->next, 1, __ATOMIC_RELAXED)) <
+	    v->ntasks) {
+		if (__atomic_load_n(&v->bad, __ATOMIC_RELAXED))
+			return;
+		if (t < nchecks) {
+			if (t == v->nchunks) {
+				if (cache_check(v->p, v->h) == -1 ||
+				    cache_check_cliques(v->p, v->clique,
+				    v->recursive) == -1)
+					__atomic_store_n(&v->bad, 1,
+					    __ATOMIC_RELAXED);
+				continue;
+			}
+			lo = t * CACHE_NODE_CHUNK;
+			hi = v->p->nnodes - lo < CACHE_NODE_CHUNK ?
+			    v->p->nnodes : lo + CACHE_NODE_CHUNK;
+			if (cache_check_nodes(v->p, lo, hi) == -1)
+				__atomic_store_n(&v->bad, 1, __ATOMIC_RELAXED);
+			continue;
+		}
+		t -= nchecks;
+		off = (uint64_t)t * CACHE_BLOCK;
+		n = v->len - off < CACHE_BLOCK ? v->len - off : CACHE_BLOCK;
+		v->sums[t] = checksum(v->payload + off, n, t);
+	}
+}
+
+static void *
+verify_thread(void *arg)
+{
+	verify_run(arg);
+	return (NULL);
+}
+
+/*
  * Map a cache file and return its profile, if it is a valid cache of the
  * source described by src. NULL with *cause otherwise; the caller then
  * loads the source.
@@ -469,6 +577,7 @@ cache_load(const char *path, const struct stat *src, char **cause)
 {
 	struct cache_header	 h;
 	struct cache_in		 in;
+	struct cache_verify	 v;
 	struct profile		*p = NULL;
 	struct profile_derived	*d;
 	const uint32_t		*clique;
@@ -477,8 +586,11 @@ cache_load(const char *path, const struct stat *src, char **cause)
 	struct stat		 st;
 	const char		*fmt, *data;
 	void			*map = MAP_FAILED;
+	pthread_t		 thread;
+	sigset_t		 all, old;
+	uint64_t		 cksum;
 	uint32_t		 k;
-	int			 fd;
+	int			 fd, helper;
 
 	if ((fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) == -1) {
 		cause_set(cause, "%s: %s", path, strerror(errno));
@@ -520,10 +632,6 @@ cache_load(const char *path, const struct stat *src, char **cause)
 	fd = -1;
 	in.p = (const char *)map + sizeof h;
 	in.left = h.payload_len;
-	if (checksum(in.p, in.left) != h.checksum) {
-		cause_set(cause, "%s: checksum mismatch", path);
-		goto fail;
-	}
 	if ((p = calloc(1, sizeof *p)) == NULL) {
 		cause_set(cause, "out of memory");
 		goto fail;
@@ -592,9 +700,48 @@ cache_load(const char *path, const struct stat *src, char **cause)
 	TAKE(clique, h.nfuncs, sizeof *clique);
 	TAKE(recursive, h.nfuncs, sizeof *recursive);
 #undef TAKE
-	if (in.left != 0 || cache_check(p, &h) == -1 ||
-	    cache_check_cliques(p, clique, recursive) == -1)
+	if (in.left != 0 || h.nnodes > UINT32_MAX - CACHE_NODE_CHUNK)
 		goto corrupt;
+
+	/*
+	 * The sizes agree with the header: now the checksum and every index,
+	 * on both cores (a helper thread takes tasks as this one does). The
+	 * checks only read, within the sizes above, so they may run before
+	 * the checksum is known; the profile is used only if all pass.
+	 */
+	memset(&v, 0, sizeof v);
+	v.p = p;
+	v.h = &h;
+	v.clique = clique;
+	v.recursive = recursive;
+	v.payload = (const char *)p->map + sizeof h;
+	v.len = h.payload_len;
+	v.nblocks = (v.len + CACHE_BLOCK - 1) / CACHE_BLOCK;
+	v.nchunks = (h.nnodes + CACHE_NODE_CHUNK - 1) / CACHE_NODE_CHUNK;
+	v.nchecks = v.nchunks + 1;
+	v.ntasks = v.nchecks + v.nblocks;
+	if ((v.sums = calloc(v.nblocks + 1, sizeof *v.sums)) == NULL) {
+		cause_set(cause, "out of memory");
+		goto fail;
+	}
+	/* The helper takes no signal: they are the server loop's. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	helper = pthread_create(&thread, NULL, verify_thread, &v) == 0;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	verify_run(&v);	/* alone if there is no helper */
+	if (helper)
+		pthread_join(thread, NULL);
+	if (v.bad) {
+		free(v.sums);
+		goto corrupt;
+	}
+	cksum = checksum_fold(&h, v.sums, v.nblocks);
+	free(v.sums);
+	if (cksum != h.checksum) {
+		cause_set(cause, "%s: checksum mismatch", path);
+		goto fail;
+	}
 	if ((d = profile_derived(p)) == NULL) {
 		cause_set(cause, "out of memory");
 		goto fail;

@@ -30,8 +30,9 @@
 
 struct profile;
 
-#define CACHE_VERSION	4	/* 2: each metric's rate; 3: 4-lane checksum;
-				   4: the call graph's edges */
+#define CACHE_VERSION	5	/* 2: each metric's rate; 3: 4-lane checksum;
+				   4: the call graph's edges; 5: checksum
+				   in blocks, with the header */
 
 int		 cache_write(const struct profile *, const char *,
 		     const struct stat *, char **);

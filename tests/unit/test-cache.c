@@ -18,6 +18,7 @@
 #include "callgraph.h"
 #include "profile.h"
 #include "reader.h"
+#include "strpool.h"
 #include "tap.h"
 
 static char *
@@ -115,6 +116,221 @@ test_recursive(const char *dir)
 	unlink(path);
 }
 
+/*
+ * The regions of a cache file, as cache_write lays them out: each
+ * section padded to 8 bytes. Kept here apart from cache.c on purpose: a
+ * layout that drifts from this one fails the size check below.
+ */
+struct region {
+	char		 name[32];
+	size_t		 off;
+	size_t		 len;
+};
+
+#define PAD8(n)		(((n) + 7) & ~(size_t)7)
+#define HEADER_SIZE	112
+
+static size_t
+layout(const struct profile *p, struct region *r, size_t max, size_t *nr)
+{
+	static const char *node[] = { "node_parent", "node_func",
+	    "node_depth", "node_first_child", "node_next_sibling" };
+	static const char *func[] = { "func_name", "func_module",
+	    "func_file", "func_line" };
+	const char	*data;
+	const uint64_t	*off;
+	size_t		 len, at = 0, n = 0, i, k;
+
+#define ADD(nm, l) do {							\
+	if (n < max) {							\
+		snprintf(r[n].name, sizeof r[n].name, "%s", (nm));	\
+		r[n].off = at;						\
+		r[n].len = (l);						\
+		n++;							\
+	}								\
+	at += PAD8(l);							\
+} while (0)
+	strpool_export(p->strings, &data, &len, &off);
+	ADD("header", HEADER_SIZE);
+	ADD("format", 4 + strlen(p->format) + 1);
+	ADD("strings", len);
+	ADD("string offsets", strpool_count(p->strings) * sizeof *off);
+	for (i = 0; i < 4; i++)
+		ADD(func[i], p->nfuncs * 4);
+	for (i = 0; i < 5; i++)
+		ADD(node[i], p->nnodes * 4);
+	for (k = 0; k < p->nmetrics; k++) {
+		ADD("metric name", 4 + strlen(p->metrics[k].name) + 1);
+		ADD("metric unit", 4 + strlen(p->metrics[k].unit) + 1);
+		ADD("metric sum", 8);
+		ADD("metric rate", 8);
+		ADD("metric self", p->nnodes * 8);
+		ADD("metric total", p->nnodes * 8);
+		ADD("metric func_self", p->nfuncs * 8);
+		ADD("metric func_total", p->nfuncs * 8);
+	}
+	if (p->nsamples > 0) {
+		ADD("sample_node", p->nsamples * 4);
+		ADD("sample_weight", p->nsamples * 8);
+	}
+	ADD("cliques", p->nfuncs * 4);
+	ADD("recursive", p->nfuncs);
+#undef ADD
+	*nr = n;
+	return (at);
+}
+
+/* Write buf with byte i flipped to path: is the cache refused? */
+static int
+refused_flipped(const char *path, char *buf, size_t n, size_t i,
+    const struct stat *st)
+{
+	struct profile	*c;
+	char		*cause = NULL;
+	int		 fd, ok;
+
+	buf[i] ^= 0x20;
+	fd = open(path, O_WRONLY | O_TRUNC);
+	ok = fd != -1 && write(fd, buf, n) == (ssize_t)n;
+	if (fd != -1)
+		close(fd);
+	buf[i] ^= 0x20;
+	if (!ok)
+		return (0);
+	c = cache_load(path, st, &cause);
+	profile_free(c);
+	free(cause);
+	return (c == NULL);
+}
+
+/*
+ * A byte flipped in each region of the file (its first, middle and last
+ * byte): the checksum covers the header and every section, so each is
+ * refused, whatever the structural checks make of it.
+ */
+static void
+test_regions(const struct profile *p, const char *path,
+    const struct stat *st)
+{
+	struct region	 r[64];
+	struct stat	 cst;
+	size_t		 nr, total, i, j, at[3], tried = 0, refused = 0;
+	char		*buf;
+	FILE		*f;
+
+	total = layout(p, r, sizeof r / sizeof r[0], &nr);
+	if (stat(path, &cst) == -1)
+		return;
+	is_int(total, cst.st_size, "regions: the layout the test knows "
+	    "is the file's (%zu regions)", nr);
+	if ((buf = malloc(total)) == NULL || (f = fopen(path, "rb")) == NULL)
+		return;
+	if (fread(buf, 1, total, f) != total) {
+		fclose(f);
+		free(buf);
+		return;
+	}
+	fclose(f);
+	for (i = 0; i < nr; i++) {
+		if (r[i].len == 0)
+			continue;
+		at[0] = r[i].off;
+		at[1] = r[i].off + r[i].len / 2;
+		at[2] = r[i].off + r[i].len - 1;
+		for (j = 0; j < 3; j++) {
+			tried++;
+			if (refused_flipped(path, buf, total, at[j], st))
+				refused++;
+			else
+				diag("%s: byte %zu flipped and accepted",
+				    r[i].name, at[j]);
+		}
+	}
+	is_int(refused, tried, "regions: a byte flipped in any region "
+	    "(%zu tries) is refused", tried);
+	/* The file put back whole loads again: nothing else was wrong. */
+	{
+		struct profile	*c;
+		char		*cause = NULL;
+		int		 fd;
+
+		fd = open(path, O_WRONLY | O_TRUNC);
+		if (fd == -1 || write(fd, buf, total) != (ssize_t)total)
+			return;
+		close(fd);
+		c = cache_load(path, st, &cause);
+		ok(c != NULL, "regions: the file restored maps again");
+		profile_free(c);
+		free(cause);
+	}
+	free(buf);
+}
+
+/*
+ * A cache of several checksum blocks (1 MiB) and node chunks (2^18 call
+ * nodes), checked on two threads: it maps back and answers the same, and
+ * a byte flipped in its last block, or in a node of the second chunk, is
+ * refused.
+ */
+static void
+test_big(const char *dir)
+{
+	char		 src[256], path[256], *cause = NULL;
+	struct profile	*p, *c = NULL;
+	struct region	 r[64];
+	struct stat	 st, cst;
+	size_t		 nr, total, i;
+	char		*buf = NULL;
+	FILE		*f;
+
+	snprintf(src, sizeof src, "%s/big.folded", dir);
+	snprintf(path, sizeof path, "%s/big.cache", dir);
+	if ((f = fopen(src, "w")) == NULL)
+		return;
+	for (i = 0; i < 300000; i++)
+		fprintf(f, "main;a%zu;b%zu %zu\n", i / 1000, i % 1000, i % 7 + 1);
+	fclose(f);
+	stat(src, &st);
+	p = reader_load(src, NULL, NULL, &cause);
+	if (p != NULL && cache_write(p, path, &st, &cause) == 0)
+		c = cache_load(path, &st, &cause);
+	ok(c != NULL, "big: cache of %u nodes maps back%s%s",
+	    p != NULL ? p->nnodes : 0, cause ? ": " : "", cause ? cause : "");
+	if (c == NULL || p->nnodes <= (1U << 18))
+		goto out;
+	ok(same_answers(p, c), "big: every report the same");
+	profile_free(c);
+	c = NULL;
+	total = layout(p, r, sizeof r / sizeof r[0], &nr);
+	if (stat(path, &cst) == -1 || (size_t)cst.st_size != total ||
+	    total < (3U << 20) || (buf = malloc(total)) == NULL ||
+	    (f = fopen(path, "rb")) == NULL)
+		goto out;
+	if (fread(buf, 1, total, f) != total) {
+		fclose(f);
+		goto out;
+	}
+	fclose(f);
+	ok(refused_flipped(path, buf, total, total - 1, &st),
+	    "big: a byte flipped in the last block is refused");
+	ok(refused_flipped(path, buf, total, total / 2, &st),
+	    "big: a byte flipped in a middle block is refused");
+	for (i = 0; i < nr; i++) {
+		if (strcmp(r[i].name, "node_parent") == 0)
+			break;
+	}
+	ok(i < nr && refused_flipped(path, buf, total, r[i].off +
+	    4 * ((1U << 18) + 5) + 3, &st),
+	    "big: a parent flipped in the second node chunk is refused");
+out:
+	free(buf);
+	profile_free(c);
+	profile_free(p);
+	free(cause);
+	unlink(src);
+	unlink(path);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -158,6 +374,8 @@ main(int argc, char **argv)
 	}
 
 	test_recursive(dir);
+	test_regions(p, path, &st);
+	test_big(dir);
 
 	stale = st;
 	stale.st_mtim.tv_nsec ^= 1;
