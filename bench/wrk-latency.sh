@@ -2,7 +2,9 @@
 # Warm query latency under load: deepq.cgi through lighttpd driven by
 # wrk(1) at concurrency 1, 8 and 64 (p50, p99, requests/s), and the same
 # queries through the server's pipes alone (bench/pipebench: the client
-# rendezvous in a loop, 1, 8 and 64 clients).
+# rendezvous in a loop, 1, 8 and 64 clients). First, the floor under
+# every CGI figure: an empty static CGI program (bench/nullcgi) through
+# the same lighttpd at concurrency 1 and 8.
 #
 #	sh bench/wrk-latency.sh [profile] [seconds]
 #
@@ -34,7 +36,8 @@ cgi=$top_builddir/cgi/deepq.cgi
 deepq=$top_builddir/cli/deepq
 secs=${2:-5}
 command -v wrk >/dev/null || { echo "wrk-latency: wrk is missing" >&2; exit 1; }
-for f in "$server" "$cgi" "$deepq" "$LIGHTTPD" "$top_builddir/bench/pipebench"; do
+for f in "$server" "$cgi" "$deepq" "$LIGHTTPD" "$top_builddir/bench/pipebench" \
+    "$top_builddir/bench/nullcgi"; do
 	[ -x "$f" ] || { echo "wrk-latency: $f is missing" >&2; exit 1; }
 done
 
@@ -52,6 +55,7 @@ trap 'exit 1' HUP INT TERM
 
 mkdir -p "$tmp/root" "$tmp/www/cgi-bin"
 cp "$cgi" "$tmp/www/cgi-bin/deepq.cgi"
+cp "$top_builddir/bench/nullcgi" "$tmp/www/cgi-bin/null.cgi"
 if [ -n "${1:-}" ]; then
 	# A hard link where possible: generated profiles run to gigabytes.
 	ln "$1" "$tmp/root/" 2>/dev/null || cp "$1" "$tmp/root/"
@@ -172,6 +176,17 @@ urls() {
 	    sed 's/,/%2C/g' | shuf --random-source=/dev/zero
 }
 
+# The floor under every CGI figure: an empty static CGI program
+# (bench/nullcgi) through the same lighttpd, what the web server's fork,
+# exec and wait cost on this machine before any work is done.
+for c in 1 8; do
+	wrk -t $((c < 2 ? 1 : 2)) -c "$c" -d "${secs}s" --latency \
+	    "http://127.0.0.1:$port/cgi-bin/null.cgi" >"$tmp/wrk" 2>&1
+	awk -v c="$c" '$1 == "50%" { p50 = $2 } $1 == "99%" { p99 = $2 }
+	    $1 == "Requests/sec:" { rps = $2 }
+	    END { printf "floor  empty static CGI    c=%-3d p50 %s  p99 %s  " \
+	    "%s req/s\n", c, p50, p99, rps }' "$tmp/wrk"
+done
 for q in ${QUERIES:-'cmd=top' 'cmd=tree'}; do
 	# Through the pipes alone: bench/pipebench runs the rendezvous in a
 	# loop (no process started per query), 1, 8 and 64 clients.
