@@ -2,7 +2,9 @@
 # Warm query latency under load: deepq.cgi through lighttpd driven by
 # wrk(1) at concurrency 1, 8 and 64 (p50, p99, requests/s), and the same
 # queries through the server's pipes alone (bench/pipebench: the client
-# rendezvous in a loop, 1, 8 and 64 clients). First, the floor under
+# rendezvous in a loop, 1, 8 and 64 clients), and through deepq web
+# (the same server behind libmicrohttpd, no process per request). First,
+# the floor under
 # every CGI figure: an empty static CGI program (bench/nullcgi) through
 # the same lighttpd at concurrency 1 and 8.
 #
@@ -18,7 +20,7 @@
 # "distinct", URLs rotated by bench/wrk-distinct.lua over a list made
 # from the profile's own function ids (a first JSON tree query): for
 # cmd=tree, open= and path= of every node shown at depth 4 with budgets
-# 100, 200 and 300; for cmd=top, limits 20 to 80 at every from= that
+# 100 to 500; for cmd=top, limits 20 to 80 at every from= that
 # gives a full page; for another query, from= 0 to 1999. Each distinct
 # run starts in the list where the one before stopped. Each line gives the server's
 # answer-cache hits over that run (the pipes' too). The
@@ -44,8 +46,10 @@ done
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/deepq-bench.XXXXXX")
 . "$top_srcdir/bench/lib.sh"
 rundir=$(bench_rundir "$tmp")
-lpid=
+lpid= wpid=
 cleanup() {
+	[ -z "$wpid" ] || kill -INT "$wpid" 2>/dev/null || :
+	[ -z "$wpid" ] || wait "$wpid" 2>/dev/null || :
 	DEEPQ_CONFIG=$tmp/deepq.conf "$deepq" stop --all 2>/dev/null || :
 	[ -z "$lpid" ] || kill "$lpid" 2>/dev/null || :
 	rm -rf "$tmp" "$rundir"
@@ -104,6 +108,26 @@ EOF
 done
 [ -n "$lpid" ] || { echo "wrk-latency: lighttpd does not start" >&2; exit 1; }
 url="http://127.0.0.1:$port/cgi-bin/deepq.cgi"
+# deepq web (libmicrohttpd) on the same profiles and runtime directory:
+# the same deepq-server answers it, with no process started per request.
+for try in 1 2 3 4 5 6 7 8 9 10; do
+	wport=$(shuf -i 20000-60999 -n 1)
+	"$deepq" web --listen "127.0.0.1:$wport" "$tmp/root" \
+	    >"$tmp/web.log" 2>&1 &
+	wpid=$!
+	n=0
+	while kill -0 "$wpid" 2>/dev/null &&
+	    ! curl -s -o /dev/null "http://127.0.0.1:$wport/"; do
+		n=$((n + 1))
+		[ $n -lt 250 ] || break
+		sleep 0.02
+	done
+	curl -s -o /dev/null "http://127.0.0.1:$wport/" && break
+	kill "$wpid" 2>/dev/null || :
+	wpid=
+done
+[ -n "$wpid" ] || { echo "wrk-latency: deepq web does not start" >&2; exit 1; }
+wurl="http://127.0.0.1:$wport"
 
 echo "profile $name ($(stat -c %s "$tmp/root/$name") bytes), $(nproc) CPUs," \
     "load average $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -159,7 +183,7 @@ echo "distinct URLs from $(wc -l <"$tmp/paths") call paths of the tree" \
 urls() {
 	case $1 in
 	cmd=tree | cmd=tree\&*)
-		for b in 100 200 300; do
+		for b in 100 200 300 400 500; do
 			sed "s|.*|$1\&open=&\&budget=$b|" "$tmp/paths"
 			sed "s|.*|$1\&path=&\&budget=$b|" "$tmp/paths"
 		done ;;
@@ -187,6 +211,37 @@ for c in 1 8; do
 	    END { printf "floor  empty static CGI    c=%-3d p50 %s  p99 %s  " \
 	    "%s req/s\n", c, p50, p99, rps }' "$tmp/wrk"
 done
+# measure VIA URL BASE LIST: wrk at concurrency 1, 8 and 64 on URL
+# (repeat), then on the paths of LIST from BASE (distinct), continuing
+# in LIST where the run before stopped.
+measure() {
+	for kind in repeat distinct; do
+		for c in 1 8 64; do
+			t=$((c < 2 ? 1 : 2))
+			before=$(counters)
+			if [ $kind = repeat ]; then
+				wrk -t "$t" -c "$c" -d "${secs}s" --latency \
+				    "$2" >"$tmp/wrk" 2>&1
+			else
+				wrk -t "$t" -c "$c" -d "${secs}s" --latency \
+				    -s "$top_srcdir/bench/wrk-distinct.lua" \
+				    "$3" -- "$4" "$sent" "$t" >"$tmp/wrk" 2>&1
+				sent=$((sent + $(awk '/ requests in / {
+				    print $1 }' "$tmp/wrk")))
+			fi
+			awk -v via="$1" -v q="$q" -v c="$c" -v k="$kind" \
+			    -v h="$(hitrate "$before")" '
+			    $1 == "50%" { p50 = $2 } $1 == "99%" { p99 = $2 }
+			    $1 == "Requests/sec:" { rps = $2 }
+			    /Non-2xx/ { bad = $NF }
+			    END { printf "%-6s %-9s %-8s c=%-3d p50 %s  " \
+			    "p99 %s  %s req/s  %s%s\n", via, q, k, c, p50,
+			    p99, rps, h, bad ? " (" bad " non-2xx!)" : "" }' \
+			    "$tmp/wrk"
+		done
+	done
+}
+
 for q in ${QUERIES:-'cmd=top' 'cmd=tree'}; do
 	# Through the pipes alone: bench/pipebench runs the rendezvous in a
 	# loop (no process started per query), 1, 8 and 64 clients.
@@ -200,32 +255,10 @@ for q in ${QUERIES:-'cmd=top' 'cmd=tree'}; do
 	sent=0
 	echo "cgi    $q: repeat = one URL, distinct = $(wc -l <"$tmp/urls")" \
 	    "URLs in turn"
-	for kind in repeat distinct; do
-		for c in 1 8 64; do
-			t=$((c < 2 ? 1 : 2))
-			before=$(counters)
-			if [ $kind = repeat ]; then
-				wrk -t "$t" -c "$c" -d "${secs}s" --latency \
-				    "$url?file=$name&$q" >"$tmp/wrk" 2>&1
-			else
-				wrk -t "$t" -c "$c" -d "${secs}s" --latency \
-				    -s "$top_srcdir/bench/wrk-distinct.lua" \
-				    "http://127.0.0.1:$port/" -- "$tmp/urls" \
-				    "$sent" "$t" >"$tmp/wrk" 2>&1
-				sent=$((sent + $(awk '/ requests in / {
-				    print $1 }' "$tmp/wrk")))
-			fi
-			awk -v q="$q" -v c="$c" -v k="$kind" -v h="$(hitrate \
-			    "$before")" '
-			    $1 == "50%" { p50 = $2 } $1 == "99%" { p99 = $2 }
-			    $1 == "Requests/sec:" { rps = $2 }
-			    /Non-2xx/ { bad = $NF }
-			    END { printf "cgi    %-9s %-8s c=%-3d p50 %s  " \
-			    "p99 %s  %s req/s  %s%s\n", q, k, c, p50, p99,
-			    rps, h, bad ? " (" bad " non-2xx!)" : "" }' \
-			    "$tmp/wrk"
-		done
-	done
+	measure cgi "$url?file=$name&$q" "http://127.0.0.1:$port/" "$tmp/urls"
+	# deepq web: the same server, no process started per request.
+	sed 's|^/cgi-bin/deepq.cgi?|/?|' "$tmp/urls" >"$tmp/wurls"
+	measure web "$wurl/?file=$name&$q" "$wurl/" "$tmp/wurls"
 done
 echo "after the queries above (derived data built): $(rss)"
 # Restarted after an idle timeout: from the processed-profile cache.
