@@ -144,6 +144,13 @@ static char	*tree_list_edit(const char *, const char *, int);
 static json_t	*tree_module(const struct profile *, uint32_t,
 		    struct tree_mod *);
 static char	*tree_path_append(const char *, size_t, uint32_t, size_t *);
+static void	tree_row_more(struct display *, struct display_block *, size_t,
+		    const struct query_tmpl *, const char *, uint32_t, int64_t);
+static char	*tree_func_link(const struct query_tmpl *, uint32_t);
+static void	tree_row_toggles(struct display *, struct display_cell *,
+		    const struct query *, const struct query_tmpl *,
+		    const struct query_tmpl *, const char *, uint32_t, size_t,
+		    int64_t);
 static char	*tree_toggle(const struct query_tmpl *, const struct query *,
 		    const char *, int);
 
@@ -860,6 +867,76 @@ tree_toggle(const struct query_tmpl *t, const struct query *q,
 	return (link);
 }
 
+/*
+ * The row after a partly shown node's children: "N more", linking to the
+ * tree rooted at that node; ncols cells in all.
+ */
+static void
+tree_row_more(struct display *d, struct display_block *t, size_t ncols,
+    const struct query_tmpl *troot, const char *path, uint32_t depth,
+    int64_t hidden)
+{
+	struct display_cell	*cell;
+	char			 more[48], *link;
+	size_t			 r, k;
+
+	r = display_row(d, t);
+	snprintf(more, sizeof more, "%lld more", (long long)hidden);
+	link = query_tmpl_fill(troot, &path);
+	cell = display_cell(d, t, r, 0, more, link,
+	    DISPLAY_TREE | DISPLAY_LEAF | DISPLAY_DIM);
+	free(link);
+	if (cell != NULL)
+		cell->indent = depth + 1;
+	for (k = 1; k < ncols; k++)
+		display_cell(d, t, r, k, "", NULL, DISPLAY_NUM);
+}
+
+/* The link to function f's page (NULL if out of memory). */
+static char *
+tree_func_link(const struct query_tmpl *tfunc, uint32_t f)
+{
+	char		 id[16], *e;
+	const char	*idp;
+
+	/* By hand: snprintf was a visible part of a row. */
+	e = id + sizeof id - 1;
+	*e = '\0';
+	do {
+		*--e = '0' + f % 10;
+		f /= 10;
+	} while (f != 0);
+	idp = e;
+	return (query_tmpl_fill(tfunc, &idp));
+}
+
+/*
+ * A node's toggle (close it, or open what is hidden) and its "root here"
+ * link. The start node (depth 0) is always open and has neither.
+ */
+static void
+tree_row_toggles(struct display *d, struct display_cell *cell,
+    const struct query *q, const struct query_tmpl *troot,
+    const struct query_tmpl *ttoggle, const char *path, uint32_t depth,
+    size_t nkids, int64_t hidden)
+{
+	char	*link;
+
+	if (cell == NULL || depth == 0)
+		return;
+	cell->indent = depth;
+	if (nkids > 0)
+		cell->toggle = display_take(d, tree_toggle(ttoggle, q, path,
+		    0));
+	else if (hidden > 0)
+		cell->toggle = display_take(d, tree_toggle(ttoggle, q, path,
+		    1));
+	if (nkids > 0 || hidden > 0) {
+		link = query_tmpl_fill(troot, &path);
+		display_aux_take(d, cell, "root here", link);
+	}
+}
+
 static struct display *
 tree_display(const json_t *j, const struct query *q)
 {
@@ -873,8 +950,7 @@ tree_display(const json_t *j, const struct query *q)
 	uint32_t		*depths = NULL, ncols, depth;
 	size_t			 sp = 0, cap = 64, r, k, nkids;
 	int64_t			 hidden, fn;
-	char			*s, *link, id[32], *e, more[48];
-	const char		*idp;
+	char			*s, *link;
 	int			 cmp = json_object_get(j, "comparison") != NULL;
 	struct query_tmpl	 tfunc, troot, ttoggle;
 	static const struct query_edit unopen[] = { { QUERY_OPEN, NULL },
@@ -932,35 +1008,16 @@ tree_display(const json_t *j, const struct query *q)
 		hidden = report_integer(o, "hidden");
 		path = report_string(o, "path");
 		if (depths[sp] & TREE_MORE) {
-			/* After a partly shown node's children: the rest. */
-			r = display_row(d, t);
-			snprintf(more, sizeof more, "%lld more",
-			    (long long)hidden);
-			link = query_tmpl_fill(&troot, &path);
-			cell = display_cell(d, t, r, 0, more, link,
-			    DISPLAY_TREE | DISPLAY_LEAF | DISPLAY_DIM);
-			free(link);
-			if (cell != NULL)
-				cell->indent = depth + 1;
-			for (k = 1; k < ncols + (cmp ? DIFF_COLUMNS : 0); k++)
-				display_cell(d, t, r, k, "", NULL, DISPLAY_NUM);
+			tree_row_more(d, t, ncols + (cmp ? DIFF_COLUMNS : 0),
+			    &troot, path, depth, hidden);
 			continue;
 		}
 		r = display_row(d, t);
 		kids = json_object_get(o, "children");
 		nkids = json_array_size(kids);
-		link = NULL;
-		if ((fn = report_integer(o, "func")) > 0) {
-			/* By hand: snprintf was a visible part of a row. */
-			e = id + sizeof id - 1;
-			*e = '\0';
-			do {
-				*--e = '0' + fn % 10;
-				fn /= 10;
-			} while (fn != 0);
-			idp = e;
-			link = query_tmpl_fill(&tfunc, &idp);
-		}
+		fn = report_integer(o, "func");
+		link = fn > 0 && fn <= UINT32_MAX ?
+		    tree_func_link(&tfunc, fn) : NULL;
 		if ((s = report_label(o)) == NULL) {
 			free(link);
 			goto fail;
@@ -968,20 +1025,8 @@ tree_display(const json_t *j, const struct query *q)
 		cell = display_cell_take(d, t, r, 0, s, link,
 		    DISPLAY_TREE | (nkids ? DISPLAY_OPEN : 0) |
 		    (nkids == 0 && hidden == 0 ? DISPLAY_LEAF : 0));
-		/* The start node is always open; the others toggle. */
-		if (cell != NULL && depth > 0) {
-			cell->indent = depth;
-			if (nkids > 0)
-				cell->toggle = display_take(d,
-				    tree_toggle(&ttoggle, q, path, 0));
-			else if (hidden > 0)
-				cell->toggle = display_take(d,
-				    tree_toggle(&ttoggle, q, path, 1));
-			if (nkids > 0 || hidden > 0) {
-				link = query_tmpl_fill(&troot, &path);
-				display_aux_take(d, cell, "root here", link);
-			}
-		}
+		tree_row_toggles(d, cell, q, &troot, &ttoggle, path, depth,
+		    nkids, hidden);
 		columns_row(d, t, r, 1, &c, json_object_get(o, "self"),
 		    json_object_get(o, "total"));
 		diff_row(d, t, r, ncols, o);
@@ -1045,8 +1090,8 @@ tree_create_display(const struct profile *p, const struct query *q,
 	struct columns		 c;
 	struct diff		 dd;
 	struct query_tmpl	 tfunc, troot, ttoggle;
-	const char		*path, *module, *name, *idp;
-	char			*link, *s, *label = NULL, id[32], more[48];
+	const char		*path, *module, *name;
+	char			*link, *s, *label = NULL;
 	uint32_t		*stack = NULL, *depths = NULL, ncols, depth;
 	uint32_t		 i, n, f, nk, k;
 	int64_t			 sv[PROFILE_MAX_METRICS];
@@ -1120,37 +1165,15 @@ tree_create_display(const struct profile *p, const struct query *q,
 		hidden = w.hidden[i];
 		path = w.paths[i];
 		if (depths[sp] & TREE_MORE) {
-			/* After a partly shown node's children: the rest. */
-			r = display_row(d, t);
-			snprintf(more, sizeof more, "%lld more",
-			    (long long)hidden);
-			link = query_tmpl_fill(&troot, &path);
-			cell = display_cell(d, t, r, 0, more, link,
-			    DISPLAY_TREE | DISPLAY_LEAF | DISPLAY_DIM);
-			free(link);
-			if (cell != NULL)
-				cell->indent = depth + 1;
-			for (k = 1; k < ncols; k++)
-				display_cell(d, t, r, k, "", NULL, DISPLAY_NUM);
+			tree_row_more(d, t, ncols, &troot, path, depth,
+			    hidden);
 			continue;
 		}
 		r = display_row(d, t);
 		nk = w.first[i + 1] - w.first[i];
 		n = w.nodes[i];
 		f = p->node_func[n];
-		link = NULL;
-		if (f > 0) {
-			/* By hand: snprintf was a visible part of a row. */
-			s = id + sizeof id - 1;
-			*s = '\0';
-			do {
-				*--s = '0' + f % 10;
-				f /= 10;
-			} while (f != 0);
-			idp = s;
-			link = query_tmpl_fill(&tfunc, &idp);
-			f = p->node_func[n];
-		}
+		link = f > 0 ? tree_func_link(&tfunc, f) : NULL;
 		/* "module`name", or the name alone (report_label()). */
 		module = profile_func_module(p, f);
 		name = profile_func_name(p, f);
@@ -1173,20 +1196,8 @@ tree_create_display(const struct profile *p, const struct query *q,
 		    DISPLAY_TREE | (nk ? DISPLAY_OPEN : 0) |
 		    (nk == 0 && hidden == 0 ? DISPLAY_LEAF : 0));
 		free(link);
-		/* The start node is always open; the others toggle. */
-		if (cell != NULL && depth > 0) {
-			cell->indent = depth;
-			if (nk > 0)
-				cell->toggle = display_take(d,
-				    tree_toggle(&ttoggle, q, path, 0));
-			else if (hidden > 0)
-				cell->toggle = display_take(d,
-				    tree_toggle(&ttoggle, q, path, 1));
-			if (nk > 0 || hidden > 0) {
-				link = query_tmpl_fill(&troot, &path);
-				display_aux_take(d, cell, "root here", link);
-			}
-		}
+		tree_row_toggles(d, cell, q, &troot, &ttoggle, path, depth,
+		    nk, hidden);
 		for (k = 0; k < p->nmetrics && k < PROFILE_MAX_METRICS; k++) {
 			sv[k] = p->metrics[k].self[n];
 			tv[k] = p->metrics[k].total[n];
