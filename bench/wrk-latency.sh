@@ -80,6 +80,18 @@ ${ANSWER_CACHE:+answer_cache = $ANSWER_CACHE}
 EOF2
 export DEEPQ_CONFIG="$tmp/deepq.conf"
 
+# answers PID URL: wait (5 s at most) until the web server PID, just
+# started on a random port, answers URL; false if it died or never did
+# (the port was taken: try another).
+answers() {
+	_n=0
+	while kill -0 "$1" 2>/dev/null && ! curl -s -o /dev/null "$2"; do
+		_n=$((_n + 1))
+		[ $_n -lt 250 ] || break
+		sleep 0.02
+	done
+	curl -s -o /dev/null "$2"
+}
 for try in 1 2 3 4 5 6 7 8 9 10; do
 	port=$(shuf -i 20000-60999 -n 1)
 	cat >"$tmp/lighttpd.conf" <<EOF
@@ -95,14 +107,7 @@ setenv.add-environment = ( "DEEPQ_CONFIG" => "$tmp/deepq.conf" )
 EOF
 	"$LIGHTTPD" -D -f "$tmp/lighttpd.conf" 2>>"$tmp/lighttpd.err" &
 	lpid=$!
-	n=0
-	while kill -0 "$lpid" 2>/dev/null &&
-	    ! curl -s -o /dev/null "http://127.0.0.1:$port/"; do
-		n=$((n + 1))
-		[ $n -lt 250 ] || break
-		sleep 0.02
-	done
-	curl -s -o /dev/null "http://127.0.0.1:$port/" && break
+	answers "$lpid" "http://127.0.0.1:$port/" && break
 	kill "$lpid" 2>/dev/null || :
 	lpid=
 done
@@ -115,14 +120,7 @@ for try in 1 2 3 4 5 6 7 8 9 10; do
 	"$deepq" web --listen "127.0.0.1:$wport" "$tmp/root" \
 	    >"$tmp/web.log" 2>&1 &
 	wpid=$!
-	n=0
-	while kill -0 "$wpid" 2>/dev/null &&
-	    ! curl -s -o /dev/null "http://127.0.0.1:$wport/"; do
-		n=$((n + 1))
-		[ $n -lt 250 ] || break
-		sleep 0.02
-	done
-	curl -s -o /dev/null "http://127.0.0.1:$wport/" && break
+	answers "$wpid" "http://127.0.0.1:$wport/" && break
 	kill "$wpid" 2>/dev/null || :
 	wpid=
 done
