@@ -149,6 +149,26 @@ folded_probe(const char *buf, size_t len)
 	return (memchr(buf, ';', p - buf) != NULL ? 60 : 20);
 }
 
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/*
+ * How many of the 8 bytes of w, read from memory, are decimal digits at
+ * its end (the high bytes). A byte's high nibble and that of the byte
+ * plus 6 are both 3 only for '0' to '9'; a carry out of a byte above
+ * 0xf9 can only make the byte above look like no digit, never the
+ * reverse, so the answer may be short but is never long.
+ */
+static inline int
+folded_trailing_digits(uint64_t w)
+{
+	uint64_t	 nd;
+
+	nd = ((w & 0xf0f0f0f0f0f0f0f0ULL) ^ 0x3030303030303030ULL) |
+	    (((w + 0x0606060606060606ULL) & 0xf0f0f0f0f0f0f0f0ULL) ^
+	    0x3030303030303030ULL);
+	return (nd == 0 ? 8 : __builtin_clzll(nd) / 8);
+}
+#endif
+
 /*
  * Whether s[0..len) ends in a number after a blank, as a count does:
  * the cheap test before folded_count, which explains its refusals.
@@ -164,15 +184,12 @@ folded_blank_number(const char *s, size_t len)
 	 * to 7 of them is no blank, digit or '.', the answer is no.
 	 */
 	if (len >= 8) {
-		uint64_t	 w, nd;
+		uint64_t	 w;
 		char		 c;
 		int		 k;
 
 		memcpy(&w, s + len - 8, 8);
-		nd = ((w & 0xf0f0f0f0f0f0f0f0ULL) ^ 0x3030303030303030ULL) |
-		    (((w + 0x0606060606060606ULL) & 0xf0f0f0f0f0f0f0f0ULL) ^
-		    0x3030303030303030ULL);
-		k = nd == 0 ? 8 : __builtin_clzll(nd) / 8;
+		k = folded_trailing_digits(w);
 		if (k < 8) {
 			c = s[len - k - 1];
 			if (c != ' ' && c != '\t' && c != '.' &&
@@ -206,20 +223,15 @@ folded_count(const char *s, size_t *len, int64_t *v, char **cause)
 	 * byte that is none, which must be the blank.
 	 */
 	if (e >= 8) {
-		uint64_t	 w, nd, d;
+		uint64_t	 w, d;
 		int		 k;
 
 		memcpy(&w, s + e - 8, 8);
 		/*
-		 * A byte's high nibble and that of the byte plus 6 are both
-		 * 3 only for '0' to '9'. A carry out of a byte above 0xf9
-		 * can only make the byte above look like no digit: it then
-		 * ends the count early, and the blank test sends it below.
+		 * A carry (folded_trailing_digits) can only end the count
+		 * early; the blank test then sends it below.
 		 */
-		nd = ((w & 0xf0f0f0f0f0f0f0f0ULL) ^ 0x3030303030303030ULL) |
-		    (((w + 0x0606060606060606ULL) & 0xf0f0f0f0f0f0f0f0ULL) ^
-		    0x3030303030303030ULL);
-		k = nd == 0 ? 8 : __builtin_clzll(nd) / 8;
+		k = folded_trailing_digits(w);
 		if (k > 0 && k < 8 && (s[e - k - 1] == ' ' ||
 		    s[e - k - 1] == '\t')) {
 			/* The digits alone, as an eight-digit number. */
