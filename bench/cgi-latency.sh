@@ -69,14 +69,7 @@ setenv.add-environment = ( "DEEPQ_CONFIG" => "$tmp/deepq.conf" )
 EOF
 	"$LIGHTTPD" -D -f "$tmp/lighttpd.conf" 2>>"$tmp/lighttpd.err" &
 	lpid=$!
-	n=0
-	while kill -0 "$lpid" 2>/dev/null &&
-	    ! curl -s -o /dev/null "http://127.0.0.1:$port/"; do
-		n=$((n + 1))
-		[ $n -lt 250 ] || break
-		sleep 0.02
-	done
-	curl -s -o /dev/null "http://127.0.0.1:$port/" && break
+	bench_answers "$lpid" "http://127.0.0.1:$port/" && break
 	kill "$lpid" 2>/dev/null || :
 	lpid=
 done

@@ -12,3 +12,16 @@ bench_rundir() {
 		echo "$1/run"
 	fi
 }
+
+# bench_answers PID URL: wait (5 s at most) until the web server PID, just
+# started on a random port, answers URL; false if it died or never did
+# (the port was taken: try another).
+bench_answers() {
+	_n=0
+	while kill -0 "$1" 2>/dev/null && ! curl -s -o /dev/null "$2"; do
+		_n=$((_n + 1))
+		[ $_n -lt 250 ] || break
+		sleep 0.02
+	done
+	curl -s -o /dev/null "$2"
+}

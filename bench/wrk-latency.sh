@@ -80,18 +80,6 @@ ${ANSWER_CACHE:+answer_cache = $ANSWER_CACHE}
 EOF2
 export DEEPQ_CONFIG="$tmp/deepq.conf"
 
-# answers PID URL: wait (5 s at most) until the web server PID, just
-# started on a random port, answers URL; false if it died or never did
-# (the port was taken: try another).
-answers() {
-	_n=0
-	while kill -0 "$1" 2>/dev/null && ! curl -s -o /dev/null "$2"; do
-		_n=$((_n + 1))
-		[ $_n -lt 250 ] || break
-		sleep 0.02
-	done
-	curl -s -o /dev/null "$2"
-}
 for try in 1 2 3 4 5 6 7 8 9 10; do
 	port=$(shuf -i 20000-60999 -n 1)
 	cat >"$tmp/lighttpd.conf" <<EOF
@@ -107,7 +95,7 @@ setenv.add-environment = ( "DEEPQ_CONFIG" => "$tmp/deepq.conf" )
 EOF
 	"$LIGHTTPD" -D -f "$tmp/lighttpd.conf" 2>>"$tmp/lighttpd.err" &
 	lpid=$!
-	answers "$lpid" "http://127.0.0.1:$port/" && break
+	bench_answers "$lpid" "http://127.0.0.1:$port/" && break
 	kill "$lpid" 2>/dev/null || :
 	lpid=
 done
@@ -120,7 +108,7 @@ for try in 1 2 3 4 5 6 7 8 9 10; do
 	"$deepq" web --listen "127.0.0.1:$wport" "$tmp/root" \
 	    >"$tmp/web.log" 2>&1 &
 	wpid=$!
-	answers "$wpid" "http://127.0.0.1:$wport/" && break
+	bench_answers "$wpid" "http://127.0.0.1:$wport/" && break
 	kill "$wpid" 2>/dev/null || :
 	wpid=
 done
@@ -214,6 +202,8 @@ done
 # in LIST where the run before stopped.
 measure() {
 	for kind in repeat distinct; do
+		# A small profile may give no full page to rotate over.
+		[ $kind = repeat ] || [ -s "$4" ] || continue
 		for c in 1 8 64; do
 			t=$((c < 2 ? 1 : 2))
 			before=$(counters)
