@@ -3,7 +3,8 @@
 # wrk(1) at concurrency 1, 8 and 64 (p50, p99, requests/s), and the same
 # queries through the server's pipes alone (bench/pipebench: the client
 # rendezvous in a loop, 1, 8 and 64 clients), and through deepq web
-# (the same server behind libmicrohttpd, no process per request). First,
+# (the same server behind libmicrohttpd, no process per request), and
+# through lighttpd's mod_proxy in front of deepq web ("proxy"). First,
 # the floor under
 # every CGI figure: an empty static CGI program (bench/nullcgi) through
 # the same lighttpd at concurrency 1 and 8.
@@ -80,27 +81,6 @@ ${ANSWER_CACHE:+answer_cache = $ANSWER_CACHE}
 EOF2
 export DEEPQ_CONFIG="$tmp/deepq.conf"
 
-for try in 1 2 3 4 5 6 7 8 9 10; do
-	port=$(shuf -i 20000-60999 -n 1)
-	cat >"$tmp/lighttpd.conf" <<EOF
-server.document-root = "$tmp/www"
-server.bind = "127.0.0.1"
-server.port = $port
-server.modules = ( "mod_setenv", "mod_cgi" )
-server.errorlog = "$tmp/lighttpd.err"
-server.max-fds = 4096
-${LIGHTTPD_EXTRA:-}
-cgi.assign = ( ".cgi" => "" )
-setenv.add-environment = ( "DEEPQ_CONFIG" => "$tmp/deepq.conf" )
-EOF
-	"$LIGHTTPD" -D -f "$tmp/lighttpd.conf" 2>>"$tmp/lighttpd.err" &
-	lpid=$!
-	bench_answers "$lpid" "http://127.0.0.1:$port/" && break
-	kill "$lpid" 2>/dev/null || :
-	lpid=
-done
-[ -n "$lpid" ] || { echo "wrk-latency: lighttpd does not start" >&2; exit 1; }
-url="http://127.0.0.1:$port/cgi-bin/deepq.cgi"
 # deepq web (libmicrohttpd) on the same profiles and runtime directory:
 # the same deepq-server answers it, with no process started per request.
 for try in 1 2 3 4 5 6 7 8 9 10; do
@@ -114,6 +94,34 @@ for try in 1 2 3 4 5 6 7 8 9 10; do
 done
 [ -n "$wpid" ] || { echo "wrk-latency: deepq web does not start" >&2; exit 1; }
 wurl="http://127.0.0.1:$wport"
+# lighttpd: deepq.cgi on one port; on another, mod_proxy to deepq web
+# (the deployment without a process per request).
+for try in 1 2 3 4 5 6 7 8 9 10; do
+	port=$(shuf -i 20000-60999 -n 1)
+	pport=$(shuf -i 20000-60999 -n 1)
+	cat >"$tmp/lighttpd.conf" <<EOF
+server.document-root = "$tmp/www"
+server.bind = "127.0.0.1"
+server.port = $port
+server.modules = ( "mod_setenv", "mod_cgi", "mod_proxy" )
+server.errorlog = "$tmp/lighttpd.err"
+server.max-fds = 4096
+${LIGHTTPD_EXTRA:-}
+cgi.assign = ( ".cgi" => "" )
+setenv.add-environment = ( "DEEPQ_CONFIG" => "$tmp/deepq.conf" )
+\$SERVER["socket"] == "127.0.0.1:$pport" {
+	proxy.server = ( "" => (( "host" => "127.0.0.1", "port" => $wport )) )
+}
+EOF
+	"$LIGHTTPD" -D -f "$tmp/lighttpd.conf" 2>>"$tmp/lighttpd.err" &
+	lpid=$!
+	bench_answers "$lpid" "http://127.0.0.1:$port/" && break
+	kill "$lpid" 2>/dev/null || :
+	lpid=
+done
+[ -n "$lpid" ] || { echo "wrk-latency: lighttpd does not start" >&2; exit 1; }
+url="http://127.0.0.1:$port/cgi-bin/deepq.cgi"
+purl="http://127.0.0.1:$pport"
 
 echo "profile $name ($(stat -c %s "$tmp/root/$name") bytes), $(nproc) CPUs," \
     "load average $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -247,6 +255,8 @@ for q in ${QUERIES:-'cmd=top' 'cmd=tree'}; do
 	# deepq web: the same server, no process started per request.
 	sed 's|^/cgi-bin/deepq.cgi?|/?|' "$tmp/urls" >"$tmp/wurls"
 	measure web "$wurl/?file=$name&$q" "$wurl/" "$tmp/wurls"
+	# lighttpd's mod_proxy in front of deepq web.
+	measure proxy "$purl/?file=$name&$q" "$purl/" "$tmp/wurls"
 done
 echo "after the queries above (derived data built): $(rss)"
 # Restarted after an idle timeout: from the processed-profile cache.
