@@ -54,24 +54,7 @@ load_wait = 60
 max_cost = 0
 EOF2
 export DEEPQ_CONFIG="$tmp/deepq.conf"
-for try in 1 2 3 4 5 6 7 8 9 10; do
-	port=$(shuf -i 20000-60999 -n 1)
-	cat >"$tmp/lighttpd.conf" <<EOF
-server.document-root = "$tmp/www"
-server.bind = "127.0.0.1"
-server.port = $port
-server.modules = ( "mod_setenv", "mod_cgi" )
-server.errorlog = "$tmp/lighttpd.err"
-cgi.assign = ( ".cgi" => "" )
-setenv.add-environment = ( "DEEPQ_CONFIG" => "$tmp/deepq.conf" )
-EOF
-	"$LIGHTTPD" -D -f "$tmp/lighttpd.conf" 2>>"$tmp/lighttpd.err" &
-	lpid=$!
-	bench_answers "$lpid" "http://127.0.0.1:$port/" && break
-	kill "$lpid" 2>/dev/null || :
-	lpid=
-done
-[ -n "$lpid" ] || { echo "cgi-split: lighttpd does not start" >&2; exit 1; }
+bench_lighttpd cgi-split
 url="http://127.0.0.1:$port/cgi-bin"
 
 # The server started and loaded by a first page.

@@ -98,32 +98,13 @@ done
 wurl="http://127.0.0.1:$wport"
 # lighttpd: deepq.cgi on one port; on another, mod_proxy to deepq web
 # (the deployment without a process per request).
-for try in 1 2 3 4 5 6 7 8 9 10; do
-	port=$(shuf -i 20000-60999 -n 1)
-	pport=$(shuf -i 20000-60999 -n 1)
-	cat >"$tmp/lighttpd.conf" <<EOF
-server.document-root = "$tmp/www"
-server.bind = "127.0.0.1"
-server.port = $port
-server.modules = ( "mod_setenv", "mod_cgi", "mod_proxy" )
-server.errorlog = "$tmp/lighttpd.err"
-server.max-fds = 4096
-${LIGHTTPD_EXTRA:-}
-cgi.assign = ( ".cgi" => "" )
-setenv.add-environment = ( "DEEPQ_CONFIG" => "$tmp/deepq.conf" )
-\$SERVER["socket"] == "127.0.0.1:$pport" {
-	proxy.server = ( "" => (( "host" => "127.0.0.1", "port" => $wport )) )
-}
-EOF
-	"$LIGHTTPD" -D -f "$tmp/lighttpd.conf" 2>>"$tmp/lighttpd.err" &
-	lpid=$!
-	bench_answers "$lpid" "http://127.0.0.1:$port/" && break
-	kill "$lpid" 2>/dev/null || :
-	lpid=
-done
-[ -n "$lpid" ] || { echo "wrk-latency: lighttpd does not start" >&2; exit 1; }
+bench_lighttpd wrk-latency "${LIGHTTPD_EXTRA:-}" \
+    'server.modules += ( "mod_proxy" )' \
+    "\$SERVER[\"socket\"] == \"127.0.0.1:@PORT2@\" {" \
+    "	proxy.server = ( \"\" => (( \"host\" => \"127.0.0.1\"," \
+    "	    \"port\" => $wport )) )" "}"
 url="http://127.0.0.1:$port/cgi-bin/deepq.cgi"
-purl="http://127.0.0.1:$pport"
+purl="http://127.0.0.1:$port2"
 
 echo "profile $name ($(stat -c %s "$tmp/root/$name") bytes), $(nproc) CPUs," \
     "load average $(cut -d' ' -f1-3 /proc/loadavg)"
