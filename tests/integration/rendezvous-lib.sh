@@ -241,6 +241,19 @@ rdv_cleanup() {
 }
 trap 'rdv_cleanup; cleanup' EXIT
 
+# rdv_web: deepq web over $root on a free loopback port ($web, the URL
+# it prints; its pid in $tmp/web.pid).
+rdv_web() {
+	"$DEEPQ" web --listen 127.0.0.1:0 --www "$top_srcdir/www" "$root" \
+	    >"$tmp/web.out" 2>"$tmp/web.err" &
+	echo $! >"$tmp/web.pid"
+	rdv_wait 10 grep -q 'http://' "$tmp/web.out" || {
+		echo "Bail out! deepq web does not start: $(cat "$tmp/web.err")"
+		exit 1
+	}
+	web=$(sed -n 's/.* at \(http:[^ ]*\)$/\1/p' "$tmp/web.out")
+}
+
 # rdv_local QUERY: the in-process answer for firefox.folded, the
 # reference every relayed answer must equal.
 rdv_local() {

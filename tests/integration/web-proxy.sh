@@ -13,15 +13,7 @@ fi
 : "${NGINX:=/usr/sbin/nginx}"
 [ -x "$NGINX" ] || skip_all "nginx is not installed ($NGINX)"
 
-# deepq web on a free loopback port.
-"$DEEPQ" web --listen 127.0.0.1:0 --www "$top_srcdir/www" "$root" \
-    >"$tmp/web.out" 2>"$tmp/web.err" &
-echo $! >"$tmp/web.pid"
-rdv_wait 10 grep -q 'http://' "$tmp/web.out" || {
-	echo "Bail out! deepq web does not start: $(cat "$tmp/web.err")"
-	exit 1
-}
-web=$(sed -n 's/.* at \(http:[^ ]*\)$/\1/p' "$tmp/web.out")
+rdv_web
 wport=${web##*:}
 wport=${wport%/}
 
@@ -39,14 +31,30 @@ check "deepq(1) has the lighttpd block" grep -q 'proxy.server' \
 check "deepq(1) has the nginx block" grep -q 'proxy_set_header Host' \
     "$tmp/nginx-proxy"
 
-# up URL PIDFILE: the server of PIDFILE answers URL within 5 s.
-up() {
-	rdv_wait 5 sh -c "kill -0 \$(cat '$2') 2>/dev/null &&
-	    curl -s -o /dev/null '$1'"
+# serve NAME CONFIGURE COMMAND...: up to five tries of CONFIGURE (which
+# picks free ports, writes the configuration and sets $probe, a URL the
+# server will answer) and COMMAND in the background, until $probe
+# answers; its pid in $tmp/NAME.pid, its standard error in
+# $tmp/NAME.stderr.
+serve() {
+	_name=$1
+	_configure=$2
+	shift 2
+	for _try in 1 2 3 4 5; do
+		$_configure
+		"$@" 2>>"$tmp/$_name.stderr" &
+		echo $! >"$tmp/$_name.pid"
+		rdv_wait 5 sh -c "kill -0 $! 2>/dev/null &&
+		    curl -s -o /dev/null '$probe'" && return 0
+		kill "$(cat "$tmp/$_name.pid")" 2>/dev/null || :
+		rm -f "$tmp/$_name.pid"
+	done
+	echo "Bail out! $_name does not start: $(tail -3 "$tmp/$_name.stderr")"
+	exit 1
 }
 
 # lighttpd: the man page's block, its port and deepq web's substituted.
-for try in 1 2 3 4 5; do
+lighttpd_conf() {
 	lp=$(shuf -i 20000-60999 -n 1)
 	pp=$(shuf -i 20000-60999 -n 1)
 	{
@@ -56,21 +64,14 @@ for try in 1 2 3 4 5; do
 		sed -e "s|\":8081\"|\"127.0.0.1:$pp\"|" \
 		    -e "s|=> 8080|=> $wport|" "$tmp/lighttpd-proxy"
 	} >"$tmp/lighttpd.conf"
-	"$LIGHTTPD" -D -f "$tmp/lighttpd.conf" 2>>"$tmp/lighttpd.err" &
-	echo $! >"$tmp/lighttpd.pid"
-	up "http://127.0.0.1:$pp/" "$tmp/lighttpd.pid" && break
-	kill "$(cat "$tmp/lighttpd.pid")" 2>/dev/null || :
-	rm -f "$tmp/lighttpd.pid"
-done
-[ -f "$tmp/lighttpd.pid" ] || {
-	echo "Bail out! lighttpd does not start: $(tail -3 "$tmp/lighttpd.err")"
-	exit 1
+	probe=http://127.0.0.1:$pp/
 }
+serve lighttpd lighttpd_conf "$LIGHTTPD" -D -f "$tmp/lighttpd.conf"
 
 # nginx: the man page's location block in a server of its own.
 ngx=$tmp/nginx
 mkdir -p "$ngx"
-for try in 1 2 3 4 5; do
+nginx_conf() {
 	np=$(shuf -i 20000-60999 -n 1)
 	cat >"$ngx/nginx.conf" <<EOC
 worker_processes 1;
@@ -90,17 +91,10 @@ $(sed "s|127.0.0.1:8080|127.0.0.1:$wport|" "$tmp/nginx-proxy")
 	}
 }
 EOC
-	"$NGINX" -p "$ngx" -e "$ngx/error.log" -c "$ngx/nginx.conf" \
-	    -g 'daemon off;' 2>>"$ngx/stderr" &
-	echo $! >"$tmp/nginx.pid"
-	up "http://127.0.0.1:$np/" "$tmp/nginx.pid" && break
-	kill "$(cat "$tmp/nginx.pid")" 2>/dev/null || :
-	rm -f "$tmp/nginx.pid"
-done
-[ -f "$tmp/nginx.pid" ] || {
-	echo "Bail out! nginx does not start: $(tail -3 "$ngx/error.log")"
-	exit 1
+	probe=http://127.0.0.1:$np/
 }
+serve nginx nginx_conf "$NGINX" -p "$ngx" -e "$ngx/error.log" \
+    -c "$ngx/nginx.conf" -g 'daemon off;'
 
 # The same bytes through each proxy as from deepq web itself.
 for q in 'file=firefox.folded&cmd=top' 'file=firefox.folded&cmd=tree' \

@@ -15,19 +15,8 @@ fi
 cp "$top_srcdir/tests/data/samples/workload-fp.folded" "$root/"
 csp="default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
 
-# web_start: deepq web on a free loopback port (it prints the URL).
-web_start() {
-	"$DEEPQ" web --listen 127.0.0.1:0 --www "$top_srcdir/www" "$root" \
-	    >"$tmp/web.out" 2>"$tmp/web.err" &
-	echo $! >"$tmp/web.pid"
-	rdv_wait 10 grep -q 'http://' "$tmp/web.out" || {
-		echo "Bail out! deepq web does not start: $(cat "$tmp/web.err")"
-		exit 1
-	}
-	web=$(sed -n 's/.* at \(http:[^ ]*\)$/\1/p' "$tmp/web.out")
-	url=$web
-}
-web_start
+rdv_web
+url=$web
 wpid=$(cat "$tmp/web.pid")
 check "it listens on loopback" sh -c "echo '$web' | grep -q '^http://127.0.0.1:[0-9]*/$'"
 
