@@ -100,11 +100,14 @@ demo)
 	exec ./cli/deepq web --listen "$listen" tests/data/samples
 	;;
 check)
+	# A failure, also one inside a nested run whose log a test
+	# indents with "#   " (lifecycle-extra.sh's T27).
+	bad='^\(#   \)\{0,1\}\(not ok\|Bail out\)'
 	make -j"$jobs" check || {
 		for log in $(find . -name '*.log' -newer configure); do
-			if grep -q '^\(not ok\|Bail out\)' "$log" 2>/dev/null; then
+			if grep -q "$bad" "$log" 2>/dev/null; then
 				echo "==> $log"
-				grep -B2 -A12 '^\(not ok\|Bail out\)' "$log" | head -60
+				grep -B2 -A12 "$bad" "$log" | head -60
 			fi
 		done
 		exit 1

@@ -14,7 +14,7 @@
 if [ -z "${RDV_DEADLINE:-}" ]; then
 	RDV_DEADLINE=1
 	export RDV_DEADLINE
-	exec timeout -k 5 240 /bin/sh "$0" "$@"
+	exec timeout -k 5 360 /bin/sh "$0" "$@"
 fi
 . "${0%/*}/../lib.sh"
 . "${0%/*}/rendezvous-lib.sh"
@@ -150,7 +150,7 @@ if command -v taskset >/dev/null 2>&1; then
 	rc=0
 	env -u RDV_DEADLINE top_srcdir="$top_srcdir" \
 	    top_builddir="$top_builddir" DEEPQ="$DEEPQ" \
-	    timeout -k 5 150 taskset -c 0 /bin/sh \
+	    timeout -k 5 240 taskset -c 0 /bin/sh \
 	    "$top_srcdir/tests/integration/rendezvous-race.sh" \
 	    >"$tmp/race.log" 2>&1 || rc=$?
 	t=$(($(rdv_ms) - t0))

@@ -7,7 +7,7 @@
 if [ -z "${RDV_DEADLINE:-}" ]; then
 	RDV_DEADLINE=1
 	export RDV_DEADLINE
-	exec timeout -k 5 150 /bin/sh "$0" "$@"
+	exec timeout -k 5 240 /bin/sh "$0" "$@"
 fi
 . "${0%/*}/../lib.sh"
 . "${0%/*}/rendezvous-lib.sh"
@@ -20,12 +20,17 @@ rdv_httpd
 q='file=firefox.folded&cmd=tree&depth=10&format=json'
 rdv_local 'cmd=tree&depth=10&format=json' >"$tmp/want.json"
 
-# 64 simultaneous cold requests.
+# 64 simultaneous cold requests. Each waits up to load_wait for the one
+# load; on a slow, shared machine (T27 pins all of this to one CPU) 3 s
+# is not always enough, and a request that outwaits it is rightly told
+# "loading" (a 503, T30). What is tested here is one server and one
+# answer for all, so every request is given time to see the load end.
+rdv_conf load_wait=45
 pids=
 i=0
 while [ $i -lt 64 ]; do
 	i=$((i + 1))
-	curl -sS --max-time 30 -o "$tmp/cold.$i" -w '%{http_code}\n' \
+	curl -sS --max-time 60 -o "$tmp/cold.$i" -w '%{http_code}\n' \
 	    "$url?$q" >"$tmp/cold.$i.code" 2>&1 &
 	pids="$pids $!"
 done
@@ -44,6 +49,8 @@ check "64 cold requests: exactly one server" rdv_one
 check "64 cold requests: one liveness lock held" \
     test "$(ls "$run" | grep -c '\.alive$')" -eq 1
 echo "# 64 cold requests: $n200 answered 200, $same identical, $(rdv_count) server(s)"
+grep -vh '^200$' "$tmp"/cold.*.code | sort | uniq -c | sed 's/^/# not 200: /'
+rdv_conf
 
 # 64 simultaneous different queries to one server: no cross-talk.
 rdv_get 'file=many.folded' >/dev/null
