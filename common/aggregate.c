@@ -64,15 +64,16 @@ struct span {
 
 /*
  * When the span is worth it. An entry of the span costs hash probes and
- * reads at scattered addresses: 200 to 300 ns, against 7 to 10 ns a node
- * for the walk, which reads the node arrays almost in order (wide and
- * mixed profiles of 10^6 and 6.6 10^6 nodes: the two break even at a
- * span of about 1/30 of the nodes). So past nnodes / SPAN_SHARE entries
- * the span is given up for the walk: up to there it costs at most about
- * a quarter of the walk, and giving up wastes no more than that, far
- * less when the span grows along deep recursion, whose climbs read
- * memory in order (a few percent of the walk). Spans up to SPAN_MIN
- * entries are always finished: a millisecond at worst.
+ * reads at scattered addresses, 200 to 400 ns, against 7 to 10 ns a node
+ * for the walk, which reads the node arrays almost in order: on wide and
+ * mixed profiles of 10^6 and 6.6 10^6 nodes the two break even at a span
+ * of 1/30 to 1/50 of the nodes. So past nnodes / SPAN_SHARE entries the
+ * span is given up for the walk. Up to there it costs under half the
+ * walk (a span of 56,000 at 6.6 10^6 nodes: 21 ms, the walk 50 ms);
+ * giving up wastes the climbs done, a fifth of the walk at most (there:
+ * 68 ms against 59), and along deep recursion, whose climbs read memory
+ * in order, a few percent (0.1 to 0.2 ms on walks of 4 to 10 ms). Spans
+ * up to SPAN_MIN entries are always finished: a millisecond at worst.
  */
 #define SPAN_SHARE	128
 #define SPAN_MIN	4096
