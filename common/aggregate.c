@@ -72,11 +72,12 @@ struct span {
  * walk (a span of 56,000 at 6.6 10^6 nodes: 21 ms, the walk 50 ms);
  * giving up wastes the climbs done, a fifth of the walk at most (there:
  * 68 ms against 59), and along deep recursion, whose climbs read memory
- * in order, a few percent (0.1 to 0.2 ms on walks of 4 to 10 ms). Spans
- * up to SPAN_MIN entries are always finished: a millisecond at worst.
+ * in order, a few percent (0.1 ms on walks of 4 to 10 ms). Spans up to
+ * SPAN_MIN entries are always finished, so that small profiles (the
+ * tests') take the span too: a fraction of a millisecond at worst.
  */
 #define SPAN_SHARE	128
-#define SPAN_MIN	4096
+#define SPAN_MIN	1024
 
 /*
  * Finding the set's nodes is a scan of node_func[] in order, SCAN_RUN
