@@ -27,7 +27,9 @@
  *
  * Every walk is one pass over the tree without recursion (iterative,
  * following first-child / next-sibling / parent links), so deep trees
- * cannot overflow the C stack.
+ * cannot overflow the C stack. A butterfly walks only the part of the
+ * tree its set's nodes lie on, in the same order, when that part is
+ * small: the same rows at a cost in the set's nodes, not the profile's.
  */
 
 #include <stdint.h>
@@ -78,6 +80,16 @@ struct aggregate_spec {
 
 #define AGGREGATE_SITE_NODE	(1ULL << 63)	/* site key of a node */
 
+/*
+ * How aggregate_butterfly_how() sums, for the tests that compare the two
+ * ways and for benchmarks; aggregate_butterfly() is _AUTO plus the memo.
+ */
+enum aggregate_how {
+	AGGREGATE_HOW_AUTO,	/* over the set's span if small, else walk */
+	AGGREGATE_HOW_WALK,	/* a walk of the whole tree */
+	AGGREGATE_HOW_SPAN,	/* over the set's span, however large */
+};
+
 int	 aggregate_walk(const struct profile *, uint32_t,
 	     void (*)(void *, uint32_t, int), void *, struct cost *);
 int	 aggregate_groups(const struct profile *, const uint32_t *,
@@ -85,6 +97,9 @@ int	 aggregate_groups(const struct profile *, const uint32_t *,
 int	 aggregate_butterfly(const struct profile *,
 	     const struct aggregate_spec *, struct aggregate_butterfly *,
 	     struct cost *);
+int	 aggregate_butterfly_how(const struct profile *,
+	     const struct aggregate_spec *, struct aggregate_butterfly *,
+	     struct cost *, enum aggregate_how);
 void	 aggregate_rows_clear(struct aggregate_rows *);
 void	 aggregate_butterfly_clear(struct aggregate_butterfly *);
 void	 aggregate_memo_free(struct aggregate_memo *);

@@ -75,10 +75,12 @@ sweep() {
 cp "$tmp/want.json" "$tmp/want"
 sweep "$q"
 # The tree's pages, made from the profile without JSON (report-tree.c),
-# and its JSON: "more" rows, toggles, links, percentages.
+# and its JSON: "more" rows, toggles, links, percentages. A function's
+# page: its butterfly over the set's span (aggregate.c).
 for q in 'cmd=tree&budget=3&pct=1' 'cmd=tree&budget=3&avg=1&format=text' \
     'cmd=tree&path=1&budget=3' 'cmd=tree&open=1,2&close=1,3&format=html' \
-    'cmd=tree&path=1&open=1,2&format=html' 'cmd=tree&budget=4&format=json'; do
+    'cmd=tree&path=1&open=1,2&format=html' 'cmd=tree&budget=4&format=json' \
+    'cmd=func&func=parse&format=json'; do
 	"$DEEPQ" query --local "$tmp/small.folded" "$q" >"$tmp/want"
 	sweep "$q"
 done
