@@ -21,8 +21,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
-#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,20 +70,14 @@ struct cache_header {
 /*
  * The checksum: the payload in blocks of CACHE_BLOCK bytes, each hashed on
  * its own (seeded by its number), the block hashes then folded after a
- * hash of the header. Blocks let the two cores share the work when a
- * server maps the cache (a cache of 10^8 call nodes is 3.4 GB). A block's
- * hash runs CACHE_LANES independent chains (word i in lane i %
- * CACHE_LANES): one chain is bound by the latency of its multiplies; four
- * keep up with reading memory.
+ * hash of the header (CACHE_VERSION 4; the blocks were made for two
+ * threads to share, which the server no longer uses, and cost nothing
+ * alone). A block's hash runs CACHE_LANES independent chains (word i in
+ * lane i % CACHE_LANES): one chain is bound by the latency of its
+ * multiplies; four keep up with reading memory.
  */
 #define CACHE_LANES	4
 #define CACHE_BLOCK	(1U << 20)
-
-/*
- * The call nodes a task of the structural check: small enough that both
- * cores get a share, large enough that taking a task costs nothing.
- */
-#define CACHE_NODE_CHUNK (1U << 18)
 
 struct cache_out {
 	FILE		*f;
@@ -97,26 +89,6 @@ struct cache_in {
 	uint64_t	 left;
 };
 
-/*
- * A cache being verified: the checksum's blocks and the structural
- * check's tasks, taken in turn by the loading thread and a helper.
- */
-struct cache_verify {
-	struct profile		*p;
-	const struct cache_header *h;
-	const uint32_t		*clique;
-	const uint8_t		*recursive;
-	const char		*payload;
-	uint64_t		 len;
-	uint64_t		*sums;		/* one per block */
-	uint32_t		 nblocks;
-	uint32_t		 nchunks;	/* of CACHE_NODE_CHUNK nodes */
-	uint32_t		 nchecks;	/* the chunks and one more */
-	uint32_t		 ntasks;
-	uint32_t		 next;		/* the next task, atomic */
-	int			 bad;		/* a check failed, atomic */
-};
-
 static void	out_bytes(struct cache_out *, const void *, size_t);
 static void	out_pad(struct cache_out *);
 static void	out_string(struct cache_out *, const char *);
@@ -124,14 +96,11 @@ static const void *in_take(struct cache_in *, uint64_t, uint64_t);
 static const char *in_string(struct cache_in *);
 static uint64_t	checksum(const char *, uint64_t, uint64_t);
 static int	cache_sum_file(int, struct cache_header *);
-static uint64_t	checksum_fold(const struct cache_header *, const uint64_t *,
-		    uint32_t);
+static uint64_t	cache_sum(const struct cache_header *, const char *);
 static int	cache_check(struct profile *, const struct cache_header *);
-static int	cache_check_nodes(const struct profile *, uint32_t, uint32_t);
+static int	cache_check_nodes(const struct profile *);
 static int	cache_check_cliques(const struct profile *, const uint32_t *,
 		    const uint8_t *);
-static void	verify_run(struct cache_verify *);
-static void	*verify_thread(void *);
 
 /* Mix one 8-byte word into a running hash. */
 static inline uint64_t
@@ -180,20 +149,25 @@ checksum(const char *p, uint64_t n, uint64_t seed)
 
 /*
  * The file's checksum: the header (its checksum field zero, so a header
- * bit flipped is caught too) then every block's hash, in order.
+ * bit flipped is caught too) then every block's hash of the payload that
+ * follows it, in order.
  */
 static uint64_t
-checksum_fold(const struct cache_header *hp, const uint64_t *sums,
-    uint32_t nblocks)
+cache_sum(const struct cache_header *hp, const char *payload)
 {
 	struct cache_header	 h = *hp;
-	uint64_t		 x;
-	uint32_t		 b;
+	uint64_t		 x, off, n;
+	uint32_t		 b, nblocks;
 
 	h.checksum = 0;
 	x = checksum((const char *)&h, sizeof h, UINT32_MAX);
-	for (b = 0; b < nblocks; b++)
-		x = mix(x, sums[b]);
+	nblocks = (h.payload_len + CACHE_BLOCK - 1) / CACHE_BLOCK;
+	for (b = 0; b < nblocks; b++) {
+		off = (uint64_t)b * CACHE_BLOCK;
+		n = h.payload_len - off < CACHE_BLOCK ? h.payload_len - off :
+		    CACHE_BLOCK;
+		x = mix(x, checksum(payload + off, n, b));
+	}
 	return (mix(x, nblocks));
 }
 
@@ -230,26 +204,13 @@ out_string(struct cache_out *o, const char *s)
 static int
 cache_sum_file(int fd, struct cache_header *h)
 {
-	struct cache_verify	 v;
 	void			*map;
 	size_t			 maplen = sizeof *h + h->payload_len;
 
 	if ((map = mmap(NULL, maplen, PROT_READ, MAP_SHARED, fd, 0)) ==
 	    MAP_FAILED)
 		return (-1);
-	memset(&v, 0, sizeof v);
-	v.payload = (const char *)map + sizeof *h;
-	v.len = h->payload_len;
-	v.nblocks = (v.len + CACHE_BLOCK - 1) / CACHE_BLOCK;
-	v.ntasks = v.nblocks;	/* the checksum alone: no checks */
-	if ((v.sums = calloc(v.nblocks + 1, sizeof *v.sums)) == NULL) {
-		munmap(map, maplen);
-		errno = ENOMEM;
-		return (-1);
-	}
-	verify_run(&v);
-	h->checksum = checksum_fold(h, v.sums, v.nblocks);
-	free(v.sums);
+	h->checksum = cache_sum(h, (const char *)map + sizeof *h);
 	munmap(map, maplen);
 	return (0);
 }
@@ -437,8 +398,8 @@ in_string(struct cache_in *in)
 
 /*
  * Every index in range and the tree well formed, so no query can stray:
- * the strings, functions and samples here, the call nodes in chunks
- * (cache_check_nodes).
+ * the strings, functions and samples here, the call nodes in
+ * cache_check_nodes.
  */
 static int
 cache_check(struct profile *p, const struct cache_header *h)
@@ -472,21 +433,20 @@ cache_check(struct profile *p, const struct cache_header *h)
 }
 
 /*
- * The call nodes [lo, hi): each one's function in range; each parent an
- * earlier node, one level up (so depths are exact); children and
- * siblings later nodes, so walks always end. (Written with branches: the
- * checks pass on every node of a good cache, so they are predicted, and
- * the same pass without branches took a third more instructions.)
+ * The call nodes: each one's function in range; each parent an earlier
+ * node, one level up (so depths are exact); children and siblings later
+ * nodes, so walks always end. (Written with branches: the checks pass on
+ * every node of a good cache, so they are predicted, and the same pass
+ * without branches took a third more instructions.)
  */
 static int
-cache_check_nodes(const struct profile *p, uint32_t lo, uint32_t hi)
+cache_check_nodes(const struct profile *p)
 {
 	uint32_t	 i;
 
-	if (lo == 0 && (p->node_parent[0] != PROFILE_NONE ||
-	    p->node_depth[0] != 0))
+	if (p->node_parent[0] != PROFILE_NONE || p->node_depth[0] != 0)
 		return (-1);
-	for (i = lo; i < hi; i++) {
+	for (i = 0; i < p->nnodes; i++) {
 		if (p->node_func[i] >= p->nfuncs)
 			return (-1);
 		if (i > 0 && (p->node_parent[i] >= i ||
@@ -522,52 +482,6 @@ cache_check_cliques(const struct profile *p, const uint32_t *clique,
 }
 
 /*
- * Take tasks until none is left: first the structural checks (the
- * functions and strings, then the call nodes in chunks), then the
- * checksum's blocks. Run by the loading thread and a helper at once; a
- * failed check stops both early.
- */
-static void
-verify_run(struct cache_verify *v)
-{
-	uint32_t	 t, nchecks = v->nchecks, lo, hi;
-	uint64_t	 off, n;
-
-	while ((t = __atomic_fetch_add(&v->next, 1, __ATOMIC_RELAXED)) <
-	    v->ntasks) {
-		if (__atomic_load_n(&v->bad, __ATOMIC_RELAXED))
-			return;
-		if (t < nchecks) {
-			if (t == v->nchunks) {
-				if (cache_check(v->p, v->h) == -1 ||
-				    cache_check_cliques(v->p, v->clique,
-				    v->recursive) == -1)
-					__atomic_store_n(&v->bad, 1,
-					    __ATOMIC_RELAXED);
-				continue;
-			}
-			lo = t * CACHE_NODE_CHUNK;
-			hi = v->p->nnodes - lo < CACHE_NODE_CHUNK ?
-			    v->p->nnodes : lo + CACHE_NODE_CHUNK;
-			if (cache_check_nodes(v->p, lo, hi) == -1)
-				__atomic_store_n(&v->bad, 1, __ATOMIC_RELAXED);
-			continue;
-		}
-		t -= nchecks;
-		off = (uint64_t)t * CACHE_BLOCK;
-		n = v->len - off < CACHE_BLOCK ? v->len - off : CACHE_BLOCK;
-		v->sums[t] = checksum(v->payload + off, n, t);
-	}
-}
-
-static void *
-verify_thread(void *arg)
-{
-	verify_run(arg);
-	return (NULL);
-}
-
-/*
  * Map a cache file and return its profile, if it is a valid cache of the
  * source described by src. NULL with *cause otherwise; the caller then
  * loads the source.
@@ -577,7 +491,6 @@ cache_load(const char *path, const struct stat *src, char **cause)
 {
 	struct cache_header	 h;
 	struct cache_in		 in;
-	struct cache_verify	 v;
 	struct profile		*p = NULL;
 	struct profile_derived	*d;
 	const uint32_t		*clique;
@@ -586,11 +499,9 @@ cache_load(const char *path, const struct stat *src, char **cause)
 	struct stat		 st;
 	const char		*fmt, *data;
 	void			*map = MAP_FAILED;
-	pthread_t		 thread;
-	sigset_t		 all, old;
 	uint64_t		 cksum;
 	uint32_t		 k;
-	int			 fd, helper;
+	int			 fd;
 
 	if ((fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) == -1) {
 		cause_set(cause, "%s: %s", path, strerror(errno));
@@ -700,44 +611,19 @@ cache_load(const char *path, const struct stat *src, char **cause)
 	TAKE(clique, h.nfuncs, sizeof *clique);
 	TAKE(recursive, h.nfuncs, sizeof *recursive);
 #undef TAKE
-	if (in.left != 0 || h.nnodes > UINT32_MAX - CACHE_NODE_CHUNK)
+	if (in.left != 0)
 		goto corrupt;
 
 	/*
-	 * The sizes agree with the header: now the checksum and every index,
-	 * on both cores (a helper thread takes tasks as this one does). The
-	 * checks only read, within the sizes above, so they may run before
-	 * the checksum is known; the profile is used only if all pass.
+	 * The sizes agree with the header: now every index, then the
+	 * checksum. The checks only read, within the sizes above, so they
+	 * may come first; the profile is used only if all pass and the
+	 * checksum agrees.
 	 */
-	memset(&v, 0, sizeof v);
-	v.p = p;
-	v.h = &h;
-	v.clique = clique;
-	v.recursive = recursive;
-	v.payload = (const char *)p->map + sizeof h;
-	v.len = h.payload_len;
-	v.nblocks = (v.len + CACHE_BLOCK - 1) / CACHE_BLOCK;
-	v.nchunks = (h.nnodes + CACHE_NODE_CHUNK - 1) / CACHE_NODE_CHUNK;
-	v.nchecks = v.nchunks + 1;
-	v.ntasks = v.nchecks + v.nblocks;
-	if ((v.sums = calloc(v.nblocks + 1, sizeof *v.sums)) == NULL) {
-		cause_set(cause, "out of memory");
-		goto fail;
-	}
-	/* The helper takes no signal: they are the server loop's. */
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	helper = pthread_create(&thread, NULL, verify_thread, &v) == 0;
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	verify_run(&v);	/* alone if there is no helper */
-	if (helper)
-		pthread_join(thread, NULL);
-	if (v.bad) {
-		free(v.sums);
+	if (cache_check(p, &h) == -1 || cache_check_nodes(p) == -1 ||
+	    cache_check_cliques(p, clique, recursive) == -1)
 		goto corrupt;
-	}
-	cksum = checksum_fold(&h, v.sums, v.nblocks);
-	free(v.sums);
+	cksum = cache_sum(&h, (const char *)p->map + sizeof h);
 	if (cksum != h.checksum) {
 		cause_set(cause, "%s: checksum mismatch", path);
 		goto fail;
