@@ -116,8 +116,11 @@ cgi_header(void *arg, const char *name, const char *value)
 /*
  * Write all of iov to fd, through short writes (a pipe takes what fits)
  * and EAGAIN (should the web server have made the pipe nonblocking).
- * -1 on a write error, or when *cancel says the web server gave up on us
- * (its signal interrupts a write that would otherwise block for good).
+ * -1 on a write error, or once *cancel says the web server gave up on
+ * us: its signal ends a blocked write early (a short count, or EINTR)
+ * and the next turn stops. A signal in the instant between that test
+ * and the write's start is not seen until the write returns; the web
+ * server that gave up then closes its end (EPIPE) or kills us.
  */
 static int
 cgi_write(int fd, struct iovec *iov, int iovcnt,
@@ -127,14 +130,15 @@ cgi_write(int fd, struct iovec *iov, int iovcnt,
 	ssize_t		 n;
 
 	while (iovcnt > 0) {
+		if (cancel != NULL && *cancel)
+			return (-1);
 		if (iov->iov_len == 0) {
 			iov++;
 			iovcnt--;
 			continue;
 		}
 		if ((n = writev(fd, iov, iovcnt)) == -1) {
-			if ((errno != EAGAIN && errno != EINTR) ||
-			    (cancel != NULL && *cancel))
+			if (errno != EAGAIN && errno != EINTR)
 				return (-1);
 			if (errno == EAGAIN) {
 				pfd.fd = fd;
@@ -159,9 +163,9 @@ cgi_write(int fd, struct iovec *iov, int iovcnt,
 /*
  * Write an answer as the CGI response; head: headers only (HEAD).
  * allow_post adds POST to the Allow header of a 405; cancel, set by a
- * signal, stops a blocked write. -1 on a write error. The header is
- * built on the stack and goes with the body in one writev(2): no stdio
- * buffer for a body of megabytes to be copied through.
+ * signal, stops the writing (cgi_write). -1 on a write error. The
+ * header is built on the stack and goes with the body in one writev(2):
+ * no stdio buffer for a body of megabytes to be copied through.
  */
 int
 cgi_reply(const struct answer *a, int head, int allow_post,

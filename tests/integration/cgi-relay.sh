@@ -4,7 +4,8 @@
 # bytes (around where the CGI starts pre-faulting its body buffer) and
 # around its 8 KB first read, a 1.25 MB JSON page, HEAD requests (the
 # length, no body), and the server killed with kill -9 in the middle of
-# a body: a 503 whole error page, never a part of the answer.
+# a body: a 503 whole error page, never a part of the answer; and the
+# CGI told by SIGTERM to stop while blocked writing an answer.
 if [ -z "${RDV_DEADLINE:-}" ]; then
 	RDV_DEADLINE=1
 	export RDV_DEADLINE
@@ -115,6 +116,32 @@ check "  and no reply FIFO or want file left" test -z "$(ls "$run" |
 code=$(rdv_get "file=big.folded&$bigq")
 check "the next request starts a server and gets it all ($code)" sh -c \
     "[ '$code' = 200 ] && cmp -s '$tmp/big.json' '$tmp/body'"
+
+# A web server that stops reading and sends SIGTERM (its client went
+# away): the CGI, blocked writing the 1.25 MB page into a full pipe,
+# stops at once, without waiting to be killed.
+mkfifo "$tmp/stuck"
+sleep 60 <"$tmp/stuck" &
+holder=$!
+REQUEST_METHOD=GET QUERY_STRING="file=big.folded&$bigq" "$CGI" \
+    >"$tmp/stuck" &
+cpid=$!
+# The pipe holds 64 KB: the CGI is blocked once it has written that.
+sleep 1
+check "the CGI is blocked writing into a pipe nobody reads" \
+    kill -0 "$cpid"
+t0=$(rdv_ms)
+kill -TERM "$cpid"
+gone() { ! kill -0 "$cpid" 2>/dev/null; }
+rdv_wait 10 gone || :
+t=$(($(rdv_ms) - t0))
+check "SIGTERM while it writes: the CGI exits at once ($t ms)" \
+    test "$t" -lt 2000
+wait "$cpid" 2>/dev/null || :
+kill "$holder" 2>/dev/null || :
+wait "$holder" 2>/dev/null || :
+check "  and leaves no reply FIFO or want file" test -z "$(ls "$run" |
+    grep -E '\.(want|reply)\.')"
 
 rdv_stop
 done_testing
