@@ -61,7 +61,7 @@ lighttpd_conf() {
 		printf 'server.document-root = "%s"\n' "$tmp"
 		printf 'server.bind = "127.0.0.1"\nserver.port = %s\n' "$lp"
 		printf 'server.errorlog = "%s/lighttpd.err"\n' "$tmp"
-		sed -e "s|\":8081\"|\"127.0.0.1:$pp\"|" \
+		sed -e "s|\"127.0.0.1:8081\"|\"127.0.0.1:$pp\"|" \
 		    -e "s|=> 8080|=> $wport|" "$tmp/lighttpd-proxy"
 	} >"$tmp/lighttpd.conf"
 	probe=http://127.0.0.1:$pp/
