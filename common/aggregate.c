@@ -56,8 +56,8 @@ struct butterfly_walk {
  */
 struct span {
 	uint32_t	 n, cap;
-	uint32_t	 limit;		/* more entries: walk the tree instead */
-	uint32_t	*node;		/* [n]: call nodes, in the order added */
+	uint32_t	 limit;		/* past it: walk the tree instead */
+	uint32_t	*node;		/* [n]: call nodes, as added */
 	uint32_t	*up;		/* [n]: the parent's entry, or NONE */
 	struct idmap	 seen;		/* call node -> entry */
 };
@@ -121,9 +121,11 @@ struct aggregate_memo {
 };
 
 static int	rows_init(struct aggregate_rows *, uint32_t, uint32_t);
-static int	rows_copy(struct aggregate_rows *, const struct aggregate_rows *);
+static int	rows_copy(struct aggregate_rows *,
+		    const struct aggregate_rows *);
 static struct memo_entry *memo_find(const struct profile *, enum memo_kind,
-		    const void *, size_t, uint32_t, const struct aggregate_spec *);
+		    const void *, size_t, uint32_t,
+		    const struct aggregate_spec *);
 static void	memo_keep(const struct profile *, enum memo_kind, const void *,
 		    size_t, uint32_t, const struct aggregate_spec *,
 		    const struct aggregate_rows *const *, int);

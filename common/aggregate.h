@@ -56,7 +56,7 @@ struct aggregate_rows {
 	uint64_t	*key;
 	uint32_t	*node;		/* first call node seen for the row */
 	uint32_t	*nodes;		/* call nodes summed */
-	uint32_t	*active;	/* walk state: credited nodes on the path */
+	uint32_t	*active;	/* walk: credited nodes on the path */
 	int64_t		*self;		/* [n * nmetrics] */
 	int64_t		*total;		/* [n * nmetrics], counted once */
 	struct idmap	 map;		/* key -> row */
@@ -72,7 +72,7 @@ struct aggregate_butterfly {
 /* The set and the groupings of a butterfly. */
 struct aggregate_spec {
 	const uint8_t		*in;		/* [nfuncs]: members */
-	int			 internal;	/* rows for member->member calls */
+	int			 internal;	/* member->member rows */
 	enum aggregate_by	 callers_by;
 	enum aggregate_by	 callees_by;
 	const uint32_t		*clique;	/* [nfuncs], for _CLIQUE */

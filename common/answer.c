@@ -196,8 +196,8 @@ answer_error(const char *format, int status, const char *message,
 		return (NULL);
 	a->status = status;
 	a->content_type = r->content_type;
-	if ((a->message = strdup(message ? message : "out of memory")) == NULL ||
-	    (f = answer_body_open(&ab)) == NULL) {
+	a->message = strdup(message ? message : "out of memory");
+	if (a->message == NULL || (f = answer_body_open(&ab)) == NULL) {
 		answer_free(a);
 		return (NULL);
 	}

@@ -54,7 +54,7 @@ struct folded_line {
 	uint32_t		*fn;		/* function of each frame */
 	size_t			*end;		/* end offset of each frame */
 	size_t			 depth, cap;
-	size_t			 reuse;		/* frames the same as the last line's */
+	size_t			 reuse;		/* frames as in the last line */
 	int64_t			 v, v2;
 	uint64_t		 lineno;
 	/* The first new node's parent and hash, when prefetched. */
@@ -83,12 +83,12 @@ struct folded_name {
 struct folded {
 	struct profile_builder	*b;
 	int			 metric;
-	int			 base;		/* metric of a first count, or -1 */
-	const char		*prev;		/* previous stack, in the input */
+	int			 base;		/* metric "base", or -1 */
+	const char		*prev;		/* last stack, in the input */
 	size_t			 prevlen;	/* 0 = none */
 	struct folded_name	*names;		/* [1 << FOLDED_NAME_BITS] */
 	struct folded_line	 line[2];	/* parsed, walked one after */
-	int			 cur;		/* line[cur] is the last parsed */
+	int			 cur;		/* line[cur]: the last parsed */
 	int			 pending;	/* line[cur] is still to walk */
 	uint32_t		*pnode;		/* node of each walked frame */
 	size_t			 pcap;

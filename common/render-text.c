@@ -60,7 +60,10 @@ text_width(const char *s)
 	return (n);
 }
 
-/* Write s with control characters shown as '?', so a name cannot drive a terminal. */
+/*
+ * Write s with control characters shown as '?', so a name cannot drive a
+ * terminal.
+ */
 static void
 text_clean(FILE *f, const char *s)
 {

@@ -288,7 +288,8 @@ test_big(const char *dir)
 	if ((f = fopen(src, "w")) == NULL)
 		return;
 	for (i = 0; i < 300000; i++)
-		fprintf(f, "main;a%zu;b%zu %zu\n", i / 1000, i % 1000, i % 7 + 1);
+		fprintf(f, "main;a%zu;b%zu %zu\n", i / 1000, i % 1000,
+		    i % 7 + 1);
 	fclose(f);
 	stat(src, &st);
 	p = reader_load(src, NULL, NULL, &cause);
@@ -335,14 +336,15 @@ int
 main(int argc, char **argv)
 {
 	const char	*top = getenv("top_srcdir");
-	char		 src[4096], dir[] = "/tmp/deepq-cache.XXXXXX", path[256];
+	char		 src[4096], path[256];
+	char		 dir[] = "/tmp/deepq-cache.XXXXXX";
 	char		*cause = NULL, *buf;
 	struct profile	*p, *c;
 	struct stat	 st, cst, stale;
 	int		 fd, refused, i, n;
 	FILE		*f;
 
-	/* The file named, or the trace of the sources (a separate build dir). */
+	/* The file named, or the trace of the sources (another build dir). */
 	snprintf(src, sizeof src, "%s", argc > 1 ? argv[1] : "");
 	if (argc <= 1)
 		snprintf(src, sizeof src, "%s/tests/data/tezos.trace",
