@@ -51,6 +51,12 @@ load_timeout = 3600
 load_wait = 60
 EOF
 mkdir -p -m 700 "$cache"
+# The server uses a cache_dir only if private and ours (as the runtime
+# directory), else it loads the source every time, and this would wait.
+if [ ! -O "$cache" ] || [ "$(stat -c %a "$cache")" != 700 ]; then
+	echo "restart.sh: $cache must be ours with mode 0700" >&2
+	exit 1
+fi
 
 now_ms() {
 	echo $(($(date +%s%N) / 1000000))
@@ -69,8 +75,12 @@ do
 	sleep 0.5
 	k=$((k + 1))
 done
-# The writer renames the file into place once complete, then exits.
-while pgrep -f 'deepq-server: cache writer' >/dev/null 2>&1; do
+# The writer renames the file into place once complete, then exits; it
+# is in the session of the server that forked it (this run's, whose pid
+# its liveness file holds), not some other run's or user's.
+sid=$(sed -n 1p "$run"/*.alive 2>/dev/null | head -1)
+while [ -n "$sid" ] &&
+    pgrep -s "$sid" -f 'deepq-server: cache writer' >/dev/null 2>&1; do
 	sleep 0.5
 done
 echo "cache: $(du -h "$cache"/*.cache | cut -f1)"

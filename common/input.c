@@ -123,7 +123,9 @@ input_rewind(struct input *in)
 
 /*
  * Make at least want bytes available from pos (fewer at end of file).
- * Compacts the buffer and grows it up to INPUT_MAX_LINE if needed.
+ * Compacts the buffer, keeping the held bytes before pos, and grows it
+ * when want does not fit (callers ask for at most about twice a line's
+ * limit, INPUT_MAX_LINE, beyond what is held).
  */
 static int
 input_fill(struct input *in, size_t want)
