@@ -16,12 +16,11 @@
 
 #include "config.h"
 
-#include <sys/mman.h>
-
 #include <stdlib.h>
 #include <string.h>
 
 #include "childset.h"
+#include "compat.h"
 
 /*
  * Set of call nodes keyed by (node_parent[n], node_func[n]), arrays the
@@ -40,7 +39,6 @@ static uint32_t	*childset_alloc(size_t);
  * places (and maps) it as before.
  */
 #define CHILDSET_HUGE	((size_t)4 * 1024 * 1024)
-#define CHILDSET_HUGEPAGE	((uintptr_t)2 * 1024 * 1024)
 
 /* How many nodes ahead a rebuild prefetches the slot it will fill. */
 #define CHILDSET_AHEAD	16
@@ -57,20 +55,11 @@ static uint32_t *
 childset_alloc(size_t cap)
 {
 	uint32_t	*t;
-	uintptr_t	 start, end;
 
 	if ((t = calloc(cap, sizeof *t)) == NULL)
 		return (NULL);
-#ifdef MADV_HUGEPAGE
-	if (cap * sizeof *t >= CHILDSET_HUGE) {
-		start = ((uintptr_t)t + CHILDSET_HUGEPAGE - 1) &
-		    ~(CHILDSET_HUGEPAGE - 1);
-		end = ((uintptr_t)(t + cap)) & ~(CHILDSET_HUGEPAGE - 1);
-		if (end > start)
-			(void)madvise((void *)start, end - start,
-			    MADV_HUGEPAGE);
-	}
-#endif
+	if (cap * sizeof *t >= CHILDSET_HUGE)
+		compat_hugepages(t, cap * sizeof *t);
 	return (t);
 }
 

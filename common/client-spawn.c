@@ -19,7 +19,6 @@
 
 #include <sys/types.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 
 #include <errno.h>
@@ -32,6 +31,7 @@
 
 #include "cause.h"
 #include "client-spawn.h"
+#include "compat.h"
 #include "conf.h"
 
 /* Start a detached deepq-server (see client-spawn.h). */
@@ -71,13 +71,7 @@ client_spawn_child(int wfd, const char *prog, char *const *argv,
 		_exit(126);
 	if (dup2(fd, 3) == -1)
 		_exit(126);
-#ifdef SYS_close_range
-	if (syscall(SYS_close_range, 4U, ~0U, 0) == -1)
-#endif
-	{
-		for (fd = 4; fd < 65536; fd++)
-			(void)close(fd);
-	}
+	compat_closefrom(4);
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = SIG_DFL;
 	sigemptyset(&sa.sa_mask);

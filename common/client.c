@@ -19,7 +19,6 @@
 
 #include <sys/types.h>
 #include <sys/file.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 
 #include <dirent.h>
@@ -38,6 +37,7 @@
 #include "cause.h"
 #include "client-spawn.h"
 #include "client.h"
+#include "compat.h"
 #include "conf.h"
 #include "escape.h"
 #include "profpath.h"
@@ -418,29 +418,13 @@ client_read(struct client *c, char *buf, size_t len, long long end,
  * 1.9 MB answer; a fault costs some 10 us on a VM). Only for bodies
  * from CLIENT_POPULATE_MIN (below, 16 faults at most to save) to
  * CLIENT_POPULATE_MAX, so that a header announcing a huge body does not
- * make us commit its memory before the bytes come. A
- * kernel without MADV_POPULATE_WRITE (before 5.14) says EINVAL: the
- * pages then fault in as before.
+ * make us commit its memory before the bytes come.
  */
 static void
 client_populate(char *buf, size_t len)
 {
-#ifdef MADV_POPULATE_WRITE
-	uintptr_t	 pg, lo, hi;
-	long		 sz;
-
-	if (len < CLIENT_POPULATE_MIN || len > CLIENT_POPULATE_MAX ||
-	    (sz = sysconf(_SC_PAGESIZE)) <= 0)
-		return;
-	/*
-	 * The pages holding the first and last bytes are mapped (they are
-	 * ours, in part); populating never changes what pages contain.
-	 */
-	pg = (uintptr_t)sz;
-	lo = (uintptr_t)buf & ~(pg - 1);
-	hi = ((uintptr_t)buf + len + pg - 1) & ~(pg - 1);
-	(void)madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE);
-#endif
+	if (len >= CLIENT_POPULATE_MIN && len <= CLIENT_POPULATE_MAX)
+		compat_populate(buf, len);
 }
 
 /*

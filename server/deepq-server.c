@@ -26,7 +26,6 @@
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <malloc.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +35,7 @@
 
 #include "answer-cache.h"
 #include "cache.h"
+#include "compat.h"
 #include "conf.h"
 #include "input.h"
 #include "profile.h"
@@ -314,7 +314,7 @@ main(int argc, char **argv)
 	 * never gives back: RSS that holds no data. Fixed, a large block is
 	 * always its own mapping, unmapped when freed.
 	 */
-	(void)mallopt(M_MMAP_THRESHOLD, 256 * 1024);
+	compat_mmap_threshold(256 * 1024);
 
 	if (argc > 0) {
 		main_argarea = argv[0];
