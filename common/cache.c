@@ -70,7 +70,7 @@ struct cache_header {
 /*
  * The checksum: the payload in blocks of CACHE_BLOCK bytes, each hashed on
  * its own (seeded by its number), the block hashes then folded after a
- * hash of the header (CACHE_VERSION 4; the blocks were made for two
+ * hash of the header (CACHE_VERSION 5; the blocks were made for two
  * threads to share, which the server no longer uses, and cost nothing
  * alone). A block's hash runs CACHE_LANES independent chains (word i in
  * lane i % CACHE_LANES): one chain is bound by the latency of its
