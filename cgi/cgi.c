@@ -117,10 +117,13 @@ cgi_header(void *arg, const char *name, const char *value)
  * Write all of iov to fd, through short writes (a pipe takes what fits)
  * and EAGAIN (should the web server have made the pipe nonblocking).
  * -1 on a write error, or once *cancel says the web server gave up on
- * us: its signal ends a blocked write early (a short count, or EINTR)
- * and the next turn stops. A signal in the instant between that test
- * and the write's start is not seen until the write returns; the web
- * server that gave up then closes its end (EPIPE) or kills us.
+ * us and a write did not go through whole: its signal ends a blocked
+ * write early (a short count, or EINTR) and we stop there. A cancel
+ * set before writing (a SIGTERM while waiting for the server) does not
+ * stop a write that fits: that is the 503 saying why we gave up. A
+ * signal in the instant before a write starts is not seen until the
+ * write returns; the web server that gave up then closes its end
+ * (EPIPE) or kills us.
  */
 static int
 cgi_write(int fd, struct iovec *iov, int iovcnt,
@@ -130,8 +133,6 @@ cgi_write(int fd, struct iovec *iov, int iovcnt,
 	ssize_t		 n;
 
 	while (iovcnt > 0) {
-		if (cancel != NULL && *cancel)
-			return (-1);
 		if (iov->iov_len == 0) {
 			iov++;
 			iovcnt--;
@@ -139,6 +140,8 @@ cgi_write(int fd, struct iovec *iov, int iovcnt,
 		}
 		if ((n = writev(fd, iov, iovcnt)) == -1) {
 			if (errno != EAGAIN && errno != EINTR)
+				return (-1);
+			if (cancel != NULL && *cancel)
 				return (-1);
 			if (errno == EAGAIN) {
 				pfd.fd = fd;
@@ -153,6 +156,8 @@ cgi_write(int fd, struct iovec *iov, int iovcnt,
 			iovcnt--;
 		}
 		if (iovcnt > 0) {
+			if (cancel != NULL && *cancel)
+				return (-1);
 			iov->iov_base = (char *)iov->iov_base + n;
 			iov->iov_len -= n;
 		}
