@@ -49,4 +49,17 @@ tap_done(void)
 	return (tap_failed ? 1 : 0);
 }
 
+/*
+ * xorshift64: the tests' random profiles and strings, the same on every
+ * run and machine, so that a failure can be replayed. *s must not be 0.
+ */
+static inline uint64_t
+tap_xorshift(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return (*s);
+}
+
 #endif /* TAP_H */

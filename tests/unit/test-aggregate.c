@@ -21,10 +21,7 @@ static uint64_t rng = 0x9e3779b97f4a7c15ULL;
 static uint32_t
 next(uint32_t n)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return ((uint32_t)(rng % n));
+	return ((uint32_t)(tap_xorshift(&rng) % n));
 }
 
 static int

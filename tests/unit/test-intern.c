@@ -25,10 +25,7 @@
 static uint32_t
 rnd(uint64_t *s)
 {
-	*s ^= *s << 13;
-	*s ^= *s >> 7;
-	*s ^= *s << 17;
-	return ((uint32_t)(*s >> 16));
+	return ((uint32_t)(tap_xorshift(s) >> 16));
 }
 
 static void
