@@ -61,7 +61,7 @@ static volatile sig_atomic_t	cgi_cancel;
 static void	cgi_signal(int);
 static int	cgi_fail(const char *, int, const char *, const char *,
 		    int, int, cgi_out, void *);
-static int	cgi_request(cgi_get, void *, cgi_out, void *);
+static int	cgi_request(const char *, cgi_get, void *, cgi_out, void *);
 static const char *cgi_env(void *, const char *);
 static int	cgi_stdout(void *, struct iovec *, int);
 static const char *cgi_fcgi_param(void *, const char *);
@@ -123,15 +123,17 @@ cgi_fail(const char *format, int status, const char *message,
 
 /*
  * One request: its fields from get (with arg), its response to out
- * (with oarg). 0 if answered, 1 if even the error could not be sent.
- * The configuration is loaded for each request, under FastCGI too: a
+ * (with oarg), the configuration from conf (NULL: DEEPQ_CONFIG in our
+ * environment, else the built-in path). 0 if answered, 1 if even the
+ * error could not be sent. The configuration is loaded for each request, under FastCGI too: a
  * few hundred bytes read and parsed (tens of microseconds, against the
  * rendezvous' hundreds), and an edited deepq.conf takes effect at the
  * next request exactly as under CGI, with no stat-and-reload logic to
  * miss a change within one timestamp tick.
  */
 static int
-cgi_request(cgi_get get, void *arg, cgi_out out, void *oarg)
+cgi_request(const char *conf, cgi_get get, void *arg, cgi_out out,
+    void *oarg)
 {
 	struct client_options	 opts;
 	struct front_request	 req;
@@ -145,7 +147,7 @@ cgi_request(cgi_get get, void *arg, cgi_out out, void *oarg)
 	/* Parameters come only from QUERY_STRING, never argv (A2). */
 	if ((qs = get(arg, "QUERY_STRING")) == NULL)
 		qs = "";
-	if ((cfg = conf_load(NULL, &cause)) == NULL) {
+	if ((cfg = conf_load(conf, &cause)) == NULL) {
 		fprintf(stderr, "deepq.cgi: %s\n", cause ? cause :
 		    "out of memory");
 		free(cause);
@@ -198,11 +200,20 @@ cgi_fcgi_param(void *arg, const char *name)
 	return (fcgi_param(arg, name));
 }
 
-/* A FastCGI request: the CGI's request path, fed from its records. */
+/*
+ * A FastCGI request: the CGI's request path, fed from its records. A
+ * DEEPQ_CONFIG parameter, set by the web server's configuration (a
+ * client's headers only make HTTP_ names), names the configuration as
+ * it does for a CGI through fcgiwrap; else our own environment does.
+ */
 static void
 cgi_fcgi_request(struct fcgi_request *r, void *arg)
 {
-	(void)cgi_request(cgi_fcgi_param, r, fcgi_stdout, r);
+	const char	*conf;
+
+	if ((conf = fcgi_param(r, "DEEPQ_CONFIG")) != NULL && *conf == '\0')
+		conf = NULL;
+	(void)cgi_request(conf, cgi_fcgi_param, r, fcgi_stdout, r);
 }
 
 /*
@@ -264,5 +275,5 @@ main(int argc, char **argv)
 
 	if (fcgi_is_listener(STDIN_FILENO))
 		return (cgi_fastcgi(STDIN_FILENO));
-	return (cgi_request(cgi_env, NULL, cgi_stdout, NULL));
+	return (cgi_request(NULL, cgi_env, NULL, cgi_stdout, NULL));
 }
