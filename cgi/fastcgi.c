@@ -359,6 +359,7 @@ fcgi_stdout(void *arg, struct iovec *iov, int iovcnt)
 	return (0);
 fail:
 	r->fr_failed = 1;
+	r->fr_errno = errno;
 	return (-1);
 }
 
@@ -448,12 +449,20 @@ fcgi_run(struct fcgi_conn *c, fcgi_handler h, void *arg, const char **why)
 	h(&r, arg);
 	free(r.fr_params);
 	free(strs);
-	if (r.fr_failed) {
-		*why = "write failed";
-		return (-1);
-	}
-	if (fcgi_end(r.fr_fd, r.fr_id, FCGI_REQUEST_COMPLETE,
+	if (!r.fr_failed && fcgi_end(r.fr_fd, r.fr_id, FCGI_REQUEST_COMPLETE,
 	    c->fc_stop) == -1) {
+		r.fr_failed = 1;
+		r.fr_errno = errno;
+	}
+	if (r.fr_failed) {
+		/*
+		 * The web server closed the connection: it had what it
+		 * wanted (lighttpd may close once it has Content-Length
+		 * bytes, or the headers of a HEAD), or its client left.
+		 * Not an error of ours to log.
+		 */
+		if (r.fr_errno == EPIPE || r.fr_errno == ECONNRESET)
+			return (0);
 		*why = "write failed";
 		return (-1);
 	}

@@ -75,6 +75,7 @@ struct fcgi_request {
 	unsigned int		 fr_id;
 	int			 fr_keep;	/* FCGI_KEEP_CONN was set */
 	int			 fr_failed;	/* a write failed */
+	int			 fr_errno;	/* its errno */
 	struct fcgi_param	*fr_params;
 	size_t			 fr_nparams;
 	volatile sig_atomic_t	*fr_cancel;
