@@ -250,7 +250,7 @@ cgi_fastcgi(int lfd)
 		}
 		/* Not for the deepq-server we may start (client-spawn). */
 		(void)fcntl(fd, F_SETFD, FD_CLOEXEC);
-		if (fcgi_serve(fd, cgi_fcgi_request, NULL, &cgi_cancel,
+		if (fcgi_serve(fd, lfd, cgi_fcgi_request, NULL, &cgi_cancel,
 		    &why) == -1 && !cgi_cancel)
 			fprintf(stderr, "deepq.cgi: FastCGI connection: %s\n",
 			    why != NULL ? why : "error");

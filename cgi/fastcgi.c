@@ -52,6 +52,7 @@
 /* One connection from the web server and its one open request. */
 struct fcgi_conn {
 	int			 fc_fd;
+	int			 fc_lfd;	/* the listener, or -1 */
 	volatile sig_atomic_t	*fc_stop;
 	unsigned char		 fc_in[FCGI_RECORD_MAX];
 	size_t			 fc_off;	/* first unparsed byte */
@@ -115,9 +116,9 @@ fcgi_is_listener(int fd)
 static int
 fcgi_fill(struct fcgi_conn *c, size_t need, const char **why)
 {
-	struct pollfd	 pfd;
+	struct pollfd	 pfd[2];
 	ssize_t		 n;
-	int		 waited = 0, r;
+	int		 waited = 0, r, idle, npfd;
 
 	if (c->fc_len - c->fc_off >= need)
 		return (1);
@@ -131,12 +132,28 @@ fcgi_fill(struct fcgi_conn *c, size_t need, const char **why)
 			*why = "stopped";
 			return (-1);
 		}
-		pfd.fd = c->fc_fd;
-		pfd.events = POLLIN;
-		if ((r = poll(&pfd, 1, FCGI_SLICE_MS)) == -1 && errno != EINTR) {
+		/*
+		 * Between requests of a kept connection, another waiting
+		 * on the listener makes us close this one: we serve one
+		 * connection at a time, and a web server that keeps one
+		 * per worker (nginx's fastcgi_keep_conn) would else wait
+		 * for our idle timeout.
+		 */
+		idle = !c->fc_active && c->fc_len == c->fc_off;
+		pfd[0].fd = c->fc_fd;
+		pfd[0].events = POLLIN;
+		pfd[0].revents = 0;
+		pfd[1].fd = c->fc_lfd;
+		pfd[1].events = POLLIN;
+		pfd[1].revents = 0;
+		npfd = idle && c->fc_lfd != -1 ? 2 : 1;
+		if ((r = poll(pfd, npfd, FCGI_SLICE_MS)) == -1 &&
+		    errno != EINTR) {
 			*why = "poll failed";
 			return (-1);
 		}
+		if (r > 0 && npfd == 2 && pfd[0].revents == 0)
+			return (0);
 		if (r <= 0) {
 			if (r == 0 && (waited += FCGI_SLICE_MS) >= FCGI_IDLE_MS) {
 				*why = "idle too long";
@@ -589,13 +606,14 @@ fcgi_record(struct fcgi_conn *c, const char **why)
 
 /*
  * Serve the connection fd until it ends: each complete request is
- * handed to h with arg. 0 when it ended well, -1 on an error (*why);
+ * handed to h with arg. lfd, the listener (-1: none), is watched
+ * between requests (fcgi_fill). 0 when it ended well, -1 on an error (*why);
  * either way the caller closes fd. *stop, set by a signal, ends the
  * wait for records; a request under way sees it as its cancel.
  */
 int
-fcgi_serve(int fd, fcgi_handler h, void *arg, volatile sig_atomic_t *stop,
-    const char **why)
+fcgi_serve(int fd, int lfd, fcgi_handler h, void *arg,
+    volatile sig_atomic_t *stop, const char **why)
 {
 	struct fcgi_conn	*c;
 	int			 r;
@@ -606,6 +624,7 @@ fcgi_serve(int fd, fcgi_handler h, void *arg, volatile sig_atomic_t *stop,
 		return (-1);
 	}
 	c->fc_fd = fd;
+	c->fc_lfd = lfd;
 	c->fc_stop = stop;
 	for (;;) {
 		if ((r = fcgi_record(c, why)) != 1)

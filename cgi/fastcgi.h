@@ -84,7 +84,7 @@ struct fcgi_request {
 typedef void	(*fcgi_handler)(struct fcgi_request *, void *);
 
 int		 fcgi_is_listener(int);
-int		 fcgi_serve(int, fcgi_handler, void *,
+int		 fcgi_serve(int, int, fcgi_handler, void *,
 		     volatile sig_atomic_t *, const char **);
 const char	*fcgi_param(const struct fcgi_request *, const char *);
 int		 fcgi_stdout(void *, struct iovec *, int);

@@ -179,6 +179,9 @@ struct reply {
 	size_t		 maxlen;	/* largest STDOUT content */
 };
 
+/* The listener the child watches (-1 none); hold: never shut down. */
+static int	serve_lfd = -1, serve_hold;
+
 /* Serve in a child; pump the input in and the output out. */
 static void
 serve(const struct buf *in, struct reply *r)
@@ -199,7 +202,8 @@ serve(const struct buf *in, struct reply *r)
 		abort();
 	if (pid == 0) {
 		close(sv[0]);
-		_exit(fcgi_serve(sv[1], echo, NULL, NULL, &why) == 0 ? 0 : 1);
+		_exit(fcgi_serve(sv[1], serve_lfd, echo, NULL, NULL, &why) ==
+		    0 ? 0 : 1);
 	}
 	close(sv[1]);
 	(void)fcntl(sv[0], F_SETFL, O_NONBLOCK);
@@ -215,7 +219,8 @@ serve(const struct buf *in, struct reply *r)
 		if (!wdone && (pfd.revents & POLLOUT)) {
 			n = write(sv[0], in->b + off, in->len - off);
 			if (n > 0 && (off += n) == in->len) {
-				shutdown(sv[0], SHUT_WR);
+				if (!serve_hold)
+					shutdown(sv[0], SHUT_WR);
 				wdone = 1;
 			} else if (n == -1 && errno != EAGAIN) {
 				wdone = 1;	/* the child closed early */
@@ -622,6 +627,31 @@ listener(void)
 	ok(l != -1 && bind(l, (struct sockaddr *)&sin, sizeof sin) == 0 &&
 	    listen(l, 1) == 0 && fcgi_is_listener(l),
 	    "a listening socket is");
+
+	/* A kept connection, idle, yields to one waiting on the listener. */
+	{
+		struct buf	 in = { NULL, 0, 0 };
+		struct reply	 r;
+		socklen_t	 len = sizeof sin;
+		int		 c;
+
+		request(&in, 1, FCGI_KEEP_CONN, "kept");
+		c = socket(AF_INET, SOCK_STREAM, 0);
+		ok(getsockname(l, (struct sockaddr *)&sin, &len) == 0 &&
+		    connect(c, (struct sockaddr *)&sin, sizeof sin) == 0,
+		    "a connection waits on the listener");
+		serve_lfd = l;
+		serve_hold = 1;
+		serve(&in, &r);
+		serve_lfd = -1;
+		serve_hold = 0;
+		ok(r.status == 0 && r.nend == 1 &&
+		    strcmp((char *)r.out.b, "QUERY_STRING=kept\n") == 0,
+		    "a kept connection is answered, then closed for it");
+		reply_free(&r);
+		free(in.b);
+		close(c);
+	}
 	close(l);
 	close(sv[0]);
 	close(sv[1]);
