@@ -125,7 +125,9 @@ cgi_fail(const char *format, int status, const char *message,
  * One request: its fields from get (with arg), its response to out
  * (with oarg), the configuration from conf (NULL: DEEPQ_CONFIG in our
  * environment, else the built-in path). 0 if answered, 1 if even the
- * error could not be sent. The configuration is loaded for each request, under FastCGI too: a
+ * error could not be sent.
+ *
+ * The configuration is loaded for each request, under FastCGI too: a
  * few hundred bytes read and parsed (tens of microseconds, against the
  * rendezvous' hundreds), and an edited deepq.conf takes effect at the
  * next request exactly as under CGI, with no stat-and-reload logic to
