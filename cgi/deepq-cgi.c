@@ -275,7 +275,7 @@ main(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 
-	if (fcgi_is_listener(STDIN_FILENO))
-		return (cgi_fastcgi(STDIN_FILENO));
+	if (fcgi_is_listener(FCGI_LISTENSOCK_FILENO))
+		return (cgi_fastcgi(FCGI_LISTENSOCK_FILENO));
 	return (cgi_request(NULL, cgi_env, NULL, cgi_stdout, NULL));
 }

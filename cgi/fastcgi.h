@@ -32,6 +32,7 @@
 
 #include <signal.h>
 
+#define FCGI_LISTENSOCK_FILENO	0	/* the web server's listener */
 #define FCGI_VERSION_1		1
 #define FCGI_HEADER_LEN		8
 #define FCGI_CONTENT_MAX	65535
