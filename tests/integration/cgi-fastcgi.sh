@@ -7,9 +7,10 @@
 # 405; HEAD). Then the FastCGI process's life: the first request starts
 # the deepq-server, which is not left a zombie; a deepq-server killed
 # with kill -9 is replaced at the next request; a FastCGI process killed
-# with kill -9 is started again by lighttpd; 500 requests leave its
-# descriptor count as it was; SIGTERM ends it at once; cmd=shutdown
-# stops the server through it.
+# with kill -9 is started again by lighttpd; 2 x 500 requests leave its
+# descriptors and memory as they were; SIGTERM ends it at once;
+# cmd=shutdown stops the server through it. Last, the man page's nginx
+# block: two processes started by spawn-fcgi behind nginx.
 if [ -z "${RDV_DEADLINE:-}" ]; then
 	RDV_DEADLINE=1
 	export RDV_DEADLINE
@@ -93,7 +94,7 @@ fcgiurl="http://127.0.0.1:$port/fcgi/deepq.cgi"
 fcgi_cleanup() {
 	_l=$(cat "$tmp/lighttpd.pid" 2>/dev/null || :)
 	[ -z "$_l" ] || kill "$_l" 2>/dev/null || :
-	for _p in $(fpids); do
+	for _p in $(fpids) $(cat "$tmp/ngx/spawn.pids" 2>/dev/null); do
 		kill -9 "$_p" 2>/dev/null || :
 	done
 }
@@ -257,6 +258,111 @@ get "$fcgiurl" "file=$f&cmd=shutdown&format=json" fcgi
 check "cmd=shutdown through FastCGI: 200" test "$(cat "$tmp/fcgi.code")" = 200
 check "  answers JSON" jq -e '.cmd == "shutdown"' "$tmp/fcgi.body"
 check "  and the server is gone" rdv_wait 10 rdv_none
+
+# nginx, which starts no program, with spawn-fcgi: the man page's third
+# block (two processes on one Unix socket, DEEPQ_CONFIG as a
+# fastcgi_param); the answers are the CGI's.
+: "${NGINX:=/usr/sbin/nginx}"
+if ! command -v spawn-fcgi >/dev/null 2>&1 || [ ! -x "$NGINX" ]; then
+	if [ "${CI:-}" = true ]; then
+		not_ok "nginx with spawn-fcgi: spawn-fcgi and nginx are" \
+		    "required in CI"
+	else
+		ok "nginx with spawn-fcgi # SKIP spawn-fcgi or nginx missing"
+	fi
+else
+	ngx=$tmp/ngx
+	mkdir -p "$ngx"
+	cp "$CGI" "$ngx/deepq.cgi"
+	awk '/^FastCGI under nginx/ { f = 1 } f && /^\.Ed/ { exit }
+	    f == 2 { print } f && /^\.Bd / { f = 2 }' \
+	    "$top_srcdir/man/deepq.cgi.8" >"$tmp/man-ngx"
+	sed -e 's/\\e$/\\/' -e "s|/run/deepq/fcgi.sock|$ngx/fcgi.sock|g" \
+	    -e "s|/usr/lib/deepq/deepq.cgi|$ngx/deepq.cgi|g" \
+	    -e "s|/etc/deepq.conf|$conf|g" \
+	    -e "s|include fastcgi_params;|include /etc/nginx/fastcgi_params;\\
+	fastcgi_param DEEPQ_TEST_HOOKS $hooks;\\
+	fastcgi_param ASAN_OPTIONS \"${ASAN_OPTIONS:-}\";|" \
+	    "$tmp/man-ngx" >"$tmp/ngx-all"
+	# The command (its `$ ' lines and continuations), run here as this
+	# user: no -u/-g to drop to.
+	sed -n '/^\$ /,/[^\\]$/p' "$tmp/ngx-all" | sed -e 's/^\$ //' \
+	    -e 's/ -u www-data//' -e 's/-g www-data //' \
+	    -e "s| -- | -P $ngx/spawn.pids -- |" >"$tmp/ngx-cmd"
+	sed -n '/^location/,/^}/p' "$tmp/ngx-all" >"$ngx/site.conf"
+	check "deepq.cgi(8)'s nginx block: spawn-fcgi and a location" sh -c \
+	    "grep -q '^spawn-fcgi ' '$tmp/ngx-cmd' &&
+	    grep -q fastcgi_pass '$ngx/site.conf'"
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}quarantine_size_mb=0" \
+	    sh "$tmp/ngx-cmd" >"$tmp/spawn.out" 2>&1 || :
+	check "spawn-fcgi started two processes ($(tr '\n' ' ' \
+	    <"$tmp/spawn.out"))" test "$(grep -c . "$ngx/spawn.pids")" -eq 2
+	for try in 1 2 3 4 5; do
+		nport=$(shuf -i 20000-60999 -n 1)
+		cat >"$ngx/nginx.conf" <<EOF2
+worker_processes 1;
+pid $ngx/nginx.pid;
+error_log $tmp/nginx.err;
+$([ "$(id -u)" -ne 0 ] || echo 'user root root;')
+events { worker_connections 64; }
+http {
+	access_log off;
+	client_body_temp_path $ngx/client_body;
+	proxy_temp_path $ngx/proxy;
+	fastcgi_temp_path $ngx/fastcgi;
+	uwsgi_temp_path $ngx/uwsgi;
+	scgi_temp_path $ngx/scgi;
+	server {
+		listen 127.0.0.1:$nport;
+		include $ngx/site.conf;
+	}
+}
+EOF2
+		"$NGINX" -p "$ngx" -e "$tmp/nginx.err" -c "$ngx/nginx.conf" \
+		    -g 'daemon off;' 2>>"$tmp/nginx.err" &
+		echo $! >"$tmp/nginx.pid"
+		rdv_wait 5 curl -s -o /dev/null "http://127.0.0.1:$nport/" &&
+		    break
+		kill "$(cat "$tmp/nginx.pid")" 2>/dev/null || :
+		wait "$(cat "$tmp/nginx.pid")" 2>/dev/null || :
+	done
+	fcgiurl="http://127.0.0.1:$nport/cgi-bin/deepq.cgi"
+	# Another web server's own headers differ (Server, chunking):
+	# the status, the body and deepq's headers must not.
+	deepqh() {
+		grep -i '^\(status\|content-\|cache-control\|x-content\|referrer\|retry\|allow\)' \
+		    "$tmp/$1.h" | sort
+	}
+	for qw in "200 file=$f&cmd=top&limit=5" \
+	    "200 file=$f&cmd=tree&depth=3&format=json" \
+	    "403 file=../etc/passwd" "404 file=nonesuch.folded&format=text"
+	do
+		get "$cgiurl" "${qw#* }" cgi
+		get "$fcgiurl" "${qw#* }" fcgi
+		check "nginx: ${qw#* }: CGI $(cat "$tmp/cgi.code"), FastCGI \
+$(cat "$tmp/fcgi.code")" test "$(cat "$tmp/cgi.code") \
+$(cat "$tmp/fcgi.code")" = "${qw%% *} ${qw%% *}"
+		deepqh cgi >"$tmp/cgi.dh"
+		deepqh fcgi >"$tmp/fcgi.dh"
+		check "  the same body and deepq's headers" sh -c \
+		    "cmp -s '$tmp/cgi.body' '$tmp/fcgi.body' &&
+		    cmp -s '$tmp/cgi.dh' '$tmp/fcgi.dh'"
+	done
+	# A connection per request, taken by either process; each
+	# SIGTERM ends one.
+	for p in $(cat "$ngx/spawn.pids"); do
+		kill -TERM "$p" 2>/dev/null || :
+	done
+	check "SIGTERM ends both spawn-fcgi processes" rdv_wait 3 sh -c \
+	    "for p in $(tr '\n' ' ' <"$ngx/spawn.pids"); do
+	    [ ! -d /proc/\$p ] || exit 1; done"
+	kill "$(cat "$tmp/nginx.pid")" 2>/dev/null || :
+	wait "$(cat "$tmp/nginx.pid")" 2>/dev/null || :
+	rm -f "$tmp/nginx.pid"
+	check "no sanitizer report from them" sh -c \
+	    "! grep -i 'AddressSanitizer\|LeakSanitizer\|runtime error' \
+	    '$tmp/spawn.out' '$tmp/nginx.err'"
+fi
 
 # lighttpd stops its FastCGI processes; the sanitizers report at exit.
 kill "$(cat "$tmp/lighttpd.pid")"
