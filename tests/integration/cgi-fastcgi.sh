@@ -159,8 +159,11 @@ get "$cgiurl" "file=$f&cmd=status&format=json" cgi
 get "$fcgiurl" "file=$f&cmd=status&format=json" fcgi
 check "cmd=status (its counters change between requests): 200 twice" \
     test "$(cat "$tmp/cgi.code") $(cat "$tmp/fcgi.code")" = "200 200"
-check "  the same headers, the same fields" sh -c "cmp -s '$tmp/cgi.h' \
-    '$tmp/fcgi.h' && [ \"\$(jq -S 'keys' '$tmp/cgi.body')\" = \
+# (Content-Length too: a counter may gain a digit.)
+grep -vi '^content-length:' "$tmp/cgi.h" >"$tmp/cgi.hl" || :
+grep -vi '^content-length:' "$tmp/fcgi.h" >"$tmp/fcgi.hl" || :
+check "  the same headers, the same fields" sh -c "cmp -s '$tmp/cgi.hl' \
+    '$tmp/fcgi.hl' && [ \"\$(jq -S 'keys' '$tmp/cgi.body')\" = \
     \"\$(jq -S 'keys' '$tmp/fcgi.body')\" ]"
 same 400 "file=$f&cmd=nonesuch"
 same 400 "file=$f&limit=-3&format=json"
