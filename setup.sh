@@ -12,16 +12,16 @@ mode=${1:-demo}
 cd "$(dirname "$0")"
 
 # Build tools and libraries, then what the tests drive: real web servers
-# (lighttpd, Apache, nginx with fcgiwrap; the tests run private instances
-# and start none of the packages' services), curl, headless Chromium,
-# mandoc for the man-page lint, jq to validate JSON, valgrind's
+# (lighttpd, Apache, nginx with fcgiwrap or spawn-fcgi; the tests run
+# private instances and start none of the packages' services), curl,
+# headless Chromium, mandoc for the man-page lint, jq to validate JSON, valgrind's
 # callgrind_annotate, strace, clang for fuzzing. tidy validates the
 # HTML; node and npm run the browser test (Playwright's core, driving
 # the system's Chromium; it downloads no browser).
 packages="autoconf automake libtool pkg-config make gcc bc
 	libevent-dev libjansson-dev libmicrohttpd-dev
-	lighttpd apache2 nginx fcgiwrap curl chromium mandoc jq tidy valgrind
-	strace clang wrk"
+	lighttpd apache2 nginx fcgiwrap spawn-fcgi curl chromium mandoc jq
+	tidy valgrind strace clang wrk"
 
 missing=
 for p in $packages; do

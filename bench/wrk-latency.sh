@@ -4,7 +4,10 @@
 # queries through the server's pipes alone (bench/pipebench: the client
 # rendezvous in a loop, 1, 8 and 64 clients), and through deepq web
 # (the same server behind libmicrohttpd, no process per request), and
-# through lighttpd's mod_proxy in front of deepq web ("proxy"). First,
+# through lighttpd's mod_proxy in front of deepq web ("proxy"), and
+# through lighttpd's mod_fastcgi to deepq.cgi as a FastCGI responder
+# ("fcgi", max-procs processes; FCGI_PROCS, default 2, may list several
+# counts, each a row "fcgiN" of its own). First,
 # the floor under
 # every CGI figure: an empty static CGI program (bench/nullcgi) through
 # the same lighttpd at concurrency 1 and 8.
@@ -98,8 +101,20 @@ done
 wurl="http://127.0.0.1:$wport"
 # lighttpd: deepq.cgi on one port; on another, mod_proxy to deepq web
 # (the deployment without a process per request).
+# And mod_fastcgi: deepq.cgi started by lighttpd, max-procs processes
+# each answering requests in a loop, at /fcgiN/deepq.cgi.
+mkdir -p "$tmp/fcgi"
+cp "$cgi" "$tmp/fcgi/deepq.cgi"
+fcgiconf=
+for n in ${FCGI_PROCS:-2}; do
+	fcgiconf="$fcgiconf \"/fcgi$n/deepq.cgi\" => (( \"bin-path\" =>
+	    \"$tmp/fcgi/deepq.cgi\", \"socket\" => \"$tmp/fcgi/$n.sock\",
+	    \"max-procs\" => $n, \"check-local\" => \"disable\",
+	    \"bin-environment\" => ( \"DEEPQ_CONFIG\" => \"$DEEPQ_CONFIG\" ) )),"
+done
 bench_lighttpd wrk-latency "${LIGHTTPD_EXTRA:-}" \
-    'server.modules += ( "mod_proxy" )' \
+    'server.modules += ( "mod_proxy", "mod_fastcgi" )' \
+    "fastcgi.server = ( ${fcgiconf%,} )" \
     "\$SERVER[\"socket\"] == \"127.0.0.1:@PORT2@\" {" \
     "	proxy.server = ( \"\" => (( \"host\" => \"127.0.0.1\"," \
     "	    \"port\" => $wport )) )" "}"
@@ -239,6 +254,15 @@ for q in ${QUERIES:-'cmd=top' 'cmd=tree'}; do
 	echo "cgi    $q: repeat = one URL, distinct = $(wc -l <"$tmp/urls")" \
 	    "URLs in turn"
 	measure cgi "$url?file=$name&$q" "http://127.0.0.1:$port/" "$tmp/urls"
+	# mod_fastcgi: deepq.cgi as a FastCGI responder, no process per
+	# request.
+	for n in ${FCGI_PROCS:-2}; do
+		sed "s|^/cgi-bin/|/fcgi$n/|" "$tmp/urls" >"$tmp/furls"
+		via=fcgi
+		[ "${FCGI_PROCS:-2}" = "$n" ] || via=fcgi$n
+		measure "$via" "http://127.0.0.1:$port/fcgi$n/deepq.cgi?file=$name&$q" \
+		    "http://127.0.0.1:$port/" "$tmp/furls"
+	done
 	# deepq web: the same server, no process started per request.
 	sed 's|^/cgi-bin/deepq.cgi?|/?|' "$tmp/urls" >"$tmp/wurls"
 	measure web "$wurl/?file=$name&$q" "$wurl/" "$tmp/wurls"

@@ -41,7 +41,7 @@
  */
 
 #define CGI_HEAD_MAX	4096	/* our header lines: well under 1 KB */
-#define CGI_SLICE	100	/* ms between checks while stdout is full */
+#define CGI_SLICE	100	/* ms between checks while the output is full */
 
 /* The CGI header under construction, on the stack. */
 struct cgi_head {
@@ -53,8 +53,6 @@ struct cgi_head {
 static void	cgi_header(void *, const char *, const char *);
 static void	cgi_add(struct cgi_head *, const char *, ...)
 		    __attribute__((__format__(__printf__, 2, 3)));
-static int	cgi_write(int, struct iovec *, int,
-		    volatile sig_atomic_t *);
 
 /* The reason phrase of a status we send. */
 const char *
@@ -125,8 +123,8 @@ cgi_header(void *arg, const char *name, const char *value)
  * write returns; the web server that gave up then closes its end
  * (EPIPE) or kills us.
  */
-static int
-cgi_write(int fd, struct iovec *iov, int iovcnt,
+int
+cgi_writev(int fd, struct iovec *iov, int iovcnt,
     volatile sig_atomic_t *cancel)
 {
 	struct pollfd	 pfd;
@@ -167,14 +165,16 @@ cgi_write(int fd, struct iovec *iov, int iovcnt,
 
 /*
  * Write an answer as the CGI response; head: headers only (HEAD).
- * allow_post adds POST to the Allow header of a 405; cancel, set by a
- * signal, stops the writing (cgi_write). -1 on a write error. The
- * header is built on the stack and goes with the body in one writev(2):
- * no stdio buffer for a body of megabytes to be copied through.
+ * allow_post adds POST to the Allow header of a 405. out writes it:
+ * to stdout for a CGI (cgi_writev, which a signal's cancel stops), as
+ * FCGI_STDOUT records for FastCGI (fcgi_stdout); the response is the
+ * same bytes either way. -1 on a write error. The header is built on
+ * the stack and goes with the body in one call of out: no stdio buffer
+ * for a body of megabytes to be copied through.
  */
 int
-cgi_reply(const struct answer *a, int head, int allow_post,
-    volatile sig_atomic_t *cancel)
+cgi_reply(const struct answer *a, int head, int allow_post, cgi_out out,
+    void *arg)
 {
 	struct cgi_head	 h;
 	struct iovec	 iov[2];
@@ -191,5 +191,5 @@ cgi_reply(const struct answer *a, int head, int allow_post,
 	iov[0].iov_len = h.len;
 	iov[1].iov_base = a->body;
 	iov[1].iov_len = !head && a->body != NULL ? a->len : 0;
-	return (cgi_write(STDOUT_FILENO, iov, 2, cancel));
+	return (out(arg, iov, 2));
 }

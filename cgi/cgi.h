@@ -20,15 +20,23 @@
 
 /*
  * deepq.cgi's helper: writing an answer as a CGI response (RFC 3875
- * section 6). The checks on a request are common/front.c's.
+ * section 6), which FastCGI carries unchanged in its FCGI_STDOUT
+ * records (fastcgi.c). The checks on a request are common/front.c's.
  */
+
+#include <sys/types.h>
+#include <sys/uio.h>
 
 #include <signal.h>
 
 struct answer;
 
+/* Where a response goes: writes all of the iovecs or returns -1. */
+typedef int	(*cgi_out)(void *, struct iovec *, int);
+
 const char	*cgi_reason(int);
-int		 cgi_reply(const struct answer *, int, int,
+int		 cgi_reply(const struct answer *, int, int, cgi_out, void *);
+int		 cgi_writev(int, struct iovec *, int,
 		     volatile sig_atomic_t *);
 
 #endif /* CGI_H */

@@ -17,15 +17,24 @@
 
 #include "config.h"
 
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "answer.h"
 #include "cgi.h"
 #include "client.h"
 #include "conf.h"
+#include "fastcgi.h"
 #include "front.h"
 #include "query.h"
 #include "render.h"
@@ -36,18 +45,35 @@
  * server through the rendezvous (common/client.c, which starts the
  * server when needed and never loads profile data here), and relay the
  * answer. Details of errors go to stderr, the web server's error log.
+ *
+ * Started by a FastCGI web server (stdin a listening socket), it is the
+ * same program in a loop: each request's parameters come from its
+ * FastCGI records instead of the environment and the response goes
+ * back in FCGI_STDOUT records (fastcgi.c); the request path,
+ * cgi_request, is the one the CGI runs once.
  */
+
+/* Where a request's fields come from: getenv, or FastCGI's params. */
+typedef const char	*(*cgi_get)(void *, const char *);
 
 static volatile sig_atomic_t	cgi_cancel;
 
 static void	cgi_signal(int);
 static int	cgi_fail(const char *, int, const char *, const char *,
-		    int, int);
+		    int, int, cgi_out, void *);
+static int	cgi_request(const char *, cgi_get, void *, cgi_out, void *);
+static const char *cgi_env(void *, const char *);
+static int	cgi_stdout(void *, struct iovec *, int);
+static const char *cgi_fcgi_param(void *, const char *);
+static void	cgi_fcgi_request(struct fcgi_request *, void *);
+static int	cgi_fastcgi(int);
 
 /*
  * A web server's SIGTERM (client gone, timeout) must not leave our want
  * file or reply FIFO behind: ask the client code to give up, which it
- * notices within one poll slice and cleans up (reliability I2).
+ * notices within one poll slice and cleans up (reliability I2). Under
+ * FastCGI the same signal is the web server stopping us: the request
+ * under way is cancelled (a 503), then the loop ends.
  */
 static void
 cgi_signal(int sig)
@@ -55,33 +81,63 @@ cgi_signal(int sig)
 	cgi_cancel = 1;
 }
 
+static const char *
+cgi_env(void *arg, const char *name)
+{
+	return (getenv(name));
+}
+
+/* The CGI's output: stdout, which the web server reads. */
+static int
+cgi_stdout(void *arg, struct iovec *iov, int iovcnt)
+{
+	return (cgi_writev(STDOUT_FILENO, iov, iovcnt, &cgi_cancel));
+}
+
 /* Answer an error of our own; the message is escaped by the renderer. */
 static int
 cgi_fail(const char *format, int status, const char *message,
-    const char *static_base, int head, int allow_post)
+    const char *static_base, int head, int allow_post, cgi_out out,
+    void *arg)
 {
+	static char		 oom[] = "Status: 500 Internal Server Error\n"
+				    "Content-Type: text/plain; charset=utf-8\n\n"
+				    "out of memory\n";
 	struct render_context	 rctx = { "?", static_base, NULL };
 	struct answer		*a;
+	struct iovec		 iov;
 	int			 r;
 
 	if (status >= 500)
 		fprintf(stderr, "deepq.cgi: %d %s\n", status, message);
 	if ((a = answer_error(format, status, message, &rctx)) == NULL) {
-		fputs("Status: 500 Internal Server Error\n"
-		    "Content-Type: text/plain; charset=utf-8\n\n"
-		    "out of memory\n", stdout);
+		iov.iov_base = oom;
+		iov.iov_len = sizeof oom - 1;
+		(void)out(arg, &iov, 1);
 		return (1);
 	}
-	r = cgi_reply(a, head, allow_post, &cgi_cancel);
+	r = cgi_reply(a, head, allow_post, out, arg);
 	answer_free(a);
 	return (r == 0 ? 0 : 1);
 }
 
-int
-main(int argc, char **argv)
+/*
+ * One request: its fields from get (with arg), its response to out
+ * (with oarg), the configuration from conf (NULL: DEEPQ_CONFIG in our
+ * environment, else the built-in path). 0 if answered, 1 if even the
+ * error could not be sent.
+ *
+ * The configuration is loaded for each request, under FastCGI too: a
+ * few hundred bytes read and parsed (tens of microseconds, against the
+ * rendezvous' hundreds), and an edited deepq.conf takes effect at the
+ * next request exactly as under CGI, with no stat-and-reload logic to
+ * miss a change within one timestamp tick.
+ */
+static int
+cgi_request(const char *conf, cgi_get get, void *arg, cgi_out out,
+    void *oarg)
 {
 	struct client_options	 opts;
-	struct sigaction	 sa;
 	struct front_request	 req;
 	struct front_verdict	 v;
 	struct config		*cfg;
@@ -89,6 +145,126 @@ main(int argc, char **argv)
 	const char		*qs, *sb;
 	char			*cause = NULL;
 	int			 r;
+
+	/* Parameters come only from QUERY_STRING, never argv (A2). */
+	if ((qs = get(arg, "QUERY_STRING")) == NULL)
+		qs = "";
+	if ((cfg = conf_load(conf, &cause)) == NULL) {
+		fprintf(stderr, "deepq.cgi: %s\n", cause ? cause :
+		    "out of memory");
+		free(cause);
+		return (cgi_fail(answer_guess_format(qs), 500,
+		    "server configuration error", NULL, 0, 0, out, oarg));
+	}
+	sb = cfg->static_url[0] != '\0' ? cfg->static_url : NULL;
+
+	/* Validate the whole request here: a bad one starts no server. */
+	memset(&req, 0, sizeof req);
+	req.method = get(arg, "REQUEST_METHOD");
+	req.query = qs;
+	req.path_info = get(arg, "PATH_INFO");
+	req.accept = get(arg, "HTTP_ACCEPT");
+	req.host = get(arg, "HTTP_HOST");
+	req.origin = get(arg, "HTTP_ORIGIN");
+	req.sec_fetch_site = get(arg, "HTTP_SEC_FETCH_SITE");
+	req.sec_purpose = get(arg, "HTTP_SEC_PURPOSE");
+	req.purpose = get(arg, "HTTP_PURPOSE");
+	req.x_moz = get(arg, "HTTP_X_MOZ");
+	if (front_check(cfg, &req, 0, &v) != 0) {
+		r = cgi_fail(v.format, v.status, v.message ? v.message :
+		    "out of memory", sb, v.head, v.allow_post, out, oarg);
+		goto done;
+	}
+
+	client_options_init(&opts);
+	opts.cancel = &cgi_cancel;
+	if ((a = client_query_with(cfg, &opts, query_str(v.query, QUERY_FILE),
+	    v.qs, &cause)) == NULL) {
+		r = cgi_fail(v.format, 500, cause ? cause : "out of memory", sb,
+		    v.head, 0, out, oarg);
+		free(cause);
+		goto done;
+	}
+	if (a->status >= 500)
+		fprintf(stderr, "deepq.cgi: %d %s\n", a->status,
+		    a->message ? a->message : "");
+	r = cgi_reply(a, v.head, 0, out, oarg) == 0 ? 0 : 1;
+	answer_free(a);
+done:
+	front_verdict_free(&v);
+	conf_free(cfg);
+	return (r);
+}
+
+static const char *
+cgi_fcgi_param(void *arg, const char *name)
+{
+	return (fcgi_param(arg, name));
+}
+
+/*
+ * A FastCGI request: the CGI's request path, fed from its records. A
+ * DEEPQ_CONFIG parameter, set by the web server's configuration (a
+ * client's headers only make HTTP_ names), names the configuration as
+ * it does for a CGI through fcgiwrap; else our own environment does.
+ */
+static void
+cgi_fcgi_request(struct fcgi_request *r, void *arg)
+{
+	const char	*conf;
+
+	if ((conf = fcgi_param(r, "DEEPQ_CONFIG")) != NULL && *conf == '\0')
+		conf = NULL;
+	(void)cgi_request(conf, cgi_fcgi_param, r, fcgi_stdout, r);
+}
+
+/*
+ * The FastCGI loop: accept a connection on the listening socket, serve
+ * it to its end, close it, until a signal. One connection at a time; the
+ * web server runs more processes for more (lighttpd's max-procs). A bad
+ * connection is logged and closed, never the end of the loop. Waits are
+ * polls of FCGI_SLICE_MS, so that a signal between two looks at
+ * cgi_cancel delays the exit by one slice at most.
+ */
+static int
+cgi_fastcgi(int lfd)
+{
+	struct pollfd	 pfd;
+	const char	*why;
+	int		 fd;
+
+	while (!cgi_cancel) {
+		pfd.fd = lfd;
+		pfd.events = POLLIN;
+		if (poll(&pfd, 1, FCGI_SLICE_MS) <= 0)
+			continue;
+		if ((fd = accept(lfd, NULL, NULL)) == -1) {
+			if (errno == EMFILE || errno == ENFILE) {
+				/* Let a connection close first. */
+				(void)poll(NULL, 0, 100);
+			} else if (errno != EINTR && errno != EAGAIN &&
+			    errno != EWOULDBLOCK && errno != ECONNABORTED) {
+				fprintf(stderr, "deepq.cgi: accept: %s\n",
+				    strerror(errno));
+				(void)poll(NULL, 0, 100);
+			}
+			continue;
+		}
+		/* Not for the deepq-server we may start (client-spawn). */
+		(void)fcntl(fd, F_SETFD, FD_CLOEXEC);
+		if (fcgi_serve(fd, lfd, cgi_fcgi_request, NULL, &cgi_cancel,
+		    &why) == -1 && !cgi_cancel)
+			fprintf(stderr, "deepq.cgi: FastCGI connection: %s\n",
+			    why != NULL ? why : "error");
+		close(fd);
+	}
+	return (0);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct sigaction	 sa;
 
 	memset(&sa, 0, sizeof sa);
 	sigemptyset(&sa.sa_mask);
@@ -99,51 +275,7 @@ main(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 
-	/* Parameters come only from QUERY_STRING, never argv (A2). */
-	if ((qs = getenv("QUERY_STRING")) == NULL)
-		qs = "";
-	if ((cfg = conf_load(NULL, &cause)) == NULL) {
-		fprintf(stderr, "deepq.cgi: %s\n", cause ? cause :
-		    "out of memory");
-		return (cgi_fail(answer_guess_format(qs), 500,
-		    "server configuration error", NULL, 0, 0));
-	}
-	sb = cfg->static_url[0] != '\0' ? cfg->static_url : NULL;
-
-	/* Validate the whole request here: a bad one starts no server. */
-	memset(&req, 0, sizeof req);
-	req.method = getenv("REQUEST_METHOD");
-	req.query = qs;
-	req.path_info = getenv("PATH_INFO");
-	req.accept = getenv("HTTP_ACCEPT");
-	req.host = getenv("HTTP_HOST");
-	req.origin = getenv("HTTP_ORIGIN");
-	req.sec_fetch_site = getenv("HTTP_SEC_FETCH_SITE");
-	req.sec_purpose = getenv("HTTP_SEC_PURPOSE");
-	req.purpose = getenv("HTTP_PURPOSE");
-	req.x_moz = getenv("HTTP_X_MOZ");
-	if (front_check(cfg, &req, 0, &v) != 0) {
-		r = cgi_fail(v.format, v.status, v.message ? v.message :
-		    "out of memory", sb, v.head, v.allow_post);
-		goto done;
-	}
-
-	client_options_init(&opts);
-	opts.cancel = &cgi_cancel;
-	if ((a = client_query_with(cfg, &opts, query_str(v.query, QUERY_FILE),
-	    v.qs, &cause)) == NULL) {
-		r = cgi_fail(v.format, 500, cause ? cause : "out of memory", sb,
-		    v.head, 0);
-		free(cause);
-		goto done;
-	}
-	if (a->status >= 500)
-		fprintf(stderr, "deepq.cgi: %d %s\n", a->status,
-		    a->message ? a->message : "");
-	r = cgi_reply(a, v.head, 0, &cgi_cancel) == 0 ? 0 : 1;
-	answer_free(a);
-done:
-	front_verdict_free(&v);
-	conf_free(cfg);
-	return (r);
+	if (fcgi_is_listener(FCGI_LISTENSOCK_FILENO))
+		return (cgi_fastcgi(FCGI_LISTENSOCK_FILENO));
+	return (cgi_request(NULL, cgi_env, NULL, cgi_stdout, NULL));
 }
