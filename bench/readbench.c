@@ -25,6 +25,7 @@
 
 #include "profile.h"
 #include "reader.h"
+#include "strpool.h"
 
 /*
  * readbench FILE [RUNS]: load FILE RUNS times (default 5) in this process
@@ -32,7 +33,67 @@
  * and the query answer are not measured. Both wall-clock and CPU time
  * (this process's), since on a shared machine the wall clock also
  * measures the other processes.
+ *
+ * readbench -c FILE: load FILE once and print a checksum of everything
+ * the profile holds (functions, names, every node array and metric), so
+ * that two builds of a reader can be shown to build the same profile,
+ * node ids included.
  */
+
+/* FNV-1a over n bytes, continuing from h. */
+static uint64_t
+fnv(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char	*b = p;
+	size_t			 i;
+
+	for (i = 0; i < n; i++)
+		h = (h ^ b[i]) * 0x100000001b3ULL;
+	return (h);
+}
+
+static int
+checksum(const char *path)
+{
+	struct profile		*p;
+	struct profile_metric	*m;
+	char			*cause = NULL;
+	const char		*s;
+	uint64_t		 h = 0xcbf29ce484222325ULL;
+	uint32_t		 i, k;
+
+	if ((p = reader_load(path, NULL, NULL, &cause)) == NULL) {
+		fprintf(stderr, "readbench: %s\n", cause);
+		free(cause);
+		return (1);
+	}
+	h = fnv(h, &p->nfuncs, sizeof p->nfuncs);
+	h = fnv(h, &p->nnodes, sizeof p->nnodes);
+	h = fnv(h, &p->nmetrics, sizeof p->nmetrics);
+	for (i = 0; i < p->nfuncs; i++) {
+		s = strpool_get(p->strings, p->func_name[i]);
+		h = fnv(h, s, strlen(s) + 1);
+		s = strpool_get(p->strings, p->func_module[i]);
+		h = fnv(h, s, strlen(s) + 1);
+	}
+	h = fnv(h, p->node_parent, p->nnodes * sizeof *p->node_parent);
+	h = fnv(h, p->node_func, p->nnodes * sizeof *p->node_func);
+	h = fnv(h, p->node_depth, p->nnodes * sizeof *p->node_depth);
+	h = fnv(h, p->node_first_child, p->nnodes * sizeof(uint32_t));
+	h = fnv(h, p->node_next_sibling, p->nnodes * sizeof(uint32_t));
+	for (k = 0; k < p->nmetrics; k++) {
+		m = &p->metrics[k];
+		h = fnv(h, m->name, strlen(m->name) + 1);
+		h = fnv(h, m->self, p->nnodes * sizeof *m->self);
+		h = fnv(h, m->total, p->nnodes * sizeof *m->total);
+		h = fnv(h, m->func_self, p->nfuncs * sizeof *m->func_self);
+		h = fnv(h, m->func_total, p->nfuncs * sizeof *m->func_total);
+	}
+	printf("%s: %u functions, %u nodes, %u metrics, checksum %016llx\n",
+	    path, p->nfuncs, p->nnodes, p->nmetrics, (unsigned long long)h);
+	profile_free(p);
+	return (0);
+}
 
 static double
 now(clockid_t clock)
@@ -54,6 +115,8 @@ main(int argc, char **argv)
 	uint32_t	 nodes = 0;
 	const char	*format = "?";
 
+	if (argc == 3 && strcmp(argv[1], "-c") == 0)
+		return (checksum(argv[2]));
 	if (argc < 2 || argc > 3 || (argc == 3 && (runs = atoi(argv[2])) < 1)) {
 		fprintf(stderr, "usage: readbench file [runs]\n");
 		return (1);
