@@ -32,7 +32,8 @@
  * and print the best load time and throughput, so that process start-up
  * and the query answer are not measured. Both wall-clock and CPU time
  * (this process's), since on a shared machine the wall clock also
- * measures the other processes.
+ * measures the other processes. The medians follow, at the end of the
+ * line (scripts read the best figures by their words "loads" and "CPU").
  *
  * readbench -c FILE: load FILE once and print a checksum of everything
  * the profile holds (functions, names, every node array and metric), so
@@ -50,6 +51,22 @@ fnv(uint64_t h, const void *p, size_t n)
 	for (i = 0; i < n; i++)
 		h = (h ^ b[i]) * 0x100000001b3ULL;
 	return (h);
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double	 x = *(const double *)a, y = *(const double *)b;
+
+	return (x < y ? -1 : x > y);
+}
+
+/* The median of n times (sorted in place). */
+static double
+median(double *t, int n)
+{
+	qsort(t, n, sizeof *t, cmp_double);
+	return (n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2);
 }
 
 static int
@@ -111,6 +128,7 @@ main(int argc, char **argv)
 	struct stat	 st;
 	char		*cause = NULL;
 	double		 t0, c0, t, c, best = 0, bestcpu = 0;
+	double		*walls, *cpus;
 	int		 runs = 5, i;
 	uint32_t	 nodes = 0;
 	const char	*format = "?";
@@ -125,6 +143,11 @@ main(int argc, char **argv)
 		perror(argv[1]);
 		return (1);
 	}
+	if ((walls = calloc(runs, sizeof *walls)) == NULL ||
+	    (cpus = calloc(runs, sizeof *cpus)) == NULL) {
+		perror("readbench");
+		return (1);
+	}
 	for (i = 0; i < runs; i++) {
 		t0 = now(CLOCK_MONOTONIC);
 		c0 = now(CLOCK_PROCESS_CPUTIME_ID);
@@ -135,6 +158,8 @@ main(int argc, char **argv)
 		}
 		t = now(CLOCK_MONOTONIC) - t0;
 		c = now(CLOCK_PROCESS_CPUTIME_ID) - c0;
+		walls[i] = t;
+		cpus[i] = c;
 		if (i == 0 || t < best)
 			best = t;
 		if (i == 0 || c < bestcpu)
@@ -144,8 +169,12 @@ main(int argc, char **argv)
 		profile_free(p);
 	}
 	printf("%s: %s, %.1f MB, %u nodes: best of %d loads %.3f s, "
-	    "%.1f MB/s (CPU %.3f s, %.1f MB/s)\n", argv[1], format,
+	    "%.1f MB/s (CPU %.3f s, %.1f MB/s); median %.3f s, "
+	    "median processor time %.3f s (%.1f MB/s)\n", argv[1], format,
 	    st.st_size / 1e6, nodes, runs, best, st.st_size / 1e6 / best,
-	    bestcpu, st.st_size / 1e6 / bestcpu);
+	    bestcpu, st.st_size / 1e6 / bestcpu, median(walls, runs),
+	    median(cpus, runs), st.st_size / 1e6 / median(cpus, runs));
+	free(walls);
+	free(cpus);
 	return (0);
 }
