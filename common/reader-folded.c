@@ -677,11 +677,21 @@ folded_walk_one(struct folded *f, const char *path, char **cause)
 		l->cap = 0;
 	}
 	f->walked++;
+	/*
+	 * In a deep profile the first new node's parent is often made by
+	 * the line just before: the next line's slot is loaded from here
+	 * at least, one line ahead.
+	 */
+	if (f->walked < f->parsed &&
+	    !f->line[(f->walked + 1) % FOLDED_AHEAD].hashed)
+		folded_hash(f, &f->line[(f->walked + 1) % FOLDED_AHEAD]);
 	if (f->walked + FOLDED_AHEAD / 2 <= f->parsed) {
+		/* A slot loading only from now would be waited for here. */
 		l = &f->line[(f->walked + FOLDED_AHEAD / 2) % FOLDED_AHEAD];
-		folded_hash(f, l);
 		if (l->hashed)
 			profile_builder_prefetch_node(f->b, l->h);
+		else
+			folded_hash(f, l);
 	}
 	return (0);
 }
