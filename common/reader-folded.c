@@ -104,12 +104,12 @@ struct folded {
 	struct folded_name	*names;		/* [1 << FOLDED_NAME_BITS] */
 	/* Of the last line parsed, for each frame: */
 	size_t			*end;		/* its end offset */
-	uint64_t		*origin;	/* the last line it was new in */
+	uint64_t		*origin;	/* last line it was new in */
 	size_t			 depth, ecap;
 	/* Line k (from 1) is line[k % FOLDED_AHEAD]. */
 	struct folded_line	 line[FOLDED_AHEAD];
 	uint64_t		 parsed;	/* lines parsed */
-	uint64_t		 walked;	/* lines walked, the first ones */
+	uint64_t		 walked;	/* the first lines walked */
 	uint32_t		*pnode;		/* node of each walked frame */
 	size_t			 pcap;
 };
