@@ -40,8 +40,9 @@
  * Each line goes in two steps, FOLDED_AHEAD lines apart: folded_parse
  * interns the frames of a line and starts loading the child set's slot
  * for its first new node (its parent is usually a node an earlier line
- * reuses, already known); half way, the node that slot points at is
- * loaded too; then folded_walk finds or makes the nodes of the line. In
+ * reuses, already known; else as soon as the line that makes it is
+ * walked); half way, the node that slot points at is loaded too; then
+ * folded_walk finds or makes the nodes of the line. In
  * a wide profile each of those is a cache miss, and one line ahead was
  * too short to hide it. Interning first changes no id: functions are
  * still interned, and nodes made, in the order of the lines.
