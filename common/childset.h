@@ -164,6 +164,31 @@ childset_prefetch_hashed(const struct childset *s, uint64_t h)
 		__builtin_prefetch(&s->slots[h & (s->cap - 1)]);
 }
 
+/*
+ * The first node at or after the slot where the lookup of the key of
+ * hash h begins whose tag matches, or 0: most likely the node the
+ * lookup finds, for a reader that loads its arrays ahead. Reads a few
+ * slots, no node.
+ */
+static inline uint32_t
+childset_peek(const struct childset *s, uint64_t h)
+{
+	size_t		 mask, i, k;
+	uint32_t	 v, tag;
+
+	if (s->cap == 0)
+		return (0);
+	mask = s->cap - 1;
+	tag = childset_tag(h, s->idmask);
+	for (i = h & mask, k = 0; k < 4; i = (i + 1) & mask, k++) {
+		if ((v = s->slots[i]) == 0)
+			return (0);
+		if ((v & ~s->idmask) == tag)
+			return (v & s->idmask);
+	}
+	return (0);
+}
+
 static inline void
 childset_prefetch(const struct childset *s, uint32_t parent, uint32_t func)
 {

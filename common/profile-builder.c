@@ -399,6 +399,25 @@ profile_builder_prefetch(const struct profile_builder *b, uint32_t parent,
 	return (h);
 }
 
+/*
+ * Later, once the slot is loaded: start loading the node the lookup of
+ * hash h most likely finds (its key, then its self values, which a
+ * reader adds to next). A hint too.
+ */
+void
+profile_builder_prefetch_node(const struct profile_builder *b, uint64_t h)
+{
+	const struct profile	*p = b->p;
+	uint32_t		 n, m;
+
+	if ((n = childset_peek(&b->children, h)) == 0 || n >= p->nnodes)
+		return;
+	__builtin_prefetch(&p->node_parent[n]);
+	__builtin_prefetch(&p->node_func[n]);
+	for (m = 0; m < p->nmetrics; m++)
+		__builtin_prefetch(&p->metrics[m].self[n], 1);
+}
+
 /* Number of call nodes so far. */
 uint32_t
 profile_builder_nnodes(const struct profile_builder *b)

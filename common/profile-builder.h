@@ -58,6 +58,8 @@ uint32_t	 profile_builder_child_hashed(struct profile_builder *,
 		     uint32_t, uint32_t, uint64_t);
 uint64_t	 profile_builder_prefetch(const struct profile_builder *,
 		     uint32_t, uint32_t);
+void		 profile_builder_prefetch_node(const struct profile_builder *,
+		     uint64_t);
 uint32_t	 profile_builder_nnodes(const struct profile_builder *);
 uint32_t	 profile_builder_node_func(const struct profile_builder *,
 		     uint32_t);

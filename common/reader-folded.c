@@ -37,42 +37,58 @@
  * output is sorted), so the nodes of the previous line are reused for as
  * long as its bytes match: most lines then intern only their last frames.
  *
- * Each line goes in two steps, one line apart: folded_parse interns the
- * frames of line k + 1 and starts loading the child set's slot for its
- * first new node (its parent is usually a node line k reuses, already
- * known), then folded_walk finds or makes the nodes of line k. The slot,
- * a cache miss in a wide profile, is then loaded by the time it is read.
- * Interning first changes no id: functions are still interned, and
- * nodes made, in the order of the lines.
+ * Each line goes in two steps, FOLDED_AHEAD lines apart: folded_parse
+ * interns the frames of a line and starts loading the child set's slot
+ * for its first new node (its parent is usually a node an earlier line
+ * reuses, already known; else as soon as the line that makes it is
+ * walked); half way, the node that slot points at is loaded too; then
+ * folded_walk finds or makes the nodes of the line. In
+ * a wide profile each of those is a cache miss, and one line ahead was
+ * too short to hide it. Interning first changes no id: functions are
+ * still interned, and nodes made, in the order of the lines.
  *
  * The line before is compared where it lies in the input's buffer (the
  * input holds it across a refill), and a NUL byte, refused, is looked
  * for in the same passes that find the frames and the count.
  */
 
+/* Lines parsed ahead of the walk (a power of two). */
+#define FOLDED_AHEAD		8
+
+/*
+ * A line parsed and not yet walked: only its new frames, the others
+ * are those of the line before.
+ */
 struct folded_line {
-	uint32_t		*fn;		/* function of each frame */
-	size_t			*end;		/* end offset of each frame */
-	size_t			 depth, cap;
+	uint32_t		*fn;		/* function of each new frame */
+	size_t			 cap;
+	size_t			 depth;
 	size_t			 reuse;		/* frames as in the last line */
 	int64_t			 v, v2;
 	uint64_t		 lineno;
-	/* The first new node's parent and hash, when prefetched. */
+	/*
+	 * The line whose walk makes the first new node's parent: once it
+	 * is walked, the parent is known and the slot can be loaded.
+	 */
+	uint64_t		 origin;
+	int			 hashed;	/* h and hparent are set */
 	uint32_t		 hparent;
 	uint64_t		 h;
 };
 
 /*
- * A direct-mapped cache of frame names of FOLDED_NAME_MIN to
+ * A two-way set-associative cache of frame names of FOLDED_NAME_MIN to
  * FOLDED_NAME_MAX bytes without a module, in front of the string pool
  * and function lookups: a wide profile repeats a few thousand names in
  * every order, and a hit costs two loads and a compare where the pool
  * hashes every byte. A name maps to one function for the whole load, so
- * a slot is only ever overwritten, never stale.
+ * an entry is only ever overwritten, never stale. Direct-mapped, the
+ * same 16384 entries missed one lookup in nine of a wide profile's
+ * (4000 names): two names in one slot took turns.
  */
 #define FOLDED_NAME_MIN		8
 #define FOLDED_NAME_MAX		32
-#define FOLDED_NAME_BITS	14
+#define FOLDED_NAME_BITS	13		/* sets of two */
 
 struct folded_name {
 	uint32_t		 fn;
@@ -87,9 +103,14 @@ struct folded {
 	const char		*prev;		/* last stack, in the input */
 	size_t			 prevlen;	/* 0 = none */
 	struct folded_name	*names;		/* [1 << FOLDED_NAME_BITS] */
-	struct folded_line	 line[2];	/* parsed, walked one after */
-	int			 cur;		/* line[cur]: the last parsed */
-	int			 pending;	/* line[cur] is still to walk */
+	/* Of the last line parsed, for each frame: */
+	size_t			*end;		/* its end offset */
+	uint64_t		*origin;	/* last line it was new in */
+	size_t			 depth, ecap;
+	/* Line k (from 1) is line[k % FOLDED_AHEAD]. */
+	struct folded_line	 line[FOLDED_AHEAD];
+	uint64_t		 parsed;	/* lines parsed */
+	uint64_t		 walked;	/* the first lines walked */
 	uint32_t		*pnode;		/* node of each walked frame */
 	size_t			 pcap;
 };
@@ -102,7 +123,9 @@ static int	folded_count_slow(const char *, size_t *, int64_t *,
 		    char **);
 static uint32_t	folded_func(struct folded *, const char *, size_t);
 static int	folded_parse(struct folded *, const char *, size_t);
+static void	folded_hash(struct folded *, struct folded_line *);
 static int	folded_walk(struct folded *, struct folded_line *);
+static int	folded_walk_one(struct folded *, const char *, char **);
 static int	folded_flush(struct folded *, const char *, char **);
 
 const struct reader reader_folded = {
@@ -395,66 +418,80 @@ folded_delim(const char *s, size_t pos, size_t len)
 	return (len);
 }
 
+/* Whether entry c holds s[0..n), n >= 8, whose last word is z. */
+static inline int
+folded_name_eq(const struct folded_name *c, const char *s, size_t n,
+    uint64_t z)
+{
+	uint64_t	 x, y;
+	size_t		 i;
+
+	if (c->len != n)
+		return (0);
+	for (i = 0; i + 8 < n; i += 8) {
+		memcpy(&x, c->name + i, 8);
+		memcpy(&y, s + i, 8);
+		if (x != y)
+			return (0);
+	}
+	memcpy(&x, c->name + n - 8, 8);
+	return (x == z);
+}
+
 /*
  * The function of a frame without a module: from the name cache, or
- * found or made by the builder and then cached.
+ * found or made by the builder and then cached, in the set's first
+ * entry (the one there moves to the second).
  */
 static uint32_t
 folded_func(struct folded *f, const char *s, size_t n)
 {
 	struct folded_name	*c;
-	uint64_t		 a, z, x, y, h;
-	size_t			 i;
+	uint64_t		 a, z, h;
 	uint32_t		 fn;
 
 	if (n < FOLDED_NAME_MIN || n > FOLDED_NAME_MAX)
 		return (profile_builder_func(f->b, s, n, "", 0));
-	if (f->names == NULL && (f->names = calloc((size_t)1 <<
+	if (f->names == NULL && (f->names = calloc((size_t)2 <<
 	    FOLDED_NAME_BITS, sizeof *f->names)) == NULL)
 		return (profile_builder_func(f->b, s, n, "", 0));
-	/* The first and last words and the length pick the slot. */
+	/* The first and last words and the length pick the set. */
 	memcpy(&a, s, 8);
 	memcpy(&z, s + n - 8, 8);
 	h = ((a + n) * 0x9e3779b97f4a7c15ULL ^ z) * 0xff51afd7ed558ccdULL;
-	c = &f->names[h >> (64 - FOLDED_NAME_BITS)];
-	if (c->len == n) {
-		for (i = 0; i + 8 < n; i += 8) {
-			memcpy(&x, c->name + i, 8);
-			memcpy(&y, s + i, 8);
-			if (x != y)
-				goto miss;
-		}
-		memcpy(&x, c->name + n - 8, 8);
-		if (x == z)
-			return (c->fn);
-	}
-miss:
+	c = &f->names[(h >> (64 - FOLDED_NAME_BITS)) * 2];
+	if (folded_name_eq(&c[0], s, n, z))
+		return (c[0].fn);
+	if (folded_name_eq(&c[1], s, n, z))
+		return (c[1].fn);
 	if ((fn = profile_builder_func(f->b, s, n, "", 0)) != PROFILE_NONE) {
-		c->fn = fn;
-		c->len = n;
-		memcpy(c->name, s, n);
+		if (c[0].len != 0)
+			c[1] = c[0];
+		c[0].fn = fn;
+		c[0].len = n;
+		memcpy(c[0].name, s, n);
 	}
 	return (fn);
 }
 
-/* Room for n frames in a line and in the walked nodes. */
+/* Room for n frames of the last line, and of the walked nodes. */
 static int
-folded_room(struct folded *f, struct folded_line *l, size_t n)
+folded_room(struct folded *f, size_t n)
 {
 	size_t		 cap;
 	void		*p;
 
-	if (n > l->cap) {
-		cap = l->cap ? l->cap : 64;
+	if (n > f->ecap) {
+		cap = f->ecap ? f->ecap : 64;
 		while (cap < n)
 			cap *= 2;
-		if ((p = realloc(l->fn, cap * sizeof *l->fn)) == NULL)
+		if ((p = realloc(f->end, cap * sizeof *f->end)) == NULL)
 			return (-1);
-		l->fn = p;
-		if ((p = realloc(l->end, cap * sizeof *l->end)) == NULL)
+		f->end = p;
+		if ((p = realloc(f->origin, cap * sizeof *f->origin)) == NULL)
 			return (-1);
-		l->end = p;
-		l->cap = cap;
+		f->origin = p;
+		f->ecap = cap;
 	}
 	if (n > f->pcap) {
 		cap = f->pcap ? f->pcap : 64;
@@ -468,22 +505,42 @@ folded_room(struct folded *f, struct folded_line *l, size_t n)
 	return (0);
 }
 
+/* Room for n new frames in a parsed line. */
+static int
+folded_line_room(struct folded_line *l, size_t n)
+{
+	size_t		 cap;
+	void		*p;
+
+	cap = l->cap ? l->cap : 16;
+	while (cap < n)
+		cap *= 2;
+	if ((p = realloc(l->fn, cap * sizeof *l->fn)) == NULL)
+		return (-1);
+	l->fn = p;
+	l->cap = cap;
+	return (0);
+}
+
 /*
  * Intern the frames of one stack into the next line slot; its nodes are
- * found by folded_walk after the line before is walked. -2 for a NUL
+ * found by folded_walk after the lines before are walked. -2 for a NUL
  * byte in the stack.
  *
  * No NUL is missed: the bytes that match the line before were checked
  * with it, and the scan for frames starts at most one byte after them,
  * at a byte that was ';'.
+ *
+ * The ends and origins of the frames the line reuses are those of the
+ * line before: only the new frames' are written.
  */
 static int
 folded_parse(struct folded *f, const char *s, size_t len)
 {
-	struct folded_line	*pl = &f->line[f->cur];
-	struct folded_line	*l = &f->line[!f->cur];
+	uint64_t		 seq = f->parsed + 1;
+	struct folded_line	*l = &f->line[seq % FOLDED_AHEAD];
 	size_t			 c = 0, pos = 0, i = 0, end, lim;
-	uint32_t		 fn, parent;
+	uint32_t		 fn;
 	const char		*tick;
 
 	/* The common prefix with the previous line, a word at a time. */
@@ -505,16 +562,13 @@ folded_parse(struct folded *f, const char *s, size_t len)
 	}
 	while (c < lim && s[c] == f->prev[c])
 		c++;
-	if ((pl->depth > l->cap || pl->depth > f->pcap) &&
-	    folded_room(f, l, pl->depth) == -1)
-		return (-1);
-	while (i < pl->depth && pl->end[i] <= c &&
-	    (pl->end[i] == len || s[pl->end[i]] == ';')) {
-		l->end[i] = pl->end[i];
-		pos = pl->end[i] + 1;
+	while (i < f->depth && f->end[i] <= c &&
+	    (f->end[i] == len || s[f->end[i]] == ';')) {
+		pos = f->end[i] + 1;
 		i++;
 	}
 	l->reuse = i;
+	l->origin = i > 0 ? f->origin[i - 1] : 0;
 	while (pos <= len) {
 		end = folded_delim(s, pos, len);
 		tick = NULL;
@@ -534,34 +588,42 @@ folded_parse(struct folded *f, const char *s, size_t len)
 			fn = folded_func(f, s + pos, end - pos);
 		if (fn == PROFILE_NONE)
 			return (-1);
-		if (i == l->cap && folded_room(f, l, i + 1) == -1)
+		if (i >= f->ecap && folded_room(f, i + 1) == -1)
 			return (-1);
-		l->fn[i] = fn;
-		l->end[i] = end;
+		if (i - l->reuse >= l->cap &&
+		    folded_line_room(l, i - l->reuse + 1) == -1)
+			return (-1);
+		l->fn[i - l->reuse] = fn;
+		f->end[i] = end;
+		f->origin[i] = seq;
 		i++;
 		pos = end + 1;
 	}
-	l->depth = i;
-	/*
-	 * The first new node's parent is known now when the line before
-	 * reuses it (it was walked with the line before that): start
-	 * loading its slot.
-	 */
-	if (l->reuse < l->depth) {
-		if (l->reuse == 0)
-			parent = PROFILE_ROOT;
-		else if (!f->pending || l->reuse - 1 < pl->reuse)
-			parent = f->pnode[l->reuse - 1];
-		else
-			parent = PROFILE_NONE;
-		l->hparent = parent;
-		if (parent != PROFILE_NONE)
-			l->h = profile_builder_prefetch(f->b, parent,
-			    l->fn[l->reuse]);
-	}
+	/* The walk writes a node for every frame. */
+	if (i > f->pcap && folded_room(f, i) == -1)
+		return (-1);
+	l->depth = f->depth = i;
+	l->hashed = 0;
+	folded_hash(f, l);
+	f->parsed = seq;
 	f->prev = s;
 	f->prevlen = len;
 	return (0);
+}
+
+/*
+ * Once the line that makes the first new node's parent is walked, the
+ * parent is the walked node of that frame (every line since shares it):
+ * hash the pair and start loading its slot.
+ */
+static void
+folded_hash(struct folded *f, struct folded_line *l)
+{
+	if (l->hashed || l->reuse >= l->depth || l->origin > f->walked)
+		return;
+	l->hparent = l->reuse > 0 ? f->pnode[l->reuse - 1] : PROFILE_ROOT;
+	l->h = profile_builder_prefetch(f->b, l->hparent, l->fn[0]);
+	l->hashed = 1;
 }
 
 /* Find or make the nodes of a parsed line and add its counts. */
@@ -573,15 +635,15 @@ folded_walk(struct folded *f, struct folded_line *l)
 
 	node = l->reuse > 0 ? f->pnode[l->reuse - 1] : PROFILE_ROOT;
 	i = l->reuse;
-	if (i < l->depth && node == l->hparent) {
-		if ((node = profile_builder_child_hashed(f->b, node, l->fn[i],
+	if (i < l->depth && l->hashed && node == l->hparent) {
+		if ((node = profile_builder_child_hashed(f->b, node, l->fn[0],
 		    l->h)) == PROFILE_NONE)
 			return (-1);
 		f->pnode[i++] = node;
 	}
 	for (; i < l->depth; i++) {
-		if ((node = profile_builder_child(f->b, node, l->fn[i])) ==
-		    PROFILE_NONE)
+		if ((node = profile_builder_child(f->b, node,
+		    l->fn[i - l->reuse])) == PROFILE_NONE)
 			return (-1);
 		f->pnode[i] = node;
 	}
@@ -595,22 +657,60 @@ folded_walk(struct folded *f, struct folded_line *l)
 }
 
 /*
- * Walk the line still pending, before anything later is reported: an
+ * Walk the oldest line parsed; then a line half way through the
+ * pipeline, whose slot is loaded by now, has the node there loaded.
+ */
+static int
+folded_walk_one(struct folded *f, const char *path, char **cause)
+{
+	struct folded_line	*l;
+
+	l = &f->line[(f->walked + 1) % FOLDED_AHEAD];
+	if (folded_walk(f, l) == -1) {
+		cause_set(cause, "%s: line %llu: %s", path,
+		    (unsigned long long)l->lineno, profile_builder_error(f->b));
+		return (-1);
+	}
+	/* A line of thousands of frames gives its room back. */
+	if (l->cap > 4096) {
+		free(l->fn);
+		l->fn = NULL;
+		l->cap = 0;
+	}
+	f->walked++;
+	/*
+	 * In a deep profile the first new node's parent is often made by
+	 * the line just before: the next line's slot is loaded from here
+	 * at least, one line ahead.
+	 */
+	if (f->walked < f->parsed &&
+	    !f->line[(f->walked + 1) % FOLDED_AHEAD].hashed)
+		folded_hash(f, &f->line[(f->walked + 1) % FOLDED_AHEAD]);
+	if (f->walked + FOLDED_AHEAD / 2 <= f->parsed) {
+		/* A slot loading only from now would be waited for here. */
+		l = &f->line[(f->walked + FOLDED_AHEAD / 2) % FOLDED_AHEAD];
+		if (l->hashed)
+			profile_builder_prefetch_node(f->b, l->h);
+		else
+			folded_hash(f, l);
+	}
+	return (0);
+}
+
+/*
+ * Walk the lines still pending, before anything later is reported: an
  * error there comes first, as it would have without the pipeline.
  */
 static int
 folded_flush(struct folded *f, const char *path, char **cause)
 {
-	struct folded_line	*l = &f->line[f->cur];
-
-	if (!f->pending)
-		return (0);
-	f->pending = 0;
-	if (folded_walk(f, l) == 0)
-		return (0);
-	cause_set(cause, "%s: line %llu: %s", path,
-	    (unsigned long long)l->lineno, profile_builder_error(f->b));
-	return (-1);
+	while (f->walked < f->parsed) {
+		if (folded_walk_one(f, path, cause) == -1) {
+			f->walked = f->parsed;
+			return (-1);
+		}
+	}
+	return (0);
 }
 
 static struct profile *
@@ -698,19 +798,19 @@ folded_load(struct input *in, const struct reader_options *opts,
 			cause_set(&why, "no stack before the count");
 			goto lineerr;
 		}
+		/* Room in the pipeline for this line. */
+		if (f.parsed - f.walked == FOLDED_AHEAD &&
+		    folded_walk_one(&f, in->path, cause) == -1)
+			goto fail;
 		if ((rc = folded_parse(&f, line, slen)) == -2)
 			goto nulerr;
 		if (rc == -1)
 			goto builderr;
 		prevoff = in->offset + (line - in->buf);
-		l = &f.line[!f.cur];
+		l = &f.line[f.parsed % FOLDED_AHEAD];
 		l->v = v;
 		l->v2 = v2;
 		l->lineno = in->lineno;
-		if (folded_flush(&f, in->path, cause) == -1)
-			goto fail;
-		f.cur = !f.cur;
-		f.pending = 1;
 		nlines++;
 	}
 	if (folded_flush(&f, in->path, cause) == -1)
@@ -755,10 +855,10 @@ done:
 	free(why);
 	free(f.names);
 	in->hold = 0;
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < FOLDED_AHEAD; i++)
 		free(f.line[i].fn);
-		free(f.line[i].end);
-	}
+	free(f.end);
+	free(f.origin);
 	free(f.pnode);
 	return (p);
 }
