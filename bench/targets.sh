@@ -8,7 +8,7 @@
 # 1.6 GB) a wide profile of 10^6 and one of 10^7 call nodes and a mixed
 # one of 10^6 (967 MB, the "1 GB folded file"), then prints:
 #   - folded parse MB/s, one core (bench/readbench: the load alone, best
-#     of 3, wall and CPU), wide and mixed shapes;
+#     and median of 3, wall and CPU), wide (10^6 and 10^7) and mixed;
 #   - peak RSS per call node of a whole load and first page (/usr/bin/time
 #     on deepq query --local) at 10^6 and 10^7;
 #   - warm top and tree p50/p99 and requests/s at concurrency 1, 8, 64
@@ -38,7 +38,7 @@ make_profile mixed-1e6.folded mixed 1000000
 
 echo "== machine: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "== folded parse, one core (target >= 400 MB/s)"
-for f in wide-1e6 mixed-1e6; do
+for f in wide-1e6 wide-1e7 mixed-1e6; do
 	"$top_builddir/bench/readbench" "$dir/$f.folded" 3
 done
 echo "== peak RSS of a load and its first page (target <= 48 B per call node)"
