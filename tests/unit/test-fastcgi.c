@@ -41,6 +41,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../../cgi/fastcgi.h"
@@ -474,6 +475,11 @@ malformed(void)
 	bad(&in, "a truncated header");
 
 	in.len = 0;
+	begin(&in, 1, FCGI_RESPONDER, 0);
+	request(&in, 1, 0, "x");
+	bad(&in, "a second BEGIN_REQUEST of the open request's id");
+
+	in.len = 0;
 	request(&in, 1, 0, "x");
 	in.b[0] = 2;
 	bad(&in, "version 2");
@@ -608,6 +614,101 @@ fuzz(void)
 	free(good.b);
 }
 
+static long long
+now_ms(void)
+{
+	struct timespec	 ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ((long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000);
+}
+
+/*
+ * A peer that sends head, then loop every every_ms, and never closes:
+ * how long fcgi_serve takes to give up (ms), its status in *st and
+ * whether it answered (an END_REQUEST seen) in *answered. Built with
+ * FCGI_IDLE_MS 1000 and FCGI_REQUEST_MS 2000 (tests/include.am).
+ */
+static long long
+drip(const struct buf *head, const struct buf *loop, int every_ms,
+    int *st, int *answered)
+{
+	unsigned char	 tmp[4096];
+	const char	*why;
+	long long	 t0 = now_ms();
+	ssize_t		 k, n;
+	pid_t		 pid;
+	int		 sv[2], s = 0;
+
+	*answered = 0;
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == -1 ||
+	    (pid = fork()) == -1)
+		abort();
+	if (pid == 0) {
+		close(sv[0]);
+		_exit(fcgi_serve(sv[1], -1, echo, NULL, NULL, &why) == 0 ?
+		    0 : 1);
+	}
+	close(sv[1]);
+	if (write(sv[0], head->b, head->len) != (ssize_t)head->len)
+		abort();
+	(void)fcntl(sv[0], F_SETFL, O_NONBLOCK);
+	while (waitpid(pid, &s, WNOHANG) == 0) {
+		if (now_ms() - t0 > 10000) {
+			kill(pid, SIGKILL);
+			waitpid(pid, &s, 0);
+			break;
+		}
+		if (loop->len > 0)
+			(void)write(sv[0], loop->b, loop->len);
+		while ((k = read(sv[0], tmp, sizeof tmp)) > 0)
+			for (n = 0; n + 1 < k; n++)
+				if (tmp[n] == 1 &&
+				    tmp[n + 1] == FCGI_END_REQUEST)
+					*answered = 1;
+		(void)poll(NULL, 0, every_ms);
+	}
+	close(sv[0]);
+	*st = WIFEXITED(s) ? WEXITSTATUS(s) : 99;
+	return (now_ms() - t0);
+}
+
+/* Peers too slow, or silent: each ends the connection in bounded time. */
+static void
+slow(void)
+{
+	struct buf	 head = { NULL, 0, 0 }, loop = { NULL, 0, 0 };
+	unsigned char	 h[8] = { 1, FCGI_PARAMS, 0, 1, 0x10, 0, 0, 0 };
+	long long	 ms;
+	int		 st, ans;
+
+	/* BEGIN, then nothing. */
+	begin(&head, 1, FCGI_RESPONDER, 0);
+	ms = drip(&head, &loop, 10, &st, &ans);
+	ok(st == 1 && !ans && ms >= 900 && ms < 3000,
+	    "a silent peer after BEGIN: closed after the idle time (%lld ms)",
+	    ms);
+
+	/* A 4096-byte params record, a byte every 20 ms: whole in 80 s. */
+	put(&head, h, sizeof h);
+	put(&loop, "v", 1);
+	ms = drip(&head, &loop, 20, &st, &ans);
+	ok(st == 1 && !ans && ms >= 900 && ms < 3000,
+	    "a record trickling in a byte at a time: closed (%lld ms)", ms);
+
+	/* Whole empty DATA records every 100 ms, for ever. */
+	head.len = 0;
+	loop.len = 0;
+	begin(&head, 1, FCGI_RESPONDER, 0);
+	rec(&loop, 1, FCGI_DATA, 1, NULL, 0, 0);
+	ms = drip(&head, &loop, 100, &st, &ans);
+	ok(st == 1 && !ans && ms >= 1900 && ms < 4500,
+	    "a request kept open by records of another stream: closed "
+	    "after the request time (%lld ms)", ms);
+	free(head.b);
+	free(loop.b);
+}
+
 /* The FastCGI test of deepq.cgi's main: a listener, not a pipe. */
 static void
 listener(void)
@@ -666,6 +767,7 @@ main(void)
 	good();
 	malformed();
 	fuzz();
+	slow();
 	listener();
 	return (tap_done());
 }
