@@ -63,6 +63,7 @@ struct fcgi_conn {
 	long long		 fc_begin;	/* its BEGIN_REQUEST, ms */
 	unsigned int		 fc_id;
 	int			 fc_keep;
+	int			 fc_served;	/* requests answered */
 	int			 fc_params_done;
 	int			 fc_stdin_done;
 	unsigned char		*fc_params;	/* raw name-value pairs */
@@ -172,9 +173,11 @@ fcgi_fill(struct fcgi_conn *c, size_t need, const char **why)
 		 * on the listener makes us close this one: we serve one
 		 * connection at a time, and a web server that keeps one
 		 * per worker (nginx's fastcgi_keep_conn) would else wait
-		 * for our idle timeout.
+		 * for our idle timeout. Not before its first request: a
+		 * connection just accepted may not have sent it yet.
 		 */
-		idle = !c->fc_active && c->fc_len == c->fc_off;
+		idle = !c->fc_active && c->fc_len == c->fc_off &&
+		    c->fc_served > 0;
 		pfd[0].fd = c->fc_fd;
 		pfd[0].events = POLLIN;
 		pfd[0].revents = 0;
@@ -491,6 +494,7 @@ fcgi_run(struct fcgi_conn *c, fcgi_handler h, void *arg, const char **why)
 		return (-1);
 	}
 	fcgi_reset(c);
+	c->fc_served = 1;
 	h(&r, arg);
 	free(r.fr_params);
 	free(strs);

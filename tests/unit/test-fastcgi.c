@@ -182,6 +182,7 @@ struct reply {
 
 /* The listener the child watches (-1 none); hold: never shut down. */
 static int	serve_lfd = -1, serve_hold;
+static int	serve_delay_ms;	/* before the first byte is written */
 
 /* Serve in a child; pump the input in and the output out. */
 static void
@@ -207,6 +208,8 @@ serve(const struct buf *in, struct reply *r)
 		    0 ? 0 : 1);
 	}
 	close(sv[1]);
+	if (serve_delay_ms > 0)
+		(void)poll(NULL, 0, serve_delay_ms);
 	(void)fcntl(sv[0], F_SETFL, O_NONBLOCK);
 	if (in->len == 0) {
 		shutdown(sv[0], SHUT_WR);
@@ -422,6 +425,43 @@ good(void)
 	    r.endid[1] == 6, "ABORT_REQUEST: ended, the next one served");
 	is_str((char *)r.out.b, "QUERY_STRING=next\n",
 	    "  the aborted request never reached the handler");
+	reply_free(&r);
+
+	/*
+	 * ABORT_REQUEST with params under way, a BEGIN_REQUEST of id 0
+	 * (a management record of an unknown type) and GET_VALUES of a
+	 * request id (an application record of an unknown type): each
+	 * answered as such, the connection goes on.
+	 */
+	in.len = 0;
+	begin(&in, 5, FCGI_RESPONDER, FCGI_KEEP_CONN);
+	p.len = 0;
+	nv(&p, "HALF", "way", 0);
+	rec(&in, 1, FCGI_PARAMS, 5, p.b, p.len, 0);
+	rec(&in, 1, FCGI_ABORT_REQUEST, 5, NULL, 0, 0);
+	begin(&in, 0, FCGI_RESPONDER, 0);
+	p.len = 0;
+	nv(&p, "FCGI_MAX_CONNS", "", 0);
+	rec(&in, 1, FCGI_GET_VALUES, 3, p.b, p.len, 0);
+	request(&in, 6, 0, "after");
+	serve(&in, &r);
+	ok(r.status == 0 && !r.bad && r.nend == 2 && r.endid[0] == 5 &&
+	    r.pstatus[0] == FCGI_REQUEST_COMPLETE && r.endid[1] == 6,
+	    "ABORT_REQUEST mid-params: ended, the next one served");
+	is_str((char *)r.out.b, "QUERY_STRING=after\n",
+	    "  the half-read params went with it");
+	ok(has(&r, FCGI_UNKNOWN_TYPE, 0, 8) &&
+	    !has(&r, FCGI_GET_VALUES_RESULT, 0, r.mgmt.len) &&
+	    !has(&r, FCGI_UNKNOWN_TYPE, 3, 8) &&
+	    !has(&r, FCGI_END_REQUEST, 0, 8),
+	    "  BEGIN_REQUEST of id 0, GET_VALUES of id 3: UNKNOWN_TYPE");
+	{
+		size_t	 i, nu = 0;
+
+		for (i = 0; i < r.nrec; i++)
+			nu += r.types[i] == FCGI_UNKNOWN_TYPE;
+		is_int(nu, 2, "  two of them");
+	}
 	reply_free(&r);
 
 	/* A large body: records of at most 65535 bytes, in order. */
@@ -749,6 +789,19 @@ listener(void)
 		ok(r.status == 0 && r.nend == 1 &&
 		    strcmp((char *)r.out.b, "QUERY_STRING=kept\n") == 0,
 		    "a kept connection is answered, then closed for it");
+		reply_free(&r);
+
+		/* Its first request late: served all the same. */
+		serve_lfd = l;
+		serve_hold = 1;
+		serve_delay_ms = 300;
+		serve(&in, &r);
+		serve_lfd = -1;
+		serve_hold = 0;
+		serve_delay_ms = 0;
+		ok(r.status == 0 && r.nend == 1 &&
+		    strcmp((char *)r.out.b, "QUERY_STRING=kept\n") == 0,
+		    "  one whose first record comes late is answered first");
 		reply_free(&r);
 		free(in.b);
 		close(c);
