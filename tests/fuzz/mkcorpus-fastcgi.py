@@ -3,7 +3,8 @@
 # (tests/fuzz/fuzz-fastcgi.c) in tests/fuzz/corpus/fastcgi, files named
 # gen-*: whole request streams as web servers send them, and malformed
 # ones (bad lengths, padding, ids, types, truncations at every boundary
-# of a request). Run by hand; make check replays what it wrote.
+# of a request). Run by hand; make check replays what it wrote, and
+# the found-* files: small inputs libFuzzer added coverage with.
 import os, struct
 
 here = os.path.dirname(os.path.abspath(__file__))
