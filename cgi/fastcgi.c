@@ -63,7 +63,7 @@ struct fcgi_conn {
 	long long		 fc_begin;	/* its BEGIN_REQUEST, ms */
 	unsigned int		 fc_id;
 	int			 fc_keep;
-	int			 fc_served;	/* requests answered */
+	int			 fc_served;	/* a request was ended */
 	int			 fc_params_done;
 	int			 fc_stdin_done;
 	unsigned char		*fc_params;	/* raw name-value pairs */
@@ -579,6 +579,7 @@ fcgi_record(struct fcgi_conn *c, const char **why)
 			if (fcgi_end(c->fc_fd, id, FCGI_UNKNOWN_ROLE,
 			    c->fc_stop) == -1)
 				return (-1);
+			c->fc_served = 1;
 			return ((flags & FCGI_KEEP_CONN) ? 1 : 0);
 		}
 		fcgi_reset(c);
@@ -596,6 +597,7 @@ fcgi_record(struct fcgi_conn *c, const char **why)
 		if (fcgi_end(c->fc_fd, id, FCGI_REQUEST_COMPLETE,
 		    c->fc_stop) == -1)
 			return (-1);
+		c->fc_served = 1;
 		return (flags ? 1 : 0);
 	case FCGI_PARAMS:
 		/* Streams of another id, or after their end, are ignored. */
