@@ -20,7 +20,8 @@ cd "$(dirname "$0")"
 # the system's Chromium; it downloads no browser).
 packages="autoconf automake libtool pkg-config make gcc bc
 	libevent-dev libjansson-dev libmicrohttpd-dev
-	lighttpd apache2 nginx fcgiwrap spawn-fcgi curl chromium mandoc jq
+	lighttpd apache2 libapache2-mod-fcgid nginx fcgiwrap spawn-fcgi
+	curl chromium mandoc jq
 	tidy valgrind strace clang wrk"
 
 missing=

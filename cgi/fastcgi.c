@@ -26,6 +26,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cgi.h"
@@ -59,8 +60,10 @@ struct fcgi_conn {
 	size_t			 fc_len;	/* end of what was read */
 
 	int			 fc_active;	/* a request is open */
+	long long		 fc_begin;	/* its BEGIN_REQUEST, ms */
 	unsigned int		 fc_id;
 	int			 fc_keep;
+	int			 fc_served;	/* a request was ended */
 	int			 fc_params_done;
 	int			 fc_stdin_done;
 	unsigned char		*fc_params;	/* raw name-value pairs */
@@ -68,6 +71,7 @@ struct fcgi_conn {
 	size_t			 fc_stdin;	/* bytes read and dropped */
 };
 
+static long long fcgi_ms(void);
 static int	fcgi_fill(struct fcgi_conn *, size_t, const char **);
 static int	fcgi_record(struct fcgi_conn *, const char **);
 static int	fcgi_management(struct fcgi_conn *, int,
@@ -108,17 +112,33 @@ fcgi_is_listener(int fd)
 	    errno == ENOTCONN);
 }
 
+/* A monotonic clock in milliseconds. */
+static long long
+fcgi_ms(void)
+{
+	struct timespec	 ts;
+
+	if (clock_gettime(CLOCK_MONOTONIC, &ts) == -1)
+		return (0);
+	return ((long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000);
+}
+
 /*
  * Have at least need unparsed bytes in fc_in. 1 when there are, 0 on a
  * clean end (the peer closed between records), -1 on an error, a
- * truncated record, a connection idle for FCGI_IDLE_MS or *fc_stop.
+ * truncated record, *fc_stop, or a peer too slow: what is needed must
+ * come within FCGI_IDLE_MS however it trickles in, and all the records
+ * of a request within FCGI_REQUEST_MS of its BEGIN_REQUEST, else a
+ * peer that sends a byte now and then (or empty records of another
+ * stream) would hold the process for ever.
  */
 static int
 fcgi_fill(struct fcgi_conn *c, size_t need, const char **why)
 {
 	struct pollfd	 pfd[2];
 	ssize_t		 n;
-	int		 waited = 0, r, idle, npfd;
+	long long	 now, end, rend;
+	int		 r, idle, npfd, wait;
 
 	if (c->fc_len - c->fc_off >= need)
 		return (1);
@@ -127,19 +147,37 @@ fcgi_fill(struct fcgi_conn *c, size_t need, const char **why)
 		c->fc_len -= c->fc_off;
 		c->fc_off = 0;
 	}
+	end = fcgi_ms() + FCGI_IDLE_MS;
+	rend = c->fc_begin + FCGI_REQUEST_MS;
 	while (c->fc_len - c->fc_off < need) {
 		if (c->fc_stop != NULL && *c->fc_stop) {
 			*why = "stopped";
 			return (-1);
 		}
+		now = fcgi_ms();
+		if (c->fc_active && now >= rend) {
+			*why = "request too slow";
+			return (-1);
+		}
+		if (now >= end) {
+			*why = "idle too long";
+			return (-1);
+		}
+		wait = FCGI_SLICE_MS;
+		if (end - now < wait)
+			wait = end - now;
+		if (c->fc_active && rend - now < wait)
+			wait = rend - now;
 		/*
 		 * Between requests of a kept connection, another waiting
 		 * on the listener makes us close this one: we serve one
 		 * connection at a time, and a web server that keeps one
 		 * per worker (nginx's fastcgi_keep_conn) would else wait
-		 * for our idle timeout.
+		 * for our idle timeout. Not before its first request: a
+		 * connection just accepted may not have sent it yet.
 		 */
-		idle = !c->fc_active && c->fc_len == c->fc_off;
+		idle = !c->fc_active && c->fc_len == c->fc_off &&
+		    c->fc_served > 0;
 		pfd[0].fd = c->fc_fd;
 		pfd[0].events = POLLIN;
 		pfd[0].revents = 0;
@@ -147,20 +185,14 @@ fcgi_fill(struct fcgi_conn *c, size_t need, const char **why)
 		pfd[1].events = POLLIN;
 		pfd[1].revents = 0;
 		npfd = idle && c->fc_lfd != -1 ? 2 : 1;
-		if ((r = poll(pfd, npfd, FCGI_SLICE_MS)) == -1 &&
-		    errno != EINTR) {
+		if ((r = poll(pfd, npfd, wait)) == -1 && errno != EINTR) {
 			*why = "poll failed";
 			return (-1);
 		}
 		if (r > 0 && npfd == 2 && pfd[0].revents == 0)
 			return (0);
-		if (r <= 0) {
-			if (r == 0 && (waited += FCGI_SLICE_MS) >= FCGI_IDLE_MS) {
-				*why = "idle too long";
-				return (-1);
-			}
+		if (r <= 0)
 			continue;
-		}
 		n = read(c->fc_fd, c->fc_in + c->fc_len,
 		    sizeof c->fc_in - c->fc_len);
 		if (n == -1) {
@@ -177,7 +209,6 @@ fcgi_fill(struct fcgi_conn *c, size_t need, const char **why)
 			return (-1);
 		}
 		c->fc_len += n;
-		waited = 0;
 	}
 	return (1);
 }
@@ -463,6 +494,7 @@ fcgi_run(struct fcgi_conn *c, fcgi_handler h, void *arg, const char **why)
 		return (-1);
 	}
 	fcgi_reset(c);
+	c->fc_served = 1;
 	h(&r, arg);
 	free(r.fr_params);
 	free(strs);
@@ -531,6 +563,15 @@ fcgi_record(struct fcgi_conn *c, const char **why)
 		}
 		role = (b[0] << 8) | b[1];
 		flags = b[2];
+		/*
+		 * Another request while one is open: refused. Its own id
+		 * again is no second request but a confused peer, whom
+		 * an END_REQUEST of that id would tell it had ended.
+		 */
+		if (c->fc_active && id == c->fc_id) {
+			*why = "FCGI_BEGIN_REQUEST of the open request";
+			return (-1);
+		}
 		if (c->fc_active)
 			return (fcgi_end(c->fc_fd, id, FCGI_CANT_MPX_CONN,
 			    c->fc_stop) == 0 ? 1 : -1);
@@ -538,10 +579,12 @@ fcgi_record(struct fcgi_conn *c, const char **why)
 			if (fcgi_end(c->fc_fd, id, FCGI_UNKNOWN_ROLE,
 			    c->fc_stop) == -1)
 				return (-1);
+			c->fc_served = 1;
 			return ((flags & FCGI_KEEP_CONN) ? 1 : 0);
 		}
 		fcgi_reset(c);
 		c->fc_active = 1;
+		c->fc_begin = fcgi_ms();
 		c->fc_id = id;
 		c->fc_keep = (flags & FCGI_KEEP_CONN) != 0;
 		return (1);
@@ -554,6 +597,7 @@ fcgi_record(struct fcgi_conn *c, const char **why)
 		if (fcgi_end(c->fc_fd, id, FCGI_REQUEST_COMPLETE,
 		    c->fc_stop) == -1)
 			return (-1);
+		c->fc_served = 1;
 		return (flags ? 1 : 0);
 	case FCGI_PARAMS:
 		/* Streams of another id, or after their end, are ignored. */

@@ -62,8 +62,15 @@
 /* Our bounds on what the web server sends. */
 #define FCGI_PARAMS_MAX		(64 * 1024)	/* a request's name-values */
 #define FCGI_STDIN_MAX		(1024 * 1024)	/* read and dropped */
+#ifndef FCGI_IDLE_MS	/* (the unit test makes them short) */
 #define FCGI_IDLE_MS		60000	/* a connection with no record */
+#endif
+#ifndef FCGI_REQUEST_MS
+#define FCGI_REQUEST_MS		60000	/* a request's records, all */
+#endif
+#ifndef FCGI_SLICE_MS
 #define FCGI_SLICE_MS		1000	/* between looks at *stop */
+#endif
 
 struct fcgi_param {
 	const char	*name;

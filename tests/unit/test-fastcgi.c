@@ -41,6 +41,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../../cgi/fastcgi.h"
@@ -181,6 +182,7 @@ struct reply {
 
 /* The listener the child watches (-1 none); hold: never shut down. */
 static int	serve_lfd = -1, serve_hold;
+static int	serve_delay_ms;	/* before the first byte is written */
 
 /* Serve in a child; pump the input in and the output out. */
 static void
@@ -206,6 +208,8 @@ serve(const struct buf *in, struct reply *r)
 		    0 ? 0 : 1);
 	}
 	close(sv[1]);
+	if (serve_delay_ms > 0)
+		(void)poll(NULL, 0, serve_delay_ms);
 	(void)fcntl(sv[0], F_SETFL, O_NONBLOCK);
 	if (in->len == 0) {
 		shutdown(sv[0], SHUT_WR);
@@ -423,6 +427,43 @@ good(void)
 	    "  the aborted request never reached the handler");
 	reply_free(&r);
 
+	/*
+	 * ABORT_REQUEST with params under way, a BEGIN_REQUEST of id 0
+	 * (a management record of an unknown type) and GET_VALUES of a
+	 * request id (an application record of an unknown type): each
+	 * answered as such, the connection goes on.
+	 */
+	in.len = 0;
+	begin(&in, 5, FCGI_RESPONDER, FCGI_KEEP_CONN);
+	p.len = 0;
+	nv(&p, "HALF", "way", 0);
+	rec(&in, 1, FCGI_PARAMS, 5, p.b, p.len, 0);
+	rec(&in, 1, FCGI_ABORT_REQUEST, 5, NULL, 0, 0);
+	begin(&in, 0, FCGI_RESPONDER, 0);
+	p.len = 0;
+	nv(&p, "FCGI_MAX_CONNS", "", 0);
+	rec(&in, 1, FCGI_GET_VALUES, 3, p.b, p.len, 0);
+	request(&in, 6, 0, "after");
+	serve(&in, &r);
+	ok(r.status == 0 && !r.bad && r.nend == 2 && r.endid[0] == 5 &&
+	    r.pstatus[0] == FCGI_REQUEST_COMPLETE && r.endid[1] == 6,
+	    "ABORT_REQUEST mid-params: ended, the next one served");
+	is_str((char *)r.out.b, "QUERY_STRING=after\n",
+	    "  the half-read params went with it");
+	ok(has(&r, FCGI_UNKNOWN_TYPE, 0, 8) &&
+	    !has(&r, FCGI_GET_VALUES_RESULT, 0, r.mgmt.len) &&
+	    !has(&r, FCGI_UNKNOWN_TYPE, 3, 8) &&
+	    !has(&r, FCGI_END_REQUEST, 0, 8),
+	    "  BEGIN_REQUEST of id 0, GET_VALUES of id 3: UNKNOWN_TYPE");
+	{
+		size_t	 i, nu = 0;
+
+		for (i = 0; i < r.nrec; i++)
+			nu += r.types[i] == FCGI_UNKNOWN_TYPE;
+		is_int(nu, 2, "  two of them");
+	}
+	reply_free(&r);
+
 	/* A large body: records of at most 65535 bytes, in order. */
 	in.len = 0;
 	begin(&in, 1, FCGI_RESPONDER, 0);
@@ -472,6 +513,11 @@ malformed(void)
 	request(&in, 1, 0, "x");
 	in.len = 5;
 	bad(&in, "a truncated header");
+
+	in.len = 0;
+	begin(&in, 1, FCGI_RESPONDER, 0);
+	request(&in, 1, 0, "x");
+	bad(&in, "a second BEGIN_REQUEST of the open request's id");
 
 	in.len = 0;
 	request(&in, 1, 0, "x");
@@ -608,6 +654,101 @@ fuzz(void)
 	free(good.b);
 }
 
+static long long
+now_ms(void)
+{
+	struct timespec	 ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ((long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000);
+}
+
+/*
+ * A peer that sends head, then loop every every_ms, and never closes:
+ * how long fcgi_serve takes to give up (ms), its status in *st and
+ * whether it answered (an END_REQUEST seen) in *answered. Built with
+ * FCGI_IDLE_MS 1000 and FCGI_REQUEST_MS 2000 (tests/include.am).
+ */
+static long long
+drip(const struct buf *head, const struct buf *loop, int every_ms,
+    int *st, int *answered)
+{
+	unsigned char	 tmp[4096];
+	const char	*why;
+	long long	 t0 = now_ms();
+	ssize_t		 k, n;
+	pid_t		 pid;
+	int		 sv[2], s = 0;
+
+	*answered = 0;
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == -1 ||
+	    (pid = fork()) == -1)
+		abort();
+	if (pid == 0) {
+		close(sv[0]);
+		_exit(fcgi_serve(sv[1], -1, echo, NULL, NULL, &why) == 0 ?
+		    0 : 1);
+	}
+	close(sv[1]);
+	if (write(sv[0], head->b, head->len) != (ssize_t)head->len)
+		abort();
+	(void)fcntl(sv[0], F_SETFL, O_NONBLOCK);
+	while (waitpid(pid, &s, WNOHANG) == 0) {
+		if (now_ms() - t0 > 10000) {
+			kill(pid, SIGKILL);
+			waitpid(pid, &s, 0);
+			break;
+		}
+		if (loop->len > 0)
+			(void)write(sv[0], loop->b, loop->len);
+		while ((k = read(sv[0], tmp, sizeof tmp)) > 0)
+			for (n = 0; n + 1 < k; n++)
+				if (tmp[n] == 1 &&
+				    tmp[n + 1] == FCGI_END_REQUEST)
+					*answered = 1;
+		(void)poll(NULL, 0, every_ms);
+	}
+	close(sv[0]);
+	*st = WIFEXITED(s) ? WEXITSTATUS(s) : 99;
+	return (now_ms() - t0);
+}
+
+/* Peers too slow, or silent: each ends the connection in bounded time. */
+static void
+slow(void)
+{
+	struct buf	 head = { NULL, 0, 0 }, loop = { NULL, 0, 0 };
+	unsigned char	 h[8] = { 1, FCGI_PARAMS, 0, 1, 0x10, 0, 0, 0 };
+	long long	 ms;
+	int		 st, ans;
+
+	/* BEGIN, then nothing. */
+	begin(&head, 1, FCGI_RESPONDER, 0);
+	ms = drip(&head, &loop, 10, &st, &ans);
+	ok(st == 1 && !ans && ms >= 900 && ms < 3000,
+	    "a silent peer after BEGIN: closed after the idle time (%lld ms)",
+	    ms);
+
+	/* A 4096-byte params record, a byte every 20 ms: whole in 80 s. */
+	put(&head, h, sizeof h);
+	put(&loop, "v", 1);
+	ms = drip(&head, &loop, 20, &st, &ans);
+	ok(st == 1 && !ans && ms >= 900 && ms < 3000,
+	    "a record trickling in a byte at a time: closed (%lld ms)", ms);
+
+	/* Whole empty DATA records every 100 ms, for ever. */
+	head.len = 0;
+	loop.len = 0;
+	begin(&head, 1, FCGI_RESPONDER, 0);
+	rec(&loop, 1, FCGI_DATA, 1, NULL, 0, 0);
+	ms = drip(&head, &loop, 100, &st, &ans);
+	ok(st == 1 && !ans && ms >= 1900 && ms < 4500,
+	    "a request kept open by records of another stream: closed "
+	    "after the request time (%lld ms)", ms);
+	free(head.b);
+	free(loop.b);
+}
+
 /* The FastCGI test of deepq.cgi's main: a listener, not a pipe. */
 static void
 listener(void)
@@ -649,6 +790,19 @@ listener(void)
 		    strcmp((char *)r.out.b, "QUERY_STRING=kept\n") == 0,
 		    "a kept connection is answered, then closed for it");
 		reply_free(&r);
+
+		/* Its first request late: served all the same. */
+		serve_lfd = l;
+		serve_hold = 1;
+		serve_delay_ms = 300;
+		serve(&in, &r);
+		serve_lfd = -1;
+		serve_hold = 0;
+		serve_delay_ms = 0;
+		ok(r.status == 0 && r.nend == 1 &&
+		    strcmp((char *)r.out.b, "QUERY_STRING=kept\n") == 0,
+		    "  one whose first record comes late is answered first");
+		reply_free(&r);
 		free(in.b);
 		close(c);
 	}
@@ -666,6 +820,7 @@ main(void)
 	good();
 	malformed();
 	fuzz();
+	slow();
 	listener();
 	return (tap_done());
 }
