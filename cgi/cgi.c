@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "answer.h"
@@ -122,13 +123,21 @@ cgi_header(void *arg, const char *name, const char *value)
  * signal in the instant before a write starts is not seen until the
  * write returns; the web server that gave up then closes its end
  * (EPIPE) or kills us.
+ *
+ * stall_ms bounds the time a nonblocking fd may take nothing (-1: no
+ * bound). A CGI has none: the web server kills a CGI it stopped
+ * reading. A FastCGI process is not killed, so its connection is
+ * nonblocking and a peer that stops reading is left after stall_ms
+ * rather than holding the process for good.
  */
 int
 cgi_writev(int fd, struct iovec *iov, int iovcnt,
-    volatile sig_atomic_t *cancel)
+    volatile sig_atomic_t *cancel, int stall_ms)
 {
 	struct pollfd	 pfd;
+	struct timespec	 ts;
 	ssize_t		 n;
+	int64_t		 now, since = -1;
 
 	while (iovcnt > 0) {
 		if (iov->iov_len == 0) {
@@ -142,12 +151,23 @@ cgi_writev(int fd, struct iovec *iov, int iovcnt,
 			if (cancel != NULL && *cancel)
 				return (-1);
 			if (errno == EAGAIN) {
+				clock_gettime(CLOCK_MONOTONIC, &ts);
+				now = (int64_t)ts.tv_sec * 1000 +
+				    ts.tv_nsec / 1000000;
+				if (since == -1)
+					since = now;
+				else if (stall_ms >= 0 &&
+				    now - since >= stall_ms) {
+					errno = ETIMEDOUT;
+					return (-1);
+				}
 				pfd.fd = fd;
 				pfd.events = POLLOUT;
 				(void)poll(&pfd, 1, CGI_SLICE);
 			}
 			continue;
 		}
+		since = -1;
 		while (iovcnt > 0 && (size_t)n >= iov->iov_len) {
 			n -= iov->iov_len;
 			iov++;

@@ -37,6 +37,6 @@ typedef int	(*cgi_out)(void *, struct iovec *, int);
 const char	*cgi_reason(int);
 int		 cgi_reply(const struct answer *, int, int, cgi_out, void *);
 int		 cgi_writev(int, struct iovec *, int,
-		     volatile sig_atomic_t *);
+		     volatile sig_atomic_t *, int);
 
 #endif /* CGI_H */

@@ -91,7 +91,7 @@ cgi_env(void *arg, const char *name)
 static int
 cgi_stdout(void *arg, struct iovec *iov, int iovcnt)
 {
-	return (cgi_writev(STDOUT_FILENO, iov, iovcnt, &cgi_cancel));
+	return (cgi_writev(STDOUT_FILENO, iov, iovcnt, &cgi_cancel, -1));
 }
 
 /* Answer an error of our own; the message is escaped by the renderer. */

@@ -22,6 +22,7 @@
 #include <sys/uio.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -240,7 +241,7 @@ fcgi_send(struct fcgi_conn *c, int type, unsigned int id, const void *p,
 	iov[0].iov_len = sizeof h;
 	iov[1].iov_base = (void *)p;
 	iov[1].iov_len = len;
-	return (cgi_writev(c->fc_fd, iov, 2, c->fc_stop));
+	return (cgi_writev(c->fc_fd, iov, 2, c->fc_stop, FCGI_WRITE_MS));
 }
 
 /*
@@ -263,7 +264,7 @@ fcgi_end(int fd, unsigned int id, int pstatus, volatile sig_atomic_t *stop)
 	b[off + FCGI_HEADER_LEN + 4] = pstatus;
 	iov.iov_base = b;
 	iov.iov_len = off + 2 * FCGI_HEADER_LEN;
-	return (cgi_writev(fd, &iov, 1, stop));
+	return (cgi_writev(fd, &iov, 1, stop, FCGI_WRITE_MS));
 }
 
 /*
@@ -375,7 +376,8 @@ fcgi_stdout(void *arg, struct iovec *iov, int iovcnt)
 		rec = left < FCGI_CHUNK ? left : FCGI_CHUNK;
 		left -= rec;
 		if (nhead == FCGI_HEADS || nout == FCGI_IOVS) {
-			if (cgi_writev(r->fr_fd, out, nout, r->fr_cancel) == -1)
+			if (cgi_writev(r->fr_fd, out, nout, r->fr_cancel,
+			    FCGI_WRITE_MS) == -1)
 				goto fail;
 			nout = nhead = 0;
 		}
@@ -392,7 +394,7 @@ fcgi_stdout(void *arg, struct iovec *iov, int iovcnt)
 				n = rec;
 			if (nout == FCGI_IOVS) {
 				if (cgi_writev(r->fr_fd, out, nout,
-				    r->fr_cancel) == -1)
+				    r->fr_cancel, FCGI_WRITE_MS) == -1)
 					goto fail;
 				nout = nhead = 0;
 			}
@@ -402,7 +404,8 @@ fcgi_stdout(void *arg, struct iovec *iov, int iovcnt)
 			rec -= n;
 		}
 	}
-	if (nout > 0 && cgi_writev(r->fr_fd, out, nout, r->fr_cancel) == -1)
+	if (nout > 0 && cgi_writev(r->fr_fd, out, nout, r->fr_cancel,
+	    FCGI_WRITE_MS) == -1)
 		goto fail;
 	return (0);
 fail:
@@ -660,7 +663,7 @@ fcgi_serve(int fd, int lfd, fcgi_handler h, void *arg,
     volatile sig_atomic_t *stop, const char **why)
 {
 	struct fcgi_conn	*c;
-	int			 r;
+	int			 r, fl;
 
 	*why = NULL;
 	if ((c = calloc(1, sizeof *c)) == NULL) {
@@ -670,6 +673,17 @@ fcgi_serve(int fd, int lfd, fcgi_handler h, void *arg,
 	c->fc_fd = fd;
 	c->fc_lfd = lfd;
 	c->fc_stop = stop;
+	/*
+	 * Nonblocking, so that a web server that stops reading our answer
+	 * costs FCGI_WRITE_MS (cgi_writev), not the process for good.
+	 * Reads already wait in poll(2).
+	 */
+	if ((fl = fcntl(fd, F_GETFL)) == -1 ||
+	    fcntl(fd, F_SETFL, fl | O_NONBLOCK) == -1) {
+		*why = "fcntl failed";
+		free(c);
+		return (-1);
+	}
 	for (;;) {
 		if ((r = fcgi_record(c, why)) != 1)
 			break;

@@ -68,6 +68,9 @@
 #ifndef FCGI_REQUEST_MS
 #define FCGI_REQUEST_MS		60000	/* a request's records, all */
 #endif
+#ifndef FCGI_WRITE_MS
+#define FCGI_WRITE_MS		60000	/* a peer not reading our answer */
+#endif
 #ifndef FCGI_SLICE_MS
 #define FCGI_SLICE_MS		1000	/* between looks at *stop */
 #endif

@@ -749,6 +749,55 @@ slow(void)
 	free(loop.b);
 }
 
+/*
+ * A peer that asks for 8 MB and never reads: fcgi_serve gives up after
+ * FCGI_WRITE_MS (1000 here) of no progress, instead of blocking the
+ * process until a signal (a FastCGI process is not killed for it, as a
+ * CGI would be).
+ */
+static void
+stall(void)
+{
+	struct buf	 in = { NULL, 0, 0 }, p = { NULL, 0, 0 };
+	const char	*why;
+	long long	 t0;
+	pid_t		 pid;
+	int		 sv[2], s = 0;
+
+	begin(&in, 1, FCGI_RESPONDER, 0);
+	nv(&p, "BIG", "8000000", 0);
+	rec(&in, 1, FCGI_PARAMS, 1, p.b, p.len, 0);
+	rec(&in, 1, FCGI_PARAMS, 1, NULL, 0, 0);
+	rec(&in, 1, FCGI_STDIN, 1, NULL, 0, 0);
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == -1 ||
+	    (pid = fork()) == -1)
+		abort();
+	if (pid == 0) {
+		close(sv[0]);
+		_exit(fcgi_serve(sv[1], -1, echo, NULL, NULL, &why) == 0 ?
+		    0 : 1);
+	}
+	close(sv[1]);
+	t0 = now_ms();
+	if (write(sv[0], in.b, in.len) != (ssize_t)in.len)
+		abort();
+	while (waitpid(pid, &s, WNOHANG) == 0) {
+		if (now_ms() - t0 > 10000) {
+			kill(pid, SIGKILL);
+			waitpid(pid, &s, 0);
+			break;
+		}
+		(void)poll(NULL, 0, 20);
+	}
+	t0 = now_ms() - t0;
+	ok(WIFEXITED(s) && WEXITSTATUS(s) == 1 && t0 >= 900 && t0 < 3000,
+	    "a peer that never reads its answer: left after the write "
+	    "time (%lld ms)", t0);
+	close(sv[0]);
+	free(in.b);
+	free(p.b);
+}
+
 /* The FastCGI test of deepq.cgi's main: a listener, not a pipe. */
 static void
 listener(void)
@@ -821,6 +870,7 @@ main(void)
 	malformed();
 	fuzz();
 	slow();
+	stall();
 	listener();
 	return (tap_done());
 }
