@@ -64,6 +64,18 @@ need_corpus() {
 	[ -d "$corpus" ] || skip_all "no shared corpus at $corpus"
 }
 
+# http_get URL QUERY NAME [CURL-ARGS]: GET URL?QUERY with curl; the
+# status in $tmp/NAME.code (000 if curl failed), the headers without
+# Date (CR removed) in $tmp/NAME.h, the body in $tmp/NAME.body.
+http_get() {
+	_u=$1 _q=$2 _n=$3
+	shift 3
+	curl -sS --max-time 20 -D "$tmp/$_n.head" -o "$tmp/$_n.body" \
+	    -w '%{http_code}' "$@" "$_u?$_q" >"$tmp/$_n.code" 2>/dev/null ||
+	    echo 000 >"$tmp/$_n.code"
+	tr -d '\r' <"$tmp/$_n.head" | grep -vi '^date:' >"$tmp/$_n.h" || :
+}
+
 done_testing() {
 	echo "1..$tap_n"
 	[ "$tap_failed" -eq 0 ]

@@ -110,23 +110,12 @@ check "lighttpd spawned one FastCGI process" rdv_wait 10 sh -c \
 fpid=$(fpids)
 check "no deepq-server before the first request" rdv_none
 
-# get URL QUERY NAME [CURL-ARGS]: status, headers without Date (CR
-# removed) and body in $tmp/NAME.*.
-get() {
-	_u=$1 _q=$2 _n=$3
-	shift 3
-	curl -sS --max-time 20 -D "$tmp/$_n.head" -o "$tmp/$_n.body" \
-	    -w '%{http_code}' "$@" "$_u?$_q" >"$tmp/$_n.code" 2>/dev/null ||
-	    echo 000 >"$tmp/$_n.code"
-	tr -d '\r' <"$tmp/$_n.head" | grep -vi '^date:' >"$tmp/$_n.h" || :
-}
-
 # same WANT QUERY [CURL-ARGS]: the query through both, identical.
 same() {
 	_want=$1 _q=$2
 	shift 2
-	get "$cgiurl" "$_q" cgi "$@"
-	get "$fcgiurl" "$_q" fcgi "$@"
+	http_get "$cgiurl" "$_q" cgi "$@"
+	http_get "$fcgiurl" "$_q" fcgi "$@"
 	_c=$(cat "$tmp/cgi.code")
 	check "$_q ${*:-}: CGI $_c, FastCGI $(cat "$tmp/fcgi.code")" \
 	    test "$_c $(cat "$tmp/fcgi.code")" = "$_want $_want"
@@ -155,8 +144,8 @@ same 200 "file=$f&cmd=top&limit=5&format=text"
 same 200 "file=$f&cmd=tree&depth=3&format=text"
 same 200 "file=$f&cmd=tree&depth=3&format=json"
 same 200 "file=$f&cmd=top" -H 'Accept: application/json'
-get "$cgiurl" "file=$f&cmd=status&format=json" cgi
-get "$fcgiurl" "file=$f&cmd=status&format=json" fcgi
+http_get "$cgiurl" "file=$f&cmd=status&format=json" cgi
+http_get "$fcgiurl" "file=$f&cmd=status&format=json" fcgi
 check "cmd=status (its counters change between requests): 200 twice" \
     test "$(cat "$tmp/cgi.code") $(cat "$tmp/fcgi.code")" = "200 200"
 # (Content-Length too: a counter may gain a digit.)
@@ -185,7 +174,7 @@ check "the one FastCGI process answered all ($fpid)" test "$(fpids)" = "$fpid"
 # kill -9 of the deepq-server: the next request starts another.
 kill -9 "$spid"
 rdv_wait 10 rdv_gone "$spid" || :
-get "$fcgiurl" "file=$f&cmd=top&limit=5&format=json" fcgi
+http_get "$fcgiurl" "file=$f&cmd=top&limit=5&format=json" fcgi
 check "deepq-server killed: the next request is answered ($(cat \
 "$tmp/fcgi.code"))" test "$(cat "$tmp/fcgi.code")" = 200
 check "  by a new deepq-server" sh -c "[ \"\$(rdv_pids)\" != '$spid' ]" ||
@@ -196,7 +185,7 @@ check "  and no zombie" test -z "$(zombies)"
 # stable. (The sanitizer's quarantine of freed memory is off for this
 # process: it would grow the resident size by design.)
 for i in 1 2 3 4 5; do
-	get "$fcgiurl" "file=$f&cmd=top&limit=$i" fcgi
+	http_get "$fcgiurl" "file=$f&cmd=top&limit=$i" fcgi
 done
 : >"$tmp/urls"
 i=0
@@ -246,7 +235,7 @@ respawned() {
 	[ -n "$_p" ] && [ "$_p" != "$fpid" ]
 }
 up() {
-	get "$fcgiurl" "file=$f&cmd=top&limit=5&format=json" fcgi
+	http_get "$fcgiurl" "file=$f&cmd=top&limit=5&format=json" fcgi
 	[ "$(cat "$tmp/fcgi.code")" = 200 ]
 }
 check "FastCGI process killed: requests are answered again" rdv_wait 15 up
@@ -261,7 +250,7 @@ check "  and lighttpd starts another for the next request" rdv_wait 15 up
 fpid=$(fpids)
 
 # cmd=shutdown through FastCGI.
-get "$fcgiurl" "file=$f&cmd=shutdown&format=json" fcgi
+http_get "$fcgiurl" "file=$f&cmd=shutdown&format=json" fcgi
 check "cmd=shutdown through FastCGI: 200" test "$(cat "$tmp/fcgi.code")" = 200
 check "  answers JSON" jq -e '.cmd == "shutdown"' "$tmp/fcgi.body"
 check "  and the server is gone" rdv_wait 10 rdv_none
@@ -345,8 +334,8 @@ EOF2
 	    "200 file=$f&cmd=tree&depth=3&format=json" \
 	    "403 file=../etc/passwd" "404 file=nonesuch.folded&format=text"
 	do
-		get "$cgiurl" "${qw#* }" cgi
-		get "$fcgiurl" "${qw#* }" fcgi
+		http_get "$cgiurl" "${qw#* }" cgi
+		http_get "$fcgiurl" "${qw#* }" fcgi
 		check "nginx: ${qw#* }: CGI $(cat "$tmp/cgi.code"), FastCGI \
 $(cat "$tmp/fcgi.code")" test "$(cat "$tmp/cgi.code") \
 $(cat "$tmp/fcgi.code")" = "${qw%% *} ${qw%% *}"

@@ -157,23 +157,12 @@ wait_for() {
 	done
 }
 
-# get URL QUERY NAME [CURL-ARGS]: status, headers without Date (CR
-# removed) and body in $tmp/NAME.*.
-get() {
-	_u=$1 _q=$2 _n=$3
-	shift 3
-	curl -sS --max-time 20 -D "$tmp/$_n.head" -o "$tmp/$_n.body" \
-	    -w '%{http_code}' "$@" "$_u?$_q" >"$tmp/$_n.code" 2>/dev/null ||
-	    echo 000 >"$tmp/$_n.code"
-	tr -d '\r' <"$tmp/$_n.head" | grep -vi '^date:' >"$tmp/$_n.h" || :
-}
-
 # same WANT QUERY [CURL-ARGS]: the query through both, identical.
 same() {
 	_want=$1 _q=$2
 	shift 2
-	get "$cgiurl" "$_q" cgi "$@"
-	get "$fcgiurl" "$_q" fcgi "$@"
+	http_get "$cgiurl" "$_q" cgi "$@"
+	http_get "$fcgiurl" "$_q" fcgi "$@"
 	_c=$(cat "$tmp/cgi.code")
 	check "$_q ${*:-}: CGI $_c, FastCGI $(cat "$tmp/fcgi.code")" \
 	    test "$_c $(cat "$tmp/fcgi.code")" = "$_want $_want"
@@ -196,7 +185,7 @@ same() {
 check "no deepq.cgi process and no deepq-server before the first request" \
     sh -c "[ -z \"\$(deploy_pids)\" ] && [ -z '$(fpids)' ]"
 f=firefox.folded
-get "$fcgiurl" "file=$f&cmd=top&limit=5&format=json" fcgi
+http_get "$fcgiurl" "file=$f&cmd=top&limit=5&format=json" fcgi
 check "first FastCGI request: 200 ($(cat "$tmp/fcgi.code"))" \
     test "$(cat "$tmp/fcgi.code")" = 200
 check "  mod_fcgid started one deepq.cgi ($(fpids | tr '\n' ' '))" \
@@ -238,7 +227,7 @@ check "  one deepq-server per profile for both front ends" sh -c \
 deploy_pids >"$tmp/pids.old"
 kill -9 "$spid"
 wait_for 10 sh -c "[ ! -d /proc/$spid ]" || :
-get "$fcgiurl" "file=$f&cmd=top&limit=5&format=json" fcgi
+http_get "$fcgiurl" "file=$f&cmd=top&limit=5&format=json" fcgi
 check "deepq-server killed: the next request is answered ($(cat \
 "$tmp/fcgi.code"))" test "$(cat "$tmp/fcgi.code")" = 200
 check "  by a new deepq-server" sh -c \
@@ -251,7 +240,7 @@ check "  through the same deepq.cgi" test "$(fpids)" = "$fpid"
 # (the one under way when it notices may fail).
 kill -9 "$fpid"
 up() {
-	get "$fcgiurl" "file=$f&cmd=top&limit=5&format=json" fcgi
+	http_get "$fcgiurl" "file=$f&cmd=top&limit=5&format=json" fcgi
 	[ "$(cat "$tmp/fcgi.code")" = 200 ]
 }
 check "deepq.cgi killed: requests are answered again" wait_for 20 up
@@ -259,7 +248,7 @@ check "  by a new deepq.cgi ($(fpids | tr '\n' ' '))" sh -c \
     "[ -n '$(fpids)' ] && [ '$(fpids)' != '$fpid' ]"
 
 # cmd=shutdown through FastCGI.
-get "$fcgiurl" "file=$f&cmd=shutdown&format=json" fcgi
+http_get "$fcgiurl" "file=$f&cmd=shutdown&format=json" fcgi
 check "cmd=shutdown through FastCGI: 200" test "$(cat "$tmp/fcgi.code")" = 200
 check "  and its server is gone ($spid)" wait_for 10 \
     sh -c "[ ! -d /proc/$spid ]"
