@@ -47,14 +47,17 @@ sample=$dest$sysconfdir/deepq.conf.sample
 check "sample configuration: $sysconfdir/deepq.conf.sample" test -s "$sample"
 check "the sample names the installed server" \
     grep -qx "server_path = $sbindir/deepq-server" "$sample"
-for w in apache lighttpd nginx; do
-	f=$dest$pkgdatadir/examples/$w-deepq.conf
-	check "$w configuration installed" test -s "$f"
-	check "$w configuration has no placeholder left" \
+for w in apache-deepq lighttpd-deepq lighttpd-deepq-fastcgi nginx-deepq; do
+	f=$dest$pkgdatadir/examples/$w.conf
+	check "$w.conf installed" test -s "$f"
+	check "$w.conf has no placeholder left" \
 	    sh -c "! grep -n '@[a-z_]*@' '$f'"
-	check "$w configuration names the installed CGI" \
+	check "$w.conf names the installed CGI" \
 	    grep -qF "$cgidir/deepq.cgi" "$f"
 done
+check "lighttpd-deepq-fastcgi.conf starts it with the installed deepq.conf" \
+    grep -qF "\"DEEPQ_CONFIG\" => \"$sysconfdir/deepq.conf\"" \
+    "$dest$pkgdatadir/examples/lighttpd-deepq-fastcgi.conf"
 
 # The programs fall back on the installed server when deepq.conf has no
 # server_path: the built-in path is sbindir's.
