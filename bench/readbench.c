@@ -23,6 +23,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "compat.h"
 #include "profile.h"
 #include "reader.h"
 #include "strpool.h"
@@ -132,6 +133,15 @@ main(int argc, char **argv)
 	int		 runs = 5, i;
 	uint32_t	 nodes = 0;
 	const char	*format = "?";
+
+	/*
+	 * The server's fixed mmap threshold (server/deepq-server.c): with
+	 * glibc's own, which grows to the size of each mapped block freed,
+	 * every load after the first put its tables of up to 32 MB in heap
+	 * memory already faulted in 4 KB pages (no huge pages for the child
+	 * set, a copy on each realloc), a state the server never sees.
+	 */
+	compat_mmap_threshold(256 * 1024);
 
 	if (argc == 3 && strcmp(argv[1], "-c") == 0)
 		return (checksum(argv[2]));

@@ -41,7 +41,7 @@ static uint32_t	*childset_alloc(size_t);
 #define CHILDSET_HUGE	((size_t)4 * 1024 * 1024)
 
 /* How many nodes ahead a rebuild prefetches the slot it will fill. */
-#define CHILDSET_AHEAD	16
+#define CHILDSET_AHEAD	32
 
 /* Initialise an empty set. */
 void

@@ -514,24 +514,33 @@ builder_compute(struct profile *p)
 	struct profile_metric	*m;
 	uint32_t		 i, n, f, k, *onstack;
 
-	for (i = 0; i < p->nnodes; i++)
-		p->node_first_child[i] = p->node_next_sibling[i] = PROFILE_NONE;
+	/*
+	 * One pass from the last node back links the child lists and adds
+	 * each node's total into its parent's (a parent's id is always
+	 * below its children's, so a total is whole when it is reached):
+	 * at 10^7 nodes every pass over the arrays costs a few ms.
+	 */
+	memset(p->node_first_child, 0xff, p->nnodes * sizeof(uint32_t));
+	p->node_next_sibling[0] = PROFILE_NONE;
+	for (k = 0; k < p->nmetrics; k++)
+		memcpy(p->metrics[k].total, p->metrics[k].self,
+		    p->nnodes * sizeof *p->metrics[k].total);
 	for (i = p->nnodes - 1; i > 0; i--) {
 		n = p->node_parent[i];
+		f = p->node_func[i];
 		p->node_next_sibling[i] = p->node_first_child[n];
 		p->node_first_child[n] = i;
+		for (k = 0; k < p->nmetrics; k++) {
+			m = &p->metrics[k];
+			if (__builtin_add_overflow(m->total[n], m->total[i],
+			    &m->total[n]) ||
+			    __builtin_add_overflow(m->func_self[f], m->self[i],
+			    &m->func_self[f]))
+				return (-1);
+		}
 	}
 	for (k = 0; k < p->nmetrics; k++) {
 		m = &p->metrics[k];
-		memcpy(m->total, m->self, p->nnodes * sizeof *m->total);
-		m->sum = 0;
-		for (i = p->nnodes - 1; i > 0; i--) {
-			if (__builtin_add_overflow(m->total[p->node_parent[i]],
-			    m->total[i], &m->total[p->node_parent[i]]) ||
-			    __builtin_add_overflow(m->func_self[p->node_func[i]],
-			    m->self[i], &m->func_self[p->node_func[i]]))
-				return (-1);
-		}
 		m->func_self[p->node_func[0]] += m->self[0];
 		m->sum = m->total[0];
 	}
