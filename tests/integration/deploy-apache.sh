@@ -23,20 +23,8 @@ started=
 for try in 1 2 3 4 5; do
 	port=$(deploy_port)
 	{
-		echo "ServerRoot \"$ap\""
-		echo "ServerName 127.0.0.1"
-		echo "Listen 127.0.0.1:$port"
-		echo "PidFile \"$ap/run/apache2.pid\""
-		echo "DefaultRuntimeDir \"$ap/run\""
-		echo "ErrorLog \"$logs/apache-error.log\""
-		echo "LogLevel warn"
-		if [ -n "$www_user" ]; then
-			echo "User $www_user"
-			echo "Group $www_group"
-		fi
-		for m in mpm_event authz_core alias env mime cgid; do
-			echo "LoadModule ${m}_module $APACHE_MODULES/mod_$m.so"
-		done
+		deploy_apache_head "$port" mpm_event authz_core alias env \
+		    mime cgid
 		echo "ScriptSock \"$ap/run/cgid.sock\""
 		echo "TypesConfig /etc/mime.types"
 		echo "StartServers 1"

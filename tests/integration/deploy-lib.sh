@@ -61,6 +61,43 @@ deploy_subst "$top_srcdir/www/deepq.conf.in" |
 	-e "s|^#runtime_dir = .*|runtime_dir = $run|" \
 	-e "s|^#idle_timeout = .*|idle_timeout = 60|" >"$sysconfdir/deepq.conf"
 
+# deploy_apache_head PORT MODULE...: the start of a private Apache's
+# configuration under $ap, listening on 127.0.0.1:PORT, with the MODULEs
+# (mpm_event, alias, ...) loaded; the caller adds the rest.
+deploy_apache_head() {
+	echo "ServerRoot \"$ap\""
+	echo "ServerName 127.0.0.1"
+	echo "Listen 127.0.0.1:$1"
+	echo "PidFile \"$ap/run/apache2.pid\""
+	echo "DefaultRuntimeDir \"$ap/run\""
+	echo "ErrorLog \"$logs/apache-error.log\""
+	echo "LogLevel warn"
+	if [ -n "$www_user" ]; then
+		echo "User $www_user"
+		echo "Group $www_group"
+	fi
+	shift
+	for _m; do
+		echo "LoadModule ${_m}_module $APACHE_MODULES/mod_$_m.so"
+	done
+}
+
+# deploy_lighttpd_head PORT: the start of a private lighttpd's
+# configuration, on 127.0.0.1:PORT with $tmp/htdocs, the MIME types of
+# the assets and $tmp/deepq-site.conf included; the caller adds the rest.
+deploy_lighttpd_head() {
+	echo "server.document-root = \"$tmp/htdocs\""
+	echo "server.bind = \"127.0.0.1\""
+	echo "server.port = $1"
+	echo "server.errorlog = \"$logs/lighttpd-error.log\""
+	[ -z "$www_user" ] || echo "server.username = \"$www_user\""
+	[ -z "$www_group" ] || echo "server.groupname = \"$www_group\""
+	echo 'server.max-worker = 0'
+	echo 'mimetype.assign = ( ".css" => "text/css",'
+	echo '    ".js" => "text/javascript", ".svg" => "image/svg+xml" )'
+	echo "include \"$tmp/deepq-site.conf\""
+}
+
 # deploy_ms: milliseconds since the epoch.
 deploy_ms() {
 	echo $(($(date +%s%N) / 1000000))

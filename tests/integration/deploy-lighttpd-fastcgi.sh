@@ -73,16 +73,7 @@ started=
 for try in 1 2 3 4 5; do
 	port=$(deploy_port)
 	{
-		echo "server.document-root = \"$tmp/htdocs\""
-		echo "server.bind = \"127.0.0.1\""
-		echo "server.port = $port"
-		echo "server.errorlog = \"$logs/lighttpd-error.log\""
-		[ -z "$www_user" ] || echo "server.username = \"$www_user\""
-		[ -z "$www_group" ] || echo "server.groupname = \"$www_group\""
-		echo 'server.max-worker = 0'
-		echo 'mimetype.assign = ( ".css" => "text/css",'
-		echo '    ".js" => "text/javascript", ".svg" => "image/svg+xml" )'
-		echo "include \"$tmp/deepq-site.conf\""
+		deploy_lighttpd_head "$port"
 	} >"$tmp/lighttpd.conf"
 	if ! "$LIGHTTPD" -tt -f "$tmp/lighttpd.conf" >"$tmp/lighttpd.t" 2>&1; then
 		echo "Bail out! lighttpd refuses the configuration:" \
