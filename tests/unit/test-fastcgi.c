@@ -184,6 +184,31 @@ struct reply {
 static int	serve_lfd = -1, serve_hold;
 static int	serve_delay_ms;	/* before the first byte is written */
 
+/*
+ * A child serving one end of a new socketpair with fcgi_serve (lfd its
+ * listener, or -1), exiting 0 or 1 as fcgi_serve returns; *fd is our
+ * end.
+ */
+static pid_t
+serve_child(int lfd, int *fd)
+{
+	const char	*why;
+	pid_t		 pid;
+	int		 sv[2];
+
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == -1 ||
+	    (pid = fork()) == -1)
+		abort();
+	if (pid == 0) {
+		close(sv[0]);
+		_exit(fcgi_serve(sv[1], lfd, echo, NULL, NULL, &why) == 0 ?
+		    0 : 1);
+	}
+	close(sv[1]);
+	*fd = sv[0];
+	return (pid);
+}
+
 /* Serve in a child; pump the input in and the output out. */
 static void
 serve(const struct buf *in, struct reply *r)
@@ -191,23 +216,13 @@ serve(const struct buf *in, struct reply *r)
 	struct pollfd	 pfd;
 	struct buf	 raw = { NULL, 0, 0 };
 	unsigned char	 tmp[65536], *h;
-	const char	*why;
 	size_t		 off = 0, len;
 	ssize_t		 n;
 	pid_t		 pid;
 	int		 sv[2], st, wdone = 0;
 
 	memset(r, 0, sizeof *r);
-	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == -1)
-		abort();
-	if ((pid = fork()) == -1)
-		abort();
-	if (pid == 0) {
-		close(sv[0]);
-		_exit(fcgi_serve(sv[1], serve_lfd, echo, NULL, NULL, &why) ==
-		    0 ? 0 : 1);
-	}
-	close(sv[1]);
+	pid = serve_child(serve_lfd, &sv[0]);
 	if (serve_delay_ms > 0)
 		(void)poll(NULL, 0, serve_delay_ms);
 	(void)fcntl(sv[0], F_SETFL, O_NONBLOCK);
@@ -674,22 +689,13 @@ drip(const struct buf *head, const struct buf *loop, int every_ms,
     int *st, int *answered)
 {
 	unsigned char	 tmp[4096];
-	const char	*why;
 	long long	 t0 = now_ms();
 	ssize_t		 k, n;
 	pid_t		 pid;
 	int		 sv[2], s = 0;
 
 	*answered = 0;
-	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == -1 ||
-	    (pid = fork()) == -1)
-		abort();
-	if (pid == 0) {
-		close(sv[0]);
-		_exit(fcgi_serve(sv[1], -1, echo, NULL, NULL, &why) == 0 ?
-		    0 : 1);
-	}
-	close(sv[1]);
+	pid = serve_child(-1, &sv[0]);
 	if (write(sv[0], head->b, head->len) != (ssize_t)head->len)
 		abort();
 	(void)fcntl(sv[0], F_SETFL, O_NONBLOCK);
@@ -759,7 +765,6 @@ static void
 stall(void)
 {
 	struct buf	 in = { NULL, 0, 0 }, p = { NULL, 0, 0 };
-	const char	*why;
 	long long	 t0;
 	pid_t		 pid;
 	int		 sv[2], s = 0;
@@ -769,15 +774,7 @@ stall(void)
 	rec(&in, 1, FCGI_PARAMS, 1, p.b, p.len, 0);
 	rec(&in, 1, FCGI_PARAMS, 1, NULL, 0, 0);
 	rec(&in, 1, FCGI_STDIN, 1, NULL, 0, 0);
-	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == -1 ||
-	    (pid = fork()) == -1)
-		abort();
-	if (pid == 0) {
-		close(sv[0]);
-		_exit(fcgi_serve(sv[1], -1, echo, NULL, NULL, &why) == 0 ?
-		    0 : 1);
-	}
-	close(sv[1]);
+	pid = serve_child(-1, &sv[0]);
 	t0 = now_ms();
 	if (write(sv[0], in.b, in.len) != (ssize_t)in.len)
 		abort();
