@@ -9,7 +9,12 @@
  * Shapes: `mixed' (fan-out 1-8, depth to ~40, 2000 functions with names
  * like C++/Java symbols), `deep' (recursion chains thousands of frames
  * deep), `wide' (a root with fan-out 1000 over two levels), `many' (every
- * node a different function). -f sets the number of distinct functions.
+ * node a different function), `tails' (the stacks of big C++ and JVM
+ * programs: every line 8-40 frames deep over 20,000 names of ~30 bytes,
+ * sharing only its first few frames with any other line, so nearly every
+ * frame of a line is a new call node). -f sets the number of distinct
+ * functions; for `tails', -d MIN:MAX the depth range, -l the name length
+ * and -p the most frames a line shares with others.
  */
 
 #include "config.h"
@@ -40,7 +45,7 @@ static const char *parts[] = { "std::", "core::", "app::", "net::",
 #define NPARTS (sizeof parts / sizeof parts[0])
 
 struct frame {
-	char	name[96];
+	char	name[256];
 };
 
 static struct frame *funcs;
@@ -58,6 +63,40 @@ make_funcs(size_t n)
 		snprintf(funcs[i].name, sizeof funcs[i].name, "%s%s%s_%zu",
 		    parts[next() % NPARTS], parts[next() % NPARTS],
 		    parts[next() % NPARTS], i);
+}
+
+/*
+ * Names of about namelen bytes: parts joined until long enough, then a
+ * number that makes each distinct (the names of templated C++ and Java
+ * methods differ in their tails).
+ */
+static void
+make_long_funcs(size_t n, size_t namelen)
+{
+	size_t	 i, len;
+	char	*s;
+
+	nfuncs = n;
+	if (namelen < 8)
+		namelen = 8;
+	if (namelen > sizeof funcs[0].name - 16)
+		namelen = sizeof funcs[0].name - 16;
+	if ((funcs = calloc(n, sizeof *funcs)) == NULL)
+		err(1, NULL);
+	for (i = 0; i < n; i++) {
+		s = funcs[i].name;
+		len = 0;
+		while (len + 8 < namelen) {
+			const char *p = parts[next() % NPARTS];
+			size_t pl = strlen(p);
+
+			if (len + pl > namelen - 8)
+				pl = namelen - 8 - len;
+			memcpy(s + len, p, pl);
+			len += pl;
+		}
+		snprintf(s + len, sizeof funcs[i].name - len, "_%zu", i);
+	}
 }
 
 /* The stack being generated, as offsets into one line buffer. */
@@ -141,16 +180,60 @@ gen(size_t len, int fanmax, int maxdepth, int deep)
 	}
 }
 
+/*
+ * The tails shape: a line is a root, up to `share' frames drawn from a
+ * small pool (so lines meet only near the root), then random names to a
+ * depth in [dmin, dmax]. Its only call node with cost is the leaf.
+ */
+static void
+gen_tails(uint64_t nodes, unsigned dmin, unsigned dmax, unsigned share)
+{
+	uint64_t	 made = 0;
+	unsigned	 d, k, i;
+	size_t		 len;
+
+	while (made < nodes) {
+		depth = 0;
+		len = push(0, "main");
+		d = dmin + (unsigned)(next() % (dmax - dmin + 1));
+		k = share ? (unsigned)(next() % (share + 1)) : 0;
+		for (i = 1; i < d; i++) {
+			/* The shared frames: 16 choices a level. */
+			size_t f = i <= k ? (i * 16 + next() % 16) % nfuncs :
+			    next() % nfuncs;
+			size_t l = push(len, funcs[f].name);
+
+			if (l == 0)
+				break;
+			len = l;
+		}
+		emit(len);
+		made += d > k ? d - k : 1;
+	}
+}
+
 int
 main(int argc, char **argv)
 {
 	const char	*shape = "mixed";
 	uint64_t	 nodes = 100000, nf = 0;
 	int		 ch, fan = 8, maxd = 40, deep = 0;
-	size_t		 i, j, l;
+	size_t		 i, j, l, namelen = 30;
+	unsigned	 dmin = 8, dmax = 40, share = 3;
 
-	while ((ch = getopt(argc, argv, "F:f:n:o:s:S:")) != -1) {
+	while ((ch = getopt(argc, argv, "d:F:f:l:n:o:p:s:S:")) != -1) {
 		switch (ch) {
+		case 'd':
+			if (sscanf(optarg, "%u:%u", &dmin, &dmax) != 2 ||
+			    dmin < 2 || dmax < dmin || dmax > 4000)
+				errx(1, "-d MIN:MAX, 2 <= MIN <= MAX <= 4000");
+			break;
+		case 'l':
+			namelen = strtoull(optarg, NULL, 10);
+			break;
+		case 'p':
+			share = (unsigned)strtoul(optarg, NULL, 10);
+			break;
 		case 'F':
 			trace = strcmp(optarg, "trace") == 0;
 			if (!trace && strcmp(optarg, "folded") != 0)
@@ -173,8 +256,10 @@ main(int argc, char **argv)
 			break;
 		default:
 			fprintf(stderr, "usage: genprof [-F folded|trace] "
-			    "[-s mixed|deep|wide|many] [-n nodes] [-f functions] "
-			    "[-S seed] [-o dfs|random]\n");
+			    "[-s mixed|deep|wide|many|tails] [-n nodes] "
+			    "[-f functions] [-S seed] [-o dfs|random]\n"
+			    "\t[-d mindepth:maxdepth] [-l namelen] "
+			    "[-p shared]\n");
 			return (1);
 		}
 	}
@@ -183,6 +268,16 @@ main(int argc, char **argv)
 	 * two levels hold at most f * f call nodes (4000: 1.6e7), so 10^8
 	 * nodes need more functions.
 	 */
+	if (strcmp(shape, "tails") == 0) {
+		if (trace)
+			errx(1, "-s tails writes folded stacks only");
+		if (shuffle)
+			errx(1, "-s tails is unordered already");
+		make_long_funcs(nf > 0 && nf <= 100000000 ? nf : 20000,
+		    namelen);
+		gen_tails(nodes, dmin, dmax, share);
+		return (ferror(stdout) ? 1 : 0);
+	}
 	if (nf > 0 && nf <= 100000000) {
 		make_funcs(nf);
 		if (strcmp(shape, "wide") == 0) {
