@@ -161,6 +161,23 @@ childset_add_slow(struct childset *s, const uint32_t *parents,
 	return (0);
 }
 
+/*
+ * Room for n more nodes at the load of at most 1/2, growing now: the
+ * adds that follow (childset_add_new) then never rebuild the table
+ * between a prefetch and its use.
+ */
+int
+childset_reserve(struct childset *s, const uint32_t *parents,
+    const uint32_t *funcs, size_t n)
+{
+	s->has_hole = 0;
+	while ((s->len + n) * 2 > s->cap) {
+		if (childset_grow(s, parents, funcs) == -1)
+			return (-1);
+	}
+	return (0);
+}
+
 /* Bytes held by the set. */
 size_t
 childset_memory(const struct childset *s)

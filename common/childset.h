@@ -64,6 +64,8 @@ void		 childset_clear(struct childset *);
 int		 childset_add_slow(struct childset *, const uint32_t *,
 		     const uint32_t *, uint32_t);
 size_t		 childset_memory(const struct childset *);
+int		 childset_reserve(struct childset *, const uint32_t *,
+		     const uint32_t *, size_t);
 
 /*
  * The lookups and the common add are in line: a wide profile makes one
@@ -187,6 +189,25 @@ childset_peek(const struct childset *s, uint64_t h)
 			return (v & s->idmask);
 	}
 	return (0);
+}
+
+/*
+ * Add node n, whose key no node has for certain (its parent has no
+ * child yet),
+ * with the key's hash h: the probe stops at the first empty slot and
+ * reads no node. The caller reserved room (childset_reserve), so the
+ * table does not grow here.
+ */
+static inline void
+childset_add_new(struct childset *s, uint32_t n, uint64_t h)
+{
+	size_t		 mask = s->cap - 1, i;
+
+	for (i = h & mask; s->slots[i] != 0; i = (i + 1) & mask)
+		;
+	s->slots[i] = n | childset_tag(h, s->idmask);
+	s->len++;
+	s->has_hole = 0;
 }
 
 static inline void

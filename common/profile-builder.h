@@ -56,6 +56,8 @@ uint32_t	 profile_builder_child(struct profile_builder *, uint32_t,
 		     uint32_t);
 uint32_t	 profile_builder_child_hashed(struct profile_builder *,
 		     uint32_t, uint32_t, uint64_t);
+int		 profile_builder_chain(struct profile_builder *, uint32_t,
+		     const uint32_t *, size_t, uint32_t *);
 uint64_t	 profile_builder_prefetch(const struct profile_builder *,
 		     uint32_t, uint32_t);
 void		 profile_builder_prefetch_node(const struct profile_builder *,

@@ -84,11 +84,15 @@ struct folded_line {
  * hashes every byte. A name maps to one function for the whole load, so
  * an entry is only ever overwritten, never stale. Direct-mapped, the
  * same 16384 entries missed one lookup in nine of a wide profile's
- * (4000 names): two names in one slot took turns.
+ * (4000 names): two names in one slot took turns. The cache grows with
+ * the names it holds, two sets a name, up to FOLDED_NAME_MAXBITS: at a
+ * fixed 16384 entries, the 20,000 names of a big C++ program's stacks
+ * missed most lookups, and the pool's hashing took a quarter of the load.
  */
 #define FOLDED_NAME_MIN		8
 #define FOLDED_NAME_MAX		32
-#define FOLDED_NAME_BITS	13		/* sets of two */
+#define FOLDED_NAME_BITS	13		/* sets of two, at first */
+#define FOLDED_NAME_MAXBITS	18		/* 20 MB */
 
 struct folded_name {
 	uint32_t		 fn;
@@ -102,9 +106,12 @@ struct folded {
 	int			 base;		/* metric "base", or -1 */
 	const char		*prev;		/* last stack, in the input */
 	size_t			 prevlen;	/* 0 = none */
-	struct folded_name	*names;		/* [1 << FOLDED_NAME_BITS] */
+	struct folded_name	*names;		/* [2 << namebits] */
+	int			 namebits;
+	size_t			 nnames;	/* names put in the cache */
 	/* Of the last line parsed, for each frame: */
 	size_t			*end;		/* its end offset */
+	size_t			*tick;		/* its '`', or SIZE_MAX */
 	uint64_t		*origin;	/* last line it was new in */
 	size_t			 depth, ecap;
 	/* Line k (from 1) is line[k % FOLDED_AHEAD]. */
@@ -122,6 +129,10 @@ static int	folded_blank_number(const char *, size_t);
 static int	folded_count_slow(const char *, size_t *, int64_t *,
 		    char **);
 static uint32_t	folded_func(struct folded *, const char *, size_t);
+static inline uint64_t folded_name_hash(const char *, size_t, uint64_t *);
+static int	folded_names_grow(struct folded *);
+static inline void folded_name_prefetch(const struct folded *,
+		    const char *, size_t);
 static int	folded_parse(struct folded *, const char *, size_t);
 static void	folded_hash(struct folded *, struct folded_line *);
 static int	folded_walk(struct folded *, struct folded_line *);
@@ -447,19 +458,15 @@ static uint32_t
 folded_func(struct folded *f, const char *s, size_t n)
 {
 	struct folded_name	*c;
-	uint64_t		 a, z, h;
+	uint64_t		 z, h;
 	uint32_t		 fn;
 
 	if (n < FOLDED_NAME_MIN || n > FOLDED_NAME_MAX)
 		return (profile_builder_func(f->b, s, n, "", 0));
-	if (f->names == NULL && (f->names = calloc((size_t)2 <<
-	    FOLDED_NAME_BITS, sizeof *f->names)) == NULL)
+	if (f->names == NULL && folded_names_grow(f) == -1)
 		return (profile_builder_func(f->b, s, n, "", 0));
-	/* The first and last words and the length pick the set. */
-	memcpy(&a, s, 8);
-	memcpy(&z, s + n - 8, 8);
-	h = ((a + n) * 0x9e3779b97f4a7c15ULL ^ z) * 0xff51afd7ed558ccdULL;
-	c = &f->names[(h >> (64 - FOLDED_NAME_BITS)) * 2];
+	h = folded_name_hash(s, n, &z);
+	c = &f->names[(h >> (64 - f->namebits)) * 2];
 	if (folded_name_eq(&c[0], s, n, z))
 		return (c[0].fn);
 	if (folded_name_eq(&c[1], s, n, z))
@@ -470,8 +477,75 @@ folded_func(struct folded *f, const char *s, size_t n)
 		c[0].fn = fn;
 		c[0].len = n;
 		memcpy(c[0].name, s, n);
+		/* A full cache only slows the load: it may stay as it is. */
+		if (++f->nnames > ((size_t)1 << f->namebits) &&
+		    f->namebits < FOLDED_NAME_MAXBITS)
+			(void)folded_names_grow(f);
 	}
 	return (fn);
+}
+
+/* The first and last words and the length pick the set. */
+static inline uint64_t
+folded_name_hash(const char *s, size_t n, uint64_t *last)
+{
+	uint64_t	 a, z;
+
+	memcpy(&a, s, 8);
+	memcpy(&z, s + n - 8, 8);
+	*last = z;
+	return (((a + n) * 0x9e3779b97f4a7c15ULL ^ z) *
+	    0xff51afd7ed558ccdULL);
+}
+
+/* Start loading the cache set of a name folded_func will look up. */
+static inline void
+folded_name_prefetch(const struct folded *f, const char *s, size_t n)
+{
+	const struct folded_name	*c;
+	uint64_t			 h, z;
+
+	if (n < FOLDED_NAME_MIN || n > FOLDED_NAME_MAX || f->names == NULL)
+		return;
+	h = folded_name_hash(s, n, &z);
+	c = &f->names[(h >> (64 - f->namebits)) * 2];
+	/* A set is 80 bytes: its end may lie in the next cache line. */
+	__builtin_prefetch(c);
+	__builtin_prefetch((const char *)(c + 2) - 1);
+}
+
+/*
+ * Make the name cache, or double its sets, keeping the names it holds
+ * (the first entry of a set before the second, as they were).
+ */
+static int
+folded_names_grow(struct folded *f)
+{
+	struct folded_name	*t, *old = f->names, *c;
+	size_t			 i, nold;
+	int			 bits;
+	uint64_t		 h, z;
+
+	bits = old == NULL ? FOLDED_NAME_BITS : f->namebits + 1;
+	if ((t = calloc((size_t)2 << bits, sizeof *t)) == NULL)
+		return (-1);
+	nold = old == NULL ? 0 : (size_t)2 << f->namebits;
+	f->nnames = 0;
+	for (i = 0; i < nold; i++) {
+		if (old[i].len == 0)
+			continue;
+		h = folded_name_hash(old[i].name, old[i].len, &z);
+		c = &t[(h >> (64 - bits)) * 2];
+		c = c[0].len == 0 ? &c[0] : &c[1];
+		if (c->len == 0) {
+			*c = old[i];
+			f->nnames++;
+		}
+	}
+	free(old);
+	f->names = t;
+	f->namebits = bits;
+	return (0);
 }
 
 /* Room for n frames of the last line, and of the walked nodes. */
@@ -491,6 +565,9 @@ folded_room(struct folded *f, size_t n)
 		if ((p = realloc(f->origin, cap * sizeof *f->origin)) == NULL)
 			return (-1);
 		f->origin = p;
+		if ((p = realloc(f->tick, cap * sizeof *f->tick)) == NULL)
+			return (-1);
+		f->tick = p;
 		f->ecap = cap;
 	}
 	if (n > f->pcap) {
@@ -539,7 +616,7 @@ folded_parse(struct folded *f, const char *s, size_t len)
 {
 	uint64_t		 seq = f->parsed + 1;
 	struct folded_line	*l = &f->line[seq % FOLDED_AHEAD];
-	size_t			 c = 0, pos = 0, i = 0, end, lim;
+	size_t			 c = 0, pos = 0, i = 0, end, lim, first, start, k;
 	uint32_t		 fn;
 	const char		*tick;
 
@@ -569,6 +646,14 @@ folded_parse(struct folded *f, const char *s, size_t len)
 	}
 	l->reuse = i;
 	l->origin = i > 0 ? f->origin[i - 1] : 0;
+	/*
+	 * First the frames' bounds, starting to load each name's cache set:
+	 * in a program with tens of thousands of names the sets do not fit
+	 * the processor's caches, and looked up one after another every
+	 * frame waited for its own miss.
+	 */
+	first = i;
+	start = pos;
 	while (pos <= len) {
 		end = folded_delim(s, pos, len);
 		tick = NULL;
@@ -581,23 +666,35 @@ folded_parse(struct folded *f, const char *s, size_t len)
 		}
 		if (end < len && s[end] == '\0')
 			return (-2);
-		if (tick != NULL)
+		if (i >= f->ecap && folded_room(f, i + 1) == -1)
+			return (-1);
+		f->end[i] = end;
+		f->tick[i] = tick != NULL ? (size_t)(tick - s) : SIZE_MAX;
+		i++;
+		pos = end + 1;
+	}
+	/* A line of one or two new frames (sorted input) waits anyway. */
+	if (i - first > 2) {
+		for (k = first, pos = start; k < i; pos = f->end[k] + 1, k++)
+			if (f->tick[k] == SIZE_MAX)
+				folded_name_prefetch(f, s + pos,
+				    f->end[k] - pos);
+	}
+	for (k = first, pos = start; k < i; pos = f->end[k] + 1, k++) {
+		end = f->end[k];
+		if (f->tick[k] != SIZE_MAX) {
+			tick = s + f->tick[k];
 			fn = profile_builder_func(f->b, tick + 1,
 			    s + end - tick - 1, s + pos, tick - s - pos);
-		else
+		} else
 			fn = folded_func(f, s + pos, end - pos);
 		if (fn == PROFILE_NONE)
 			return (-1);
-		if (i >= f->ecap && folded_room(f, i + 1) == -1)
+		if (k - l->reuse >= l->cap &&
+		    folded_line_room(l, k - l->reuse + 1) == -1)
 			return (-1);
-		if (i - l->reuse >= l->cap &&
-		    folded_line_room(l, i - l->reuse + 1) == -1)
-			return (-1);
-		l->fn[i - l->reuse] = fn;
-		f->end[i] = end;
-		f->origin[i] = seq;
-		i++;
-		pos = end + 1;
+		l->fn[k - l->reuse] = fn;
+		f->origin[k] = seq;
 	}
 	/* The walk writes a node for every frame. */
 	if (i > f->pcap && folded_room(f, i) == -1)
@@ -631,21 +728,29 @@ static int
 folded_walk(struct folded *f, struct folded_line *l)
 {
 	size_t		 i;
-	uint32_t	 node;
+	uint32_t	 node, made;
 
 	node = l->reuse > 0 ? f->pnode[l->reuse - 1] : PROFILE_ROOT;
 	i = l->reuse;
+	/* A node made here is new: the frames after it are a chain. */
+	made = profile_builder_nnodes(f->b);
 	if (i < l->depth && l->hashed && node == l->hparent) {
 		if ((node = profile_builder_child_hashed(f->b, node, l->fn[0],
 		    l->h)) == PROFILE_NONE)
 			return (-1);
 		f->pnode[i++] = node;
 	}
-	for (; i < l->depth; i++) {
+	for (; i < l->depth && node != made; i++) {
 		if ((node = profile_builder_child(f->b, node,
 		    l->fn[i - l->reuse])) == PROFILE_NONE)
 			return (-1);
 		f->pnode[i] = node;
+	}
+	if (i < l->depth) {
+		if (profile_builder_chain(f->b, node, &l->fn[i - l->reuse],
+		    l->depth - i, &f->pnode[i]) == -1)
+			return (-1);
+		node = f->pnode[l->depth - 1];
 	}
 	if (l->v != 0 && profile_builder_add(f->b, node, f->metric, l->v) ==
 	    -1)
@@ -859,6 +964,7 @@ done:
 		free(f.line[i].fn);
 	free(f.end);
 	free(f.origin);
+	free(f.tick);
 	free(f.pnode);
 	return (p);
 }

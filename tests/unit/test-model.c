@@ -12,6 +12,7 @@
 
 #include "input.h"
 #include "profile.h"
+#include "profile-builder.h"
 #include "reader.h"
 #include "tap.h"
 
@@ -319,9 +320,94 @@ test_node_child(void)
 	profile_free(p);
 }
 
+/*
+ * Each function's total as its definition says, the slow way: the sum of
+ * the totals of its nodes that have no ancestor of the same function.
+ */
+static int
+func_totals_hold(const struct profile *p)
+{
+	int64_t		*want;
+	uint32_t	 n, a, f;
+	int		 same = 1;
+
+	if ((want = calloc(p->nfuncs, sizeof *want)) == NULL)
+		return (0);
+	for (n = 0; n < p->nnodes; n++) {
+		f = p->node_func[n];
+		for (a = n; a != PROFILE_ROOT; ) {
+			a = p->node_parent[a];
+			if (p->node_func[a] == f)
+				break;
+		}
+		if (n == PROFILE_ROOT || p->node_func[a] != f)
+			want[f] += p->metrics[0].total[n];
+	}
+	for (f = 0; f < p->nfuncs; f++)
+		if (want[f] != p->metrics[0].func_total[f])
+			same = 0;
+	free(want);
+	return (same);
+}
+
+/*
+ * The per-function totals come from a pass in node order, which falls
+ * back to a depth-first walk when the nodes were made far from path
+ * order: both give the definition's figures.
+ */
+static void
+test_func_totals_orders(void)
+{
+	struct profile_builder	*b;
+	struct profile		*p;
+	uint32_t		 fa, fb, fr, x, y;
+	char			*cause = NULL;
+	int			 i;
+
+	/* Sorted lines: node order is path order. */
+	p = load("m;a;b;a;c 5\nm;a;b;d 3\nm;c;a;b 2\nm;c;c;c 7\n", NULL);
+	ok(p != NULL && func_totals_hold(p), "totals in path order");
+	profile_free(p);
+	/* Shuffled lines: parents off the stack, climbed to. */
+	p = load("m;c;c;c 7\nm;a;b;d 3\nm;c;a;b 2\nm;a;b;a;c 5\n"
+	    "m;a;b;a;c;a;b 1\nm;c;a 4\n", NULL);
+	ok(p != NULL && func_totals_hold(p), "totals in shuffled order");
+	profile_free(p);
+
+	/* Two recursive chains made a node each in turn: the fallback. */
+	if ((b = profile_builder_create("test")) == NULL) {
+		ok(0, "builder");
+		return;
+	}
+	(void)profile_builder_metric(b, "samples", "count");
+	fa = profile_builder_func(b, "a", 1, "", 0);
+	fb = profile_builder_func(b, "b", 1, "", 0);
+	fr = profile_builder_func(b, "r", 1, "", 0);
+	x = profile_builder_child(b, PROFILE_ROOT, fa);
+	y = profile_builder_child(b, PROFILE_ROOT, fb);
+	for (i = 0; i < 3000; i++) {
+		x = profile_builder_child(b, x, i % 7 ? fr : fa);
+		y = profile_builder_child(b, y, i % 5 ? fr : fb);
+		(void)profile_builder_add(b, x, 0, 1);
+		(void)profile_builder_add(b, y, 0, 2);
+	}
+	p = profile_builder_finish(b, &cause);
+	ok(p != NULL, "interleaved chains build%s%s", cause ? ": " : "",
+	    cause ? cause : "");
+	free(cause);
+	if (p == NULL)
+		return;
+	ok(func_totals_hold(p), "totals of interleaved chains (fallback)");
+	/* r first comes at i = 1 in both: every sample below, once. */
+	is_int(p->metrics[0].func_total[fr], 2999 * 3,
+	    "r counted once per sample");
+	profile_free(p);
+}
+
 int
 main(void)
 {
+	test_func_totals_orders();
 	test_children();
 	test_node_child();
 	test_firefox();
