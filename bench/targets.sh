@@ -35,14 +35,19 @@ make_profile() {	# name shape nodes
 make_profile wide-1e6.folded wide 1000000
 make_profile wide-1e7.folded wide 10000000
 make_profile mixed-1e6.folded mixed 1000000
+# The tails shape (high-cardinality deep stacks) at 10^6 and 10^7 nodes.
+[ -s "$dir/tails-1e6.folded" ] ||
+    "$gen" -s tails -n 1000000 >"$dir/tails-1e6.folded"
+[ -s "$dir/tails-1e7.folded" ] ||
+    "$gen" -s tails -n 10000000 >"$dir/tails-1e7.folded"
 
 echo "== machine: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "== folded parse, one core (target >= 400 MB/s)"
-for f in wide-1e6 wide-1e7 mixed-1e6; do
+for f in wide-1e6 wide-1e7 mixed-1e6 tails-1e6 tails-1e7; do
 	"$top_builddir/bench/readbench" "$dir/$f.folded" 3
 done
 echo "== peak RSS of a load and its first page (target <= 48 B per call node)"
-for f in wide-1e6 wide-1e7 mixed-1e6; do
+for f in wide-1e6 wide-1e7 mixed-1e6 tails-1e6 tails-1e7; do
 	/usr/bin/time -f '%M' -o "$dir/time" "$deepq" query --local \
 	    "$dir/$f.folded" 'cmd=menu&format=json' >"$dir/menu"
 	nodes=$(sed -n 's/.*"nodes": *\([0-9]*\).*/\1/p' "$dir/menu")

@@ -1,0 +1,65 @@
+#!/bin/sh
+# The folded load on the tails shape (bench/genprof -s tails: stacks 8-40
+# frames deep over 20,000 names of ~30 bytes, sharing at most their first
+# three frames), whole process, as a user runs it:
+#
+#	sh bench/tails.sh [dir]
+#
+# Generates (once; kept in dir, default $TMPDIR/deepq-tails) files of
+# about 50 and 200 MB and prints, for each, the best of 3 of
+# `deepq query --local FILE cmd=menu&format=json` (wall and CPU MB/s,
+# target >= 250 MB/s on the 200 MB file), the peak RSS per call node
+# (target <= 48 B), and the growth from 50 to 200 MB: the ratio of the
+# times per MB (1.00 is linear; target no worse). With BASE naming
+# another build's deepq (say, the last release's), each file is loaded by
+# both in turn and the ratio of their best CPU times is printed too.
+set -eu
+LC_ALL=C
+export LC_ALL
+: "${top_srcdir:=$(cd "${0%/*}/.." && pwd)}"
+: "${top_builddir:=$top_srcdir}"
+dir=${1:-${TMPDIR:-/tmp}/deepq-tails}
+gen=$top_builddir/bench/genprof
+deepq=$top_builddir/cli/deepq
+mkdir -p "$dir"
+[ -s "$dir/tails-50.folded" ] ||
+    "$gen" -s tails -n 1625000 >"$dir/tails-50.folded"
+[ -s "$dir/tails-200.folded" ] ||
+    "$gen" -s tails -n 6500000 >"$dir/tails-200.folded"
+
+echo "== machine: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "== tails shape: deepq query --local FILE 'cmd=menu&format=json'," \
+    "best of 3 (target >= 250 MB/s, <= 48 B/node)"
+for f in tails-50 tails-200; do
+	bytes=$(wc -c <"$dir/$f.folded")
+	best= bcpu=
+	for i in 1 2 3; do
+		/usr/bin/time -f '%e %U %S %M' -o "$dir/time" "$deepq" query \
+		    --local "$dir/$f.folded" 'cmd=menu&format=json' >"$dir/menu"
+		set -- $(tail -1 "$dir/time")
+		if [ -z "$best" ] || [ "$(echo "$1 < $best" | bc)" = 1 ]; then
+			best=$1 cpu=$(echo "$2 + $3" | bc) kib=$4
+		fi
+		[ -n "${BASE:-}" ] || continue
+		/usr/bin/time -f '%U %S' -o "$dir/time" "$BASE" query \
+		    --local "$dir/$f.folded" 'cmd=menu&format=json' >/dev/null
+		set -- $(tail -1 "$dir/time")
+		c=$(echo "$1 + $2" | bc)
+		if [ -z "$bcpu" ] || [ "$(echo "$c < $bcpu" | bc)" = 1 ]; then
+			bcpu=$c
+		fi
+	done
+	nodes=$(sed -n 's/.*"nodes": *\([0-9]*\).*/\1/p' "$dir/menu")
+	mb=$(echo "scale=1; $bytes / 1000000" | bc)
+	echo "$f: $mb MB, $nodes nodes: best $best s," \
+	    "$(echo "scale=0; $mb / $best" | bc) MB/s wall" \
+	    "($(echo "scale=0; $mb / $cpu" | bc) MB/s CPU), peak" \
+	    "$(( kib * 1024 / nodes )) B/node"
+	[ -z "$bcpu" ] || echo "$f: BASE $bcpu s CPU, this build $cpu s:" \
+	    "x$(echo "scale=2; $bcpu / $cpu" | bc) as fast"
+	# Seconds per MB, wall and CPU, for the growth line.
+	eval "w_${f#tails-}=\$(echo \"scale=6; \$best / \$mb\" | bc)"
+	eval "c_${f#tails-}=\$(echo \"scale=6; \$cpu / \$mb\" | bc)"
+done
+echo "growth 50 -> 200 MB: time per MB x$(echo "scale=2; $w_200 / $w_50" |
+    bc) wall, x$(echo "scale=2; $c_200 / $c_50" | bc) CPU (1.00 = linear)"
