@@ -192,6 +192,9 @@ rows_json(const struct profile *p, const struct aggregate_rows *r,
 		if ((o = row_subject(p, r, s, idx[i])) == NULL ||
 		    json_array_append_new(a, o) == -1)
 			goto fail;
+		if (r->calls != NULL && json_object_set_new(o, "calls",
+		    json_integer((json_int_t)r->calls[idx[i]])) == -1)
+			goto fail;
 		if (json_object_set_new(o, "contexts",
 		    json_integer(r->nodes[idx[i]])) == -1 ||
 		    json_object_set_new(o, "self", report_row_values(p,
