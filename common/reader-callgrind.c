@@ -58,6 +58,7 @@
 #define CALLGRIND_MAX_DEPTH	1024
 #define CALLGRIND_MAX_NODES	(1U << 20)
 #define CALLGRIND_MIN_SHARE	1e-9
+#define CALLGRIND_TREE_PER_ITEM	16	/* nodes per function and call pair */
 
 #define CG_NONE		UINT32_MAX
 #define CALLGRIND_BIT(f) (UINT64_C(1) << (idmap_hash(f) & 63))
@@ -1188,6 +1189,16 @@ callgrind_build(struct callgrind *cg, uint32_t maxnodes, char **cause)
 		return (-1);
 	}
 	limit = maxnodes - reserve;
+	/*
+	 * The tree is only an estimate (the function figures come from the
+	 * graph: funcgraph.h), so it gets nodes in proportion to the file's
+	 * functions and calls, and the load costs what the file does: on
+	 * CPython's profile (2,200 functions, 135,000 calls= lines) the
+	 * million nodes the limit allows took 2 s of a 2.2 s load.
+	 */
+	if ((uint64_t)CALLGRIND_TREE_PER_ITEM * ((uint64_t)cg->nfuncs +
+	    cg->nedges) < limit)
+		limit = CALLGRIND_TREE_PER_ITEM * (cg->nfuncs + cg->nedges);
 
 	/* Calls by caller, without direct recursion; cost into each callee. */
 	in = calloc((size_t)cg->nfuncs * nm, sizeof *in);
