@@ -16,11 +16,13 @@
 
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "aggregate.h"
 #include "cause.h"
+#include "display.h"
 #include "funcgraph.h"
 #include "profile.h"
 #include "scc.h"
@@ -593,4 +595,72 @@ int
 funcgraph_estimated(const struct profile *p)
 {
 	return (p->funcgraph != NULL && !p->funcgraph->contexts);
+}
+
+/*
+ * Does the answer of report cmd on p (after transforms, if transformed)
+ * rest on the tree a call graph's reader estimated? The context views
+ * and exports walk the tree, and a transform makes a profile of the
+ * tree alone; the function-level reports read the graph.
+ */
+int
+funcgraph_estimate(const struct profile *p, const char *cmd, int transformed)
+{
+	static const char *const views[] = {
+		"tree", "flame", "folded", "dump", "callgrind",
+	};
+	size_t	 i;
+
+	if (!funcgraph_estimated(p))
+		return (0);
+	if (transformed)
+		return (1);
+	for (i = 0; i < sizeof views / sizeof views[0]; i++) {
+		if (strcmp(cmd, views[i]) == 0)
+			return (1);
+	}
+	return (0);
+}
+
+/*
+ * Mark an estimated answer: "estimated": true, and a flame graph's
+ * subtitle says so (the SVG shows no other text). -1 if out of memory.
+ */
+int
+funcgraph_mark(json_t *j)
+{
+	const char	*s = json_string_value(json_object_get(j, "subtitle"));
+	char		*t;
+	int		 rc;
+
+	if (json_object_set_new(j, "estimated", json_true()) == -1)
+		return (-1);
+	if (json_object_get(j, "frames") == NULL)
+		return (0);
+	if (asprintf(&t, "%s%sestimated from the call graph", s ? s : "",
+	    s && *s ? "; " : "") == -1)
+		return (-1);
+	rc = json_object_set_new(j, "subtitle", json_string(t));
+	free(t);
+	return (rc);
+}
+
+/*
+ * The note an estimated page shows, as its first block: the display
+ * appends blocks, so the new one is rotated to the front.
+ */
+void
+funcgraph_note(struct display *d)
+{
+	struct display_block	 b;
+
+	display_text(d, "Estimated: this profile records a call graph, not "
+	    "calling contexts, so these contexts are expanded from it, "
+	    "sharing each function's cost among its callers by their calls' "
+	    "cost. Function figures (top, func, callers, modules) are exact.");
+	if (display_failed(d) || d->nblocks < 2)
+		return;
+	b = d->blocks[d->nblocks - 1];
+	memmove(d->blocks + 1, d->blocks, (d->nblocks - 1) * sizeof b);
+	d->blocks[0] = b;
 }

@@ -51,11 +51,14 @@
 
 #include <stdint.h>
 
+#include <jansson.h>
+
 #define FUNCGRAPH_NONE	UINT32_MAX
 
 struct aggregate_butterfly;
 struct aggregate_rows;
 struct aggregate_spec;
+struct display;
 struct profile;
 
 struct funcgraph {
@@ -96,5 +99,8 @@ int		 funcgraph_butterfly(const struct profile *,
 int		 funcgraph_groups(const struct profile *, const uint32_t *,
 		     uint32_t, struct aggregate_rows *);
 int		 funcgraph_estimated(const struct profile *);
+int		 funcgraph_estimate(const struct profile *, const char *, int);
+void		 funcgraph_note(struct display *);
+int		 funcgraph_mark(json_t *);
 
 #endif /* FUNCGRAPH_H */
