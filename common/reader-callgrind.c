@@ -123,7 +123,7 @@ struct callgrind {
 	int64_t			 partsum[PROFILE_MAX_METRICS];
 	int64_t			 summary[PROFILE_MAX_METRICS];
 	int64_t			 totals[PROFILE_MAX_METRICS];
-	int			 hassummary, hastotals;
+	int			 hassummary, hastotals; /* 2: in the header */
 	uint64_t		 totalsline;
 	int64_t			 extra[PROFILE_MAX_METRICS];
 
@@ -163,6 +163,7 @@ static int	callgrind_costs(struct callgrind *, const char *, int64_t *);
 static int	callgrind_events(struct callgrind *, const char *);
 static int	callgrind_positions(struct callgrind *, const char *);
 static int	callgrind_part_end(struct callgrind *);
+static int	callgrind_truncated(struct callgrind *);
 static int	callgrind_header(struct callgrind *, const char *, size_t,
 		    const char *);
 static uint32_t	callgrind_name(struct callgrind *, int, const char *,
@@ -451,6 +452,39 @@ callgrind_part_end(struct callgrind *cg)
 	return (0);
 }
 
+/*
+ * At the end of the file: one cut short says so rather than giving the
+ * missing cost to the root. callgrind ends every part with totals:, so
+ * a part with a summary: before its body (where callgrind writes it)
+ * but no totals: whose
+ * cost lines fall short of the summary was cut, as is one that ends
+ * with a calls= line whose cost line never came.
+ */
+static int
+callgrind_truncated(struct callgrind *cg)
+{
+	int	 m;
+
+	if (cg->state == CG_CALL) {
+		cause_set(&cg->why, "the file ends after calls= without its "
+		    "cost line (cut short?)");
+		return (-1);
+	}
+	if (cg->hassummary != 2 || cg->hastotals)
+		return (0);
+	for (m = 0; m < cg->stride; m++) {
+		if (cg->partsum[m] < cg->summary[m]) {
+			cause_set(&cg->why, "the file ends without its totals: "
+			    "line, its cost lines sum to %lld of the %lld of "
+			    "its summary: (cut short?)",
+			    (long long)cg->partsum[m],
+			    (long long)cg->summary[m]);
+			return (-1);
+		}
+	}
+	return (0);
+}
+
 /* A "key: value" line. One after body lines starts a new part. */
 static int
 callgrind_header(struct callgrind *cg, const char *key, size_t n,
@@ -478,7 +512,7 @@ callgrind_header(struct callgrind *cg, const char *key, size_t n,
 		}
 		if (callgrind_costs(cg, v, cg->summary) == -1)
 			return (-1);
-		cg->hassummary = 1;
+		cg->hassummary = cg->body ? 1 : 2;
 		return (0);
 	}
 	if (cg->body) {
@@ -1464,7 +1498,7 @@ callgrind_load(struct input *in, const struct reader_options *opts,
 		cause_set(cause, "%s: %s", in->path, cg.why);
 		goto fail;
 	}
-	if (callgrind_part_end(&cg) == -1) {
+	if (callgrind_truncated(&cg) == -1 || callgrind_part_end(&cg) == -1) {
 		cause_set(cause, "%s: %s", in->path, cg.why);
 		goto fail;
 	}
