@@ -20,6 +20,7 @@
 
 #include "aggregate.h"
 #include "cost.h"
+#include "funcgraph.h"
 #include "hash.h"
 #include "idmap.h"
 #include "profile.h"
@@ -242,6 +243,14 @@ rows_get(struct aggregate_rows *r, uint64_t key, uint32_t node)
 		    sizeof *r->total)) == NULL)
 			return (AGGREGATE_NONE);
 		r->total = v;
+		if (r->calls != NULL) {
+			if ((v = reallocarray(r->calls, cap,
+			    sizeof *r->calls)) == NULL)
+				return (AGGREGATE_NONE);
+			r->calls = v;
+			memset(r->calls + r->cap, 0, (cap - r->cap) *
+			    sizeof *r->calls);
+		}
 		r->cap = cap;
 	}
 	i = r->n;
@@ -281,10 +290,34 @@ rows_leave(struct aggregate_rows *r, uint32_t i)
 	r->active[i]--;
 }
 
+/*
+ * Empty rows for nmetrics metrics, room for cap, with a calls column if
+ * calls (rows from a call graph: funcgraph.c); -1 if out of memory.
+ */
+int
+aggregate_rows_init(struct aggregate_rows *r, uint32_t nmetrics,
+    uint32_t cap, int calls)
+{
+	if (rows_init(r, nmetrics, cap) == -1 || (calls &&
+	    (r->calls = calloc(r->cap, sizeof *r->calls)) == NULL)) {
+		aggregate_rows_clear(r);
+		return (-1);
+	}
+	return (0);
+}
+
+/* The row of key, added (first node: node) if new; AGGREGATE_NONE if no memory. */
+uint32_t
+aggregate_rows_row(struct aggregate_rows *r, uint64_t key, uint32_t node)
+{
+	return (rows_get(r, key, node));
+}
+
 /* Free the rows' memory. */
 void
 aggregate_rows_clear(struct aggregate_rows *r)
 {
+	free(r->calls);
 	free(r->key);
 	free(r->node);
 	free(r->nodes);
@@ -324,6 +357,11 @@ aggregate_groups(const struct profile *p, const uint32_t *group_of,
 	size_t			 sellen = (size_t)p->nfuncs * sizeof *group_of;
 	uint32_t		 i;
 
+	/* A call graph's own figures, never the estimated tree's. */
+	if (p->funcgraph != NULL)
+		return (cost_charge(cost, p->nfuncs) == -1 ||
+		    funcgraph_groups(p, group_of, ngroups, rows) == -1 ? -1 :
+		    0);
 	if ((m = memo_find(p, MEMO_GROUPS, group_of, sellen, ngroups,
 	    NULL)) != NULL) {
 		if (rows_copy(rows, &m->rows[0]) == -1) {
@@ -745,6 +783,9 @@ aggregate_butterfly(const struct profile *p, const struct aggregate_spec *s,
 	size_t			 sellen = p->nfuncs;
 
 	memset(b, 0, sizeof *b);
+	if (p->funcgraph != NULL)
+		return (cost_charge(cost, p->nfuncs) == -1 ||
+		    funcgraph_butterfly(p, s, b) == -1 ? -1 : 0);
 	if ((m = memo_find(p, MEMO_BUTTERFLY, s->in, sellen, 0, s)) != NULL) {
 		if (rows_copy(&b->callers, &m->rows[0]) == -1 ||
 		    rows_copy(&b->callees, &m->rows[1]) == -1 ||

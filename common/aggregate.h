@@ -59,6 +59,7 @@ struct aggregate_rows {
 	uint32_t	*active;	/* walk: credited nodes on the path */
 	int64_t		*self;		/* [n * nmetrics] */
 	int64_t		*total;		/* [n * nmetrics], counted once */
+	uint64_t	*calls;		/* [n] calls, from a call graph; or NULL */
 	struct idmap	 map;		/* key -> row */
 };
 
@@ -100,6 +101,9 @@ int	 aggregate_butterfly(const struct profile *,
 int	 aggregate_butterfly_how(const struct profile *,
 	     const struct aggregate_spec *, struct aggregate_butterfly *,
 	     struct cost *, enum aggregate_how);
+int	 aggregate_rows_init(struct aggregate_rows *, uint32_t, uint32_t,
+	     int);
+uint32_t aggregate_rows_row(struct aggregate_rows *, uint64_t, uint32_t);
 void	 aggregate_rows_clear(struct aggregate_rows *);
 void	 aggregate_butterfly_clear(struct aggregate_butterfly *);
 void	 aggregate_memo_free(struct aggregate_memo *);

@@ -30,6 +30,7 @@
 #include "cost.h"
 #include "diff.h"
 #include "display.h"
+#include "funcgraph.h"
 #include "profile.h"
 #include "query.h"
 #include "render.h"
@@ -238,7 +239,7 @@ answer_query(const struct profile *p, const char *qs,
 	const char			*format;
 	char				*cause = NULL;
 	FILE				*f;
-	int				 status;
+	int				 status, estimated;
 
 	if ((q = query_parse(qs, &status, &cause)) == NULL) {
 		a = answer_error(answer_guess_format(qs), status, cause,
@@ -294,6 +295,8 @@ answer_query(const struct profile *p, const char *qs,
 		    "out of memory");
 		goto fail;
 	}
+	/* Whether the answer rests on a call graph's estimated tree. */
+	estimated = funcgraph_estimate(use, entry->name, ts->n > 0);
 	if (ts->n > 0) {
 		if ((derived = transform_apply(use, ts, &budget,
 		    &status, &cause)) == NULL) {
@@ -323,8 +326,9 @@ answer_query(const struct profile *p, const char *qs,
 		report_error_set(&e, 500, "out of memory");
 		goto fail;
 	}
-	if (ts->n > 0 && json_object_set_new(j, "transforms",
-	    transform_json(use, ts)) == -1) {
+	if ((ts->n > 0 && json_object_set_new(j, "transforms",
+	    transform_json(use, ts)) == -1) || (estimated &&
+	    funcgraph_mark(j) == -1)) {
 		report_error_set(&e, 500, "out of memory");
 		goto fail;
 	}
@@ -335,6 +339,8 @@ answer_query(const struct profile *p, const char *qs,
 displayed:
 	if (d != NULL)
 		transform_display(d, use, q, ts);
+	if (d != NULL && estimated)
+		funcgraph_note(d);
 	if (d != NULL && display_failed(d)) {
 		report_error_set(&e, 500, "out of memory");
 		goto fail;

@@ -234,7 +234,7 @@ cache_write(const struct profile *p, const char *path, const struct stat *src,
 	uint32_t		 k;
 	int			 fd = -1;
 
-	if (p->extra != NULL) {
+	if (p->extra != NULL || p->funcgraph != NULL) {
 		cause_set(cause, "format %s keeps data the cache cannot hold",
 		    p->format);
 		return (-1);

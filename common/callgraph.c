@@ -21,10 +21,13 @@
 
 #include "callgraph.h"
 #include "cost.h"
+#include "funcgraph.h"
 #include "profile.h"
 #include "scc.h"
 
 static int	callgraph_sized(struct callgraph *);
+static int	callgraph_named(struct callgraph *, const uint32_t *,
+		    const uint32_t *, uint32_t *, int64_t);
 
 /* Does function f call function h directly, in the edges off/adj? */
 static int
@@ -76,8 +79,8 @@ callgraph_create(const struct profile *p, struct cost *cost)
 {
 	struct callgraph	*g;
 	uint32_t		*off = NULL, *adj = NULL, *fill = NULL;
-	uint32_t		*comp = NULL, *min = NULL;
-	uint32_t		 n, f, i, o, k, nf = p->nfuncs;
+	uint32_t		*comp = NULL;
+	uint32_t		 n, f, i, o, nf = p->nfuncs;
 	int64_t			 nc;
 
 	if (cost_charge(cost, (uint64_t)p->nnodes * 2 +
@@ -86,6 +89,17 @@ callgraph_create(const struct profile *p, struct cost *cost)
 	if ((g = calloc(1, sizeof *g)) == NULL)
 		return (NULL);
 	g->nfuncs = nf;
+	/* A profile with an exact call graph: its edges, not the tree's. */
+	if (p->funcgraph != NULL) {
+		if ((g->clique = malloc((nf ? nf : 1) * sizeof *g->clique)) ==
+		    NULL || (g->recursive = calloc(nf ? nf : 1, 1)) == NULL ||
+		    (comp = malloc((nf ? nf : 1) * sizeof *comp)) == NULL ||
+		    (nc = scc_tarjan(nf, p->funcgraph->out, p->funcgraph->to,
+		    comp)) == -1)
+			goto fail;
+		return (callgraph_named(g, p->funcgraph->out,
+		    p->funcgraph->to, comp, nc) == -1 ? NULL : g);
+	}
 	if ((off = calloc((size_t)nf + 1, sizeof *off)) == NULL ||
 	    (adj = malloc((p->nnodes > 1 ? p->nnodes - 1 : 1) *
 	    sizeof *adj)) == NULL ||
@@ -122,11 +136,39 @@ callgraph_create(const struct profile *p, struct cost *cost)
 	}
 	off[nf] = o;
 
-	if ((nc = scc_tarjan(nf, off, adj, comp)) == -1)
+	if ((nc = scc_tarjan(nf, off, adj, comp)) == -1 ||
+	    callgraph_named(g, off, adj, comp, nc) == -1)
 		goto fail;
-	/* Name each component by its smallest member. */
-	if ((min = malloc((nc ? nc : 1) * sizeof *min)) == NULL)
-		goto fail;
+	free(off);
+	free(adj);
+	free(fill);
+	return (g);
+fail:
+	free(off);
+	free(adj);
+	free(fill);
+	free(comp);
+	callgraph_free(g);
+	return (NULL);
+}
+
+/*
+ * Name each of the nc components comp[] of the edges off/adj by its
+ * smallest member and mark the recursive ones (several members, or one
+ * that calls itself). Frees comp and, on failure, g; -1 if out of
+ * memory.
+ */
+static int
+callgraph_named(struct callgraph *g, const uint32_t *off,
+    const uint32_t *adj, uint32_t *comp, int64_t nc)
+{
+	uint32_t	*min, f, k, nf = g->nfuncs;
+
+	if ((min = malloc((nc ? nc : 1) * sizeof *min)) == NULL) {
+		free(comp);
+		callgraph_free(g);
+		return (-1);
+	}
 	for (k = 0; k < nc; k++)
 		min[k] = SCC_NONE;
 	for (f = 0; f < nf; f++) {
@@ -135,9 +177,12 @@ callgraph_create(const struct profile *p, struct cost *cost)
 	}
 	for (f = 0; f < nf; f++)
 		g->clique[f] = min[comp[f]];
-	if (callgraph_sized(g) == -1)
-		goto fail;
-	/* Recursive: several members, or one that calls itself. */
+	free(min);
+	free(comp);
+	if (callgraph_sized(g) == -1) {
+		callgraph_free(g);
+		return (-1);
+	}
 	for (f = 0; f < nf; f++) {
 		if (g->size[g->clique[f]] > 1 ||
 		    callgraph_calls(off, adj, f, f))
@@ -145,20 +190,7 @@ callgraph_create(const struct profile *p, struct cost *cost)
 	}
 	for (f = 0, g->nrecursive = 0; f < nf; f++)
 		g->nrecursive += g->clique[f] == f && g->recursive[f];
-	free(off);
-	free(adj);
-	free(fill);
-	free(comp);
-	free(min);
-	return (g);
-fail:
-	free(off);
-	free(adj);
-	free(fill);
-	free(comp);
-	free(min);
-	callgraph_free(g);
-	return (NULL);
+	return (0);
 }
 
 /*

@@ -19,7 +19,9 @@
 
 /*
  * The function call graph of a profile (an edge g -> h when some call
- * node of h has a parent node of g) and its cliques: the strongly
+ * node of h has a parent node of g, or, for a profile with an exact
+ * call graph, when the file records calls from g to h: funcgraph.h) and
+ * its cliques: the strongly
  * connected components, Mercury's recursive groups. A clique is named
  * by its smallest member function id, which is stable for a file and
  * makes clique 0 the synthetic root's. Built in O(nodes), once per

@@ -25,6 +25,7 @@
 
 #include "aggregate.h"
 #include "callgraph.h"
+#include "funcgraph.h"
 #include "idmap.h"
 #include "profile.h"
 #include "strpool.h"
@@ -43,6 +44,7 @@ profile_free(struct profile *p)
 		return;
 	if (p->extra_free != NULL)
 		p->extra_free(p->extra);
+	funcgraph_free(p->funcgraph);
 	if (p->derived != NULL) {
 		callgraph_free(p->derived->graph);
 		for (k = 0; k < PROFILE_MAX_METRICS; k++) {

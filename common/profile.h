@@ -94,6 +94,14 @@ struct profile {
 	uint32_t	*sample_node;
 	int64_t		*sample_weight;
 
+	/*
+	 * The exact function call graph, for formats that record a graph
+	 * rather than contexts (callgrind, gprof): every per-function figure
+	 * comes from it, and the tree is an estimate (funcgraph.h). NULL
+	 * for the others; freed with the profile.
+	 */
+	struct funcgraph *funcgraph;
+
 	/* Reader-specific extra data (Mercury call sites), freed by extra_free. */
 	void		*extra;
 	void		(*extra_free)(void *);
@@ -128,6 +136,7 @@ struct profile {
 };
 
 struct aggregate_memo;
+struct funcgraph;
 struct profile_byfunc;
 struct callgraph;
 

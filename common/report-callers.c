@@ -28,6 +28,7 @@
 #include "cost.h"
 #include "diff.h"
 #include "display.h"
+#include "funcgraph.h"
 #include "profile.h"
 #include "query.h"
 #include "report.h"
@@ -85,6 +86,9 @@ callers_create(const struct profile *p, const struct query *q,
 	spec.callers_by = strcmp(by, "site") == 0 ? AGGREGATE_SITE :
 	    strcmp(by, "module") == 0 ? AGGREGATE_MODULE :
 	    strcmp(by, "clique") == 0 ? AGGREGATE_CLIQUE : AGGREGATE_FUNC;
+	/* A call graph's only call sites are the calling functions. */
+	if (p->funcgraph != NULL && spec.callers_by == AGGREGATE_SITE)
+		spec.callers_by = AGGREGATE_FUNC;
 	spec.callees_by = AGGREGATE_FUNC;
 	spec.internal = 1;
 	if ((g = callgraph_get(p, ctx->cost)) == NULL ||
@@ -107,6 +111,10 @@ callers_create(const struct profile *p, const struct query *q,
 	json_object_set_new(fo, "recursive",
 	    json_boolean(callgraph_recursive(g, g->clique[f])));
 	json_object_set_new(fo, "contexts", json_integer(b.set.nodes[0]));
+	/* A call graph counts the calls into the function. */
+	if (b.set.calls != NULL)
+		json_object_set_new(fo, "calls",
+		    json_integer((json_int_t)b.set.calls[0]));
 	json_object_set_new(fo, "self", report_row_values(p, b.set.self));
 	json_object_set_new(fo, "total", report_row_values(p, b.set.total));
 	if (cmp && diff_add_values(fo, &dd, b.set.self, b.set.total) == -1)

@@ -28,6 +28,7 @@
 #include "cost.h"
 #include "diff.h"
 #include "display.h"
+#include "funcgraph.h"
 #include "profile.h"
 #include "query.h"
 #include "report.h"
@@ -103,6 +104,10 @@ func_create(const struct profile *p, const struct query *q,
 	json_object_set_new(fo, "recursive",
 	    json_boolean(callgraph_recursive(g, g->clique[f])));
 	json_object_set_new(fo, "contexts", json_integer(b.set.nodes[0]));
+	/* A call graph counts the calls into the function. */
+	if (b.set.calls != NULL)
+		json_object_set_new(fo, "calls",
+		    json_integer((json_int_t)b.set.calls[0]));
 	json_object_set_new(fo, "self", report_row_values(p, b.set.self));
 	json_object_set_new(fo, "total", report_row_values(p, b.set.total));
 	if (cmp && diff_add_values(fo, &dd, b.set.self, b.set.total) == -1)
@@ -168,11 +173,20 @@ func_display(const json_t *j, const struct query *q)
 	else if (json_object_get(fo, "file") != NULL)
 		display_text(d, "Defined in %s.", report_string(fo, "file"));
 	diff_text(d, j);
-	display_text(d, "Called in %lld context%s%s.",
-	    (long long)report_integer(fo, "contexts"),
-	    report_integer(fo, "contexts") == 1 ? "" : "s",
-	    json_is_true(json_object_get(fo, "recursive")) ?
-	    "; recursive" : "");
+	if (json_object_get(fo, "calls") != NULL)
+		display_text(d, "Called %lld time%s by %lld caller%s%s.",
+		    (long long)report_integer(fo, "calls"),
+		    report_integer(fo, "calls") == 1 ? "" : "s",
+		    (long long)report_integer(fo, "contexts"),
+		    report_integer(fo, "contexts") == 1 ? "" : "s",
+		    json_is_true(json_object_get(fo, "recursive")) ?
+		    "; in a cycle or recursive" : "");
+	else
+		display_text(d, "Called in %lld context%s%s.",
+		    (long long)report_integer(fo, "contexts"),
+		    report_integer(fo, "contexts") == 1 ? "" : "s",
+		    json_is_true(json_object_get(fo, "recursive")) ?
+		    "; recursive" : "");
 
 	columns_init(&c, j, q, COLUMNS_SELF | COLUMNS_TOTAL);
 	nc = 1 + columns_count(&c);

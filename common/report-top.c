@@ -25,6 +25,7 @@
 #include "columns.h"
 #include "diff.h"
 #include "display.h"
+#include "funcgraph.h"
 #include "profile.h"
 #include "query.h"
 #include "report.h"
@@ -116,6 +117,13 @@ top_create(const struct profile *p, const struct query *q,
 		    json_object_set_new(row, "total", report_func_values(p, 1,
 		    f)) == -1 ||
 		    (cmp && diff_add(row, p, &dd, 1, f) == -1))
+			goto nomem;
+		/* A call graph's calls into the function, and its cycle. */
+		if (p->funcgraph != NULL && (json_object_set_new(row, "calls",
+		    json_integer((json_int_t)p->funcgraph->fcalls[f])) == -1 ||
+		    (p->funcgraph->cycle[f] != FUNCGRAPH_NONE &&
+		    json_object_set_new(row, "cycle",
+		    json_integer(p->funcgraph->cycle[f])) == -1)))
 			goto nomem;
 	}
 	json_integer_set(json_object_get(j, "matched"), n);

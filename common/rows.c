@@ -192,6 +192,9 @@ rows_json(const struct profile *p, const struct aggregate_rows *r,
 		if ((o = row_subject(p, r, s, idx[i])) == NULL ||
 		    json_array_append_new(a, o) == -1)
 			goto fail;
+		if (r->calls != NULL && json_object_set_new(o, "calls",
+		    json_integer((json_int_t)r->calls[idx[i]])) == -1)
+			goto fail;
 		if (json_object_set_new(o, "contexts",
 		    json_integer(r->nodes[idx[i]])) == -1 ||
 		    json_object_set_new(o, "self", report_row_values(p,
@@ -234,6 +237,9 @@ rows_display(struct display *d, const char *heading, const json_t *rows,
 	/* Rows made with rows_spec.diff (not every page compares them). */
 	int			 cmp = json_object_get(json_array_get(rows, 0),
 				    "diff") != NULL;
+	/* Rows of a call graph count calls, not call nodes. */
+	const char		*count = json_object_get(json_array_get(rows,
+				    0), "calls") != NULL ? "calls" : "contexts";
 
 	columns_init(&c, j, q, COLUMNS_SELF | COLUMNS_TOTAL | COLUMNS_SORT);
 	if (heading != NULL)
@@ -246,7 +252,8 @@ rows_display(struct display *d, const char *heading, const json_t *rows,
 	s = report_link(q, QUERY_SORT, "name", QUERY_FROM, NULL, -1);
 	display_head(d, t, 0, what, s, 0);
 	free(s);
-	display_head(d, t, 1, "Contexts", NULL, DISPLAY_NUM);
+	display_head(d, t, 1, strcmp(count, "calls") == 0 ? "Calls" :
+	    "Contexts", NULL, DISPLAY_NUM);
 	columns_head(d, t, 2, &c, q);
 	if (cmp)
 		diff_head(d, t, nc);
@@ -308,7 +315,7 @@ rows_display(struct display *d, const char *heading, const json_t *rows,
 			}
 		}
 		free(link);
-		s = display_number(report_integer(row, "contexts"));
+		s = display_number(report_integer(row, count));
 		display_cell(d, t, r, 1, s, NULL, DISPLAY_NUM);
 		free(s);
 		columns_row(d, t, r, 2, &c, json_object_get(row, "self"),
