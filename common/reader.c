@@ -112,8 +112,7 @@ reader_load_input(struct input *in, const char *format,
 		}
 	} else {
 		if ((n = input_peek(in, &head, READER_PROBE_BYTES)) == -1) {
-			cause_set(cause, "%s: %s", in->path,
-			    strerror(in->error ? in->error : EIO));
+			cause_set(cause, "%s: %s", in->path, input_error(in));
 			return (NULL);
 		}
 		if (n == 0) {
