@@ -229,6 +229,7 @@ input_rewind(struct input *in)
 	in->lineno = 0;
 	in->error = 0;
 	in->hold = 0;
+	in->partial = 0;
 	if (in->dec != NULL) {
 		if (in->offset == 0 && in->decoded == in->len) {
 			in->pos = 0;
@@ -409,6 +410,8 @@ input_line(struct input *in, size_t *lenp, char **cause)
 		s = in->buf + in->pos;
 		nl = in->buf + in->len;
 		in->len++;
+		/* A text file cut short ends so: readers may say it. */
+		in->partial = 1;
 	}
 	len = nl - s;
 	if (len > INPUT_MAX_LINE) {

@@ -66,6 +66,7 @@ struct input {
 	size_t		 hold;
 	int		 eof;
 	int		 error;		/* errno of a failed read, else 0 */
+	int		 partial;	/* the last line had no newline */
 
 	struct decompress *dec;		/* NULL for plain bytes */
 	char		*src;		/* memory the decoder reads, owned */
