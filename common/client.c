@@ -543,7 +543,7 @@ client_ready(struct client *c, int rfd, long long end, char **msg,
     int *seen)
 {
 	struct pollfd	 pfd;
-	char		 buf[1024], *m;
+	char		 buf[1024], *m, kind;
 	ssize_t		 n;
 	size_t		 len;
 	long long	 left;
@@ -567,6 +567,7 @@ client_ready(struct client *c, int rfd, long long end, char **msg,
 			return (-1);
 		if (buf[0] == PROTO_READY_ERROR ||
 		    buf[0] == PROTO_READY_TOOLARGE) {
+			kind = buf[0];
 			/* The rest until EOF is the message. */
 			len = 0;
 			while (len < sizeof buf - 1 && (n = read(rfd,
@@ -577,7 +578,7 @@ client_ready(struct client *c, int rfd, long long end, char **msg,
 				free(*msg);
 				*msg = m;
 			}
-			return (buf[0]);
+			return (kind);
 		}
 		*seen = buf[0];
 		if (buf[0] == PROTO_READY_OK || buf[0] == PROTO_READY_BUSY ||

@@ -78,8 +78,10 @@ static int	decompress_zlib_check(const unsigned char *, size_t);
 
 /*
  * Is a raw zlib stream what the bytes start with? The header's check
- * (RFC 1950) passes for 1 in 31 pairs, and "x^" is text, so the start is
- * also inflated: a profile that begins with those bytes fails at once.
+ * (RFC 1950) passes for 1 in 31 pairs; of the headers zlib writes
+ * (78 01, 78 5e, 78 9c, 78 da) only "x^" is text, so that one must also
+ * inflate: a profile that begins with those two bytes fails at once.
+ * The others are taken as zlib even when damaged, to say so.
  */
 static int
 decompress_zlib_check(const unsigned char *p, size_t len)
@@ -91,6 +93,8 @@ decompress_zlib_check(const unsigned char *p, size_t len)
 	if (len < 2 || p[0] != 0x78 || ((p[0] << 8) | p[1]) % 31 != 0 ||
 	    (p[1] & 0x20) != 0)
 		return (0);
+	if (p[1] < 0x20 || p[1] >= 0x7f)
+		return (1);
 	memset(&z, 0, sizeof z);
 	if (inflateInit(&z) != Z_OK)
 		return (0);
