@@ -20,6 +20,7 @@ cd "$(dirname "$0")"
 # the system's Chromium; it downloads no browser).
 packages="autoconf automake libtool pkg-config make gcc bc
 	libevent-dev libjansson-dev libmicrohttpd-dev
+	zlib1g-dev libzstd-dev liblzma-dev
 	lighttpd apache2 libapache2-mod-fcgid nginx fcgiwrap spawn-fcgi
 	curl chromium mandoc jq
 	tidy valgrind strace clang wrk"

@@ -42,6 +42,7 @@ int
 cmd_convert(int argc, char **argv)
 {
 	static const struct option longopts[] = {
+		{ "max-decompressed", required_argument, NULL, 'z' },
 		{ "maxdepth", required_argument, NULL, 'd' },
 		{ "metric", required_argument, NULL, 'm' },
 		{ "order", required_argument, NULL, 'o' },
@@ -55,7 +56,7 @@ cmd_convert(int argc, char **argv)
 	struct query		*q = NULL;
 	struct profile		*p, *d;
 	const char		*reader = NULL, *to = "folded", *qs = "";
-	const char		*metric = NULL;
+	const char		*metric = NULL, *maxdec = NULL;
 	char			*cause = NULL, *end;
 	long long		 ll;
 	FILE			*f;
@@ -63,7 +64,7 @@ cmd_convert(int argc, char **argv)
 
 	memset(&o, 0, sizeof o);
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "d:m:o:q:r:t:", longopts,
+	while ((ch = getopt_long(argc, argv, "d:m:o:q:r:t:z:", longopts,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'd':
@@ -91,6 +92,9 @@ cmd_convert(int argc, char **argv)
 		case 't':
 			to = optarg;
 			break;
+		case 'z':
+			maxdec = optarg;
+			break;
 		default:
 			deepq_usage();
 		}
@@ -106,6 +110,7 @@ cmd_convert(int argc, char **argv)
 	if ((q = query_parse(qs, &status, &cause)) == NULL ||
 	    (ts = transform_parse(q, &status, &cause)) == NULL)
 		errx(1, "--query: %s", cause ? cause : "out of memory");
+	deepq_input_limit(maxdec);
 	if ((p = reader_load(argv[0], reader, NULL, &cause)) == NULL)
 		errx(1, "%s", cause ? cause : "out of memory");
 	if (ts->n > 0) {

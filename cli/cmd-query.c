@@ -189,6 +189,7 @@ cmd_query(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "fail-on-growth", required_argument, NULL, 'g' },
 		{ "local", no_argument, NULL, 'l' },
+		{ "max-decompressed", required_argument, NULL, 'z' },
 		{ "reader", required_argument, NULL, 'r' },
 		{ "static-base", required_argument, NULL, 's' },
 		{ NULL, 0, NULL, 0 }
@@ -197,13 +198,14 @@ cmd_query(int argc, char **argv)
 	struct profile		*p = NULL;
 	struct answer		*a;
 	const char		*reader = NULL, *qs, *static_base = NULL;
+	const char		*maxdec = NULL;
 	struct query_base	 qb;
 	char			*cause = NULL, *end, *bname;
 	int			 ch, rc, local = 0;
 	double			 gate = -1;
 
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "g:lr:s:", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "g:lr:s:z:", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'g':
 			gate = strtod(optarg, &end);
@@ -222,6 +224,11 @@ cmd_query(int argc, char **argv)
 			/* Where pages find deepq.css and deepq.js (www/). */
 			static_base = optarg;
 			break;
+		case 'z':
+			/* In this process: --local (a server has its own). */
+			maxdec = optarg;
+			local = 1;
+			break;
 		default:
 			deepq_usage();
 		}
@@ -239,6 +246,7 @@ cmd_query(int argc, char **argv)
 		if (profpath_split(argv[0], &qb.root, &bname, &cause) == -1)
 			errx(1, "%s", cause);
 		free(bname);
+		deepq_input_limit(maxdec);
 		if ((p = reader_load(argv[0], reader, NULL, &cause)) == NULL)
 			errx(1, "%s", cause ? cause : "out of memory");
 		memset(&ctx, 0, sizeof ctx);

@@ -274,20 +274,14 @@ web_scan(struct web *w, const char *rel, int depth, struct web_entry **ev,
 	struct web_entry	*e, *ne;
 	struct dirent		*de;
 	struct stat		 st;
-	char			 path[PATH_MAX], name[PATH_MAX], *head;
+	char			 path[PATH_MAX], name[PATH_MAX];
 	DIR			*d;
-	ssize_t			 got;
-	int			 fd;
 
 	if (depth > WEB_MAX_DEPTH || snprintf(path, sizeof path, "%s%s%s",
 	    w->root, *rel ? "/" : "", rel) >= (int)sizeof path)
 		return;
 	if ((d = opendir(path)) == NULL)
 		return;
-	if ((head = malloc(READER_PROBE_BYTES)) == NULL) {
-		closedir(d);
-		return;
-	}
 	while ((de = readdir(d)) != NULL && *n < WEB_MAX_PROFILES) {
 		if (de->d_name[0] == '.')
 			continue;
@@ -300,12 +294,9 @@ web_scan(struct web *w, const char *rel, int depth, struct web_entry **ev,
 			web_scan(w, name, depth + 1, ev, n, cap);
 			continue;
 		}
-		if (!S_ISREG(st.st_mode) || (fd = open(path, O_RDONLY |
-		    O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)) == -1)
-			continue;
-		got = read(fd, head, READER_PROBE_BYTES);
-		close(fd);
-		if (got <= 0 || (r = reader_detect(head, got)) == NULL)
+		/* Through any compression (reader_detect_file). */
+		if (!S_ISREG(st.st_mode) || (r = reader_detect_file(path)) ==
+		    NULL)
 			continue;
 		if (*n == *cap) {
 			*cap = *cap ? *cap * 2 : 64;
@@ -322,7 +313,6 @@ web_scan(struct web *w, const char *rel, int depth, struct web_entry **ev,
 		profpath_key(&st, e->key);
 		(*n)++;
 	}
-	free(head);
 	closedir(d);
 }
 

@@ -16,11 +16,15 @@
 
 #include "config.h"
 
+#include <err.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "conf.h"
 #include "deepq.h"
+#include "input.h"
 
 /* deepq: the command line's entry point and subcommand table. */
 
@@ -31,9 +35,9 @@ static const struct {
 } deepq_cmds[] = {
 	{ "convert", cmd_convert, "convert [--to folded|callgrind] "
 	    "[--metric name] [--maxdepth n] [--order name|time] "
-	    "[--query query] [--reader name] in out" },
+	    "[--query query] [--reader name] [--max-decompressed MB] in out" },
 	{ "query", cmd_query, "query [--local] [--reader name] [--static-base url] "
-	    "file [query]" },
+	    "[--max-decompressed MB] file [query]" },
 	{ "status", cmd_status, "status [--json]" },
 	{ "stop", cmd_stop, "stop file | --all" },
 	{ "web", cmd_web, DEEPQ_WEB_USAGE },
@@ -49,6 +53,32 @@ deepq_usage(void)
 		fprintf(stderr, "%s deepq %s\n", i ? "      " : "usage:",
 		    deepq_cmds[i].usage);
 	exit(1);
+}
+
+/*
+ * The decompressed-size limit of a profile loaded in this process:
+ * --max-decompressed's MB if given, else deepq.conf's max_decompressed.
+ */
+void
+deepq_input_limit(const char *mb)
+{
+	struct config		*cfg;
+	char			*cause = NULL, *end;
+	unsigned long long	 v;
+
+	if (mb != NULL) {
+		v = strtoull(mb, &end, 10);
+		if (*mb < '0' || *mb > '9' || *end != '\0' || v == 0 ||
+		    v > (1ULL << 30))
+			errx(1, "--max-decompressed: must be 1 to %llu (MB)",
+			    1ULL << 30);
+		input_set_default_limit((uint64_t)v << 20);
+		return;
+	}
+	if ((cfg = conf_load(NULL, &cause)) == NULL)
+		errx(1, "%s", cause ? cause : "out of memory");
+	input_set_default_limit(cfg->max_decompressed << 20);
+	conf_free(cfg);
 }
 
 int

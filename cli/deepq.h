@@ -27,6 +27,7 @@
 #define DEEPQ_WEB_USAGE	"web [--listen address:port] [--www dir] dir"
 
 void	deepq_usage(void) __attribute__((__noreturn__));
+void	deepq_input_limit(const char *);
 
 int	cmd_convert(int, char **);
 int	cmd_query(int, char **);

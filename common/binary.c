@@ -67,7 +67,7 @@ binary_left(const struct binary *b)
 {
 	uint64_t	 off = binary_offset(b);
 
-	return (b->in->size > off ? b->in->size - off : 0);
+	return (input_bound(b->in) > off ? input_bound(b->in) - off : 0);
 }
 
 /* Record a failure at an offset; always -1. */
@@ -89,7 +89,7 @@ binary_refill(struct binary *b, size_t want)
 	binary_sync(b);
 	n = input_peek(b->in, &q, want > BINARY_WINDOW ? want : BINARY_WINDOW);
 	if (n == -1)
-		return (binary_fail(b, b->base, "read error"));
+		return (binary_fail(b, b->base, input_error(b->in)));
 	b->start = b->p = (const unsigned char *)q;
 	b->end = b->p + n;
 	return (0);

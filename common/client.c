@@ -543,7 +543,7 @@ client_ready(struct client *c, int rfd, long long end, char **msg,
     int *seen)
 {
 	struct pollfd	 pfd;
-	char		 buf[1024], *m;
+	char		 buf[1024], *m, kind;
 	ssize_t		 n;
 	size_t		 len;
 	long long	 left;
@@ -565,7 +565,9 @@ client_ready(struct client *c, int rfd, long long end, char **msg,
 		}
 		if (n == 0)
 			return (-1);
-		if (buf[0] == PROTO_READY_ERROR) {
+		if (buf[0] == PROTO_READY_ERROR ||
+		    buf[0] == PROTO_READY_TOOLARGE) {
+			kind = buf[0];
 			/* The rest until EOF is the message. */
 			len = 0;
 			while (len < sizeof buf - 1 && (n = read(rfd,
@@ -576,7 +578,7 @@ client_ready(struct client *c, int rfd, long long end, char **msg,
 				free(*msg);
 				*msg = m;
 			}
-			return (PROTO_READY_ERROR);
+			return (kind);
 		}
 		*seen = buf[0];
 		if (buf[0] == PROTO_READY_OK || buf[0] == PROTO_READY_BUSY ||
@@ -667,6 +669,8 @@ client_start(struct client *c, int *rfd)
 		    "this profile");
 	else if (r == PROTO_READY_ERROR)
 		a = client_error(c, 500, 0, "%s", msg ? msg : "?");
+	else if (r == PROTO_READY_TOOLARGE)
+		a = client_error(c, 413, 0, "%s", msg ? msg : "?");
 	else
 		a = client_error(c, 500, 0, "the server did not start");
 	close(*rfd);
@@ -778,9 +782,11 @@ client_run(struct client *c, const char *query)
 		close(rfd);
 		if (r == PROTO_READY_OK || r == PROTO_READY_BUSY)
 			continue;
-		if (r == PROTO_READY_ERROR) {
-			a = client_error(c, 422, 0, "cannot load %s: %s",
-			    c->name, client_unpath(c, msg));
+		if (r == PROTO_READY_ERROR || r == PROTO_READY_TOOLARGE) {
+			/* Too large: 413, the request's entity is the file. */
+			a = client_error(c, r == PROTO_READY_ERROR ? 422 : 413,
+			    0, "cannot load %s: %s", c->name,
+			    client_unpath(c, msg));
 			free(msg);
 			return (a);
 		}

@@ -69,6 +69,8 @@ static const struct conf_key conf_keys[] = {
 	{ "load_wait", CONF_INT, OFF(load_wait), 0, 60, "seconds" },
 	{ "max_cost", CONF_U64, OFF(max_cost), 0, INT64_MAX,
 	    "node visits" },
+	{ "max_decompressed", CONF_U64, OFF(max_decompressed), 1, 1 << 30,
+	    "MB" },
 	{ "max_memory", CONF_U64, OFF(max_memory), 0, 1 << 30, "MB" },
 	{ "max_query", CONF_SIZE, OFF(max_query), 256, 65536, "bytes" },
 	{ "max_servers", CONF_INT, OFF(max_servers), 1, 4096, "servers" },
@@ -123,6 +125,7 @@ conf_create(void)
 	c->max_query = 8192;
 	c->max_cost = 50000000;
 	c->max_memory = 0;
+	c->max_decompressed = 16384;
 	c->answer_cache = 16;
 	return (c);
 }

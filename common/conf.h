@@ -50,6 +50,7 @@ struct config {
 	size_t		 max_query;	/* bytes of a query string */
 	uint64_t	 max_cost;	/* node visits per query, 0 = none */
 	uint64_t	 max_memory;	/* MB of address space, 0 = none */
+	uint64_t	 max_decompressed; /* MB a compressed profile gives */
 	uint64_t	 answer_cache;	/* MB of answers kept, 0 = none */
 };
 

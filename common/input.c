@@ -25,11 +25,92 @@
 #include <unistd.h>
 
 #include "cause.h"
+#include "decompress.h"
 #include "input.h"
 
 /* Buffered input for readers (see input.h). */
 
 static int	input_fill(struct input *, size_t);
+static ssize_t	input_source(struct input *, char *, size_t);
+static int	input_decoder(struct input *, const void *, size_t,
+		    char **);
+
+/* The limit of inputs opened from now on (deepq.conf's, or an option). */
+static uint64_t	input_default_limit = INPUT_DEFAULT_LIMIT;
+
+/* Set the decompressed-size limit of inputs opened after this call. */
+void
+input_set_default_limit(uint64_t limit)
+{
+	input_default_limit = limit != 0 ? limit : INPUT_DEFAULT_LIMIT;
+}
+
+/* Set an input's decompressed-size limit (before its first read). */
+void
+input_set_limit(struct input *in, uint64_t limit)
+{
+	in->limit = limit != 0 ? limit : INPUT_DEFAULT_LIMIT;
+}
+
+/* The compression decoded ("gzip", "zstd"...), NULL for plain bytes. */
+const char *
+input_compression(const struct input *in)
+{
+	return (in->dec != NULL ? decompress_name(in->compression) : NULL);
+}
+
+/* The message of the last read or decompression error. */
+const char *
+input_error(const struct input *in)
+{
+	if (in->why != NULL)
+		return (in->why);
+	return (strerror(in->error ? in->error : EIO));
+}
+
+/*
+ * The most bytes the input can give from its start: the file's size,
+ * or for compressed input the limit (the true size is known only at
+ * the end).
+ */
+uint64_t
+input_bound(const struct input *in)
+{
+	return (in->dec != NULL ? in->limit : in->size);
+}
+
+/*
+ * Put a decoder in front of the bytes if the first ones show a
+ * compression: mem and len for memory, else the input's file. 0 when
+ * there is none or it is in place, -1 with *cause.
+ */
+static int
+input_decoder(struct input *in, const void *mem, size_t len, char **cause)
+{
+	unsigned char	 head[65536];
+	ssize_t		 n;
+	int		 kind;
+
+	if (mem == NULL) {
+		/* Enough for the zlib check's trial (decompress.c). */
+		while ((n = pread(in->fd, head, sizeof head, 0)) == -1 &&
+		    errno == EINTR)
+			;
+		if (n == -1) {
+			cause_set(cause, "%s: %s", in->path, strerror(errno));
+			return (-1);
+		}
+		kind = decompress_detect(head, n);
+	} else
+		kind = decompress_detect(mem, len);
+	if (kind == DECOMPRESS_NONE)
+		return (0);
+	if ((in->dec = decompress_create(kind, mem == NULL ? in->fd : -1, mem,
+	    len, cause)) == NULL)
+		return (-1);
+	in->compression = kind;
+	return (0);
+}
 
 /* Open a regular file for reading. NULL with *cause on failure. */
 struct input *
@@ -62,6 +143,11 @@ input_open(const char *path, char **cause)
 	in->path = path;
 	in->cap = INPUT_BLOCK;
 	in->size = st.st_size;
+	in->limit = input_default_limit;
+	if (input_decoder(in, NULL, 0, cause) == -1) {
+		input_free(in);
+		return (NULL);
+	}
 	return (in);
 }
 
@@ -83,6 +169,41 @@ input_memory(const char *data, size_t len)
 	in->len = len;
 	in->size = len;
 	in->eof = 1;
+	in->limit = input_default_limit;
+	return (in);
+}
+
+/*
+ * Input from a memory buffer, decompressed if its first bytes show a
+ * compression (tests, fuzzing). The buffer is copied. NULL with *cause.
+ */
+struct input *
+input_memory_decoded(const char *data, size_t len, char **cause)
+{
+	struct input	*in;
+	char		*b;
+
+	if ((in = input_memory(data, len)) == NULL) {
+		cause_set(cause, "out of memory");
+		return (NULL);
+	}
+	if (input_decoder(in, in->buf, len, cause) == -1) {
+		input_free(in);
+		return (NULL);
+	}
+	if (in->dec == NULL)
+		return (in);
+	/* The copy becomes the decoder's source; the buffer starts empty. */
+	if ((b = malloc(INPUT_BLOCK)) == NULL) {
+		input_free(in);
+		cause_set(cause, "out of memory");
+		return (NULL);
+	}
+	in->src = in->buf;
+	in->buf = b;
+	in->cap = INPUT_BLOCK;
+	in->len = 0;
+	in->eof = 0;
 	return (in);
 }
 
@@ -94,6 +215,9 @@ input_free(struct input *in)
 		return;
 	if (in->fd != -1)
 		close(in->fd);
+	decompress_free(in->dec);
+	free(in->src);
+	free(in->why);
 	free(in->buf);
 	free(in);
 }
@@ -105,6 +229,21 @@ input_rewind(struct input *in)
 	in->lineno = 0;
 	in->error = 0;
 	in->hold = 0;
+	in->partial = 0;
+	if (in->dec != NULL) {
+		if (in->offset == 0 && in->decoded == in->len) {
+			in->pos = 0;
+			return (0);
+		}
+		free(in->why);
+		in->why = NULL;
+		if (decompress_rewind(in->dec, &in->why) == -1)
+			return (-1);
+		in->pos = in->len = 0;
+		in->offset = in->decoded = 0;
+		in->eof = in->too_large = 0;
+		return (0);
+	}
 	if (in->fd == -1) {
 		in->pos = 0;
 		return (0);
@@ -153,18 +292,57 @@ input_fill(struct input *in, size_t want)
 		in->cap = in->pos + want;
 	}
 	while (in->len - in->pos < want && !in->eof) {
-		n = read(in->fd, in->buf + in->len, in->cap - in->len);
-		if (n == -1) {
-			if (errno == EINTR)
-				continue;
-			in->error = errno;
+		if ((n = input_source(in, in->buf + in->len,
+		    in->cap - in->len)) == -1)
 			return (-1);
-		}
 		if (n == 0)
 			in->eof = 1;
 		in->len += n;
 	}
 	return (0);
+}
+
+/*
+ * Up to n bytes from the file or its decoder into dst: 0 at the end, -1
+ * with in->error or in->why set. Counts decompressed bytes against the
+ * limit, asking for one byte past it to see whether there is more.
+ */
+static ssize_t
+input_source(struct input *in, char *dst, size_t n)
+{
+	ssize_t		 got;
+	uint64_t	 room;
+
+	if (in->dec == NULL) {
+		for (;;) {
+			if ((got = read(in->fd, dst, n)) != -1)
+				return (got);
+			if (errno != EINTR) {
+				in->error = errno;
+				return (-1);
+			}
+		}
+	}
+	if (in->why != NULL)
+		return (-1);
+	room = in->decoded < in->limit ? in->limit - in->decoded : 0;
+	if (n > room + 1)
+		n = room + 1;
+	if ((got = decompress_read(in->dec, dst, n, &in->why)) == -1) {
+		in->error = EIO;
+		return (-1);
+	}
+	if ((uint64_t)got > room) {
+		in->too_large = 1;
+		in->error = EFBIG;
+		cause_set(&in->why, "%s data decompresses to more than %llu "
+		    "MiB (the limit is max_decompressed in deepq.conf(5))",
+		    decompress_name(in->compression),
+		    (unsigned long long)(in->limit >> 20));
+		return (-1);
+	}
+	in->decoded += got;
+	return (got);
 }
 
 /* Point *p at up to n bytes from the current position without consuming. */
@@ -209,8 +387,8 @@ input_line(struct input *in, size_t *lenp, char **cause)
 		room = in->cap - keep;
 		if (input_fill(in, scanned < room / 2 ? room :
 		    room > 0 ? room * 2 : 1) == -1) {
-			cause_set(cause, "%s: read error: %s", in->path,
-			    strerror(in->error ? in->error : ENOMEM));
+			cause_set(cause, "%s: %s", in->path,
+			    in->error ? input_error(in) : strerror(ENOMEM));
 			return (NULL);
 		}
 	}
@@ -232,6 +410,8 @@ input_line(struct input *in, size_t *lenp, char **cause)
 		s = in->buf + in->pos;
 		nl = in->buf + in->len;
 		in->len++;
+		/* A text file cut short ends so: readers may say it. */
+		in->partial = 1;
 	}
 	len = nl - s;
 	if (len > INPUT_MAX_LINE) {
@@ -283,32 +463,51 @@ input_offset(const struct input *in)
 
 /*
  * The rest of the input in one allocated, NUL-terminated buffer the
- * caller frees. Bounded by the size the file had when opened.
+ * caller frees. Bounded by the size the file had when opened, or for
+ * compressed input by the limit (the buffer grows as it decodes).
  */
 char *
 input_slurp(struct input *in, size_t *lenp, char **cause)
 {
-	uint64_t	 want = in->size - input_offset(in);
-	char		*b;
+	uint64_t	 want = in->size - input_offset(in), max;
+	size_t		 len = 0, cap;
+	char		*b, *nb;
 	ssize_t		 n;
 
-	if (in->size < input_offset(in))
+	if (in->dec != NULL) {
+		max = in->limit < INPUT_MAX_FILE ? in->limit : INPUT_MAX_FILE;
+		/* Compressed text is rarely under a third of its size. */
+		want = in->size < max / 4 ? in->size * 4 : max;
+	} else if (in->size < input_offset(in))
 		want = 0;
 	if (want > INPUT_MAX_FILE || want >= SIZE_MAX) {
 		cause_set(cause, "%s: file too large", in->path);
 		return (NULL);
 	}
-	if ((b = malloc(want + 1)) == NULL) {
+	cap = want + 1;
+	if ((b = malloc(cap)) == NULL) {
 		cause_set(cause, "%s: out of memory", in->path);
 		return (NULL);
 	}
-	if ((n = input_read(in, b, want)) == -1) {
-		cause_set(cause, "%s: read error: %s", in->path,
-		    strerror(in->error));
-		free(b);
-		return (NULL);
+	for (;;) {
+		if ((n = input_read(in, b + len, cap - 1 - len)) == -1) {
+			cause_set(cause, "%s: %s", in->path, input_error(in));
+			free(b);
+			return (NULL);
+		}
+		len += n;
+		if (in->dec == NULL || len < cap - 1)
+			break;
+		/* Full: grow; input_source stops at the limit. */
+		if (cap > SIZE_MAX / 2 || (nb = realloc(b, cap * 2)) == NULL) {
+			cause_set(cause, "%s: out of memory", in->path);
+			free(b);
+			return (NULL);
+		}
+		b = nb;
+		cap *= 2;
 	}
-	b[n] = '\0';
-	*lenp = n;
+	b[len] = '\0';
+	*lenp = len;
 	return (b);
 }

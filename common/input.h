@@ -21,7 +21,9 @@
  * Buffered input for readers: lines (LF or CRLF) with a length limit and
  * a line count for error messages, raw bytes for binary formats, and the
  * whole file for formats that need it (JSON). Reads large blocks so text
- * readers do not pay a call per line.
+ * readers do not pay a call per line. A gzip, zlib, zstd or xz file is
+ * decompressed on the way (decompress.c), chosen by its first bytes, so
+ * readers see the profile itself; its decompressed size is limited.
  */
 
 #include <stddef.h>
@@ -36,6 +38,16 @@
 #define INPUT_BLOCK	(128 * 1024)
 #define INPUT_MAX_LINE	(4 * 1024 * 1024)
 #define INPUT_MAX_FILE	((uint64_t)64 * 1024 * 1024 * 1024)
+/*
+ * The decompressed bytes a compressed input may give, unless set (the
+ * max_decompressed of deepq.conf(5)): generous, as no reader keeps the
+ * whole text, yet a bomb of a few MB stops in seconds instead of
+ * running the load for minutes or filling memory in a reader that must
+ * hold the whole file.
+ */
+#define INPUT_DEFAULT_LIMIT	((uint64_t)16 * 1024 * 1024 * 1024)
+
+struct decompress;
 
 struct input {
 	int		 fd;
@@ -45,7 +57,7 @@ struct input {
 	size_t		 pos;		/* next unread byte in buf */
 	size_t		 len;		/* bytes valid in buf */
 	uint64_t	 offset;	/* file offset of buf[0] */
-	uint64_t	 size;		/* file size at open */
+	uint64_t	 size;		/* file size at open (compressed) */
 	uint64_t	 lineno;	/* lines returned so far */
 	/*
 	 * Bytes before pos that a refill keeps (a reader comparing a line
@@ -54,10 +66,25 @@ struct input {
 	size_t		 hold;
 	int		 eof;
 	int		 error;		/* errno of a failed read, else 0 */
+	int		 partial;	/* the last line had no newline */
+
+	struct decompress *dec;		/* NULL for plain bytes */
+	char		*src;		/* memory the decoder reads, owned */
+	int		 compression;	/* DECOMPRESS_*, 0 for none */
+	uint64_t	 limit;		/* decompressed bytes allowed */
+	uint64_t	 decoded;	/* decompressed bytes so far */
+	int		 too_large;	/* stopped at the limit */
+	char		*why;		/* the last error's message */
 };
 
 struct input	*input_open(const char *, char **);
 struct input	*input_memory(const char *, size_t);
+struct input	*input_memory_decoded(const char *, size_t, char **);
+void		 input_set_default_limit(uint64_t);
+void		 input_set_limit(struct input *, uint64_t);
+const char	*input_compression(const struct input *);
+const char	*input_error(const struct input *);
+uint64_t	 input_bound(const struct input *);
 void		 input_free(struct input *);
 int		 input_rewind(struct input *);
 ssize_t		 input_peek(struct input *, const char **, size_t);

@@ -109,6 +109,7 @@ struct answer;
 #define PROTO_READY_OK		'R'	/* FIFO in place, serving */
 #define PROTO_READY_ERROR	'E'	/* followed by the message */
 #define PROTO_READY_BUSY	'B'	/* another server has the file */
+#define PROTO_READY_TOOLARGE	'T'	/* an error: over a size limit */
 
 struct proto_req {
 	unsigned int	 version;

@@ -105,6 +105,9 @@ static int	perf_event(const char *, size_t, struct perf_span *,
 		    struct perf_span *);
 static int	perf_frame(const char *, size_t, struct perf_span *,
 		    struct perf_span *, struct perf_span *);
+static int	perf_event_loose(const char *, size_t, size_t,
+		    struct perf_span *, struct perf_span *);
+static int	perf_record(const char *, size_t);
 static int	perf_put(struct perf *, const char *, size_t);
 static int	perf_push(struct perf *, uint32_t);
 static int	perf_tidy(struct perf *, struct perf_span, struct perf_span,
@@ -113,6 +116,7 @@ static int	perf_line_frame(struct perf *, const char *, size_t);
 static int	perf_line_header(struct perf *, const char *, size_t,
 		    char **);
 static int	perf_end(struct perf *);
+static int	perf_metrics(struct perf *, int, struct perf_span);
 
 const struct reader reader_perf = {
 	.name = "perf",
@@ -236,6 +240,57 @@ perf_event(const char *s, size_t len, struct perf_span *period,
 	while (d > 0 && perf_space((unsigned char)s[d - 1]))
 		d--;
 	return (d > 0 && s[d - 1] == ':');
+}
+
+/*
+ * The period where the script's pattern finds none because no ':'
+ * precedes it: `perf script -F' without the time field writes "comm
+ * tid period event:" or "comm tid period". The script then counts each
+ * sample as 1; the samples metric still does, and the period is kept
+ * too rather than dropped. Only digits after the pid/tid (which end at
+ * from) are taken. 1 if found, with the event when there is one.
+ */
+static int
+perf_event_loose(const char *s, size_t len, size_t from,
+    struct perf_span *period, struct perf_span *event)
+{
+	size_t	 e = len, t, d;
+
+	while (e > from && perf_space((unsigned char)s[e - 1]))
+		e--;
+	event->s = NULL;
+	event->n = 0;
+	if (e > from && s[e - 1] == ':') {
+		for (t = e - 1; t > from && !perf_space((unsigned char)s[t - 1]);
+		    t--)
+			;
+		if (t == e - 1 || t == from)
+			return (0);
+		event->s = s + t;
+		event->n = e - 1 - t;
+		for (e = t; e > from && perf_space((unsigned char)s[e - 1]);
+		    e--)
+			;
+		if (e == t)
+			return (0);
+	}
+	for (d = e; d > from && perf_digit((unsigned char)s[d - 1]); d--)
+		;
+	if (d == e || d == from || !perf_space((unsigned char)s[d - 1]))
+		return (0);
+	period->s = s + d;
+	period->n = e - d;
+	return (1);
+}
+
+/*
+ * A side-band record of --show-mmap-events, --show-task-events and the
+ * like ("comm pid time: PERF_RECORD_MMAP2 ..."): no sample.
+ */
+static int
+perf_record(const char *s, size_t len)
+{
+	return (memmem(s, len, ": PERF_RECORD_", 14) != NULL);
 }
 
 /*
@@ -511,11 +566,12 @@ perf_line_header(struct perf *p, const char *s, size_t len, char **why)
 	int64_t			 v = 0;
 	size_t			 i, need;
 	char			*np;
-	int			 has_period = 0;
+	int			 has_period = 0, sample = 0;
 
 	if (!perf_header(s, len, &comm, &pid, &tid))
 		return (1);
 	period.n = 0;
+	event.n = 0;
 	if (perf_event(s, len, &period, &event)) {
 		if (p->event == NULL) {
 			if ((p->event = malloc(event.n + 1)) == NULL)
@@ -527,6 +583,22 @@ perf_line_header(struct perf *p, const char *s, size_t len, char **why)
 		    memcmp(event.s, p->event, event.n) != 0)
 			return (0);
 		has_period = period.n > 0;
+		sample = 1;
+	} else if (!perf_record(s, len) && perf_event_loose(s, len,
+	    (tid.n > 0 ? tid.s + tid.n : pid.s + pid.n) - s, &period,
+	    &event)) {
+		/* Filtered as above when it names its event. */
+		if (event.n > 0 && p->event == NULL) {
+			if ((p->event = malloc(event.n + 1)) == NULL)
+				return (-1);
+			memcpy(p->event, event.s, event.n);
+			p->event[event.n] = '\0';
+			p->eventlen = event.n;
+		} else if (event.n > 0 && (event.n != p->eventlen ||
+		    memcmp(event.s, p->event, event.n) != 0))
+			return (0);
+		has_period = 1;
+		sample = 1;
 	}
 	for (i = 0; i < period.n && has_period; i++) {
 		if (__builtin_mul_overflow(v, 10, &v) ||
@@ -539,20 +611,15 @@ perf_line_header(struct perf *p, const char *s, size_t len, char **why)
 	if (!has_period || (period.n == 1 && period.s[0] == '0'))
 		v = 1;
 
-	/* The first event line accepted decides the metrics. */
-	if (p->samples == -1) {
-		if (has_period) {
-			p->period = profile_builder_metric(p->b, "period",
-			    (event.n == 9 && memcmp(event.s, "cpu-clock", 9)
-			    == 0) || (event.n == 10 && memcmp(event.s,
-			    "task-clock", 10) == 0) ? "ns" : "count");
-			if (p->period == -1)
-				return (-1);
-		}
-		if ((p->samples = profile_builder_metric(p->b, "samples",
-		    "count")) == -1)
-			return (-1);
-	}
+	/*
+	 * The first sample's event line decides the metrics (a side-band
+	 * record before it, PERF_RECORD_MMAP2 and the like, has no period
+	 * and must not drop the metric); perf_end decides if none had one.
+	 */
+	if (p->samples == -1 && sample && perf_metrics(p, has_period,
+	    event) == -1)
+		return (-1);
+	p->weight = v;
 
 	/* No tid, or a tid of "0" (false in Perl): the pid is the tid. */
 	if (tid.n == 0 || (tid.n == 1 && tid.s[0] == '0')) {
@@ -585,7 +652,24 @@ perf_line_header(struct perf *p, const char *s, size_t len, char **why)
 	}
 	p->java = p->pnamelen == 4 && memcmp(p->pname, "java", 4) == 0;
 	p->has_pname = 1;
-	p->weight = v;
+	return (0);
+}
+
+/* Make the metrics: period (when the samples have one) and samples. */
+static int
+perf_metrics(struct perf *p, int has_period, struct perf_span event)
+{
+	if (has_period) {
+		p->period = profile_builder_metric(p->b, "period",
+		    (event.n == 9 && memcmp(event.s, "cpu-clock", 9) == 0) ||
+		    (event.n == 10 && memcmp(event.s, "task-clock", 10) ==
+		    0) ? "ns" : "count");
+		if (p->period == -1)
+			return (-1);
+	}
+	if ((p->samples = profile_builder_metric(p->b, "samples", "count"))
+	    == -1)
+		return (-1);
 	return (0);
 }
 
@@ -593,11 +677,14 @@ perf_line_header(struct perf *p, const char *s, size_t len, char **why)
 static int
 perf_end(struct perf *p)
 {
-	uint32_t	 node, f;
-	size_t		 i;
+	struct perf_span	 none = { NULL, 0 };
+	uint32_t		 node, f;
+	size_t			 i;
 
 	if (!p->has_pname)
 		return (0);
+	if (p->samples == -1 && perf_metrics(p, 0, none) == -1)
+		return (-1);
 	if ((f = profile_builder_func(p->b, p->pname, p->pnamelen, "", 0)) ==
 	    PROFILE_NONE ||
 	    (node = profile_builder_child(p->b, PROFILE_ROOT, f)) ==
@@ -660,22 +747,26 @@ perf_options(const char *variant, int *flags, char **cause)
 }
 
 /*
- * An event line (after any '#' header) followed by a frame line or a
- * blank line. Folded stacks never match: their lines end in a number.
+ * An event line (after any '#' header and side-band records) followed
+ * by a frame line, or by a blank line when it ends in "event:". Folded
+ * stacks never match: their lines end in a number; nor does other text
+ * whose first line happens to start "word number" (bpftrace's
+ * "Attaching 1 probe..."): a frame or the event must follow.
  */
 static int
 perf_probe(const char *buf, size_t len)
 {
-	struct perf_span	 a, b, c;
+	struct perf_span	 a, b, c, pid, tid;
 	const char		*nl, *line, *next;
-	size_t			 n, m;
+	size_t			 n, m, lines;
+	int			 strict, loose;
 
-	for (;;) {
-		if (len == 0)
+	for (lines = 0;; lines++) {
+		if (len == 0 || lines == 64)
 			return (0);
 		nl = memchr(buf, '\n', len);
 		n = nl ? (size_t)(nl - buf) : len;
-		if (n > 0 && buf[0] != '#')
+		if (n > 0 && buf[0] != '#' && !perf_record(buf, n))
 			break;
 		if (nl == NULL)
 			return (0);
@@ -683,26 +774,25 @@ perf_probe(const char *buf, size_t len)
 		len -= n + 1;
 	}
 	line = buf;
-	if (memchr(line, '\0', n) != NULL || !perf_header(line, n, &a, &b, &c))
+	if (memchr(line, '\0', n) != NULL ||
+	    !perf_header(line, n, &a, &pid, &tid))
 		return (0);
-	if (!perf_event(line, n, &a, &b)) {
-		/* "comm tid event:", without a time: older perf versions. */
-		for (m = n; m > 0 &&
-		    perf_space((unsigned char)line[m - 1]); m--)
-			;
-		return (m > 0 && line[m - 1] == ':' ? 30 : 10);
-	}
+	strict = perf_event(line, n, &a, &b);
+	loose = !strict && perf_event_loose(line, n, (tid.n > 0 ?
+	    tid.s + tid.n : pid.s + pid.n) - line, &a, &b);
 	if (nl == NULL)
-		return (40);
+		return (strict ? 40 : 0);
 	next = nl + 1;
 	len -= n + 1;
 	nl = memchr(next, '\n', len);
 	m = nl ? (size_t)(nl - next) : len;
 	if (m > 0 && next[m - 1] == '\r')
 		m--;
-	if (m == 0 || perf_frame(next, m, &a, &b, &c))
+	if (m > 0 && perf_frame(next, m, &a, &b, &c))
+		return (strict || loose ? 90 : 60);
+	if (m == 0 && strict)
 		return (90);
-	return (40);
+	return (0);
 }
 
 static struct profile *
@@ -749,6 +839,16 @@ perf_load(struct input *in, const struct reader_options *opts,
 	}
 	if (why != NULL) {
 		cause_set(cause, "%s: %s", in->path, why);
+		goto fail;
+	}
+	/*
+	 * perf script ends every line: a last line without its newline
+	 * inside a sample is a file cut short, whose sample would be lost.
+	 */
+	if (in->partial && p.has_pname) {
+		cause_set(cause, "%s: line %llu: the file ends in the middle "
+		    "of a sample (truncated)", in->path,
+		    (unsigned long long)in->lineno);
 		goto fail;
 	}
 	if (p.nsamples == 0) {

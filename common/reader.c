@@ -71,9 +71,13 @@ reader_at(size_t i)
 	return (i < NREADERS ? reader_table[i] : NULL);
 }
 
-/* The reader whose probe scores the first bytes highest; NULL if none. */
-const struct reader *
-reader_detect(const char *buf, size_t len)
+/*
+ * The reader whose probe scores the first bytes highest; NULL if none,
+ * or if a known non-profile (reader-refuse.c) scores at least as high.
+ */
+static const struct reader *
+reader_detect_score(const char *buf, size_t len, const char **what,
+    const char **hint)
 {
 	const struct reader	*best = NULL;
 	int			 score, top = 0;
@@ -86,7 +90,40 @@ reader_detect(const char *buf, size_t len)
 			best = reader_table[i];
 		}
 	}
+	*what = *hint = NULL;
+	if (reader_refuse(buf, len, what, hint) >= top && *what != NULL)
+		return (NULL);
+	*what = *hint = NULL;
 	return (best);
+}
+
+/* The reader for the first bytes, NULL if none (see above). */
+const struct reader *
+reader_detect(const char *buf, size_t len)
+{
+	const char	*what, *hint;
+
+	return (reader_detect_score(buf, len, &what, &hint));
+}
+
+/*
+ * The reader for a file, looking through its compression; NULL if none
+ * or it cannot be read (for listings).
+ */
+const struct reader *
+reader_detect_file(const char *path)
+{
+	const struct reader	*r = NULL;
+	struct input		*in;
+	const char		*head;
+	ssize_t			 n;
+
+	if ((in = input_open(path, NULL)) == NULL)
+		return (NULL);
+	if ((n = input_peek(in, &head, READER_PROBE_BYTES)) > 0)
+		r = reader_detect(head, n);
+	input_free(in);
+	return (r);
 }
 
 /*
@@ -98,10 +135,11 @@ reader_load_input(struct input *in, const char *format,
     const struct reader_options *opts, char **cause)
 {
 	const struct reader	*r;
-	const char		*head;
+	const char		*head, *what, *hint;
 	ssize_t			 n;
 	struct reader_options	 defaults = { 0 };
 	struct profile		*p;
+	char			 looks[160];
 
 	if (opts == NULL)
 		opts = &defaults;
@@ -112,16 +150,25 @@ reader_load_input(struct input *in, const char *format,
 		}
 	} else {
 		if ((n = input_peek(in, &head, READER_PROBE_BYTES)) == -1) {
-			cause_set(cause, "%s: %s", in->path,
-			    strerror(in->error ? in->error : EIO));
+			cause_set(cause, "%s: %s", in->path, input_error(in));
 			return (NULL);
 		}
 		if (n == 0) {
-			cause_set(cause, "%s: empty file", in->path);
+			cause_set(cause, "%s: empty file%s", in->path,
+			    in->dec != NULL ? " (once decompressed)" : "");
 			return (NULL);
 		}
-		if ((r = reader_detect(head, n)) == NULL) {
-			cause_set(cause, "%s: unknown profile format", in->path);
+		if ((r = reader_detect_score(head, n, &what, &hint)) == NULL) {
+			if (what != NULL) {
+				cause_set(cause, "%s: not a profile deepq reads: "
+				    "%s; %s", in->path, what, hint);
+				return (NULL);
+			}
+			reader_refuse_describe(head, n, looks, sizeof looks);
+			cause_set(cause, "%s: unknown profile format: %s%s%s",
+			    in->path, looks, in->dec != NULL ? ", once "
+			    "decompressed from " : "", in->dec != NULL ?
+			    input_compression(in) : "");
 			return (NULL);
 		}
 	}

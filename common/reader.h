@@ -55,6 +55,11 @@ struct reader {
 
 const struct reader	*reader_find(const char *);
 const struct reader	*reader_detect(const char *, size_t);
+const struct reader	*reader_detect_file(const char *);
+int			 reader_refuse(const char *, size_t, const char **,
+			     const char **);
+void			 reader_refuse_describe(const char *, size_t, char *,
+			     size_t);
 const struct reader	*reader_at(size_t);
 struct profile		*reader_load(const char *, const char *,
 			     const struct reader_options *, char **);

@@ -304,7 +304,7 @@ main(int argc, char **argv)
 	char			*cachepath = NULL;
 	char			 id[PROTO_ID_LEN + 1], buf[4200];
 	long long		 t0;
-	int			 ch, foreground = 0, n;
+	int			 ch, foreground = 0, n, too_large = 0;
 
 	/*
 	 * A fixed mmap threshold. glibc's own starts at 128 KB and grows to
@@ -365,6 +365,8 @@ main(int argc, char **argv)
 	}
 	if (rundir == NULL && (rundir = conf_runtime_dir(cfg, &cause)) == NULL)
 		errx(1, "%s", cause);
+	/* The profile's and every base's decompressed-size limit. */
+	input_set_default_limit(cfg->max_decompressed << 20);
 
 	if (!foreground) {
 		if (main_readyfd == -1)
@@ -454,8 +456,10 @@ main(int argc, char **argv)
 		free(cause);
 		cause = NULL;
 	}
-	if (s.profile == NULL)
+	if (s.profile == NULL) {
 		s.profile = reader_load_input(in, NULL, NULL, &cause);
+		too_large = in->too_large;
+	}
 	input_free(in);
 	in = NULL;
 	alarm(0);
@@ -530,7 +534,8 @@ main(int argc, char **argv)
 	return (0);
 fail:
 	errstr = cause != NULL ? cause : "out of memory";
-	main_ready(PROTO_READY_ERROR, errstr);
+	main_ready(too_large ? PROTO_READY_TOOLARGE : PROTO_READY_ERROR,
+	    errstr);
 	if (foreground)
 		errx(1, "%s", errstr);
 	log_warnx("%s", errstr);
