@@ -34,6 +34,7 @@ extern const struct reader reader_pgcl;
 extern const struct reader reader_ghc_json;
 extern const struct reader reader_ghc_prof;
 extern const struct reader reader_perf;
+extern const struct reader reader_speedscope;
 extern const struct reader reader_trace;
 extern const struct reader reader_v8;
 
@@ -44,6 +45,7 @@ static const struct reader *reader_table[] = {
 	&reader_trace,
 	&reader_ghc_prof,
 	&reader_ghc_json,
+	&reader_speedscope,
 	&reader_v8,
 	&reader_callgrind,
 	&reader_perf,
