@@ -35,6 +35,7 @@ struct input;
 
 int	 json_doc_first(const char *, size_t);
 int	 json_doc_has_key(const char *, size_t, int, const char *);
+json_t	*json_doc_parse(char *, size_t, json_error_t *);
 json_t	*json_doc_load(struct input *, const char *, char **);
 
 #endif /* JSON_DOC_H */

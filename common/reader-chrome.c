@@ -152,7 +152,7 @@ static json_t *
 chrome_parse(struct input *in, char **cause)
 {
 	json_t		*doc;
-	json_error_t	 jerr;
+	json_error_t	 jerr, jerr2;
 	char		*text, *t;
 	size_t		 len, n;
 
@@ -164,7 +164,7 @@ chrome_parse(struct input *in, char **cause)
 	}
 	if ((text = input_slurp(in, &len, cause)) == NULL)
 		return (NULL);
-	if ((doc = json_loadb(text, len, 0, &jerr)) == NULL &&
+	if ((doc = json_doc_parse(text, len, &jerr)) == NULL &&
 	    json_doc_first(text, len) == '[') {
 		n = len;
 		while (n > 0 && strchr(" \t\r\n", text[n - 1]) != NULL)
@@ -174,7 +174,7 @@ chrome_parse(struct input *in, char **cause)
 		if ((t = realloc(text, n + 2)) != NULL) {
 			text = t;
 			text[n] = ']';
-			doc = json_loadb(text, n + 1, 0, NULL);
+			doc = json_doc_parse(text, n + 1, &jerr2);
 		}
 	}
 	free(text);
@@ -261,21 +261,20 @@ nomem:
 static uint32_t
 chrome_thread_node(struct chrome *c, uint32_t i)
 {
-	struct chrome_thread	*t = &c->threads[i];
-	const char		*proc = NULL;
-	char			 label[256];
-	uint32_t		 f, k;
-	json_t			*ev, *name;
-	size_t			 j;
+	const char	*proc = NULL;
+	char		 label[256];
+	uint32_t	 f, k;
+	json_t		*ev, *name;
+	size_t		 j;
 
-	if (t->node != PROFILE_NONE)
-		return (t->node);
-	/* The process name, from the main thread's metadata. */
+	if (c->threads[i].node != PROFILE_NONE)
+		return (c->threads[i].node);
+	/* The process name, from its metadata (which may add threads). */
 	json_array_foreach(c->events, j, ev) {
 		name = json_object_get(ev, "name");
 		if (json_is_string(name) && strcmp(json_string_value(name),
 		    "process_name") == 0 && (k = chrome_thread(c, ev)) !=
-		    PROFILE_NONE && c->threads[k].pid == t->pid &&
+		    PROFILE_NONE && c->threads[k].pid == c->threads[i].pid &&
 		    json_is_string(json_object_get(json_object_get(ev, "args"),
 		    "name"))) {
 			proc = json_string_value(json_object_get(
@@ -284,13 +283,14 @@ chrome_thread_node(struct chrome *c, uint32_t i)
 		}
 	}
 	snprintf(label, sizeof label, "%.100s (%.100s%spid %lld, tid %lld)",
-	    t->name != NULL ? t->name : "thread", proc != NULL ? proc : "",
-	    proc != NULL ? " " : "", (long long)t->pid, (long long)t->tid);
+	    c->threads[i].name != NULL ? c->threads[i].name : "thread",
+	    proc != NULL ? proc : "", proc != NULL ? " " : "",
+	    (long long)c->threads[i].pid, (long long)c->threads[i].tid);
 	if ((f = profile_builder_func(c->b, label, strlen(label), "", 0)) ==
 	    PROFILE_NONE)
 		return (PROFILE_NONE);
-	t->node = profile_builder_child(c->b, PROFILE_ROOT, f);
-	return (t->node);
+	c->threads[i].node = profile_builder_child(c->b, PROFILE_ROOT, f);
+	return (c->threads[i].node);
 }
 
 /* Thread names, and whether the file has CPU profiles (1) or not (0). */

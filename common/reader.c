@@ -30,6 +30,7 @@
 extern const struct reader reader_callgrind;
 extern const struct reader reader_chrome;
 extern const struct reader reader_folded;
+extern const struct reader reader_gecko;
 extern const struct reader reader_mercury;
 extern const struct reader reader_pgcl;
 extern const struct reader reader_ghc_json;
@@ -48,6 +49,7 @@ static const struct reader *reader_table[] = {
 	&reader_ghc_json,
 	&reader_speedscope,
 	&reader_chrome,
+	&reader_gecko,
 	&reader_v8,
 	&reader_callgrind,
 	&reader_perf,

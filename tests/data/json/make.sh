@@ -69,5 +69,5 @@ jq -c --arg page "file://$tmp/page.html" '
         | .threads |= map(.markers.data = []) | .meta.markerSchema = []
         | del(.profilingLog)]
     | walk(if type == "string" then sub($page; "file:///tmp/page.html")
-        else . end)' "$tmp/gecko.json" >"$here/gecko.json"
+        else . end)' "$tmp/gecko.json" >"$here/firefox-gecko.json"
 ls -l "$here"
