@@ -74,6 +74,7 @@
 struct chrome_thread {
 	int64_t		 pid, tid;
 	const char	*name;		/* borrowed, or NULL */
+	const char	*process;	/* borrowed process_name, or NULL */
 	uint32_t	 node;		/* PROFILE_NONE until used */
 };
 
@@ -114,6 +115,8 @@ static struct profile *chrome_load(struct input *,
 static json_t	*chrome_parse(struct input *, char **);
 static int	chrome_number(json_t *, int64_t *);
 static uint32_t	chrome_thread(struct chrome *, json_t *);
+static uint32_t	chrome_thread_id(struct chrome *, int64_t, int64_t);
+static uint32_t	chrome_pid_thread(struct chrome *, int64_t);
 static uint32_t	chrome_thread_node(struct chrome *, uint32_t);
 static int	chrome_metadata(struct chrome *);
 static int	chrome_samples(struct chrome *);
@@ -207,11 +210,7 @@ chrome_number(json_t *j, int64_t *v)
 static uint32_t
 chrome_thread(struct chrome *c, json_t *ev)
 {
-	struct chrome_thread	*t;
-	int64_t			 pid = 0, tid = 0, k[2];
-	uint64_t		 h;
-	uint32_t		 i;
-	size_t			 cap;
+	int64_t		 pid = 0, tid = 0;
 
 	if (json_object_get(ev, "pid") != NULL &&
 	    chrome_number(json_object_get(ev, "pid"), &pid) == -1)
@@ -223,6 +222,26 @@ chrome_thread(struct chrome *c, json_t *ev)
 		tid = (int64_t)hash_bytes(json_string_value(json_object_get(ev,
 		    "tid")) ? json_string_value(json_object_get(ev, "tid")) :
 		    "", json_string_length(json_object_get(ev, "tid")));
+	return (chrome_thread_id(c, pid, tid));
+}
+
+/* Thread 0 of a process, where its name is kept. */
+static uint32_t
+chrome_pid_thread(struct chrome *c, int64_t pid)
+{
+	return (chrome_thread_id(c, pid, 0));
+}
+
+/* The thread of a pid and tid, added on first sight. */
+static uint32_t
+chrome_thread_id(struct chrome *c, int64_t pid, int64_t tid)
+{
+	struct chrome_thread	*t;
+	int64_t			 k[2];
+	uint64_t		 h;
+	uint32_t		 i;
+	size_t			 cap;
+
 	k[0] = pid;
 	k[1] = tid;
 	h = hash_bytes(k, sizeof k);
@@ -247,6 +266,7 @@ chrome_thread(struct chrome *c, json_t *ev)
 	c->threads[i].pid = pid;
 	c->threads[i].tid = tid;
 	c->threads[i].name = NULL;
+	c->threads[i].process = NULL;
 	c->threads[i].node = PROFILE_NONE;
 	if (idmap_get(&c->bythread, h) == IDMAP_NONE &&
 	    idmap_put(&c->bythread, h, i) == -1)
@@ -263,25 +283,18 @@ chrome_thread_node(struct chrome *c, uint32_t i)
 {
 	const char	*proc = NULL;
 	char		 label[256];
-	uint32_t	 f, k;
-	json_t		*ev, *name;
-	size_t		 j;
+	uint32_t	 f, j;
+	int64_t		 k[2];
 
 	if (c->threads[i].node != PROFILE_NONE)
 		return (c->threads[i].node);
-	/* The process name, from its metadata (which may add threads). */
-	json_array_foreach(c->events, j, ev) {
-		name = json_object_get(ev, "name");
-		if (json_is_string(name) && strcmp(json_string_value(name),
-		    "process_name") == 0 && (k = chrome_thread(c, ev)) !=
-		    PROFILE_NONE && c->threads[k].pid == c->threads[i].pid &&
-		    json_is_string(json_object_get(json_object_get(ev, "args"),
-		    "name"))) {
-			proc = json_string_value(json_object_get(
-			    json_object_get(ev, "args"), "name"));
-			break;
-		}
-	}
+	/* The process name, kept with the process' thread 0. */
+	k[0] = c->threads[i].pid;
+	k[1] = 0;
+	if ((j = idmap_get(&c->bythread, hash_bytes(k, sizeof k))) !=
+	    IDMAP_NONE && c->threads[j].pid == c->threads[i].pid &&
+	    c->threads[j].tid == 0)
+		proc = c->threads[j].process;
 	snprintf(label, sizeof label, "%.100s (%.100s%spid %lld, tid %lld)",
 	    c->threads[i].name != NULL ? c->threads[i].name : "thread",
 	    proc != NULL ? proc : "", proc != NULL ? " " : "",
@@ -301,6 +314,7 @@ chrome_metadata(struct chrome *c)
 	const char	*n;
 	uint32_t	 t;
 	size_t		 i;
+	int64_t		 pid;
 	int		 profiles = 0;
 
 	json_array_foreach(c->events, i, ev) {
@@ -322,6 +336,19 @@ chrome_metadata(struct chrome *c)
 				return (-1);
 			if (json_is_string(tn))
 				c->threads[t].name = json_string_value(tn);
+		} else if (strcmp(json_string_value(ph), "M") == 0 &&
+		    strcmp(n, "process_name") == 0) {
+			/* Kept with thread 0 of the process. */
+			tn = json_object_get(json_object_get(ev, "args"),
+			    "name");
+			pid = 0;
+			if (json_object_get(ev, "pid") != NULL &&
+			    chrome_number(json_object_get(ev, "pid"), &pid) == -1)
+				continue;
+			if ((t = chrome_pid_thread(c, pid)) == PROFILE_NONE)
+				return (-1);
+			if (json_is_string(tn))
+				c->threads[t].process = json_string_value(tn);
 		} else if (strcmp(n, "Profile") == 0 ||
 		    strcmp(n, "ProfileChunk") == 0 ||
 		    strcmp(n, "CpuProfile") == 0)

@@ -225,6 +225,7 @@ gecko_location(struct gecko *g, json_t *libs, const char *s, size_t n)
 	char		*tmp = NULL;
 	size_t		 i, nl = n, ml = 0, ul, k;
 	uint32_t	 f, line = 0;
+	int		 tries;
 	unsigned long long addr;
 	json_t		*lib, *st, *en, *ln;
 
@@ -246,12 +247,15 @@ gecko_location(struct gecko *g, json_t *libs, const char *s, size_t n)
 		}
 		goto found;
 	}
-	/* "name (in lib)", "name (in lib) + 12", "name (in lib) (f:1)". */
+	/*
+	 * "name (in lib)", "name (in lib) + 12", "name (in lib) (f:1)": the
+	 * last " (in " only, which keeps the scan linear.
+	 */
 	for (i = n; i-- > 0;) {
 		if (i + 5 > n || memcmp(s + i, " (in ", 5) != 0)
 			continue;
 		if ((p = memchr(s + i + 5, ')', n - i - 5)) == NULL)
-			continue;
+			break;
 		k = n - (p + 1 - s);	/* what follows the lib */
 		if (k == 0 || (k > 3 && memcmp(p + 1, " + ", 3) == 0 &&
 		    gecko_digits(p + 4, k - 3)) || (k > 3 &&
@@ -266,6 +270,7 @@ gecko_location(struct gecko *g, json_t *libs, const char *s, size_t n)
 			}
 			goto found;
 		}
+		break;
 	}
 	/* JS: "name (url:line:col)[source]" or "url:line:col". */
 	k = n;
@@ -277,9 +282,11 @@ gecko_location(struct gecko *g, json_t *libs, const char *s, size_t n)
 	}
 	url = NULL;
 	if (k > 0 && s[k - 1] == ')') {
-		for (i = k - 1; i-- > 0;) {
+		/* The last " (" with a url before ":line" (two at most). */
+		for (i = k - 1, tries = 0; i-- > 0 && tries < 2;) {
 			if (i + 2 > k || s[i] != ' ' || s[i + 1] != '(')
 				continue;
+			tries++;
 			if (i + 2 < k - 1 && gecko_url_line(s + i + 2,
 			    k - 1 - i - 2, &ul, &line) == 0) {
 				url = s + i + 2;
