@@ -93,6 +93,41 @@ expect firefox-processed-v24.json gecko samples \
     "$(jq -f "$jqdir/processed-samples.jq" \
     "$json/firefox-processed-v24.json")"
 
+# Untrusted input: indices out of range, cycles, nesting, bad values
+# are refused with their cause (the fuzz seeds; replay.sh runs them all).
+fuzz=$top_srcdir/tests/fuzz/corpus
+while IFS=: read -r f want; do
+	if menu "$fuzz/$f"; then
+		not_ok "$f: loads"
+	elif grep -qF -- "$want" "$tmp/err"; then
+		ok "$f: refused: $want"
+	else
+		not_ok "$f: refused without \"$want\": $(cat "$tmp/err")"
+	fi
+done <<'LIST'
+chrome/deep.json:maximum parsing depth
+chrome/profile-cycle.json:is its own ancestor
+chrome/profile-missing-node.json:node id 7 is not in "nodes"
+chrome/unpaired.json:dur is not a number
+gecko/gecko-bad-frame.json:frame is not in the frameTable
+gecko/gecko-bad-stack.json:not one of the 1 stacks
+gecko/gecko-bad-string.json:location is not in the stringTable
+gecko/gecko-nested.json:nested more than 8 deep
+gecko/gecko-prefix-loop.json:prefix is not an earlier stack
+gecko/processed-bad-offset.json:prefix is not an earlier stack
+speedscope/bad-index.json:not one of the 3 shared frames
+speedscope/before-start.json:goes back in time
+speedscope/negative.json:weights[1] is negative
+speedscope/mixed-units.json:out of range
+LIST
+# Kept: unpaired E and B events, an array cut short, huge integers.
+menu "$fuzz/chrome/truncated-array" && [ "$(total time)" = 5 ] &&
+    ok "an array without its closing bracket loads" ||
+    not_ok "an array without its closing bracket: $(cat "$tmp/err")"
+menu "$fuzz/chrome/bigint.json" && [ "$(total time)" = 2 ] &&
+    ok "integers beyond 64 bits in args do not stop the load" ||
+    not_ok "integers beyond 64 bits: $(cat "$tmp/err")"
+
 # The other JSON profiles keep their readers; nothing else is taken.
 for f in "$data"/*.cpuprofile "$data"/samples/*.cpuprofile \
     "$data"/*-pj.prof "$data"/*.folded "$data"/*.callgrind \
