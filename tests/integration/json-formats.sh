@@ -93,6 +93,19 @@ expect firefox-processed-v24.json gecko samples \
     "$(jq -f "$jqdir/processed-samples.jq" \
     "$json/firefox-processed-v24.json")"
 
+# Each keeps its samples or spans in time order: a flame chart draws.
+for f in chrome-trace.json node-trace.json speedscope-evented.json \
+    speedscope-two-sampled.json firefox-gecko.json \
+    firefox-processed-v24.json; do
+	if "$DEEPQ" query --local "$json/$f" 'cmd=flame&style=chart&format=svg' \
+	    >"$tmp/chart.svg" 2>"$tmp/err" && grep -q '<rect' "$tmp/chart.svg"
+	then
+		ok "$f: a time-ordered flame chart"
+	else
+		not_ok "$f: no flame chart: $(cat "$tmp/err")"
+	fi
+done
+
 # Untrusted input: indices out of range, cycles, nesting, bad values
 # are refused with their cause (the fuzz seeds; replay.sh runs them all).
 fuzz=$top_srcdir/tests/fuzz/corpus
