@@ -28,6 +28,7 @@
 #include "profile.h"
 #include "profile-builder.h"
 #include "reader.h"
+#include "reader-v8.h"
 
 /*
  * V8 CPU profiles (.cpuprofile: node --cpu-prof, Chrome DevTools, the
@@ -63,6 +64,7 @@
 
 struct v8 {
 	struct profile_builder	*b;
+	uint32_t		 root;		/* builder node of "(root)" */
 	json_t			**nodes;	/* borrowed */
 	size_t			 nnodes;
 	uint32_t		*parent;	/* index, or V8_NONE */
@@ -204,7 +206,7 @@ v8_build(struct v8 *v)
 	    "functionName");
 	if (json_is_string(name) && strcmp(json_string_value(name), "(root)")
 	    == 0)
-		v->built[0] = PROFILE_ROOT;
+		v->built[0] = v->root;
 	for (i = 0; i < v->nnodes; i++) {
 		n = 0;
 		for (cur = i; cur != V8_NONE && v->built[cur] == V8_NONE;
@@ -219,7 +221,7 @@ v8_build(struct v8 *v)
 		}
 		while (n > 0) {
 			cur = path[--n];
-			pnode = v->parent[cur] == V8_NONE ? PROFILE_ROOT :
+			pnode = v->parent[cur] == V8_NONE ? v->root :
 			    v->built[v->parent[cur]];
 			if ((f = v8_func(v, v->nodes[cur])) == PROFILE_NONE ||
 			    (v->built[cur] = profile_builder_child(v->b, pnode,
@@ -328,19 +330,106 @@ fail:
 	return (-1);
 }
 
+/*
+ * Build a CPU profile object (nodes, samples, timeDeltas, startTime,
+ * endTime) under builder node root, which stands for its "(root)" node:
+ * the .cpuprofile loader passes the profile's root, the Chrome trace
+ * reader a thread's node. 0, or -1 with the reason in err (empty when
+ * the builder's error says it).
+ */
+int
+reader_v8_profile(struct profile_builder *b, uint32_t root, json_t *doc,
+    char *err, size_t errlen)
+{
+	struct v8	 v;
+	json_t		*nodes, *node, *kids, *k, *id, *par;
+	size_t		 i, c;
+	uint32_t	 idx;
+	int		 rv = -1;
+
+	memset(&v, 0, sizeof v);
+	v.b = b;
+	v.root = root;
+	idmap_init(&v.byid);
+	nodes = json_object_get(doc, "nodes");
+	if (!json_is_object(doc) || !json_is_array(nodes) ||
+	    json_array_size(nodes) == 0) {
+		snprintf(v.err, sizeof v.err, "not a V8 CPU profile (an object "
+		    "with a non-empty \"nodes\" array)");
+		goto out;
+	}
+	v.nnodes = json_array_size(nodes);
+	if ((v.nodes = calloc(v.nnodes, sizeof *v.nodes)) == NULL ||
+	    (v.parent = malloc(v.nnodes * sizeof *v.parent)) == NULL ||
+	    (v.built = malloc(v.nnodes * sizeof *v.built)) == NULL ||
+	    (v.state = calloc(v.nnodes, sizeof *v.state)) == NULL)
+		goto nomem;
+	memset(v.parent, 0xff, v.nnodes * sizeof *v.parent);
+	memset(v.built, 0xff, v.nnodes * sizeof *v.built);
+
+	/* Index the ids, then link parents from children (or parent) ids. */
+	json_array_foreach(nodes, i, node) {
+		id = json_object_get(node, "id");
+		if (!json_is_object(node) || !json_is_integer(id)) {
+			snprintf(v.err, sizeof v.err, "nodes[%zu]: not an object "
+			    "with an integer id", i);
+			goto out;
+		}
+		if (idmap_get(&v.byid, (uint64_t)json_integer_value(id)) !=
+		    IDMAP_NONE) {
+			snprintf(v.err, sizeof v.err, "nodes[%zu]: id %lld "
+			    "appears twice", i, (long long)json_integer_value(id));
+			goto out;
+		}
+		if (idmap_put(&v.byid, (uint64_t)json_integer_value(id),
+		    (uint32_t)i) == -1)
+			goto nomem;
+		v.nodes[i] = node;
+	}
+	json_array_foreach(nodes, i, node) {
+		kids = json_object_get(node, "children");
+		if (kids != NULL && !json_is_array(kids)) {
+			snprintf(v.err, sizeof v.err, "nodes[%zu]: \"children\" "
+			    "is not an array", i);
+			goto out;
+		}
+		json_array_foreach(kids, c, k) {
+			if (v8_index(&v, k, &idx) == -1 ||
+			    v8_link(&v, idx, (uint32_t)i) == -1)
+				goto out;
+		}
+		if ((par = json_object_get(node, "parent")) != NULL) {
+			if (v8_index(&v, par, &idx) == -1 ||
+			    v8_link(&v, i, idx) == -1)
+				goto out;
+		}
+	}
+	if (v8_build(&v) == -1 || v8_samples(&v, doc) == -1)
+		goto out;
+	rv = 0;
+	goto out;
+nomem:
+	snprintf(v.err, sizeof v.err, "out of memory");
+out:
+	snprintf(err, errlen, "%s", v.err);
+	idmap_clear(&v.byid);
+	free(v.nodes);
+	free(v.parent);
+	free(v.built);
+	free(v.state);
+	return (rv);
+}
+
 static struct profile *
 v8_load(struct input *in, const struct reader_options *opts, char **cause)
 {
-	struct v8	 v;
-	struct profile	*p = NULL;
-	json_t		*doc, *nodes, *node, *kids, *k, *id, *par;
-	json_error_t	 jerr;
-	char		*text;
-	size_t		 len, i, c;
-	uint32_t	 idx;
+	struct profile_builder	*b;
+	struct profile		*p = NULL;
+	json_t			*doc;
+	json_error_t		 jerr;
+	char			*text, err[256];
+	size_t			 len;
 
-	memset(&v, 0, sizeof v);
-	idmap_init(&v.byid);
 	if (in->size > V8_MAX_FILE) {
 		cause_set(cause, "%s: %llu bytes, more than the %d MiB a "
 		    "V8 profile may have (jansson holds it all in memory)",
@@ -357,81 +446,21 @@ v8_load(struct input *in, const struct reader_options *opts, char **cause)
 		    jerr.line, jerr.column, jerr.text);
 		return (NULL);
 	}
-	nodes = json_object_get(doc, "nodes");
-	if (!json_is_object(doc) || !json_is_array(nodes) ||
-	    json_array_size(nodes) == 0) {
-		cause_set(cause, "%s: not a V8 CPU profile (an object with a "
-		    "non-empty \"nodes\" array)", in->path);
+	if ((b = profile_builder_create("v8")) == NULL) {
+		cause_set(cause, "out of memory");
 		goto out;
 	}
-	v.nnodes = json_array_size(nodes);
-	if ((v.nodes = calloc(v.nnodes, sizeof *v.nodes)) == NULL ||
-	    (v.parent = malloc(v.nnodes * sizeof *v.parent)) == NULL ||
-	    (v.built = malloc(v.nnodes * sizeof *v.built)) == NULL ||
-	    (v.state = calloc(v.nnodes, sizeof *v.state)) == NULL ||
-	    (v.b = profile_builder_create("v8")) == NULL)
-		goto nomem;
 	if (opts->max_nodes != 0)
-		profile_builder_set_max_nodes(v.b, opts->max_nodes);
-	memset(v.parent, 0xff, v.nnodes * sizeof *v.parent);
-	memset(v.built, 0xff, v.nnodes * sizeof *v.built);
-
-	/* Index the ids, then link parents from children (or parent) ids. */
-	json_array_foreach(nodes, i, node) {
-		id = json_object_get(node, "id");
-		if (!json_is_object(node) || !json_is_integer(id)) {
-			snprintf(v.err, sizeof v.err, "nodes[%zu]: not an object "
-			    "with an integer id", i);
-			goto builderr;
-		}
-		if (idmap_get(&v.byid, (uint64_t)json_integer_value(id)) !=
-		    IDMAP_NONE) {
-			snprintf(v.err, sizeof v.err, "nodes[%zu]: id %lld "
-			    "appears twice", i, (long long)json_integer_value(id));
-			goto builderr;
-		}
-		if (idmap_put(&v.byid, (uint64_t)json_integer_value(id),
-		    (uint32_t)i) == -1)
-			goto nomem;
-		v.nodes[i] = node;
+		profile_builder_set_max_nodes(b, opts->max_nodes);
+	if (reader_v8_profile(b, PROFILE_ROOT, doc, err, sizeof err) == -1) {
+		cause_set(cause, "%s: %s", in->path, err[0] != '\0' ? err :
+		    profile_builder_error(b));
+		goto out;
 	}
-	json_array_foreach(nodes, i, node) {
-		kids = json_object_get(node, "children");
-		if (kids != NULL && !json_is_array(kids)) {
-			snprintf(v.err, sizeof v.err, "nodes[%zu]: \"children\" "
-			    "is not an array", i);
-			goto builderr;
-		}
-		json_array_foreach(kids, c, k) {
-			if (v8_index(&v, k, &idx) == -1 ||
-			    v8_link(&v, idx, (uint32_t)i) == -1)
-				goto builderr;
-		}
-		if ((par = json_object_get(node, "parent")) != NULL) {
-			if (v8_index(&v, par, &idx) == -1 ||
-			    v8_link(&v, i, idx) == -1)
-				goto builderr;
-		}
-	}
-	if (v8_build(&v) == -1 || v8_samples(&v, doc) == -1)
-		goto builderr;
-	p = profile_builder_finish(v.b, cause);
-	v.b = NULL;
-	goto out;
-
-builderr:
-	cause_set(cause, "%s: %s", in->path, v.err[0] != '\0' ? v.err :
-	    profile_builder_error(v.b));
-	goto out;
-nomem:
-	cause_set(cause, "out of memory");
+	p = profile_builder_finish(b, cause);
+	b = NULL;
 out:
-	profile_builder_free(v.b);
-	idmap_clear(&v.byid);
-	free(v.nodes);
-	free(v.parent);
-	free(v.built);
-	free(v.state);
+	profile_builder_free(b);
 	json_decref(doc);
 	return (p);
 }

@@ -28,12 +28,15 @@
 /* The reader table, and loading a file by detected format. */
 
 extern const struct reader reader_callgrind;
+extern const struct reader reader_chrome;
 extern const struct reader reader_folded;
+extern const struct reader reader_gecko;
 extern const struct reader reader_mercury;
 extern const struct reader reader_pgcl;
 extern const struct reader reader_ghc_json;
 extern const struct reader reader_ghc_prof;
 extern const struct reader reader_perf;
+extern const struct reader reader_speedscope;
 extern const struct reader reader_trace;
 extern const struct reader reader_v8;
 
@@ -44,6 +47,9 @@ static const struct reader *reader_table[] = {
 	&reader_trace,
 	&reader_ghc_prof,
 	&reader_ghc_json,
+	&reader_speedscope,
+	&reader_chrome,
+	&reader_gecko,
 	&reader_v8,
 	&reader_callgrind,
 	&reader_perf,

@@ -1,0 +1,193 @@
+/*
+ * Copyright (c) 2026 The deepq developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "cause.h"
+#include "input.h"
+#include "json-doc.h"
+
+/* Loading JSON profiles, and probing their first bytes by structure. */
+
+/* Deeper than any key a probe asks for; deeper text is skipped. */
+#define JSON_DOC_PROBE_DEPTH	16
+
+/* The first byte after blanks, or -1 if there is none. */
+int
+json_doc_first(const char *buf, size_t len)
+{
+	size_t	 i = 0;
+
+	while (i < len && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\n' ||
+	    buf[i] == '\r'))
+		i++;
+	if (i + 3 <= len && memcmp(buf + i, "\xef\xbb\xbf", 3) == 0)
+		return (json_doc_first(buf + i + 3, len - i - 3));
+	return (i < len ? (unsigned char)buf[i] : -1);
+}
+
+/*
+ * Whether an object key equal to key appears at the given depth (1: the
+ * members of the top-level object; 2: the members of the objects it
+ * holds, directly or in an array) in the first len bytes. A scan of the
+ * tokens, not a parse: strings are skipped with their escapes, so a key
+ * name inside a string or at another depth does not count.
+ */
+int
+json_doc_has_key(const char *buf, size_t len, int depth, const char *key)
+{
+	char	 stack[JSON_DOC_PROBE_DEPTH];	/* '{' or '[' per level */
+	int	 level = 0, expect_key = 0;
+	size_t	 i, start, klen = strlen(key);
+
+	for (i = 0; i < len; i++) {
+		switch (buf[i]) {
+		case '{':
+		case '[':
+			if (level < JSON_DOC_PROBE_DEPTH)
+				stack[level] = buf[i];
+			level++;
+			expect_key = buf[i] == '{';
+			break;
+		case '}':
+		case ']':
+			if (level == 0)
+				return (0);
+			level--;
+			expect_key = 0;
+			break;
+		case ',':
+			expect_key = level > 0 && level <= JSON_DOC_PROBE_DEPTH &&
+			    stack[level - 1] == '{';
+			break;
+		case '"':
+			start = ++i;
+			while (i < len && buf[i] != '"') {
+				if (buf[i] == '\\')
+					i++;
+				i++;
+			}
+			if (i >= len)
+				return (0);
+			if (expect_key && level == depth && i - start == klen &&
+			    memcmp(buf + start, key, klen) == 0)
+				return (1);
+			expect_key = 0;
+			break;
+		default:
+			break;
+		}
+	}
+	return (0);
+}
+
+/*
+ * Rewrite the integers beyond 64 bits outside strings (Chrome writes
+ * unsigned 64-bit counters in args) as reals of the same magnitude,
+ * padded with blanks, which jansson takes; in place.
+ */
+static void
+json_doc_big_ints(char *t, size_t len)
+{
+	size_t	 i = 0, s, d, e;
+	int	 n;
+	char	 buf[16];
+
+	while (i < len) {
+		if (t[i] == '"') {
+			for (i++; i < len && t[i] != '"'; i++) {
+				if (t[i] == '\\')
+					i++;
+			}
+			i++;
+			continue;
+		}
+		if (t[i] != '-' && (t[i] < '0' || t[i] > '9')) {
+			i++;
+			continue;
+		}
+		s = i;
+		if (t[i] == '-')
+			i++;
+		for (d = i; i < len && t[i] >= '0' && t[i] <= '9'; i++)
+			;
+		e = i;
+		/* Not followed by a fraction or exponent: an integer. */
+		if (e - d >= 19 && (i == len || (t[i] != '.' && t[i] != 'e' &&
+		    t[i] != 'E'))) {
+			n = snprintf(buf, sizeof buf, "%s%ce%zu", t[s] == '-' ?
+			    "-" : "", t[d], e - d - 1);
+			if (n > 0 && (size_t)n <= e - s) {
+				memcpy(t + s, buf, n);
+				memset(t + s + n, ' ', e - s - n);
+			}
+		}
+		while (i < len && (t[i] == '.' || t[i] == 'e' || t[i] == 'E' ||
+		    t[i] == '+' || t[i] == '-' || (t[i] >= '0' && t[i] <= '9')))
+			i++;
+	}
+}
+
+/*
+ * Parse text as one JSON document (the text may be rewritten). A text
+ * jansson refuses for an integer beyond 64 bits is parsed again with
+ * such integers as reals: none is a value a reader uses as an integer.
+ */
+json_t *
+json_doc_parse(char *text, size_t len, json_error_t *jerr)
+{
+	json_t	*doc;
+
+	if ((doc = json_loadb(text, len, 0, jerr)) == NULL &&
+	    strncmp(jerr->text, "too big", 7) == 0) {
+		json_doc_big_ints(text, len);
+		doc = json_loadb(text, len, 0, jerr);
+	}
+	return (doc);
+}
+
+/*
+ * Parse a whole input as one JSON document (what is the format's name
+ * in errors). NULL with *cause on failure.
+ */
+json_t *
+json_doc_load(struct input *in, const char *what, char **cause)
+{
+	json_t		*doc;
+	json_error_t	 jerr;
+	char		*text;
+	size_t		 len;
+
+	if (in->size > JSON_DOC_MAX_FILE) {
+		cause_set(cause, "%s: %llu bytes, more than the %d MiB a %s "
+		    "may have (jansson holds it all in memory)", in->path,
+		    (unsigned long long)in->size, JSON_DOC_MAX_FILE >> 20, what);
+		return (NULL);
+	}
+	if ((text = input_slurp(in, &len, cause)) == NULL)
+		return (NULL);
+	doc = json_doc_parse(text, len, &jerr);
+	free(text);
+	if (doc == NULL)
+		cause_set(cause, "%s: line %d column %d: %s", in->path,
+		    jerr.line, jerr.column, jerr.text);
+	return (doc);
+}
