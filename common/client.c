@@ -41,6 +41,7 @@
 #include "conf.h"
 #include "escape.h"
 #include "profpath.h"
+#include "reader-view.h"
 #include "proto.h"
 #include "render.h"
 #include "rundir.h"
@@ -779,7 +780,10 @@ client_run(struct client *c, const char *query)
 		if (r == PROTO_READY_OK || r == PROTO_READY_BUSY)
 			continue;
 		if (r == PROTO_READY_ERROR) {
-			a = client_error(c, 422, 0, "cannot load %s: %s",
+			/* A view's database down: the service, retry. */
+			a = client_error(c, reader_view_unavailable(msg) ?
+			    503 : 422, reader_view_unavailable(msg) ?
+			    CLIENT_RETRY : 0, "cannot load %s: %s",
 			    c->name, client_unpath(c, msg));
 			free(msg);
 			return (a);
