@@ -192,6 +192,29 @@ facts "$tmp/body" >"$tmp/view" 2>/dev/null || :
     ok "ClickHouse back: the view loads" ||
     not_ok "ClickHouse back: $st $(head -c 300 "$tmp/body")"
 
+# A server that does not answer: bounded by timeout=, a 503.
+view slow.deepq "timeout = 1"
+kill -STOP "$(cat "$tmp/clickhouse.pid")"
+t0=$(rdv_ms)
+st=$(rdv_get "file=slow.deepq&cmd=top&format=json")
+t1=$(rdv_ms)
+kill -CONT "$(cat "$tmp/clickhouse.pid")"
+[ "$st" = 503 ] && grep -q "timed out" "$tmp/body" &&
+    [ $((t1 - t0)) -lt 5000 ] &&
+    ok "ClickHouse not answering: 503 after $((t1 - t0)) ms (timeout = 1)" ||
+    not_ok "ClickHouse not answering: $st in $((t1 - t0)) ms $(head -c 300 "$tmp/body")"
+
+# refresh=: new samples show once the interval has passed.
+"$DEEPQ" ingest -q --clickhouse "$ch_url" --table prof --label service=r \
+    "$root/$a"
+view r.deepq "where = has(labels, 'service=r')" "refresh = 1"
+rdv_get "file=r.deepq&$q" >/dev/null
+"$DEEPQ" ingest -q --clickhouse "$ch_url" --table prof --label service=r \
+    "$root/$b"
+rdv_wait 8 sh -c "curl -s '$url?file=r.deepq&$q' | jq -c .totals |
+    grep -qF '$want'" && ok "refresh = 1: the new samples show" ||
+    not_ok "refresh = 1: $(curl -s "$url?file=r.deepq&$q" | jq -c .totals)"
+
 # The view file changes: the server loads it again.
 rdv_get "file=a.deepq&$q" >/dev/null
 echo "where = has(labels, 'service=b')" >>"$root/a.deepq"
