@@ -45,8 +45,8 @@
  *	table = prof
  *	where = has(labels, 'service=api')
  *
- * and loading it sends ClickHouse one query, grouped by stack with the
- * sum of each metric, whose RowBinary answer becomes the profile. The
+ * and loading it sends ClickHouse one query, grouped by metric and stack
+ * with the sum of each, whose RowBinary answer becomes the profile. The
  * SQL holds the administrator's where= as written; everything else in
  * it is a checked name, a number, or a literal made by
  * clickhouse_buf_quote(). Nothing of a request's query string reaches
@@ -335,9 +335,14 @@ view_password(const char *viewpath, const char *file, char **cause)
 static void
 view_sql(const struct view_conf *vc, time_t now, struct clickhouse_buf *sql)
 {
+	/*
+	 * Grouped by the frames themselves: no two stacks merge even if
+	 * their stack_id hashes collide, and ClickHouse 18.16 groups by
+	 * arrays three times as fast as it computes any() of them.
+	 */
 	clickhouse_buf_printf(sql, "SELECT metric, min(metric_index), "
-	    "any(unit), max(rate), any(stack_func), any(stack_module), "
-	    "sum(value)\nFROM %s%s%s\nWHERE ", vc->database ? vc->database : "",
+	    "any(unit), max(rate), stack_func, stack_module, sum(value)\n"
+	    "FROM %s%s%s\nWHERE ", vc->database ? vc->database : "",
 	    vc->database ? "." : "", vc->table);
 	if (vc->where != NULL && *vc->where != '\0')
 		clickhouse_buf_printf(sql, "(\n%s\n)", vc->where);
@@ -356,7 +361,8 @@ view_sql(const struct view_conf *vc, time_t now, struct clickhouse_buf *sql)
 		clickhouse_buf_printf(sql, " AND metric = ");
 		clickhouse_buf_quote(sql, vc->metric, strlen(vc->metric));
 	}
-	clickhouse_buf_printf(sql, "\nGROUP BY metric, stack_id\nLIMIT %lld\n"
+	clickhouse_buf_printf(sql, "\nGROUP BY metric, stack_func, "
+	    "stack_module\nLIMIT %lld\n"
 	    "FORMAT RowBinary", vc->max_rows + 1);
 }
 
