@@ -5,7 +5,8 @@
 # clickhouse-server, then: the view's aggregate query alone (curl, best
 # of three), the view loaded by deepq (query and profile build, best of
 # three), and the first page through deepq.cgi under lighttpd (the
-# server loading the view) and a warm one. Uses the build in
+# server loading the view; load_wait is at most 60 s, past which the
+# page says "loading") and a warm one. Uses the build in
 # top_builddir (an optimized one for figures worth quoting).
 set -eu
 : "${top_srcdir:=$(cd "${0%/*}/.." && pwd)}"
@@ -35,7 +36,7 @@ ch_start
 mkdir -p "$tmp/www/cgi-bin" "$tmp/root"
 cp "$CGI" "$tmp/www/cgi-bin/deepq.cgi"
 run=$(bench_rundir "$tmp")
-printf 'profile_root = %s\nruntime_dir = %s\nserver_path = %s\nload_timeout = 600\nquery_timeout = 600\nload_wait = 600\n' \
+printf 'profile_root = %s\nruntime_dir = %s\nserver_path = %s\nload_timeout = 600\nquery_timeout = 600\nload_wait = 60\n' \
     "$tmp/root" "$run" "$SERVER" >"$tmp/deepq.conf"
 DEEPQ_CONFIG=$tmp/deepq.conf
 export DEEPQ_CONFIG
@@ -65,7 +66,8 @@ for n in "$@"; do
 	st=$(curl -sS -o "$tmp/first" -w '%{http_code}' \
 	    "http://127.0.0.1:$port/cgi-bin/deepq.cgi?file=v$n.deepq&cmd=top")
 	f=$(($(ms) - t0))
-	[ "$st" = 200 ] || { echo "first page: $st $(head -c 300 "$tmp/first")" >&2; exit 1; }
+	[ "$st" = 200 ] || { echo "first page: $st" >&2; sed -n 's/.*<p[^>]*>//p' \
+	    "$tmp/first" | head -3 >&2; exit 1; }
 	w=$(best3 curl -sS "http://127.0.0.1:$port/cgi-bin/deepq.cgi?file=v$n.deepq&cmd=top")
 	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$n" "$stacks" "$q" "$l" "$f" "$w"
 	"$DEEPQ" stop --all >/dev/null 2>&1 || :

@@ -490,7 +490,8 @@ view_metric_find(struct view_metric *m, size_t n, const struct view_row *r)
 
 /* Build the profile from the answer: two passes, metrics then stacks. */
 static struct profile *
-view_build(const struct clickhouse_buf *ans, const char *path, char **cause)
+view_build(const struct clickhouse_buf *ans, const char *path,
+    const struct reader_options *opts, char **cause)
 {
 	struct view_metric	 m[PROFILE_MAX_METRICS], *vm;
 	struct view_row		 r;
@@ -542,6 +543,8 @@ view_build(const struct clickhouse_buf *ans, const char *path, char **cause)
 		cause_set(cause, "out of memory");
 		return (NULL);
 	}
+	if (opts->max_nodes != 0)
+		profile_builder_set_max_nodes(b, opts->max_nodes);
 	for (i = 0; i < nm; i++) {
 		char	*mname;
 
@@ -596,6 +599,7 @@ view_load(struct input *in, const struct reader_options *opts, char **cause)
 	struct stat		 st;
 	char			*password = NULL, *why = NULL;
 	time_t			 now = time(NULL);
+	unsigned		 left;
 	size_t			 max;
 	uint64_t		 rows;
 	struct view_rb		 rb;
@@ -612,6 +616,15 @@ view_load(struct input *in, const struct reader_options *opts, char **cause)
 		cause_set(cause, "%s: clickhouse=: %s", in->path,
 		    why ? why : "out of memory");
 		goto out;
+	}
+	/*
+	 * Within the caller's own deadline if it set one (the server's
+	 * load_timeout alarm): time out first, and say it was ClickHouse.
+	 */
+	if ((left = alarm(0)) != 0) {
+		alarm(left);
+		if (left > 1 && (long long)left - 1 < vc.timeout)
+			vc.timeout = left - 1;
 	}
 	clickhouse_timeout(ch, (int)vc.timeout);
 	if (vc.password_file != NULL && (password = view_password(in->path,
@@ -645,7 +658,7 @@ view_load(struct input *in, const struct reader_options *opts, char **cause)
 		    vc.max_rows);
 		goto out;
 	}
-	if ((p = view_build(&ans, in->path, cause)) == NULL)
+	if ((p = view_build(&ans, in->path, opts, cause)) == NULL)
 		goto out;
 	if ((ve = calloc(1, sizeof *ve)) == NULL) {
 		profile_free(p);
@@ -666,7 +679,6 @@ view_load(struct input *in, const struct reader_options *opts, char **cause)
 	p->extra = ve;
 	p->extra_free = free;
 out:
-	(void)opts;
 	if (password != NULL) {
 		explicit_bzero(password, strlen(password));
 		free(password);

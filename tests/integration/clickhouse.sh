@@ -119,7 +119,8 @@ cmpfacts "$tmp/body" >"$tmp/views"
     not_ok "deepq query (server): the comparison"
 for r in 'cmd=flame&format=svg' 'cmd=tree&format=json' \
     'cmd=folded&format=folded' 'cmd=callers&func=fib&format=json' \
-    'cmd=cliques&format=text' 'cmd=top&format=html'; do
+    'cmd=cliques&format=text' 'cmd=top&format=html' \
+    'cmd=callgrind&format=callgrind' 't=1~rec&cmd=tree&format=text'; do
 	st=$(rdv_get "file=all.deepq&$r")
 	[ "$st" = 200 ] && [ -s "$tmp/body" ] && ok "cgi: all.deepq $r" ||
 	    not_ok "cgi: all.deepq $r: $st $(head -c 200 "$tmp/body")"
