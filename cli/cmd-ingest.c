@@ -204,6 +204,8 @@ ingest_file(struct ingest *in, const char *path)
 	uint64_t		*nodehash = NULL, *funchash = NULL, id, nrows;
 	uint32_t		*path_nodes = NULL, n, f, d, depth, m;
 	long long		 have, t0 = rundir_now(), waited;
+	union { double d; uint64_t u; } rate;
+	uint32_t		 cap = 0;
 	int			 any;
 
 	memset(mhead, 0, sizeof mhead);
@@ -272,8 +274,6 @@ ingest_file(struct ingest *in, const char *path)
 		    strlen(in->labels[n]));
 	ingest_u64(&head, id);
 	for (m = 0; m < p->nmetrics; m++) {
-		union { double d; uint64_t u; } rate;
-
 		s = p->metrics[m].name;
 		clickhouse_buf_string(&mhead[m], s, strlen(s));
 		clickhouse_buf_add(&mhead[m], &(uint8_t){ m }, 1);
@@ -294,9 +294,12 @@ ingest_file(struct ingest *in, const char *path)
 		if (!any)
 			continue;
 		depth = p->node_depth[n];
-		if ((path_nodes = reallocarray(path_nodes, depth + 1,
-		    sizeof *path_nodes)) == NULL)
-			errx(1, "out of memory");
+		if (depth + 1 > cap) {
+			cap = depth + 1 > 2 * cap ? depth + 1 : 2 * cap;
+			if ((path_nodes = reallocarray(path_nodes, cap,
+			    sizeof *path_nodes)) == NULL)
+				errx(1, "out of memory");
+		}
 		for (d = depth, f = n; d > 0; d--, f = p->node_parent[f])
 			path_nodes[d - 1] = f;
 		stack.n = 0;

@@ -498,7 +498,7 @@ view_build(const struct clickhouse_buf *ans, const char *path,
 	struct view_rb		 rb;
 	struct profile_builder	*b;
 	const char		*name, *mod;
-	char			 unit[64];
+	char			 unit[64], *mname;
 	size_t			 nm = 0, i, namelen, modlen;
 	uint64_t		 rows = 0, d;
 	uint32_t		 node, f;
@@ -546,8 +546,6 @@ view_build(const struct clickhouse_buf *ans, const char *path,
 	if (opts->max_nodes != 0)
 		profile_builder_set_max_nodes(b, opts->max_nodes);
 	for (i = 0; i < nm; i++) {
-		char	*mname;
-
 		if ((mname = strndup(m[i].name, m[i].len)) == NULL)
 			goto nomem;
 		snprintf(unit, sizeof unit, "%.*s", (int)m[i].unitlen,
