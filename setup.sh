@@ -17,13 +17,15 @@ cd "$(dirname "$0")"
 # headless Chromium, mandoc for the man-page lint, jq to validate JSON, valgrind's
 # callgrind_annotate, strace, clang for fuzzing. tidy validates the
 # HTML; node and npm run the browser test (Playwright's core, driving
-# the system's Chromium; it downloads no browser).
+# the system's Chromium; it downloads no browser). clickhouse-server and
+# clickhouse-client: the ClickHouse test and benchmark run a private server.
 packages="autoconf automake libtool pkg-config make gcc bc
 	libevent-dev libjansson-dev libmicrohttpd-dev
 	zlib1g-dev libzstd-dev liblzma-dev
 	lighttpd apache2 libapache2-mod-fcgid nginx fcgiwrap spawn-fcgi
 	curl chromium mandoc jq
-	tidy valgrind strace clang wrk"
+	tidy valgrind strace clang wrk
+	clickhouse-server clickhouse-client"
 
 missing=
 for p in $packages; do

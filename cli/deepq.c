@@ -36,6 +36,9 @@ static const struct {
 	{ "convert", cmd_convert, "convert [--to folded|callgrind] "
 	    "[--metric name] [--maxdepth n] [--order name|time] "
 	    "[--query query] [--reader name] [--max-decompressed MB] in out" },
+	{ "ingest", cmd_ingest, "ingest --clickhouse url --table table "
+	    "[--label key=value]... [--time iso8601] [--user name] "
+	    "[--password-file file] [--quiet] file ..." },
 	{ "query", cmd_query, "query [--local] [--reader name] [--static-base url] "
 	    "[--max-decompressed MB] file [query]" },
 	{ "status", cmd_status, "status [--json]" },

@@ -30,6 +30,7 @@ void	deepq_usage(void) __attribute__((__noreturn__));
 void	deepq_input_limit(const char *);
 
 int	cmd_convert(int, char **);
+int	cmd_ingest(int, char **);
 int	cmd_query(int, char **);
 int	cmd_status(int, char **);
 int	cmd_stop(int, char **);

@@ -41,6 +41,7 @@
 #include "conf.h"
 #include "escape.h"
 #include "profpath.h"
+#include "reader-view.h"
 #include "proto.h"
 #include "render.h"
 #include "rundir.h"
@@ -783,10 +784,16 @@ client_run(struct client *c, const char *query)
 		if (r == PROTO_READY_OK || r == PROTO_READY_BUSY)
 			continue;
 		if (r == PROTO_READY_ERROR || r == PROTO_READY_TOOLARGE) {
-			/* Too large: 413, the request's entity is the file. */
-			a = client_error(c, r == PROTO_READY_ERROR ? 422 : 413,
-			    0, "cannot load %s: %s", c->name,
-			    client_unpath(c, msg));
+			/*
+			 * Too large: 413, the request's entity is the file. A
+			 * view's database down: 503, the service, retry.
+			 */
+			int unavail = r == PROTO_READY_ERROR &&
+			    reader_view_unavailable(msg);
+
+			a = client_error(c, r == PROTO_READY_TOOLARGE ? 413 :
+			    unavail ? 503 : 422, unavail ? CLIENT_RETRY : 0,
+			    "cannot load %s: %s", c->name, client_unpath(c, msg));
 			free(msg);
 			return (a);
 		}

@@ -39,9 +39,11 @@ extern const struct reader reader_perf;
 extern const struct reader reader_speedscope;
 extern const struct reader reader_trace;
 extern const struct reader reader_v8;
+extern const struct reader reader_view;
 
 /* Probe order matters only for equal scores: the more specific first. */
 static const struct reader *reader_table[] = {
+	&reader_view,
 	&reader_mercury,
 	&reader_pgcl,
 	&reader_trace,

@@ -35,6 +35,7 @@
 #include "profpath.h"
 #include "proto.h"
 #include "reader.h"
+#include "reader-view.h"
 #include "rundir.h"
 #include "server.h"
 
@@ -201,6 +202,9 @@ server_base_wait(struct server *s, struct server_base *b, const char *path,
 			return (1);
 	}
 	*status = 422;
+	if (reader_view_unavailable(why) ||
+	    (len > 1 && reader_view_unavailable(buf + 1)))
+		*status = 503;
 	if (why != NULL) {
 		*cause = why;
 		return (-1);
@@ -255,7 +259,8 @@ server_base_load(void *arg, const char *name, int *status, char **cause)
 		else if (lru == NULL || s->bases[i].used < lru->used)
 			lru = &s->bases[i];
 	}
-	if (b != NULL && !server_base_fresh(b, &st)) {
+	if (b != NULL && (!server_base_fresh(b, &st) ||
+	    reader_view_stale(b->profile, NULL) != NULL)) {
 		log_info("base %s changed: loading it again", name);
 		server_base_drop(b);
 	}
@@ -286,7 +291,7 @@ server_base_load(void *arg, const char *name, int *status, char **cause)
 		/* No cache to load through: read it here (blocks). */
 		if ((b->profile = reader_load(pp.path, NULL, NULL, cause)) ==
 		    NULL)
-			*status = 422;
+			*status = reader_view_unavailable(*cause) ? 503 : 422;
 		else
 			r = 1;
 	} else if ((b->profile = cache_load(b->cpath, &st, NULL)) != NULL)

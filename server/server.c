@@ -39,6 +39,7 @@
 #include "profile.h"
 #include "proto.h"
 #include "query.h"
+#include "reader-view.h"
 #include "rundir.h"
 #include "server.h"
 #include "testhook.h"
@@ -419,6 +420,8 @@ server_watch_cb(int fd, short what, void *arg)
 	    AT_SYMLINK_NOFOLLOW) == -1 || st.st_dev != s->fifost.st_dev ||
 	    st.st_ino != s->fifost.st_ino)
 		why = "request FIFO removed or replaced";
+	else
+		why = reader_view_stale(s->profile, s->path);
 	if (why != NULL) {
 		server_exit(s, why);
 		return;
