@@ -20,6 +20,7 @@ cd "$(dirname "$0")"
 # the system's Chromium; it downloads no browser).
 packages="autoconf automake libtool pkg-config make gcc bc
 	libevent-dev libjansson-dev libmicrohttpd-dev
+	libprotobuf-c-dev protobuf-c-compiler zlib1g-dev golang-go
 	lighttpd apache2 libapache2-mod-fcgid nginx fcgiwrap spawn-fcgi
 	curl chromium mandoc jq
 	tidy valgrind strace clang wrk"

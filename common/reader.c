@@ -31,6 +31,7 @@ extern const struct reader reader_callgrind;
 extern const struct reader reader_folded;
 extern const struct reader reader_mercury;
 extern const struct reader reader_pgcl;
+extern const struct reader reader_pprof;
 extern const struct reader reader_ghc_json;
 extern const struct reader reader_ghc_prof;
 extern const struct reader reader_perf;
@@ -41,6 +42,7 @@ extern const struct reader reader_v8;
 static const struct reader *reader_table[] = {
 	&reader_mercury,
 	&reader_pgcl,
+	&reader_pprof,
 	&reader_trace,
 	&reader_ghc_prof,
 	&reader_ghc_json,
