@@ -29,8 +29,9 @@ static const struct {
 	int		 (*fn)(int, char **);
 	const char	*usage;
 } deepq_cmds[] = {
-	{ "convert", cmd_convert, "convert [--to folded|callgrind] "
-	    "[--metric name] [--maxdepth n] [--order name|time] "
+	{ "convert", cmd_convert, "convert "
+	    "[--to folded|callgrind|pprof|speedscope] "
+	    "[--metric name] [--maxdepth n] [--no-modules] [--order name|time] "
 	    "[--query query] [--reader name] in out" },
 	{ "query", cmd_query, "query [--local] [--reader name] [--static-base url] "
 	    "file [query]" },
