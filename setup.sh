@@ -22,6 +22,7 @@ cd "$(dirname "$0")"
 packages="autoconf automake libtool pkg-config make gcc bc
 	libevent-dev libjansson-dev libmicrohttpd-dev
 	zlib1g-dev libzstd-dev liblzma-dev
+	libprotobuf-c-dev protobuf-c-compiler golang-go
 	lighttpd apache2 libapache2-mod-fcgid nginx fcgiwrap spawn-fcgi
 	curl chromium mandoc jq
 	tidy valgrind strace clang wrk

@@ -32,9 +32,9 @@
 #include "writer.h"
 
 /*
- * deepq convert IN OUT --to folded|callgrind: read a profile in any
- * format the readers know and write it as folded stacks or callgrind
- * (deepq(1)). --query applies filters and a t= stack first, with the
+ * deepq convert IN OUT --to folded|callgrind|pprof|speedscope: read a
+ * profile in any format the readers know and write it in one other tools
+ * read (deepq(1)). --query applies filters and a t= stack first, with the
  * same syntax as a query string. OUT "-" is standard output.
  */
 
@@ -45,6 +45,7 @@ cmd_convert(int argc, char **argv)
 		{ "max-decompressed", required_argument, NULL, 'z' },
 		{ "maxdepth", required_argument, NULL, 'd' },
 		{ "metric", required_argument, NULL, 'm' },
+		{ "no-modules", no_argument, NULL, 'M' },
 		{ "order", required_argument, NULL, 'o' },
 		{ "query", required_argument, NULL, 'q' },
 		{ "reader", required_argument, NULL, 'r' },
@@ -60,11 +61,13 @@ cmd_convert(int argc, char **argv)
 	char			*cause = NULL, *end;
 	long long		 ll;
 	FILE			*f;
-	int			 ch, status, r, callgrind, tostdout;
+	int			 ch, status, r, tostdout;
+	int			 (*write)(FILE *, const struct profile *,
+				     const struct writer_options *, char **);
 
 	memset(&o, 0, sizeof o);
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "d:m:o:q:r:t:z:", longopts,
+	while ((ch = getopt_long(argc, argv, "d:m:Mo:q:r:t:z:", longopts,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'd':
@@ -76,6 +79,9 @@ cmd_convert(int argc, char **argv)
 			break;
 		case 'm':
 			metric = optarg;
+			break;
+		case 'M':
+			o.no_modules = 1;
 			break;
 		case 'o':
 			if (strcmp(optarg, "time") != 0 &&
@@ -103,9 +109,16 @@ cmd_convert(int argc, char **argv)
 	argv += optind;
 	if (argc != 2)
 		deepq_usage();
-	if (strcmp(to, "folded") != 0 && strcmp(to, "callgrind") != 0)
-		errx(1, "--to: must be folded or callgrind");
-	callgrind = strcmp(to, "callgrind") == 0;
+	if (strcmp(to, "folded") == 0)
+		write = writer_folded;
+	else if (strcmp(to, "callgrind") == 0)
+		write = writer_callgrind;
+	else if (strcmp(to, "pprof") == 0)
+		write = writer_pprof;
+	else if (strcmp(to, "speedscope") == 0)
+		write = writer_speedscope;
+	else
+		errx(1, "--to: must be folded, callgrind, pprof or speedscope");
 
 	if ((q = query_parse(qs, &status, &cause)) == NULL ||
 	    (ts = transform_parse(q, &status, &cause)) == NULL)
@@ -127,8 +140,7 @@ cmd_convert(int argc, char **argv)
 		f = stdout;
 	else if ((f = fopen(argv[1], "w")) == NULL)
 		err(1, "%s", argv[1]);
-	r = callgrind ? writer_callgrind(f, p, &o, &cause) :
-	    writer_folded(f, p, &o, &cause);
+	r = write(f, p, &o, &cause);
 	tostdout = f == stdout;
 	if ((tostdout ? fflush(f) : fclose(f)) != 0 && r == 0) {
 		r = -1;

@@ -33,8 +33,9 @@ static const struct {
 	int		 (*fn)(int, char **);
 	const char	*usage;
 } deepq_cmds[] = {
-	{ "convert", cmd_convert, "convert [--to folded|callgrind] "
-	    "[--metric name] [--maxdepth n] [--order name|time] "
+	{ "convert", cmd_convert, "convert "
+	    "[--to folded|callgrind|pprof|speedscope] "
+	    "[--metric name] [--maxdepth n] [--no-modules] [--order name|time] "
 	    "[--query query] [--reader name] [--max-decompressed MB] in out" },
 	{ "ingest", cmd_ingest, "ingest --clickhouse url --table table "
 	    "[--label key=value]... [--time iso8601] [--user name] "

@@ -29,7 +29,7 @@
 /* Query parsing, validation and the canonical query string. */
 
 #define CMDS	"menu|top|tree|func|callers|modules|module|cliques|clique|" \
-		"flame|folded|callgrind|dump|status|shutdown"
+		"flame|folded|callgrind|pprof|speedscope|dump|status|shutdown"
 
 static const struct query_keyinfo query_keys[QUERY_NKEYS] = {
 	[QUERY_FILE] = { "file", QUERY_TYPE_STRING, NULL, 0, 4096, "",
@@ -111,8 +111,10 @@ static const struct query_keyinfo query_keys[QUERY_NKEYS] = {
 	[QUERY_ORDER] = { "order", QUERY_TYPE_ENUM, "name|time", 0, 0, "name",
 	    "folded export order" },
 	[QUERY_FORMAT] = { "format", QUERY_TYPE_ENUM,
-	    "html|json|text|svg|folded|callgrind", 0, 0, "html",
-	    "output format" },
+	    "html|json|text|svg|folded|callgrind|pprof|speedscope", 0, 0,
+	    "html", "output format" },
+	[QUERY_MODULES] = { "modules", QUERY_TYPE_BOOL, NULL, 0, 1, "1",
+	    "folded export: frames as module`name (0: the name alone)" },
 };
 
 static int	query_check(enum query_key, const char *, struct query *,

@@ -33,6 +33,7 @@ extern const struct reader reader_folded;
 extern const struct reader reader_gecko;
 extern const struct reader reader_mercury;
 extern const struct reader reader_pgcl;
+extern const struct reader reader_pprof;
 extern const struct reader reader_ghc_json;
 extern const struct reader reader_ghc_prof;
 extern const struct reader reader_perf;
@@ -46,6 +47,7 @@ static const struct reader *reader_table[] = {
 	&reader_view,
 	&reader_mercury,
 	&reader_pgcl,
+	&reader_pprof,
 	&reader_trace,
 	&reader_ghc_prof,
 	&reader_ghc_json,

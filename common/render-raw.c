@@ -18,16 +18,19 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <jansson.h>
 
+#include "base64.h"
 #include "render.h"
 
 /*
- * format=folded and format=callgrind: the export reports' "text" member
- * written as it is, for tools that read those formats. Errors are one
- * line of plain text.
+ * format=folded, callgrind, pprof and speedscope: the export reports'
+ * "text" member written as it is, for tools that read those formats
+ * (base64 decoded when "encoding" says so: pprof's gzipped protobuf).
+ * Errors are one line of plain text.
  */
 
 static int	raw_render(FILE *, const json_t *, const struct display *,
@@ -51,14 +54,41 @@ const struct renderer render_callgrind = {
 	.error = raw_error,
 };
 
+const struct renderer render_pprof = {
+	.name = "pprof",
+	.content_type = "application/octet-stream",
+	.needs_display = 0,
+	.render = raw_render,
+	.error = raw_error,
+};
+
+const struct renderer render_speedscope = {
+	.name = "speedscope",
+	.content_type = "application/json",
+	.needs_display = 0,
+	.render = raw_render,
+	.error = raw_error,
+};
+
 static int
 raw_render(FILE *f, const json_t *j, const struct display *d,
     const struct render_context *ctx)
 {
 	const json_t	*text = json_object_get(j, "text");
 
+	void		*bytes;
+	size_t		 len;
+
 	if (!json_is_string(text))
 		return (-1);
+	if (json_is_string(json_object_get(j, "encoding"))) {
+		if ((bytes = base64_decode(json_string_value(text),
+		    json_string_length(text), &len)) == NULL)
+			return (-1);
+		fwrite(bytes, 1, len, f);
+		free(bytes);
+		return (ferror(f) ? -1 : 0);
+	}
 	fwrite(json_string_value(text), 1, json_string_length(text), f);
 	return (ferror(f) ? -1 : 0);
 }

@@ -27,6 +27,8 @@ extern const struct renderer render_json;
 extern const struct renderer render_text;
 extern const struct renderer render_folded;
 extern const struct renderer render_callgrind;
+extern const struct renderer render_pprof;
+extern const struct renderer render_speedscope;
 extern const struct renderer render_svg;
 
 static const struct renderer *render_table[] = {
@@ -35,6 +37,8 @@ static const struct renderer *render_table[] = {
 	&render_text,
 	&render_folded,
 	&render_callgrind,
+	&render_pprof,
+	&render_speedscope,
 	&render_svg,
 };
 #define NRENDERERS (sizeof render_table / sizeof render_table[0])

@@ -33,7 +33,7 @@
  * cmd=folded: the profile as folded stacks (writer-folded.c), for
  * flamegraph.pl, inferno, speedscope and the Firefox profiler. maxdepth=
  * cuts stacks, order=time writes the sample sequence (a flame chart's
- * input). The text is the "text" member, which format=folded writes as
+ * input), modules=0 leaves the module` prefixes out. The text is the "text" member, which format=folded writes as
  * it is.
  */
 
@@ -62,6 +62,7 @@ folded_create(const struct profile *p, const struct query *q,
 	o.metric = m;
 	o.maxdepth = (uint32_t)query_int(q, QUERY_MAXDEPTH);
 	o.time_order = strcmp(query_str(q, QUERY_ORDER), "time") == 0;
+	o.no_modules = !query_int(q, QUERY_MODULES);
 	return (report_export(p, "folded", writer_folded, &o, e));
 }
 

@@ -47,6 +47,8 @@ extern const struct report_entry report_top_entry;
 extern const struct report_entry report_tree_entry;
 extern const struct report_entry report_folded_entry;
 extern const struct report_entry report_callgrind_entry;
+extern const struct report_entry report_pprof_entry;
+extern const struct report_entry report_speedscope_entry;
 extern const struct report_entry report_flame_entry;
 
 static const struct report_entry *report_table[] = {
@@ -57,6 +59,8 @@ static const struct report_entry *report_table[] = {
 	&report_tree_entry,
 	&report_folded_entry,
 	&report_callgrind_entry,
+	&report_pprof_entry,
+	&report_speedscope_entry,
 	&report_flame_entry,
 	&report_func_entry,
 	&report_callers_entry,

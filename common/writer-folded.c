@@ -31,7 +31,9 @@
  * node with a value, "frame;frame;frame count", root first, one space
  * before an integer count. A frame is the function's name, "module`name"
  * when it has a module (the DTrace convention our reader splits again);
- * ';' in a name becomes ':' and line breaks become spaces. Siblings are
+ * ';' in a name becomes ':' and line breaks become spaces (no_modules
+ * leaves the module out: flamegraph.pl's --colors=java then sees the
+ * Java names it colours by). Siblings are
  * written in name order, so the output is deterministic; a profile with
  * a "base" metric gets the differential column ("stack base count").
  *
@@ -46,6 +48,7 @@ struct fw {
 	const struct profile	*p;
 	char			**frame;	/* [nfuncs] */
 	int			 m, base;
+	int			 no_modules;
 	uint32_t		 maxdepth;
 	char			*buf;		/* the current stack */
 	size_t			 len, cap;
@@ -81,7 +84,7 @@ fw_frames(struct fw *w)
 		if ((d = w->frame[f] = malloc(strlen(mod) + strlen(name) + 2))
 		    == NULL)
 			return (-1);
-		if (*mod != '\0') {
+		if (*mod != '\0' && !w->no_modules) {
 			for (s = mod; *s != '\0'; s++)
 				*d++ = *s == ';' ? ':' : *s == '\n' ||
 				    *s == '\r' ? ' ' : *s;
@@ -281,6 +284,7 @@ writer_folded(FILE *f, const struct profile *p,
 	w.p = p;
 	w.m = o->metric;
 	w.maxdepth = o->maxdepth;
+	w.no_modules = o->no_modules;
 	w.base = profile_metric_find(p, "base");
 	if (w.base == w.m)
 		w.base = -1;

@@ -34,11 +34,16 @@ struct writer_options {
 	int		 metric;	/* metric index */
 	uint32_t	 maxdepth;	/* 0: no limit */
 	int		 time_order;	/* folded: the sample sequence */
+	int		 no_modules;	/* folded: frames without module` */
 };
 
 int	writer_folded(FILE *, const struct profile *,
 	    const struct writer_options *, char **);
 int	writer_callgrind(FILE *, const struct profile *,
+	    const struct writer_options *, char **);
+int	writer_pprof(FILE *, const struct profile *,
+	    const struct writer_options *, char **);
+int	writer_speedscope(FILE *, const struct profile *,
 	    const struct writer_options *, char **);
 
 #endif /* WRITER_H */

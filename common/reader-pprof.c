@@ -1,0 +1,716 @@
+/*
+ * Copyright (c) 2026 The deepq developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <zlib.h>
+
+#include "cause.h"
+#include "idmap.h"
+#include "input.h"
+#include "pprof.h"
+#include "profile.h"
+#include "profile-builder.h"
+#include "reader.h"
+#include "proto/profile.pb-c.h"
+
+/*
+ * pprof's profile.proto (Go's runtime/pprof, pprof itself, perf_data
+ * converters), decoded by protobuf-c from the schema in proto/. Each
+ * sample type is a metric named after its type, in its unit; the default
+ * sample type (or the last, as pprof picks) is metric 0. A sample's
+ * stack is its locations from the last (the root) to the first, and a
+ * location's lines from the last (the caller the others were inlined
+ * into) to the first, so an inlined function is a frame of its own,
+ * innermost last, as `go tool pprof' shows it. A frame's module is the
+ * basename of its location's mapping; a frame without a function name
+ * is "[mapping]" or "<unknown>", pprof's names for them.
+ *
+ * The variant word "labels" puts each sample's labels as frames right
+ * below the root ("key:value", sorted by key), like pprof's -tagroot,
+ * so focus= filters by label. Gzip (the file format's normal form) is
+ * undone here too, so this reader does not depend on the input layer.
+ *
+ * The file is untrusted: every id and string index is checked, stacks
+ * are bounded per sample and in total, and the decompressed size too.
+ */
+
+#define PPROF_MAX_DEPTH		65536	/* frames in one sample */
+#define PPROF_PROBE_OUT		4096	/* head inflated by the probe */
+
+struct pprof_loc {
+	uint32_t	 first;		/* in frames[], innermost first */
+	uint32_t	 n;
+};
+
+struct pprof {
+	const char			*path;
+	Perftools__Profiles__Profile	*pb;
+	struct profile_builder		*b;
+	int				 labels;
+	int				 order[PROFILE_MAX_METRICS]; /* pb index */
+	int				 nmetrics;
+	struct idmap			 locs;	/* id -> pprof_loc index */
+	struct pprof_loc		*loc;
+	uint32_t			*frames;
+	size_t				 nframes;
+	uint32_t			*stack;	/* [PPROF_MAX_DEPTH] */
+	char				 err[256];
+};
+
+static int	pprof_probe(const char *, size_t);
+static struct profile *pprof_load(struct input *,
+		    const struct reader_options *, char **);
+static int	pprof_probe_fields(const uint8_t *, size_t, int, int *);
+static const char *pprof_str(struct pprof *, int64_t);
+static int	pprof_metrics(struct pprof *);
+static int	pprof_locations(struct pprof *);
+static int	pprof_samples(struct pprof *);
+static int	pprof_label_frames(struct pprof *,
+		    const Perftools__Profiles__Sample *, uint32_t *);
+
+const struct reader reader_pprof = {
+	.name = "pprof",
+	.description = "pprof profile.proto, gzipped or not (Go runtime/pprof)",
+	.probe = pprof_probe,
+	.load = pprof_load,
+};
+
+/* A varint at *pp, below end; -1 if it does not end there. */
+static int
+pprof_varint(const uint8_t **pp, const uint8_t *end, uint64_t *v)
+{
+	const uint8_t	*p = *pp;
+	int		 shift;
+
+	*v = 0;
+	for (shift = 0; shift < 64 && p < end; shift += 7, p++) {
+		*v |= (uint64_t)(*p & 0x7f) << shift;
+		if ((*p & 0x80) == 0) {
+			*pp = p + 1;
+			return (0);
+		}
+	}
+	return (-1);
+}
+
+/*
+ * How many top-level fields of a Profile message parse in buf, with the
+ * wire type the schema gives each field number; -1 at the first that
+ * does not. A field cut by the end of the head counts as parsing.
+ * sample_type's body must be a ValueType (two varints). *tables is set
+ * if a sample type or a string (fields 1 and 6) was seen.
+ */
+static int
+pprof_probe_fields(const uint8_t *buf, size_t len, int nested, int *tables)
+{
+	const uint8_t	*p = buf, *end = buf + len, *body;
+	uint64_t	 key, v;
+	int		 n = 0, field, wt;
+
+	while (p < end) {
+		if (pprof_varint(&p, end, &key) == -1)
+			return (n);
+		field = (int)(key >> 3);
+		wt = (int)(key & 7);
+		if (nested) {
+			/* ValueType: type = 1, unit = 2, varints. */
+			if ((field != 1 && field != 2) || wt != 0)
+				return (-1);
+		} else if (field < 1 || field > 15)
+			return (-1);
+		else if (field <= 6 || field == 11) {
+			if (wt != 2)
+				return (-1);
+		} else if (field == 13) {
+			if (wt != 0 && wt != 2)
+				return (-1);
+		} else if (wt != 0)
+			return (-1);
+		if (wt == 0) {
+			if (pprof_varint(&p, end, &v) == -1)
+				return (n);
+		} else {
+			if (pprof_varint(&p, end, &v) == -1)
+				return (n);
+			if (v > (uint64_t)(end - p))
+				return (n + 1);
+			body = p;
+			p += v;
+			if (!nested && field == 1 &&
+			    pprof_probe_fields(body, v, 1, tables) == -1)
+				return (-1);
+			if (!nested && (field == 1 || field == 6))
+				*tables = 1;
+		}
+		n++;
+	}
+	return (n);
+}
+
+static int
+pprof_probe(const char *buf, size_t len)
+{
+	const uint8_t	*b = (const uint8_t *)buf;
+	uint8_t		 out[PPROF_PROBE_OUT];
+	z_stream	 z;
+	int		 n, r, tables = 0;
+
+	if (len >= 2 && b[0] == 0x1f && b[1] == 0x8b) {
+		memset(&z, 0, sizeof z);
+		if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK)
+			return (0);
+		z.next_in = (Bytef *)b;
+		z.avail_in = len > UINT32_MAX ? UINT32_MAX : (uInt)len;
+		z.next_out = out;
+		z.avail_out = sizeof out;
+		r = inflate(&z, Z_SYNC_FLUSH);
+		len = sizeof out - z.avail_out;
+		inflateEnd(&z);
+		if (r != Z_OK && r != Z_STREAM_END && r != Z_BUF_ERROR)
+			return (0);
+		b = out;
+	}
+	/*
+	 * Any field may come first (Go writes time_nanos, 'H'), so it is
+	 * the whole head's shape that decides: text meets a key the schema
+	 * does not have within a few bytes.
+	 */
+	if ((n = pprof_probe_fields(b, len, 0, &tables)) >= 3 && tables)
+		return (90);
+	return (0);
+}
+
+/* String index i, or NULL with an error. */
+static const char *
+pprof_str(struct pprof *pp, int64_t i)
+{
+	if (i < 0 || (uint64_t)i >= pp->pb->n_string_table) {
+		snprintf(pp->err, sizeof pp->err, "string index %lld out of "
+		    "range (%zu strings)", (long long)i,
+		    pp->pb->n_string_table);
+		return (NULL);
+	}
+	return (pp->pb->string_table[i]);
+}
+
+/*
+ * One metric per sample type, the default first. pprof's default is the
+ * type named by default_sample_type, else the last.
+ */
+static int
+pprof_metrics(struct pprof *pp)
+{
+	const Perftools__Profiles__Profile	*pb = pp->pb;
+	const char	*type, *unit, *dflt = "", *ptype, *punit;
+	char		 name[256];
+	size_t		 i, j;
+	int		 d, m, k;
+
+	if (pb->n_sample_type == 0) {
+		snprintf(pp->err, sizeof pp->err, "no sample types");
+		return (-1);
+	}
+	if (pb->n_sample_type > PROFILE_MAX_METRICS) {
+		snprintf(pp->err, sizeof pp->err, "%zu sample types (at most "
+		    "%d)", pb->n_sample_type, PROFILE_MAX_METRICS);
+		return (-1);
+	}
+	if (pb->default_sample_type != 0 &&
+	    (dflt = pprof_str(pp, pb->default_sample_type)) == NULL)
+		return (-1);
+	d = (int)pb->n_sample_type - 1;
+	for (i = 0; i < pb->n_sample_type; i++) {
+		if ((type = pprof_str(pp, pb->sample_type[i]->type)) == NULL)
+			return (-1);
+		if (*dflt != '\0' && strcmp(type, dflt) == 0) {
+			d = (int)i;
+			break;
+		}
+	}
+	pp->order[0] = d;
+	for (i = 0, k = 1; i < pb->n_sample_type; i++) {
+		if ((int)i != d)
+			pp->order[k++] = (int)i;
+	}
+	pp->nmetrics = k;
+	for (k = 0; k < pp->nmetrics; k++) {
+		i = (size_t)pp->order[k];
+		if ((type = pprof_str(pp, pb->sample_type[i]->type)) == NULL ||
+		    (unit = pprof_str(pp, pb->sample_type[i]->unit)) == NULL)
+			return (-1);
+		if (*type == '\0')
+			type = "value";
+		snprintf(name, sizeof name, "%s", type);
+		/* Two types of one name would merge into one metric. */
+		for (j = 0; j < (size_t)k; j++) {
+			if (strcmp(type, pb->string_table[
+			    pb->sample_type[pp->order[j]]->type]) == 0) {
+				snprintf(name, sizeof name, "%s#%zu", type, i);
+				break;
+			}
+		}
+		if ((m = profile_builder_metric(pp->b, name,
+		    pprof_unit_short(unit))) == -1)
+			return (-1);
+		/*
+		 * A CPU profile's sample count with its period in ns: a
+		 * rate, so units=seconds shows seconds.
+		 */
+		if (pb->period > 0 && pb->period_type != NULL &&
+		    strcmp(unit, "count") == 0 &&
+		    (ptype = pprof_str(pp, pb->period_type->type)) != NULL &&
+		    (punit = pprof_str(pp, pb->period_type->unit)) != NULL &&
+		    strcmp(punit, "nanoseconds") == 0 && *ptype != '\0')
+			profile_builder_metric_rate(pp->b, m,
+			    1e9 / (double)pb->period);
+	}
+	return (0);
+}
+
+/* The basename of a path, as pprof's filepath.Base. */
+static const char *
+pprof_base(const char *s, size_t *lenp)
+{
+	size_t		 len = strlen(s);
+	const char	*e;
+
+	while (len > 1 && s[len - 1] == '/')
+		len--;
+	for (e = s + len; e > s && e[-1] != '/'; e--)
+		;
+	*lenp = (size_t)(s + len - e);
+	return (e);
+}
+
+/*
+ * Resolve every location to its frames (deepq functions), innermost
+ * first, once: samples then only look them up.
+ */
+static int
+pprof_locations(struct pprof *pp)
+{
+	const Perftools__Profiles__Profile	*pb = pp->pb;
+	const Perftools__Profiles__Location	*l;
+	const Perftools__Profiles__Function	*fn;
+	struct idmap	 maps, funcs;
+	const char	*mod, *name, *file;
+	char		 anon[512];
+	size_t		 i, j, total = 0, modlen;
+	uint32_t	 x, f;
+	int		 r = -1;
+
+	idmap_init(&maps);
+	idmap_init(&funcs);
+	for (i = 0; i < pb->n_mapping; i++) {
+		if (pb->mapping[i]->id == 0 || idmap_put(&maps,
+		    pb->mapping[i]->id, (uint32_t)i) == -1)
+			goto done;
+		if (pprof_str(pp, pb->mapping[i]->filename) == NULL)
+			goto done;
+	}
+	for (i = 0; i < pb->n_function; i++) {
+		fn = pb->function[i];
+		if (fn->id == 0 || idmap_put(&funcs, fn->id, (uint32_t)i) == -1)
+			goto done;
+		if (pprof_str(pp, fn->name) == NULL ||
+		    pprof_str(pp, fn->filename) == NULL)
+			goto done;
+	}
+	if (pb->n_location >= UINT32_MAX) {
+		snprintf(pp->err, sizeof pp->err, "too many locations");
+		goto done;
+	}
+	for (i = 0; i < pb->n_location; i++) {
+		l = pb->location[i];
+		total += l->n_line > 0 ? l->n_line : 1;
+		if (l->id == 0 || total >= UINT32_MAX) {
+			snprintf(pp->err, sizeof pp->err, "location %zu: %s",
+			    i, l->id == 0 ? "id 0" : "too many lines");
+			goto done;
+		}
+		if (idmap_get(&pp->locs, l->id) != IDMAP_NONE) {
+			snprintf(pp->err, sizeof pp->err, "location id %llu "
+			    "appears twice", (unsigned long long)l->id);
+			goto done;
+		}
+		if (idmap_put(&pp->locs, l->id, (uint32_t)i) == -1)
+			goto done;
+	}
+	if ((pp->loc = calloc(pb->n_location + 1, sizeof *pp->loc)) == NULL ||
+	    (pp->frames = calloc(total + 1, sizeof *pp->frames)) == NULL)
+		goto done;
+	for (i = 0; i < pb->n_location; i++) {
+		l = pb->location[i];
+		mod = "";
+		modlen = 0;
+		if (l->mapping_id != 0 &&
+		    (x = idmap_get(&maps, l->mapping_id)) != IDMAP_NONE)
+			mod = pprof_base(pb->string_table[
+			    pb->mapping[x]->filename], &modlen);
+		pp->loc[i].first = (uint32_t)pp->nframes;
+		for (j = 0; j < (l->n_line > 0 ? l->n_line : 1); j++) {
+			fn = NULL;
+			if (l->n_line > 0 && (x = idmap_get(&funcs,
+			    l->line[j]->function_id)) != IDMAP_NONE)
+				fn = pb->function[x];
+			name = fn != NULL ? pb->string_table[fn->name] : "";
+			if (*name == '\0') {
+				/* pprof's names for a frame it cannot name. */
+				if (modlen > 0)
+					snprintf(anon, sizeof anon, "[%.*s]",
+					    (int)modlen, mod);
+				else
+					snprintf(anon, sizeof anon,
+					    "<unknown>");
+				name = anon;
+			}
+			if ((f = profile_builder_func(pp->b, name,
+			    strlen(name), mod, modlen)) == PROFILE_NONE)
+				goto done;
+			if (fn != NULL && fn->filename != 0) {
+				file = pb->string_table[fn->filename];
+				profile_builder_func_location(pp->b, f, file,
+				    strlen(file), fn->start_line > 0 &&
+				    fn->start_line < UINT32_MAX ?
+				    (uint32_t)fn->start_line : 0);
+			}
+			pp->frames[pp->nframes++] = f;
+		}
+		pp->loc[i].n = (uint32_t)(pp->nframes - pp->loc[i].first);
+	}
+	r = 0;
+done:
+	idmap_clear(&maps);
+	idmap_clear(&funcs);
+	return (r);
+}
+
+static int
+pprof_label_cmp(const void *a, const void *b)
+{
+	const Perftools__Profiles__Label *x = *(Perftools__Profiles__Label
+	    *const *)a, *y = *(Perftools__Profiles__Label *const *)b;
+
+	return (x->key < y->key ? -1 : x->key > y->key);
+}
+
+/*
+ * The variant "labels": the sample's labels as frames below the root,
+ * by key (string index order, which is the order the writer met them).
+ * Sorts the sample's labels in place. The node of the last label frame
+ * in *node.
+ */
+static int
+pprof_label_frames(struct pprof *pp, const Perftools__Profiles__Sample *s,
+    uint32_t *node)
+{
+	const Perftools__Profiles__Label	*lb;
+	const char	*key, *val, *unit;
+	char		 name[1024];
+	size_t		 i;
+	uint32_t	 f;
+
+	qsort(s->label, s->n_label, sizeof *s->label, pprof_label_cmp);
+	for (i = 0; i < s->n_label && i < 64; i++) {
+		lb = s->label[i];
+		if ((key = pprof_str(pp, lb->key)) == NULL ||
+		    (val = pprof_str(pp, lb->str)) == NULL ||
+		    (unit = pprof_str(pp, lb->num_unit)) == NULL)
+			return (-1);
+		if (lb->str != 0)
+			snprintf(name, sizeof name, "%s:%s", key, val);
+		else
+			snprintf(name, sizeof name, "%s:%lld%s%s", key,
+			    (long long)lb->num, *unit ? " " : "", unit);
+		if ((f = profile_builder_func(pp->b, name, strlen(name), "",
+		    0)) == PROFILE_NONE ||
+		    (*node = profile_builder_child(pp->b, *node, f)) ==
+		    PROFILE_NONE)
+			return (-1);
+	}
+	return (0);
+}
+
+/*
+ * Each sample's stack into the tree, root first, and its values into the
+ * metrics. The frames walked in all are bounded by the file's size (a
+ * location of many lines referenced many times must not turn a small
+ * file into hours of work).
+ */
+static int
+pprof_samples(struct pprof *pp)
+{
+	const Perftools__Profiles__Profile	*pb = pp->pb;
+	const Perftools__Profiles__Sample	*s;
+	const struct pprof_loc	*lo;
+	uint64_t	 budget, walked = 0;
+	size_t		 i, j, depth;
+	uint32_t	 x, node, k;
+	int		 m;
+
+	budget = (uint64_t)1 << 28;
+	if ((pp->stack = malloc(PPROF_MAX_DEPTH * sizeof *pp->stack)) == NULL)
+		return (-1);
+	for (i = 0; i < pb->n_sample; i++) {
+		s = pb->sample[i];
+		if (s->n_value != pb->n_sample_type) {
+			snprintf(pp->err, sizeof pp->err, "sample %zu: %zu "
+			    "values for %zu sample types", i, s->n_value,
+			    pb->n_sample_type);
+			return (-1);
+		}
+		for (m = 0; m < pp->nmetrics; m++) {
+			if (s->value[pp->order[m]] != 0)
+				break;
+		}
+		if (m == pp->nmetrics)
+			continue;	/* pprof skips them too */
+		depth = 0;
+		for (j = 0; j < s->n_location_id; j++) {
+			if ((x = idmap_get(&pp->locs, s->location_id[j])) ==
+			    IDMAP_NONE) {
+				snprintf(pp->err, sizeof pp->err, "sample %zu: "
+				    "no location with id %llu", i,
+				    (unsigned long long)s->location_id[j]);
+				return (-1);
+			}
+			lo = &pp->loc[x];
+			if (depth + lo->n > PPROF_MAX_DEPTH) {
+				snprintf(pp->err, sizeof pp->err, "sample %zu: "
+				    "more than %d frames", i, PPROF_MAX_DEPTH);
+				return (-1);
+			}
+			memcpy(pp->stack + depth, pp->frames + lo->first,
+			    lo->n * sizeof *pp->stack);
+			depth += lo->n;
+		}
+		walked += depth;
+		if (walked > budget) {
+			snprintf(pp->err, sizeof pp->err, "stacks of more than "
+			    "%llu frames in all", (unsigned long long)budget);
+			return (-1);
+		}
+		node = PROFILE_ROOT;
+		if (pp->labels && pprof_label_frames(pp, s, &node) == -1)
+			return (-1);
+		/* stack[] is leaf first: walk it backwards from the root. */
+		for (k = (uint32_t)depth; k > 0; k--) {
+			if ((node = profile_builder_child(pp->b, node,
+			    pp->stack[k - 1])) == PROFILE_NONE)
+				return (-1);
+		}
+		for (m = 0; m < pp->nmetrics; m++) {
+			if (profile_builder_add(pp->b, node, m,
+			    s->value[pp->order[m]]) == -1)
+				return (-1);
+		}
+	}
+	return (0);
+}
+
+/* Undo gzip; the decompressed bytes in *outp. -1 with an error. */
+static int
+pprof_gunzip(struct pprof *pp, const uint8_t *in, size_t len, uint8_t **outp,
+    size_t *outlenp)
+{
+	z_stream	 z;
+	uint8_t		*out = NULL, *o;
+	size_t		 cap = len * 4 + 4096, n = 0;
+	int		 r;
+
+	memset(&z, 0, sizeof z);
+	if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK)
+		return (-1);
+	z.next_in = (Bytef *)in;
+	for (;;) {
+		if (cap > PPROF_MAX_FILE)
+			cap = PPROF_MAX_FILE;
+		if ((o = realloc(out, cap)) == NULL)
+			goto fail;
+		out = o;
+		/* zlib counts in 32 bits: feed and drain at most 1 GiB. */
+		if (z.avail_in == 0) {
+			size_t	 left = len - (size_t)(z.next_in - in);
+
+			z.avail_in = left > (1U << 30) ? 1U << 30 : (uInt)left;
+		}
+		z.next_out = out + n;
+		z.avail_out = cap - n > (1U << 30) ? 1U << 30 :
+		    (uInt)(cap - n);
+		r = inflate(&z, Z_NO_FLUSH);
+		n = (size_t)(z.next_out - out);
+		if (r == Z_STREAM_END) {
+			/* Concatenated members: go on with the next. */
+			if ((size_t)(z.next_in - in) < len &&
+			    in[z.next_in - in] == 0x1f) {
+				if (inflateReset(&z) != Z_OK)
+					goto bad;
+				continue;
+			}
+			break;
+		}
+		if (r != Z_OK && r != Z_BUF_ERROR)
+			goto bad;
+		if (r == Z_BUF_ERROR && z.avail_in == 0 &&
+		    (size_t)(z.next_in - in) == len) {
+			snprintf(pp->err, sizeof pp->err, "gzip data ends "
+			    "early");
+			goto fail;
+		}
+		if (n == cap) {
+			if (cap == PPROF_MAX_FILE) {
+				snprintf(pp->err, sizeof pp->err, "more than "
+				    "%llu bytes uncompressed",
+				    (unsigned long long)PPROF_MAX_FILE);
+				goto fail;
+			}
+			cap *= 2;
+		}
+	}
+	inflateEnd(&z);
+	*outp = out;
+	*outlenp = n;
+	return (0);
+bad:
+	snprintf(pp->err, sizeof pp->err, "bad gzip data: %s",
+	    z.msg != NULL ? z.msg : "inflate failed");
+fail:
+	inflateEnd(&z);
+	free(out);
+	return (-1);
+}
+
+/* The whole input, bounded, in *bufp. */
+static int
+pprof_read(struct pprof *pp, struct input *in, uint8_t **bufp, size_t *lenp)
+{
+	uint8_t	*buf = NULL, *b;
+	size_t	 len = 0, cap = 1 << 20;
+	ssize_t	 n;
+
+	for (;;) {
+		if ((b = realloc(buf, cap)) == NULL) {
+			free(buf);
+			return (-1);
+		}
+		buf = b;
+		if ((n = input_read(in, buf + len, cap - len)) == -1) {
+			snprintf(pp->err, sizeof pp->err, "read error: %s",
+			    strerror(in->error));
+			free(buf);
+			return (-1);
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+		if (len == cap) {
+			if (cap >= PPROF_MAX_FILE) {
+				snprintf(pp->err, sizeof pp->err, "more than "
+				    "%llu bytes", (unsigned long long)
+				    PPROF_MAX_FILE);
+				free(buf);
+				return (-1);
+			}
+			cap *= 2;
+		}
+	}
+	*bufp = buf;
+	*lenp = len;
+	return (0);
+}
+
+static struct profile *
+pprof_load(struct input *in, const struct reader_options *opts,
+    char **cause)
+{
+	struct pprof	 pp;
+	struct profile	*p = NULL;
+	uint8_t		*buf = NULL, *raw = NULL;
+	size_t		 len = 0, rawlen = 0;
+	const char	*v, *e;
+
+	memset(&pp, 0, sizeof pp);
+	pp.path = in->path;
+	idmap_init(&pp.locs);
+	for (v = opts->variant; v != NULL && *v != '\0'; v = *e ? e + 1 : e) {
+		e = v + strcspn(v, ",");
+		if (e - v == 6 && strncmp(v, "labels", 6) == 0)
+			pp.labels = 1;
+		else if (e > v) {
+			cause_set(cause, "pprof: unknown variant %.*s",
+			    (int)(e - v), v);
+			return (NULL);
+		}
+	}
+	if (pprof_read(&pp, in, &raw, &rawlen) == -1)
+		goto err;
+	if (rawlen >= 2 && raw[0] == 0x1f && raw[1] == 0x8b) {
+		if (pprof_gunzip(&pp, raw, rawlen, &buf, &len) == -1)
+			goto err;
+		free(raw);
+		raw = NULL;
+	} else {
+		buf = raw;
+		len = rawlen;
+		raw = NULL;
+	}
+	pp.pb = perftools__profiles__profile__unpack(NULL, len, buf);
+	free(buf);
+	buf = NULL;
+	if (pp.pb == NULL) {
+		snprintf(pp.err, sizeof pp.err, "not a valid profile.proto "
+		    "(or out of memory)");
+		goto err;
+	}
+	if ((pp.b = profile_builder_create("pprof")) == NULL)
+		goto nomem;
+	if (opts->max_nodes != 0)
+		profile_builder_set_max_nodes(pp.b, opts->max_nodes);
+	if (pprof_metrics(&pp) == -1 || pprof_locations(&pp) == -1 ||
+	    pprof_samples(&pp) == -1)
+		goto err;
+	p = profile_builder_finish(pp.b, cause);
+	pp.b = NULL;
+	goto out;
+
+err:
+	if (pp.err[0] == '\0' && pp.b != NULL &&
+	    profile_builder_error(pp.b) != NULL)
+		snprintf(pp.err, sizeof pp.err, "%s",
+		    profile_builder_error(pp.b));
+	if (pp.err[0] == '\0')
+		goto nomem;
+	cause_set(cause, "%s: %s", in->path, pp.err);
+	goto out;
+nomem:
+	cause_set(cause, "out of memory");
+out:
+	if (pp.pb != NULL)
+		perftools__profiles__profile__free_unpacked(pp.pb, NULL);
+	profile_builder_free(pp.b);
+	idmap_clear(&pp.locs);
+	free(pp.loc);
+	free(pp.frames);
+	free(pp.stack);
+	free(buf);
+	free(raw);
+	return (p);
+}

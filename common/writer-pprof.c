@@ -1,0 +1,284 @@
+/*
+ * Copyright (c) 2026 The deepq developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <zlib.h>
+
+#include "cause.h"
+#include "idmap.h"
+#include "pprof.h"
+#include "profile.h"
+#include "writer.h"
+#include "proto/profile.pb-c.h"
+
+/*
+ * pprof's profile.proto out, gzipped, for `go tool pprof' and every tool
+ * that reads it. Each metric is a sample type (its unit spelled as pprof
+ * does, "ns" as "nanoseconds"), metric= the default; each function a
+ * Function and a Location of one line; each module a Mapping; each call
+ * node with a self value a Sample whose locations are the node's path,
+ * leaf first. pprof then shows the totals and every function's flat and
+ * cum as deepq does.
+ *
+ * The message is written field by field into the gzip stream (protobuf
+ * concatenates a repeated field's elements wherever they appear), so a
+ * profile of any size is written in constant memory beyond its deepest
+ * stack: strings go out as they are first used, which keeps their
+ * indices in order.
+ */
+
+struct pw {
+	FILE			*f;
+	const struct profile	*p;
+	z_stream		 z;
+	uint8_t			 out[65536];
+	uint8_t			*buf;		/* one packed message */
+	size_t			 bufcap;
+	struct idmap		 strs;		/* pool id -> string index */
+	uint64_t		 nstrs;
+	int			 error;		/* 1: write, 2: memory */
+};
+
+static void	pw_bytes(struct pw *, const void *, size_t, int);
+static void	pw_varint(struct pw *, uint64_t);
+static void	pw_msg(struct pw *, int, const ProtobufCMessage *);
+static int64_t	pw_str(struct pw *, const char *);
+static int64_t	pw_pool(struct pw *, uint32_t);
+
+/* Compress and write len bytes; flush with Z_FINISH at the end. */
+static void
+pw_bytes(struct pw *w, const void *data, size_t len, int flush)
+{
+	int	 r;
+
+	if (w->error)
+		return;
+	w->z.next_in = (Bytef *)data;
+	w->z.avail_in = (uInt)len;
+	do {
+		w->z.next_out = w->out;
+		w->z.avail_out = sizeof w->out;
+		r = deflate(&w->z, flush);
+		if (r == Z_STREAM_ERROR) {
+			w->error = 2;
+			return;
+		}
+		if (fwrite(w->out, 1, sizeof w->out - w->z.avail_out, w->f) !=
+		    sizeof w->out - w->z.avail_out) {
+			w->error = 1;
+			return;
+		}
+	} while (w->z.avail_out == 0 || (flush == Z_FINISH &&
+	    r != Z_STREAM_END));
+}
+
+static void
+pw_varint(struct pw *w, uint64_t v)
+{
+	uint8_t	 b[10];
+	size_t	 n = 0;
+
+	while (v >= 0x80) {
+		b[n++] = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	b[n++] = (uint8_t)v;
+	pw_bytes(w, b, n, Z_NO_FLUSH);
+}
+
+/* A length-delimited field holding message m. */
+static void
+pw_msg(struct pw *w, int field, const ProtobufCMessage *m)
+{
+	size_t	 n = protobuf_c_message_get_packed_size(m);
+	uint8_t	*b;
+
+	if (w->error)
+		return;
+	if (n > w->bufcap) {
+		if ((b = realloc(w->buf, n * 2)) == NULL) {
+			w->error = 2;
+			return;
+		}
+		w->buf = b;
+		w->bufcap = n * 2;
+	}
+	protobuf_c_message_pack(m, w->buf);
+	pw_varint(w, (uint64_t)field << 3 | 2);
+	pw_varint(w, n);
+	pw_bytes(w, w->buf, n, Z_NO_FLUSH);
+}
+
+/* A new string table entry (field 6); its index. */
+static int64_t
+pw_str(struct pw *w, const char *s)
+{
+	size_t	 n = strlen(s);
+
+	pw_varint(w, 6 << 3 | 2);
+	pw_varint(w, n);
+	pw_bytes(w, s, n, Z_NO_FLUSH);
+	return ((int64_t)w->nstrs++);
+}
+
+/* The index of the profile's string id, written on first use. */
+static int64_t
+pw_pool(struct pw *w, uint32_t id)
+{
+	uint32_t	 x;
+	int64_t		 i;
+
+	if ((x = idmap_get(&w->strs, id)) != IDMAP_NONE)
+		return (x);
+	i = pw_str(w, profile_string(w->p, id));
+	if (i >= UINT32_MAX || idmap_put(&w->strs, id, (uint32_t)i) == -1)
+		w->error = 2;
+	return (i);
+}
+
+/* Write p as a gzipped profile.proto. */
+int
+writer_pprof(FILE *f, const struct profile *p, const struct writer_options *o,
+    char **cause)
+{
+	Perftools__Profiles__ValueType	 vt;
+	Perftools__Profiles__Mapping	 mp;
+	Perftools__Profiles__Function	 fn;
+	Perftools__Profiles__Line	 ln, *lnp = &ln;
+	Perftools__Profiles__Location	 lo;
+	Perftools__Profiles__Sample	 sm;
+	struct pw	 w;
+	struct idmap	 maps;
+	uint64_t	*path = NULL, *np;
+	int64_t		 values[PROFILE_MAX_METRICS], dflt = 0;
+	uint32_t	 f_, n, m, k, d, mod, nmaps = 0, x, up;
+	int		 any, r = -1;
+
+	memset(&w, 0, sizeof w);
+	w.f = f;
+	w.p = p;
+	idmap_init(&w.strs);
+	idmap_init(&maps);
+	if (deflateInit2(&w.z, 6, Z_DEFLATED, 16 + MAX_WBITS, 8,
+	    Z_DEFAULT_STRATEGY) != Z_OK) {
+		cause_set(cause, "out of memory");
+		return (-1);
+	}
+	pw_str(&w, "");
+
+	for (m = 0; m < p->nmetrics; m++) {
+		perftools__profiles__value_type__init(&vt);
+		vt.type = pw_str(&w, p->metrics[m].name);
+		vt.unit = pw_str(&w, pprof_unit_long(p->metrics[m].unit));
+		pw_msg(&w, 1, &vt.base);
+		if ((int)m == o->metric)
+			dflt = vt.type;
+	}
+
+	/* A mapping per module: pprof shows it for frames without names. */
+	for (f_ = 0; f_ < p->nfuncs && !w.error; f_++) {
+		if ((mod = p->func_module[f_]) == 0 ||
+		    idmap_get(&maps, mod) != IDMAP_NONE)
+			continue;
+		if (idmap_put(&maps, mod, ++nmaps) == -1) {
+			w.error = 2;
+			break;
+		}
+		perftools__profiles__mapping__init(&mp);
+		mp.id = nmaps;
+		mp.filename = pw_pool(&w, mod);
+		/* Symbolized already: pprof must not look for the binary. */
+		mp.has_functions = mp.has_filenames = 1;
+		pw_msg(&w, 3, &mp.base);
+	}
+
+	/* Function and location f+1 for function f (the root included). */
+	for (f_ = 0; f_ < p->nfuncs && !w.error; f_++) {
+		perftools__profiles__function__init(&fn);
+		fn.id = (uint64_t)f_ + 1;
+		fn.name = fn.system_name = pw_pool(&w, p->func_name[f_]);
+		if (p->func_file[f_] != 0)
+			fn.filename = pw_pool(&w, p->func_file[f_]);
+		fn.start_line = p->func_line[f_];
+		pw_msg(&w, 5, &fn.base);
+
+		perftools__profiles__location__init(&lo);
+		perftools__profiles__line__init(&ln);
+		lo.id = fn.id;
+		if (p->func_module[f_] != 0)
+			lo.mapping_id = idmap_get(&maps, p->func_module[f_]);
+		ln.function_id = fn.id;
+		lo.n_line = 1;
+		lo.line = &lnp;
+		pw_msg(&w, 4, &lo.base);
+	}
+
+	/* A sample per node with a value: its path, leaf first. */
+	x = 1 << 16;
+	if ((path = malloc(x * sizeof *path)) == NULL)
+		w.error = 2;
+	for (n = 0; n < p->nnodes && !w.error; n++) {
+		for (m = 0, any = 0; m < p->nmetrics; m++)
+			any |= (values[m] = p->metrics[m].self[n]) != 0;
+		if (!any)
+			continue;
+		d = n == PROFILE_ROOT ? 1 : p->node_depth[n];
+		if (d > x) {
+			if ((np = reallocarray(path, d, sizeof *path)) ==
+			    NULL) {
+				w.error = 2;
+				break;
+			}
+			path = np;
+			x = d;
+		}
+		if (n == PROFILE_ROOT)
+			path[0] = (uint64_t)p->node_func[n] + 1;
+		else {
+			for (k = 0, up = n; k < d; k++, up = p->node_parent[up])
+				path[k] = (uint64_t)p->node_func[up] + 1;
+		}
+		perftools__profiles__sample__init(&sm);
+		sm.n_location_id = d;
+		sm.location_id = path;
+		sm.n_value = p->nmetrics;
+		sm.value = values;
+		pw_msg(&w, 2, &sm.base);
+	}
+	if (p->nmetrics > 0) {
+		pw_varint(&w, 14 << 3);		/* default_sample_type */
+		pw_varint(&w, (uint64_t)dflt);
+	}
+	pw_bytes(&w, "", 0, Z_FINISH);
+	if (w.error == 0 && ferror(f))
+		w.error = 1;
+	if (w.error != 0)
+		cause_set(cause, "%s", w.error == 1 ? "write error" :
+		    "out of memory");
+	else
+		r = 0;
+	free(path);
+	idmap_clear(&maps);
+	idmap_clear(&w.strs);
+	free(w.buf);
+	deflateEnd(&w.z);
+	return (r);
+}
