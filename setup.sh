@@ -19,7 +19,7 @@ cd "$(dirname "$0")"
 # HTML; node and npm run the browser test (Playwright's core, driving
 # the system's Chromium; it downloads no browser).
 packages="autoconf automake libtool pkg-config make gcc bc
-	libevent-dev libjansson-dev libmicrohttpd-dev
+	libevent-dev libjansson-dev libmicrohttpd-dev libpcre2-dev
 	lighttpd apache2 libapache2-mod-fcgid nginx fcgiwrap spawn-fcgi
 	curl chromium mandoc jq
 	tidy valgrind strace clang wrk"
