@@ -58,6 +58,7 @@ struct pattern {
 static void	*pattern_malloc(size_t, void *);
 static void	 pattern_mfree(void *, void *);
 static int	 pattern_copy(char *, size_t *, size_t, const char *);
+static uint32_t	 pattern_limit(size_t);
 
 /* PCRE2's malloc: refuses past PATTERN_MAX_MEMORY in all. */
 static void *
@@ -281,7 +282,6 @@ pattern_create(const char *src, char **cause)
 	if ((pt->mcx = pcre2_match_context_create(pt->gcx)) == NULL ||
 	    (pt->md = pcre2_match_data_create(1, pt->gcx)) == NULL)
 		goto oom;
-	pcre2_set_match_limit(pt->mcx, PATTERN_MATCH_LIMIT);
 	pcre2_set_depth_limit(pt->mcx, PATTERN_DEPTH_LIMIT);
 	pcre2_set_heap_limit(pt->mcx, PATTERN_HEAP_LIMIT);
 	free(pcre);
@@ -309,6 +309,26 @@ pattern_free(struct pattern *pt)
 }
 
 /*
+ * The step limit for a name of len bytes. PCRE2 counts steps afresh at
+ * each start position it tries, so its limit alone lets one match of
+ * a long name take len times as long: "(a+)+$b" on a name of 155,000
+ * bytes with "b" in it ran half a minute under the fuzzer. The limit
+ * per start is therefore PATTERN_MATCH_TOTAL shared among the starts,
+ * at most PATTERN_MATCH_LIMIT and at least PATTERN_MATCH_FLOOR.
+ */
+static uint32_t
+pattern_limit(size_t len)
+{
+	size_t	 n = PATTERN_MATCH_TOTAL / (len + 1);
+
+	if (n > PATTERN_MATCH_LIMIT)
+		n = PATTERN_MATCH_LIMIT;
+	if (n < PATTERN_MATCH_FLOOR)
+		n = PATTERN_MATCH_FLOOR;
+	return ((uint32_t)n);
+}
+
+/*
  * Does the pattern match s (len bytes)? 1 or 0; PATTERN_ERR_LIMIT or
  * PATTERN_ERR_BUDGET with *cause, both meaning the query is too
  * expensive. Each match is charged a unit and one more per 16 bytes of
@@ -320,8 +340,10 @@ int
 pattern_match(struct pattern *pt, const char *s, size_t len,
     struct cost *c, char **cause)
 {
-	int	 r;
+	uint32_t	 limit = pattern_limit(len);
+	int		 r;
 
+	pcre2_set_match_limit(pt->mcx, limit);
 	r = pcre2_match(pt->code, (PCRE2_SPTR)s, len, 0, 0, pt->md,
 	    pt->mcx);
 	if (cost_charge_now(c, 1 + len / 16) == -1) {
@@ -334,16 +356,16 @@ pattern_match(struct pattern *pt, const char *s, size_t len,
 	case PCRE2_ERROR_NOMATCH:
 		return (0);
 	case PCRE2_ERROR_MATCHLIMIT:
-		cause_set(cause, "regex needs over %d steps on a %zu-byte "
-		    "name", PATTERN_MATCH_LIMIT, len);
+		cause_set(cause, "regex needs over %u steps from one start "
+		    "in a %zu-byte name", limit, len);
 		break;
 	case PCRE2_ERROR_DEPTHLIMIT:
-		cause_set(cause, "regex backtracks deeper than %d on a "
+		cause_set(cause, "regex backtracks deeper than %d in a "
 		    "%zu-byte name", PATTERN_DEPTH_LIMIT, len);
 		break;
 	case PCRE2_ERROR_HEAPLIMIT:
 	case PCRE2_ERROR_NOMEMORY:
-		cause_set(cause, "regex needs over %d KiB on a %zu-byte name",
+		cause_set(cause, "regex needs over %d KiB in a %zu-byte name",
 		    PATTERN_HEAP_LIMIT, len);
 		break;
 	default:

@@ -34,7 +34,9 @@
 #define PATTERN_MAX_NEST	32	/* nested parentheses */
 #define PATTERN_MAX_CODE	65536	/* bytes of compiled pattern */
 #define PATTERN_MAX_MEMORY	(16 << 20) /* bytes PCRE2 may hold at once */
-#define PATTERN_MATCH_LIMIT	1000000	/* steps of one match */
+#define PATTERN_MATCH_LIMIT	1000000	/* steps from one start in a name */
+#define PATTERN_MATCH_TOTAL	4000000	/* steps over all starts in a name */
+#define PATTERN_MATCH_FLOOR	64	/* steps from one start at least */
 #define PATTERN_DEPTH_LIMIT	50000	/* backtracking depth of one match */
 #define PATTERN_HEAP_LIMIT	8192	/* KiB of backtracking frames */
 
