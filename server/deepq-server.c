@@ -388,12 +388,9 @@ main(int argc, char **argv)
 	    "%cloading took longer than load_timeout (%d s)",
 	    PROTO_READY_ERROR, cfg->load_timeout);
 
-	if ((in = input_open(s.path, &cause)) == NULL)
+	/* No link followed: the key says which file the client opened. */
+	if ((in = server_input(s.path, 0, 0, &st, &cause)) == NULL)
 		goto fail;
-	if (fstat(in->fd, &st) == -1) {
-		cause = strdup("cannot stat the profile");
-		goto fail;
-	}
 	profpath_key(&st, s.key);
 	if (key != NULL && strcmp(key, s.key) != 0) {
 		cause = strdup("the file changed while the server started");

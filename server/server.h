@@ -39,6 +39,8 @@ struct answer_cache;
 struct event;
 struct event_base;
 struct evbuffer;
+struct input;
+struct stat;
 struct profile;
 
 #define SERVER_MAX_CLIENTS	256	/* replies being written at once */
@@ -144,6 +146,8 @@ void	server_client_done(struct server *);
 
 /* server-base.c */
 const struct profile *server_base_load(void *, const char *, int *,
+	    char **);
+struct input *server_input(const char *, dev_t, ino_t, struct stat *,
 	    char **);
 void	server_base_init(struct server *);
 void	server_base_free(struct server *);
