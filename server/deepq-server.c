@@ -303,6 +303,7 @@ main(int argc, char **argv)
 	char			*cause = NULL, tmpname[PROTO_NAME_MAX];
 	char			*cachepath = NULL;
 	char			 id[PROTO_ID_LEN + 1], buf[4200];
+	struct timespec		 started;
 	long long		 t0;
 	int			 ch, foreground = 0, n;
 
@@ -418,7 +419,14 @@ main(int argc, char **argv)
 		log_info("%s: already served", s.path);
 		exit(0);
 	}
-	n = snprintf(buf, sizeof buf, "%ld\n%s\n", (long)getpid(), s.path);
+	/*
+	 * The start time too: a client that sent us a request tells us
+	 * from a server that replaced us (killed) even with our pid.
+	 */
+	clock_gettime(CLOCK_REALTIME, &started);
+	n = snprintf(buf, sizeof buf, "%ld\n%s\n%lld.%09ld\n",
+	    (long)getpid(), s.path, (long long)started.tv_sec,
+	    started.tv_nsec);
 	if (ftruncate(s.alivefd, 0) == -1 || n < 0 || (size_t)n >= sizeof buf ||
 	    pwrite(s.alivefd, buf, n, 0) != n) {
 		cause = strdup("cannot write the liveness file");
