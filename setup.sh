@@ -20,7 +20,7 @@ cd "$(dirname "$0")"
 # the system's Chromium; it downloads no browser). clickhouse-server and
 # clickhouse-client: the ClickHouse test and benchmark run a private server.
 packages="autoconf automake libtool pkg-config make gcc bc
-	libevent-dev libjansson-dev libmicrohttpd-dev
+	libevent-dev libjansson-dev libmicrohttpd-dev libpcre2-dev
 	zlib1g-dev libzstd-dev liblzma-dev
 	libprotobuf-c-dev protobuf-c-compiler golang-go
 	lighttpd apache2 libapache2-mod-fcgid nginx fcgiwrap spawn-fcgi

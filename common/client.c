@@ -61,6 +61,7 @@
 #define CLIENT_ATTEMPTS	8
 #define CLIENT_RETRY	2	/* Retry-After of retryable 503s */
 #define CLIENT_HEAD	8192	/* header, type, message, some body */
+#define CLIENT_ALIVE_MAX 4352	/* a liveness file: pid, path, start */
 #define CLIENT_POPULATE_MIN (64U * 1024)	/* pre-fault bodies from... */
 #define CLIENT_POPULATE_MAX (16U * 1024 * 1024)	/* ...to */
 
@@ -92,6 +93,8 @@ struct client {
 	int				 replyfd;
 	int				 want, reply, qfile;	/* to remove */
 	long long			 start;
+	char				 server[CLIENT_ALIVE_MAX];
+	ssize_t				 serverlen;	/* -1: unknown */
 };
 
 static struct answer *client_error(struct client *, int, int, const char *,
@@ -113,6 +116,7 @@ static int	client_count(struct client *, int *, char **);
 static struct answer *client_start(struct client *, int *);
 static const char *client_unpath(const struct client *, const char *);
 static int	client_is_server(pid_t);
+static int	client_server_changed(struct client *, int);
 
 /* Defaults for client options. */
 void
@@ -350,6 +354,32 @@ client_send(struct client *c, int fd, const char *query)
 }
 
 /*
+ * The server we sent to, by what its liveness file says: its pid, path
+ * and start time (the server writes them once it holds the lock). With
+ * record set, remember it; else 1 if another server holds the lock now.
+ * A server SIGKILLed and replaced by a new one before we looked would
+ * otherwise leave us waiting for query_timeout on a lock that is held,
+ * by the new server, which never heard of our request.
+ */
+static int
+client_server_changed(struct client *c, int record)
+{
+	char	 buf[CLIENT_ALIVE_MAX];
+	ssize_t	 n;
+
+	n = pread(c->alivefd, buf, sizeof buf, 0);
+	if (record) {
+		c->serverlen = n;
+		if (n > 0)
+			memcpy(c->server, buf, (size_t)n);
+		return (0);
+	}
+	if (c->serverlen <= 0)
+		return (0);	/* nothing known to compare with */
+	return (n != c->serverlen || memcmp(buf, c->server, (size_t)n) != 0);
+}
+
+/*
  * Wait for the next bytes of our answer and read up to len of them into
  * buf: 0 with *np > 0, or -1 with *ap the error answer (NULL if out of
  * memory). Until the first byte (started 0) the server may not have
@@ -400,8 +430,13 @@ client_read(struct client *c, char *buf, size_t len, long long end,
 		if (started)
 			continue;
 		if (r == 0) {
-			/* Liveness first, then the FIFO: see server.c. */
-			if (rundir_locked(c->alivefd) == 0 &&
+			/*
+			 * Liveness first, then the FIFO: see server.c. A
+			 * lock held by another server than ours is no
+			 * better than none.
+			 */
+			if ((rundir_locked(c->alivefd) == 0 ||
+			    client_server_changed(c, 0)) &&
 			    poll(&pfd, 1, 0) == 0) {
 				*ap = client_error(c, 503, CLIENT_RETRY,
 				    "the server exited before answering");
@@ -739,6 +774,7 @@ client_run(struct client *c, const char *query)
 		free(why);
 		why = NULL;
 		if (alive == 1 && fd != -1) {
+			client_server_changed(c, 1);
 			r = client_send(c, fd, query);
 			close(fd);
 			flock(c->lockfd, LOCK_UN);
@@ -839,6 +875,7 @@ client_query_with(const struct config *cfg, const struct client_options *o,
 	c.opts = o;
 	c.start = rundir_now();
 	c.dirfd = c.lockfd = c.alivefd = c.replyfd = -1;
+	c.serverlen = -1;
 	c.format = answer_guess_format(query);
 	c.name = o->name != NULL ? o->name : file;
 	c.rctx.link_base = "?";
@@ -897,6 +934,7 @@ client_query_key(const struct config *cfg, const struct client_options *o,
 	c.opts = &opts;
 	c.start = rundir_now();
 	c.dirfd = c.lockfd = c.alivefd = c.replyfd = -1;
+	c.serverlen = -1;
 	c.format = answer_guess_format(query);
 	c.name = opts.name != NULL ? opts.name : key;
 	c.rctx.link_base = "?";

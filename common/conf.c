@@ -74,6 +74,7 @@ static const struct conf_key conf_keys[] = {
 	{ "max_memory", CONF_U64, OFF(max_memory), 0, 1 << 30, "MB" },
 	{ "max_query", CONF_SIZE, OFF(max_query), 256, 65536, "bytes" },
 	{ "max_servers", CONF_INT, OFF(max_servers), 1, 4096, "servers" },
+	{ "max_workers", CONF_INT, OFF(max_workers), 0, 64, "processes" },
 	{ "profile_root", CONF_PATH, OFF(profile_root), 0, 0, NULL },
 	{ "query_timeout", CONF_INT, OFF(query_timeout), 1, 3600,
 	    "seconds" },
@@ -81,6 +82,8 @@ static const struct conf_key conf_keys[] = {
 	{ "server_path", CONF_PATH, OFF(server_path), 0, 0, NULL },
 	{ "static_url", CONF_STRING, OFF(static_url), 0, 1024, NULL },
 	{ "want_max_age", CONF_INT, OFF(want_max_age), 1, 86400,
+	    "seconds" },
+	{ "write_timeout", CONF_INT, OFF(write_timeout), 1, 3600,
 	    "seconds" },
 };
 #undef OFF
@@ -127,6 +130,8 @@ conf_create(void)
 	c->max_memory = 0;
 	c->max_decompressed = 16384;
 	c->answer_cache = 16;
+	c->max_workers = 2;
+	c->write_timeout = 10;
 	return (c);
 }
 

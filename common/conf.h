@@ -52,6 +52,8 @@ struct config {
 	uint64_t	 max_memory;	/* MB of address space, 0 = none */
 	uint64_t	 max_decompressed; /* MB a compressed profile gives */
 	uint64_t	 answer_cache;	/* MB of answers kept, 0 = none */
+	int		 max_workers;	/* expensive queries at once, 0 none */
+	int		 write_timeout;	/* seconds a reply may stall */
 };
 
 const char	*conf_default_path(void);

@@ -79,6 +79,20 @@ cost_check(struct cost *c)
 	return (0);
 }
 
+/*
+ * Charge n units and look at the clock at once: for work one unit does
+ * not bound in time (a regex match), so that the deadline is kept
+ * within one piece of it.
+ */
+int
+cost_charge_now(struct cost *c, uint64_t n)
+{
+	if (c == NULL)
+		return (0);
+	c->used += n;
+	return (cost_check(c));
+}
+
 /* Is the budget spent? A NULL budget never is. */
 int
 cost_over(const struct cost *c)

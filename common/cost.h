@@ -46,6 +46,7 @@ struct cost {
 
 void	 cost_init(struct cost *, uint64_t, uint64_t);
 int	 cost_check(struct cost *);
+int	 cost_charge_now(struct cost *, uint64_t);
 int	 cost_over(const struct cost *);
 char	*cost_message(const struct cost *);
 

@@ -23,7 +23,8 @@
  * is opened: refuse absolute names, `..' components and NUL, canonicalise
  * with realpath(3), confine the result to the root (a symbolic link may
  * point anywhere inside it, never outside), and accept only a regular
- * file. The file's identity is its (st_dev, st_ino), so every spelling,
+ * file. The file's identity is its (st_dev, st_ino), taken from the file
+ * opened beneath the root with no link on the way, so every spelling,
  * symlink or hard link of one file shares one server; the key derived
  * from it names the runtime files and has a fixed size whatever the path.
  */
@@ -43,6 +44,11 @@ struct profpath {
 	char		 key[PROTO_KEY_LEN + 1];
 };
 
+extern int profpath_force_walk;
+
+int	profpath_openat(int, const char *);
+int	profpath_open_checked(const char *, dev_t, ino_t, struct stat *,
+	    char **);
 int	profpath_resolve(const char *, const char *, struct profpath *, int *,
 	    char **);
 int	profpath_split(const char *, char **, char **, char **);

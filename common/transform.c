@@ -27,6 +27,7 @@
 
 #include "cause.h"
 #include "cost.h"
+#include "pattern.h"
 #include "display.h"
 #include "profile.h"
 #include "profile-builder.h"
@@ -125,7 +126,8 @@ static int	transform_exclude(const struct profile *,
 static uint32_t	transform_resolve(const struct profile *, const uint32_t *,
 		    size_t);
 static int	transform_matches(const struct profile *,
-		    const struct transform *, uint32_t);
+		    const struct transform *, uint32_t, struct cost *,
+		    char **);
 static int	transform_metric(const struct profile *, const char *,
 		    const char *, const char *);
 static int	transform_prune_metrics(const struct profile *,
@@ -218,8 +220,7 @@ transform_clear(struct transform *t)
 {
 	free(t->path);
 	free(t->arg);
-	if (t->has_re)
-		regfree(&t->re);
+	pattern_free(t->re);
 	memset(t, 0, sizeof *t);
 }
 
@@ -281,40 +282,18 @@ badarg:
 	return (-1);
 }
 
-/*
- * Compile a filter's regex: POSIX extended, no sub-matches. Back
- * references are refused: they are the one feature that can make
- * matching take exponential time on a hostile name.
- */
+/* Compile a filter's regex (pattern.h); -1 with *cause if refused. */
 static int
 transform_regex(struct transform *t, const char *key, const char *s,
     char **cause)
 {
-	char	 buf[256];
-	size_t	 i;
-	int	 r;
+	char	*why = NULL;
 
-	if (strlen(s) > TRANSFORM_MAX_REGEX) {
-		cause_set(cause, "%s: regex longer than %d bytes", key,
-		    TRANSFORM_MAX_REGEX);
+	if ((t->re = pattern_create(s, &why)) == NULL) {
+		cause_set(cause, "%s: %s", key, why ? why : "out of memory");
+		free(why);
 		return (-1);
 	}
-	for (i = 0; s[i] != '\0'; i++) {
-		if (s[i] == '\\' && s[i + 1] != '\0') {
-			if (s[i + 1] >= '1' && s[i + 1] <= '9') {
-				cause_set(cause, "%s: back references are "
-				    "not supported", key);
-				return (-1);
-			}
-			i++;
-		}
-	}
-	if ((r = regcomp(&t->re, s, REG_EXTENDED | REG_NOSUB)) != 0) {
-		regerror(r, &t->re, buf, sizeof buf);
-		cause_set(cause, "%s: bad regex: %s", key, buf);
-		return (-1);
-	}
-	t->has_re = 1;
 	return (0);
 }
 
@@ -575,22 +554,27 @@ transform_resolve(const struct profile *p, const uint32_t *path, size_t n)
 	return (node);
 }
 
-/* Does a filter's regex match function f (name, module or file)? */
+/*
+ * Does a filter's regex match function f (name, module or file)? 1 or 0;
+ * -1 with *cause if the match or the budget ran out.
+ */
 static int
 transform_matches(const struct profile *p, const struct transform *t,
-    uint32_t f)
+    uint32_t f, struct cost *c, char **cause)
 {
 	const char	*s;
+	int		 r;
 
-	if (regexec(&t->re, profile_func_name(p, f), 0, NULL, 0) == 0)
-		return (1);
+	s = profile_func_name(p, f);
+	if ((r = pattern_match(t->re, s, strlen(s), c, cause)) != 0)
+		return (r > 0 ? 1 : -1);
 	if (*(s = profile_func_module(p, f)) != '\0' &&
-	    regexec(&t->re, s, 0, NULL, 0) == 0)
-		return (1);
+	    (r = pattern_match(t->re, s, strlen(s), c, cause)) != 0)
+		return (r > 0 ? 1 : -1);
 	if (p->func_file[f] != 0 &&
 	    *(s = profile_string(p, p->func_file[f])) != '\0' &&
-	    regexec(&t->re, s, 0, NULL, 0) == 0)
-		return (1);
+	    (r = pattern_match(t->re, s, strlen(s), c, cause)) != 0)
+		return (r > 0 ? 1 : -1);
 	return (0);
 }
 
@@ -732,6 +716,7 @@ tf_check(struct tf *x)
 	const char		*key = transform_kinds[t->kind].key;
 	uint32_t		 f;
 	char			*path, *why = NULL;
+	int			 r;
 
 	switch (transform_kinds[t->kind].arg) {
 	case ARG_FUNC:
@@ -778,8 +763,18 @@ tf_check(struct tf *x)
 		}
 		if (tf_charge(x, p->nfuncs) == -1)
 			return (-1);
-		for (f = 1; f < p->nfuncs; f++)
-			x->match[f] = transform_matches(p, t, f);
+		for (f = 1; f < p->nfuncs; f++) {
+			if ((r = transform_matches(p, t, f, x->cost,
+			    &why)) == -1) {
+				tf_error(x, 503, "query too expensive (%s=: "
+				    "%s)", transform_kinds[t->kind].name,
+				    cost_over(x->cost) ? "over its budget" :
+				    why ? why : "out of memory");
+				free(why);
+				return (-1);
+			}
+			x->match[f] = (uint8_t)r;
+		}
 		break;
 	case TRANSFORM_PRUNE:
 		if (transform_prune_metrics(p, t, &x->mticks, &x->mwords) ==
@@ -1181,7 +1176,7 @@ transform_map_path(const struct profile *before, const struct transform *t,
 {
 	uint32_t	*o, f, node, mod, pseudo;
 	size_t		 i, k = 0, j;
-	int		 prefix, r = 1;
+	int		 prefix, r = 1, m;
 	uint8_t		*match = NULL;
 	char		*why = NULL;
 
@@ -1296,10 +1291,17 @@ transform_map_path(const struct profile *before, const struct transform *t,
 			if (transform_exclude(before, t, match, &why) == -1)
 				goto gone;
 		} else {
+			/*
+			 * A path is short (QUERY_MAX_PATH) and each match
+			 * bounded; one that fails loses the path.
+			 */
 			for (i = 0; i < n; i++) {
-				if (in[i] < before->nfuncs)
-					match[in[i]] = transform_matches(
-					    before, t, in[i]);
+				if (in[i] >= before->nfuncs)
+					continue;
+				if ((m = transform_matches(before, t, in[i],
+				    NULL, &why)) == -1)
+					goto gone;
+				match[in[i]] = (uint8_t)m;
 			}
 		}
 		for (i = 0; i < n; i++) {

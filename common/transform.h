@@ -33,7 +33,6 @@
  * '~', each a key and an optional '-' argument: "1~mcn-1,2,3~mf-7~inv".
  */
 
-#include <regex.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -43,10 +42,10 @@
 
 #define TRANSFORM_VERSION	1
 #define TRANSFORM_MAX		32	/* transforms and filters in a stack */
-#define TRANSFORM_MAX_REGEX	1024	/* bytes of one regex */
 
 struct display;
 struct cost;
+struct pattern;
 struct profile;
 
 enum transform_kind {
@@ -77,8 +76,7 @@ struct transform {
 	uint32_t		*path;
 	size_t			 npath;
 	char			*arg;	/* regex source or exclude list */
-	regex_t			 re;
-	int			 has_re;
+	struct pattern		*re;
 	int64_t			 min_ticks, min_words;
 };
 

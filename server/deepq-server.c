@@ -303,6 +303,7 @@ main(int argc, char **argv)
 	char			*cause = NULL, tmpname[PROTO_NAME_MAX];
 	char			*cachepath = NULL;
 	char			 id[PROTO_ID_LEN + 1], buf[4200];
+	struct timespec		 started;
 	long long		 t0;
 	int			 ch, foreground = 0, n, too_large = 0;
 
@@ -390,12 +391,9 @@ main(int argc, char **argv)
 	    "%cloading took longer than load_timeout (%d s)",
 	    PROTO_READY_ERROR, cfg->load_timeout);
 
-	if ((in = input_open(s.path, &cause)) == NULL)
+	/* No link followed: the key says which file the client opened. */
+	if ((in = server_input(s.path, 0, 0, &st, &cause)) == NULL)
 		goto fail;
-	if (fstat(in->fd, &st) == -1) {
-		cause = strdup("cannot stat the profile");
-		goto fail;
-	}
 	profpath_key(&st, s.key);
 	if (key != NULL && strcmp(key, s.key) != 0) {
 		cause = strdup("the file changed while the server started");
@@ -423,7 +421,14 @@ main(int argc, char **argv)
 		log_info("%s: already served", s.path);
 		exit(0);
 	}
-	n = snprintf(buf, sizeof buf, "%ld\n%s\n", (long)getpid(), s.path);
+	/*
+	 * The start time too: a client that sent us a request tells us
+	 * from a server that replaced us (killed) even with our pid.
+	 */
+	clock_gettime(CLOCK_REALTIME, &started);
+	n = snprintf(buf, sizeof buf, "%ld\n%s\n%lld.%09ld\n",
+	    (long)getpid(), s.path, (long long)started.tv_sec,
+	    started.tv_nsec);
 	if (ftruncate(s.alivefd, 0) == -1 || n < 0 || (size_t)n >= sizeof buf ||
 	    pwrite(s.alivefd, buf, n, 0) != n) {
 		cause = strdup("cannot write the liveness file");
@@ -493,6 +498,7 @@ main(int argc, char **argv)
 	}
 	s.idle_timeout = cfg->idle_timeout;
 	s.want_max_age = cfg->want_max_age;
+	s.write_timeout = cfg->write_timeout;
 	s.max_cost = cfg->max_cost;
 	s.load_timeout = cfg->load_timeout;
 	/* Waiting longer for a base than the client waits is no use. */

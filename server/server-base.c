@@ -31,6 +31,7 @@
 
 #include "cache.h"
 #include "cause.h"
+#include "input.h"
 #include "profile.h"
 #include "profpath.h"
 #include "proto.h"
@@ -92,6 +93,37 @@ server_base_fresh(const struct server_base *b, const struct stat *st)
 }
 
 /*
+ * The input of the profile at path (absolute, canonical), opened with no
+ * symbolic link on the way and checked to be (dev, ino) if ino is not 0
+ * (profpath_open_checked), then read through that very descriptor: a
+ * directory swapped for a link after the client looked makes the open
+ * fail, never another file's bytes come in. Its stat in *st.
+ */
+struct input *
+server_input(const char *path, dev_t dev, ino_t ino, struct stat *st,
+    char **cause)
+{
+	struct input	*in;
+	char		 proc[64], *why = NULL;
+	int		 fd;
+
+	if ((fd = profpath_open_checked(path, dev, ino, st, cause)) == -1)
+		return (NULL);
+	/* The descriptor's own file again, not a path looked up anew. */
+	snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
+	in = input_open(proc, &why);
+	close(fd);
+	if (in == NULL) {
+		cause_set(cause, "%s: cannot read it again (is /proc "
+		    "mounted?)", path);
+		free(why);
+		return (NULL);
+	}
+	in->path = path;
+	return (in);
+}
+
+/*
  * Start a loader for path: a detached grandchild holding none of our
  * rendezvous fds (so it is no server and keeps no lock), bounded by
  * load_timeout, that writes the cache file and says how it went on a
@@ -103,7 +135,9 @@ server_base_spawn(struct server *s, const char *path, const char *cpath,
 {
 	struct sigaction	 sa;
 	struct server_client	*sc;
-	struct profile		*p;
+	struct profile		*p = NULL;
+	struct input		*in;
+	struct stat		 pst;
 	char			*why = NULL, c;
 	pid_t			 pid;
 	int			 fd[2], status;
@@ -142,13 +176,17 @@ server_base_spawn(struct server *s, const char *path, const char *cpath,
 	sa.sa_handler = SIG_IGN;
 	sigaction(SIGPIPE, &sa, NULL);
 	alarm(s->load_timeout);
-	if ((p = reader_load(path, NULL, NULL, &why)) == NULL) {
+	if ((in = server_input(path, st->st_dev, st->st_ino, &pst,
+	    &why)) == NULL || (p = reader_load_input(in, NULL, NULL,
+	    &why)) == NULL) {
 		c = SERVER_BASE_ERROR;
 		if (write(fd[1], &c, 1) == -1 || (why != NULL &&
 		    write(fd[1], why, strlen(why)) == -1))
 			(void)0;	/* the server gave up waiting */
 		_exit(1);
 	}
+	if (p->source == NULL)
+		p->source = strdup(path);
 	if (p->extra != NULL)
 		c = SERVER_BASE_INPROC;
 	else if (cache_write(p, cpath, st, &why) == -1) {
@@ -228,9 +266,10 @@ server_base_load(void *arg, const char *name, int *status, char **cause)
 	struct server		*s = rq->server;
 	struct server_base	*b = NULL, *lru = NULL;
 	struct profpath		 pp;
+	struct input		*in;
 	struct stat		 st;
 	size_t			 i;
-	int			 r;
+	int			 r, fd;
 
 	if (rq->root == NULL || *rq->root == '\0') {
 		*status = 400;
@@ -239,13 +278,15 @@ server_base_load(void *arg, const char *name, int *status, char **cause)
 	}
 	if (profpath_resolve(rq->root, name, &pp, status, cause) == -1)
 		return (NULL);
-	if (stat(pp.path, &st) == -1 || st.st_dev != pp.dev ||
-	    st.st_ino != pp.ino) {
+	/* What the server reads must be what profpath_resolve opened. */
+	if ((fd = profpath_open_checked(pp.path, pp.dev, pp.ino, &st,
+	    NULL)) == -1) {
 		*status = 404;
 		cause_set(cause, "%s: no such profile", name);
 		profpath_clear(&pp);
 		return (NULL);
 	}
+	close(fd);
 	if (strcmp(pp.key, s->key) == 0) {
 		/* Ourselves: no second copy. */
 		profpath_clear(&pp);
@@ -289,11 +330,18 @@ server_base_load(void *arg, const char *name, int *status, char **cause)
 	r = -1;
 	if (s->cache_dir == NULL) {
 		/* No cache to load through: read it here (blocks). */
-		if ((b->profile = reader_load(pp.path, NULL, NULL, cause)) ==
-		    NULL)
+		if ((in = server_input(pp.path, pp.dev, pp.ino, &st,
+		    cause)) == NULL)
+			*status = 404;
+		else if ((b->profile = reader_load_input(in, NULL, NULL,
+		    cause)) == NULL)
 			*status = reader_view_unavailable(*cause) ? 503 : 422;
-		else
+		else {
+			if (b->profile->source == NULL)
+				b->profile->source = strdup(pp.path);
 			r = 1;
+		}
+		input_free(in);
 	} else if ((b->profile = cache_load(b->cpath, &st, NULL)) != NULL)
 		r = 1;
 	else {

@@ -39,6 +39,14 @@
  * client's own reply FIFO (opened nonblocking: ENXIO means the client
  * is gone) as it becomes writable, with a stall timeout. A client that
  * stops reading costs only its own fd and buffer until the timeout.
+ *
+ * The stall is measured on the real clock from the last bytes written,
+ * never from libevent's cached time: that is the time the loop woke,
+ * which after a long query is seconds old, so a timeout armed from it
+ * expired at once and a fresh server's large answer was dropped from a
+ * client that was reading ("client stalled"). And a timeout dropped
+ * only after a write that could not proceed: the loop itself may have
+ * been busy with another query for all that time.
  */
 
 static void	server_client_write_cb(int, short, void *);
@@ -54,6 +62,8 @@ server_client_write(struct server_client *c)
 	int	 n;
 
 	n = evbuffer_write_atmost(c->out, c->fd, SERVER_CHUNK);
+	if (n > 0)
+		c->progress = rundir_now();
 	if (n == -1 && errno != EAGAIN && errno != EINTR) {
 		if (errno != EPIPE)
 			log_warn("reply %s", c->id);
@@ -73,13 +83,17 @@ static void
 server_client_write_cb(int fd, short what, void *arg)
 {
 	struct server_client	*c = arg;
+	long long		 stalled;
 
-	if (what & EV_TIMEOUT) {
-		log_warnx("reply %s: client stalled, dropped", c->id);
-		server_client_free(c);
+	if (server_client_write(c))
 		return;
+	stalled = rundir_now() - c->progress;
+	if ((what & EV_TIMEOUT) &&
+	    stalled >= (long long)c->server->write_timeout * 1000) {
+		log_warnx("reply %s: client stalled %lld ms, dropped", c->id,
+		    stalled);
+		server_client_free(c);
 	}
-	server_client_write(c);
 }
 
 /*
@@ -92,7 +106,7 @@ server_client_create(struct server *s, const char *id,
     const struct answer *a)
 {
 	struct server_client	*c;
-	struct timeval		 tv = { SERVER_WRITE_TIMEOUT, 0 };
+	struct timeval		 tv = { s->write_timeout, 0 };
 	unsigned char		 hdr[PROTO_ANS_HDR];
 	char			 name[PROTO_NAME_MAX], *why = NULL;
 	size_t			 nctype;
@@ -123,6 +137,7 @@ server_client_create(struct server *s, const char *id,
 	}
 	c->server = s;
 	c->fd = fd;
+	c->progress = rundir_now();
 	memcpy(c->id, id, sizeof c->id);
 	proto_ans_header(hdr, id, a);
 	if (evbuffer_add(c->out, hdr, sizeof hdr) == -1 ||
@@ -141,6 +156,8 @@ server_client_create(struct server *s, const char *id,
 	s->nclients++;
 	if (server_client_write(c))
 		return (0);
+	/* From now, not from when the loop woke before this query. */
+	event_base_update_cache_time(s->base);
 	event_add(c->ev, &tv);
 	return (0);
 }

@@ -39,10 +39,11 @@ struct answer_cache;
 struct event;
 struct event_base;
 struct evbuffer;
+struct input;
+struct stat;
 struct profile;
 
 #define SERVER_MAX_CLIENTS	256	/* replies being written at once */
-#define SERVER_WRITE_TIMEOUT	10	/* seconds a reply may stall */
 #define SERVER_CHUNK		32768	/* bytes per write(2) of a reply */
 #define SERVER_WATCH		1	/* seconds between ownership checks */
 #define SERVER_BASES		4	/* base= profiles kept loaded */
@@ -74,6 +75,7 @@ struct server_client {
 	int			 fd;
 	struct event		*ev;
 	struct evbuffer		*out;
+	long long		 progress;	/* ms, last bytes written */
 	char			 id[PROTO_ID_LEN + 1];
 };
 TAILQ_HEAD(server_clients, server_client);
@@ -106,6 +108,7 @@ struct server {
 	int			 shutdown;	/* answer, then exit */
 	int			 idle_timeout;	/* seconds */
 	int			 want_max_age;	/* seconds */
+	int			 write_timeout;	/* seconds a reply may stall */
 	uint64_t		 max_cost;
 	uint64_t		 max_msec;	/* wall clock per query */
 	double			 load_time;	/* seconds */
@@ -144,6 +147,8 @@ void	server_client_done(struct server *);
 
 /* server-base.c */
 const struct profile *server_base_load(void *, const char *, int *,
+	    char **);
+struct input *server_input(const char *, dev_t, ino_t, struct stat *,
 	    char **);
 void	server_base_init(struct server *);
 void	server_base_free(struct server *);

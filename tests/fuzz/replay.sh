@@ -6,7 +6,7 @@
 # failed property) or a sanitizer report fails the test.
 . "${top_srcdir:-$(cd "${0%/*}/../.." && pwd)}/tests/lib.sh"
 
-names="any escape-html escape-json fastcgi folded ghc-json ghc-prof mercury pgcl proto query
+names="any escape-html escape-json fastcgi folded ghc-json ghc-prof mercury pattern pgcl proto query
     trace v8 chrome gecko speedscope pprof"
 
 for name in $names; do

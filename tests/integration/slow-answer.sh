@@ -1,0 +1,75 @@
+#!/bin/sh
+# A large answer from a fresh server, to a client that reads slowly: a
+# dump of a generated profile (17 MB of JSON) that the server takes
+# longer to make than write_timeout, read by a CGI that is stopped for
+# half a second at a time (SIGSTOP/SIGCONT) while it reads. The stall
+# timeout counts from the last bytes written on the real clock, so the
+# answer arrives whole; a client stopped for longer than write_timeout
+# is still dropped.
+if [ -z "${RDV_DEADLINE:-}" ]; then
+	RDV_DEADLINE=1
+	export RDV_DEADLINE
+	exec timeout -k 5 300 /bin/sh "$0" "$@"
+fi
+. "${0%/*}/../lib.sh"
+. "${0%/*}/rendezvous-lib.sh"
+
+: "${GENPROF:=$top_builddir/bench/genprof}"
+[ -x "$GENPROF" ] || { echo "Bail out! build bench/genprof first"; exit 1; }
+"$GENPROF" -F trace -n 100000 >"$root/big.trace"
+q='file=big.trace&cmd=dump&format=json&limit=1000000'
+(cd "$root" && "$DEEPQ" query --local big.trace \
+    'cmd=dump&format=json&limit=1000000') >"$tmp/want.json"
+size=$(wc -c <"$tmp/want.json")
+
+# In the server process (no worker), a stall of one second at most.
+rdv_conf write_timeout=1 max_workers=0 query_timeout=60 load_wait=30
+rdv_httpd
+
+# cgi_pid: the CGI process of this test, if one runs.
+cgi_pid() {
+	for _c in $(grep -laF -- "$tmp/www/cgi-bin/deepq.cgi" \
+	    /proc/[0-9]*/cmdline 2>/dev/null); do
+		_c=${_c#/proc/}
+		echo "${_c%/cmdline}"
+		return 0
+	done
+	return 1
+}
+
+# slow STOP-SECONDS: stop and continue the CGI while it runs.
+slow() {
+	while :; do
+		p=$(cgi_pid) || { sleep 0.05; continue; }
+		kill -STOP "$p" 2>/dev/null || :
+		sleep "$1"
+		kill -CONT "$p" 2>/dev/null || :
+		sleep 0.1
+	done
+}
+
+t0=$(rdv_ms)
+slow 0.5 &
+echo $! >"$tmp/slow.pid"
+code=$(rdv_get "$q" --max-time 120)
+kill "$(cat "$tmp/slow.pid")"
+wait "$(cat "$tmp/slow.pid")" 2>/dev/null || :
+p=$(cgi_pid) && kill -CONT "$p" 2>/dev/null || :
+t1=$(rdv_ms)
+echo "# fresh server, 0.5 s stops: $code, $(wc -c <"$tmp/body") of $size bytes in $((t1 - t0)) ms"
+check "a fresh server's $size-byte dump, read slowly: 200 ($code)" \
+    test "$code" = 200
+check "...whole, the same bytes as in-process" cmp -s "$tmp/want.json" \
+    "$tmp/body"
+
+# A client stopped for 3 s, past write_timeout: dropped, not waited for.
+slow 3 &
+echo $! >"$tmp/slow.pid"
+code=$(rdv_get "$q" --max-time 120)
+kill "$(cat "$tmp/slow.pid")"
+wait "$(cat "$tmp/slow.pid")" 2>/dev/null || :
+p=$(cgi_pid) && kill -CONT "$p" 2>/dev/null || :
+check "a client stopped 3 s at a time is dropped: 503 ($code)" \
+    test "$code" = 503
+rdv_stop
+done_testing
