@@ -36,6 +36,7 @@
 
 #include "answer-cache.h"
 #include "answer.h"
+#include "answer-query.h"
 #include "profile.h"
 #include "proto.h"
 #include "query.h"

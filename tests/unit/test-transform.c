@@ -16,6 +16,7 @@
 #include <jansson.h>
 
 #include "answer.h"
+#include "answer-query.h"
 #include "input.h"
 #include "profile.h"
 #include "query.h"
