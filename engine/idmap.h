@@ -41,7 +41,6 @@ void		 idmap_init(struct idmap *);
 void		 idmap_clear(struct idmap *);
 uint32_t	 idmap_get(const struct idmap *, uint64_t);
 int		 idmap_put(struct idmap *, uint64_t, uint32_t);
-size_t		 idmap_memory(const struct idmap *);
 
 /* A key's hash (hash.h's hash_u64, by the name the readers know). */
 static inline uint64_t
