@@ -48,7 +48,7 @@
 
 /*
  * The client side of the rendezvous (see client.h for the sequence and
- * DESIGN.md for why). Every wait has a deadline, polls in slices of at
+ * doc/architecture.md for its place in a request). Every wait has a deadline, polls in slices of at
  * most CLIENT_SLICE ms so a cancel request is seen promptly, and never
  * blocks on a FIFO open.
  */

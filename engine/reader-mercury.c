@@ -328,7 +328,7 @@ rd_string(struct mload *ml, uint32_t *id, int piece)
 	return (0);
 }
 
-/* The id line, then the header fields (section 4.2 of our notes). */
+/* The id line, then the header fields (deepq-formats(5)). */
 static int
 rd_header(struct mload *ml)
 {
