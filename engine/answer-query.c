@@ -79,6 +79,30 @@ struct answer *
 answer_query(const struct profile *p, const char *qs,
     const struct answer_context *ctx)
 {
+	struct answer	*a;
+	struct query	*q;
+	char		*cause = NULL;
+	int		 status;
+
+	if ((q = query_parse(qs, &status, &cause)) == NULL) {
+		a = answer_query_error(answer_guess_format(qs), status, cause,
+		    &ctx->render);
+		free(cause);
+		return (a);
+	}
+	a = answer_query_parsed(p, q, ctx);
+	query_free(q);
+	return (a);
+}
+
+/*
+ * Answer a query already parsed (the server parses it once, for its
+ * answer cache's key too). NULL only if out of memory.
+ */
+struct answer *
+answer_query_parsed(const struct profile *p, const struct query *q,
+    const struct answer_context *ctx)
+{
 	const struct report_entry	*entry;
 	const struct renderer		*r;
 	const struct profile		*use = p;
@@ -89,7 +113,6 @@ answer_query(const struct profile *p, const char *qs,
 	struct cost			 budget;
 	const struct profile		*bp;
 	struct diff			 dd;
-	struct query			*q;
 	struct display			*d = NULL;
 	struct answer_body		 ab;
 	struct answer			*a = NULL;
@@ -99,12 +122,6 @@ answer_query(const struct profile *p, const char *qs,
 	FILE				*f;
 	int				 status;
 
-	if ((q = query_parse(qs, &status, &cause)) == NULL) {
-		a = answer_query_error(answer_guess_format(qs), status, cause,
-		    &ctx->render);
-		free(cause);
-		return (a);
-	}
 	format = query_str(q, QUERY_FORMAT);
 	/* One budget for the whole query: transforms and report alike. */
 	cost_init(&budget, rc.max_cost, rc.max_msec);
@@ -233,6 +250,5 @@ done:
 	profile_free(derived);
 	profile_free(merged);
 	transform_stack_free(ts);
-	query_free(q);
 	return (a);
 }

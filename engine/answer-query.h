@@ -31,6 +31,7 @@
 #include "report.h"
 
 struct profile;
+struct query;
 
 /*
  * base_load resolves and loads base= (a name under the same profile root
@@ -47,5 +48,7 @@ struct answer_context {
 
 struct answer	*answer_query(const struct profile *, const char *,
 		     const struct answer_context *);
+struct answer	*answer_query_parsed(const struct profile *,
+		     const struct query *, const struct answer_context *);
 
 #endif /* ANSWER_QUERY_H */
