@@ -23,7 +23,8 @@ done
 # (cli/cmd-web.c), never through PATH.
 check "the only execs: the configured server path, and deepq-web" sh -c \
     "test \"\$(grep -lE '\\<exec[lv]p?e?\\(' '$top_srcdir'/common/*.c \
-    '$top_srcdir'/engine/*.c '$top_srcdir'/server/*.c '$top_srcdir'/cgi/*.c '$top_srcdir'/cli/*.c | \
+    '$top_srcdir'/engine/*.c '$top_srcdir'/server/*.c \
+    '$top_srcdir'/cgi/*.c '$top_srcdir'/cli/*.c | \
     tr '\\n' ' ')\" = \
     '$top_srcdir/common/client-spawn.c $top_srcdir/cli/cmd-web.c '"
 
