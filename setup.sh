@@ -69,9 +69,10 @@ jobs=$(nproc 2>/dev/null || echo 2)
 if [ ! -x configure ] || [ configure.ac -nt configure ]; then
 	autoreconf -fi
 fi
-# The tests run under ASan and UBSan; the demo is an ordinary build.
+# The tests run under ASan and UBSan, with the test hooks; the demo is an
+# ordinary build.
 flags=--enable-debug
-[ "$mode" = check ] && flags="--enable-debug --enable-asan"
+[ "$mode" = check ] && flags="--enable-debug --enable-asan --enable-test-hooks"
 if [ ! -f Makefile ] || [ configure -nt Makefile ] ||
     [ "$(sed -n 's/^ *\$ \.\/configure *//p' config.log)" != "$flags" ]; then
 	[ -f Makefile ] && make distclean >/dev/null 2>&1 || :

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "answer.h"
+#include "answer-query.h"
 #include "profile.h"
 #include "reader.h"
 

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Every performance target of issue #9 measured in one run, each by the
+# Every performance target of BENCHMARKS.md measured in one run, each by the
 # benchmark that owns it:
 #
 #	sh bench/targets.sh [dir]

@@ -36,7 +36,7 @@
 
 /*
  * The CGI response (RFC 3875 section 6.2): Status first, the length, the
- * headers every front end sends (common/front.c), a blank line and the
+ * headers every front end sends (cgi/front.c), a blank line and the
  * body. The whole answer is known before the first byte is written, so an
  * error always gets its real status (mdprof wrote `200' before knowing).
  */

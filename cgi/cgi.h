@@ -21,7 +21,7 @@
 /*
  * deepq.cgi's helper: writing an answer as a CGI response (RFC 3875
  * section 6), which FastCGI carries unchanged in its FCGI_STDOUT
- * records (fastcgi.c). The checks on a request are common/front.c's.
+ * records (fastcgi.c). The checks on a request are cgi/front.c's.
  */
 
 #include <sys/types.h>

@@ -146,7 +146,10 @@ cgi_request(const char *conf, cgi_get get, void *arg, cgi_out out,
 	char			*cause = NULL;
 	int			 r;
 
-	/* Parameters come only from QUERY_STRING, never argv (A2). */
+	/*
+	 * Parameters come only from QUERY_STRING, never argv: some web
+	 * servers pass an ISINDEX query without '=' as arguments.
+	 */
 	if ((qs = get(arg, "QUERY_STRING")) == NULL)
 		qs = "";
 	if ((cfg = conf_load(conf, &cause)) == NULL) {

@@ -31,6 +31,7 @@
 #include <jansson.h>
 
 #include "answer.h"
+#include "answer-query.h"
 #include "client.h"
 #include "conf.h"
 #include "deepq.h"

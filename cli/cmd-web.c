@@ -30,7 +30,7 @@
  * (deepq-web, in $(pkglibexecdir)): deepq itself then links neither
  * libmicrohttpd nor its TLS stack, whose loading cost every deepq query
  * some 3 ms of CPU, ten times what the rest of a warm query costs
- * (perf stat; BENCHMARKS.md). An uninstalled build tree runs its own
+ * (perf stat; doc/perf-log.md). An uninstalled build tree runs its own
  * cli/deepq-web.
  */
 int

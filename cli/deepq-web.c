@@ -56,7 +56,7 @@
  * deepq-web: `deepq web', an embedded web server (libmicrohttpd) for browsing the
  * profiles under a directory with no web server installed. It plays the
  * web server's and the CGI's part in one process: requests are checked
- * by common/front.c and asked of the same per-file deepq-server processes
+ * by cgi/front.c and asked of the same per-file deepq-server processes
  * through the same client code as deepq.cgi, so a CGI user and a web user
  * share servers and get the same answers. `/' alone is the index of
  * profiles; `/?file=NAME&...' is the CGI's query interface; `/static/NAME'
@@ -164,7 +164,7 @@ web_header(void *arg, const char *name, const char *value)
 	MHD_add_response_header(arg, name, value);
 }
 
-/* Send an answer with the headers deepq.cgi sends (common/front.c). */
+/* Send an answer with the headers deepq.cgi sends (cgi/front.c). */
 static MHD_Result_t
 web_send(struct MHD_Connection *c, const struct answer *a, int allow_post)
 {

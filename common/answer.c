@@ -27,17 +27,13 @@
 #include <jansson.h>
 
 #include "answer.h"
-#include "cost.h"
-#include "diff.h"
-#include "display.h"
-#include "funcgraph.h"
-#include "profile.h"
-#include "query.h"
+#include "escape.h"
+#include "outbuf.h"
+#include "page.h"
 #include "render.h"
-#include "report.h"
-#include "transform.h"
+#include "utf8.h"
 
-/* Query string + profile -> answer (see answer.h). */
+/* Answers and error pages (see answer.h). */
 
 /*
  * An answer's body as it is written: a buffer that doubles, behind a
@@ -47,17 +43,24 @@
  */
 #define ANSWER_BODY_MIN	16384
 
-struct answer_body {
-	char	*b;
-	size_t	 n, cap;
-	int	 failed;
-};
-
-static int	answer_has_format(const char *, const char *);
 static ssize_t	answer_body_write(void *, const char *, size_t);
-static FILE	*answer_body_open(struct answer_body *);
-static int	answer_body_close(FILE *, struct answer_body *,
-		    struct answer *);
+static int	answer_error_html(FILE *, int, const char *,
+		    const struct render_context *);
+static int	answer_error_json(FILE *, int, const char *,
+		    const struct render_context *);
+static int	answer_error_text(FILE *, int, const char *,
+		    const struct render_context *);
+
+/* The error pages, by format= (the first is the default). */
+static const struct {
+	const char		*format;
+	const char		*content_type;
+	answer_error_writer	 write;
+} answer_errors[] = {
+	{ "html", "text/html; charset=utf-8", answer_error_html },
+	{ "json", "application/json", answer_error_json },
+	{ "text", "text/plain; charset=utf-8", answer_error_text },
+};
 
 /* The stream's write: append, the body kept NUL-terminated. */
 static ssize_t
@@ -92,7 +95,7 @@ answer_body_write(void *cookie, const char *buf, size_t len)
 }
 
 /* A stream into ab; NULL if out of memory. */
-static FILE *
+FILE *
 answer_body_open(struct answer_body *ab)
 {
 	static const cookie_io_functions_t	 io = {
@@ -115,7 +118,7 @@ answer_body_open(struct answer_body *ab)
  * Close the stream and give its body to a (a->body, a->len): -1 if any
  * write failed (ab's buffer freed then).
  */
-static int
+int
 answer_body_close(FILE *f, struct answer_body *ab, struct answer *a)
 {
 	char	*b;
@@ -133,22 +136,6 @@ answer_body_close(FILE *f, struct answer_body *ab, struct answer *a)
 		ab->b = b;
 	a->body = ab->b;
 	a->len = ab->n;
-	return (0);
-}
-
-/* Is fmt one of the '|'-separated list? */
-static int
-answer_has_format(const char *list, const char *fmt)
-{
-	size_t		 n = strlen(fmt);
-	const char	*p = list;
-
-	while ((p = strstr(p, fmt)) != NULL) {
-		if ((p == list || p[-1] == '|') &&
-		    (p[n] == '\0' || p[n] == '|'))
-			return (1);
-		p += n;
-	}
 	return (0);
 }
 
@@ -179,30 +166,94 @@ answer_guess_format(const char *qs)
 	return ("html");
 }
 
-/* An error answer in a format (html if unknown). */
-struct answer *
-answer_error(const char *format, int status, const char *message,
-    const struct render_context *rctx)
+static int
+answer_error_html(FILE *f, int status, const char *message,
+    const struct render_context *ctx)
 {
-	const struct renderer	*r;
+	struct outbuf	 buf, *ob = &buf;
+	char		 title[32];
+
+	outbuf_init(ob, f);
+	snprintf(title, sizeof title, "Error %d", status);
+	page_begin(ob, title, ctx);
+	outbuf_puts(ob, "<p class=\"error\">");
+	escape_html_buf(ob, message, strlen(message));
+	outbuf_puts(ob, "</p>\n");
+	page_end(ob, ctx);
+	return (outbuf_flush(ob));
+}
+
+/*
+ * {"deepq":1,"error":{"status":S,"message":M}}, as the JSON renderer
+ * writes it: compact, ASCII, DEL escaped too.
+ */
+static int
+answer_error_json(FILE *f, int status, const char *message,
+    const struct render_context *ctx)
+{
+	json_t	*j;
+	char	*m, *s, *p;
+	size_t	 len;
+
+	/* A message may quote the request: make it valid UTF-8 for jansson. */
+	if ((m = utf8_sanitize(message, strlen(message), &len)) == NULL)
+		return (-1);
+	j = json_pack("{s:i, s:{s:i, s:s}}", "deepq", ANSWER_JSON_VERSION,
+	    "error", "status", status, "message", m);
+	free(m);
+	if (j == NULL)
+		return (-1);
+	s = json_dumps(j, JSON_COMPACT | JSON_ENSURE_ASCII);
+	json_decref(j);
+	if (s == NULL)
+		return (-1);
+	for (p = s; *p != '\0'; p++) {
+		if (*p == 0x7f)
+			fputs("\\u007f", f);
+		else
+			fputc(*p, f);
+	}
+	fputc('\n', f);
+	free(s);
+	return (ferror(f) ? -1 : 0);
+}
+
+/* One line; control characters from the message become '?'. */
+static int
+answer_error_text(FILE *f, int status, const char *message,
+    const struct render_context *ctx)
+{
+	fprintf(f, "error %d: ", status);
+	for (; *message != '\0'; message++)
+		fputc((unsigned char)*message < 0x20 || *message == 0x7f ?
+		    '?' : *message, f);
+	fputc('\n', f);
+	return (ferror(f) ? -1 : 0);
+}
+
+/*
+ * An error answer written by write, with its content type: the engine's
+ * formats that have their own error (an SVG image) come this way.
+ */
+struct answer *
+answer_error_write(const char *content_type, answer_error_writer write,
+    int status, const char *message, const struct render_context *rctx)
+{
 	struct render_context	 none = { "?", NULL, NULL };
 	struct answer_body	 ab;
 	struct answer		*a;
 	FILE			*f;
 
-	if ((r = render_find(format ? format : "html")) == NULL ||
-	    r->error == NULL)
-		r = render_find("html");
 	if ((a = calloc(1, sizeof *a)) == NULL)
 		return (NULL);
 	a->status = status;
-	a->content_type = r->content_type;
+	a->content_type = content_type;
 	a->message = strdup(message ? message : "out of memory");
 	if (a->message == NULL || (f = answer_body_open(&ab)) == NULL) {
 		answer_free(a);
 		return (NULL);
 	}
-	if (r->error(f, status, message ? message : "out of memory",
+	if (write(f, status, message ? message : "out of memory",
 	    rctx ? rctx : &none) == -1) {
 		fclose(f);
 		free(ab.b);
@@ -216,172 +267,22 @@ answer_error(const char *format, int status, const char *message,
 	return (a);
 }
 
-/* Answer a query string about a profile. NULL only if out of memory. */
+/* An error answer in a format (html if not json or text). */
 struct answer *
-answer_query(const struct profile *p, const char *qs,
-    const struct answer_context *ctx)
+answer_error(const char *format, int status, const char *message,
+    const struct render_context *rctx)
 {
-	const struct report_entry	*entry;
-	const struct renderer		*r;
-	const struct profile		*use = p;
-	struct report_error		 e = { 0, NULL };
-	struct transform_stack		*ts = NULL;
-	struct profile			*derived = NULL, *merged = NULL;
-	struct report_context		 rc = ctx->report;
-	struct cost			 budget;
-	const struct profile		*bp;
-	struct diff			 dd;
-	struct query			*q;
-	struct display			*d = NULL;
-	struct answer_body		 ab;
-	struct answer			*a = NULL;
-	json_t				*j = NULL;
-	const char			*format;
-	char				*cause = NULL;
-	FILE				*f;
-	int				 status, estimated;
+	size_t	 i, e = 0;
 
-	if ((q = query_parse(qs, &status, &cause)) == NULL) {
-		a = answer_error(answer_guess_format(qs), status, cause,
-		    &ctx->render);
-		free(cause);
-		return (a);
-	}
-	format = query_str(q, QUERY_FORMAT);
-	/* One budget for the whole query: transforms and report alike. */
-	cost_init(&budget, rc.max_cost, rc.max_msec);
-	rc.cost = &budget;
-	if ((entry = report_find(query_str(q, QUERY_CMD))) == NULL) {
-		report_error_set(&e, 400, "report %s is not available",
-		    query_str(q, QUERY_CMD));
-		goto fail;
-	}
-	if (!answer_has_format(entry->formats, format) ||
-	    (r = render_find(format)) == NULL) {
-		report_error_set(&e, 400, "format %s is not available for "
-		    "cmd=%s (available: %s)", format, entry->name,
-		    entry->formats);
-		goto fail;
-	}
-	/*
-	 * base=: merge before the transforms, so that they apply to both
-	 * sides alike (the merged profile keeps this profile's ids).
-	 */
-	if (*query_str(q, QUERY_BASE) != '\0') {
-		if (ctx->base_load == NULL) {
-			report_error_set(&e, 400, "base= is not available "
-			    "here");
-			goto fail;
+	for (i = 0; format != NULL &&
+	    i < sizeof answer_errors / sizeof answer_errors[0]; i++) {
+		if (strcmp(answer_errors[i].format, format) == 0) {
+			e = i;
+			break;
 		}
-		if ((bp = ctx->base_load(ctx->base_arg, query_str(q,
-		    QUERY_BASE), &status, &cause)) == NULL ||
-		    (merged = diff_merge(p, bp, query_str(q, QUERY_METRIC),
-		    &status, &cause)) == NULL) {
-			report_error_set(&e, status, "base=%s: %s",
-			    query_str(q, QUERY_BASE), cause ? cause :
-			    "out of memory");
-			goto fail;
-		}
-		rc.base = bp;
-		rc.base_name = query_str(q, QUERY_BASE);
-		use = merged;
 	}
-	/*
-	 * The one place transforms and filters apply: every report sees the
-	 * derived profile, and every answer shows the stack.
-	 */
-	if ((ts = transform_parse(q, &status, &cause)) == NULL) {
-		report_error_set(&e, status, "%s", cause ? cause :
-		    "out of memory");
-		goto fail;
-	}
-	/* Whether the answer rests on a call graph's estimated tree. */
-	estimated = funcgraph_estimate(use, entry->name, ts->n > 0);
-	if (ts->n > 0) {
-		if ((derived = transform_apply(use, ts, &budget,
-		    &status, &cause)) == NULL) {
-			report_error_set(&e, status, "%s", cause ? cause :
-			    "out of memory");
-			goto fail;
-		}
-		use = derived;
-	}
-	/*
-	 * A page that needs only the display, and compares nothing, is
-	 * made from the profile without the JSON (one object a tree node
-	 * was most of a tree page's time); the JSON keeps its own path.
-	 */
-	if (r->needs_display && rc.base == NULL && !diff_init(&dd, use, q) &&
-	    report_has_display(q)) {
-		if ((d = report_create_display(use, q, &rc, &e)) == NULL)
-			goto fail;
-		goto displayed;
-	}
-	if ((j = report_create(use, q, &rc, &e)) == NULL)
-		goto fail;
-	/* Every report of a comparison says what it compares. */
-	if (diff_init(&dd, use, q) && ((rc.base_name != NULL &&
-	    json_object_set_new(j, "base", json_string(rc.base_name)) == -1) ||
-	    diff_summary(j, use, &dd) == -1)) {
-		report_error_set(&e, 500, "out of memory");
-		goto fail;
-	}
-	if ((ts->n > 0 && json_object_set_new(j, "transforms",
-	    transform_json(use, ts)) == -1) || (estimated &&
-	    funcgraph_mark(j) == -1)) {
-		report_error_set(&e, 500, "out of memory");
-		goto fail;
-	}
-	if (r->needs_display && (d = report_display(j, q)) == NULL) {
-		report_error_set(&e, 500, "out of memory");
-		goto fail;
-	}
-displayed:
-	if (d != NULL)
-		transform_display(d, use, q, ts);
-	if (d != NULL && estimated)
-		funcgraph_note(d);
-	if (d != NULL && display_failed(d)) {
-		report_error_set(&e, 500, "out of memory");
-		goto fail;
-	}
-	if ((a = calloc(1, sizeof *a)) == NULL)
-		goto fail;
-	a->status = 200;
-	a->content_type = r->content_type;
-	if ((f = answer_body_open(&ab)) == NULL) {
-		free(a);
-		a = NULL;
-		goto fail;
-	}
-	if (r->render(f, j, d, &ctx->render) == -1) {
-		fclose(f);
-		free(ab.b);
-		answer_free(a);
-		a = NULL;
-		report_error_set(&e, 500, "out of memory");
-		goto fail;
-	}
-	if (answer_body_close(f, &ab, a) == -1) {
-		answer_free(a);
-		a = NULL;
-		report_error_set(&e, 500, "out of memory");
-		goto fail;
-	}
-	goto done;
-fail:
-	a = answer_error(format, e.status ? e.status : 500, e.message,
-	    &ctx->render);
-done:
-	free(cause);
-	free(e.message);
-	display_free(d);
-	json_decref(j);
-	profile_free(derived);
-	profile_free(merged);
-	transform_stack_free(ts);
-	query_free(q);
-	return (a);
+	return (answer_error_write(answer_errors[e].content_type,
+	    answer_errors[e].write, status, message, rctx));
 }
 
 /* Free an answer. */

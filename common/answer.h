@@ -18,19 +18,20 @@
 #define ANSWER_H
 
 /*
- * Answering a query: the one path from a query string and a loaded
- * profile to a status, a content type and a body, shared by the server,
- * `deepq query --local' and the tests. Parse the query, create the
- * report, display it, render it; any failure becomes an error answer in
- * the format the query asked for.
+ * An answer: a status, a content type and a body, what every front end
+ * sends and what the server passes back through its pipes. This file
+ * makes the error pages (in the formats a front end answers in: html,
+ * json, text), which deepq.cgi needs without any of the profile engine;
+ * the engine's answer_query (engine/answer-query.c) makes the rest.
  */
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "render.h"
-#include "report.h"
 
-struct profile;
+/* The "deepq" member of every JSON answer: the JSON v1 contract. */
+#define ANSWER_JSON_VERSION	1
 
 struct answer {
 	int		 status;	/* HTTP status */
@@ -41,23 +42,24 @@ struct answer {
 	char		*message;	/* the error's text, NULL on success */
 };
 
-/*
- * base_load resolves and loads base= (a name under the same profile root
- * as the profile) or returns NULL with *status (403, 404, ...) and
- * *cause; the profile stays the loader's. NULL base_load: no base=.
- */
-struct answer_context {
-	struct render_context	 render;
-	struct report_context	 report;
-	const struct profile	*(*base_load)(void *, const char *, int *,
-				    char **);
-	void			*base_arg;
+/* A body being written through a FILE (answer_body_open). */
+struct answer_body {
+	char	*b;
+	size_t	 n, cap;
+	int	 failed;
 };
 
-struct answer	*answer_query(const struct profile *, const char *,
-		     const struct answer_context *);
+/* Writes an error page: FILE, status, message, context; -1 on failure. */
+typedef int	(*answer_error_writer)(FILE *, int, const char *,
+		    const struct render_context *);
+
+FILE		*answer_body_open(struct answer_body *);
+int		 answer_body_close(FILE *, struct answer_body *,
+		     struct answer *);
 struct answer	*answer_error(const char *, int, const char *,
 		     const struct render_context *);
+struct answer	*answer_error_write(const char *, answer_error_writer, int,
+		     const char *, const struct render_context *);
 const char	*answer_guess_format(const char *);
 void		 answer_free(struct answer *);
 

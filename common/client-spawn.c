@@ -40,7 +40,9 @@ extern char	**environ;
 
 /* Variables a server may inherit: test hooks and sanitizer settings. */
 static const char *const client_spawn_keep[] = {
+#ifdef TESTHOOK_ENABLED
 	"DEEPQ_TEST_HOOKS",
+#endif
 	"ASAN_OPTIONS",
 	"LSAN_OPTIONS",
 	"UBSAN_OPTIONS",

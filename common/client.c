@@ -41,7 +41,6 @@
 #include "conf.h"
 #include "escape.h"
 #include "profpath.h"
-#include "reader-view.h"
 #include "proto.h"
 #include "render.h"
 #include "rundir.h"
@@ -49,7 +48,7 @@
 
 /*
  * The client side of the rendezvous (see client.h for the sequence and
- * DESIGN.md for why). Every wait has a deadline, polls in slices of at
+ * doc/architecture.md for its place in a request). Every wait has a deadline, polls in slices of at
  * most CLIENT_SLICE ms so a cancel request is seen promptly, and never
  * blocks on a FIFO open.
  */
@@ -825,7 +824,7 @@ client_run(struct client *c, const char *query)
 			 * view's database down: 503, the service, retry.
 			 */
 			int unavail = r == PROTO_READY_ERROR &&
-			    reader_view_unavailable(msg);
+			    strstr(msg, PROTO_UNAVAILABLE_TEXT) != NULL;
 
 			a = client_error(c, r == PROTO_READY_TOOLARGE ? 413 :
 			    unavail ? 503 : 422, unavail ? CLIENT_RETRY : 0,

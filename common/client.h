@@ -21,7 +21,7 @@
 /*
  * The client side of the rendezvous, shared by deepq.cgi, `deepq query',
  * `deepq stop', `deepq status' and `deepq web' (in-process). For one
- * query (DESIGN.md, "The rendezvous protocol"):
+ * query (doc/architecture.md has the whole request):
  *
  *	create a want file -> take the file's mutex (flock, deadline) ->
  *	if its FIFO exists and its server holds the liveness lock: send the

@@ -19,7 +19,7 @@
 
 /*
  * What the system may or may not offer, behind one interface each, so
- * that no module needs an #ifdef (style.md 8.8). Every one is a hint or
+ * that no module needs an #ifdef. Every one is a hint or
  * a shortcut: where the system lacks it, the same work is done another
  * way, or nothing is lost but time.
  */

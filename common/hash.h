@@ -23,6 +23,12 @@
 #include <string.h>
 
 /*
+ * The hash functions, each tuned for one kind of key; no table keeps its
+ * own. (The flame graph's colours, render-svg.c, and the processed-profile
+ * cache's checksum, cache.c, are not table hashes and keep theirs.)
+ */
+
+/*
  * FNV-1a over bytes, a word at a time: for tables that only use the hash
  * to pick the entry they then compare in full (aggregate.c's memo of
  * walks, answer-cache.c's keys).
@@ -40,6 +46,113 @@ hash_bytes(const void *v, size_t len)
 	}
 	for (; i < len; i++)
 		h = (h ^ b[i]) * 0x100000001b3ULL;
+	return (h);
+}
+
+/*
+ * A 64-bit key (two 32-bit ids, an id and a module) spread over all 64
+ * bits (the splitmix64 finaliser): for the open-addressing tables of ids
+ * (idmap.c, childset.h), which take their slot from the low bits.
+ */
+static inline uint64_t
+hash_u64(uint64_t k)
+{
+	k ^= k >> 30;
+	k *= 0xbf58476d1ce4e5b9ULL;
+	k ^= k >> 27;
+	k *= 0x94d049bb133111ebULL;
+	k ^= k >> 31;
+	return (k);
+}
+
+/*
+ * 32-bit FNV-1a, continued from h (HASH_FNV32_BASIS to start): the
+ * checksum of the pipe protocol's frames (proto.c), where both ends must
+ * agree on every bit.
+ */
+#define HASH_FNV32_BASIS	2166136261U
+
+static inline uint32_t
+hash_fnv32(uint32_t h, const void *buf, size_t len)
+{
+	const unsigned char	*p = buf;
+
+	while (len-- > 0) {
+		h ^= *p++;
+		h *= 16777619U;
+	}
+	return (h);
+}
+
+#define HASH_ONES	0x0101010101010101ULL
+#define HASH_HIGHS	0x8080808080808080ULL
+
+/*
+ * A name's hash, for the string pool (strpool.c): n bytes eight at a
+ * time (names are short, but hashing is hot).
+ * When odd is not NULL, *odd is set when a byte is NUL or above 0x7f, in
+ * the same pass: most names are plain ASCII, and the caller then needs no
+ * other scan before interning.
+ */
+static inline uint64_t
+hash_name(const char *s, size_t n, int *odd)
+{
+	uint64_t	 h = 0x9e3779b97f4a7c15ULL ^ (n * 0xff51afd7ed558ccdULL);
+	uint64_t	 w, bad = 0;
+	size_t		 r;
+
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/*
+	 * From 8 bytes on, the tail is the top of the last 8 bytes, one
+	 * load instead of a copy of a variable length (a call).
+	 */
+	if (n >= 8) {
+		r = n % 8;
+		for (; n >= 8; s += 8, n -= 8) {
+			memcpy(&w, s, 8);
+			bad |= w | ((w - HASH_ONES) & ~w);
+			h = (h ^ w) * 0x100000001b3ULL;
+			h ^= h >> 29;
+		}
+		w = 0;
+		if (r > 0) {
+			memcpy(&w, s + r - 8, 8);
+			w >>= 8 * (8 - r);
+		}
+		if (odd != NULL) {
+			uint64_t	 t = w | (r > 0 ?
+			    HASH_ONES << (8 * r) : HASH_ONES);
+
+			bad |= t | ((t - HASH_ONES) & ~t);
+			*odd = (bad & HASH_HIGHS) != 0;
+		}
+		h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
+		h ^= h >> 32;
+		return (h);
+	}
+#endif
+	(void)r;
+	while (n >= 8) {
+		memcpy(&w, s, 8);
+		/* High bit of any byte, or a zero byte (the classic test). */
+		bad |= w | ((w - HASH_ONES) & ~w);
+		h = (h ^ w) * 0x100000001b3ULL;
+		h ^= h >> 29;
+		s += 8;
+		n -= 8;
+	}
+	w = 0;
+	memcpy(&w, s, n);
+	if (odd != NULL) {
+		uint64_t	 t = HASH_ONES;
+
+		/* The tail again, its missing bytes 0x01: not read as NUL. */
+		memcpy(&t, s, n);
+		bad |= t | ((t - HASH_ONES) & ~t);
+		*odd = (bad & HASH_HIGHS) != 0;
+	}
+	h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
+	h ^= h >> 32;
 	return (h);
 }
 

@@ -27,6 +27,7 @@
 
 #include "answer.h"
 #include "cause.h"
+#include "hash.h"
 #include "proto.h"
 
 /*
@@ -38,23 +39,10 @@
 #define PROTO_REQ_MAGIC	"DQrq"
 #define PROTO_ANS_MAGIC	"DQan"
 
-static uint32_t	proto_fnv(uint32_t, const void *, size_t);
 static void	proto_put16(unsigned char *, unsigned int);
 static void	proto_put32(unsigned char *, uint32_t);
 static unsigned int proto_get16(const unsigned char *);
 static uint32_t	proto_get32(const unsigned char *);
-
-static uint32_t
-proto_fnv(uint32_t h, const void *buf, size_t len)
-{
-	const unsigned char	*p = buf;
-
-	while (len-- > 0) {
-		h ^= *p++;
-		h *= 16777619U;
-	}
-	return (h);
-}
 
 static void
 proto_put16(unsigned char *p, unsigned int v)
@@ -224,8 +212,8 @@ proto_req_encode(const struct proto_req *r, size_t *lenp, char **cause)
 	if (!(r->flags & PROTO_REQ_FILE) && nquery > 0)
 		memcpy(b + PROTO_REQ_HDR + nname + nstatic + nroot, r->query,
 		    nquery);
-	h = proto_fnv(2166136261U, b, 36);
-	h = proto_fnv(h, b + PROTO_REQ_HDR, total - PROTO_REQ_HDR);
+	h = hash_fnv32(HASH_FNV32_BASIS, b, 36);
+	h = hash_fnv32(h, b + PROTO_REQ_HDR, total - PROTO_REQ_HDR);
 	proto_put32(b + 36, h);
 	*lenp = total;
 	return ((char *)b);
@@ -285,8 +273,8 @@ proto_req_decode(const void *buf, size_t len, struct proto_req *r,
 	}
 	if (len < total)
 		return (0);
-	h = proto_fnv(2166136261U, b, 36);
-	h = proto_fnv(h, b + PROTO_REQ_HDR, total - PROTO_REQ_HDR);
+	h = hash_fnv32(HASH_FNV32_BASIS, b, 36);
+	h = hash_fnv32(h, b + PROTO_REQ_HDR, total - PROTO_REQ_HDR);
 	if (h != proto_get32(b + 36)) {
 		cause_set(cause, "request checksum mismatch");
 		return (-1);
@@ -362,7 +350,7 @@ proto_ans_header(unsigned char *b, const char *id, const struct answer *a)
 	proto_put16(b + 28, strlen(a->content_type));
 	proto_put32(b + 32, a->message ? strlen(a->message) : 0);
 	proto_put32(b + 36, a->len);
-	proto_put32(b + 40, proto_fnv(2166136261U, b, 40));
+	proto_put32(b + 40, hash_fnv32(HASH_FNV32_BASIS, b, 40));
 }
 
 /*
@@ -388,7 +376,7 @@ proto_ans_decode(const void *buf, size_t len, struct proto_ans *a,
 		    a->version, PROTO_VERSION);
 		return (-1);
 	}
-	if (proto_fnv(2166136261U, b, 40) != proto_get32(b + 40)) {
+	if (hash_fnv32(HASH_FNV32_BASIS, b, 40) != proto_get32(b + 40)) {
 		cause_set(cause, "answer checksum mismatch");
 		return (-1);
 	}

@@ -111,6 +111,13 @@ struct answer;
 #define PROTO_READY_BUSY	'B'	/* another server has the file */
 #define PROTO_READY_TOOLARGE	'T'	/* an error: over a size limit */
 
+/*
+ * A load error whose message holds this text is a service the profile
+ * needs being down (a view's ClickHouse), not a bad profile: the client
+ * answers 503 and the caller may retry.
+ */
+#define PROTO_UNAVAILABLE_TEXT	"ClickHouse unavailable at "
+
 struct proto_req {
 	unsigned int	 version;
 	unsigned int	 flags;

@@ -19,13 +19,19 @@
 #define TESTHOOK_H
 
 /*
- * Fault-injection points for the tests (reliability-security.md, B-3):
- * with DEEPQ_TEST_HOOKS=DIR in the environment, a process reaching point
- * P while the file DIR/pause-P exists writes its pid to DIR/P.PID and
- * stops itself with SIGSTOP, so a test can kill it at that exact point
- * (or SIGCONT it). Without the variable this is one getenv().
+ * Fault-injection points for the tests, compiled only with ./configure
+ * --enable-test-hooks (TESTHOOK_ENABLED): with DEEPQ_TEST_HOOKS=DIR in
+ * the environment, a process reaching point P while the file
+ * DIR/pause-P exists writes its pid to DIR/P.PID and stops itself with
+ * SIGSTOP, so a test can kill it at that exact point (or SIGCONT it).
+ * Without the variable this is one getenv(); in a release build a pause
+ * point is nothing at all.
  */
 
+#ifdef TESTHOOK_ENABLED
 void	testhook_pause(const char *);
+#else
+#define testhook_pause(point)	((void)0)
+#endif
 
 #endif /* TESTHOOK_H */

@@ -161,7 +161,10 @@ main_daemon(void)
 static void
 main_sanitize(int keep)
 {
-	static const char *const pass[] = { "DEEPQ_TEST_HOOKS",
+	static const char *const pass[] = {
+#ifdef TESTHOOK_ENABLED
+	    "DEEPQ_TEST_HOOKS",
+#endif
 	    "ASAN_OPTIONS", "LSAN_OPTIONS", "UBSAN_OPTIONS" };
 	char		*saved[sizeof pass / sizeof pass[0]];
 	struct dirent	*de;

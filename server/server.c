@@ -36,6 +36,7 @@
 
 #include "answer-cache.h"
 #include "answer.h"
+#include "answer-query.h"
 #include "profile.h"
 #include "proto.h"
 #include "query.h"
@@ -199,7 +200,7 @@ server_handle(struct server *s, struct proto_req *r)
 	struct server_request	 rq;
 	const struct answer	*hit;
 	struct answer		*a;
-	struct query		*q;
+	struct query		*q = NULL;
 	const char		*query = NULL;
 	const char		*cmd;
 	char			*qtext = NULL, *why = NULL, *key = NULL;
@@ -244,7 +245,6 @@ server_handle(struct server *s, struct proto_req *r)
 		if (s->acache != NULL)
 			key = answer_cache_key(q, r->name,
 			    ctx.render.static_base);
-		query_free(q);
 	}
 	free(why);
 	if (busy) {
@@ -256,11 +256,14 @@ server_handle(struct server *s, struct proto_req *r)
 	/* The same canonical query: the same bytes, without the report. */
 	if ((hit = answer_cache_get(s->acache, key)) != NULL) {
 		server_client_create(s, r->id, hit);
+		query_free(q);
 		free(key);
 		free(qtext);
 		return;
 	}
-	a = answer_query(s->profile, query, &ctx);
+	/* Parsed once: what did not parse gets its 400 from answer_query. */
+	a = q != NULL ? answer_query_parsed(s->profile, q, &ctx) :
+	    answer_query(s->profile, query, &ctx);
 send:
 	if (a == NULL)
 		a = answer_error("text", 500, "out of memory", NULL);
@@ -287,6 +290,7 @@ send:
 		answer_free(a);
 	} else
 		log_warnx("out of memory answering %s", r->id);
+	query_free(q);
 	free(key);
 	free(qtext);
 }

@@ -50,6 +50,15 @@ check() {
 	fi
 }
 
+# need_test_hooks: bail out unless the programs have the test hooks
+# (./configure --enable-test-hooks): the test stops processes at them.
+need_test_hooks() {
+	if [ "${TEST_HOOKS:-yes}" != yes ]; then
+		echo "Bail out! built without the test hooks: ./configure --enable-test-hooks"
+		exit 1
+	fi
+}
+
 # skip_all REASON: a whole test skipped, allowed only outside CI.
 skip_all() {
 	if [ "${CI:-}" = true ]; then

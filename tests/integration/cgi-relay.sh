@@ -12,6 +12,7 @@ if [ -z "${RDV_DEADLINE:-}" ]; then
 	exec timeout -k 5 180 /bin/sh "$0" "$@"
 fi
 . "${0%/*}/../lib.sh"
+need_test_hooks
 . "${0%/*}/rendezvous-lib.sh"
 
 # sized N: a profile whose folded export (cmd=folded&format=folded) is

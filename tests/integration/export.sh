@@ -1,7 +1,7 @@
 #!/bin/sh
 # Exports. folded -> deepq -> folded gives the same file (after sorting and
 # merging duplicate stacks) for every folded file in the corpus; maxdepth
-# and order=time keep the totals (the Tezos seed's sequence); callgrind
+# and order=time keep the totals (tezos.trace's sequence); callgrind
 # output is accepted by valgrind's callgrind_annotate with our totals and
 # is read back by our own callgrind reader; deepq convert writes the same
 # bytes as the query.
@@ -67,7 +67,7 @@ check "maxdepth=4 keeps the total" test "$(sum "$tmp/cut")" = "$(sum "$f")"
 printf 'f 10\nf;g 20\nf;g;h 30\nf;g 40\nf 60\n' >"$tmp/tezos.want"
 q "$top_srcdir/tests/data/tezos.trace" 'cmd=folded&format=folded&order=time' \
     >"$tmp/tezos.got"
-check "order=time on the Tezos seed's trace is f 10, g 20, h 30, g 40, f 60" \
+check "order=time on tezos.trace is f 10, g 20, h 30, g 40, f 60" \
     cmp "$tmp/tezos.want" "$tmp/tezos.got"
 if q "$f" 'cmd=folded&format=folded&order=time' >/dev/null 2>&1; then
 	not_ok "order=time on a profile without sample order should fail"
@@ -110,7 +110,7 @@ for f in "$top_srcdir/tests/data/firefox.folded" "$corpus"/collapsed/*.folded \
 		not_ok "$name: our reader reads our callgrind back with total '$got', want $want"
 	fi
 done
-# Inclusive costs on the seed's tree: C 2 of 3, F 2 (two contexts).
+# Inclusive costs on firefox.folded's tree: C 2 of 3, F 2 (two contexts).
 q "$top_srcdir/tests/data/firefox.folded" 'cmd=callgrind&format=callgrind' >"$tmp/cg"
 callgrind_annotate --inclusive=yes "$tmp/cg" >"$tmp/ann"
 check "callgrind_annotate: C inclusive 2" grep -q '^2 .*???:C$' "$tmp/ann"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Flame graphs: the layout in JSON (seed 001's tree, the Tezos seed's
+# Flame graphs: the layout in JSON (firefox.folded's tree, tezos.trace's
 # flame chart in time order), SVG escaping of hostile names, the output
 # bound, and the embedded script run by headless Chromium: it loads,
 # zooms on a click and highlights a search.

@@ -12,6 +12,7 @@ if [ -z "${RDV_DEADLINE:-}" ]; then
 	exec timeout -k 5 120 /bin/sh "$0" "$@"
 fi
 . "${0%/*}/../lib.sh"
+need_test_hooks
 . "${0%/*}/rendezvous-lib.sh"
 
 # A profile whose tree is well over one 32 KB write chunk (10,000 stacks

@@ -13,7 +13,7 @@ fi
 . "${0%/*}/rendezvous-lib.sh"
 
 # The sources, whatever the machine has.
-for dir in common server cgi cli; do
+for dir in common engine server cgi cli; do
 	check "no system/popen/execlp/execvp/sh -c in $dir/" sh -c \
 	    "! grep -nE '\\<(system|popen|execlp|execvp|execvpe|posix_spawnp)\\(|/bin/sh|\"sh\"' \
 	    '$top_srcdir/$dir/'*.c"
@@ -23,7 +23,8 @@ done
 # (cli/cmd-web.c), never through PATH.
 check "the only execs: the configured server path, and deepq-web" sh -c \
     "test \"\$(grep -lE '\\<exec[lv]p?e?\\(' '$top_srcdir'/common/*.c \
-    '$top_srcdir'/server/*.c '$top_srcdir'/cgi/*.c '$top_srcdir'/cli/*.c | \
+    '$top_srcdir'/engine/*.c '$top_srcdir'/server/*.c \
+    '$top_srcdir'/cgi/*.c '$top_srcdir'/cli/*.c | \
     tr '\\n' ' ')\" = \
     '$top_srcdir/common/client-spawn.c $top_srcdir/cli/cmd-web.c '"
 

@@ -10,6 +10,7 @@ if [ -z "${RDV_DEADLINE:-}" ]; then
 	exec timeout -k 5 150 /bin/sh "$0" "$@"
 fi
 . "${0%/*}/../lib.sh"
+need_test_hooks
 . "${0%/*}/rendezvous-lib.sh"
 
 rdv_httpd

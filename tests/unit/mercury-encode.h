@@ -1,6 +1,6 @@
 /*
  * An encoder of Mercury Deep.data files (versions 8 and 9), written from
- * the format notes (reference/mercury-mdprof.md section 4), to make small
+ * the format (deepq-formats(5), and mdprof's sources), to make small
  * profiles with recursion, higher-order calls and coverage data that the
  * one real test file lacks. Used by test-mercury and mercury-gen.
  */

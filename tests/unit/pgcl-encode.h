@@ -1,6 +1,6 @@
 /*
  * An encoder of Clean callgraph profiles (.pgcl), written from the format
- * in Clean's notes (seed 002) because there is no Clean compiler here to
+ * in Clean's notes (deepq-formats(5)) because there is no Clean compiler to
  * make real files. Used by test-pgcl (round trips), pgcl-gen (files for
  * the robustness test, the fuzzers' seeds and the benchmark).
  */

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "answer.h"
+#include "answer-query.h"
 #include "cache.h"
 #include "callgraph.h"
 #include "profile.h"

@@ -14,7 +14,7 @@
 #include "tap.h"
 #include "walk.h"
 
-/* The worked example of formats-and-viewers.md 3.2 (three functions). */
+/* The format's worked example (three functions). */
 static const char example[] =
     "# callgrind format\n"
     "version: 1\n"

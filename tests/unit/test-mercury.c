@@ -448,7 +448,7 @@ test_reencode(const struct profile *p, const struct mercury *m)
 	menc_free(&e);
 }
 
-/* mdprof's test profile: the figures of its README and our notes. */
+/* mdprof's test profile: the figures mdprof itself shows for it. */
 static void
 test_real(const char *path)
 {

@@ -1,6 +1,7 @@
 /*
- * The profile model against the seeds' worked examples: the Firefox call
- * tree (seed 001), the Tezos f/g/h trace (seed 000), and recursion that
+ * The profile model against worked examples: the Firefox call tree
+ * (tests/data/firefox.folded), the Tezos f/g/h trace (tests/data/
+ * tezos.trace), and recursion that
  * must never be counted twice.
  */
 

@@ -35,7 +35,7 @@ test_parse(void)
 
 	q = query_parse("cmd=top&metric=samples&sort=self&limit=20&format=json",
 	    &status, &cause);
-	ok(q != NULL, "issue example parses");
+	ok(q != NULL, "the example query parses");
 	if (q != NULL) {
 		is_str(query_str(q, QUERY_CMD), "top", "cmd");
 		is_int(query_int(q, QUERY_LIMIT), 20, "limit");

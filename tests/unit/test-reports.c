@@ -24,6 +24,7 @@
 #include <jansson.h>
 
 #include "answer.h"
+#include "answer-query.h"
 #include "input.h"
 #include "profile.h"
 #include "profile-builder.h"

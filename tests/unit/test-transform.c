@@ -1,8 +1,9 @@
 /*
- * Transforms against seed 001's drawings: merge C, merge E, merge subtree
+ * Transforms against hand-drawn results on the Firefox example tree
+ * (tests/data/firefox.folded): merge C, merge E, merge subtree
  * C, hide C and focus C each give exactly the tree drawn, every node with
  * its running and self time, and nothing else. Then the other transforms
- * (GHC's recursion rule from seed 002, inversion, modules), the filters,
+ * (GHC's recursion rule, inversion, modules), the filters,
  * path mapping, the t= syntax and its errors.
  */
 
@@ -16,6 +17,7 @@
 #include <jansson.h>
 
 #include "answer.h"
+#include "answer-query.h"
 #include "input.h"
 #include "profile.h"
 #include "query.h"
@@ -110,7 +112,7 @@ at(const struct profile *p, const char *names)
 	return (n);
 }
 
-/* Node at path has running time run and self time self (seed notation). */
+/* Node at path has running time run and self time self. */
 static void
 node_is(const struct profile *p, const char *path, int64_t run, int64_t self,
     const char *what)

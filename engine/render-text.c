@@ -33,8 +33,6 @@
 
 static int	text_render(FILE *, const json_t *, const struct display *,
 		    const struct render_context *);
-static int	text_error(FILE *, int, const char *,
-		    const struct render_context *);
 static size_t	text_width(const char *);
 static void	text_cell(FILE *, const struct display_cell *, size_t, int);
 static int	text_table(FILE *, const struct display_block *);
@@ -45,7 +43,6 @@ const struct renderer render_text = {
 	.content_type = "text/plain; charset=utf-8",
 	.needs_display = 1,
 	.render = text_render,
-	.error = text_error,
 };
 
 static size_t
@@ -225,15 +222,5 @@ text_render(FILE *f, const json_t *j, const struct display *d,
 			break;
 		}
 	}
-	return (ferror(f) ? -1 : 0);
-}
-
-static int
-text_error(FILE *f, int status, const char *message,
-    const struct render_context *ctx)
-{
-	fprintf(f, "error %d: ", status);
-	text_clean(f, message);
-	fputc('\n', f);
 	return (ferror(f) ? -1 : 0);
 }

@@ -32,7 +32,7 @@
 /*
  * Clean's callgraph profile (.pgcl), written by programs built with
  * clm -pg and read by Clean's convertprofile. The format (Clean's
- * "Callgraph profiling" notes, our seed 002):
+ * "Callgraph profiling" notes):
  *
  *	"prof"		magic, 4 bytes
  *	version		32-bit little-endian, 1 or 2

@@ -26,6 +26,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hash.h"
+
 #define IDMAP_NONE	UINT32_MAX
 
 struct idmap {
@@ -39,18 +41,12 @@ void		 idmap_init(struct idmap *);
 void		 idmap_clear(struct idmap *);
 uint32_t	 idmap_get(const struct idmap *, uint64_t);
 int		 idmap_put(struct idmap *, uint64_t, uint32_t);
-size_t		 idmap_memory(const struct idmap *);
 
-/* Mix a 64-bit key into a well-spread hash (splitmix64 finaliser). */
+/* A key's hash (hash.h's hash_u64, by the name the readers know). */
 static inline uint64_t
 idmap_hash(uint64_t k)
 {
-	k ^= k >> 30;
-	k *= 0xbf58476d1ce4e5b9ULL;
-	k ^= k >> 27;
-	k *= 0x94d049bb133111ebULL;
-	k ^= k >> 31;
-	return (k);
+	return (hash_u64(k));
 }
 
 #endif /* IDMAP_H */

@@ -40,6 +40,8 @@
 
 #include <jansson.h>
 
+#include "answer.h"
+
 struct cost;
 struct display;
 struct profile;
@@ -47,7 +49,7 @@ struct query;
 struct query_tmpl;
 struct writer_options;
 
-#define REPORT_VERSION	1
+#define REPORT_VERSION	ANSWER_JSON_VERSION
 
 #define REPORT_SORT_SELF	0
 #define REPORT_SORT_TOTAL	1

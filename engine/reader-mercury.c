@@ -31,6 +31,7 @@
 #include "profile.h"
 #include "profile-builder.h"
 #include "reader.h"
+#include "scc.h"
 #include "strpool.h"
 
 /*
@@ -327,7 +328,7 @@ rd_string(struct mload *ml, uint32_t *id, int piece)
 	return (0);
 }
 
-/* The id line, then the header fields (section 4.2 of our notes). */
+/* The id line, then the header fields (deepq-formats(5)). */
 static int
 rd_header(struct mload *ml)
 {
@@ -1040,9 +1041,13 @@ out:
 /*
  * Cliques: the strongly connected components of the graph with an arc
  * from each PD to the PD called by each CSD of its slots (callgraph.m),
- * by Tarjan's algorithm without recursion. Components come out callees
- * first, which is mdprof's bottom-up numbering. The entry PD of a clique
- * (called from another clique) is put first among its members.
+ * by scc.c. Components come out callees first, which is mdprof's
+ * bottom-up numbering. Vertex 0 (no PD has id 0) has an arc to every
+ * defined PD in order, so the search starts from the defined PDs in
+ * order, as mdprof's does: the components found from it are the cliques,
+ * numbered from 1; vertex 0's own, and those of undefined PDs nothing
+ * calls, come after and are dropped. The entry PD of a clique (called
+ * from another clique) is put first among its members.
  */
 static int
 find_cliques(struct mload *ml)
@@ -1050,68 +1055,56 @@ find_cliques(struct mload *ml)
 	struct mercury		*m = ml->m;
 	struct mercury_csd	*csd;
 	struct mercury_clique	*cl;
-	uint32_t		*index = NULL, *low = NULL, *edge = NULL;
-	uint32_t		*call = NULL, *stk = NULL, *tmp;
-	uint32_t		 ncall, nstk = 0, next = 1, i, v, w, e, e1, k;
-	uint32_t		 c, a;
+	uint32_t		*off = NULL, *adj = NULL, *comp = NULL, *tmp;
+	uint32_t		 i, v, w, e, e1, k, c, a, root;
+	size_t			 nadj = 0;
+	int64_t			 ncomp;
 	int			 rc = -1;
 
-	if ((index = calloc(m->npd + 1, sizeof *index)) == NULL ||
-	    (low = calloc(m->npd + 1, sizeof *low)) == NULL ||
-	    (edge = calloc(m->npd + 1, sizeof *edge)) == NULL ||
-	    (call = malloc((m->npd + 1) * sizeof *call)) == NULL ||
-	    (stk = malloc((m->npd + 1) * sizeof *stk)) == NULL ||
+	/* The arcs: vertex 0's to the defined PDs, then each PD's calls. */
+	for (v = 1; v <= m->npd; v++) {
+		nadj += m->pd[v].defined;
+		pd_csds(m, &m->pd[v], &e, &e1);
+		nadj += e1 - e;
+	}
+	if (nadj >= UINT32_MAX) {
+		fail(ml, "too many calls");
+		goto out;
+	}
+	if ((off = malloc((m->npd + 2) * sizeof *off)) == NULL ||
+	    (adj = malloc((nadj + 1) * sizeof *adj)) == NULL ||
+	    (comp = malloc((m->npd + 1) * sizeof *comp)) == NULL ||
 	    (m->clique = calloc(m->npd + 1, sizeof *m->clique)) == NULL ||
 	    (m->clique_pd = malloc((m->npd + 1) * sizeof *m->clique_pd)) ==
 	    NULL) {
 		fail(ml, "out of memory");
 		goto out;
 	}
-
-	/* index[v] = 0: unvisited; low[v] = 0 once v is in a clique. */
-	for (i = 1; i <= m->npd; i++) {
-		if (!m->pd[i].defined || index[i] != 0)
-			continue;
-		ncall = 0;
-		call[ncall++] = i;
-		index[i] = low[i] = next++;
-		stk[nstk++] = i;
-		pd_csds(m, &m->pd[i], &edge[i], &e1);
-		while (ncall > 0) {
-			v = call[ncall - 1];
-			pd_csds(m, &m->pd[v], &e, &e1);
-			for (e = edge[v]; e < e1; e++) {
-				w = m->csd[m->slot_csd[e]].callee;
-				if (w == 0)
-					continue;
-				if (index[w] == 0)
-					break;
-				if (low[w] != 0 && index[w] < low[v])
-					low[v] = index[w];
-			}
-			edge[v] = e;
-			if (e < e1) {
-				/* Descend into w; come back to this edge. */
-				w = m->csd[m->slot_csd[e]].callee;
-				index[w] = low[w] = next++;
-				stk[nstk++] = w;
-				pd_csds(m, &m->pd[w], &edge[w], &e1);
-				call[ncall++] = w;
-				continue;
-			}
-			ncall--;
-			if (ncall > 0 && low[v] < low[call[ncall - 1]])
-				low[call[ncall - 1]] = low[v];
-			if (low[v] != index[v])
-				continue;
-			/* v roots a clique: pop it off the stack. */
-			cl = &m->clique[++m->ncliques];
-			do {
-				w = stk[--nstk];
-				low[w] = 0;
-				m->pd[w].clique = m->ncliques;
-				cl->nmembers++;
-			} while (w != v);
+	k = 0;
+	off[0] = 0;
+	for (v = 1; v <= m->npd; v++) {
+		if (m->pd[v].defined)
+			adj[k++] = v;
+	}
+	for (v = 1; v <= m->npd; v++) {
+		off[v] = k;
+		pd_csds(m, &m->pd[v], &e, &e1);
+		for (; e < e1; e++) {
+			if ((w = m->csd[m->slot_csd[e]].callee) != 0)
+				adj[k++] = w;
+		}
+	}
+	off[m->npd + 1] = k;
+	if ((ncomp = scc_tarjan(m->npd + 1, off, adj, comp)) == -1) {
+		fail(ml, "out of memory");
+		goto out;
+	}
+	root = comp[0];
+	m->ncliques = root;
+	for (v = 1; v <= m->npd; v++) {
+		if (comp[v] < root) {
+			m->pd[v].clique = comp[v] + 1;
+			m->clique[comp[v] + 1].nmembers++;
 		}
 	}
 
@@ -1149,11 +1142,9 @@ find_cliques(struct mload *ml)
 	m->root_clique = m->pd[m->root_pd].clique;
 	rc = 0;
 out:
-	free(index);
-	free(low);
-	free(edge);
-	free(call);
-	free(stk);
+	free(off);
+	free(adj);
+	free(comp);
 	return (rc);
 }
 

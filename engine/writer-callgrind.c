@@ -29,7 +29,7 @@
 #include "writer.h"
 
 /*
- * Callgrind out (formats-and-viewers.md §3.2), for KCachegrind and
+ * Callgrind out (deepq-formats(5)), for KCachegrind and
  * callgrind_annotate. Callgrind holds a call graph, not a tree: every
  * call node adds its self cost to its function, and its inclusive cost
  * and one call to the edge from its parent's function (recursive edges

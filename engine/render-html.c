@@ -25,6 +25,7 @@
 #include "display.h"
 #include "escape.h"
 #include "outbuf.h"
+#include "page.h"
 #include "query.h"
 #include "render.h"
 
@@ -38,13 +39,6 @@
 
 static int	html_render(FILE *, const json_t *, const struct display *,
 		    const struct render_context *);
-static int	html_error(FILE *, int, const char *,
-		    const struct render_context *);
-static int	 html_nav_link(const struct render_context *,
-		    const char *, char **);
-static void	html_begin(struct outbuf *, const char *,
-		    const struct render_context *);
-static void	html_end(struct outbuf *, const struct render_context *);
 static void	html_escape(struct outbuf *, const char *);
 static void	html_href(struct outbuf *, const char *,
 		    const struct render_context *);
@@ -59,7 +53,6 @@ const struct renderer render_html = {
 	.content_type = "text/html; charset=utf-8",
 	.needs_display = 1,
 	.render = html_render,
-	.error = html_error,
 };
 
 /* A cell's opening tag by its flags: NUM 1, TREE 2, DIM 4. */
@@ -99,109 +92,6 @@ html_href(struct outbuf *ob, const char *link,
 	html_escape(ob, ctx->link_base ? ctx->link_base : "?");
 	html_escape(ob, link);
 	outbuf_putc(ob, '"');
-}
-
-/*
- * The link to a report of the current file, built like every other link
- * (query_format), for the navigation bar: 0 with *link (NULL when the
- * file's name cannot be in a link), -1 if out of memory.
- */
-static int
-html_nav_link(const struct render_context *ctx, const char *cmd,
-    char **link)
-{
-	struct query	*q;
-	char		*cause = NULL;
-	int		 r = 0;
-
-	*link = NULL;
-	if ((q = query_create()) == NULL)
-		return (-1);
-	if (ctx->file != NULL &&
-	    query_set(q, QUERY_FILE, ctx->file, &cause) == -1) {
-		if (cause == NULL || strcmp(cause, "out of memory") == 0)
-			r = -1;
-	} else if (cmd != NULL && query_set(q, QUERY_CMD, cmd, NULL) == -1)
-		r = -1;
-	else if ((*link = query_format(q)) == NULL)
-		r = -1;
-	free(cause);
-	query_free(q);
-	return (r);
-}
-
-static void
-html_begin(struct outbuf *ob, const char *title,
-    const struct render_context *ctx)
-{
-	static const struct {
-		const char	*cmd;
-		const char	*text;
-	} nav[] = {
-		{ "top", "Top" }, { "tree", "Tree" }, { "modules", "Modules" },
-		{ "cliques", "Cliques" },
-	};
-	char	*link;
-	size_t	 i;
-
-	outbuf_puts(ob, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
-	    "<meta charset=\"utf-8\">\n"
-	    "<meta name=\"viewport\" content=\"width=device-width, "
-	    "initial-scale=1\">\n"
-	    "<meta name=\"referrer\" content=\"no-referrer\">\n<title>");
-	html_escape(ob, title);
-	if (ctx->file != NULL) {
-		outbuf_puts(ob, " - ");
-		html_escape(ob, ctx->file);
-	}
-	outbuf_puts(ob, " - deepq</title>\n");
-	if (ctx->static_base != NULL) {
-		outbuf_puts(ob, "<link rel=\"stylesheet\" href=\"");
-		html_escape(ob, ctx->static_base);
-		outbuf_puts(ob, "deepq.css\">\n<link rel=\"icon\" href=\"");
-		html_escape(ob, ctx->static_base);
-		outbuf_puts(ob, "favicon.svg\" type=\"image/svg+xml\">\n");
-	}
-	outbuf_puts(ob, "</head>\n<body>\n<header><nav>");
-	/* A link lost for want of memory fails the page (a 500). */
-	if (html_nav_link(ctx, NULL, &link) == -1)
-		ob->error = 1;
-	outbuf_puts(ob, "<a class=\"home\"");
-	html_href(ob, link ? link : "", ctx);
-	outbuf_puts(ob, ">deepq</a>");
-	free(link);
-	if (ctx->file != NULL) {
-		outbuf_puts(ob, " <span class=\"file\">");
-		html_escape(ob, ctx->file);
-		outbuf_puts(ob, "</span>");
-	}
-	for (i = 0; i < sizeof nav / sizeof nav[0]; i++) {
-		if (html_nav_link(ctx, nav[i].cmd, &link) == -1)
-			ob->error = 1;
-		if (link == NULL)
-			continue;
-		outbuf_puts(ob, " <a");
-		html_href(ob, link, ctx);
-		outbuf_putc(ob, '>');
-		outbuf_puts(ob, nav[i].text);
-		outbuf_puts(ob, "</a>");
-		free(link);
-	}
-	outbuf_puts(ob, "</nav></header>\n<main>\n<h1>");
-	html_escape(ob, title);
-	outbuf_puts(ob, "</h1>\n");
-}
-
-static void
-html_end(struct outbuf *ob, const struct render_context *ctx)
-{
-	outbuf_puts(ob, "</main>\n");
-	if (ctx->static_base != NULL) {
-		outbuf_puts(ob, "<script src=\"");
-		html_escape(ob, ctx->static_base);
-		outbuf_puts(ob, "deepq.js\"></script>\n");
-	}
-	outbuf_puts(ob, "</body>\n</html>\n");
 }
 
 /* The tree cell's indent, toggle and the text before the name. */
@@ -335,7 +225,7 @@ html_render(FILE *f, const json_t *j, const struct display *d,
 
 	outbuf_init(ob, f);
 
-	html_begin(ob, d->title, ctx);
+	page_begin(ob, d->title, ctx);
 	for (i = 0; i < d->nblocks; i++) {
 		b = &d->blocks[i];
 		switch (b->kind) {
@@ -397,23 +287,6 @@ html_render(FILE *f, const json_t *j, const struct display *d,
 			break;
 		}
 	}
-	html_end(ob, ctx);
-	return (outbuf_flush(ob));
-}
-
-static int
-html_error(FILE *f, int status, const char *message,
-    const struct render_context *ctx)
-{
-	struct outbuf	 buf, *ob = &buf;
-	char		 title[32];
-
-	outbuf_init(ob, f);
-	snprintf(title, sizeof title, "Error %d", status);
-	html_begin(ob, title, ctx);
-	outbuf_puts(ob, "<p class=\"error\">");
-	html_escape(ob, message);
-	outbuf_puts(ob, "</p>\n");
-	html_end(ob, ctx);
+	page_end(ob, ctx);
 	return (outbuf_flush(ob));
 }

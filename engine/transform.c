@@ -1165,7 +1165,7 @@ transform_apply(const struct profile *p, const struct transform_stack *s,
 
 /*
  * Map a call node path of the tree before transform t to the path of the
- * same node after it (seed 001: after merging C, A>B>C>D>E is A>B>D>E).
+ * same node after it (after merging C, A>B>C>D>E is A>B>D>E).
  * Returns 1 with a new *out (possibly empty: the root), 0 if the node
  * does not survive, -1 if out of memory. before is the profile the path
  * refers to.

@@ -29,7 +29,7 @@
 #include "profile.h"
 #include "profile-builder.h"
 #include "reader.h"
-#include "proto/profile.pb-c.h"
+#include "profile.pb-c.h"
 
 /*
  * pprof's profile.proto (Go's runtime/pprof, pprof itself, perf_data

@@ -27,7 +27,7 @@
 #include "pprof.h"
 #include "profile.h"
 #include "writer.h"
-#include "proto/profile.pb-c.h"
+#include "profile.pb-c.h"
 
 /*
  * pprof's profile.proto out, gzipped, for `go tool pprof' and every tool

@@ -27,7 +27,7 @@
 #include "writer.h"
 
 /*
- * Folded stacks out (formats-and-viewers.md §3.1): one line per call
+ * Folded stacks out (deepq-formats(5)): one line per call
  * node with a value, "frame;frame;frame count", root first, one space
  * before an integer count. A frame is the function's name, "module`name"
  * when it has a module (the DTrace convention our reader splits again);

@@ -23,23 +23,18 @@
 #include <jansson.h>
 
 #include "render.h"
-#include "report.h"
-#include "utf8.h"
 
 /* format=json: the report object itself, dumped by jansson. */
 
 static int	json_render(FILE *, const json_t *, const struct display *,
 		    const struct render_context *);
 static int	json_put(const char *, size_t, void *);
-static int	json_error(FILE *, int, const char *,
-		    const struct render_context *);
 
 const struct renderer render_json = {
 	.name = "json",
 	.content_type = "application/json",
 	.needs_display = 0,
 	.render = json_render,
-	.error = json_error,
 };
 
 /*
@@ -125,27 +120,5 @@ json_render(FILE *f, const json_t *j, const struct display *d,
 		r = ferror(f) ? -1 : 0;
 	}
 	free(o);
-	return (r);
-}
-
-static int
-json_error(FILE *f, int status, const char *message,
-    const struct render_context *ctx)
-{
-	json_t	*j;
-	char	*m;
-	size_t	 len;
-	int	 r;
-
-	/* A message may quote the request: make it valid UTF-8 for jansson. */
-	if ((m = utf8_sanitize(message, strlen(message), &len)) == NULL)
-		return (-1);
-	j = json_pack("{s:i, s:{s:i, s:s}}", "deepq", REPORT_VERSION,
-	    "error", "status", status, "message", m);
-	free(m);
-	if (j == NULL)
-		return (-1);
-	r = json_render(f, j, NULL, ctx);
-	json_decref(j);
 	return (r);
 }

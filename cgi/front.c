@@ -109,7 +109,8 @@ front_check(const struct config *cfg, const struct front_request *r,
 	if (strcmp(query_str(v->query, QUERY_CMD), "shutdown") == 0) {
 		/*
 		 * State-changing: GET works for curl, POST for the pages'
-		 * form; neither from another site or a prefetch (A5).
+		 * form; neither from another site or a prefetch, which a
+		 * browser makes without the user asking.
 		 */
 		if (front_foreign(r, &why)) {
 			v->allow_post = 1;

@@ -34,6 +34,8 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "proto.h"
+
 /* clickhouse_post()'s answers besides 0. */
 #define CLICKHOUSE_REFUSED	-1	/* ClickHouse answered with an error */
 #define CLICKHOUSE_UNAVAILABLE	-2	/* no answer: down, timeout, I/O */
@@ -43,7 +45,7 @@
  * far away (the client reading a server's load error) tells a service
  * that is down (503, retry) from a bad profile or query.
  */
-#define CLICKHOUSE_UNAVAILABLE_TEXT	"ClickHouse unavailable at "
+#define CLICKHOUSE_UNAVAILABLE_TEXT	PROTO_UNAVAILABLE_TEXT
 
 /* A growing byte buffer; error is set once an allocation fails. */
 struct clickhouse_buf {

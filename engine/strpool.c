@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hash.h"
 #include "strpool.h"
 
 /*
@@ -42,77 +43,6 @@ struct strpool {
 static int	strpool_rehash(struct strpool *);
 static uint32_t	strpool_insert(struct strpool *, const char *, size_t,
 		    uint64_t);
-
-#define STRPOOL_ONES	0x0101010101010101ULL
-#define STRPOOL_HIGHS	0x8080808080808080ULL
-
-/*
- * Hash n bytes, eight at a time (names are short, but hashing is hot).
- * When odd is not NULL, *odd is set when a byte is NUL or above 0x7f, in
- * the same pass: most names are plain ASCII, and the caller then needs no
- * other scan before interning.
- */
-static inline uint64_t
-strpool_hash(const char *s, size_t n, int *odd)
-{
-	uint64_t	 h = 0x9e3779b97f4a7c15ULL ^ (n * 0xff51afd7ed558ccdULL);
-	uint64_t	 w, bad = 0;
-	size_t		 r;
-
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	/*
-	 * From 8 bytes on, the tail is the top of the last 8 bytes, one
-	 * load instead of a copy of a variable length (a call).
-	 */
-	if (n >= 8) {
-		r = n % 8;
-		for (; n >= 8; s += 8, n -= 8) {
-			memcpy(&w, s, 8);
-			bad |= w | ((w - STRPOOL_ONES) & ~w);
-			h = (h ^ w) * 0x100000001b3ULL;
-			h ^= h >> 29;
-		}
-		w = 0;
-		if (r > 0) {
-			memcpy(&w, s + r - 8, 8);
-			w >>= 8 * (8 - r);
-		}
-		if (odd != NULL) {
-			uint64_t	 t = w | (r > 0 ?
-			    STRPOOL_ONES << (8 * r) : STRPOOL_ONES);
-
-			bad |= t | ((t - STRPOOL_ONES) & ~t);
-			*odd = (bad & STRPOOL_HIGHS) != 0;
-		}
-		h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
-		h ^= h >> 32;
-		return (h);
-	}
-#endif
-	(void)r;
-	while (n >= 8) {
-		memcpy(&w, s, 8);
-		/* High bit of any byte, or a zero byte (the classic test). */
-		bad |= w | ((w - STRPOOL_ONES) & ~w);
-		h = (h ^ w) * 0x100000001b3ULL;
-		h ^= h >> 29;
-		s += 8;
-		n -= 8;
-	}
-	w = 0;
-	memcpy(&w, s, n);
-	if (odd != NULL) {
-		uint64_t	 t = STRPOOL_ONES;
-
-		/* The tail again, its missing bytes 0x01: not read as NUL. */
-		memcpy(&t, s, n);
-		bad |= t | ((t - STRPOOL_ONES) & ~t);
-		*odd = (bad & STRPOOL_HIGHS) != 0;
-	}
-	h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
-	h ^= h >> 32;
-	return (h);
-}
 
 /* Create a pool holding only the empty string (id 0). */
 struct strpool *
@@ -182,7 +112,7 @@ strpool_intern(struct strpool *p, const char *s, size_t n)
 
 	if ((nul = memchr(s, '\0', n)) != NULL)
 		n = nul - s;
-	return (strpool_insert(p, s, n, strpool_hash(s, n, NULL)));
+	return (strpool_insert(p, s, n, hash_name(s, n, NULL)));
 }
 
 /*
@@ -196,7 +126,7 @@ strpool_intern_ascii(struct strpool *p, const char *s, size_t n, int *odd)
 {
 	uint64_t	 h;
 
-	h = strpool_hash(s, n, odd);
+	h = hash_name(s, n, odd);
 	if (*odd)
 		return (STRPOOL_NONE);
 	return (strpool_insert(p, s, n, h));

@@ -115,10 +115,3 @@ idmap_put(struct idmap *m, uint64_t key, uint32_t val)
 		}
 	}
 }
-
-/* Bytes held by the map. */
-size_t
-idmap_memory(const struct idmap *m)
-{
-	return (m->cap * (sizeof *m->keys + sizeof *m->vals));
-}

@@ -1,0 +1,260 @@
+/*
+ * Copyright (c) 2026 The deepq developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "answer.h"
+#include "answer-query.h"
+#include "cost.h"
+#include "diff.h"
+#include "display.h"
+#include "funcgraph.h"
+#include "profile.h"
+#include "query.h"
+#include "render.h"
+#include "report.h"
+#include "transform.h"
+
+/* Query string + profile -> answer (see answer-query.h). */
+
+static int	answer_has_format(const char *, const char *);
+static struct answer *answer_query_error(const char *, int, const char *,
+		    const struct render_context *);
+
+/* Is fmt one of the '|'-separated list? */
+static int
+answer_has_format(const char *list, const char *fmt)
+{
+	size_t		 n = strlen(fmt);
+	const char	*p = list;
+
+	while ((p = strstr(p, fmt)) != NULL) {
+		if ((p == list || p[-1] == '|') &&
+		    (p[n] == '\0' || p[n] == '|'))
+			return (1);
+		p += n;
+	}
+	return (0);
+}
+
+/*
+ * An error answer in the query's format: the renderer's own error page
+ * where it has one (an SVG image, a line of folded or callgrind text),
+ * else answer_error's.
+ */
+static struct answer *
+answer_query_error(const char *format, int status, const char *message,
+    const struct render_context *rctx)
+{
+	const struct renderer	*r;
+
+	if (format != NULL && (r = render_find(format)) != NULL &&
+	    r->error != NULL)
+		return (answer_error_write(r->content_type, r->error, status,
+		    message, rctx));
+	return (answer_error(format, status, message, rctx));
+}
+
+/* Answer a query string about a profile. NULL only if out of memory. */
+struct answer *
+answer_query(const struct profile *p, const char *qs,
+    const struct answer_context *ctx)
+{
+	struct answer	*a;
+	struct query	*q;
+	char		*cause = NULL;
+	int		 status;
+
+	if ((q = query_parse(qs, &status, &cause)) == NULL) {
+		a = answer_query_error(answer_guess_format(qs), status, cause,
+		    &ctx->render);
+		free(cause);
+		return (a);
+	}
+	a = answer_query_parsed(p, q, ctx);
+	query_free(q);
+	return (a);
+}
+
+/*
+ * Answer a query already parsed (the server parses it once, for its
+ * answer cache's key too). NULL only if out of memory.
+ */
+struct answer *
+answer_query_parsed(const struct profile *p, const struct query *q,
+    const struct answer_context *ctx)
+{
+	const struct report_entry	*entry;
+	const struct renderer		*r;
+	const struct profile		*use = p;
+	struct report_error		 e = { 0, NULL };
+	struct transform_stack		*ts = NULL;
+	struct profile			*derived = NULL, *merged = NULL;
+	struct report_context		 rc = ctx->report;
+	struct cost			 budget;
+	const struct profile		*bp;
+	struct diff			 dd;
+	struct display			*d = NULL;
+	struct answer_body		 ab;
+	struct answer			*a = NULL;
+	json_t				*j = NULL;
+	const char			*format;
+	char				*cause = NULL;
+	FILE				*f;
+	int				 status, estimated;
+
+	format = query_str(q, QUERY_FORMAT);
+	/* One budget for the whole query: transforms and report alike. */
+	cost_init(&budget, rc.max_cost, rc.max_msec);
+	rc.cost = &budget;
+	if ((entry = report_find(query_str(q, QUERY_CMD))) == NULL) {
+		report_error_set(&e, 400, "report %s is not available",
+		    query_str(q, QUERY_CMD));
+		goto fail;
+	}
+	if (!answer_has_format(entry->formats, format) ||
+	    (r = render_find(format)) == NULL) {
+		report_error_set(&e, 400, "format %s is not available for "
+		    "cmd=%s (available: %s)", format, entry->name,
+		    entry->formats);
+		goto fail;
+	}
+	/*
+	 * base=: merge before the transforms, so that they apply to both
+	 * sides alike (the merged profile keeps this profile's ids).
+	 */
+	if (*query_str(q, QUERY_BASE) != '\0') {
+		if (ctx->base_load == NULL) {
+			report_error_set(&e, 400, "base= is not available "
+			    "here");
+			goto fail;
+		}
+		if ((bp = ctx->base_load(ctx->base_arg, query_str(q,
+		    QUERY_BASE), &status, &cause)) == NULL ||
+		    (merged = diff_merge(p, bp, query_str(q, QUERY_METRIC),
+		    &status, &cause)) == NULL) {
+			report_error_set(&e, status, "base=%s: %s",
+			    query_str(q, QUERY_BASE), cause ? cause :
+			    "out of memory");
+			goto fail;
+		}
+		rc.base = bp;
+		rc.base_name = query_str(q, QUERY_BASE);
+		use = merged;
+	}
+	/*
+	 * The one place transforms and filters apply: every report sees the
+	 * derived profile, and every answer shows the stack.
+	 */
+	if ((ts = transform_parse(q, &status, &cause)) == NULL) {
+		report_error_set(&e, status, "%s", cause ? cause :
+		    "out of memory");
+		goto fail;
+	}
+	/* Whether the answer rests on a call graph's estimated tree. */
+	estimated = funcgraph_estimate(use, entry->name, ts->n > 0);
+	if (ts->n > 0) {
+		if ((derived = transform_apply(use, ts, &budget,
+		    &status, &cause)) == NULL) {
+			report_error_set(&e, status, "%s", cause ? cause :
+			    "out of memory");
+			goto fail;
+		}
+		use = derived;
+	}
+	/*
+	 * A page that needs only the display, and compares nothing, is
+	 * made from the profile without the JSON (one object a tree node
+	 * was most of a tree page's time); the JSON keeps its own path.
+	 */
+	if (r->needs_display && rc.base == NULL && !diff_init(&dd, use, q) &&
+	    report_has_display(q)) {
+		if ((d = report_create_display(use, q, &rc, &e)) == NULL)
+			goto fail;
+		goto displayed;
+	}
+	if ((j = report_create(use, q, &rc, &e)) == NULL)
+		goto fail;
+	/* Every report of a comparison says what it compares. */
+	if (diff_init(&dd, use, q) && ((rc.base_name != NULL &&
+	    json_object_set_new(j, "base", json_string(rc.base_name)) == -1) ||
+	    diff_summary(j, use, &dd) == -1)) {
+		report_error_set(&e, 500, "out of memory");
+		goto fail;
+	}
+	if ((ts->n > 0 && json_object_set_new(j, "transforms",
+	    transform_json(use, ts)) == -1) || (estimated &&
+	    funcgraph_mark(j) == -1)) {
+		report_error_set(&e, 500, "out of memory");
+		goto fail;
+	}
+	if (r->needs_display && (d = report_display(j, q)) == NULL) {
+		report_error_set(&e, 500, "out of memory");
+		goto fail;
+	}
+displayed:
+	if (d != NULL)
+		transform_display(d, use, q, ts);
+	if (d != NULL && estimated)
+		funcgraph_note(d);
+	if (d != NULL && display_failed(d)) {
+		report_error_set(&e, 500, "out of memory");
+		goto fail;
+	}
+	if ((a = calloc(1, sizeof *a)) == NULL)
+		goto fail;
+	a->status = 200;
+	a->content_type = r->content_type;
+	if ((f = answer_body_open(&ab)) == NULL) {
+		free(a);
+		a = NULL;
+		goto fail;
+	}
+	if (r->render(f, j, d, &ctx->render) == -1) {
+		fclose(f);
+		free(ab.b);
+		answer_free(a);
+		a = NULL;
+		report_error_set(&e, 500, "out of memory");
+		goto fail;
+	}
+	if (answer_body_close(f, &ab, a) == -1) {
+		answer_free(a);
+		a = NULL;
+		report_error_set(&e, 500, "out of memory");
+		goto fail;
+	}
+	goto done;
+fail:
+	a = answer_query_error(format, e.status ? e.status : 500, e.message,
+	    &ctx->render);
+done:
+	free(cause);
+	free(e.message);
+	display_free(d);
+	json_decref(j);
+	profile_free(derived);
+	profile_free(merged);
+	transform_stack_free(ts);
+	return (a);
+}
