@@ -613,8 +613,9 @@ pprof_read(struct pprof *pp, struct input *in, uint8_t **bufp, size_t *lenp)
 		}
 		buf = b;
 		if ((n = input_read(in, buf + len, cap - len)) == -1) {
+			/* A decompression error says what went wrong. */
 			snprintf(pp->err, sizeof pp->err, "read error: %s",
-			    strerror(in->error));
+			    input_error(in));
 			free(buf);
 			return (-1);
 		}

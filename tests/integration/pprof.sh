@@ -75,7 +75,7 @@ check "a profile cut short is refused" sh -c \
 head -c 400 "$data/cpu.pb.gz" >"$tmp/cut.pb.gz"
 check "a gzipped profile cut short is refused" sh -c \
     "! '$DEEPQ' query --local --reader pprof '$tmp/cut.pb.gz' cmd=top 2>'$tmp/err'"
-check "... saying so" grep -q 'ends early\|not a valid' "$tmp/err"
+check "... saying so" grep -q 'ends early\|not a valid\|truncated' "$tmp/err"
 printf 'H\145llo, world\n' >"$tmp/text"
 check "text starting with H is not detected as pprof" sh -c \
     "! '$DEEPQ' query --local '$tmp/text' cmd=top 2>'$tmp/err'"
