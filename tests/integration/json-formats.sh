@@ -89,9 +89,11 @@ for f in firefox-gecko.json firefox-gecko-v3.json; do
 	expect "$f" gecko samples "$(jq -f "$jqdir/gecko-samples.jq" \
 	    "$json/$f")"
 done
-expect firefox-processed-v24.json gecko samples \
-    "$(jq -f "$jqdir/processed-samples.jq" \
-    "$json/firefox-processed-v24.json")"
+for v in 24 49 58 68; do
+	f=firefox-processed-v$v.json
+	expect "$f" gecko samples "$(jq -f "$jqdir/processed-samples.jq" \
+	    "$json/$f")"
+done
 
 # Each keeps its samples or spans in time order: a flame chart draws.
 for f in chrome-trace.json node-trace.json speedscope-evented.json \
