@@ -45,9 +45,11 @@ json_doc_first(const char *buf, size_t len)
 }
 
 /*
- * Whether an object key equal to key appears at the given depth (1: the
- * members of the top-level object; 2: the members of the objects it
- * holds, directly or in an array) in the first len bytes. A scan of the
+ * Whether an object key equal to key appears at the given depth in the
+ * first len bytes, every open object or array being one level: 1 is the
+ * members of the top-level object, 2 those of an object it holds or of
+ * the objects of a top-level array, 3 those of the objects in an array
+ * the top-level object holds ({"libs":[{"name":...}]}). A scan of the
  * tokens, not a parse: strings are skipped with their escapes, so a key
  * name inside a string or at another depth does not count.
  */
