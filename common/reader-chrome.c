@@ -306,7 +306,7 @@ chrome_thread_node(struct chrome *c, uint32_t i)
 	return (c->threads[i].node);
 }
 
-/* Thread names, and whether the file has CPU profiles (1) or not (0). */
+/* Thread names, and whether the file has CPU profile nodes (1) or not (0). */
 static int
 chrome_metadata(struct chrome *c)
 {
@@ -349,10 +349,14 @@ chrome_metadata(struct chrome *c)
 				return (-1);
 			if (json_is_string(tn))
 				c->threads[t].process = json_string_value(tn);
-		} else if (strcmp(n, "Profile") == 0 ||
-		    strcmp(n, "ProfileChunk") == 0 ||
-		    strcmp(n, "CpuProfile") == 0)
-			profiles = 1;
+		} else if (strcmp(n, "ProfileChunk") == 0 ||
+		    strcmp(n, "CpuProfile") == 0) {
+			/* Only profiles with nodes: a Profile event alone is not. */
+			if (json_array_size(json_object_get(json_object_get(
+			    json_object_get(json_object_get(ev, "args"), "data"),
+			    "cpuProfile"), "nodes")) > 0)
+				profiles = 1;
+		}
 	}
 	return (profiles);
 }
