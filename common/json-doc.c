@@ -30,6 +30,8 @@
 /* Deeper than any key a probe asks for; deeper text is skipped. */
 #define JSON_DOC_PROBE_DEPTH	16
 
+static void	json_doc_big_ints(char *, size_t);
+
 /* The first byte after blanks, or -1 if there is none. */
 int
 json_doc_first(const char *buf, size_t len)

@@ -123,6 +123,8 @@ static int	chrome_samples(struct chrome *);
 static int	chrome_events(struct chrome *);
 static int	chrome_slice_cmp(const void *, const void *);
 static int	chrome_event_cmp(const void *, const void *);
+static int	chrome_extend(json_t *, const char *, json_t *);
+static int	chrome_span(struct chrome *, uint32_t, int64_t);
 
 const struct reader reader_chrome = {
 	.name = "chrome",

@@ -91,6 +91,7 @@ static int	speedscope_sampled(struct speedscope *, json_t *, uint32_t,
 static int	speedscope_evented(struct speedscope *, json_t *, uint32_t,
 		    int, double);
 static int	speedscope_time_scale(struct speedscope *, json_t *);
+static int	speedscope_span(struct speedscope *, uint32_t, int, int64_t);
 
 const struct reader reader_speedscope = {
 	.name = "speedscope",
