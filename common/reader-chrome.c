@@ -70,6 +70,7 @@
  */
 
 #define CHROME_MAX_PROFILES	65536
+#define CHROME_MAX_TIME		(INT64_C(1) << 62)
 
 struct chrome_thread {
 	int64_t		 pid, tid;
@@ -562,9 +563,11 @@ chrome_events(struct chrome *c)
 		if (p == NULL || (strcmp(p, "B") != 0 && strcmp(p, "E") != 0 &&
 		    strcmp(p, "X") != 0))
 			continue;
-		if (chrome_number(json_object_get(ev, "ts"), &ts) == -1) {
+		/* Within 2^62, so that the difference of two times fits. */
+		if (chrome_number(json_object_get(ev, "ts"), &ts) == -1 ||
+		    ts <= -CHROME_MAX_TIME || ts >= CHROME_MAX_TIME) {
 			snprintf(c->err, sizeof c->err, "events[%zu]: no "
-			    "number ts", i);
+			    "number ts within 2^62 us", i);
 			goto out;
 		}
 		dur = 0;
@@ -585,7 +588,8 @@ chrome_events(struct chrome *c)
 			    json_is_integer(json_object_get(ev, "dur")) ?
 			    json_integer_value(json_object_get(ev, "dur")) :
 			    llround(d) - ts;
-			if (dur < 0 || __builtin_add_overflow(ts, dur, &tend)) {
+			if (dur < 0 || __builtin_add_overflow(ts, dur, &tend) ||
+			    tend >= CHROME_MAX_TIME) {
 				snprintf(c->err, sizeof c->err, "events[%zu]: "
 				    "dur out of range", i);
 				goto out;

@@ -152,8 +152,9 @@ speedscope_value(struct speedscope *s, json_t *j, double scale, int64_t *v)
 		    s->path);
 		return (-1);
 	}
+	/* Within 2^62, so that the difference of two values fits. */
 	d = json_number_value(j) * scale;
-	if (!isfinite(d) || fabs(d) >= 9e18) {
+	if (!isfinite(d) || fabs(d) >= 4e18) {
 		snprintf(s->err, sizeof s->err, "%s: a value out of range",
 		    s->path);
 		return (-1);
