@@ -42,6 +42,10 @@ expect() {
 set -- $(jq -r -f "$jqdir/trace-cpuprofile.jq" "$json/chrome-trace.json")
 expect chrome-trace.json chrome samples "$1"
 expect chrome-trace.json chrome time "$2"
+# The same from a file DevTools' Performance panel saved.
+set -- $(jq -r -f "$jqdir/trace-cpuprofile.jq" "$json/devtools-trace.json")
+expect devtools-trace.json chrome samples "$1"
+expect devtools-trace.json chrome time "$2"
 # Duration events: time is what the slices of each thread cover.
 set -- $(jq -r -f "$jqdir/trace-events.jq" "$json/node-trace.json")
 expect node-trace.json chrome time "$1"
