@@ -30,6 +30,8 @@
 /* Deeper than any key a probe asks for; deeper text is skipped. */
 #define JSON_DOC_PROBE_DEPTH	16
 
+static void	json_doc_big_ints(char *, size_t);
+
 /* The first byte after blanks, or -1 if there is none. */
 int
 json_doc_first(const char *buf, size_t len)
@@ -45,9 +47,11 @@ json_doc_first(const char *buf, size_t len)
 }
 
 /*
- * Whether an object key equal to key appears at the given depth (1: the
- * members of the top-level object; 2: the members of the objects it
- * holds, directly or in an array) in the first len bytes. A scan of the
+ * Whether an object key equal to key appears at the given depth in the
+ * first len bytes, every open object or array being one level: 1 is the
+ * members of the top-level object, 2 those of an object it holds or of
+ * the objects of a top-level array, 3 those of the objects in an array
+ * the top-level object holds ({"libs":[{"name":...}]}). A scan of the
  * tokens, not a parse: strings are skipped with their escapes, so a key
  * name inside a string or at another depth does not count.
  */

@@ -70,6 +70,7 @@
  */
 
 #define CHROME_MAX_PROFILES	65536
+#define CHROME_MAX_TIME		(INT64_C(1) << 62)
 
 struct chrome_thread {
 	int64_t		 pid, tid;
@@ -123,6 +124,8 @@ static int	chrome_samples(struct chrome *);
 static int	chrome_events(struct chrome *);
 static int	chrome_slice_cmp(const void *, const void *);
 static int	chrome_event_cmp(const void *, const void *);
+static int	chrome_extend(json_t *, const char *, json_t *);
+static int	chrome_span(struct chrome *, uint32_t, int64_t);
 
 const struct reader reader_chrome = {
 	.name = "chrome",
@@ -306,7 +309,7 @@ chrome_thread_node(struct chrome *c, uint32_t i)
 	return (c->threads[i].node);
 }
 
-/* Thread names, and whether the file has CPU profiles (1) or not (0). */
+/* Thread names, and whether the file has CPU profile nodes (1) or not (0). */
 static int
 chrome_metadata(struct chrome *c)
 {
@@ -349,10 +352,14 @@ chrome_metadata(struct chrome *c)
 				return (-1);
 			if (json_is_string(tn))
 				c->threads[t].process = json_string_value(tn);
-		} else if (strcmp(n, "Profile") == 0 ||
-		    strcmp(n, "ProfileChunk") == 0 ||
-		    strcmp(n, "CpuProfile") == 0)
-			profiles = 1;
+		} else if (strcmp(n, "ProfileChunk") == 0 ||
+		    strcmp(n, "CpuProfile") == 0) {
+			/* Only profiles with nodes: a Profile event alone is not. */
+			if (json_array_size(json_object_get(json_object_get(
+			    json_object_get(json_object_get(ev, "args"), "data"),
+			    "cpuProfile"), "nodes")) > 0)
+				profiles = 1;
+		}
 	}
 	return (profiles);
 }
@@ -556,9 +563,11 @@ chrome_events(struct chrome *c)
 		if (p == NULL || (strcmp(p, "B") != 0 && strcmp(p, "E") != 0 &&
 		    strcmp(p, "X") != 0))
 			continue;
-		if (chrome_number(json_object_get(ev, "ts"), &ts) == -1) {
+		/* Within 2^62, so that the difference of two times fits. */
+		if (chrome_number(json_object_get(ev, "ts"), &ts) == -1 ||
+		    ts <= -CHROME_MAX_TIME || ts >= CHROME_MAX_TIME) {
 			snprintf(c->err, sizeof c->err, "events[%zu]: no "
-			    "number ts", i);
+			    "number ts within 2^62 us", i);
 			goto out;
 		}
 		dur = 0;
@@ -579,7 +588,8 @@ chrome_events(struct chrome *c)
 			    json_is_integer(json_object_get(ev, "dur")) ?
 			    json_integer_value(json_object_get(ev, "dur")) :
 			    llround(d) - ts;
-			if (dur < 0 || __builtin_add_overflow(ts, dur, &tend)) {
+			if (dur < 0 || __builtin_add_overflow(ts, dur, &tend) ||
+			    tend >= CHROME_MAX_TIME) {
 				snprintf(c->err, sizeof c->err, "events[%zu]: "
 				    "dur out of range", i);
 				goto out;

@@ -113,8 +113,14 @@ static int	gecko_flush(struct gecko *);
 static int	gecko_raw(struct gecko *, json_t *, int);
 static int	gecko_raw_thread(struct gecko *, json_t *, json_t *);
 static int	gecko_processed(struct gecko *, json_t *);
-static int	gecko_processed_thread(struct gecko *, json_t *, json_t *,
-		    json_t *);
+static int	gecko_processed_thread(struct gecko *, json_t *, json_t *);
+static int	gecko_digits(const char *, size_t);
+static int	gecko_url_line(const char *, size_t, size_t *, uint32_t *);
+static void	gecko_scalar(json_t *, char *, size_t);
+static int	gecko_weight_type(json_t *);
+static json_t	*gecko_cell(json_t *, const char *, size_t);
+static uint32_t	gecko_processed_func(struct gecko *, struct gecko_stacks *,
+		    uint32_t);
 
 const struct reader reader_gecko = {
 	.name = "gecko",
@@ -724,8 +730,7 @@ gecko_processed_func(struct gecko *g, struct gecko_stacks *st, uint32_t s)
 
 /* One thread of a processed profile (shared: its "shared", or NULL). */
 static int
-gecko_processed_thread(struct gecko *g, json_t *th, json_t *shared,
-    json_t *meta)
+gecko_processed_thread(struct gecko *g, json_t *th, json_t *shared)
 {
 	struct gecko_stacks	 st;
 	struct gecko_tables	 t;
@@ -736,7 +741,6 @@ gecko_processed_thread(struct gecko *g, json_t *th, json_t *shared,
 	json_int_t		 v;
 	int			 wt, rv = -1;
 
-	(void)meta;
 	memset(&st, 0, sizeof st);
 	memset(&t, 0, sizeof t);
 #define GECKO_TABLE(name) (json_object_get(th, name) != NULL ? \
@@ -839,7 +843,7 @@ gecko_processed(struct gecko *g, json_t *doc)
 	    "meta"), "interval"));
 	json_array_foreach(json_object_get(doc, "threads"), i, th) {
 		if (gecko_processed_thread(g, th, json_object_get(doc,
-		    "shared"), json_object_get(doc, "meta")) == -1)
+		    "shared")) == -1)
 			return (-1);
 	}
 	return (0);

@@ -91,6 +91,7 @@ static int	speedscope_sampled(struct speedscope *, json_t *, uint32_t,
 static int	speedscope_evented(struct speedscope *, json_t *, uint32_t,
 		    int, double);
 static int	speedscope_time_scale(struct speedscope *, json_t *);
+static int	speedscope_span(struct speedscope *, uint32_t, int, int64_t);
 
 const struct reader reader_speedscope = {
 	.name = "speedscope",
@@ -151,8 +152,9 @@ speedscope_value(struct speedscope *s, json_t *j, double scale, int64_t *v)
 		    s->path);
 		return (-1);
 	}
+	/* Within 2^62, so that the difference of two values fits. */
 	d = json_number_value(j) * scale;
-	if (!isfinite(d) || fabs(d) >= 9e18) {
+	if (!isfinite(d) || fabs(d) >= 4e18) {
 		snprintf(s->err, sizeof s->err, "%s: a value out of range",
 		    s->path);
 		return (-1);

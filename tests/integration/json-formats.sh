@@ -42,6 +42,10 @@ expect() {
 set -- $(jq -r -f "$jqdir/trace-cpuprofile.jq" "$json/chrome-trace.json")
 expect chrome-trace.json chrome samples "$1"
 expect chrome-trace.json chrome time "$2"
+# The same from a file DevTools' Performance panel saved.
+set -- $(jq -r -f "$jqdir/trace-cpuprofile.jq" "$json/devtools-trace.json")
+expect devtools-trace.json chrome samples "$1"
+expect devtools-trace.json chrome time "$2"
 # Duration events: time is what the slices of each thread cover.
 set -- $(jq -r -f "$jqdir/trace-events.jq" "$json/node-trace.json")
 expect node-trace.json chrome time "$1"
@@ -89,9 +93,11 @@ for f in firefox-gecko.json firefox-gecko-v3.json; do
 	expect "$f" gecko samples "$(jq -f "$jqdir/gecko-samples.jq" \
 	    "$json/$f")"
 done
-expect firefox-processed-v24.json gecko samples \
-    "$(jq -f "$jqdir/processed-samples.jq" \
-    "$json/firefox-processed-v24.json")"
+for v in 24 49 58 68; do
+	f=firefox-processed-v$v.json
+	expect "$f" gecko samples "$(jq -f "$jqdir/processed-samples.jq" \
+	    "$json/$f")"
+done
 
 # Each keeps its samples or spans in time order: a flame chart draws.
 for f in chrome-trace.json node-trace.json speedscope-evented.json \
