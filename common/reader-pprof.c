@@ -59,7 +59,7 @@
 
 /*
  * protobuf-c allocates every message on its own: a bump arena freed at
- * once makes the unpack and its free several times cheaper. It is
+ * once makes the unpack and its free much cheaper. It is
  * bounded to a multiple of the input, so empty submessages (two bytes on
  * the wire, a struct in memory) cannot multiply a small file.
  */
@@ -307,7 +307,8 @@ pprof_metrics(struct pprof *pp)
 			return (-1);
 		/*
 		 * A CPU profile's sample count with its period in ns: a
-		 * rate, so units=seconds shows seconds.
+		 * rate, so units=seconds shows seconds. A period type out
+		 * of range only goes without.
 		 */
 		if (pb->period > 0 && pb->period_type != NULL &&
 		    strcmp(unit, "count") == 0 &&
@@ -316,6 +317,7 @@ pprof_metrics(struct pprof *pp)
 		    strcmp(punit, "nanoseconds") == 0 && *ptype != '\0')
 			profile_builder_metric_rate(pp->b, m,
 			    1e9 / (double)pb->period);
+		pp->err[0] = '\0';
 	}
 	return (0);
 }
