@@ -36,6 +36,15 @@ best() {
 	echo "$bw $bc"
 }
 
+# div A B: A / B to one decimal, "-" when B is below time(1)'s 0.01 s.
+div() {
+	if [ "$(echo "$2 < 0.01" | bc)" = 1 ]; then
+		echo -
+	else
+		echo "scale=1; $1 / $2" | bc
+	fi
+}
+
 if [ $# -eq 0 ]; then
 	echo "generating a pprof profile of ${NODES:-1000000} nodes ..." >&2
 	"$b/bench/genprof" -n "${NODES:-1000000}" >"$tmp/gen.folded"
@@ -47,14 +56,14 @@ fi
 printf '%-12s %7s %8s %7s %8s %6s %8s %7s %8s %6s\n' file MB \
     deepq_s MB/s pprof_s ratio deepq_cpu MB/s pprof_cpu ratio
 for f in "$@"; do
-	mb=$(echo "scale=2; $(wc -c <"$f") / 1048576" | bc)
+	mb=$(echo "scale=3; $(wc -c <"$f") / 1048576" | bc)
 	set -- $(best "$deepq" query --local "$f" format=json)
 	dw=$1 dc=$2
 	set -- $(best go tool pprof -top "$f")
 	pw=$1 pc=$2
 	printf '%-12s %7s %8s %7s %8s %6s %8s %7s %8s %6s\n' \
-	    "$(basename "$f")" "$mb" "$dw" "$(echo "scale=1; $mb / $dw" | bc)" \
-	    "$pw" "$(echo "scale=1; $pw / $dw" | bc)" \
-	    "$dc" "$(echo "scale=1; $mb / $dc" | bc)" \
-	    "$pc" "$(echo "scale=1; $pc / $dc" | bc)"
+	    "$(basename "$f")" "$mb" "$dw" "$(div "$mb" "$dw")" \
+	    "$pw" "$(div "$pw" "$dw")" \
+	    "$dc" "$(div "$mb" "$dc")" \
+	    "$pc" "$(div "$pc" "$dc")"
 done
