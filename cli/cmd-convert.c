@@ -49,9 +49,11 @@ cmd_convert(int argc, char **argv)
 		{ "query", required_argument, NULL, 'q' },
 		{ "reader", required_argument, NULL, 'r' },
 		{ "to", required_argument, NULL, 't' },
+		{ "variant", required_argument, NULL, 'v' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct writer_options	 o;
+	struct reader_options	 ro = { 0, NULL };
 	struct transform_stack	*ts = NULL;
 	struct query		*q = NULL;
 	struct profile		*p, *d;
@@ -66,7 +68,7 @@ cmd_convert(int argc, char **argv)
 
 	memset(&o, 0, sizeof o);
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "d:m:Mo:q:r:t:", longopts,
+	while ((ch = getopt_long(argc, argv, "d:m:Mo:q:r:t:v:", longopts,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'd':
@@ -97,6 +99,9 @@ cmd_convert(int argc, char **argv)
 		case 't':
 			to = optarg;
 			break;
+		case 'v':
+			ro.variant = optarg;
+			break;
 		default:
 			deepq_usage();
 		}
@@ -119,7 +124,7 @@ cmd_convert(int argc, char **argv)
 	if ((q = query_parse(qs, &status, &cause)) == NULL ||
 	    (ts = transform_parse(q, &status, &cause)) == NULL)
 		errx(1, "--query: %s", cause ? cause : "out of memory");
-	if ((p = reader_load(argv[0], reader, NULL, &cause)) == NULL)
+	if ((p = reader_load(argv[0], reader, &ro, &cause)) == NULL)
 		errx(1, "%s", cause ? cause : "out of memory");
 	if (ts->n > 0) {
 		if ((d = transform_apply(p, ts, NULL, &status, &cause)) == NULL)

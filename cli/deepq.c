@@ -32,7 +32,7 @@ static const struct {
 	{ "convert", cmd_convert, "convert "
 	    "[--to folded|callgrind|pprof|speedscope] "
 	    "[--metric name] [--maxdepth n] [--no-modules] [--order name|time] "
-	    "[--query query] [--reader name] in out" },
+	    "[--query query] [--reader name] [--variant words] in out" },
 	{ "query", cmd_query, "query [--local] [--reader name] [--static-base url] "
 	    "file [query]" },
 	{ "status", cmd_status, "status [--json]" },
