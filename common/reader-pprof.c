@@ -61,10 +61,12 @@
  * protobuf-c allocates every message on its own: a bump arena freed at
  * once makes the unpack and its free much cheaper. It is
  * bounded to a multiple of the input, so empty submessages (two bytes on
- * the wire, a struct in memory) cannot multiply a small file.
+ * the wire, a struct in memory) cannot multiply a small file, and to
+ * 8 GiB in all.
  */
 #define PPROF_ARENA_CHUNK	(1024 * 1024)
 #define PPROF_ARENA_RATIO	32
+#define PPROF_ARENA_MAX		((size_t)8 * 1024 * 1024 * 1024)
 
 #define PPROF_ALIGN		16	/* what malloc gives on 64-bit */
 
@@ -781,7 +783,9 @@ pprof_load(struct input *in, const struct reader_options *opts,
 		len = rawlen;
 		raw = NULL;
 	}
-	arena.limit = len * PPROF_ARENA_RATIO + PPROF_ARENA_CHUNK;
+	arena.limit = len > (PPROF_ARENA_MAX - PPROF_ARENA_CHUNK) /
+	    PPROF_ARENA_RATIO ? PPROF_ARENA_MAX :
+	    len * PPROF_ARENA_RATIO + PPROF_ARENA_CHUNK;
 	pp.pb = perftools__profiles__profile__unpack(&alloc, len, buf);
 	free(buf);
 	buf = NULL;
