@@ -82,6 +82,10 @@ make -j"$jobs"
 if [ "$mode" = check ] && [ ! -d tests/browser/node_modules/playwright-core ]; then
 	(cd tests/browser && npm ci --no-audit --no-fund --loglevel=error)
 fi
+# speedscope's page, which opens deepq's speedscope exports in the test.
+if [ "$mode" = check ] && [ ! -f tests/speedscope/node_modules/speedscope/package.json ]; then
+	(cd tests/speedscope && npm ci --no-audit --no-fund --loglevel=error)
+fi
 DEEPQ_NODE_MODULES=$(pwd)/tests/browser/node_modules
 export DEEPQ_NODE_MODULES
 if [ -d ../shared ]; then

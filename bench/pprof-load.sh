@@ -7,9 +7,10 @@
 # nodes, written as profile.proto by `deepq convert --to pprof' (a sample
 # per call node, Go's own layout of one location per function), and
 # gunzipped, so both tools parse the same protobuf bytes. For each file it
-# prints the size, the best of three `deepq query --local FILE format=json'
-# (load, tree, menu) in MB/s, the best of three `go tool pprof -top FILE',
-# and the ratio of the two wall times.
+# prints the size, the best of REPS (default 3) `deepq query --local FILE
+# format=json' (load, tree, menu) in MB/s, the best of REPS `go tool pprof
+# -top FILE', and the ratio of the two wall times; then the same for CPU
+# time (user + system), which a busy machine disturbs less.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 b=${top_builddir:-$top}
@@ -18,17 +19,30 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export GOCACHE="$tmp/gocache" HOME="$tmp"
 
-# best3 COMMAND...: the least elapsed seconds of three runs.
-best3() {
-	best=
-	for i in 1 2 3; do
-		/usr/bin/time -f '%e' -o "$tmp/time" "$@" >/dev/null 2>&1
-		t=$(cat "$tmp/time")
-		if [ -z "$best" ] || [ "$(echo "$t < $best" | bc)" = 1 ]; then
-			best=$t
-		fi
+# best COMMAND...: the least elapsed seconds of REPS runs, and the
+# least CPU seconds (user + system), separated by a space.
+best() {
+	bw=
+	bc=
+	i=0
+	while [ "$i" -lt "${REPS:-3}" ]; do
+		/usr/bin/time -f '%e %U %S' -o "$tmp/time" "$@" >/dev/null 2>&1
+		read -r w u s <"$tmp/time"
+		c=$(echo "$u + $s" | bc)
+		[ -n "$bw" ] && [ "$(echo "$w >= $bw" | bc)" = 1 ] || bw=$w
+		[ -n "$bc" ] && [ "$(echo "$c >= $bc" | bc)" = 1 ] || bc=$c
+		i=$((i + 1))
 	done
-	echo "$best"
+	echo "$bw $bc"
+}
+
+# div A B: A / B to one decimal, "-" when B is below time(1)'s 0.01 s.
+div() {
+	if [ "$(echo "$2 < 0.01" | bc)" = 1 ]; then
+		echo -
+	else
+		echo "scale=1; $1 / $2" | bc
+	fi
 }
 
 if [ $# -eq 0 ]; then
@@ -39,12 +53,17 @@ if [ $# -eq 0 ]; then
 	set -- "$tmp/gen.pb"
 fi
 
-printf '%-12s %9s %10s %9s %11s %8s\n' file MB deepq_s MB/s pprof_s ratio
+printf '%-12s %7s %8s %7s %8s %6s %8s %7s %8s %6s\n' file MB \
+    deepq_s MB/s pprof_s ratio deepq_cpu MB/s pprof_cpu ratio
 for f in "$@"; do
-	mb=$(echo "scale=2; $(wc -c <"$f") / 1048576" | bc)
-	d=$(best3 "$deepq" query --local "$f" format=json)
-	p=$(best3 go tool pprof -top "$f")
-	printf '%-12s %9s %10s %9s %11s %8s\n' "$(basename "$f")" "$mb" "$d" \
-	    "$(echo "scale=1; $mb / $d" | bc)" "$p" \
-	    "$(echo "scale=1; $p / $d" | bc)"
+	mb=$(echo "scale=3; $(wc -c <"$f") / 1048576" | bc)
+	set -- $(best "$deepq" query --local "$f" format=json)
+	dw=$1 dc=$2
+	set -- $(best go tool pprof -top "$f")
+	pw=$1 pc=$2
+	printf '%-12s %7s %8s %7s %8s %6s %8s %7s %8s %6s\n' \
+	    "$(basename "$f")" "$mb" "$dw" "$(div "$mb" "$dw")" \
+	    "$pw" "$(div "$pw" "$dw")" \
+	    "$dc" "$(div "$mb" "$dc")" \
+	    "$pc" "$(div "$pc" "$dc")"
 done

@@ -50,9 +50,11 @@ cmd_convert(int argc, char **argv)
 		{ "query", required_argument, NULL, 'q' },
 		{ "reader", required_argument, NULL, 'r' },
 		{ "to", required_argument, NULL, 't' },
+		{ "variant", required_argument, NULL, 'v' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct writer_options	 o;
+	struct reader_options	 ro = { 0, NULL };
 	struct transform_stack	*ts = NULL;
 	struct query		*q = NULL;
 	struct profile		*p, *d;
@@ -67,7 +69,7 @@ cmd_convert(int argc, char **argv)
 
 	memset(&o, 0, sizeof o);
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "d:m:Mo:q:r:t:z:", longopts,
+	while ((ch = getopt_long(argc, argv, "d:m:Mo:q:r:t:v:z:", longopts,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'd':
@@ -101,6 +103,9 @@ cmd_convert(int argc, char **argv)
 		case 'z':
 			maxdec = optarg;
 			break;
+		case 'v':
+			ro.variant = optarg;
+			break;
 		default:
 			deepq_usage();
 		}
@@ -124,7 +129,7 @@ cmd_convert(int argc, char **argv)
 	    (ts = transform_parse(q, &status, &cause)) == NULL)
 		errx(1, "--query: %s", cause ? cause : "out of memory");
 	deepq_input_limit(maxdec);
-	if ((p = reader_load(argv[0], reader, NULL, &cause)) == NULL)
+	if ((p = reader_load(argv[0], reader, &ro, &cause)) == NULL)
 		errx(1, "%s", cause ? cause : "out of memory");
 	if (ts->n > 0) {
 		if ((d = transform_apply(p, ts, NULL, &status, &cause)) == NULL)

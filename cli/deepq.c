@@ -36,7 +36,7 @@ static const struct {
 	{ "convert", cmd_convert, "convert "
 	    "[--to folded|callgrind|pprof|speedscope] "
 	    "[--metric name] [--maxdepth n] [--no-modules] [--order name|time] "
-	    "[--query query] [--reader name] [--max-decompressed MB] in out" },
+	    "[--query query] [--reader name] [--variant words] [--max-decompressed MB] in out" },
 	{ "ingest", cmd_ingest, "ingest --clickhouse url --table table "
 	    "[--label key=value]... [--time iso8601] [--user name] "
 	    "[--password-file file] [--quiet] file ..." },

@@ -53,7 +53,38 @@
  */
 
 #define PPROF_MAX_DEPTH		65536	/* frames in one sample */
+#define PPROF_MAX_LABELS	64	/* label frames of one sample */
+#define PPROF_STACK		(PPROF_MAX_DEPTH + PPROF_MAX_LABELS)
 #define PPROF_PROBE_OUT		4096	/* head inflated by the probe */
+
+/*
+ * protobuf-c allocates every message on its own: a bump arena freed at
+ * once makes the unpack and its free much cheaper. It is
+ * bounded to a multiple of the input, so empty submessages (two bytes on
+ * the wire, a struct in memory) cannot multiply a small file, and to
+ * 8 GiB in all.
+ */
+#define PPROF_ARENA_CHUNK	(1024 * 1024)
+#define PPROF_ARENA_RATIO	32
+#define PPROF_ARENA_MAX		((size_t)8 * 1024 * 1024 * 1024)
+
+#define PPROF_ALIGN		16	/* what malloc gives on 64-bit */
+
+struct pprof_chunk {
+	struct pprof_chunk	*next;
+	size_t			 used, cap;
+	/* The header is padded so data is aligned as malloc's memory is. */
+	union {
+		long double	 ld;
+		void		*p;
+		uint64_t	 u;
+	}			 data[];
+};
+
+struct pprof_arena {
+	struct pprof_chunk	*head;
+	size_t			 total, limit;
+};
 
 struct pprof_loc {
 	uint32_t	 first;		/* in frames[], innermost first */
@@ -71,7 +102,10 @@ struct pprof {
 	struct pprof_loc		*loc;
 	uint32_t			*frames;
 	size_t				 nframes;
-	uint32_t			*stack;	/* [PPROF_MAX_DEPTH] */
+	uint32_t			*stack;	/* leaf first */
+	uint32_t			*prev;	/* the last sample's stack */
+	uint32_t			*prevnode; /* its nodes, root first */
+	size_t				 prevdepth;
 	char				 err[256];
 };
 
@@ -84,7 +118,10 @@ static int	pprof_metrics(struct pprof *);
 static int	pprof_locations(struct pprof *);
 static int	pprof_samples(struct pprof *);
 static int	pprof_label_frames(struct pprof *,
-		    const Perftools__Profiles__Sample *, uint32_t *);
+		    const Perftools__Profiles__Sample *, size_t *);
+static void	*pprof_arena_alloc(void *, size_t);
+static void	 pprof_arena_free(void *, void *);
+static void	 pprof_arena_clear(struct pprof_arena *);
 
 const struct reader reader_pprof = {
 	.name = "pprof",
@@ -272,7 +309,8 @@ pprof_metrics(struct pprof *pp)
 			return (-1);
 		/*
 		 * A CPU profile's sample count with its period in ns: a
-		 * rate, so units=seconds shows seconds.
+		 * rate, so units=seconds shows seconds. A period type out
+		 * of range only goes without.
 		 */
 		if (pb->period > 0 && pb->period_type != NULL &&
 		    strcmp(unit, "count") == 0 &&
@@ -281,8 +319,59 @@ pprof_metrics(struct pprof *pp)
 		    strcmp(punit, "nanoseconds") == 0 && *ptype != '\0')
 			profile_builder_metric_rate(pp->b, m,
 			    1e9 / (double)pb->period);
+		pp->err[0] = '\0';
 	}
 	return (0);
+}
+
+static void *
+pprof_arena_alloc(void *arg, size_t size)
+{
+	struct pprof_arena	*a = arg;
+	struct pprof_chunk	*c = a->head;
+	size_t			 cap;
+
+	if (size > SIZE_MAX / 2)
+		return (NULL);
+	size = (size + PPROF_ALIGN - 1) & ~(size_t)(PPROF_ALIGN - 1);
+	if (c == NULL || c->cap - c->used < size) {
+		cap = size > PPROF_ARENA_CHUNK ? size : PPROF_ARENA_CHUNK;
+		if (a->total + cap > a->limit ||
+		    (c = malloc(sizeof *c + cap)) == NULL)
+			return (NULL);
+		a->total += cap;
+		c->used = 0;
+		c->cap = cap;
+		/* A big block goes behind the current chunk, not over it. */
+		if (a->head != NULL && size > PPROF_ARENA_CHUNK / 2) {
+			c->next = a->head->next;
+			a->head->next = c;
+		} else {
+			c->next = a->head;
+			a->head = c;
+		}
+	}
+	c->used += size;
+	return ((char *)c->data + c->used - size);
+}
+
+/* Freed with the whole arena. */
+static void
+pprof_arena_free(void *arg, void *ptr)
+{
+}
+
+static void
+pprof_arena_clear(struct pprof_arena *a)
+{
+	struct pprof_chunk	*c, *next;
+
+	for (c = a->head; c != NULL; c = next) {
+		next = c->next;
+		free(c);
+	}
+	a->head = NULL;
+	a->total = 0;
 }
 
 /* The basename of a path, as pprof's filepath.Base. */
@@ -414,23 +503,27 @@ pprof_label_cmp(const void *a, const void *b)
 
 /*
  * The variant "labels": the sample's labels as frames below the root,
- * by key (string index order, which is the order the writer met them).
- * Sorts the sample's labels in place. The node of the last label frame
- * in *node.
+ * by key (string index order, which is the order the writer met them),
+ * appended to pp->stack after its *depthp frames (the stack is leaf
+ * first, so the first label ends up nearest the root). Sorts the
+ * sample's labels in place.
  */
 static int
 pprof_label_frames(struct pprof *pp, const Perftools__Profiles__Sample *s,
-    uint32_t *node)
+    size_t *depthp)
 {
 	const Perftools__Profiles__Label	*lb;
 	const char	*key, *val, *unit;
 	char		 name[1024];
-	size_t		 i;
+	size_t		 i, n;
 	uint32_t	 f;
 
+	if (s->n_label == 0)
+		return (0);
 	qsort(s->label, s->n_label, sizeof *s->label, pprof_label_cmp);
-	for (i = 0; i < s->n_label && i < 64; i++) {
-		lb = s->label[i];
+	n = s->n_label < PPROF_MAX_LABELS ? s->n_label : PPROF_MAX_LABELS;
+	for (i = n; i > 0; i--) {
+		lb = s->label[i - 1];
 		if ((key = pprof_str(pp, lb->key)) == NULL ||
 		    (val = pprof_str(pp, lb->str)) == NULL ||
 		    (unit = pprof_str(pp, lb->num_unit)) == NULL)
@@ -441,10 +534,9 @@ pprof_label_frames(struct pprof *pp, const Perftools__Profiles__Sample *s,
 			snprintf(name, sizeof name, "%s:%lld%s%s", key,
 			    (long long)lb->num, *unit ? " " : "", unit);
 		if ((f = profile_builder_func(pp->b, name, strlen(name), "",
-		    0)) == PROFILE_NONE ||
-		    (*node = profile_builder_child(pp->b, *node, f)) ==
-		    PROFILE_NONE)
+		    0)) == PROFILE_NONE)
 			return (-1);
+		pp->stack[(*depthp)++] = f;
 	}
 	return (0);
 }
@@ -462,13 +554,17 @@ pprof_samples(struct pprof *pp)
 	const Perftools__Profiles__Sample	*s;
 	const struct pprof_loc	*lo;
 	uint64_t	 budget, walked = 0;
-	size_t		 i, j, depth;
-	uint32_t	 x, node, k;
+	size_t		 i, j, k, depth;
+	uint32_t	 x, node;
 	int		 m;
 
 	budget = (uint64_t)1 << 28;
-	if ((pp->stack = malloc(PPROF_MAX_DEPTH * sizeof *pp->stack)) == NULL)
+	if ((pp->stack = malloc(PPROF_STACK * sizeof *pp->stack)) == NULL ||
+	    (pp->prev = malloc(PPROF_STACK * sizeof *pp->prev)) == NULL ||
+	    (pp->prevnode = malloc(PPROF_STACK * sizeof *pp->prevnode)) ==
+	    NULL)
 		return (-1);
+	pp->prevdepth = 0;
 	for (i = 0; i < pb->n_sample; i++) {
 		s = pb->sample[i];
 		if (s->n_value != pb->n_sample_type) {
@@ -502,21 +598,33 @@ pprof_samples(struct pprof *pp)
 			    lo->n * sizeof *pp->stack);
 			depth += lo->n;
 		}
+		if (pp->labels && pprof_label_frames(pp, s, &depth) == -1)
+			return (-1);
 		walked += depth;
 		if (walked > budget) {
 			snprintf(pp->err, sizeof pp->err, "stacks of more than "
 			    "%llu frames in all", (unsigned long long)budget);
 			return (-1);
 		}
-		node = PROFILE_ROOT;
-		if (pp->labels && pprof_label_frames(pp, s, &node) == -1)
-			return (-1);
-		/* stack[] is leaf first: walk it backwards from the root. */
-		for (k = (uint32_t)depth; k > 0; k--) {
+		/*
+		 * stack[] is leaf first: walk it backwards from the root,
+		 * from where it leaves the last sample's stack (writers put
+		 * samples of one subtree together, so most of a stack is
+		 * usually the last one's).
+		 */
+		for (k = 0; k < depth && k < pp->prevdepth &&
+		    pp->stack[depth - 1 - k] == pp->prev[pp->prevdepth - 1 - k];
+		    k++)
+			;
+		node = k > 0 ? pp->prevnode[k - 1] : PROFILE_ROOT;
+		for (; k < depth; k++) {
 			if ((node = profile_builder_child(pp->b, node,
-			    pp->stack[k - 1])) == PROFILE_NONE)
+			    pp->stack[depth - 1 - k])) == PROFILE_NONE)
 				return (-1);
+			pp->prevnode[k] = node;
 		}
+		memcpy(pp->prev, pp->stack, depth * sizeof *pp->prev);
+		pp->prevdepth = depth;
 		for (m = 0; m < pp->nmetrics; m++) {
 			if (profile_builder_add(pp->b, node, m,
 			    s->value[pp->order[m]]) == -1)
@@ -642,11 +750,14 @@ static struct profile *
 pprof_load(struct input *in, const struct reader_options *opts,
     char **cause)
 {
-	struct pprof	 pp;
-	struct profile	*p = NULL;
-	uint8_t		*buf = NULL, *raw = NULL;
-	size_t		 len = 0, rawlen = 0;
-	const char	*v, *e;
+	struct pprof		 pp;
+	struct pprof_arena	 arena = { NULL, 0, 0 };
+	ProtobufCAllocator	 alloc = { pprof_arena_alloc, pprof_arena_free,
+				    &arena };
+	struct profile		*p = NULL;
+	uint8_t			*buf = NULL, *raw = NULL;
+	size_t			 len = 0, rawlen = 0;
+	const char		*v, *e;
 
 	memset(&pp, 0, sizeof pp);
 	pp.path = in->path;
@@ -673,7 +784,10 @@ pprof_load(struct input *in, const struct reader_options *opts,
 		len = rawlen;
 		raw = NULL;
 	}
-	pp.pb = perftools__profiles__profile__unpack(NULL, len, buf);
+	arena.limit = len > (PPROF_ARENA_MAX - PPROF_ARENA_CHUNK) /
+	    PPROF_ARENA_RATIO ? PPROF_ARENA_MAX :
+	    len * PPROF_ARENA_RATIO + PPROF_ARENA_CHUNK;
+	pp.pb = perftools__profiles__profile__unpack(&alloc, len, buf);
 	free(buf);
 	buf = NULL;
 	if (pp.pb == NULL) {
@@ -704,13 +818,14 @@ err:
 nomem:
 	cause_set(cause, "out of memory");
 out:
-	if (pp.pb != NULL)
-		perftools__profiles__profile__free_unpacked(pp.pb, NULL);
+	pprof_arena_clear(&arena);
 	profile_builder_free(pp.b);
 	idmap_clear(&pp.locs);
 	free(pp.loc);
 	free(pp.frames);
 	free(pp.stack);
+	free(pp.prev);
+	free(pp.prevnode);
 	free(buf);
 	free(raw);
 	return (p);

@@ -3,7 +3,8 @@
 # sample profile of tests/data/pprof and each of its sample types, the
 # total and every function's flat and cum equal what pprof said
 # (expected/*.top, made by mkprofiles.sh there). Gzipped and plain files
-# load alike; labels become frames with the variant; a truncated or
+# load alike; labels become frames with the variant (a label filter with
+# focus=); a truncated or
 # corrupt file is refused.
 . "${0%/*}/../lib.sh"
 command -v jq >/dev/null || skip_all "no jq"
@@ -67,6 +68,21 @@ check "cpu: main.mix, inlined, is called by main.inner, inlined too" \
 # Labels: frames below the root with the variant, none without.
 "$DEEPQ" convert --reader pprof "$data/cpu.pb" - >"$tmp/plain.folded"
 check "cpu: no label frames by default" sh -c "! grep -q '^phase:' '$tmp/plain.folded'"
+
+# A label filter: the labels variant, then focus= on a label frame.
+"$DEEPQ" convert --reader pprof --variant labels \
+    --query 'focus=^phase:spin$' "$data/cpu.pb.gz" - >"$tmp/spin.folded"
+got=$(awk '{ s += $NF } END { print s }' "$tmp/spin.folded")
+want=$("$DEEPQ" query --local "$data/cpu.pb" \
+    'cmd=top&format=json&limit=1000000' |
+    jq -r '.rows[] | select(.name == "main.main.func1") | .total.cpu')
+[ "$got" = "$want" ] &&
+    ok "labels: phase:spin's samples add up to main.main.func1's $want ns" ||
+    not_ok "labels: phase:spin's samples $got, main.main.func1's $want"
+check "labels: every line of the filtered stacks starts at the label" sh -c \
+    "! grep -v '^phase:spin;' '$tmp/spin.folded'"
+check "an unknown variant word is refused" sh -c \
+    "! '$DEEPQ' convert --reader pprof --variant nope '$data/cpu.pb' - 2>/dev/null"
 
 # Refusals: cut short, bit-flipped, and not a profile at all.
 head -c 600 "$data/heap.pb" >"$tmp/cut.pb"

@@ -3,7 +3,8 @@
 # Prints one line per problem; nothing if the file is sound. Also checks
 # what the schema cannot say: frame indices in range, samples and weights
 # of one length, events at non-decreasing times that close what they
-# opened, innermost first.
+# opened, innermost first. file-format-schema.json is speedscope 1.25.0's
+# (MIT licence), copied from its npm package's dist/release.
 def missing($name): . as $o
   | [$schema[0].definitions[$name].required[] | select(. as $k | $o | has($k) | not)];
 def frame_ok($nf): type == "number" and . >= 0 and . < $nf and floor == .;
