@@ -481,7 +481,7 @@ funcgraph_butterfly(const struct profile *p, const struct aggregate_spec *s,
 			if (s->in[h] && !s->internal)
 				continue;
 			if (funcgraph_credit(g, &b->callers, funcgraph_key(p,
-			    s, s->callers_by, h), e, 0) == -1)
+			    s, s->callers_by, h), e, g->arcself != NULL) == -1)
 				goto fail;
 		}
 		for (e = g->out[f]; e < g->out[f + 1]; e++) {
@@ -501,8 +501,11 @@ funcgraph_butterfly(const struct profile *p, const struct aggregate_spec *s,
 	else
 		for (m = 0; m < nm; m++)
 			st[m] += b->set.self[m];
-	/* A caller row's self: the set's part of the calls from it. */
-	for (i = 0; i < b->callers.n; i++) {
+	/*
+	 * A caller row's self, unless the file gives it: the set's self
+	 * shared by the row's part of the set's cost.
+	 */
+	for (i = 0; g->arcself == NULL && i < b->callers.n; i++) {
 		for (m = 0; m < nm; m++) {
 			int64_t	 t = b->callers.total[(size_t)i * nm + m];
 			int64_t	 all = st[m];

@@ -28,6 +28,7 @@
 /* The reader table, and loading a file by detected format. */
 
 extern const struct reader reader_callgrind;
+extern const struct reader reader_gprof;
 extern const struct reader reader_folded;
 extern const struct reader reader_mercury;
 extern const struct reader reader_pgcl;
@@ -46,6 +47,7 @@ static const struct reader *reader_table[] = {
 	&reader_ghc_json,
 	&reader_v8,
 	&reader_callgrind,
+	&reader_gprof,
 	&reader_perf,
 	&reader_folded,
 };
