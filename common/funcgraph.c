@@ -80,13 +80,22 @@ funcgraph_free(struct funcgraph *g)
 	free(g);
 }
 
-/* Function f's self cost, one value per metric. */
+/*
+ * Add to function f's self cost, one value per metric (a function the
+ * file has in several contexts gets each one's). -1 on overflow.
+ */
 int
 funcgraph_self(struct funcgraph *g, uint32_t f, const int64_t *v)
 {
+	uint32_t	 m;
+
 	if (f >= g->nfuncs)
 		return (-1);
-	memcpy(g->self + (size_t)f * g->nmetrics, v, g->nmetrics * sizeof *v);
+	for (m = 0; m < g->nmetrics; m++) {
+		if (__builtin_add_overflow(g->self[(size_t)f * g->nmetrics +
+		    m], v[m], &g->self[(size_t)f * g->nmetrics + m]))
+			return (-1);
+	}
 	return (0);
 }
 

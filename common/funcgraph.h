@@ -81,7 +81,7 @@ struct funcgraph {
 	int64_t		*given;		/* [nfuncs * nmetrics] or NULL */
 	uint32_t	 ncycles;
 	int		 edgeself;	/* arcself is given */
-	int		 contexts;	/* the tree has real contexts */
+	int		 contexts;	/* the reader's tree has real contexts */
 };
 
 struct funcgraph *funcgraph_create(uint32_t, uint32_t, int);

@@ -8,8 +8,9 @@
 # is not a recursion level (f'2) has callgrind_annotate --inclusive=yes's
 # inclusive cost, every function's calls and the callers and callees of
 # the functions with the most of them equal the call lists read from the
-# file by callgraph-edges.awk; the tree says it is estimated and a file
-# cut in half is refused.
+# file by callgraph-edges.awk; with --separate-callers=2, a function's
+# contexts add up to it; the tree says it is estimated and a file cut in
+# half is refused.
 . "${0%/*}/../lib.sh"
 command -v valgrind >/dev/null && command -v callgrind_annotate >/dev/null ||
     skip_all "valgrind is not installed"
@@ -176,6 +177,45 @@ for name in cpython cc1; do
 			fi
 		done <"$tmp/pick"
 	done
+done
+
+# --separate-callers=2: a function's contexts ("f'caller'caller2") are
+# one function again, whose self and inclusive costs are the sums of
+# callgrind_annotate's for its contexts (by file:function, recursion
+# levels aside).
+gcc -O0 -o "$tmp/workload" "$top_srcdir/tests/data/gprof-workload.c"
+valgrind -q --tool=callgrind --separate-callers=2 \
+    --callgrind-out-file="$tmp/sep.callgrind" "$tmp/workload" 1 >/dev/null
+"$dump" -F "$tmp/sep.callgrind" >"$tmp/funcs"
+check "separate-callers: no function name keeps a context" sh -c \
+    "! awk -F'\t' 'NR > 1 && \$1 ~ /\047[^0-9]/' '$tmp/funcs' | grep -q ."
+for kind in no yes; do
+	callgrind_annotate --inclusive=$kind --threshold=100 \
+	    "$tmp/sep.callgrind" | annotate_rows | awk -F'\t' -v q="'" \
+	    -v kind=$kind '{
+		fn = $1; file = $1; sub(/:[^:]*$/, "", file); sub(/^.*:/, "", fn)
+		if (fn ~ q "[0-9]+($|" q ")") next
+		sub(q ".*", "", fn)
+		# Self: inlined parts (fi=, fe=) summed by name, as above.
+		s[(kind == "no" ? "" : file) ":" fn] += $2 }
+		END { for (k in s) printf "%s\t%.0f\n", k, s[k] }' |
+	    sort >"$tmp/ann"
+	col=$([ $kind = no ] && echo 5 || echo 6)
+	awk -F'\t' -v c="$col" -v q="'" -v kind=$kind "$strip"'NR > 1 &&
+	    $1 != "<root>" && index($1, q) == 0 {
+		s[(kind == "no" ? "" : $3) ":" strip($1, $3)] += $c }
+		END { for (k in s) printf "%s\t%.0f\n", k, s[k] }' \
+	    "$tmp/funcs" | sort >"$tmp/ours"
+	join -t "$tab" "$tmp/ann" "$tmp/ours" >"$tmp/both"
+	n=$(wc -l <"$tmp/both")
+	bad=$(awk -F'\t' '$2 != $3' "$tmp/both" | wc -l)
+	if [ "$n" -gt 100 ] && [ "$n" -eq "$(wc -l <"$tmp/ours")" ] &&
+	    [ "$bad" -eq 0 ]; then
+		ok "separate-callers: inclusive=$kind costs of all $n functions are the sums of callgrind_annotate's for their contexts"
+	else
+		not_ok "separate-callers: inclusive=$kind: $bad of $n differ"
+		awk -F'\t' '$2 != $3' "$tmp/both" | head | sed 's/^/# /'
+	fi
 done
 
 # Context views are marked estimated, function reports are not.
