@@ -623,6 +623,20 @@ fail:
 	return (-1);
 }
 
+/* The bytes an attached graph holds, for profile_memory(). */
+size_t
+funcgraph_memory(const struct funcgraph *g)
+{
+	size_t	 n = sizeof *g, nm = g->nmetrics;
+
+	n += (size_t)g->nedges * (3 * sizeof(uint32_t) + sizeof(uint64_t) +
+	    nm * sizeof(int64_t) * (g->arcself != NULL ? 2 : 1));
+	n += (size_t)g->nfuncs * (nm * sizeof(int64_t) *
+	    (g->given != NULL ? 3 : 2) + 3 * sizeof(uint32_t) +
+	    sizeof(uint64_t) + (g->level != NULL ? 1 : 0));
+	return (n);
+}
+
 /* Is the profile's calling-context tree an estimate from a call graph? */
 int
 funcgraph_estimated(const struct profile *p)

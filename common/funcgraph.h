@@ -49,6 +49,7 @@
  * read-only, like the profile it belongs to.
  */
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include <jansson.h>
@@ -99,6 +100,7 @@ int		 funcgraph_butterfly(const struct profile *,
 int		 funcgraph_groups(const struct profile *, const uint32_t *,
 		     uint32_t, struct aggregate_rows *);
 int		 funcgraph_estimated(const struct profile *);
+size_t		 funcgraph_memory(const struct funcgraph *);
 int		 funcgraph_estimate(const struct profile *, const char *, int);
 void		 funcgraph_note(struct display *);
 int		 funcgraph_mark(json_t *);
