@@ -5,12 +5,14 @@
 #
 # Without FILE, profiles are made here with valgrind (into a temporary
 # directory, removed at the end): the corpus' workload.c built with gcc
-# (--dump-instr=yes --collect-jumps=yes, a small file), and gcc's own
+# (--dump-instr=yes --collect-jumps=yes, a small file), gcc's own
 # compiler cc1 compiling it (--cache-sim=yes --dump-instr=yes: thousands
-# of functions, tens of MB). For each file it prints the size, the best of
-# three `deepq query --local FILE format=json' (load, tree, menu) in MB/s,
-# the best of three `callgrind_annotate --inclusive=yes FILE', and how many
-# times faster deepq is.
+# of functions, tens of MB), and CPython encoding and decoding JSON (the
+# profile of tests/data/cpython-json.callgrind.sh: deep recursion levels
+# and cycles). For each file it prints the size, the best of three
+# `deepq query --local FILE cmd=top' (load, call graph, top functions as
+# JSON) in MB/s, the best of three `callgrind_annotate --inclusive=yes
+# FILE', and how many times faster deepq is.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 b=${top_builddir:-$top}
@@ -54,7 +56,11 @@ if [ $# -eq 0 ]; then
 	# The compiler proper writes the largest of gcc's profiles.
 	cc1=$(ls -S "$tmp"/gcc.*.callgrind | head -1)
 	mv "$cc1" "$tmp/cc1.callgrind"
-	set -- "$tmp/workload.callgrind" "$tmp/cc1.callgrind"
+	echo "profiling CPython with callgrind ..." >&2
+	(cd "$tmp" && sh "$top/tests/data/cpython-json.callgrind.sh" \
+	    cpython.callgrind && gunzip cpython.callgrind.gz)
+	set -- "$tmp/workload.callgrind" "$tmp/cc1.callgrind" \
+	    "$tmp/cpython.callgrind"
 fi
 
 for f in "$@"; do
@@ -63,8 +69,9 @@ for f in "$@"; do
 	# About a second's worth of runs for each tool.
 	rep=$((2000000 / (size + 1) + 1))
 	[ "$rep" -gt 50 ] && rep=50
-	t=$(best3 "$rep" "$tmp/menu" "$b/cli/deepq" query --local "$f" \
-	    format=json)
+	"$b/cli/deepq" query --local "$f" format=json >"$tmp/menu"
+	t=$(best3 "$rep" "$tmp/top" "$b/cli/deepq" query --local "$f" \
+	    'cmd=top&format=json')
 	rss=$(cat "$tmp/rss")
 	nodes=$(sed -n 's/.*"nodes":\([0-9]*\).*/\1/p' "$tmp/menu")
 	funcs=$(sed -n 's/.*"functions":\([0-9]*\).*/\1/p' "$tmp/menu")

@@ -218,7 +218,7 @@ cache_sum_file(int fd, struct cache_header *h)
 /*
  * Write a profile's cache to path, atomically (a temporary file renamed
  * into place). src is the source file's stat. Profiles with reader-specific
- * extra data are not cached.
+ * extra data or an exact call graph (funcgraph.h) are not cached.
  */
 int
 cache_write(const struct profile *p, const char *path, const struct stat *src,

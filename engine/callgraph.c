@@ -95,10 +95,11 @@ callgraph_create(const struct profile *p, struct cost *cost)
 		    NULL || (g->recursive = calloc(nf ? nf : 1, 1)) == NULL ||
 		    (comp = malloc((nf ? nf : 1) * sizeof *comp)) == NULL ||
 		    (nc = scc_tarjan(nf, p->funcgraph->out, p->funcgraph->to,
-		    comp)) == -1)
+		    comp)) == -1 || callgraph_named(g, p->funcgraph->out,
+		    p->funcgraph->to, comp, nc) == -1)
 			goto fail;
-		return (callgraph_named(g, p->funcgraph->out,
-		    p->funcgraph->to, comp, nc) == -1 ? NULL : g);
+		free(comp);
+		return (g);
 	}
 	if ((off = calloc((size_t)nf + 1, sizeof *off)) == NULL ||
 	    (adj = malloc((p->nnodes > 1 ? p->nnodes - 1 : 1) *
@@ -142,6 +143,7 @@ callgraph_create(const struct profile *p, struct cost *cost)
 	free(off);
 	free(adj);
 	free(fill);
+	free(comp);
 	return (g);
 fail:
 	free(off);
@@ -155,8 +157,7 @@ fail:
 /*
  * Name each of the nc components comp[] of the edges off/adj by its
  * smallest member and mark the recursive ones (several members, or one
- * that calls itself). Frees comp and, on failure, g; -1 if out of
- * memory.
+ * that calls itself). -1 if out of memory.
  */
 static int
 callgraph_named(struct callgraph *g, const uint32_t *off,
@@ -164,11 +165,8 @@ callgraph_named(struct callgraph *g, const uint32_t *off,
 {
 	uint32_t	*min, f, k, nf = g->nfuncs;
 
-	if ((min = malloc((nc ? nc : 1) * sizeof *min)) == NULL) {
-		free(comp);
-		callgraph_free(g);
+	if ((min = malloc((nc ? nc : 1) * sizeof *min)) == NULL)
 		return (-1);
-	}
 	for (k = 0; k < nc; k++)
 		min[k] = SCC_NONE;
 	for (f = 0; f < nf; f++) {
@@ -178,11 +176,8 @@ callgraph_named(struct callgraph *g, const uint32_t *off,
 	for (f = 0; f < nf; f++)
 		g->clique[f] = min[comp[f]];
 	free(min);
-	free(comp);
-	if (callgraph_sized(g) == -1) {
-		callgraph_free(g);
+	if (callgraph_sized(g) == -1)
 		return (-1);
-	}
 	for (f = 0; f < nf; f++) {
 		if (g->size[g->clique[f]] > 1 ||
 		    callgraph_calls(off, adj, f, f))

@@ -29,11 +29,26 @@
 
 /* The exact call graph of call-graph profiles (see funcgraph.h). */
 
+static int64_t	funcgraph_add(int64_t, int64_t);
 static int	funcgraph_sort(struct funcgraph *);
 static void	funcgraph_inclusive(struct funcgraph *);
 static int64_t	funcgraph_share(const struct funcgraph *, uint32_t, int);
 static int	funcgraph_credit(const struct funcgraph *, struct aggregate_rows *,
 		    uint64_t, uint32_t, int);
+
+/*
+ * a + b, held at INT64_MAX: the sums of a file's costs (each checked by
+ * its reader) can still pass 64 bits when added over edges.
+ */
+static int64_t
+funcgraph_add(int64_t a, int64_t b)
+{
+	int64_t	 r;
+
+	if (__builtin_add_overflow(a, b, &r))
+		return (b > 0 ? INT64_MAX : INT64_MIN);
+	return (r);
+}
 
 /*
  * An empty graph of nfuncs functions (the profile's function ids) and
@@ -80,13 +95,22 @@ funcgraph_free(struct funcgraph *g)
 	free(g);
 }
 
-/* Function f's self cost, one value per metric. */
+/*
+ * Add to function f's self cost, one value per metric (a function the
+ * file has in several contexts gets each one's). -1 on overflow.
+ */
 int
 funcgraph_self(struct funcgraph *g, uint32_t f, const int64_t *v)
 {
+	uint32_t	 m;
+
 	if (f >= g->nfuncs)
 		return (-1);
-	memcpy(g->self + (size_t)f * g->nmetrics, v, g->nmetrics * sizeof *v);
+	for (m = 0; m < g->nmetrics; m++) {
+		if (__builtin_add_overflow(g->self[(size_t)f * g->nmetrics +
+		    m], v[m], &g->self[(size_t)f * g->nmetrics + m]))
+			return (-1);
+	}
 	return (0);
 }
 
@@ -288,7 +312,7 @@ funcgraph_inclusive(struct funcgraph *g)
 					continue;
 				c = g->cost + (size_t)e * nm;
 				for (m = 0; m < nm; m++)
-					v[m] += c[m];
+					v[m] = funcgraph_add(v[m], c[m]);
 			}
 			continue;
 		}
@@ -303,7 +327,7 @@ funcgraph_inclusive(struct funcgraph *g)
 				continue;
 			c = g->cost + (size_t)e * nm;
 			for (m = 0; m < nm; m++)
-				v[m] += c[m];
+				v[m] = funcgraph_add(v[m], c[m]);
 		}
 	}
 }
@@ -390,7 +414,8 @@ funcgraph_share(const struct funcgraph *g, uint32_t e, int m)
 		return (g->arcself[(size_t)e * nm + m]);
 	for (i = g->in[h]; i < g->in[h + 1]; i++) {
 		if (g->from[g->byto[i]] != h)
-			d += g->cost[(size_t)g->byto[i] * nm + m];
+			d = funcgraph_add(d, g->cost[(size_t)g->byto[i] * nm +
+			    m]);
 	}
 	if (d <= 0)
 		return (s < c ? s : c);
@@ -410,10 +435,11 @@ funcgraph_credit(const struct funcgraph *g, struct aggregate_rows *r,
 	r->nodes[i]++;
 	r->calls[i] += g->calls[e];
 	for (m = 0; m < nm; m++) {
-		r->total[(size_t)i * nm + m] += g->cost[(size_t)e * nm + m];
+		r->total[(size_t)i * nm + m] = funcgraph_add(
+		    r->total[(size_t)i * nm + m], g->cost[(size_t)e * nm + m]);
 		if (self)
-			r->self[(size_t)i * nm + m] += funcgraph_share(g, e,
-			    m);
+			r->self[(size_t)i * nm + m] = funcgraph_add(
+			    r->self[(size_t)i * nm + m], funcgraph_share(g, e, m));
 	}
 	return (0);
 }
@@ -470,7 +496,8 @@ funcgraph_butterfly(const struct profile *p, const struct aggregate_spec *s,
 		if (!s->in[f])
 			continue;
 		for (m = 0; m < nm; m++)
-			b->set.self[m] += g->self[(size_t)f * nm + m];
+			b->set.self[m] = funcgraph_add(b->set.self[m],
+			    g->self[(size_t)f * nm + m]);
 		for (i = g->in[f]; i < g->in[f + 1]; i++) {
 			e = g->byto[i];
 			h = g->from[e];
@@ -481,14 +508,15 @@ funcgraph_butterfly(const struct profile *p, const struct aggregate_spec *s,
 			if (s->in[h] && !s->internal)
 				continue;
 			if (funcgraph_credit(g, &b->callers, funcgraph_key(p,
-			    s, s->callers_by, h), e, 0) == -1)
+			    s, s->callers_by, h), e, g->arcself != NULL) == -1)
 				goto fail;
 		}
 		for (e = g->out[f]; e < g->out[f + 1]; e++) {
 			h = g->to[e];
 			if (!s->in[h])
 				for (m = 0; m < nm; m++)
-					st[m] += g->cost[(size_t)e * nm + m];
+					st[m] = funcgraph_add(st[m],
+					    g->cost[(size_t)e * nm + m]);
 			if (s->in[h] && !s->internal)
 				continue;
 			if (funcgraph_credit(g, &b->callees, funcgraph_key(p,
@@ -500,9 +528,12 @@ funcgraph_butterfly(const struct profile *p, const struct aggregate_spec *s,
 		memcpy(st, g->incl + (size_t)last * nm, nm * sizeof *st);
 	else
 		for (m = 0; m < nm; m++)
-			st[m] += b->set.self[m];
-	/* A caller row's self: the set's part of the calls from it. */
-	for (i = 0; i < b->callers.n; i++) {
+			st[m] = funcgraph_add(st[m], b->set.self[m]);
+	/*
+	 * A caller row's self, unless the file gives it: the set's self
+	 * shared by the row's part of the set's cost.
+	 */
+	for (i = 0; g->arcself == NULL && i < b->callers.n; i++) {
 		for (m = 0; m < nm; m++) {
 			int64_t	 t = b->callers.total[(size_t)i * nm + m];
 			int64_t	 all = st[m];
@@ -551,14 +582,16 @@ funcgraph_groups(const struct profile *p, const uint32_t *group_of,
 		members[gr]++;
 		one[gr] = f;
 		for (m = 0; m < nm; m++)
-			r->self[(size_t)gr * nm + m] +=
-			    g->self[(size_t)f * nm + m];
+			r->self[(size_t)gr * nm + m] = funcgraph_add(
+			    r->self[(size_t)gr * nm + m],
+			    g->self[(size_t)f * nm + m]);
 		for (e = g->out[f]; e < g->out[f + 1]; e++) {
 			if (group_of[g->to[e]] == gr)
 				continue;
 			for (m = 0; m < nm; m++)
-				r->total[(size_t)gr * nm + m] +=
-				    g->cost[(size_t)e * nm + m];
+				r->total[(size_t)gr * nm + m] = funcgraph_add(
+				    r->total[(size_t)gr * nm + m],
+				    g->cost[(size_t)e * nm + m]);
 		}
 		for (e = g->in[f]; e < g->in[f + 1]; e++) {
 			if (group_of[g->from[g->byto[e]]] == gr)
@@ -571,8 +604,8 @@ funcgraph_groups(const struct profile *p, const uint32_t *group_of,
 		for (m = 0; m < nm; m++)
 			r->total[(size_t)gr * nm + m] = members[gr] == 1 ?
 			    g->incl[(size_t)one[gr] * nm + m] :
-			    r->total[(size_t)gr * nm + m] +
-			    r->self[(size_t)gr * nm + m];
+			    funcgraph_add(r->total[(size_t)gr * nm + m],
+			    r->self[(size_t)gr * nm + m]);
 	}
 	/* The first call node of each group, as aggregate_groups gives. */
 	for (n = 0; n < p->nnodes; n++) {
@@ -588,6 +621,20 @@ fail:
 	free(one);
 	aggregate_rows_clear(r);
 	return (-1);
+}
+
+/* The bytes an attached graph holds, for profile_memory(). */
+size_t
+funcgraph_memory(const struct funcgraph *g)
+{
+	size_t	 n = sizeof *g, nm = g->nmetrics;
+
+	n += (size_t)g->nedges * (3 * sizeof(uint32_t) + sizeof(uint64_t) +
+	    nm * sizeof(int64_t) * (g->arcself != NULL ? 2 : 1));
+	n += (size_t)g->nfuncs * (nm * sizeof(int64_t) *
+	    (g->given != NULL ? 3 : 2) + 3 * sizeof(uint32_t) +
+	    sizeof(uint64_t) + (g->level != NULL ? 1 : 0));
+	return (n);
 }
 
 /* Is the profile's calling-context tree an estimate from a call graph? */

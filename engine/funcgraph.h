@@ -49,6 +49,7 @@
  * read-only, like the profile it belongs to.
  */
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include <jansson.h>
@@ -81,7 +82,7 @@ struct funcgraph {
 	int64_t		*given;		/* [nfuncs * nmetrics] or NULL */
 	uint32_t	 ncycles;
 	int		 edgeself;	/* arcself is given */
-	int		 contexts;	/* the tree has real contexts */
+	int		 contexts;	/* the reader's tree has real contexts */
 };
 
 struct funcgraph *funcgraph_create(uint32_t, uint32_t, int);
@@ -99,6 +100,7 @@ int		 funcgraph_butterfly(const struct profile *,
 int		 funcgraph_groups(const struct profile *, const uint32_t *,
 		     uint32_t, struct aggregate_rows *);
 int		 funcgraph_estimated(const struct profile *);
+size_t		 funcgraph_memory(const struct funcgraph *);
 int		 funcgraph_estimate(const struct profile *, const char *, int);
 void		 funcgraph_note(struct display *);
 int		 funcgraph_mark(json_t *);

@@ -349,6 +349,8 @@ profile_memory(const struct profile *p)
 	n += (size_t)p->nmetrics * p->nnodes * 2 * sizeof(int64_t);
 	n += (size_t)p->nmetrics * p->nfuncs * 2 * sizeof(int64_t);
 	n += (size_t)p->nsamples * (sizeof(uint32_t) + sizeof(int64_t));
+	if (p->funcgraph != NULL)
+		n += funcgraph_memory(p->funcgraph);
 	return (n);
 }
 

@@ -38,7 +38,10 @@
  * every event, and per caller/callee pair the summed inclusive cost of
  * the calls. Name compression, fl/fi/fe/fn/ob and cob/cfi/cfl/cfn,
  * calls=, jump lines, `positions: instr line' with relative and '*'
- * subpositions, several events and several parts are understood.
+ * subpositions, several events and several parts are understood. The
+ * graph itself (funcgraph.h) gives every function figure; names in a
+ * caller context (--separate-callers, "f'caller") are their function
+ * again, while the tree below is expanded over the contexts.
  *
  * A call graph is not a tree, so the calling-context tree is built by a
  * heuristic afterwards (callgrind_build): from the functions nobody calls,
@@ -106,6 +109,7 @@ struct callgrind {
 	int			 col[PROFILE_MAX_METRICS];
 	int			 stride;
 	int			 events;	/* events: seen (any part) */
+	int			 contexts;	/* names in caller contexts */
 
 	/* Subpositions of this part and the last cost line's. */
 	int			 npos;
@@ -188,6 +192,7 @@ static int	callgrind_share(struct callgrind *);
 static int	callgrind_cand_cmp(const void *, const void *);
 static int	callgrind_build(struct callgrind *, uint32_t, char **);
 static int	callgrind_level(const char *);
+static int	callgrind_base(const char *, size_t *);
 static int	callgrind_graph(struct callgrind *, struct profile *,
 		    char **);
 static void	callgrind_free(struct callgrind *);
@@ -838,12 +843,20 @@ callgrind_bf(struct callgrind *cg, uint32_t i)
 {
 	struct cg_func	*f = &cg->funcs[i];
 	const char	*name, *file, *obj;
-	char		*alt = NULL;
+	char		*alt = NULL, *base = NULL;
 	uint32_t	 bf, k, cap, *no;
+	size_t		 len;
 
 	if (f->bf != CG_NONE)
 		return (f->bf);
 	name = strpool_get(cg->names, f->name);
+	/* --separate-callers: "f'caller'caller2" is f in that context. */
+	if (callgrind_base(name, &len)) {
+		if ((base = strndup(name, len)) == NULL)
+			return (CG_NONE);
+		name = base;
+		cg->contexts = 1;
+	}
 	file = strpool_get(cg->names, f->file);
 	obj = strpool_get(cg->names, f->obj);
 	for (k = 0;; k++) {
@@ -876,8 +889,13 @@ callgrind_bf(struct callgrind *cg, uint32_t i)
 			cg->bfowner[bf] = i;
 			break;
 		}
+		/* Another context of the same function. */
+		if (base != NULL && cg->bfowner[bf] < cg->nfuncs &&
+		    cg->funcs[cg->bfowner[bf]].file == f->file)
+			break;
 	}
 	free(alt);
+	free(base);
 	if (bf == PROFILE_NONE)
 		return (CG_NONE);
 	f->bf = bf;
@@ -1339,16 +1357,42 @@ done:
 
 /*
  * Is a function name a recursion level, "f'2" (callgrind's
- * --separate-recs: the second and deeper activations of f)?
+ * --separate-recs: the second and deeper activations of f), in a
+ * context or not ("f'2'caller")?
  */
 static int
 callgrind_level(const char *name)
 {
-	size_t	 n = strlen(name), i = n;
+	const char	*q = strchr(name, '\''), *d;
 
-	while (i > 0 && name[i - 1] >= '0' && name[i - 1] <= '9')
-		i--;
-	return (i < n && i > 1 && name[i - 1] == '\'');
+	if (q == NULL || q == name)
+		return (0);
+	for (d = q + 1; *d >= '0' && *d <= '9'; d++)
+		;
+	return (d > q + 1 && (*d == '\0' || *d == '\''));
+}
+
+/*
+ * The function of a name in a caller context, "f'caller'caller2" or
+ * "f'2'caller" (callgrind's --separate-callers=N): 1 and *len the length
+ * of "f" ("f'2"), or 0 for a name without one. The first quote starts
+ * the suffix: function names in C and C++ have none.
+ */
+static int
+callgrind_base(const char *name, size_t *len)
+{
+	const char	*q = strchr(name, '\''), *d;
+
+	if (q == NULL || q == name || q[1] == '\0')
+		return (0);
+	for (d = q + 1; *d >= '0' && *d <= '9'; d++)
+		;
+	if (d > q + 1 && *d == '\0')
+		return (0);		/* a recursion level alone */
+	if (d > q + 1 && *d == '\'')
+		q = d;
+	*len = q - name;
+	return (q[0] == '\'' && q[1] != '\0');
 }
 
 /*

@@ -29,6 +29,7 @@
 
 extern const struct reader reader_callgrind;
 extern const struct reader reader_chrome;
+extern const struct reader reader_gprof;
 extern const struct reader reader_folded;
 extern const struct reader reader_gecko;
 extern const struct reader reader_mercury;
@@ -56,6 +57,7 @@ static const struct reader *reader_table[] = {
 	&reader_gecko,
 	&reader_v8,
 	&reader_callgrind,
+	&reader_gprof,
 	&reader_perf,
 	&reader_folded,
 };

@@ -125,8 +125,8 @@ for f in "$corpus"/callgrind/callgrind.out.*; do
 
 	# Inclusive costs against the corpus' callgrind_annotate
 	# --inclusive=yes output, keyed by file:function as it does (summed
-	# over objects), outside recursion; within rounding (each node's
-	# share of a function's self cost is rounded to a unit).
+	# over objects), outside recursion levels: exactly (they come from
+	# the call graph, not the tree).
 	annotate_rows "$nev" <"$f.annotate.txt" |
 	    awk -F'\t' -v q="'" 'index($1, q) == 0 { print $1 "\t" $3 }' |
 	    sort >"$tmp/ann.incl"
@@ -139,8 +139,7 @@ for f in "$corpus"/callgrind/callgrind.out.*; do
 	    "$tmp/funcs" | sort >"$tmp/our.incl"
 	join -t "$tab" "$tmp/ann.incl" "$tmp/our.incl" >"$tmp/incl"
 	n=$(wc -l <"$tmp/incl")
-	bad=$(awk -F'\t' '{ d = $3 - $2; if (d < 0) d = -d
-		if (d > 64 + 1e-6 * $2) { bad++
+	bad=$(awk -F'\t' '{ if ($3 != $2) { bad++
 			print "# " $0 > "/dev/stderr" } }
 		END { print bad + 0 }' "$tmp/incl" 2>"$tmp/diff")
 	if [ "$n" -ge 10 ] && [ "$bad" -eq 0 ]; then

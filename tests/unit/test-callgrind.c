@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "aggregate.h"
+#include "funcgraph.h"
 #include "profile.h"
 #include "tap.h"
 #include "walk.h"
@@ -303,6 +305,102 @@ test_parts(void)
 	profile_free(p);
 }
 
+/* A function's self or total from the profile's per-function values. */
+static int64_t
+func_value(const struct profile *p, const char *name, int total)
+{
+	uint32_t	 f = profile_func_find(p, name);
+
+	if (f == PROFILE_NONE)
+		return (-1);
+	return (total ? p->metrics[0].func_total[f] :
+	    p->metrics[0].func_self[f]);
+}
+
+/*
+ * The function figures come from the call graph: the sum of the calls
+ * into a called function, self plus calls for one nobody calls (calls=0
+ * a call's cost), a recursion level in a cycle its self plus the calls
+ * leaving the cycle; the cycle a clique whose butterfly costs its self
+ * plus the calls leaving it; calls and callers from the edges.
+ */
+static void
+test_funcgraph(void)
+{
+	static const char g[] =
+	    "events: Ir\n"
+	    "summary: 115\n"
+	    "fn=main\n" "1 10\n"
+	    "cfn=a\n" "calls=1 1\n" "1 100\n"
+	    "cfn=c\n" "calls=0 1\n" "1 5\n"
+	    "fn=a\n" "1 20\n"
+	    "cfn=b\n" "calls=2 1\n" "1 80\n"
+	    "fn=b\n" "1 30\n"
+	    "cfn=a'2\n" "calls=3 1\n" "1 50\n"
+	    "fn=a'2\n" "1 40\n"
+	    "cfn=b'2\n" "calls=1 1\n" "1 10\n"
+	    "cfn=a'2\n" "calls=5 1\n" "1 33\n"
+	    "fn=b'2\n" "1 10\n"
+	    "cfn=a'2\n" "calls=1 1\n" "1 7\n"
+	    "fn=c\n" "1 5\n"
+	    "totals: 115\n";
+	struct aggregate_butterfly	 b;
+	struct aggregate_spec		 spec;
+	struct profile			*p;
+	char				*cause;
+	uint8_t				*in;
+	uint32_t			 a2, b2;
+
+	p = load(g, 0, &cause);
+	ok(p != NULL && p->funcgraph != NULL, "a call graph loads with its "
+	    "graph");
+	if (p == NULL) {
+		diag("%s", cause);
+		free(cause);
+		return;
+	}
+	is_int(func_value(p, "main", 1), 115, "main: nobody calls it, self "
+	    "plus calls (calls=0 too)");
+	is_int(func_value(p, "a", 1), 100, "a: the calls into it");
+	is_int(func_value(p, "b", 1), 80, "b: the calls into it");
+	is_int(func_value(p, "c", 1), 5, "c: called 0 times, its self");
+	is_int(func_value(p, "a'2", 1), 40, "a'2, a recursion level in a "
+	    "cycle: self, no calls leave the cycle");
+	is_int(func_value(p, "b'2", 1), 10, "b'2 likewise");
+	is_int(func_value(p, "a'2", 0), 40, "a'2 self");
+	a2 = profile_func_find(p, "a'2");
+	b2 = profile_func_find(p, "b'2");
+	ok(p->funcgraph->cycle[a2] != FUNCGRAPH_NONE &&
+	    p->funcgraph->cycle[a2] == p->funcgraph->cycle[b2] &&
+	    p->funcgraph->cycle[profile_func_find(p, "b")] == FUNCGRAPH_NONE,
+	    "a'2 and b'2 form a cycle, b is outside it");
+	is_int((int64_t)p->funcgraph->fcalls[a2], 4, "a'2: 3 calls from b, "
+	    "1 from b'2, its self-calls aside");
+	ok(funcgraph_estimated(p), "the tree is an estimate");
+
+	/* The cycle as a set: self plus calls leaving it, never twice. */
+	in = calloc(p->nfuncs, 1);
+	in[a2] = in[b2] = 1;
+	memset(&spec, 0, sizeof spec);
+	spec.in = in;
+	spec.callers_by = spec.callees_by = AGGREGATE_FUNC;
+	ok(aggregate_butterfly(p, &spec, &b, NULL) == 0 &&
+	    b.set.total[0] == 50 && b.set.self[0] == 50 && b.callers.n == 1 &&
+	    b.callers.total[0] == 50 && b.callers.calls[0] == 3,
+	    "the cycle costs 50, called by b only (3 calls, 50)");
+	aggregate_butterfly_clear(&b);
+	memset(in, 0, p->nfuncs);
+	in[profile_func_find(p, "a")] = 1;
+	ok(aggregate_butterfly(p, &spec, &b, NULL) == 0 &&
+	    b.set.total[0] == 100 && b.callees.n == 1 &&
+	    b.callees.total[0] == 80 && b.callees.calls[0] == 2 &&
+	    b.callees.self[0] == 30,
+	    "a calls b twice (80, b's self 30)");
+	aggregate_butterfly_clear(&b);
+	free(in);
+	profile_free(p);
+}
+
 int
 main(void)
 {
@@ -310,6 +408,7 @@ main(void)
 	char		*cause;
 
 	test_example();
+	test_funcgraph();
 	test_positions();
 	test_graphs();
 	test_parts();
