@@ -24,7 +24,7 @@ tab=$(printf '\t')
 
 gunzip -c "$top_srcdir/tests/data/cpython-json.callgrind.gz" \
     >"$tmp/cpython.callgrind"
-gcc -E -I"$top_builddir" -I"$top_srcdir/common" "$top_srcdir/common/scc.c" \
+gcc -E -I"$top_builddir" -I"$top_srcdir/common" -I"$top_srcdir/engine" "$top_srcdir/engine/scc.c" \
     >"$tmp/scc.i"
 valgrind -q --tool=callgrind --dump-instr=yes --collect-jumps=yes \
     --callgrind-out-file="$tmp/cc1.callgrind" \
