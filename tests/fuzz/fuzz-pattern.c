@@ -15,7 +15,7 @@
  */
 
 /*
- * Fuzz harness for the bounded regexes (common/pattern.c). The input is
+ * Fuzz harness for the bounded regexes (engine/pattern.c). The input is
  * a pattern, a NUL, and a name (the name repeated to make it long when
  * the input says so). Whatever the pattern, compiling either succeeds
  * or says why; a match answers 1, 0 or "over a limit", never crashes,
