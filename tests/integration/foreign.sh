@@ -1,0 +1,87 @@
+#!/bin/sh
+# Other tools' output is never misread: each file of tests/data/foreign
+# (made by make.sh there) that is not a profile deepq reads is refused
+# with a message naming what it is and the converter; an unknown file
+# says what it looks like. perf script's variants (side-band records,
+# -F without the time or the event) keep the period: their figures
+# equal stackcollapse-perf.pl's (*.sc.folded); a perf file cut inside a
+# sample is an error.
+. "${0%/*}/../lib.sh"
+
+d=$top_srcdir/tests/data/foreign
+dump=$top_builddir/tests/unit/folded-dump
+
+# refused FILE PATTERN: the load fails, its message matches PATTERN.
+refused() {
+	if "$DEEPQ" query --local "$d/$1" cmd=menu >/dev/null 2>"$tmp/err"
+	then
+		not_ok "$1: loads"
+	elif grep -q "$2" "$tmp/err"; then
+		ok "$1 refused: $(sed 's/.*: not a profile deepq reads: //' "$tmp/err")"
+	else
+		not_ok "$1: refused without the hint"
+		sed 's/^/# /' "$tmp/err"
+	fi
+}
+refused perf.data "perf script -i FILE"
+refused head.jfr "Java Flight Recorder.*jfrconv"
+refused node-prof.log "node --prof.*node --cpu-prof"
+refused node-prof-process.txt "prof-process.*node --cpu-prof"
+refused bpftrace.json "bpftrace's JSON"
+refused eu-stack.txt "eu-stack.*stackcollapse-elfutils.pl"
+refused dtrace.txt "DTrace.*stackcollapse.pl"
+refused jstack.txt "jstack.*stackcollapse-jstack.pl"
+
+# Unknown files say what they look like.
+printf 'hello world\nnot a profile\n' >"$tmp/hello.txt"
+"$DEEPQ" query --local "$tmp/hello.txt" cmd=menu >/dev/null 2>"$tmp/err" || :
+check "unknown text: its first line quoted" grep -q \
+    'unknown profile format: text whose first line is "hello world"' \
+    "$tmp/err"
+printf '{"nodes": []}\n' >"$tmp/x.json"
+"$DEEPQ" query --local "$tmp/x.json" cmd=menu >/dev/null 2>"$tmp/err" || :
+check "unknown JSON: said so" grep -q "JSON of a kind no reader knows" \
+    "$tmp/err"
+"$DEEPQ" query --local "$top_builddir/tests/unit/folded-dump" cmd=menu \
+    >/dev/null 2>"$tmp/err" || :
+check "an executable: said so" grep -q "an ELF executable" "$tmp/err"
+printf 'hello world\n' | gzip -c >"$tmp/hello.gz"
+"$DEEPQ" query --local "$tmp/hello.gz" cmd=menu >/dev/null 2>"$tmp/err" || :
+check "unknown once decompressed: said so" grep -q \
+    'first line is "hello world", once decompressed from gzip' "$tmp/err"
+
+# perf script variants against stackcollapse-perf.pl. Where the script
+# reads the period (side-band records too), the stacks and their sums
+# equal it; where it misses the period (-F without the time), the
+# samples metric equals its counts and the period is still read.
+for v in plain mmap task side F-noevent F-notime F-pidtid; do
+	f=$d/perf-$v.txt
+	want=$d/perf-$v.sc.folded
+	case $v in
+	F-*)	metric=samples ;;
+	*)	metric=period ;;
+	esac
+	if ! "$dump" -m $metric "$f" >"$tmp/got" 2>"$tmp/err"; then
+		not_ok "perf-$v: does not load: $(cat "$tmp/err")"
+	elif cmp -s "$tmp/got" "$want"; then
+		ok "perf-$v: $metric per stack equals stackcollapse-perf's"
+	else
+		not_ok "perf-$v: $metric differs from stackcollapse-perf's"
+		diff "$want" "$tmp/got" | sed 's/^/# /' | head -10
+	fi
+	"$DEEPQ" query --local "$f" 'cmd=menu&format=json' >"$tmp/menu" \
+	    2>&1 || :
+	check "perf-$v: detected as perf, the period kept" grep -q \
+	    '"format":"perf".*' "$tmp/menu"
+	check "perf-$v: the period total is 1001001 a sample" sh -c \
+	    "grep -Eq '\"totals\":\\{\"period\":45045045,\"samples\":45\\}' \
+	    '$tmp/menu'"
+done
+
+# A perf file cut in the middle of a frame line.
+head -c 5000 "$d/perf-plain.txt" >"$tmp/cut.txt"
+"$DEEPQ" query --local "$tmp/cut.txt" cmd=menu >/dev/null 2>"$tmp/err" || :
+check "perf cut mid-line: $(cat "$tmp/err")" grep -q \
+    "ends in the middle of a sample (truncated)" "$tmp/err"
+
+done_testing
