@@ -27,6 +27,7 @@
 
 /* The reader table, and loading a file by detected format. */
 
+extern const struct reader reader_bpftrace;
 extern const struct reader reader_callgrind;
 extern const struct reader reader_folded;
 extern const struct reader reader_mercury;
@@ -46,6 +47,7 @@ static const struct reader *reader_table[] = {
 	&reader_ghc_json,
 	&reader_v8,
 	&reader_callgrind,
+	&reader_bpftrace,
 	&reader_perf,
 	&reader_folded,
 };

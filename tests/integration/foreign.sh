@@ -2,7 +2,8 @@
 # Other tools' output is never misread: each file of tests/data/foreign
 # (made by make.sh there) that is not a profile deepq reads is refused
 # with a message naming what it is and the converter; an unknown file
-# says what it looks like. perf script's variants (side-band records,
+# says what it looks like. bpftrace's stack maps are read, equal to
+# stackcollapse-bpftrace.pl's output. perf script's variants (side-band records,
 # -F without the time or the event) keep the period: their figures
 # equal stackcollapse-perf.pl's (*.sc.folded); a perf file cut inside a
 # sample is an error.
@@ -77,6 +78,48 @@ for v in plain mmap task side F-noevent F-notime F-pidtid; do
 	    "grep -Eq '\"totals\":\\{\"period\":45045045,\"samples\":45\\}' \
 	    '$tmp/menu'"
 done
+
+# bpftrace's stack maps are read: each entry's count under its stack,
+# equal to stackcollapse-bpftrace.pl's output (*.sc.folded) once its
+# frame offsets (+39) are dropped and equal stacks summed; the totals
+# are the sums of the values in the file.
+for v in ustack o; do
+	f=$d/bpftrace-$v.txt
+	sed -E 's/\+[0-9]+(;| )/\1/g' "$d/bpftrace-$v.sc.folded" |
+	    awk '{ n = $NF; sub(/ [0-9]+$/, ""); s[$0] += n }
+	    END { for (k in s) printf "%s %d\n", k, s[k] }' | sort >"$tmp/want"
+	if ! "$dump" "$f" >"$tmp/got" 2>"$tmp/err"; then
+		not_ok "bpftrace-$v: does not load: $(cat "$tmp/err")"
+	elif cmp -s "$tmp/got" "$tmp/want"; then
+		ok "bpftrace-$v: $(wc -l <"$tmp/want") stacks equal stackcollapse-bpftrace's"
+	else
+		not_ok "bpftrace-$v differs from stackcollapse-bpftrace"
+		diff "$tmp/want" "$tmp/got" | sed 's/^/# /' | head -10
+	fi
+done
+for v in ustack o perf; do
+	f=$d/bpftrace-$v.txt
+	sum=$(sed -n 's/^\]: \([0-9]*\)$/\1/p' "$f" | awk '{ s += $1 } END { print s }')
+	"$DEEPQ" query --local "$f" 'cmd=menu&format=json' >"$tmp/menu" 2>&1 || :
+	check "bpftrace-$v: the total is the sum of the map ($sum)" grep -q \
+	    "\"total\":$sum,.*\"format\":\"bpftrace\"" "$tmp/menu"
+done
+"$dump" "$d/bpftrace-perf.txt" >"$tmp/got" 2>&1 || :
+check "bpftrace @[comm, kstack, ustack(perf)]: comm, user stack, then kernel" \
+    grep -q '^spin;__libc_start_call_main;main;hot;leaf;asm_sysvec_apic_timer_interrupt;' \
+    "$tmp/got"
+check "bpftrace ustack(perf): the module kept" sh -c \
+    "'$DEEPQ' query --local '$d/bpftrace-perf.txt' 'cmd=modules&format=json' |
+    grep -q '/tmp/mk/spin'"
+head -n 5 "$d/bpftrace-ustack.txt" >"$tmp/cut.txt"
+"$DEEPQ" query --local "$tmp/cut.txt" cmd=menu >/dev/null 2>"$tmp/err" || :
+check "bpftrace cut inside an entry: $(cat "$tmp/err")" grep -q \
+    "ends inside the entry of line 4 (truncated)" "$tmp/err"
+printf 'Attaching 1 probe...\nhello from printf\n' >"$tmp/bt.txt"
+"$DEEPQ" query --local "$tmp/bt.txt" cmd=menu >/dev/null 2>"$tmp/err" || :
+check "bpftrace without a stack map: refused with the hint" grep -q \
+    "bpftrace output without a stack map.*stackcollapse-bpftrace.pl" \
+    "$tmp/err"
 
 # A perf file cut in the middle of a frame line.
 head -c 5000 "$d/perf-plain.txt" >"$tmp/cut.txt"

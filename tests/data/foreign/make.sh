@@ -3,7 +3,9 @@
 # on Debian 12 with linux-perf 6.1, bpftrace 0.17, node 20, OpenJDK 17;
 # not by make check). DIR is a scratch directory. The expected outputs
 # *.sc.folded are FlameGraph's stackcollapse-perf.pl (commit 41fee1f9,
-# not bundled) run on each perf-*.txt: STACKCOLLAPSE names it.
+# not bundled) run on each perf-*.txt, and its stackcollapse-bpftrace.pl
+# on bpftrace-ustack.txt and bpftrace-o.txt: STACKCOLLAPSE and
+# STACKCOLLAPSE_BPFTRACE name them.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 cd "$1"
@@ -46,6 +48,12 @@ bt -o "$here/bpftrace-o.txt" \
     -e 'profile:hz:499 /comm == "spin"/ { @[ustack(3)] = count(); }'
 bt -f json -e 'profile:hz:499 /comm == "spin"/ { @[ustack] = count(); }' \
     >"$here/bpftrace.json"
+if [ -n "${STACKCOLLAPSE_BPFTRACE:-}" ]; then
+	for v in ustack o; do
+		perl "$STACKCOLLAPSE_BPFTRACE" "$here/bpftrace-$v.txt" \
+		    >"$here/bpftrace-$v.sc.folded"
+	done
+fi
 
 # node --prof: the isolate log (its first 40 lines) and --prof-process.
 printf 'function fib(n){return n<2?n:fib(n-1)+fib(n-2);}\nfib(27);\n' \
