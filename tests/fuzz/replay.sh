@@ -6,7 +6,8 @@
 # failed property) or a sanitizer report fails the test.
 . "${top_srcdir:-$(cd "${0%/*}/../.." && pwd)}/tests/lib.sh"
 
-names="any escape-html escape-json fastcgi folded ghc-json ghc-prof mercury pgcl proto query
+names="any bpftrace decompress escape-html escape-json fastcgi folded ghc-json
+    ghc-prof mercury pgcl proto query
     trace v8"
 
 for name in $names; do
