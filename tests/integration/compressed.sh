@@ -5,7 +5,7 @@
 # server; concatenated gzip members, zstd frames and xz streams; a
 # truncated or corrupt stream is an error that says so; a compression
 # bomb stops at max_decompressed (--max-decompressed), and the CGI
-# answers it 413.
+# answers it 413; the web index shows a compressed file's format.
 if [ -z "${RDV_DEADLINE:-}" ]; then
 	RDV_DEADLINE=1
 	export RDV_DEADLINE
@@ -161,5 +161,17 @@ cgi cut 'QUERY_STRING=file=cut.folded&cmd=menu&format=json'
 check "CGI: a truncated file is 422 ($(status cut))" test "$(status cut)" = 422
 check "CGI: the 422 says truncated" grep -q "truncated xz data" \
     "$tmp/cut.body"
+
+# The web index's format column looks through the compression.
+rdv_web
+url=$web
+code=$(rdv_get 'format=json')
+check "web index: 200 ($code)" test "$code" = 200
+check "web index: the four compressed cpuprofiles are v8" jq -e \
+    '[.profiles[] | select(.name | startswith("r-")) | .format] |
+    length == 4 and all(. == "v8")' "$tmp/body"
+check "web index: the zstd bomb is folded" jq -e \
+    '.profiles[] | select(.name == "bomb.folded") | .format == "folded"' \
+    "$tmp/body"
 
 done_testing
