@@ -387,7 +387,8 @@ input_line(struct input *in, size_t *lenp, char **cause)
 		room = in->cap - keep;
 		if (input_fill(in, scanned < room / 2 ? room :
 		    room > 0 ? room * 2 : 1) == -1) {
-			cause_set(cause, "%s: %s", in->path,
+			/* The reader names the file, as for long lines. */
+			cause_set(cause, "%s",
 			    in->error ? input_error(in) : strerror(ENOMEM));
 			return (NULL);
 		}

@@ -89,6 +89,28 @@ else
 	    grep -q "trailing bytes" "$tmp/err"
 fi
 
+# A file of over 1 MiB compressed (many decoder blocks, several reads of
+# compressed bytes): the same answers, and a cut still an error.
+awk 'BEGIN { srand(7); for (i = 0; i < 120000; i++)
+	printf "main;f%d;g%d;h%d %d\n", int(rand() * 500), int(rand() * 5000),
+	    int(rand() * 50000), 1 + int(rand() * 1000) }' >"$tmp/big.folded"
+"$DEEPQ" query --local "$tmp/big.folded" 'cmd=top&format=json' \
+    >"$tmp/big.want"
+mkdir -p "$tmp/big"
+for kind in gzip zstd xz; do
+	compress $kind "$tmp/big.folded" >"$tmp/big/big.folded"
+	size=$(wc -c <"$tmp/big/big.folded")
+	"$DEEPQ" query --local "$tmp/big/big.folded" 'cmd=top&format=json' \
+	    >"$tmp/big.got" 2>&1 || :
+	check "$kind, $size bytes (big): the plain file's top page" \
+	    cmp "$tmp/big.want" "$tmp/big.got"
+	head -c $((size * 3 / 4)) "$tmp/big/big.folded" >"$tmp/big/cut.folded"
+	"$DEEPQ" query --local "$tmp/big/cut.folded" cmd=menu >/dev/null \
+	    2>"$tmp/err" || :
+	check "$kind, big, cut at 3/4: $(cat "$tmp/err")" \
+	    grep -q "truncated $kind data" "$tmp/err"
+done
+
 # Truncated and corrupt streams: errors that say so, never a profile of
 # what came before. (The sample is big enough that a cut loses lines.)
 f=$data/samples/workload-fp.folded
