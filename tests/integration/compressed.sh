@@ -57,6 +57,20 @@ for f in "$data"/*.* "$data"/samples/*; do
 done
 check "at least 10 samples compared ($n)" test "$n" -ge 10
 
+# deepq convert reads them too.
+"$DEEPQ" convert "$data/firefox.folded" "$tmp/conv.want"
+for kind in gzip zstd xz; do
+	compress $kind "$data/firefox.folded" >"$tmp/conv.in"
+	"$DEEPQ" convert "$tmp/conv.in" "$tmp/conv.got" 2>&1 || :
+	check "convert: $kind input, the plain file's folded output" \
+	    cmp "$tmp/conv.want" "$tmp/conv.got"
+done
+yes 'a;b 1' | head -n 300000 | xz -c >"$tmp/conv.in"
+"$DEEPQ" convert --max-decompressed 1 "$tmp/conv.in" - >/dev/null \
+    2>"$tmp/err" || :
+check "convert --max-decompressed 1: $(cat "$tmp/err")" \
+    grep -q "decompresses to more than 1 MiB" "$tmp/err"
+
 # Concatenated members, frames and streams: the halves of a file.
 f=$data/firefox.folded
 half=$(($(wc -l <"$f") / 2))
