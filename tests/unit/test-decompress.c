@@ -115,7 +115,7 @@ main(void)
 	uint64_t	 bytes;
 	long		 got;
 
-	/* 3 MB of folded lines, 100,000 of them. */
+	/* 2 MB of folded lines, 100,000 of them. */
 	if ((text = malloc(100000 * 40)) == NULL)
 		return (1);
 	for (i = 0; i < 100000; i++)
@@ -153,6 +153,28 @@ main(void)
 		cause = NULL;
 		input_free(in);
 		input_set_default_limit(0);
+
+		/* A reader holding the whole text keeps its own bound. */
+		for (i = 0; i < 3; i++) {
+			static const size_t most[] = { 1 << 20, 0, 4 << 20 };
+			char	*all;
+			size_t	 len, m = most[i] != 0 ? most[i] : n;
+
+			in = input_memory_decoded((const char *)z, zn, &cause);
+			all = input_slurp_max(in, m, &len, &cause);
+			if (i == 0)
+				ok(all == NULL && in->too_large && strstr(cause,
+				    "more than the 1 MiB") != NULL,
+				    "%s: slurp over its bound: %s", name, cause);
+			else
+				ok(all != NULL && len == n && memcmp(all, text,
+				    n) == 0, "%s: slurp within %zu bytes", name,
+				    m);
+			free(all);
+			free(cause);
+			cause = NULL;
+			input_free(in);
+		}
 
 		/* Cut short: an error that says truncated. */
 		in = input_memory_decoded((const char *)z, zn * 2 / 3, &cause);
