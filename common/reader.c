@@ -29,6 +29,7 @@
 
 extern const struct reader reader_bpftrace;
 extern const struct reader reader_callgrind;
+extern const struct reader reader_dtrace;
 extern const struct reader reader_folded;
 extern const struct reader reader_mercury;
 extern const struct reader reader_pgcl;
@@ -48,6 +49,7 @@ static const struct reader *reader_table[] = {
 	&reader_v8,
 	&reader_callgrind,
 	&reader_bpftrace,
+	&reader_dtrace,
 	&reader_perf,
 	&reader_folded,
 };

@@ -42,3 +42,7 @@ for f in "$data"/foreign/bpftrace-*.txt; do
 done
 printf '@[\n    a+1\n, \n    b+2\n]: 5\n@x[comm, 12]: 3\n@[\n, ]: -4\n' \
     >"$b/gen-keys.txt"
+# DTrace: replayed by the harness of every reader (any).
+for f in "$data"/foreign/dtrace*.txt; do
+	cp "$f" "$here/corpus/any/gen-${f##*/}"
+done

@@ -2,8 +2,8 @@
 # Other tools' output is never misread: each file of tests/data/foreign
 # (made by make.sh there) that is not a profile deepq reads is refused
 # with a message naming what it is and the converter; an unknown file
-# says what it looks like. bpftrace's stack maps are read, equal to
-# stackcollapse-bpftrace.pl's output. perf script's variants (side-band records,
+# says what it looks like. bpftrace's stack maps and DTrace's stacks are
+# read, equal to stackcollapse-bpftrace.pl's and stackcollapse.pl's. perf script's variants (side-band records,
 # -F without the time or the event) keep the period: their figures
 # equal stackcollapse-perf.pl's (*.sc.folded); a perf file cut inside a
 # sample is an error.
@@ -30,7 +30,6 @@ refused node-prof.log "node --prof.*node --cpu-prof"
 refused node-prof-process.txt "prof-process.*node --cpu-prof"
 refused bpftrace.json "bpftrace's JSON"
 refused eu-stack.txt "eu-stack.*stackcollapse-elfutils.pl"
-refused dtrace.txt "DTrace.*stackcollapse.pl"
 refused jstack.txt "jstack.*stackcollapse-jstack.pl"
 
 # Unknown files say what they look like.
@@ -120,6 +119,19 @@ printf 'Attaching 1 probe...\nhello from printf\n' >"$tmp/bt.txt"
 check "bpftrace without a stack map: refused with the hint" grep -q \
     "bpftrace output without a stack map.*stackcollapse-bpftrace.pl" \
     "$tmp/err"
+
+# DTrace's aggregated stacks are read: deepq convert gives exactly
+# stackcollapse.pl's output (module`function frames, offsets and C++
+# arguments dropped, inlined a->b split).
+for v in dtrace dtrace-cxx; do
+	"$DEEPQ" convert "$d/$v.txt" "$tmp/got" 2>"$tmp/err" || :
+	check "$v: deepq convert equals stackcollapse.pl" \
+	    cmp "$d/$v.sc.folded" "$tmp/got"
+done
+head -n 6 "$d/dtrace.txt" >"$tmp/cut.txt"
+"$DEEPQ" query --local "$tmp/cut.txt" cmd=menu >/dev/null 2>"$tmp/err" || :
+check "dtrace cut before a count: $(cat "$tmp/err")" grep -q \
+    "before its count (truncated)" "$tmp/err"
 
 # A perf file cut in the middle of a frame line.
 head -c 5000 "$d/perf-plain.txt" >"$tmp/cut.txt"

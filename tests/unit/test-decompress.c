@@ -210,6 +210,11 @@ main(void)
 	ok(reader_detect("@[\n    a+1\n]: 3\n", 16) != NULL &&
 	    strcmp(reader_detect("@[\n    a+1\n]: 3\n", 16)->name,
 	    "bpftrace") == 0, "a bpftrace stack map is bpftrace");
+	name = "\n              spin`leaf+0x30\n              spin`main+0x16\n"
+	    "               11\n";
+	ok(reader_detect(name, strlen(name)) != NULL &&
+	    strcmp(reader_detect(name, strlen(name))->name, "dtrace") == 0,
+	    "DTrace stacks are dtrace");
 	name = "cmd 123    1001 \n\t 1 f (m)\n\ncmd 123    1001 \n\t 1 g (m)\n\n";
 	in = input_memory(name, strlen(name));
 	p = reader_load_input(in, NULL, NULL, &cause);

@@ -84,7 +84,9 @@ wait $pid
 java -XX:StartFlightRecording=filename=rec.jfr -cp . Spin 2000 >/dev/null 2>&1
 head -c 4096 rec.jfr >"$here/head.jfr"
 
-# eu-stack (elfutils) and DTrace do not run here: eu-stack.txt and
-# dtrace.txt are written by hand from their documented output (eu-stack's
-# "PID n - process", "TID n:", "#0  0xaddr function"; DTrace's printa of
-# @[ustack()] = count(): "module`function+0xoff" frames, then the count).
+# eu-stack (elfutils) and DTrace do not run here: eu-stack.txt,
+# dtrace.txt and dtrace-cxx.txt are written by hand from their documented
+# output (eu-stack's "PID n - process", "TID n:", "#0  0xaddr function";
+# DTrace's printa of @[ustack()] = count(): "module`function+0xoff"
+# frames, then the count). dtrace*.sc.folded are FlameGraph's
+# stackcollapse.pl run on them.
