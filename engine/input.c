@@ -387,7 +387,8 @@ input_line(struct input *in, size_t *lenp, char **cause)
 		room = in->cap - keep;
 		if (input_fill(in, scanned < room / 2 ? room :
 		    room > 0 ? room * 2 : 1) == -1) {
-			cause_set(cause, "%s: %s", in->path,
+			/* The reader names the file, as for long lines. */
+			cause_set(cause, "%s",
 			    in->error ? input_error(in) : strerror(ENOMEM));
 			return (NULL);
 		}
@@ -469,13 +470,24 @@ input_offset(const struct input *in)
 char *
 input_slurp(struct input *in, size_t *lenp, char **cause)
 {
+	return (input_slurp_max(in, INPUT_MAX_FILE, lenp, cause));
+}
+
+/*
+ * input_slurp, failing past max bytes: a reader that must hold the
+ * whole text keeps its own bound when the file on disk is compressed
+ * (it checks a plain file's size itself).
+ */
+char *
+input_slurp_max(struct input *in, uint64_t most, size_t *lenp, char **cause)
+{
 	uint64_t	 want = in->size - input_offset(in), max;
-	size_t		 len = 0, cap;
+	size_t		 len = 0, cap, ncap;
 	char		*b, *nb;
 	ssize_t		 n;
 
 	if (in->dec != NULL) {
-		max = in->limit < INPUT_MAX_FILE ? in->limit : INPUT_MAX_FILE;
+		max = in->limit < most ? in->limit : most;
 		/* Compressed text is rarely under a third of its size. */
 		want = in->size < max / 4 ? in->size * 4 : max;
 	} else if (in->size < input_offset(in))
@@ -498,14 +510,35 @@ input_slurp(struct input *in, size_t *lenp, char **cause)
 		len += n;
 		if (in->dec == NULL || len < cap - 1)
 			break;
-		/* Full: grow; input_source stops at the limit. */
-		if (cap > SIZE_MAX / 2 || (nb = realloc(b, cap * 2)) == NULL) {
+		if (len >= most) {
+			char	 c;
+
+			/* Exactly most bytes is fine. */
+			if ((n = input_read(in, &c, 1)) == 0)
+				break;
+			in->too_large = n == 1;
+			if (n == -1) {
+				cause_set(cause, "%s: %s", in->path,
+				    input_error(in));
+				free(b);
+				return (NULL);
+			}
+			cause_set(cause, "%s: decompresses to more than the "
+			    "%llu MiB this format may have (it is held whole "
+			    "in memory)", in->path,
+			    (unsigned long long)(most >> 20));
+			free(b);
+			return (NULL);
+		}
+		/* Full: grow, up to most; input_source stops at the limit. */
+		ncap = cap > most / 2 ? most + 1 : cap * 2;
+		if ((nb = realloc(b, ncap)) == NULL) {
 			cause_set(cause, "%s: out of memory", in->path);
 			free(b);
 			return (NULL);
 		}
 		b = nb;
-		cap *= 2;
+		cap = ncap;
 	}
 	b[len] = '\0';
 	*lenp = len;

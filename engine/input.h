@@ -92,6 +92,7 @@ char		*input_line(struct input *, size_t *, char **);
 ssize_t		 input_read(struct input *, void *, size_t);
 uint64_t	 input_offset(const struct input *);
 char		*input_slurp(struct input *, size_t *, char **);
+char		*input_slurp_max(struct input *, uint64_t, size_t *, char **);
 
 /*
  * input_line for a line already whole in the buffer, in line: the call

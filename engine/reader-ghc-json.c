@@ -281,7 +281,7 @@ ghc_json_load(struct input *in, const struct reader_options *opts,
 		    GHC_JSON_MAX_FILE >> 20);
 		return (NULL);
 	}
-	if ((text = input_slurp(in, &len, cause)) == NULL)
+	if ((text = input_slurp_max(in, GHC_JSON_MAX_FILE, &len, cause)) == NULL)
 		return (NULL);
 	doc = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
 	free(text);

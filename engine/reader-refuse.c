@@ -46,7 +46,6 @@ struct refuse {
 static size_t	reader_refuse_lines(const char *, size_t,
 		    struct refuse_line *, size_t);
 static int	reader_refuse_prefix(const struct refuse_line *, const char *);
-static int	reader_refuse_digits(const char *, size_t);
 static int	reader_refuse_perf_data(const struct refuse_line *, size_t,
 		    const char *, size_t);
 static int	reader_refuse_jfr(const struct refuse_line *, size_t,
@@ -58,8 +57,6 @@ static int	reader_refuse_prof_process(const struct refuse_line *, size_t,
 static int	reader_refuse_bpftrace_json(const struct refuse_line *,
 		    size_t, const char *, size_t);
 static int	reader_refuse_bpftrace(const struct refuse_line *, size_t,
-		    const char *, size_t);
-static int	reader_refuse_dtrace(const struct refuse_line *, size_t,
 		    const char *, size_t);
 static int	reader_refuse_eu_stack(const struct refuse_line *, size_t,
 		    const char *, size_t);
@@ -90,10 +87,6 @@ static const struct refuse reader_refuse_table[] = {
 	  "print stacks as a map of counts, @[ustack] = count(), or fold "
 	  "the output with FlameGraph's stackcollapse-bpftrace.pl",
 	  reader_refuse_bpftrace },
-	{ "DTrace aggregated stacks",
-	  "fold them with FlameGraph's stackcollapse.pl and load the "
-	  "folded file",
-	  reader_refuse_dtrace },
 	{ "eu-stack output",
 	  "fold it with FlameGraph's stackcollapse-elfutils.pl and load "
 	  "the folded file",
@@ -134,19 +127,6 @@ reader_refuse_prefix(const struct refuse_line *l, const char *p)
 	size_t	 n = strlen(p);
 
 	return (l->n >= n && memcmp(l->s, p, n) == 0);
-}
-
-/* Is it one or more digits? */
-static int
-reader_refuse_digits(const char *s, size_t n)
-{
-	size_t	 i;
-
-	for (i = 0; i < n; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			return (0);
-	}
-	return (n > 0);
 }
 
 /* perf.data: "PERFILE2" (and the older "PERFFILE"). */
@@ -229,36 +209,6 @@ reader_refuse_bpftrace(const struct refuse_line *l, size_t nl,
 			return (95);
 	}
 	return (0);
-}
-
-/*
- * DTrace's printa of stack aggregations: frames "module`function+0x1f"
- * indented, then the count alone on an indented line; often after the
- * "CPU     ID                    FUNCTION:NAME" header.
- */
-static int
-reader_refuse_dtrace(const struct refuse_line *l, size_t nl,
-    const char *buf, size_t len)
-{
-	size_t	 i, j, frames = 0, counts = 0;
-
-	for (i = 0; i < nl; i++) {
-		if (reader_refuse_prefix(&l[i], "CPU ") &&
-		    memmem(l[i].s, l[i].n, "FUNCTION:NAME", 13) != NULL)
-			return (95);
-		for (j = 0; j < l[i].n && (l[i].s[j] == ' ' ||
-		    l[i].s[j] == '\t'); j++)
-			;
-		if (j == 0 || j == l[i].n)
-			continue;
-		if (memchr(l[i].s + j, '`', l[i].n - j) != NULL &&
-		    memchr(l[i].s + j, ' ', l[i].n - j) == NULL)
-			frames++;
-		else if (reader_refuse_digits(l[i].s + j, l[i].n - j) &&
-		    frames > 0)
-			counts++;
-	}
-	return (frames >= 2 && counts >= 1 ? 90 : 0);
 }
 
 /* eu-stack: "PID 123 - process", "TID 123:", "#0  0x00007f... name". */

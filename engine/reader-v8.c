@@ -437,7 +437,7 @@ v8_load(struct input *in, const struct reader_options *opts, char **cause)
 		    V8_MAX_FILE >> 20);
 		return (NULL);
 	}
-	if ((text = input_slurp(in, &len, cause)) == NULL)
+	if ((text = input_slurp_max(in, V8_MAX_FILE, &len, cause)) == NULL)
 		return (NULL);
 	doc = json_loadb(text, len, 0, &jerr);
 	free(text);

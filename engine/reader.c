@@ -27,9 +27,11 @@
 
 /* The reader table, and loading a file by detected format. */
 
+extern const struct reader reader_bpftrace;
 extern const struct reader reader_callgrind;
 extern const struct reader reader_chrome;
 extern const struct reader reader_gprof;
+extern const struct reader reader_dtrace;
 extern const struct reader reader_folded;
 extern const struct reader reader_gecko;
 extern const struct reader reader_mercury;
@@ -58,6 +60,8 @@ static const struct reader *reader_table[] = {
 	&reader_v8,
 	&reader_callgrind,
 	&reader_gprof,
+	&reader_bpftrace,
+	&reader_dtrace,
 	&reader_perf,
 	&reader_folded,
 };

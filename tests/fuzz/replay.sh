@@ -6,8 +6,9 @@
 # failed property) or a sanitizer report fails the test.
 . "${top_srcdir:-$(cd "${0%/*}/../.." && pwd)}/tests/lib.sh"
 
-names="any escape-html escape-json fastcgi folded ghc-json ghc-prof mercury pattern pgcl proto query
-    trace v8 chrome gecko speedscope pprof callgrind gprof"
+names="any bpftrace decompress escape-html escape-json fastcgi folded ghc-json
+    ghc-prof mercury pattern pgcl proto query trace v8 chrome gecko speedscope
+    pprof callgrind gprof"
 
 for name in $names; do
 	bin=$top_builddir/tests/fuzz/replay-$name

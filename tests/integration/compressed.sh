@@ -5,7 +5,7 @@
 # server; concatenated gzip members, zstd frames and xz streams; a
 # truncated or corrupt stream is an error that says so; a compression
 # bomb stops at max_decompressed (--max-decompressed), and the CGI
-# answers it 413.
+# answers it 413; the web index shows a compressed file's format.
 if [ -z "${RDV_DEADLINE:-}" ]; then
 	RDV_DEADLINE=1
 	export RDV_DEADLINE
@@ -57,6 +57,20 @@ for f in "$data"/*.* "$data"/samples/*; do
 done
 check "at least 10 samples compared ($n)" test "$n" -ge 10
 
+# deepq convert reads them too.
+"$DEEPQ" convert "$data/firefox.folded" "$tmp/conv.want"
+for kind in gzip zstd xz; do
+	compress $kind "$data/firefox.folded" >"$tmp/conv.in"
+	"$DEEPQ" convert "$tmp/conv.in" "$tmp/conv.got" 2>&1 || :
+	check "convert: $kind input, the plain file's folded output" \
+	    cmp "$tmp/conv.want" "$tmp/conv.got"
+done
+yes 'a;b 1' | head -n 300000 | xz -c >"$tmp/conv.in"
+"$DEEPQ" convert --max-decompressed 1 "$tmp/conv.in" - >/dev/null \
+    2>"$tmp/err" || :
+check "convert --max-decompressed 1: $(cat "$tmp/err")" \
+    grep -q "decompresses to more than 1 MiB" "$tmp/err"
+
 # Concatenated members, frames and streams: the halves of a file.
 f=$data/firefox.folded
 half=$(($(wc -l <"$f") / 2))
@@ -88,6 +102,28 @@ else
 	check "gzip: other bytes after the member: $(cat "$tmp/err")" \
 	    grep -q "trailing bytes" "$tmp/err"
 fi
+
+# A file of over 1 MiB compressed (many decoder blocks, several reads of
+# compressed bytes): the same answers, and a cut still an error.
+awk 'BEGIN { srand(7); for (i = 0; i < 120000; i++)
+	printf "main;f%d;g%d;h%d %d\n", int(rand() * 500), int(rand() * 5000),
+	    int(rand() * 50000), 1 + int(rand() * 1000) }' >"$tmp/big.folded"
+"$DEEPQ" query --local "$tmp/big.folded" 'cmd=top&format=json' \
+    >"$tmp/big.want"
+mkdir -p "$tmp/big"
+for kind in gzip zstd xz; do
+	compress $kind "$tmp/big.folded" >"$tmp/big/big.folded"
+	size=$(wc -c <"$tmp/big/big.folded")
+	"$DEEPQ" query --local "$tmp/big/big.folded" 'cmd=top&format=json' \
+	    >"$tmp/big.got" 2>&1 || :
+	check "$kind, $size bytes (big): the plain file's top page" \
+	    cmp "$tmp/big.want" "$tmp/big.got"
+	head -c $((size * 3 / 4)) "$tmp/big/big.folded" >"$tmp/big/cut.folded"
+	"$DEEPQ" query --local "$tmp/big/cut.folded" cmd=menu >/dev/null \
+	    2>"$tmp/err" || :
+	check "$kind, big, cut at 3/4: $(cat "$tmp/err")" \
+	    grep -q "truncated $kind data" "$tmp/err"
+done
 
 # Truncated and corrupt streams: errors that say so, never a profile of
 # what came before. (The sample is big enough that a cut loses lines.)
@@ -161,5 +197,17 @@ cgi cut 'QUERY_STRING=file=cut.folded&cmd=menu&format=json'
 check "CGI: a truncated file is 422 ($(status cut))" test "$(status cut)" = 422
 check "CGI: the 422 says truncated" grep -q "truncated xz data" \
     "$tmp/cut.body"
+
+# The web index's format column looks through the compression.
+rdv_web
+url=$web
+code=$(rdv_get 'format=json')
+check "web index: 200 ($code)" test "$code" = 200
+check "web index: the four compressed cpuprofiles are v8" jq -e \
+    '[.profiles[] | select(.name | startswith("r-")) | .format] |
+    length == 4 and all(. == "v8")' "$tmp/body"
+check "web index: the zstd bomb is folded" jq -e \
+    '.profiles[] | select(.name == "bomb.folded") | .format == "folded"' \
+    "$tmp/body"
 
 done_testing
