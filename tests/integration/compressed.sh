@@ -38,6 +38,8 @@ n=0
 for f in "$data"/*.* "$data"/samples/*; do
 	name=${f##*/}
 	[ "$name" != README ] || continue
+	# Compressed already: once more would be a profile inside a profile.
+	case $name in *.gz|*.zst|*.xz) continue ;; esac
 	"$DEEPQ" query --local "$f" 'cmd=top&format=json' \
 	    >"$tmp/plain/$name.json" 2>/dev/null || continue
 	n=$((n + 1))
