@@ -287,8 +287,11 @@ server_base_load(void *arg, const char *name, int *status, char **cause)
 		return (b->profile);
 	}
 	r = -1;
-	if (s->cache_dir == NULL) {
-		/* No cache to load through: read it here (blocks). */
+	if (s->cache_dir == NULL || reader_view_file(pp.path)) {
+		/*
+		 * No cache to load through, or a view, which the cache
+		 * cannot hold: read it here (blocks).
+		 */
 		if ((b->profile = reader_load(pp.path, NULL, NULL, cause)) ==
 		    NULL)
 			*status = reader_view_unavailable(*cause) ? 503 : 422;
