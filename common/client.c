@@ -42,6 +42,7 @@
 #include "escape.h"
 #include "profpath.h"
 #include "proto.h"
+#include "reader-view.h"
 #include "render.h"
 #include "rundir.h"
 #include "testhook.h"

@@ -715,6 +715,22 @@ reader_view_stale(const struct profile *p, const char *path)
 	return (NULL);
 }
 
+/* Is the file at path a view file (by content, as the probe decides)? */
+int
+reader_view_file(const char *path)
+{
+	char	 buf[sizeof VIEW_MAGIC];
+	ssize_t	 n;
+	int	 fd;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)) ==
+	    -1)
+		return (0);
+	n = read(fd, buf, sizeof buf);
+	close(fd);
+	return (n > 0 && view_probe(buf, n) > 0);
+}
+
 /* Is a load error's cause ClickHouse being unreachable (503, retry)? */
 int
 reader_view_unavailable(const char *cause)

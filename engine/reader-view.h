@@ -46,6 +46,7 @@ struct profile;
 	"PARTITION BY toYYYYMM(ts)\n" \
 	"ORDER BY (labels, ts, profile_id, metric, stack_id)"
 
+int		 reader_view_file(const char *);
 const char	*reader_view_stale(const struct profile *, const char *);
 int		 reader_view_unavailable(const char *);
 

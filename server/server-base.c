@@ -328,8 +328,11 @@ server_base_load(void *arg, const char *name, int *status, char **cause)
 		return (b->profile);
 	}
 	r = -1;
-	if (s->cache_dir == NULL) {
-		/* No cache to load through: read it here (blocks). */
+	if (s->cache_dir == NULL || reader_view_file(pp.path)) {
+		/*
+		 * No cache to load through, or a view, which the cache
+		 * cannot hold: read it here (blocks).
+		 */
 		if ((in = server_input(pp.path, pp.dev, pp.ino, &st,
 		    cause)) == NULL)
 			*status = 404;
