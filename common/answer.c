@@ -47,14 +47,21 @@
 #define ANSWER_BODY_MIN	16384
 
 struct answer_body {
-	char	*b;
-	size_t	 n, cap;
-	int	 failed;
+	char		*b;
+	size_t		 n, cap;
+	int		 failed;
+	struct cost	*cost;		/* the query's, for its deadline */
+	size_t		 checked;	/* n at the last look at the clock */
 };
+
+/* Bytes rendered between looks at the query's deadline. */
+#define ANSWER_BODY_CHECK	65536
 
 static int	answer_has_format(const char *, const char *);
 static ssize_t	answer_body_write(void *, const char *, size_t);
 static FILE	*answer_body_open(struct answer_body *);
+static void	 answer_render_error(struct report_error *,
+		    const struct cost *);
 static int	answer_body_close(FILE *, struct answer_body *,
 		    struct answer *);
 
@@ -68,6 +75,18 @@ answer_body_write(void *cookie, const char *buf, size_t len)
 
 	if (ab->failed)
 		return (0);
+	/*
+	 * Rendering a big page takes time too: past the query's deadline
+	 * it stops, as the report would have (no units are charged: those
+	 * were, per node shown, when the report was made).
+	 */
+	if (ab->cost != NULL && ab->n - ab->checked >= ANSWER_BODY_CHECK) {
+		ab->checked = ab->n;
+		if (cost_check(ab->cost) == -1) {
+			ab->failed = 1;
+			return (0);
+		}
+	}
 	if (len >= ab->cap - ab->n) {
 		cap = ab->cap ? ab->cap : ANSWER_BODY_MIN;
 		while (len >= cap - ab->n) {
@@ -215,6 +234,19 @@ answer_error(const char *format, int status, const char *message,
 	return (a);
 }
 
+/* Why rendering failed: the deadline (503), else memory. */
+static void
+answer_render_error(struct report_error *e, const struct cost *budget)
+{
+	char	*why;
+
+	if (cost_over(budget) && (why = cost_message(budget)) != NULL) {
+		report_error_set(e, 503, "%s", why);
+		free(why);
+	} else
+		report_error_set(e, 500, "out of memory");
+}
+
 /* Answer a query string about a profile. NULL only if out of memory. */
 struct answer *
 answer_query(const struct profile *p, const char *qs,
@@ -348,18 +380,19 @@ displayed:
 		a = NULL;
 		goto fail;
 	}
+	ab.cost = &budget;
 	if (r->render(f, j, d, &ctx->render) == -1) {
 		fclose(f);
 		free(ab.b);
 		answer_free(a);
 		a = NULL;
-		report_error_set(&e, 500, "out of memory");
+		answer_render_error(&e, &budget);
 		goto fail;
 	}
 	if (answer_body_close(f, &ab, a) == -1) {
 		answer_free(a);
 		a = NULL;
-		report_error_set(&e, 500, "out of memory");
+		answer_render_error(&e, &budget);
 		goto fail;
 	}
 	goto done;

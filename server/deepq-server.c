@@ -495,6 +495,7 @@ main(int argc, char **argv)
 	s.idle_timeout = cfg->idle_timeout;
 	s.want_max_age = cfg->want_max_age;
 	s.write_timeout = cfg->write_timeout;
+	s.max_workers = cfg->max_workers;
 	s.max_cost = cfg->max_cost;
 	s.load_timeout = cfg->load_timeout;
 	/* Waiting longer for a base than the client waits is no use. */
