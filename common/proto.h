@@ -109,6 +109,8 @@ struct answer;
 #define PROTO_READY_OK		'R'	/* FIFO in place, serving */
 #define PROTO_READY_ERROR	'E'	/* followed by the message */
 #define PROTO_READY_BUSY	'B'	/* another server has the file */
+/* How an error message of the runtime directory's begins (not a load's). */
+#define PROTO_READY_RUNDIR	"runtime directory: "
 
 struct proto_req {
 	unsigned int	 version;
