@@ -34,6 +34,7 @@
 #include "proto.h"
 #include "rundir.h"
 #include "server.h"
+#include "testhook.h"
 
 /*
  * Expensive queries in worker processes. The server answers every query
@@ -93,6 +94,9 @@ server_worker_write(struct server *s, int fd, const char *id,
 			if (n > 0) {
 				off += (size_t)n;
 				progress = rundir_now();
+				/* Where the server pauses too (tests). */
+				if (i == 3)
+					testhook_pause("server-write");
 				continue;
 			}
 			if (n == -1 && errno != EAGAIN && errno != EINTR)
