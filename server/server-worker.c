@@ -136,6 +136,13 @@ server_worker_child(struct server *s, int fd, const char *id,
 		close(s->alivefd);
 	close(s->lockfd);
 	close(s->dirfd);
+	/*
+	 * Forgotten too: a base loader forked from here closes them again,
+	 * and their numbers may name something else by then.
+	 */
+	TAILQ_INIT(&s->clients);
+	s->nclients = 0;
+	s->fifofd = s->alivefd = s->lockfd = s->dirfd = -1;
 	memset(&sa, 0, sizeof sa);
 	sigemptyset(&sa.sa_mask);
 	sa.sa_handler = SIG_DFL;
