@@ -300,7 +300,7 @@ server_handle(struct server *s, struct proto_req *r)
 	    rundir_now() - t0 >= SERVER_SLICE) {
 		answer_free(a);
 		a = NULL;
-		if (server_worker_start(s, r->id, query, &ctx,
+		if (server_worker_start(s, r->id, query, key, &ctx,
 		    s->max_msec - (uint64_t)(rundir_now() - t0)) == 0) {
 			free(key);
 			free(qtext);
@@ -535,6 +535,7 @@ server_run(struct server *s)
 	char			 ready;
 
 	TAILQ_INIT(&s->clients);
+	TAILQ_INIT(&s->fills);
 	if ((s->base = event_base_new()) == NULL ||
 	    (s->in = evbuffer_new()) == NULL)
 		fatalx("libevent initialisation failed");
@@ -578,6 +579,7 @@ server_run(struct server *s)
 
 	while ((c = TAILQ_FIRST(&s->clients)) != NULL)
 		server_client_free(c);
+	server_worker_fills_free(s);
 	event_free(s->ev_fifo);
 	event_free(s->ev_idle);
 	event_free(s->ev_watch);

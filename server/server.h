@@ -50,7 +50,7 @@ struct profile;
 #define SERVER_WATCH		1	/* seconds between ownership checks */
 #define SERVER_BASES		4	/* base= profiles kept loaded */
 #define SERVER_WORKERS		64	/* most max_workers can be */
-#define SERVER_SLICE		100	/* ms a query runs in the server */
+#define SERVER_SLICE		50	/* ms a query runs in the server */
 
 /* A base= profile, kept by identity (server-base.c). */
 struct server_base {
@@ -83,6 +83,18 @@ struct server_client {
 	char			 id[PROTO_ID_LEN + 1];
 };
 TAILQ_HEAD(server_clients, server_client);
+
+/* A worker's answer coming back for the answer cache (server-worker.c). */
+struct server_fill {
+	TAILQ_ENTRY(server_fill) entry;
+	struct server		*server;
+	int			 fd;
+	struct event		*ev;
+	struct evbuffer		*in;
+	char			*key;
+	const char		*ctype;		/* the renderer's, static */
+};
+TAILQ_HEAD(server_fills, server_fill);
 
 struct server {
 	struct event_base	*base;
@@ -130,6 +142,7 @@ struct server {
 	int			 max_workers;	/* 0: no workers */
 	size_t			 nworkers;
 	pid_t			 workers[SERVER_WORKERS];	/* 0: free */
+	struct server_fills	 fills;
 };
 
 /* log.c */
@@ -157,7 +170,8 @@ struct answer *server_answer_fix(struct answer *, const char *,
 
 /* server-worker.c */
 int	server_worker_start(struct server *, const char *, const char *,
-	    struct answer_context *, uint64_t);
+	    const char *, struct answer_context *, uint64_t);
+void	server_worker_fills_free(struct server *);
 void	server_worker_reap(struct server *);
 
 /* server-base.c */

@@ -3,10 +3,11 @@
 # generated profile of 50,000 call nodes, seconds each, within the
 # budget) sent at once, and meanwhile cheap ones (cmd=menu) through
 # lighttpd and the CGI. The server tries each query for a slice of
-# 100 ms, then hands it to a worker process (max_workers); the menus
+# 50 ms, then hands it to a worker process (max_workers); the menus
 # wait well under a second. The same with max_workers=0 (one query at a
 # time, as before) for comparison; a fifth heavy query past max_workers
-# gets 503 with Retry-After; the heavy answers are whole.
+# gets 503 with Retry-After; the heavy answers are whole, and come back
+# to the server's answer cache.
 if [ -z "${RDV_DEADLINE:-}" ]; then
 	RDV_DEADLINE=1
 	export RDV_DEADLINE
@@ -70,6 +71,24 @@ rdv_local 'cmd=tree&depth=100000&budget=1000000&format=json' big.trace \
     >"$tmp/want.json"
 check "...whole, as answered in-process" cmp -s "$tmp/want.json" \
     "$tmp/h.1.body"
+rdv_stop
+
+# A worker's answer comes back to the server's answer cache: the same
+# heavy query again is answered from it.
+rdv_conf max_cost=0 query_timeout=60 max_workers=2 answer_cache=256
+rdv_get "$menu" >/dev/null
+t0=$(rdv_ms)
+c1=$(rdv_get "$heavy")
+t1=$(($(rdv_ms) - t0))
+cp "$tmp/body" "$tmp/first.json"
+sleep 0.5
+t0=$(rdv_ms)
+c2=$(rdv_get "$heavy")
+t2=$(($(rdv_ms) - t0))
+echo "# a heavy query through a worker: $t1 ms; again, from the answer cache: $t2 ms"
+check "the heavy query again: from the cache ($c1 $t1 ms, then $c2 $t2 ms)" \
+    sh -c "[ '$c1 $c2' = '200 200' ] && [ $t2 -lt $((t1 / 2)) ]"
+check "...the same bytes" cmp -s "$tmp/first.json" "$tmp/body"
 rdv_stop
 
 # max_workers=1: a second heavy query meanwhile is refused at once.
