@@ -59,6 +59,7 @@ typedef const char	*(*cgi_get)(void *, const char *);
 static volatile sig_atomic_t	cgi_cancel;
 
 static void	cgi_signal(int);
+static void	cgi_log(const char *);
 static int	cgi_fail(const char *, int, const char *, const char *,
 		    int, int, cgi_out, void *);
 static int	cgi_request(const char *, cgi_get, void *, cgi_out, void *);
@@ -181,6 +182,7 @@ cgi_request(const char *conf, cgi_get get, void *arg, cgi_out out,
 
 	client_options_init(&opts);
 	opts.cancel = &cgi_cancel;
+	opts.log = cgi_log;
 	if ((a = client_query_with(cfg, &opts, query_str(v.query, QUERY_FILE),
 	    v.qs, &cause)) == NULL) {
 		r = cgi_fail(v.format, 500, cause ? cause : "out of memory", sb,
@@ -197,6 +199,13 @@ done:
 	front_verdict_free(&v);
 	conf_free(cfg);
 	return (r);
+}
+
+/* What the client leaves out of an answer: the web server's error log. */
+static void
+cgi_log(const char *msg)
+{
+	fprintf(stderr, "deepq.cgi: %s\n", msg);
 }
 
 static const char *

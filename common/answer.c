@@ -72,6 +72,17 @@ answer_body_write(void *cookie, const char *buf, size_t len)
 
 	if (ab->failed)
 		return (0);
+	/*
+	 * Rendering a big page takes time too: past the query's deadline
+	 * it stops, as the report would have.
+	 */
+	if (ab->check != NULL && ab->n - ab->checked >= ANSWER_BODY_CHECK) {
+		ab->checked = ab->n;
+		if (ab->check(ab->check_arg) == -1) {
+			ab->failed = 1;
+			return (0);
+		}
+	}
 	if (len >= ab->cap - ab->n) {
 		cap = ab->cap ? ab->cap : ANSWER_BODY_MIN;
 		while (len >= cap - ab->n) {

@@ -42,12 +42,22 @@ struct answer {
 	char		*message;	/* the error's text, NULL on success */
 };
 
-/* A body being written through a FILE (answer_body_open). */
+/*
+ * A body being written through a FILE (answer_body_open). The writer may
+ * set check after the open: it is called every ANSWER_BODY_CHECK bytes,
+ * and -1 stops the body (a query past its deadline while rendering).
+ */
 struct answer_body {
 	char	*b;
 	size_t	 n, cap;
 	int	 failed;
+	int	 (*check)(void *);
+	void	*check_arg;
+	size_t	 checked;	/* n at the last check */
 };
+
+/* Bytes rendered between checks. */
+#define ANSWER_BODY_CHECK	65536
 
 /* Writes an error page: FILE, status, message, context; -1 on failure. */
 typedef int	(*answer_error_writer)(FILE *, int, const char *,

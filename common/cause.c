@@ -16,6 +16,7 @@
 
 #include "config.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,10 +29,14 @@
 void
 cause_vset(char **cause, const char *fmt, va_list ap)
 {
+	int	 saved = errno;
+
 	if (cause == NULL)
 		return;
 	if (vasprintf(cause, fmt, ap) == -1)
 		*cause = NULL;
+	/* Callers still look at the errno of what failed. */
+	errno = saved;
 }
 
 /* Set *cause to a formatted sentence. */

@@ -103,6 +103,9 @@ static struct answer *client_loading(struct client *);
 static int	client_canceled(const struct client *);
 static int	client_open(struct client *, int, char **);
 static void	client_close(struct client *);
+static struct answer *client_open_error(struct client *, const char *, int,
+		    char *);
+static void	client_unrundir(const struct client *, char *);
 static struct answer *client_run(struct client *, const char *);
 static int	client_send(struct client *, int, const char *);
 static int	client_read(struct client *, char *, size_t, long long, int,
@@ -260,6 +263,61 @@ client_open(struct client *c, int create, char **cause)
 	    cause)) == -1)
 		return (-1);
 	return (0);
+}
+
+/*
+ * The answer when the runtime directory cannot be used (why, from
+ * client_open, with the errno of what failed). Running out of something
+ * (inodes, space, descriptors, memory) is 503 with Retry-After: it
+ * passes, and the profile is not to blame (422 said it was). Anything
+ * else is 500. The client sees no path, only what went wrong; the
+ * whole cause goes to the log callback, where an administrator looks.
+ */
+static struct answer *
+client_open_error(struct client *c, const char *what, int err, char *why)
+{
+	struct answer	*a;
+	int		 resource;
+
+	resource = err == ENOSPC || err == EDQUOT || err == EMFILE ||
+	    err == ENFILE || err == ENOMEM || err == EAGAIN;
+	if (c->opts->log != NULL && why != NULL)
+		c->opts->log(why);
+	if (resource)
+		a = client_error(c, 503, CLIENT_RETRY, "%s: %s", what,
+		    strerror(err));
+	else if (why != NULL) {
+		/* A refusal says why (an owner, a link), by no path. */
+		client_unrundir(c, why);
+		a = client_error(c, 500, 0, "%s: %s", what, why);
+	} else
+		a = client_error(c, 500, 0, "%s: %s", what,
+		    err != 0 ? strerror(err) : "cannot be used");
+	free(why);
+	return (a);
+}
+
+/*
+ * Take the runtime directory's path out of a message, in place: a
+ * leading "DIR: " or "DIR/" goes, any other "DIR" becomes "...".
+ */
+static void
+client_unrundir(const struct client *c, char *msg)
+{
+	char	*p;
+	size_t	 n;
+
+	if (c->rundir == NULL || (n = strlen(c->rundir)) == 0)
+		return;
+	if (strncmp(msg, c->rundir, n) == 0 && (msg[n] == '/' ||
+	    (msg[n] == ':' && msg[n + 1] == ' ')))
+		memmove(msg, msg + n + (msg[n] == '/' ? 1 : 2),
+		    strlen(msg + n + (msg[n] == '/' ? 1 : 2)) + 1);
+	/* Never longer: "..." replaces at least as many bytes. */
+	while (n >= 3 && (p = strstr(msg, c->rundir)) != NULL) {
+		memcpy(p, "...", 3);
+		memmove(p + 3, p + n, strlen(p + n) + 1);
+	}
 }
 
 /* Close and remove everything client_open made. */
@@ -673,12 +731,8 @@ client_start(struct client *c, int *rfd)
 	int		 sfd, count, r, seen = 0;
 
 	*rfd = -1;
-	if ((sfd = rundir_file(c->dirfd, PROTO_SPAWN_LOCK, 1, &why)) == -1) {
-		a = client_error(c, 500, 0, "unsafe runtime directory: %s",
-		    why ? why : "?");
-		free(why);
-		return (a);
-	}
+	if ((sfd = rundir_file(c->dirfd, PROTO_SPAWN_LOCK, 1, &why)) == -1)
+		return (client_open_error(c, "runtime directory", errno, why));
 	if (rundir_lock(sfd, LOCK_EX, CLIENT_LOCK_MS, c->opts->cancel) == -1) {
 		a = client_error(c, 503, CLIENT_RETRY, "busy starting servers");
 		goto done;
@@ -694,7 +748,8 @@ client_start(struct client *c, int *rfd)
 	}
 	if ((*rfd = client_spawn(c->cfg, c->rundir, c->key, c->path,
 	    &why)) == -1) {
-		a = client_error(c, 500, 0, "%s", why ? why : "?");
+		a = client_open_error(c, "cannot start a server", errno, why);
+		why = NULL;
 		goto done;
 	}
 	r = client_ready(c, *rfd, rundir_now() + CLIENT_START_MS, &msg, &seen);
@@ -703,10 +758,13 @@ client_start(struct client *c, int *rfd)
 	if (r == PROTO_READY_BUSY)
 		a = client_error(c, 503, CLIENT_RETRY, "another server has "
 		    "this profile");
+	else if (r == PROTO_READY_ERROR && msg != NULL &&
+	    strncmp(msg, PROTO_READY_RUNDIR, strlen(PROTO_READY_RUNDIR)) == 0)
+		a = client_error(c, 503, CLIENT_RETRY, "%s", msg);
 	else if (r == PROTO_READY_ERROR)
-		a = client_error(c, 500, 0, "%s", msg ? msg : "?");
+		a = client_error(c, 500, 0, "%s", client_unpath(c, msg));
 	else if (r == PROTO_READY_TOOLARGE)
-		a = client_error(c, 413, 0, "%s", msg ? msg : "?");
+		a = client_error(c, 413, 0, "%s", client_unpath(c, msg));
 	else
 		a = client_error(c, 500, 0, "the server did not start");
 	close(*rfd);
@@ -819,12 +877,20 @@ client_run(struct client *c, const char *query)
 		close(rfd);
 		if (r == PROTO_READY_OK || r == PROTO_READY_BUSY)
 			continue;
+		if (r == PROTO_READY_ERROR && msg != NULL &&
+		    strncmp(msg, PROTO_READY_RUNDIR,
+		    strlen(PROTO_READY_RUNDIR)) == 0) {
+			/* Not the profile's fault: retry later. */
+			a = client_error(c, 503, CLIENT_RETRY, "%s", msg);
+			free(msg);
+			return (a);
+		}
 		if (r == PROTO_READY_ERROR || r == PROTO_READY_TOOLARGE) {
 			/*
 			 * Too large: 413, the request's entity is the file. A
 			 * view's database down: 503, the service, retry.
 			 */
-			int unavail = r == PROTO_READY_ERROR &&
+			int unavail = r == PROTO_READY_ERROR && msg != NULL &&
 			    strstr(msg, PROTO_UNAVAILABLE_TEXT) != NULL;
 
 			a = client_error(c, r == PROTO_READY_TOOLARGE ? 413 :
@@ -897,11 +963,9 @@ client_query_with(const struct config *cfg, const struct client_options *o,
 	c.root = realpath(o->root != NULL ? o->root : cfg->profile_root,
 	    NULL);
 	memcpy(c.key, pp.key, sizeof c.key);
-	if (client_open(&c, 1, &why) == -1) {
-		a = client_error(&c, 500, 0, "runtime directory: %s",
-		    why ? why : "?");
-		free(why);
-	} else
+	if (client_open(&c, 1, &why) == -1)
+		a = client_open_error(&c, "runtime directory", errno, why);
+	else
 		a = client_run(&c, query);
 	client_close(&c);
 	profpath_clear(&pp);
@@ -944,8 +1008,10 @@ client_query_key(const struct config *cfg, const struct client_options *o,
 	else {
 		memcpy(c.key, key, sizeof c.key);
 		if (client_open(&c, 0, &why) == -1) {
-			a = client_error(&c, 404, 0, "%s", why ? why : "?");
-			free(why);
+			if (errno == ENOENT)
+				a = client_error(&c, 404, 0, "no such server");
+			else
+				a = client_open_error(&c, "runtime directory", errno, why);
 		} else
 			a = client_run(&c, query);
 		client_close(&c);

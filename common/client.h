@@ -56,6 +56,8 @@ struct client_options {
 	int			 load_wait;	/* seconds; -1: config's */
 	int			 nospawn;	/* never start a server */
 	volatile sig_atomic_t	*cancel;	/* set by a signal: give up */
+	/* Details the client's answer leaves out (paths): NULL, dropped. */
+	void			(*log)(const char *);
 };
 
 /* A running server, from client_list(). */

@@ -316,7 +316,13 @@ conf_load(const char *path, char **cause)
 		conf_free(c);
 		return (NULL);
 	}
-	if ((c->path = strdup(path)) == NULL) {
+	/*
+	 * Absolute: the path is handed on to the servers we start (-f),
+	 * and a server runs from "/", where a relative one names nothing.
+	 */
+	if ((c->path = realpath(path, NULL)) == NULL)
+		c->path = strdup(path);
+	if (c->path == NULL) {
 		cause_set(cause, "out of memory");
 		goto fail;
 	}

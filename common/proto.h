@@ -117,6 +117,8 @@ struct answer;
  * answers 503 and the caller may retry.
  */
 #define PROTO_UNAVAILABLE_TEXT	"ClickHouse unavailable at "
+/* How an error message of the runtime directory's begins (not a load's). */
+#define PROTO_READY_RUNDIR	"runtime directory: "
 
 struct proto_req {
 	unsigned int	 version;

@@ -38,6 +38,9 @@
 /* Query string + profile -> answer (see answer-query.h). */
 
 static int	answer_has_format(const char *, const char *);
+static int	answer_query_check(void *);
+static void	answer_render_error(struct report_error *,
+		    const struct cost *);
 static struct answer *answer_query_error(const char *, int, const char *,
 		    const struct render_context *);
 
@@ -73,6 +76,26 @@ answer_query_error(const char *format, int status, const char *message,
 		return (answer_error_write(r->content_type, r->error, status,
 		    message, rctx));
 	return (answer_error(format, status, message, rctx));
+}
+
+/* The body's check: the query's deadline, without charging units. */
+static int
+answer_query_check(void *arg)
+{
+	return (cost_check(arg));
+}
+
+/* Why rendering failed: the deadline (503), else memory. */
+static void
+answer_render_error(struct report_error *e, const struct cost *budget)
+{
+	char	*why;
+
+	if (cost_over(budget) && (why = cost_message(budget)) != NULL) {
+		report_error_set(e, 503, "%s", why);
+		free(why);
+	} else
+		report_error_set(e, 500, "out of memory");
 }
 
 /* Answer a query string about a profile. NULL only if out of memory. */
@@ -230,18 +253,20 @@ displayed:
 		a = NULL;
 		goto fail;
 	}
+	ab.check = answer_query_check;
+	ab.check_arg = &budget;
 	if (r->render(f, j, d, &ctx->render) == -1) {
 		fclose(f);
 		free(ab.b);
 		answer_free(a);
 		a = NULL;
-		report_error_set(&e, 500, "out of memory");
+		answer_render_error(&e, &budget);
 		goto fail;
 	}
 	if (answer_body_close(f, &ab, a) == -1) {
 		answer_free(a);
 		a = NULL;
-		report_error_set(&e, 500, "out of memory");
+		answer_render_error(&e, &budget);
 		goto fail;
 	}
 	goto done;

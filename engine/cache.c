@@ -95,6 +95,7 @@ static void	out_string(struct cache_out *, const char *);
 static const void *in_take(struct cache_in *, uint64_t, uint64_t);
 static const char *in_string(struct cache_in *);
 static uint64_t	checksum(const char *, uint64_t, uint64_t);
+static int	cache_read(int, void *, size_t);
 static int	cache_sum_file(int, struct cache_header *);
 static uint64_t	cache_sum(const struct cache_header *, const char *);
 static int	cache_check(struct profile *, const struct cache_header *);
@@ -195,6 +196,27 @@ out_string(struct cache_out *o, const char *s)
 	out_bytes(o, &n, sizeof n);
 	out_bytes(o, s, n);
 	out_pad(o);
+}
+
+/* Read len bytes of fd from offset 0 into buf; -1 (errno 0: short). */
+static int
+cache_read(int fd, void *buf, size_t len)
+{
+	size_t	 off = 0;
+	ssize_t	 n;
+
+	while (off < len) {
+		n = pread(fd, (char *)buf + off, len - off, (off_t)off);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (n == 0)
+				errno = 0;
+			return (-1);
+		}
+		off += (size_t)n;
+	}
+	return (0);
 }
 
 /*
@@ -532,13 +554,26 @@ cache_load(const char *path, const struct stat *src, char **cause)
 		cause_set(cause, "%s: truncated", path);
 		goto fail;
 	}
-	/* Populated at once: the checksum reads every page anyway. */
-	map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE,
-	    fd, 0);
+	/*
+	 * Read into memory of our own, not a mapping of the file: a file
+	 * truncated while mapped (another server rewriting it, a full
+	 * disk, an administrator) turns the next touch of a page past its
+	 * new end into SIGBUS, in the middle of some query. Read, a
+	 * truncated file is a short read here, an error like any other.
+	 * The checksum reads every byte anyway.
+	 */
+	map = mmap(NULL, st.st_size, PROT_READ | PROT_WRITE,
+	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (map == MAP_FAILED) {
-		cause_set(cause, "%s: mmap: %s", path, strerror(errno));
+		cause_set(cause, "%s: out of memory", path);
 		goto fail;
 	}
+	if (cache_read(fd, map, st.st_size) == -1) {
+		cause_set(cause, "%s: %s", path, errno == 0 ?
+		    "truncated while read" : strerror(errno));
+		goto fail;
+	}
+	(void)mprotect(map, st.st_size, PROT_READ);
 	close(fd);
 	fd = -1;
 	in.p = (const char *)map + sizeof h;

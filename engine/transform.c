@@ -766,9 +766,13 @@ tf_check(struct tf *x)
 		for (f = 1; f < p->nfuncs; f++) {
 			if ((r = transform_matches(p, t, f, x->cost,
 			    &why)) == -1) {
+				/* The budget's own message, if it ran out. */
+				if (cost_over(x->cost)) {
+					free(why);
+					return (tf_charge(x, 0));
+				}
 				tf_error(x, 503, "query too expensive (%s=: "
 				    "%s)", transform_kinds[t->kind].name,
-				    cost_over(x->cost) ? "over its budget" :
 				    why ? why : "out of memory");
 				free(why);
 				return (-1);

@@ -404,7 +404,7 @@ main(int argc, char **argv)
 	}
 	s.rundir = rundir;
 	if ((s.dirfd = rundir_open(rundir, 1, &cause)) == -1)
-		goto fail;
+		goto rundir_fail;
 	if (fstat(s.dirfd, &s.dirst) == -1 ||
 	    proto_name(s.lockname, sizeof s.lockname, s.key, PROTO_LOCK,
 	    NULL) == -1 ||
@@ -417,7 +417,7 @@ main(int argc, char **argv)
 	}
 	if ((s.lockfd = rundir_file(s.dirfd, s.lockname, 1, &cause)) == -1 ||
 	    (s.alivefd = rundir_file(s.dirfd, s.alivename, 1, &cause)) == -1)
-		goto fail;
+		goto rundir_fail;
 	/* Short waits: a client may be testing the lock this instant. */
 	if (rundir_lock(s.alivefd, LOCK_EX, 500, NULL) == -1) {
 		main_ready(PROTO_READY_BUSY, NULL);
@@ -488,20 +488,24 @@ main(int argc, char **argv)
 	 * clients see no FIFO, or one a ready server reads (F5).
 	 */
 	if (proto_id_new(id, &cause) == -1 ||
-	    proto_name(tmpname, sizeof tmpname, s.key, PROTO_FIFO, id) == -1 ||
-	    rundir_mkfifo(s.dirfd, tmpname, &cause) == -1)
+	    proto_name(tmpname, sizeof tmpname, s.key, PROTO_FIFO, id) == -1)
 		goto fail;
+	if (rundir_mkfifo(s.dirfd, tmpname, &cause) == -1)
+		goto rundir_fail;
 	if ((s.fifofd = rundir_fifo(s.dirfd, tmpname, O_RDWR, &cause)) == -1 ||
 	    fstat(s.fifofd, &s.fifost) == -1 ||
 	    renameat(s.dirfd, tmpname, s.dirfd, s.fifoname) == -1) {
+		n = errno;
 		(void)unlinkat(s.dirfd, tmpname, 0);
+		errno = n;
 		if (cause == NULL)
 			cause = strdup(strerror(errno));
-		goto fail;
+		goto rundir_fail;
 	}
 	s.idle_timeout = cfg->idle_timeout;
 	s.want_max_age = cfg->want_max_age;
 	s.write_timeout = cfg->write_timeout;
+	s.max_workers = cfg->max_workers;
 	s.max_cost = cfg->max_cost;
 	s.load_timeout = cfg->load_timeout;
 	/* Waiting longer for a base than the client waits is no use. */
@@ -541,6 +545,19 @@ main(int argc, char **argv)
 	conf_free(cfg);
 	free((char *)s.path);
 	return (0);
+rundir_fail:
+	/*
+	 * The runtime directory failed us (no inode, no space, no
+	 * descriptor...): the client says so with 503, not as a bad
+	 * profile, and shows no path; the log has the whole cause.
+	 */
+	n = errno;
+	log_warnx("%s", cause != NULL ? cause : "runtime directory");
+	snprintf(buf, sizeof buf, "%s%s", PROTO_READY_RUNDIR, strerror(n));
+	main_ready(PROTO_READY_ERROR, buf);
+	if (foreground)
+		errx(1, "%s", cause != NULL ? cause : buf);
+	exit(1);
 fail:
 	errstr = cause != NULL ? cause : "out of memory";
 	main_ready(too_large ? PROTO_READY_TOOLARGE : PROTO_READY_ERROR,

@@ -71,6 +71,7 @@ static void	server_fifo_cb(int, short, void *);
 static void	server_idle_cb(int, short, void *);
 static void	server_watch_cb(int, short, void *);
 static void	server_signal_cb(int, short, void *);
+static void	server_chld_cb(int, short, void *);
 static int	server_read(struct server *);
 static void	server_parse(struct server *);
 static void	server_handle(struct server *, struct proto_req *);
@@ -192,6 +193,32 @@ server_query_file(struct server *s, const struct proto_req *r)
 	return (q);
 }
 
+/*
+ * The last touches of an answer before it goes out, here or in a worker:
+ * a 503 without Retry-After gets one (a base still loading is worth
+ * another try soon), messages and bodies within the protocol's bounds.
+ * Frees a and returns another if it must; NULL if out of memory.
+ */
+struct answer *
+server_answer_fix(struct answer *a, const char *query,
+    const struct render_context *render)
+{
+	if (a == NULL)
+		a = answer_error("text", 500, "out of memory", NULL);
+	if (a == NULL)
+		return (NULL);
+	if (a->status == 503 && a->retry_after == 0)
+		a->retry_after = 2;
+	if (a->message != NULL && strlen(a->message) > PROTO_MAX_MESSAGE)
+		a->message[PROTO_MAX_MESSAGE] = '\0';
+	if (a->len > PROTO_MAX_BODY) {
+		answer_free(a);
+		a = answer_error(answer_guess_format(query), 500,
+		    "answer too large", render);
+	}
+	return (a);
+}
+
 /* Answer one request. */
 static void
 server_handle(struct server *s, struct proto_req *r)
@@ -204,6 +231,7 @@ server_handle(struct server *s, struct proto_req *r)
 	const char		*query = NULL;
 	const char		*cmd;
 	char			*qtext = NULL, *why = NULL, *key = NULL;
+	long long		 t0;
 	int			 status, shutdown = 0, busy = 1;
 
 	testhook_pause("server-answer");
@@ -261,25 +289,35 @@ server_handle(struct server *s, struct proto_req *r)
 		free(qtext);
 		return;
 	}
+	/*
+	 * First here, within a slice of time; a query that needs more goes
+	 * to a worker with the rest of its budget (server-worker.c).
+	 */
+	if (s->max_workers > 0 && !shutdown && s->max_msec > SERVER_SLICE)
+		ctx.report.max_msec = SERVER_SLICE;
+	t0 = rundir_now();
 	/* Parsed once: what did not parse gets its 400 from answer_query. */
 	a = q != NULL ? answer_query_parsed(s->profile, q, &ctx) :
 	    answer_query(s->profile, query, &ctx);
-send:
-	if (a == NULL)
-		a = answer_error("text", 500, "out of memory", NULL);
-	if (a != NULL) {
-		/* A base still loading: worth another try soon. */
-		if (a->status == 503 && a->retry_after == 0)
-			a->retry_after = 2;
-		if (a->message != NULL && strlen(a->message) >
-		    PROTO_MAX_MESSAGE)
-			a->message[PROTO_MAX_MESSAGE] = '\0';
-		if (a->len > PROTO_MAX_BODY) {
-			answer_free(a);
-			a = answer_error(answer_guess_format(query), 500,
-			    "answer too large", &ctx.render);
+	if (a != NULL && a->status == 503 &&
+	    ctx.report.max_msec < s->max_msec &&
+	    rundir_now() - t0 >= SERVER_SLICE) {
+		answer_free(a);
+		a = NULL;
+		if (server_worker_start(s, r->id, query, key, &ctx,
+		    s->max_msec - (uint64_t)(rundir_now() - t0)) == 0) {
+			query_free(q);
+			free(key);
+			free(qtext);
+			return;
 		}
+		if ((a = answer_error(answer_guess_format(query), 503,
+		    "busy: the server's expensive queries are all running, "
+		    "retry", &ctx.render)) != NULL)
+			a->retry_after = 1;
 	}
+send:
+	a = server_answer_fix(a, query, &ctx.render);
 	if (a != NULL) {
 		/* Only 200s of pure reports: see answer-cache.c. */
 		if (answer_cache_put(s->acache, key, a) == -1)
@@ -376,8 +414,9 @@ server_idle_cb(int fd, short what, void *arg)
 
 	if (s->exiting)
 		return;
-	if (s->nclients > 0 || idle < (long long)s->idle_timeout * 1000) {
-		server_arm(s->ev_idle, s->nclients > 0 ? -100 :
+	if (s->nclients + s->nworkers > 0 ||
+	    idle < (long long)s->idle_timeout * 1000) {
+		server_arm(s->ev_idle, s->nclients + s->nworkers > 0 ? -100 :
 		    (int)((s->idle_timeout * 1000LL - idle + 999) / 1000));
 		return;
 	}
@@ -471,16 +510,25 @@ server_exit(struct server *s, const char *reason)
 	flock(s->lockfd, LOCK_UN);
 	evtimer_del(s->ev_idle);
 	evtimer_del(s->ev_watch);
-	if (s->nclients == 0)
+	if (s->nclients == 0 && s->nworkers == 0)
 		event_base_loopbreak(s->base);
 }
 
-/* A reply finished: the last one ends an exiting server's loop. */
+/*
+ * A reply or a worker finished: the last one ends an exiting server's
+ * loop.
+ */
 void
 server_client_done(struct server *s)
 {
-	if (s->exiting && s->nclients == 0)
+	if (s->exiting && s->nclients == 0 && s->nworkers == 0)
 		event_base_loopbreak(s->base);
+}
+
+static void
+server_chld_cb(int sig, short what, void *arg)
+{
+	server_worker_reap(arg);
 }
 
 /*
@@ -495,6 +543,7 @@ server_run(struct server *s)
 	char			 ready;
 
 	TAILQ_INIT(&s->clients);
+	TAILQ_INIT(&s->fills);
 	if ((s->base = event_base_new()) == NULL ||
 	    (s->in = evbuffer_new()) == NULL)
 		fatalx("libevent initialisation failed");
@@ -504,11 +553,13 @@ server_run(struct server *s)
 	s->ev_watch = evtimer_new(s->base, server_watch_cb, s);
 	s->ev_term = evsignal_new(s->base, SIGTERM, server_signal_cb, s);
 	s->ev_int = evsignal_new(s->base, SIGINT, server_signal_cb, s);
+	s->ev_chld = evsignal_new(s->base, SIGCHLD, server_chld_cb, s);
 	if (s->ev_fifo == NULL || s->ev_idle == NULL || s->ev_watch == NULL ||
-	    s->ev_term == NULL || s->ev_int == NULL ||
+	    s->ev_term == NULL || s->ev_int == NULL || s->ev_chld == NULL ||
 	    event_add(s->ev_fifo, NULL) == -1 ||
 	    evsignal_add(s->ev_term, NULL) == -1 ||
-	    evsignal_add(s->ev_int, NULL) == -1)
+	    evsignal_add(s->ev_int, NULL) == -1 ||
+	    evsignal_add(s->ev_chld, NULL) == -1)
 		fatalx("libevent: cannot add events");
 	s->last = rundir_now();
 	server_arm(s->ev_idle, s->idle_timeout);
@@ -536,11 +587,13 @@ server_run(struct server *s)
 
 	while ((c = TAILQ_FIRST(&s->clients)) != NULL)
 		server_client_free(c);
+	server_worker_fills_free(s);
 	event_free(s->ev_fifo);
 	event_free(s->ev_idle);
 	event_free(s->ev_watch);
 	event_free(s->ev_term);
 	event_free(s->ev_int);
+	event_free(s->ev_chld);
 	evbuffer_free(s->in);
 	event_base_free(s->base);
 	return (0);

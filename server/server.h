@@ -36,6 +36,8 @@
 
 struct answer;
 struct answer_cache;
+struct answer_context;
+struct render_context;
 struct event;
 struct event_base;
 struct evbuffer;
@@ -47,6 +49,8 @@ struct profile;
 #define SERVER_CHUNK		32768	/* bytes per write(2) of a reply */
 #define SERVER_WATCH		1	/* seconds between ownership checks */
 #define SERVER_BASES		4	/* base= profiles kept loaded */
+#define SERVER_WORKERS		64	/* most max_workers can be */
+#define SERVER_SLICE		50	/* ms a query runs in the server */
 
 /* A base= profile, kept by identity (server-base.c). */
 struct server_base {
@@ -80,6 +84,18 @@ struct server_client {
 };
 TAILQ_HEAD(server_clients, server_client);
 
+/* A worker's answer coming back for the answer cache (server-worker.c). */
+struct server_fill {
+	TAILQ_ENTRY(server_fill) entry;
+	struct server		*server;
+	int			 fd;
+	struct event		*ev;
+	struct evbuffer		*in;
+	char			*key;
+	const char		*ctype;		/* the renderer's, static */
+};
+TAILQ_HEAD(server_fills, server_fill);
+
 struct server {
 	struct event_base	*base;
 	struct event		*ev_fifo;
@@ -87,6 +103,7 @@ struct server {
 	struct event		*ev_watch;
 	struct event		*ev_term;
 	struct event		*ev_int;
+	struct event		*ev_chld;
 	struct profile		*profile;
 	const char		*path;		/* canonical profile path */
 	char			 key[PROTO_KEY_LEN + 1];
@@ -122,6 +139,10 @@ struct server {
 	int			 load_timeout;	/* seconds */
 	int			 base_wait;	/* seconds */
 	struct answer_cache	*acache;	/* NULL: off */
+	int			 max_workers;	/* 0: no workers */
+	size_t			 nworkers;
+	pid_t			 workers[SERVER_WORKERS];	/* 0: free */
+	struct server_fills	 fills;
 };
 
 /* log.c */
@@ -144,6 +165,14 @@ void	server_title(const char *);
 int	server_run(struct server *);
 void	server_exit(struct server *, const char *);
 void	server_client_done(struct server *);
+struct answer *server_answer_fix(struct answer *, const char *,
+	    const struct render_context *);
+
+/* server-worker.c */
+int	server_worker_start(struct server *, const char *, const char *,
+	    const char *, struct answer_context *, uint64_t);
+void	server_worker_fills_free(struct server *);
+void	server_worker_reap(struct server *);
 
 /* server-base.c */
 const struct profile *server_base_load(void *, const char *, int *,

@@ -84,8 +84,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 		pattern_free(pt);
 	}
 
-	/* The name's bytes as a literal, up to its first NUL. */
-	for (i = 0, k = 0; i < nlen && nul[1 + i] != '\0'; i++) {
+	/*
+	 * The name's first bytes as a literal, up to its first NUL: at most
+	 * 256, so that escaped it stays within PATTERN_MAX_LEN.
+	 */
+	for (i = 0, k = 0; i < nlen && i < 256 && nul[1 + i] != '\0'; i++) {
 		if (strchr("\\^$.[]|()*+?{}", nul[1 + i]) != NULL)
 			lit[k++] = '\\';
 		lit[k++] = (char)nul[1 + i];

@@ -63,4 +63,5 @@ if [ -z "$started" ]; then
 fi
 ok "$("$APACHE" -v | sed -n 's/^Server version: //p') serves on 127.0.0.1:$port"
 deploy_smoke apache "$logs/apache-error.log"
+deploy_below apache
 done_testing

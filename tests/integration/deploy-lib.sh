@@ -213,3 +213,26 @@ deploy_smoke() {
 	check "$_name: no CGI error in the error log" \
 	    sh -c "! grep -i 'deepq.cgi:\|AddressSanitizer\|runtime error' '$_log'"
 }
+
+# deploy_below NAME: every path below the CGI (PATH_INFO, an encoded
+# slash, a query after it) is refused with a 4xx, and never serves the
+# CGI's own bytes: a template whose alias matches by prefix but runs the
+# CGI only for the exact URL served the binary for /cgi-bin/deepq.cgi/x.
+deploy_below() {
+	_name=$1
+	for _p in /x / %2fx %2Fx /x/y //x '/x?file=workload-fp.folded' \
+	    /%2e%2e/deepq.cgi %2f %2e /deepq.cgi ';x' ; do
+		_c=$(curl -sS --path-as-is --max-time 20 -o "$tmp/below" \
+		    -w '%{http_code}' \
+		    "http://127.0.0.1:$port/cgi-bin/deepq.cgi$_p" 2>/dev/null ||
+		    echo 000)
+		if grep -q 'ELF' "$tmp/below" 2>/dev/null; then
+			not_ok "$_name: /cgi-bin/deepq.cgi$_p serves the binary ($_c)"
+			continue
+		fi
+		case $_c in
+		4[0-9][0-9]) ok "$_name: /cgi-bin/deepq.cgi$_p refused ($_c)" ;;
+		*) not_ok "$_name: /cgi-bin/deepq.cgi$_p refused (got $_c)" ;;
+		esac
+	done
+}

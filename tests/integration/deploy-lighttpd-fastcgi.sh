@@ -117,6 +117,7 @@ if [ -n "$www_user" ]; then
 fi
 
 deploy_smoke lighttpd-fastcgi "$logs/lighttpd-error.log"
+deploy_below lighttpd-fastcgi
 # 4 requests (menu, top, menu as JSON, shutdown; lighttpd itself serves
 # the stylesheet) and 2 processes: one answered several.
 check "the same 2 processes answered all the smoke's requests ($(fpids))" \

@@ -41,4 +41,5 @@ if [ -z "$started" ]; then
 fi
 ok "lighttpd $("$LIGHTTPD" -v | sed -n 's/^lighttpd\/\([^ ]*\).*/\1/p') serves on 127.0.0.1:$port"
 deploy_smoke lighttpd "$logs/lighttpd-error.log"
+deploy_below lighttpd
 done_testing

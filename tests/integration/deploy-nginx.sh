@@ -97,4 +97,5 @@ check "fcgiwrap runs" kill -0 "$(cat "$tmp/fcgiwrap.pid")"
 deploy_smoke nginx "$logs/fcgiwrap.log"
 check "nginx: no error in its log" \
     sh -c "! grep -i '\[error\]\|\[crit\]\|\[alert\]' '$logs/nginx-error.log'"
+deploy_below nginx
 done_testing

@@ -427,6 +427,33 @@ main(int argc, char **argv)
 	c = cache_load(path, &st, &cause);
 	ok(c == NULL, "a truncated cache is refused: %s", cause ? cause : "");
 	free(cause);
+	cause = NULL;
+
+	/*
+	 * A cache truncated while loaded: the profile is the server's own
+	 * memory, not a mapping of the file (that was SIGBUS at the next
+	 * touch of a page past the new end).
+	 */
+	fd = open(path, O_WRONLY | O_TRUNC);
+	if (write(fd, buf, n) != n)
+		return (1);
+	close(fd);
+	if ((c = cache_load(path, &st, &cause)) == NULL)
+		return (1);
+	if (truncate(path, 0) == -1)
+		return (1);
+	{
+		int64_t		 sum = 0;
+		uint32_t	 k;
+
+		for (k = 0; k < c->nnodes; k++)
+			sum += c->metrics[0].self[k];
+		for (k = 0; k < c->nfuncs; k++)
+			sum += (int64_t)strlen(profile_func_name(c, k));
+		ok(sum > 0 && c->metrics[0].sum == p->metrics[0].sum,
+		    "a cache truncated after loading: still read whole");
+	}
+	profile_free(c);
 	free(buf);
 	unlink(path);
 	rmdir(dir);

@@ -1,0 +1,388 @@
+/*
+ * Copyright (c) 2026 The deepq developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+#include "config.h"
+
+#include <sys/types.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <event2/buffer.h>
+#include <event2/event.h>
+
+#include "answer.h"
+#include "answer-cache.h"
+#include "proto.h"
+#include "render.h"
+#include "rundir.h"
+#include "server.h"
+#include "testhook.h"
+
+/*
+ * Expensive queries in worker processes. The server answers every query
+ * itself first, with a time budget of SERVER_SLICE ms; almost all finish
+ * within it. One that does not is abandoned and answered again by a
+ * forked worker, over the same read-only profile (copy-on-write: nothing
+ * is copied unless written), with the rest of the query's budget, while
+ * the server goes back to its other clients. At most max_workers run at
+ * once; a query past that gets 503 with Retry-After. So one heavy query,
+ * or four, cost a cheap one at most a slice each of waiting, never the
+ * whole of their time.
+ *
+ * Measured against the alternative, preemption at the budget's
+ * checkpoints with the loop serving others in between: that needs every
+ * report and transform to be resumable, and a menu still waits for the
+ * slices of every heavy query in turn; a worker needs nothing of the
+ * reports, and the kernel shares the cores. What a worker builds (a
+ * call graph, cliques) dies with it, so a heavy query of that kind
+ * builds them each time.
+ *
+ * A worker holds none of the server's rendezvous descriptors (so the
+ * liveness lock dies with the server, not with its last worker), dies
+ * with the server (PR_SET_PDEATHSIG), and writes its answer to the
+ * client's reply FIFO itself, with the same stall timeout as the server.
+ * Then it sends a cacheable answer back on a pipe, for the server's
+ * answer cache: the next asker of the same page gets it at once.
+ */
+
+/* What a worker sends back before the body (then the type, the body). */
+struct server_fill_head {
+	uint64_t	 len;		/* of the body */
+	uint64_t	 ctype_len;
+};
+
+static void	server_worker_child(struct server *, int, int, const char *,
+		    const char *, struct answer_context *);
+static void	server_worker_send(int, const struct answer *);
+static void	server_fill_cb(int, short, void *);
+static void	server_fill_free(struct server_fill *);
+static int	server_worker_write(struct server *, int, const char *,
+		    const struct answer *);
+
+/* Write a's frame to fd (nonblocking) with the stall timeout. */
+static int
+server_worker_write(struct server *s, int fd, const char *id,
+    const struct answer *a)
+{
+	struct pollfd	 pfd;
+	unsigned char	 hdr[PROTO_ANS_HDR];
+	const char	*part[4];
+	size_t		 len[4], i, off;
+	long long	 progress = rundir_now(), left;
+	ssize_t		 n;
+
+	proto_ans_header(hdr, id, a);
+	part[0] = (const char *)hdr;
+	len[0] = sizeof hdr;
+	part[1] = a->content_type;
+	len[1] = strlen(a->content_type);
+	part[2] = a->message != NULL ? a->message : "";
+	len[2] = strlen(part[2]);
+	part[3] = a->body;
+	len[3] = a->len;
+	for (i = 0; i < 4; i++) {
+		for (off = 0; off < len[i]; ) {
+			n = write(fd, part[i] + off, len[i] - off >
+			    SERVER_CHUNK ? SERVER_CHUNK : len[i] - off);
+			if (n > 0) {
+				off += (size_t)n;
+				progress = rundir_now();
+				/* Where the server pauses too (tests). */
+				if (i == 3)
+					testhook_pause("server-write");
+				continue;
+			}
+			if (n == -1 && errno != EAGAIN && errno != EINTR)
+				return (-1);
+			left = (long long)s->write_timeout * 1000 -
+			    (rundir_now() - progress);
+			if (left <= 0)
+				return (-1);	/* stalled */
+			pfd.fd = fd;
+			pfd.events = POLLOUT;
+			(void)poll(&pfd, 1, (int)left);
+		}
+	}
+	return (0);
+}
+
+/* The worker: answer, write, exit. Never returns. */
+static void
+server_worker_child(struct server *s, int fd, int back, const char *id,
+    const char *query, struct answer_context *ctx)
+{
+	struct sigaction	 sa;
+	struct server_client	*c;
+	struct answer		*a;
+	sigset_t		 set;
+
+	(void)prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() == 1)
+		_exit(1);	/* the server died before the line above */
+	server_title("deepq-server: worker");
+	/* Nothing of the rendezvous: the lock must die with the server. */
+	TAILQ_FOREACH(c, &s->clients, entry)
+		close(c->fd);
+	if (s->fifofd != -1)
+		close(s->fifofd);
+	if (s->alivefd != -1)
+		close(s->alivefd);
+	close(s->lockfd);
+	close(s->dirfd);
+	/*
+	 * Forgotten too: a base loader forked from here closes them again,
+	 * and their numbers may name something else by then.
+	 */
+	TAILQ_INIT(&s->clients);
+	s->nclients = 0;
+	s->fifofd = s->alivefd = s->lockfd = s->dirfd = -1;
+	memset(&sa, 0, sizeof sa);
+	sigemptyset(&sa.sa_mask);
+	sa.sa_handler = SIG_DFL;
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGALRM, &sa, NULL);
+	sigemptyset(&set);
+	sigprocmask(SIG_SETMASK, &set, NULL);
+	/* The budget ends the query; this ends a worker stuck elsewhere. */
+	alarm((unsigned)(s->max_msec / 1000 + s->write_timeout + 5));
+
+	if ((a = answer_query(s->profile, query, ctx)) == NULL)
+		a = answer_error("text", 500, "out of memory", NULL);
+	if (a == NULL)
+		_exit(1);
+	if ((a = server_answer_fix(a, query, &ctx->render)) == NULL)
+		_exit(1);
+	if (server_worker_write(s, fd, id, a) == -1)
+		_exit(1);
+	close(fd);
+	if (back != -1)
+		server_worker_send(back, a);
+	_exit(0);
+}
+
+/*
+ * Send a 200 back to the server for its answer cache, with its content
+ * type, which the server checks against its renderer's.
+ */
+static void
+server_worker_send(int fd, const struct answer *a)
+{
+	struct server_fill_head	 h;
+	const char		*part[3];
+	size_t			 len[3], i, off;
+	ssize_t			 n;
+
+	if (a->status != 200 || a->message != NULL || a->retry_after != 0)
+		return;
+	memset(&h, 0, sizeof h);
+	h.len = a->len;
+	h.ctype_len = strlen(a->content_type);
+	part[0] = (const char *)&h;
+	len[0] = sizeof h;
+	part[1] = a->content_type;
+	len[1] = h.ctype_len;
+	part[2] = a->body;
+	len[2] = a->len;
+	for (i = 0; i < 3; i++) {
+		for (off = 0; off < len[i]; off += (size_t)n) {
+			if ((n = write(fd, part[i] + off, len[i] - off)) <=
+			    0) {
+				if (n == -1 && errno == EINTR) {
+					n = 0;
+					continue;
+				}
+				return;
+			}
+		}
+	}
+}
+
+/* A worker's answer coming back: read it; at its end, cache it. */
+static void
+server_fill_cb(int fd, short what, void *arg)
+{
+	struct server_fill	*f = arg;
+	struct server_fill_head	 h;
+	struct answer		 a;
+	unsigned char		*b;
+	size_t			 have;
+	int			 n;
+
+	while ((n = evbuffer_read(f->in, fd, 65536)) > 0) {
+		if (evbuffer_get_length(f->in) > sizeof h + PROTO_MAX_CTYPE +
+		    PROTO_MAX_BODY) {
+			server_fill_free(f);
+			return;
+		}
+	}
+	if (n == -1 && (errno == EAGAIN || errno == EINTR))
+		return;
+	/* The end (or an error): a whole answer goes into the cache. */
+	have = evbuffer_get_length(f->in);
+	if (n == 0 && have >= sizeof h) {
+		evbuffer_copyout(f->in, &h, sizeof h);
+		if (h.ctype_len <= PROTO_MAX_CTYPE && h.len <= PROTO_MAX_BODY &&
+		    have == sizeof h + h.ctype_len + h.len &&
+		    (b = evbuffer_pullup(f->in, -1)) != NULL &&
+		    f->ctype != NULL && strlen(f->ctype) == h.ctype_len &&
+		    memcmp(f->ctype, b + sizeof h, h.ctype_len) == 0) {
+			memset(&a, 0, sizeof a);
+			a.status = 200;
+			a.content_type = f->ctype;
+			a.body = (char *)b + sizeof h + h.ctype_len;
+			a.len = h.len;
+			if (answer_cache_put(f->server->acache, f->key, &a) ==
+			    -1)
+				log_warnx("answer cache: out of memory");
+		}
+	}
+	server_fill_free(f);
+}
+
+static void
+server_fill_free(struct server_fill *f)
+{
+	TAILQ_REMOVE(&f->server->fills, f, entry);
+	if (f->ev != NULL)
+		event_free(f->ev);
+	if (f->in != NULL)
+		evbuffer_free(f->in);
+	close(f->fd);
+	free(f->key);
+	free(f);
+}
+
+/* At the server's end: the answers still coming back are dropped. */
+void
+server_worker_fills_free(struct server *s)
+{
+	struct server_fill	*f;
+
+	while ((f = TAILQ_FIRST(&s->fills)) != NULL)
+		server_fill_free(f);
+}
+
+/*
+ * Answer a query in a worker (see above), with the context of the
+ * server's own attempt and msec left of its budget; key (or NULL) is
+ * the answer cache's. 0: the worker has it (or its client is gone);
+ * -1: max_workers are busy, or fork failed.
+ */
+int
+server_worker_start(struct server *s, const char *id, const char *query,
+    const char *key, struct answer_context *ctx, uint64_t msec)
+{
+	struct server_fill	*f = NULL;
+	const struct renderer	*r;
+	char			 name[PROTO_NAME_MAX];
+	pid_t			 pid;
+	size_t			 i;
+	int			 fd, back[2] = { -1, -1 };
+
+	if (s->max_workers <= 0 || s->nworkers >= (size_t)s->max_workers ||
+	    s->nworkers >= SERVER_WORKERS)
+		return (-1);
+	if (proto_name(name, sizeof name, s->key, PROTO_REPLY, id) == -1 ||
+	    (fd = rundir_fifo(s->dirfd, name, O_WRONLY, NULL)) == -1)
+		return (0);	/* the client is gone */
+	/* The way back for the answer cache; without it, no caching. */
+	if (s->acache != NULL && key != NULL &&
+	    (r = render_find(answer_guess_format(query))) != NULL &&
+	    pipe2(back, O_CLOEXEC) == 0) {
+		if ((f = calloc(1, sizeof *f)) == NULL ||
+		    (f->key = strdup(key)) == NULL ||
+		    (f->in = evbuffer_new()) == NULL ||
+		    (f->ev = event_new(s->base, back[0], EV_READ | EV_PERSIST,
+		    server_fill_cb, f)) == NULL) {
+			if (f != NULL) {
+				if (f->in != NULL)
+					evbuffer_free(f->in);
+				free(f->key);
+				free(f);
+				f = NULL;
+			}
+			close(back[0]);
+			close(back[1]);
+			back[0] = back[1] = -1;
+		}
+	}
+	ctx->report.max_msec = msec;
+	if ((pid = fork()) == -1) {
+		log_warn("worker for %s", id);
+		close(fd);
+		if (f != NULL) {
+			event_free(f->ev);
+			evbuffer_free(f->in);
+			free(f->key);
+			free(f);
+			close(back[0]);
+			close(back[1]);
+		}
+		return (-1);
+	}
+	if (pid == 0) {
+		if (back[0] != -1)
+			close(back[0]);
+		server_worker_child(s, fd, back[1], id, query, ctx);
+	}
+	close(fd);
+	if (f != NULL) {
+		close(back[1]);
+		f->server = s;
+		f->ctype = r->content_type;
+		f->fd = back[0];
+		(void)fcntl(f->fd, F_SETFL, fcntl(f->fd, F_GETFL) | O_NONBLOCK);
+		TAILQ_INSERT_TAIL(&s->fills, f, entry);
+		event_add(f->ev, NULL);
+	}
+	for (i = 0; i < SERVER_WORKERS; i++) {
+		if (s->workers[i] == 0) {
+			s->workers[i] = pid;
+			break;
+		}
+	}
+	s->nworkers++;
+	return (0);
+}
+
+/* SIGCHLD: reap the workers that ended. */
+void
+server_worker_reap(struct server *s)
+{
+	size_t	 i;
+	int	 status;
+
+	for (i = 0; i < SERVER_WORKERS; i++) {
+		if (s->workers[i] == 0 ||
+		    waitpid(s->workers[i], &status, WNOHANG) <= 0)
+			continue;
+		if (WIFSIGNALED(status))
+			log_warnx("worker %ld killed by signal %d",
+			    (long)s->workers[i], WTERMSIG(status));
+		s->workers[i] = 0;
+		s->nworkers--;
+	}
+	server_client_done(s);
+}
