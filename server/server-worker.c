@@ -33,6 +33,7 @@
 
 #include "answer.h"
 #include "answer-cache.h"
+#include "answer-query.h"
 #include "proto.h"
 #include "render.h"
 #include "rundir.h"
