@@ -186,7 +186,8 @@ static MHD_Result_t
 web_fail(struct MHD_Connection *c, const char *format, int status,
     const char *message, int allow_post)
 {
-	struct render_context	 rctx = { "?", WEB_STATIC, NULL };
+	/* From "/" on: a 404 for any other path still links home. */
+	struct render_context	 rctx = { "/?", WEB_STATIC, NULL };
 	struct answer		*a;
 	MHD_Result_t		 ret;
 

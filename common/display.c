@@ -383,6 +383,18 @@ display_crumbs(struct display *d)
 	return (&d->blocks[0]);
 }
 
+/*
+ * The canonical query string of the page (query_format()): renderers
+ * make from it the links that keep the view state (the header's, the
+ * state bar's) and the search form's hidden fields.
+ */
+void
+display_self(struct display *d, const char *qs)
+{
+	if (!d->failed && qs != NULL)
+		d->self = display_strdup(d, qs);
+}
+
 /* A number with thousands separators; caller frees. */
 char *
 display_number(int64_t v)

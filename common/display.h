@@ -84,6 +84,7 @@ struct display_chunk {
 
 struct display {
 	char			*title;
+	char			*self;		/* the page's own query, or NULL */
 	struct display_chunk	*chunk;		/* its strings */
 	struct display_block	*blocks;
 	size_t			 nblocks, cap;
@@ -114,6 +115,7 @@ struct display_cell *display_cell_take(struct display *,
 char		*display_take(struct display *, char *);
 void		 display_form(struct display *, const char *, const char *);
 struct display_block *display_crumbs(struct display *);
+void		 display_self(struct display *, const char *);
 #define DISPLAY_NUMBUF	48	/* display_number_buf(), _percent_buf() */
 char		*display_number(int64_t);
 void		 display_number_buf(char *, int64_t);

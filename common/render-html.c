@@ -41,9 +41,18 @@ static int	html_render(FILE *, const json_t *, const struct display *,
 static int	html_error(FILE *, int, const char *,
 		    const struct render_context *);
 static int	 html_nav_link(const struct render_context *,
-		    const char *, char **);
+		    const struct query *, const char *, const char *,
+		    char **);
+static void	html_nav(struct outbuf *, const struct render_context *,
+		    const struct query *, const char *, const char *,
+		    const char *);
+static void	html_hidden(struct outbuf *, enum query_key, const char *);
+static void	html_search(struct outbuf *, const struct render_context *,
+		    const struct query *);
+static void	html_state(struct outbuf *, const struct render_context *,
+		    const struct query *);
 static void	html_begin(struct outbuf *, const char *,
-		    const struct render_context *);
+		    const struct render_context *, const char *);
 static void	html_end(struct outbuf *, const struct render_context *);
 static void	html_escape(struct outbuf *, const char *);
 static void	html_href(struct outbuf *, const char *,
@@ -102,26 +111,59 @@ html_href(struct outbuf *ob, const char *link,
 }
 
 /*
- * The link to a report of the current file, built like every other link
- * (query_format), for the navigation bar: 0 with *link (NULL when the
- * file's name cannot be in a link), -1 if out of memory.
+ * The view state: what every link of the header keeps from the page
+ * (the transforms and filters, the comparison, the metric and the
+ * preferences), so moving between reports never drops it. The first
+ * HTML_TREE_STATE keys change the call tree itself: removing one makes
+ * the page's path= and open= meaningless.
+ */
+#define HTML_TREE_STATE	10
+static const enum query_key html_state_keys[] = {
+	QUERY_BASE, QUERY_T, QUERY_FOCUS, QUERY_IGNORE, QUERY_HIDE,
+	QUERY_SHOW, QUERY_MIN_TICKS, QUERY_MIN_WORDS, QUERY_EXCLUDE,
+	QUERY_NORMALIZE, QUERY_METRIC, QUERY_LIMIT, QUERY_FIELDS, QUERY_UNITS,
+	QUERY_PCT, QUERY_AVG, QUERY_PALETTE,
+};
+#define HTML_NSTATE	(sizeof html_state_keys / sizeof html_state_keys[0])
+
+/*
+ * The link to a report of the current file with the page's view state
+ * (self, the page's query, may be NULL), built like every other link
+ * (query_format): 0 with *link (NULL when the file's name cannot be in
+ * a link), -1 if out of memory. cmd NULL: the profile's summary.
  */
 static int
-html_nav_link(const struct render_context *ctx, const char *cmd,
-    char **link)
+html_nav_link(const struct render_context *ctx, const struct query *self,
+    const char *cmd, const char *format, char **link)
 {
 	struct query	*q;
 	char		*cause = NULL;
+	const char	*file = ctx->file;
+	size_t		 i;
 	int		 r = 0;
 
 	*link = NULL;
+	if (self != NULL && query_isset(self, QUERY_FILE))
+		file = query_str(self, QUERY_FILE);
+	if (file == NULL)
+		return (0);
 	if ((q = query_create()) == NULL)
 		return (-1);
-	if (ctx->file != NULL &&
-	    query_set(q, QUERY_FILE, ctx->file, &cause) == -1) {
+	for (i = 0; self != NULL && i < HTML_NSTATE; i++) {
+		if (query_isset(self, html_state_keys[i]) &&
+		    query_set(q, html_state_keys[i], query_str(self,
+		    html_state_keys[i]), NULL) == -1)
+			r = -1;
+	}
+	if (r == -1)
+		;
+	else if (query_set(q, QUERY_FILE, file, &cause) == -1) {
 		if (cause == NULL || strcmp(cause, "out of memory") == 0)
 			r = -1;
 	} else if (cmd != NULL && query_set(q, QUERY_CMD, cmd, NULL) == -1)
+		r = -1;
+	else if (format != NULL && query_set(q, QUERY_FORMAT, format,
+	    NULL) == -1)
 		r = -1;
 	else if ((*link = query_format(q)) == NULL)
 		r = -1;
@@ -130,25 +172,173 @@ html_nav_link(const struct render_context *ctx, const char *cmd,
 	return (r);
 }
 
+/* <a href="LINK">TEXT</a>, LINK from html_nav_link(). */
+static void
+html_nav(struct outbuf *ob, const struct render_context *ctx,
+    const struct query *self, const char *cmd, const char *format,
+    const char *text)
+{
+	char	*link;
+
+	if (html_nav_link(ctx, self, cmd, format, &link) == -1)
+		ob->error = 1;
+	if (link == NULL)
+		return;
+	outbuf_puts(ob, " <a");
+	html_href(ob, link, ctx);
+	outbuf_putc(ob, '>');
+	outbuf_puts(ob, text);
+	outbuf_puts(ob, "</a>");
+	free(link);
+}
+
+/* <input type="hidden" name=KEY value=VALUE>. */
+static void
+html_hidden(struct outbuf *ob, enum query_key k, const char *v)
+{
+	outbuf_puts(ob, "<input type=\"hidden\" name=\"");
+	outbuf_puts(ob, query_keyinfo(k)->name);
+	outbuf_puts(ob, "\" value=\"");
+	html_escape(ob, v);
+	outbuf_puts(ob, "\">");
+}
+
+/*
+ * The search field of every profile page: a GET form that keeps the
+ * view state in hidden fields and asks cmd=search (deepq.js focuses it
+ * on '/').
+ */
+static void
+html_search(struct outbuf *ob, const struct render_context *ctx,
+    const struct query *self)
+{
+	const char	*file = ctx->file;
+	size_t		 i;
+
+	if (self != NULL && query_isset(self, QUERY_FILE))
+		file = query_str(self, QUERY_FILE);
+	if (file == NULL)
+		return;
+	outbuf_puts(ob, "<form class=\"search\" role=\"search\" "
+	    "method=\"get\" action=\"");
+	html_escape(ob, ctx->link_base ? ctx->link_base : "?");
+	outbuf_puts(ob, "\">");
+	html_hidden(ob, QUERY_FILE, file);
+	for (i = 0; self != NULL && i < HTML_NSTATE; i++) {
+		if (query_isset(self, html_state_keys[i]))
+			html_hidden(ob, html_state_keys[i],
+			    query_str(self, html_state_keys[i]));
+	}
+	html_hidden(ob, QUERY_CMD, "search");
+	outbuf_puts(ob, "<input type=\"search\" name=\"find\" "
+	    "placeholder=\"Search functions\" aria-label=\"Search functions "
+	    "(substring or regex)\" title=\"substring or regex; / focuses\"");
+	if (self != NULL && query_isset(self, QUERY_FIND)) {
+		outbuf_puts(ob, " value=\"");
+		html_escape(ob, query_str(self, QUERY_FIND));
+		outbuf_putc(ob, '"');
+	}
+	outbuf_puts(ob, "></form>");
+}
+
+/*
+ * The state bar: each key of the view state the page has, with a link
+ * that drops it, and one that drops them all. Nothing when there is
+ * none.
+ */
+static void
+html_state(struct outbuf *ob, const struct render_context *ctx,
+    const struct query *self)
+{
+	struct query	*c;
+	char		*link;
+	size_t		 i, j, n = 0;
+
+	for (i = 0; self != NULL && i < HTML_NSTATE; i++)
+		n += query_isset(self, html_state_keys[i]) != 0;
+	if (n == 0)
+		return;
+	outbuf_puts(ob, "<nav class=\"state\" aria-label=\"view state\">"
+	    "View:");
+	/* i == HTML_NSTATE: the link that clears them all. */
+	for (i = 0; i <= HTML_NSTATE; i++) {
+		if (i < HTML_NSTATE && !query_isset(self, html_state_keys[i]))
+			continue;
+		if ((c = query_copy(self)) == NULL) {
+			ob->error = 1;
+			return;
+		}
+		for (j = 0; j < HTML_NSTATE; j++) {
+			if (i == j || i == HTML_NSTATE)
+				query_unset(c, html_state_keys[j]);
+		}
+		if (i < HTML_TREE_STATE || i == HTML_NSTATE) {
+			query_unset(c, QUERY_PATH);
+			query_unset(c, QUERY_OPEN);
+			query_unset(c, QUERY_CLOSE);
+		}
+		query_unset(c, QUERY_FROM);
+		link = query_format(c);
+		query_free(c);
+		if (link == NULL) {
+			ob->error = 1;
+			return;
+		}
+		if (i == HTML_NSTATE) {
+			outbuf_puts(ob, " <a class=\"clear\"");
+			html_href(ob, link, ctx);
+			outbuf_puts(ob, ">clear all</a>");
+		} else {
+			outbuf_puts(ob, " <span class=\"chip\"><code>");
+			outbuf_puts(ob, query_keyinfo(html_state_keys[i])->name);
+			outbuf_putc(ob, '=');
+			html_escape(ob, query_str(self, html_state_keys[i]));
+			outbuf_puts(ob, "</code> <a");
+			html_href(ob, link, ctx);
+			outbuf_puts(ob, " title=\"drop ");
+			outbuf_puts(ob, query_keyinfo(html_state_keys[i])->name);
+			outbuf_puts(ob, "=\" aria-label=\"drop ");
+			outbuf_puts(ob, query_keyinfo(html_state_keys[i])->name);
+			outbuf_puts(ob, "=\">&#215;</a></span>");
+		}
+		free(link);
+	}
+	outbuf_puts(ob, "</nav>\n");
+}
+
 static void
 html_begin(struct outbuf *ob, const char *title,
-    const struct render_context *ctx)
+    const struct render_context *ctx, const char *selfqs)
 {
 	static const struct {
 		const char	*cmd;
+		const char	*format;
 		const char	*text;
 	} nav[] = {
-		{ "top", "Top" }, { "tree", "Tree" }, { "modules", "Modules" },
-		{ "cliques", "Cliques" },
+		{ "top", NULL, "Top" }, { "tree", NULL, "Tree" },
+		{ "flame", "svg", "Flame" }, { "modules", NULL, "Modules" },
+		{ "cliques", NULL, "Cliques" },
 	};
-	char	*link;
-	size_t	 i;
+	struct query	*self = NULL;
+	char		*cause = NULL, *link;
+	size_t		 i;
+	int		 status;
 
+	/* The page's own query, made by query_format(): it parses. */
+	if (selfqs != NULL && (self = query_parse(selfqs, &status,
+	    &cause)) == NULL && status >= 500)
+		ob->error = 1;
+	free(cause);
 	outbuf_puts(ob, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
 	    "<meta charset=\"utf-8\">\n"
 	    "<meta name=\"viewport\" content=\"width=device-width, "
 	    "initial-scale=1\">\n"
-	    "<meta name=\"referrer\" content=\"no-referrer\">\n<title>");
+	    /*
+	     * same-origin, not no-referrer: under no-referrer Chromium
+	     * sends "Origin: null" with the shutdown form's POST, which
+	     * the cross-site check must refuse.
+	     */
+	    "<meta name=\"referrer\" content=\"same-origin\">\n<title>");
 	html_escape(ob, title);
 	if (ctx->file != NULL) {
 		outbuf_puts(ob, " - ");
@@ -162,34 +352,32 @@ html_begin(struct outbuf *ob, const char *title,
 		html_escape(ob, ctx->static_base);
 		outbuf_puts(ob, "favicon.svg\" type=\"image/svg+xml\">\n");
 	}
-	outbuf_puts(ob, "</head>\n<body>\n<header><nav>");
-	/* A link lost for want of memory fails the page (a 500). */
-	if (html_nav_link(ctx, NULL, &link) == -1)
+	/* "deepq" is the index of profiles; the file's name its summary. */
+	outbuf_puts(ob, "</head>\n<body>\n<header><nav><a class=\"home\"");
+	html_href(ob, "", ctx);
+	outbuf_puts(ob, " title=\"all profiles\">deepq</a>");
+	if (html_nav_link(ctx, self, NULL, NULL, &link) == -1)
 		ob->error = 1;
-	outbuf_puts(ob, "<a class=\"home\"");
-	html_href(ob, link ? link : "", ctx);
-	outbuf_puts(ob, ">deepq</a>");
-	free(link);
-	if (ctx->file != NULL) {
-		outbuf_puts(ob, " <span class=\"file\">");
-		html_escape(ob, ctx->file);
-		outbuf_puts(ob, "</span>");
-	}
-	for (i = 0; i < sizeof nav / sizeof nav[0]; i++) {
-		if (html_nav_link(ctx, nav[i].cmd, &link) == -1)
-			ob->error = 1;
-		if (link == NULL)
-			continue;
-		outbuf_puts(ob, " <a");
+	if (link != NULL) {
+		outbuf_puts(ob, " <a class=\"file\"");
 		html_href(ob, link, ctx);
-		outbuf_putc(ob, '>');
-		outbuf_puts(ob, nav[i].text);
+		outbuf_puts(ob, " title=\"summary\">");
+		html_escape(ob, self != NULL && query_isset(self, QUERY_FILE) ?
+		    query_str(self, QUERY_FILE) : ctx->file);
 		outbuf_puts(ob, "</a>");
 		free(link);
 	}
-	outbuf_puts(ob, "</nav></header>\n<main>\n<h1>");
+	for (i = 0; i < sizeof nav / sizeof nav[0]; i++)
+		html_nav(ob, ctx, self, nav[i].cmd, nav[i].format,
+		    nav[i].text);
+	outbuf_puts(ob, "</nav>");
+	html_search(ob, ctx, self);
+	outbuf_puts(ob, "</header>\n");
+	html_state(ob, ctx, self);
+	outbuf_puts(ob, "<main>\n<h1>");
 	html_escape(ob, title);
 	outbuf_puts(ob, "</h1>\n");
+	query_free(self);
 }
 
 static void
@@ -335,7 +523,7 @@ html_render(FILE *f, const json_t *j, const struct display *d,
 
 	outbuf_init(ob, f);
 
-	html_begin(ob, d->title, ctx);
+	html_begin(ob, d->title, ctx, d->self);
 	for (i = 0; i < d->nblocks; i++) {
 		b = &d->blocks[i];
 		switch (b->kind) {
@@ -410,7 +598,7 @@ html_error(FILE *f, int status, const char *message,
 
 	outbuf_init(ob, f);
 	snprintf(title, sizeof title, "Error %d", status);
-	html_begin(ob, title, ctx);
+	html_begin(ob, title, ctx, NULL);
 	outbuf_puts(ob, "<p class=\"error\">");
 	html_escape(ob, message);
 	outbuf_puts(ob, "</p>\n");

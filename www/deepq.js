@@ -6,6 +6,7 @@
  *	o, l, right	expand (or collapse) the selected tree row
  *	h, left		collapse the selected tree row
  *	u		go back
+ *	/		focus the search field
  *
  * Collapsing a tree row that is open hides its descendants in place
  * (no request); expanding a closed one follows its link, which asks the
@@ -122,6 +123,15 @@
 		    t.tagName === "SELECT" || t.isContentEditable))
 			return;
 		switch (ev.key) {
+		case "/":
+			var search = document.querySelector(
+			    "form.search input[type=search]");
+
+			if (!search)
+				return;
+			search.focus();
+			search.select();
+			break;
 		case "j":
 		case "ArrowDown":
 			select(sel + 1);
@@ -162,7 +172,7 @@
 	var keys = document.createElement("p");
 	keys.id = "keys";
 	keys.textContent = "Keys: j/k move, Enter opens, o toggles, " +
-	    "h/l collapse/expand, u goes back.";
+	    "h/l collapse/expand, u goes back, / searches.";
 	var main = document.querySelector("main");
 	if (main)
 		main.appendChild(keys);

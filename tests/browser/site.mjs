@@ -1,0 +1,266 @@
+// The site as a person browses it, in the system's headless Chromium
+// (playwright-core), against `deepq web` and its servers. Prints TAP
+// (tests/integration/browser-site.sh runs it).
+//
+//   node site.mjs URL OUTDIR
+//
+// Each part drives one thing a person does: follow every link from the
+// summary pages, keep a transform while moving through the header, type
+// a search and follow a result, expand the tree in place, switch the
+// metric, start a comparison, press the shutdown button (and see a
+// cross-site form refused).
+
+import http from "node:http";
+import path from "node:path";
+import { chromium } from "playwright-core";
+
+const [base, outdir] = process.argv.slice(2);
+let n = 0, failed = 0;
+
+function ok(cond, what, diag) {
+	n++;
+	console.log(`${cond ? "ok" : "not ok"} ${n} - ${what}`);
+	if (!cond) {
+		failed++;
+		if (diag !== undefined)
+			console.log(String(diag).split("\n").map(
+			    (l) => "# " + l).join("\n"));
+	}
+	return cond;
+}
+
+function url(query) {
+	return new URL(query, base).href;
+}
+
+async function h1(page) {
+	return (await page.textContent("h1")).trim();
+}
+
+async function clickAndWait(page, locator) {
+	await Promise.all([page.waitForLoadState("load"), locator.click()]);
+	await page.waitForLoadState("load");
+}
+
+function newPage(browser, errors, opts) {
+	return browser.newPage(opts || { viewport:
+	    { width: 1100, height: 800 } }).then((page) => {
+		page.on("pageerror", (e) => errors.push(String(e)));
+		page.on("console", (m) => { if (m.type() === "error" &&
+		    !/status of 40[34]/.test(m.text()))
+			errors.push(m.text()); });
+		return page;
+	});
+}
+
+// Every link of the summary pages of several profiles, followed breadth
+// first (a budget of pages per profile), answers 200; the 404 page links
+// to the index.
+async function crawl(browser, profiles) {
+	const seen = new Set(), bad = [];
+	let pages = 0;
+
+	for (const p of profiles) {
+		const queue = [`?file=${encodeURIComponent(p)}`];
+		let budget = 120;
+
+		while (queue.length > 0 && budget > 0) {
+			const u = queue.shift();
+			if (seen.has(u))
+				continue;
+			seen.add(u);
+			budget--;
+			pages++;
+			const r = await fetch(url(u));
+			const body = await r.text();
+			if (r.status !== 200) {
+				bad.push(`${r.status} ${u}`);
+				continue;
+			}
+			if (!/^text\/html/.test(r.headers.get("content-type")))
+				continue;
+			for (const m of body.matchAll(/href="(\?[^"]*)"/g)) {
+				const link = m[1].replaceAll("&amp;", "&");
+				// Each profile's own pages; the index once.
+				if (link !== "?" && !link.startsWith(
+				    `?file=${encodeURIComponent(p)}`))
+					continue;
+				if (!seen.has(link))
+					queue.push(link);
+			}
+		}
+	}
+	ok(bad.length === 0 && pages > 100,
+	    `crawl: ${pages} pages of ${profiles.length} profiles, all 200`,
+	    bad.join("\n"));
+
+	const errors = [];
+	const page = await newPage(browser, errors);
+	for (const q of ["nothing/here", "?file=nonexistent.folded",
+	    "?file=firefox.folded&cmd=func&func=999999"]) {
+		const r = await page.goto(url(q));
+		const home = page.locator("header a.home");
+		ok(r.status() >= 400 && await home.count() === 1,
+		    `error page ${q} (${r.status()}) has the index link`);
+		await clickAndWait(page, home);
+		ok(await h1(page) === "Profiles",
+		    `error page ${q}: the link opens the index`, await h1(page));
+	}
+	await page.close();
+}
+
+// A transform applied from a function page stays on every header link,
+// the state bar shows it and clears it.
+async function state(browser) {
+	const errors = [];
+	const page = await newPage(browser, errors);
+
+	await page.goto(url("?file=cliques.folded&cmd=top"));
+	await clickAndWait(page, page.getByRole("link",
+	    { name: "app`eval", exact: true }));
+	ok(await h1(page) === "Function eval", "state: the function page",
+	    await h1(page));
+	await clickAndWait(page, page.getByRole("link",
+	    { name: "focus on function", exact: true }));
+	const t = new URL(page.url()).searchParams.get("t");
+	ok(t === "1~ff-5", "state: focus on function pushed t=1~ff-5",
+	    page.url());
+	const hrefs = await page.$$eval("header nav a:not(.home)", (as) =>
+	    as.map((a) => a.href));
+	ok(hrefs.length >= 5 && hrefs.every((h) =>
+	    new URL(h).searchParams.get("t") === t),
+	    `state: all ${hrefs.length} header links keep t=`,
+	    hrefs.join("\n"));
+	for (const name of ["Tree", "Modules", "Top"]) {
+		await clickAndWait(page, page.locator("header nav a",
+		    { hasText: name }));
+		ok(new URL(page.url()).searchParams.get("t") === t &&
+		    /Focus/.test(await page.textContent("nav.crumbs")),
+		    `state: ${name} from the header keeps the transform`,
+		    page.url());
+	}
+	const hidden = await page.$eval("form.search input[name=t]",
+	    (i) => i.value);
+	ok(hidden === t, "state: the search form carries t=", hidden);
+	ok(/t=1~ff-5/.test(await page.textContent("nav.state")),
+	    "state: the state bar shows t=");
+	await clickAndWait(page, page.locator("nav.state a.clear"));
+	ok(!new URL(page.url()).searchParams.has("t") &&
+	    await page.locator("nav.state").count() === 0 &&
+	    await h1(page) === "Top functions by total samples",
+	    "state: clear all drops it, same report", page.url());
+	ok(errors.length === 0, "state: no script errors", errors.join("\n"));
+	await page.close();
+}
+
+// '/' focuses the search field; typing a name and Enter lists the
+// matches; a result opens the function's page; the row's tree link
+// opens the tree focused on it.
+async function search(browser) {
+	const errors = [];
+	const page = await newPage(browser, errors);
+
+	await page.goto(url("?file=cliques.folded&cmd=tree"));
+	await page.keyboard.press("/");
+	ok(await page.evaluate(() => document.activeElement.type) ===
+	    "search", "search: / focuses the search field");
+	await page.keyboard.type("EVA");
+	await Promise.all([page.waitForURL(/cmd=search/),
+	    page.keyboard.press("Enter")]);
+	await page.waitForLoadState("load");
+	ok(await h1(page) === "Functions matching EVA",
+	    "search: Enter opens the matches", await h1(page));
+	const rows = await page.$$eval("table#search tbody tr",
+	    (trs) => trs.map((tr) => tr.cells[0].textContent));
+	ok(rows.length === 1 && rows[0] === "app`eval",
+	    "search: a substring ignoring case finds eval",
+	    JSON.stringify(rows));
+	await clickAndWait(page, page.locator("table#search tbody tr").first()
+	    .locator("td").first().locator("a"));
+	ok(await h1(page) === "Function eval",
+	    "search: the result opens its function page", await h1(page));
+	ok(!new URL(page.url()).searchParams.has("find"),
+	    "search: the function page drops find=", page.url());
+
+	await page.goto(url("?file=cliques.folded&cmd=search&find=" +
+	    encodeURIComponent("^(par|fa)")));
+	const re = await page.$$eval("table#search tbody tr",
+	    (trs) => trs.map((tr) => tr.cells[0].textContent).sort());
+	ok(JSON.stringify(re) === JSON.stringify(["app`parse", "lib`fact"]),
+	    "search: a regex", JSON.stringify(re));
+	await clickAndWait(page, page.getByRole("link",
+	    { name: "the call tree of the samples with them" }));
+	ok(await h1(page) === "Call tree" &&
+	    new URL(page.url()).searchParams.get("focus") === "^(par|fa)",
+	    "search: the tree filtered on the matches", page.url());
+	await page.screenshot({ path: path.join(outdir, "site-search.png"),
+	    fullPage: true });
+	ok(errors.length === 0, "search: no script errors", errors.join("\n"));
+	await page.close();
+}
+
+// The status page's button shuts the server down in Chromium; the same
+// form posted from another origin is refused.
+async function shutdown(browser) {
+	const errors = [];
+	const target = url("?file=firefox.folded&cmd=shutdown");
+	const evil = http.createServer((req, res) => {
+		res.writeHead(200, { "Content-Type": "text/html" });
+		res.end(`<!DOCTYPE html><form method="post" action="${target}">` +
+		    `<button type="submit">win a prize</button></form>`);
+	});
+	await new Promise((r) => evil.listen(0, "127.0.0.2", r));
+	const page = await newPage(browser, errors);
+
+	const pid = (await (await fetch(url("?file=firefox.folded&" +
+	    "cmd=status&format=json"))).json()).pid;
+	await page.goto(`http://127.0.0.2:${evil.address().port}/`);
+	const [resp] = await Promise.all([
+	    page.waitForResponse((r) => r.url() === target),
+	    page.locator("button").click()]);
+	ok(resp.status() === 403, "shutdown: a cross-site form is refused",
+	    resp.status());
+	const st = await (await fetch(url("?file=firefox.folded&" +
+	    "cmd=status&format=json"))).json();
+	ok(st.pid === pid, "shutdown: ...and the server still runs",
+	    `${st.pid} ${pid}`);
+
+	await page.goto(url("?file=firefox.folded&cmd=status"));
+	await clickAndWait(page, page.getByRole("button",
+	    { name: "Shut down this server" }));
+	ok(await h1(page) === "Server stopped",
+	    "shutdown: the button works in Chromium", await h1(page));
+	await new Promise((r) => setTimeout(r, 500));
+	const st2 = await (await fetch(url("?file=firefox.folded&" +
+	    "cmd=status&format=json"))).json();
+	ok(st2.pid !== st.pid, "shutdown: a new server answers next",
+	    `${st2.pid} ${st.pid}`);
+	evil.close();
+	ok(errors.length === 0, "shutdown: no script errors",
+	    errors.join("\n"));
+	await page.close();
+}
+
+const browser = await chromium.launch({
+	executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+	args: ["--headless", "--no-sandbox", "--disable-gpu",
+	    "--disable-background-networking", "--disable-component-update",
+	    "--disable-sync", "--no-first-run"],
+});
+try {
+	const index = await (await fetch(url("?format=json"))).json();
+	const profiles = index.profiles.map((p) => p.name).sort();
+	ok(profiles.length >= 4, `index: ${profiles.length} profiles`,
+	    JSON.stringify(profiles));
+	for (const part of [crawl, state, search, shutdown]) {
+		try {
+			await part(browser, profiles);
+		} catch (e) {
+			ok(false, `${part.name} finished`, e.stack);
+		}
+	}
+} finally {
+	await browser.close();
+}
+console.log(`1..${n}`);
+process.exit(failed ? 1 : 0);
