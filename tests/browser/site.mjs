@@ -199,6 +199,66 @@ async function search(browser) {
 	await page.close();
 }
 
+// The rows of the tree table: [{depth, name, tog, hidden}].
+function treeRows(page) {
+	return page.$$eval("table#tree tbody tr", (trs) => trs.map((tr) => {
+		const td = tr.querySelector("td.tree");
+		const a = td.querySelector("a:not(.tog):not(.aux)");
+		return { depth: Number(td.dataset.depth),
+		    name: a ? a.textContent : td.textContent.trim(),
+		    hidden: tr.classList.contains("hidden"),
+		    tog: (td.querySelector(".tog") || {}).textContent };
+	}));
+}
+
+// The first tree page opens the heavy path; "+" adds the children in
+// place (no page load) and puts the state in the address, which a
+// reload shows again; "-" collapses in place.
+async function tree(browser) {
+	const errors = [];
+	const page = await newPage(browser, errors);
+
+	await page.goto(url("?file=ghc-small.prof&cmd=tree"));
+	let rows = await treeRows(page);
+	const hot = rows.find((r) => r.name === "Main`roundTrip");
+	ok(hot && hot.depth === 4 && hot.tog === "\u2212" &&
+	    rows.filter((r) => r.depth === 5).length === 8,
+	    "tree: the heavy path is open down to roundTrip's children",
+	    JSON.stringify(rows));
+
+	await page.goto(url("?file=cliques.folded&cmd=tree"));
+	rows = await treeRows(page);
+	const i = rows.findIndex((r) => r.tog === "+");
+	await page.evaluate(() => { window.__same = true; });
+	await page.locator("table#tree tbody tr").nth(i).locator("a.tog")
+	    .click();
+	await page.waitForFunction((n) => document.querySelectorAll(
+	    "table#tree tbody tr").length > n, rows.length);
+	const after = await treeRows(page);
+	ok(await page.evaluate(() => window.__same === true) &&
+	    after.length > rows.length && after[i].tog === "\u2212" &&
+	    after[i + 1].depth === rows[i].depth + 1,
+	    `tree: + on ${rows[i].name} adds ${after.length - rows.length} ` +
+	    "rows in place, no page load", JSON.stringify(after));
+	const open = new URL(page.url()).searchParams.get("open");
+	ok(open !== null && open !== "", "tree: the address has open=" + open,
+	    page.url());
+	await page.reload();
+	const again = await treeRows(page);
+	ok(JSON.stringify(again.map((r) => r.name)) ===
+	    JSON.stringify(after.map((r) => r.name)),
+	    "tree: a reload shows the same rows", JSON.stringify(again));
+	await page.evaluate(() => { window.__same = true; });
+	await page.locator("table#tree tbody tr").nth(i).locator("a.tog")
+	    .click();
+	const closed = await treeRows(page);
+	ok(await page.evaluate(() => window.__same === true) &&
+	    closed[i + 1].hidden && closed[i].tog === "+",
+	    "tree: \u2212 collapses in place", JSON.stringify(closed));
+	ok(errors.length === 0, "tree: no script errors", errors.join("\n"));
+	await page.close();
+}
+
 // The status page's button shuts the server down in Chromium; the same
 // form posted from another origin is refused.
 async function shutdown(browser) {
@@ -252,7 +312,7 @@ try {
 	const profiles = index.profiles.map((p) => p.name).sort();
 	ok(profiles.length >= 4, `index: ${profiles.length} profiles`,
 	    JSON.stringify(profiles));
-	for (const part of [crawl, state, search, shutdown]) {
+	for (const part of [crawl, state, search, tree, shutdown]) {
 		try {
 			await part(browser, profiles);
 		} catch (e) {
