@@ -395,6 +395,16 @@ display_self(struct display *d, const char *qs)
 		d->self = display_strdup(d, qs);
 }
 
+/*
+ * Where the report's flame graph goes: HTML draws the report's frames
+ * there as an inline SVG; text shows nothing.
+ */
+void
+display_flame(struct display *d)
+{
+	(void)display_add(d, DISPLAY_FLAME);
+}
+
 /* A number with thousands separators; caller frees. */
 char *
 display_number(int64_t v)

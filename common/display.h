@@ -43,6 +43,7 @@ enum display_kind {
 	DISPLAY_TABLE,
 	DISPLAY_FORM,		/* a POST button (shutdown) */
 	DISPLAY_CRUMBS,		/* transform stack; the last has no link */
+	DISPLAY_FLAME,		/* the report's flame graph (HTML: inline) */
 };
 
 #define DISPLAY_NUM	0x1	/* right-aligned number */
@@ -116,6 +117,7 @@ char		*display_take(struct display *, char *);
 void		 display_form(struct display *, const char *, const char *);
 struct display_block *display_crumbs(struct display *);
 void		 display_self(struct display *, const char *);
+void		 display_flame(struct display *);
 #define DISPLAY_NUMBUF	48	/* display_number_buf(), _percent_buf() */
 char		*display_number(int64_t);
 void		 display_number_buf(char *, int64_t);

@@ -316,7 +316,7 @@ html_begin(struct outbuf *ob, const char *title,
 		const char	*text;
 	} nav[] = {
 		{ "top", NULL, "Top" }, { "tree", NULL, "Tree" },
-		{ "flame", "svg", "Flame" }, { "modules", NULL, "Modules" },
+		{ "flame", NULL, "Flame" }, { "modules", NULL, "Modules" },
 		{ "cliques", NULL, "Cliques" },
 	};
 	struct query	*self = NULL;
@@ -571,6 +571,13 @@ html_render(FILE *f, const json_t *j, const struct display *d,
 			break;
 		case DISPLAY_TABLE:
 			html_table(ob, b, ctx);
+			break;
+		case DISPLAY_FLAME:
+			/* Drawn from the report's JSON, straight to f. */
+			if (j == NULL || outbuf_flush(ob) == -1 ||
+			    svg_inline(f, j, d->self, ctx->link_base ?
+			    ctx->link_base : "?") == -1)
+				ob->error = 1;
 			break;
 		case DISPLAY_FORM:
 			if (b->nrows == 0)

@@ -213,6 +213,7 @@ text_render(FILE *f, const json_t *j, const struct display *d,
 				return (-1);
 			break;
 		case DISPLAY_FORM:
+		case DISPLAY_FLAME:
 			break;
 		case DISPLAY_CRUMBS:
 			fputs("Transforms: ", f);

@@ -73,5 +73,7 @@ struct renderer {
 };
 
 const struct renderer *render_find(const char *);
+int		 svg_inline(FILE *, const json_t *, const char *,
+		     const char *);
 
 #endif /* RENDER_H */

@@ -253,6 +253,9 @@ menu_display(const json_t *j, const struct query *q)
 		l = display_links(d);
 		json_array_foreach(json_object_get(j, "views"), i, m) {
 			name = report_string(m, "format");
+			/* The flame graph has its page in the site. */
+			if (strcmp(report_string(m, "cmd"), "flame") == 0)
+				name = "html";
 			menu_link(d, l, report_string(m, "title"), report_goto(q,
 			    report_string(m, "cmd"), QUERY_FORMAT,
 			    strcmp(name, "html") == 0 ? NULL : name, -1));

@@ -241,7 +241,7 @@ search_display(const json_t *j, const struct query *q)
 		    link);
 		free(link);
 		link = report_goto(q, "flame", QUERY_FOCUS, focus, QUERY_FIND,
-		    NULL, QUERY_FORMAT, "svg", QUERY_LIMIT, NULL, -1);
+		    NULL, QUERY_LIMIT, NULL, -1);
 		display_link(d, l, "their flame graph", link);
 		free(link);
 		link = report_goto(q, "top", QUERY_FOCUS, focus, QUERY_FIND,
@@ -272,7 +272,7 @@ search_display(const json_t *j, const struct query *q)
 		link = search_push(q, "tree", NULL, f);
 		display_cell(d, t, r, nc, "tree", link, 0);
 		free(link);
-		link = search_push(q, "flame", "svg", f);
+		link = search_push(q, "flame", NULL, f);
 		display_cell(d, t, r, nc + 1, "flame", link, 0);
 		free(link);
 	}

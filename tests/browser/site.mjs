@@ -259,6 +259,56 @@ async function tree(browser) {
 	await page.close();
 }
 
+// The flame graph in the site: the header's Flame link keeps the view,
+// a frame opens its function's page, "zoom here" asks the server for
+// the subtree at full width (frames left out before come back).
+async function flame(browser) {
+	const errors = [];
+	const page = await newPage(browser, errors);
+
+	await page.goto(url("?file=workload-fp.folded&cmd=top&metric=samples"));
+	await clickAndWait(page, page.locator("header nav a",
+	    { hasText: "Flame" }));
+	ok(await h1(page) === "Flame graph of samples" &&
+	    new URL(page.url()).searchParams.get("metric") === "samples",
+	    "flame: the header opens the flame page, keeping metric=",
+	    page.url());
+	await page.goto(url("?file=workload-fp.folded&cmd=flame&" +
+	    "minwidth=20"));
+	const main = await page.textContent("main");
+	const narrow = Number((/(\d+) subtrees? narrower/.exec(main) ||
+	    [])[1]);
+	ok(narrow > 0, `flame: ${narrow} subtrees left out are counted`,
+	    main.slice(0, 300));
+	for (const t of ["icicle graph", "inverted (callers above)"])
+		ok(await page.getByRole("link", { name: t }).count() === 1,
+		    `flame: a link to the ${t}`);
+	const frames = page.locator("svg.flame a[href]");
+	const n0 = await frames.count();
+	const frame = frames.nth(2);
+	const name = (await frame.locator("title").textContent())
+	    .replace(/ \(.*/, "").replace(/.*`/, "");
+	await frame.hover();
+	ok((await page.textContent("#frame")).includes(name),
+	    `flame: pointing at ${name} names it under the graph`);
+	await page.screenshot({ path: path.join(outdir, "site-flame.png") });
+	await clickAndWait(page, page.locator("#frame a",
+	    { hasText: "zoom here" }));
+	const n1 = await page.locator("svg.flame a[href]").count();
+	ok(/~fs-/.test(new URL(page.url()).searchParams.get("t")) &&
+	    /transform/.test(await h1(page)) && n1 > 0,
+	    `flame: zoom on ${name} (${n1} frames, ${n0} before)`,
+	    page.url());
+	await page.goBack();
+	await clickAndWait(page, page.locator("svg.flame a[href]").nth(2)
+	    .locator("rect"));
+	ok(await h1(page) === `Function ${name}`,
+	    "flame: clicking a frame opens its function's page",
+	    await h1(page));
+	ok(errors.length === 0, "flame: no script errors", errors.join("\n"));
+	await page.close();
+}
+
 // The status page's button shuts the server down in Chromium; the same
 // form posted from another origin is refused.
 async function shutdown(browser) {
@@ -312,7 +362,7 @@ try {
 	const profiles = index.profiles.map((p) => p.name).sort();
 	ok(profiles.length >= 4, `index: ${profiles.length} profiles`,
 	    JSON.stringify(profiles));
-	for (const part of [crawl, state, search, tree, shutdown]) {
+	for (const part of [crawl, state, search, tree, flame, shutdown]) {
 		try {
 			await part(browser, profiles);
 		} catch (e) {

@@ -28,6 +28,7 @@ fi
     skip_all "playwright-core missing (cd tests/browser && npm ci)"
 
 for f in cliques.folded diff-old.folded diff-new.folded ghc-small.prof \
+    samples/workload-fp.folded \
     example.callgrind; do
 	cp "$top_srcdir/tests/data/$f" "$root/"
 done
