@@ -410,6 +410,10 @@ web_index(struct web *w, struct MHD_Connection *c, const char *format)
 			display_cell(d, t, r, 3, "none", NULL, DISPLAY_DIM);
 	}
 
+	t = display_compare(d);
+	for (i = 0; i < n; i++)
+		display_link(d, t, ev[i].name, NULL);
+
 	memset(&a, 0, sizeof a);
 	a.status = 200;
 	a.content_type = rd->content_type;

@@ -564,3 +564,57 @@ columns_pager(struct display *d, const json_t *j, const struct query *q)
 		free(link);
 	}
 }
+
+/*
+ * The metric switch of a page: the same page in each of the n metrics
+ * (names[cur] the current one, names[0] the default). Nothing for a
+ * profile of one metric.
+ */
+void
+columns_metrics(struct display *d, const struct query *q,
+    const char *const *names, size_t n, size_t cur)
+{
+	struct display_block	*l;
+	char			*link;
+	size_t			 i;
+
+	if (n < 2)
+		return;
+	l = display_switch(d, "Metric");
+	for (i = 0; i < n; i++) {
+		if (i == cur) {
+			display_link(d, l, names[i], NULL);
+			continue;
+		}
+		/* Sorting or paging by the old metric means nothing now. */
+		link = report_link(q, QUERY_METRIC, i == 0 ? NULL : names[i],
+		    QUERY_FROM, NULL, -1);
+		if (link != NULL)
+			display_link(d, l, names[i], link);
+		free(link);
+	}
+}
+
+/* columns_metrics() from a report's "metrics" and "metric". */
+void
+columns_metrics_json(struct display *d, const json_t *j,
+    const struct query *q)
+{
+	const json_t	*ms = json_object_get(j, "metrics");
+	const char	*names[PROFILE_MAX_METRICS];
+	const char	*cur = report_string(j, "metric");
+	size_t		 i, n = 0, at = 0;
+
+	for (i = 0; i < json_array_size(ms) && n < PROFILE_MAX_METRICS; i++) {
+		names[n] = report_string(json_array_get(ms, i), "name");
+		/* A comparison's base values are no metric of their own. */
+		if (json_object_get(j, "comparison") != NULL &&
+		    i + 1 == json_array_size(ms) &&
+		    strcmp(names[n], "base") == 0)
+			break;
+		if (strcmp(names[n], cur) == 0)
+			at = n;
+		n++;
+	}
+	columns_metrics(d, q, names, n, at);
+}

@@ -195,6 +195,21 @@ display_links(struct display *d)
 	return (display_add(d, DISPLAY_LINKS));
 }
 
+/*
+ * A switch: a labelled row of links to the same page in each of a few
+ * ways (metrics), the current one added with a NULL link. Only HTML
+ * shows it.
+ */
+struct display_block *
+display_switch(struct display *d, const char *label)
+{
+	struct display_block	*b;
+
+	if ((b = display_add(d, DISPLAY_LINKS)) != NULL)
+		b->text = display_strdup(d, label);
+	return (b);
+}
+
 /* Append a link (text, canonical query string) to a row of links. */
 void
 display_link(struct display *d, struct display_block *b, const char *text,
@@ -403,6 +418,16 @@ void
 display_flame(struct display *d)
 {
 	(void)display_add(d, DISPLAY_FLAME);
+}
+
+/*
+ * A form that starts a comparison (HTML only): the profiles to pick
+ * from are its cells, added with display_link(d, b, name, NULL).
+ */
+struct display_block *
+display_compare(struct display *d)
+{
+	return (display_add(d, DISPLAY_COMPARE));
 }
 
 /* A number with thousands separators; caller frees. */

@@ -39,11 +39,13 @@
 enum display_kind {
 	DISPLAY_HEADING,
 	DISPLAY_TEXT,
-	DISPLAY_LINKS,		/* a row of links (menus, breadcrumbs) */
+	DISPLAY_LINKS,		/* a row of links (menus, breadcrumbs); with a
+				   text, a switch: NULL link is the current */
 	DISPLAY_TABLE,
 	DISPLAY_FORM,		/* a POST button (shutdown) */
 	DISPLAY_CRUMBS,		/* transform stack; the last has no link */
 	DISPLAY_FLAME,		/* the report's flame graph (HTML: inline) */
+	DISPLAY_COMPARE,	/* a form: pick a profile and a base (cells) */
 };
 
 #define DISPLAY_NUM	0x1	/* right-aligned number */
@@ -99,6 +101,7 @@ void		 display_heading(struct display *, const char *);
 void		 display_text(struct display *, const char *, ...)
 		     __attribute__((__format__(__printf__, 2, 3)));
 struct display_block *display_links(struct display *);
+struct display_block *display_switch(struct display *, const char *);
 void		 display_link(struct display *, struct display_block *,
 		     const char *, const char *);
 struct display_block *display_table(struct display *, uint32_t,
@@ -118,6 +121,7 @@ void		 display_form(struct display *, const char *, const char *);
 struct display_block *display_crumbs(struct display *);
 void		 display_self(struct display *, const char *);
 void		 display_flame(struct display *);
+struct display_block *display_compare(struct display *);
 #define DISPLAY_NUMBUF	48	/* display_number_buf(), _percent_buf() */
 char		*display_number(int64_t);
 void		 display_number_buf(char *, int64_t);

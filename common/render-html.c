@@ -62,6 +62,10 @@ static void	html_tree(struct outbuf *, const struct display_cell *,
 		    const struct render_context *);
 static void	html_table(struct outbuf *, const struct display_block *,
 		    const struct render_context *);
+static void	html_switch(struct outbuf *, const struct display_block *,
+		    const struct render_context *);
+static void	html_compare(struct outbuf *, const struct display_block *,
+		    const struct render_context *);
 
 const struct renderer render_html = {
 	.name = "html",
@@ -513,6 +517,70 @@ html_table(struct outbuf *ob, const struct display_block *b,
 	outbuf_puts(ob, "</tbody>\n</table>\n");
 }
 
+/*
+ * The form that starts a comparison: a profile, a base (the second
+ * profile preselected), normalize; it opens the top functions by the
+ * change of their total.
+ */
+static void
+html_compare(struct outbuf *ob, const struct display_block *b,
+    const struct render_context *ctx)
+{
+	size_t	 k, s;
+
+	if (b->nrows < 2)
+		return;
+	outbuf_puts(ob, "<form class=\"compare\" method=\"get\" action=\"");
+	html_escape(ob, ctx->link_base ? ctx->link_base : "?");
+	outbuf_puts(ob, "\"><h2>Compare two profiles</h2>\n");
+	for (s = 0; s < 2; s++) {
+		outbuf_puts(ob, s == 0 ? "<label>Profile <select name=\"file\">" :
+		    " <label>with the base <select name=\"base\">");
+		for (k = 0; k < b->nrows; k++) {
+			outbuf_puts(ob, "<option");
+			if (k == s)
+				outbuf_puts(ob, " selected");
+			outbuf_putc(ob, '>');
+			html_escape(ob, b->cells[k].text);
+			outbuf_puts(ob, "</option>");
+		}
+		outbuf_puts(ob, "</select></label>\n");
+	}
+	outbuf_puts(ob, "<label><input type=\"checkbox\" name=\"normalize\" "
+	    "value=\"1\"> normalize the totals</label>\n"
+	    "<input type=\"hidden\" name=\"cmd\" value=\"top\">"
+	    "<input type=\"hidden\" name=\"sort\" value=\"delta\">"
+	    "<button type=\"submit\">Compare</button></form>\n");
+}
+
+/* A switch: its label, then the ways, the current one not a link. */
+static void
+html_switch(struct outbuf *ob, const struct display_block *b,
+    const struct render_context *ctx)
+{
+	size_t	 k;
+
+	outbuf_puts(ob, "<nav class=\"switch\" aria-label=\"");
+	html_escape(ob, b->text);
+	outbuf_puts(ob, "\">");
+	html_escape(ob, b->text);
+	outbuf_puts(ob, ":");
+	for (k = 0; k < b->nrows; k++) {
+		if (b->cells[k].link == NULL) {
+			outbuf_puts(ob, " <strong>");
+			html_escape(ob, b->cells[k].text);
+			outbuf_puts(ob, "</strong>");
+			continue;
+		}
+		outbuf_puts(ob, " <a");
+		html_href(ob, b->cells[k].link, ctx);
+		outbuf_putc(ob, '>');
+		html_escape(ob, b->cells[k].text);
+		outbuf_puts(ob, "</a>");
+	}
+	outbuf_puts(ob, "</nav>\n");
+}
+
 static int
 html_render(FILE *f, const json_t *j, const struct display *d,
     const struct render_context *ctx)
@@ -538,6 +606,10 @@ html_render(FILE *f, const json_t *j, const struct display *d,
 			outbuf_puts(ob, "</p>\n");
 			break;
 		case DISPLAY_LINKS:
+			if (b->text != NULL) {
+				html_switch(ob, b, ctx);
+				break;
+			}
 			outbuf_puts(ob, "<ul class=\"links\">\n");
 			for (k = 0; k < b->nrows; k++) {
 				outbuf_puts(ob, "<li><a");
@@ -571,6 +643,9 @@ html_render(FILE *f, const json_t *j, const struct display *d,
 			break;
 		case DISPLAY_TABLE:
 			html_table(ob, b, ctx);
+			break;
+		case DISPLAY_COMPARE:
+			html_compare(ob, b, ctx);
 			break;
 		case DISPLAY_FLAME:
 			/* Drawn from the report's JSON, straight to f. */

@@ -23,6 +23,7 @@
 
 #include <jansson.h>
 
+#include "columns.h"
 #include "diff.h"
 #include "display.h"
 #include "profile.h"
@@ -405,13 +406,21 @@ flame_create(const struct profile *p, const struct query *q,
 	/*
 	 * The page's own figures (format=html only: the JSON and SVG stay
 	 * as scripts know them): the subtrees left out for minwidth, and
-	 * whether style=chart can be drawn.
+	 * whether style=chart can be drawn, the metrics to switch to.
 	 */
+	a = NULL;
 	if (strcmp(query_str(q, QUERY_FORMAT), "html") == 0 &&
 	    (json_object_set_new(j, "narrow", json_integer(chart ? 0 :
 	    fl.narrow)) == -1 || json_object_set_new(j, "chartable",
-	    json_boolean(p->nsamples > 0 && fl.m == 0 && !fl.cmp)) == -1))
+	    json_boolean(p->nsamples > 0 && fl.m == 0 && !fl.cmp)) == -1 ||
+	    json_object_set_new(j, "metrics", a = json_array()) == -1))
 		goto nomem;
+	for (i = 0; a != NULL && strcmp(query_str(q, QUERY_FORMAT), "html") ==
+	    0 && i < p->nmetrics; i++) {
+		if (json_array_append_new(a, json_pack("{s:s}", "name",
+		    p->metrics[i].name)) == -1)
+			goto nomem;
+	}
 	goto done;
 nomem:
 	json_decref(j);
@@ -468,6 +477,8 @@ flame_display(const json_t *j, const struct query *q)
 		return (NULL);
 	}
 	free(title);
+	if (strcmp(style, "chart") != 0)
+		columns_metrics_json(d, j, q);
 	if (ntf > 1)
 		display_text(d, "%d transforms applied.", ntf);
 	num = display_number(report_integer(j, "total"));

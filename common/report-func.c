@@ -167,7 +167,9 @@ func_display(const json_t *j, const struct query *q)
 		    "file"), (long long)report_integer(fo, "line"));
 	else if (json_object_get(fo, "file") != NULL)
 		display_text(d, "Defined in %s.", report_string(fo, "file"));
+	columns_metrics_json(d, j, q);
 	diff_text(d, j);
+	diff_controls(d, j, q, 1);
 	display_text(d, "Called in %lld context%s%s.",
 	    (long long)report_integer(fo, "contexts"),
 	    report_integer(fo, "contexts") == 1 ? "" : "s",

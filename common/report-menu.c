@@ -147,6 +147,15 @@ fail:
 	return (NULL);
 }
 
+/* Is metric i (name) the base values a comparison adds last? */
+static int
+base_metric(const json_t *j, size_t i, const char *name)
+{
+	return (json_object_get(j, "comparison") != NULL && i + 1 ==
+	    json_array_size(json_object_get(j, "metrics")) &&
+	    strcmp(name, "base") == 0);
+}
+
 static void
 menu_link(struct display *d, struct display_block *l, const char *text,
     char *link)
@@ -198,8 +207,9 @@ menu_display(const json_t *j, const struct query *q)
 		v = json_integer_value(json_object_get(json_object_get(j,
 		    "totals"), name));
 		r = display_row(d, t);
-		s = report_goto(q, "top", QUERY_METRIC, i == 0 ? NULL : name,
-		    -1);
+		/* A comparison's base values: no metric to rank by. */
+		s = base_metric(j, i, name) ? NULL : report_goto(q, "top",
+		    QUERY_METRIC, i == 0 ? NULL : name, -1);
 		display_cell(d, t, r, 0, name, s, 0);
 		free(s);
 		display_cell(d, t, r, 1, report_string(m, "unit"), NULL, 0);
@@ -232,7 +242,7 @@ menu_display(const json_t *j, const struct query *q)
 	l = display_links(d);
 	json_array_foreach(metrics, i, m) {
 		name = report_string(m, "name");
-		if (strcmp(name, calls) == 0)
+		if (strcmp(name, calls) == 0 || base_metric(j, i, name))
 			continue;
 		snprintf(text, sizeof text, "by self %s", name);
 		menu_link(d, l, text, report_goto(q, "top", QUERY_METRIC,

@@ -1027,7 +1027,9 @@ tree_display(const json_t *j, const struct query *q)
 		query_tmpl_clear(&ttoggle);
 		return (NULL);
 	}
+	columns_metrics_json(d, j, q);
 	diff_text(d, j);
+	diff_controls(d, j, q, 0);
 	a = json_object_get(j, "ancestors");
 	if (json_array_size(a) > 0) {
 		l = display_links(d);
@@ -1179,6 +1181,13 @@ tree_create_display(const struct profile *p, const struct query *q,
 	    query_tmpl_init(&ttoggle, q, NULL, 0, QUERY_OPEN, 2) == -1 ||
 	    (d = display_create("Call tree")) == NULL)
 		goto nomem;
+	{
+		const char	*names[PROFILE_MAX_METRICS];
+
+		for (k = 0; k < p->nmetrics && k < PROFILE_MAX_METRICS; k++)
+			names[k] = p->metrics[k].name;
+		columns_metrics(d, q, names, k, w.m);
+	}
 	if (q->npath > 0) {
 		l = display_links(d);
 		for (i = 0; i < q->npath; i++) {

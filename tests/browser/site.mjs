@@ -62,6 +62,9 @@ async function crawl(browser, profiles) {
 
 	for (const p of profiles) {
 		const queue = [`?file=${encodeURIComponent(p)}`];
+
+		if (p === "diff-new.folded")
+			queue.push("?file=diff-new.folded&base=diff-old.folded");
 		let budget = 120;
 
 		while (queue.length > 0 && budget > 0) {
@@ -309,6 +312,60 @@ async function flame(browser) {
 	await page.close();
 }
 
+// The metric switch of the tree page, kept by the header; a comparison
+// started from the index's form, sorted from a column header, stopped.
+async function controls(browser) {
+	const errors = [];
+	const page = await newPage(browser, errors);
+
+	await page.goto(url("?file=ghc-small.prof&cmd=tree"));
+	await clickAndWait(page, page.locator("nav.switch a",
+	    { hasText: "alloc" }));
+	ok(new URL(page.url()).searchParams.get("metric") === "alloc" &&
+	    /chosen by alloc total/.test(await page.textContent("main")) &&
+	    await page.textContent("nav.switch strong") === "alloc",
+	    "controls: the tree switched to alloc", page.url());
+	const hrefs = await page.$$eval("header nav a:not(.home)", (as) =>
+	    as.map((a) => new URL(a.href).searchParams.get("metric")));
+	ok(hrefs.every((m) => m === "alloc"),
+	    "controls: the header keeps metric=alloc", hrefs.join(" "));
+	for (const q of ["cmd=top", "cmd=func&func=2", "cmd=flame"]) {
+		await page.goto(url(`?file=ghc-small.prof&${q}`));
+		ok(await page.locator("nav.switch a", { hasText: "entries" })
+		    .count() === 1, `controls: ${q} has the metric switch`);
+	}
+
+	await page.goto(base);
+	await page.selectOption("form.compare select[name=file]",
+	    "diff-new.folded");
+	await page.selectOption("form.compare select[name=base]",
+	    "diff-old.folded");
+	await page.check("form.compare input[name=normalize]");
+	await clickAndWait(page, page.getByRole("button", { name: "Compare" }));
+	const sp = new URL(page.url()).searchParams;
+	ok(sp.get("file") === "diff-new.folded" &&
+	    sp.get("base") === "diff-old.folded" &&
+	    sp.get("normalize") === "1" &&
+	    /Compared with diff-old\.folded \(normalised/.test(
+	    await page.textContent("main")),
+	    "controls: the index's form starts a comparison", page.url());
+	await clickAndWait(page, page.locator("table#top thead a",
+	    { hasText: "Ratio" }));
+	ok(new URL(page.url()).searchParams.get("sort") === "ratio" &&
+	    /by ratio/.test(await h1(page)),
+	    "controls: the Ratio header sorts by it", await h1(page));
+	await page.screenshot({ path: path.join(outdir, "site-compare.png"),
+	    fullPage: true });
+	await clickAndWait(page, page.getByRole("link",
+	    { name: "stop comparing" }));
+	ok(!new URL(page.url()).searchParams.has("base") &&
+	    !/Compared with/.test(await page.textContent("main")),
+	    "controls: stop comparing", page.url());
+	ok(errors.length === 0, "controls: no script errors",
+	    errors.join("\n"));
+	await page.close();
+}
+
 // The status page's button shuts the server down in Chromium; the same
 // form posted from another origin is refused.
 async function shutdown(browser) {
@@ -362,7 +419,8 @@ try {
 	const profiles = index.profiles.map((p) => p.name).sort();
 	ok(profiles.length >= 4, `index: ${profiles.length} profiles`,
 	    JSON.stringify(profiles));
-	for (const part of [crawl, state, search, tree, flame, shutdown]) {
+	for (const part of [crawl, state, search, tree, flame, controls,
+	    shutdown]) {
 		try {
 			await part(browser, profiles);
 		} catch (e) {
