@@ -325,6 +325,7 @@ columns_cells(struct display *d, struct display_block *b, size_t r,
 	int64_t				 v;
 	char				*s, buf[DISPLAY_NUMBUF];
 	double				 avg;
+	int				 heat;
 
 	for (i = 0; i < c->ngroups; i++) {
 		g = &c->g[i];
@@ -345,9 +346,13 @@ columns_cells(struct display *d, struct display_block *b, size_t r,
 				    DISPLAY_NUM | (v == 0 ? DISPLAY_DIM : 0));
 			}
 			if (c->pct) {
+				/* Shaded by the share, in tenths (a bar). */
+				heat = g->sum > 0 && v > 0 ? DISPLAY_HEAT(
+				    v >= g->sum ? 10 : 1 + 10 * (double)v /
+				    (double)g->sum) : 0;
 				if (display_percent_buf(buf, v, g->sum) == 0)
 					display_cell(d, b, r, col++, buf, NULL,
-					    DISPLAY_NUM |
+					    DISPLAY_NUM | heat |
 					    (v == 0 ? DISPLAY_DIM : 0));
 				else {
 					s = display_percent(v, g->sum);

@@ -393,7 +393,8 @@ diff_cell(struct display *d, struct display_block *t, size_t r, uint32_t col,
 	if (asprintf(&s, "%s%s", v < 0 ? "-" : sign && v > 0 ? "+" : "",
 	    n) != -1) {
 		display_cell(d, t, r, col, s, NULL, DISPLAY_NUM |
-		    (v == 0 ? DISPLAY_DIM : 0));
+		    (v == 0 ? DISPLAY_DIM : !sign ? 0 : v > 0 ? DISPLAY_UP :
+		    DISPLAY_DOWN));
 		free(s);
 	}
 	free(n);

@@ -54,6 +54,10 @@ enum display_kind {
 #define DISPLAY_LEAF	0x8	/* tree cell with no children */
 #define DISPLAY_STRONG	0x10
 #define DISPLAY_DIM	0x20	/* zero or negligible value */
+#define DISPLAY_UP	0x40	/* a change up (comparisons) */
+#define DISPLAY_DOWN	0x80	/* a change down */
+#define DISPLAY_HEAT_SHIFT 12	/* share of the total, in tenths */
+#define DISPLAY_HEAT(share)	((int)(share) << DISPLAY_HEAT_SHIFT)
 
 struct display_cell {
 	char		*text;

@@ -89,6 +89,58 @@ html_escape(struct outbuf *ob, const char *s)
 	escape_html_buf(ob, s, strlen(s));
 }
 
+#define HTML_WRAP	24	/* names longer than this may break */
+#define HTML_BREAKS	"/.:`,"	/* ...after one of these */
+
+/* Escaped, with a <wbr> after each separator of a long name. */
+static void
+html_wrap(struct outbuf *ob, const char *s, size_t n)
+{
+	size_t	 k;
+
+	if (n <= HTML_WRAP) {
+		escape_html_buf(ob, s, n);
+		return;
+	}
+	while (n > 0) {
+		for (k = 0; k < n && strchr(HTML_BREAKS, s[k]) == NULL; k++)
+			;
+		if (k < n)
+			k++;
+		escape_html_buf(ob, s, k);
+		if (k < n)
+			outbuf_puts(ob, "<wbr>");
+		s += k;
+		n -= k;
+	}
+}
+
+/*
+ * A table's first cell: a function as "module`name" shows the module's
+ * last path component, the whole path in its title; long names may
+ * break after a separator, not within a word.
+ */
+static void
+html_label(struct outbuf *ob, const char *s)
+{
+	const char	*tick = strchr(s, '`'), *slash = NULL, *p;
+
+	for (p = s; tick != NULL && p < tick; p++) {
+		if (*p == '/')
+			slash = p;
+	}
+	if (slash == NULL || slash + 1 == tick) {
+		html_wrap(ob, s, strlen(s));
+		return;
+	}
+	outbuf_puts(ob, "<span class=\"mod\" title=\"");
+	escape_html_buf(ob, s, tick - s);
+	outbuf_puts(ob, "\">");
+	escape_html_buf(ob, slash + 1, tick - slash - 1);
+	outbuf_puts(ob, "</span>");
+	html_wrap(ob, tick, strlen(tick));
+}
+
 /* v in decimal, as "%u" writes it. */
 static void
 html_uint(struct outbuf *ob, uint32_t v)
@@ -488,6 +540,16 @@ html_table(struct outbuf *ob, const struct display_block *b,
 				html_uint(ob, c->indent);
 				outbuf_putc(ob, '"');
 			}
+			/* deepq.css shades shares and colours changes. */
+			if (c->flags >> DISPLAY_HEAT_SHIFT) {
+				outbuf_puts(ob, " data-h=\"");
+				html_uint(ob, c->flags >> DISPLAY_HEAT_SHIFT);
+				outbuf_putc(ob, '"');
+			}
+			if (c->flags & DISPLAY_UP)
+				outbuf_puts(ob, " data-d=\"up\"");
+			else if (c->flags & DISPLAY_DOWN)
+				outbuf_puts(ob, " data-d=\"down\"");
 			outbuf_putc(ob, '>');
 			if (c->flags & DISPLAY_TREE)
 				html_tree(ob, c, ctx);
@@ -498,7 +560,10 @@ html_table(struct outbuf *ob, const struct display_block *b,
 			}
 			if (c->flags & DISPLAY_STRONG)
 				outbuf_puts(ob, "<strong>");
-			html_escape(ob, c->text ? c->text : "");
+			if (col == 0 && c->text != NULL)
+				html_label(ob, c->text);
+			else
+				html_escape(ob, c->text ? c->text : "");
 			if (c->flags & DISPLAY_STRONG)
 				outbuf_puts(ob, "</strong>");
 			if (c->link != NULL)

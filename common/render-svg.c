@@ -332,9 +332,13 @@ svg_begin(FILE *f, int width, int height, const char *style)
 	    "sans-serif;font-size:12px;fill:#000}#title{font-size:17px;"
 	    "text-anchor:middle}#subtitle{text-anchor:middle;fill:#777}"
 	    ".ui{cursor:pointer}#frames g{cursor:pointer}#frames g:hover rect"
-	    "{stroke:#000;stroke-width:0.5}</style>\n", f);
-	fprintf(f, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" "
-	    "fill=\"url(#bg)\"/>\n", width, height);
+	    "{stroke:#000;stroke-width:0.5}"
+	    /* Dark viewers: a dark ground, light text, frames as they are. */
+	    "@media (prefers-color-scheme:dark){#ground{fill:#16181b}"
+	    "text{fill:#e6e6e6}#subtitle{fill:#999}#frames text{fill:#000}}"
+	    "</style>\n", f);
+	fprintf(f, "<rect id=\"ground\" x=\"0\" y=\"0\" width=\"%d\" "
+	    "height=\"%d\" fill=\"url(#bg)\"/>\n", width, height);
 }
 
 static int

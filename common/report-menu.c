@@ -178,14 +178,26 @@ menu_display(const json_t *j, const struct query *q)
 
 	if ((d = display_create("Summary")) == NULL)
 		return (NULL);
-	display_text(d, "Profile %s (format %s): %lld call nodes up to %lld "
-	    "deep, %lld functions, %lld modules, %lld recursive cliques.",
-	    report_string(j, "file"), report_string(j, "format"),
-	    (long long)report_integer(j, "nodes"),
-	    (long long)report_integer(j, "depth"),
-	    (long long)report_integer(j, "functions"),
-	    (long long)report_integer(j, "modules"),
-	    (long long)report_integer(j, "cliques"));
+	{
+		char	 nn[DISPLAY_NUMBUF], nd[DISPLAY_NUMBUF];
+		char	 nf[DISPLAY_NUMBUF], nm[DISPLAY_NUMBUF];
+		char	 nc[DISPLAY_NUMBUF];
+		int64_t	 f = report_integer(j, "functions");
+		int64_t	 nmod = report_integer(j, "modules");
+		int64_t	 c = report_integer(j, "cliques");
+
+		display_number_buf(nn, report_integer(j, "nodes"));
+		display_number_buf(nd, report_integer(j, "depth"));
+		display_number_buf(nf, f);
+		display_number_buf(nm, nmod);
+		display_number_buf(nc, c);
+		display_text(d, "Profile %s (format %s): %s call node%s up to "
+		    "%s deep, %s function%s, %s module%s, %s recursive "
+		    "clique%s.", report_string(j, "file"),
+		    report_string(j, "format"), nn, report_integer(j,
+		    "nodes") == 1 ? "" : "s", nd, nf, f == 1 ? "" : "s", nm,
+		    nmod == 1 ? "" : "s", nc, c == 1 ? "" : "s");
+	}
 
 	metrics = json_object_get(j, "metrics");
 	first = report_string(json_array_get(metrics, 0), "name");

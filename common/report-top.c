@@ -165,9 +165,13 @@ top_display(const json_t *j, const struct query *q)
 		display_text(d, "%lld functions with at least %s%% of the %s "
 		    "total.", (long long)report_integer(j, "matched"),
 		    query_str(q, QUERY_MIN), metric);
-	else
-		display_text(d, "%lld functions.", (long long)report_integer(j,
-		    "matched"));
+	else {
+		char	 n[DISPLAY_NUMBUF];
+
+		display_number_buf(n, report_integer(j, "matched"));
+		display_text(d, "%s function%s.", n, report_integer(j,
+		    "matched") == 1 ? "" : "s");
+	}
 	columns_init(&c, j, q, COLUMNS_SELF | COLUMNS_TOTAL | COLUMNS_SORT);
 	nc = 1 + columns_count(&c);
 	t = display_table(d, nc + (cmp ? DIFF_COLUMNS : 0), "top");

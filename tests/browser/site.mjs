@@ -366,6 +366,70 @@ async function controls(browser) {
 	await page.close();
 }
 
+// Readable pages: no sideways scrolling at 400 px, a module path shown
+// short with the whole path on hover, shares as bars, changes coloured,
+// counts with separators and plurals, the flame graph SVG dark in a dark
+// viewer.
+async function readable(browser) {
+	const errors = [];
+	const page = await newPage(browser, errors,
+	    { viewport: { width: 400, height: 800 } });
+	const wide = [];
+
+	for (const q of ["?file=jvm.folded&cmd=tree", "?file=jvm.folded&cmd=top",
+	    "?file=workload-fp.folded&cmd=tree", "?file=ghc-small.prof",
+	    "?file=diff-new.folded&base=diff-old.folded&cmd=top",
+	    "?file=jvm.folded&cmd=func&func=2"]) {
+		await page.goto(url(q));
+		const w = await page.evaluate(() =>
+		    document.documentElement.scrollWidth);
+		if (w > 400)
+			wide.push(`${q}: ${w} px`);
+	}
+	ok(wide.length === 0, "readable: no page wider than 400 px",
+	    wide.join("\n"));
+	await page.goto(url("?file=jvm.folded&cmd=tree"));
+	await page.screenshot({ path: path.join(outdir, "site-narrow.png"),
+	    fullPage: true });
+	const mod = await page.$eval("td.tree span.mod", (s) =>
+	    [s.textContent, s.title]);
+	ok(mod[0] === "libjvm.so" &&
+	    mod[1] === "/usr/lib/jvm/java-17-openjdk/lib/server/libjvm.so",
+	    "readable: the module shown short, its path on hover",
+	    JSON.stringify(mod));
+	ok(await page.locator("td[data-h]").count() > 0 &&
+	    await page.$eval("td[data-h='10']", (td) =>
+	    getComputedStyle(td).backgroundImage) !== "none",
+	    "readable: shares drawn as bars");
+	await page.goto(url("?file=diff-new.folded&base=diff-old.folded&" +
+	    "cmd=top"));
+	const col = await page.$$eval("td[data-d]", (tds) => tds.map((td) =>
+	    td.dataset.d + " " + getComputedStyle(td).color));
+	ok(col.some((c) => /^up rgb\(179, 38, 30\)/.test(c)) &&
+	    col.some((c) => /^down rgb\(27, 127, 59\)/.test(c)),
+	    "readable: growth red, shrinkage green", col.join(", "));
+	await page.goto(url("?file=workload-fp.folded"));
+	ok(/call nodes/.test(await page.textContent("main")) &&
+	    /\b1 module\b/.test(await page.textContent("main")) &&
+	    /\d,\d{3}/.test(await page.textContent("table#metrics")),
+	    "readable: counts with separators and plurals",
+	    (await page.textContent("main")).slice(0, 200));
+	await page.emulateMedia({ colorScheme: "dark" });
+	await page.goto(url("?file=workload-fp.folded&cmd=flame&format=svg"));
+	const ground = await page.$eval("#ground", (r) =>
+	    getComputedStyle(r).fill);
+	ok(ground === "rgb(22, 24, 27)", "readable: the SVG file is dark " +
+	    "in a dark viewer", ground);
+	await page.goto(url("?file=workload-fp.folded&cmd=flame"));
+	ok(await page.evaluate(() => getComputedStyle(document.body.parentNode)
+	    .backgroundColor) === "rgb(22, 24, 27)",
+	    "readable: the flame page is dark too");
+	await page.screenshot({ path: path.join(outdir, "site-dark.png") });
+	ok(errors.length === 0, "readable: no script errors",
+	    errors.join("\n"));
+	await page.close();
+}
+
 // The status page's button shuts the server down in Chromium; the same
 // form posted from another origin is refused.
 async function shutdown(browser) {
@@ -420,7 +484,7 @@ try {
 	ok(profiles.length >= 4, `index: ${profiles.length} profiles`,
 	    JSON.stringify(profiles));
 	for (const part of [crawl, state, search, tree, flame, controls,
-	    shutdown]) {
+	    readable, shutdown]) {
 		try {
 			await part(browser, profiles);
 		} catch (e) {

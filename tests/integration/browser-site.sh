@@ -32,6 +32,12 @@ for f in cliques.folded diff-old.folded diff-new.folded ghc-small.prof \
     example.callgrind; do
 	cp "$top_srcdir/tests/data/$f" "$root/"
 done
+# Functions of a module with a long path (a JVM's), as perf names them.
+printf '%s\n' \
+    '/usr/lib/jvm/java-17-openjdk/lib/server/libjvm.so`JVM_Sleep;/usr/lib/jvm/java-17-openjdk/lib/server/libjvm.so`os::naked_short_sleep 30' \
+    '/usr/lib/jvm/java-17-openjdk/lib/server/libjvm.so`JVM_Sleep;/usr/lib/jvm/java-17-openjdk/lib/server/libjvm.so`Thread::call_run 20' \
+    '/usr/lib/jvm/java-17-openjdk/lib/server/libjvm.so`JVM_Sleep 5' \
+    >"$root/jvm.folded"
 rdv_web
 wpid=$(cat "$tmp/web.pid")
 export CHROMIUM
