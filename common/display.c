@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "display.h"
+#include "query.h"
 
 /* Format-neutral displays (see display.h). */
 
@@ -123,6 +124,7 @@ display_free(struct display *d)
 		free(d->blocks[i].cells);
 	}
 	free(d->blocks);
+	query_free(d->self);
 	while ((c = d->chunk) != NULL) {
 		d->chunk = c->prev;
 		free(c);
@@ -399,15 +401,18 @@ display_crumbs(struct display *d)
 }
 
 /*
- * The canonical query string of the page (query_format()): renderers
- * make from it the links that keep the view state (the header's, the
- * state bar's) and the search form's hidden fields.
+ * The page's own query: renderers make from it the links that keep the
+ * view state (the header's, the state bar's) and the search form's
+ * hidden fields.
  */
 void
-display_self(struct display *d, const char *qs)
+display_self(struct display *d, const struct query *q)
 {
-	if (!d->failed && qs != NULL)
-		d->self = display_strdup(d, qs);
+	if (d->failed || q == NULL)
+		return;
+	query_free(d->self);
+	if ((d->self = query_copy(q)) == NULL)
+		d->failed = 1;
 }
 
 /*

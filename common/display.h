@@ -36,6 +36,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct query;
+
 enum display_kind {
 	DISPLAY_HEADING,
 	DISPLAY_TEXT,
@@ -91,7 +93,7 @@ struct display_chunk {
 
 struct display {
 	char			*title;
-	char			*self;		/* the page's own query, or NULL */
+	struct query		*self;		/* the page's own query, or NULL */
 	struct display_chunk	*chunk;		/* its strings */
 	struct display_block	*blocks;
 	size_t			 nblocks, cap;
@@ -123,7 +125,7 @@ struct display_cell *display_cell_take(struct display *,
 char		*display_take(struct display *, char *);
 void		 display_form(struct display *, const char *, const char *);
 struct display_block *display_crumbs(struct display *);
-void		 display_self(struct display *, const char *);
+void		 display_self(struct display *, const struct query *);
 void		 display_flame(struct display *);
 struct display_block *display_compare(struct display *);
 #define DISPLAY_NUMBUF	48	/* display_number_buf(), _percent_buf() */

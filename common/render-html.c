@@ -40,11 +40,10 @@ static int	html_render(FILE *, const json_t *, const struct display *,
 		    const struct render_context *);
 static int	html_error(FILE *, int, const char *,
 		    const struct render_context *);
-static int	 html_nav_link(const struct render_context *,
-		    const struct query *, const char *, const char *,
-		    char **);
+static int	html_nav_tmpl(struct query_tmpl *,
+		    const struct render_context *, const struct query *);
 static void	html_nav(struct outbuf *, const struct render_context *,
-		    const struct query *, const char *, const char *,
+		    const struct query_tmpl *, const char *, const char *,
 		    const char *);
 static void	html_hidden(struct outbuf *, enum query_key, const char *);
 static void	html_search(struct outbuf *, const struct render_context *,
@@ -52,7 +51,7 @@ static void	html_search(struct outbuf *, const struct render_context *,
 static void	html_state(struct outbuf *, const struct render_context *,
 		    const struct query *);
 static void	html_begin(struct outbuf *, const char *,
-		    const struct render_context *, const char *);
+		    const struct render_context *, const struct query *);
 static void	html_end(struct outbuf *, const struct render_context *);
 static void	html_escape(struct outbuf *, const char *);
 static void	html_href(struct outbuf *, const char *,
@@ -103,8 +102,9 @@ html_wrap(struct outbuf *ob, const char *s, size_t n)
 		return;
 	}
 	while (n > 0) {
-		for (k = 0; k < n && strchr(HTML_BREAKS, s[k]) == NULL; k++)
-			;
+		/* s is a C string: strcspn stops at its end at the latest. */
+		if ((k = strcspn(s, HTML_BREAKS)) > n)
+			k = n;
 		if (k < n)
 			k++;
 		escape_html_buf(ob, s, k);
@@ -125,10 +125,9 @@ html_label(struct outbuf *ob, const char *s)
 {
 	const char	*tick = strchr(s, '`'), *slash = NULL, *p;
 
-	for (p = s; tick != NULL && p < tick; p++) {
-		if (*p == '/')
-			slash = p;
-	}
+	for (p = s; tick != NULL && (p = memchr(p, '/', tick - p)) != NULL;
+	    p++)
+		slash = p;
 	if (slash == NULL || slash + 1 == tick) {
 		html_wrap(ob, s, strlen(s));
 		return;
@@ -183,14 +182,15 @@ static const enum query_key html_state_keys[] = {
 #define HTML_NSTATE	(sizeof html_state_keys / sizeof html_state_keys[0])
 
 /*
- * The link to a report of the current file with the page's view state
- * (self, the page's query, may be NULL), built like every other link
- * (query_format): 0 with *link (NULL when the file's name cannot be in
- * a link), -1 if out of memory. cmd NULL: the profile's summary.
+ * The template of the links to the current file's reports with the
+ * page's view state (self, the page's query, may be NULL), cut at cmd=
+ * (query_tmpl_fill() with the report, NULL for the summary): made once,
+ * each header link is then a splice. 0, or 1 when the file's name
+ * cannot be in a link (no links then), or -1 if out of memory.
  */
 static int
-html_nav_link(const struct render_context *ctx, const struct query *self,
-    const char *cmd, const char *format, char **link)
+html_nav_tmpl(struct query_tmpl *t, const struct render_context *ctx,
+    const struct query *self)
 {
 	struct query	*q;
 	char		*cause = NULL;
@@ -198,11 +198,11 @@ html_nav_link(const struct render_context *ctx, const struct query *self,
 	size_t		 i;
 	int		 r = 0;
 
-	*link = NULL;
+	memset(t, 0, sizeof *t);
 	if (self != NULL && query_isset(self, QUERY_FILE))
 		file = query_str(self, QUERY_FILE);
 	if (file == NULL)
-		return (0);
+		return (1);
 	if ((q = query_create()) == NULL)
 		return (-1);
 	for (i = 0; self != NULL && i < HTML_NSTATE; i++) {
@@ -213,37 +213,33 @@ html_nav_link(const struct render_context *ctx, const struct query *self,
 	}
 	if (r == -1)
 		;
-	else if (query_set(q, QUERY_FILE, file, &cause) == -1) {
-		if (cause == NULL || strcmp(cause, "out of memory") == 0)
-			r = -1;
-	} else if (cmd != NULL && query_set(q, QUERY_CMD, cmd, NULL) == -1)
-		r = -1;
-	else if (format != NULL && query_set(q, QUERY_FORMAT, format,
-	    NULL) == -1)
-		r = -1;
-	else if ((*link = query_format(q)) == NULL)
+	else if (query_set(q, QUERY_FILE, file, &cause) == -1)
+		r = cause == NULL || strcmp(cause, "out of memory") == 0 ?
+		    -1 : 1;
+	else if (query_tmpl_init(t, q, NULL, 0, QUERY_CMD, 1) == -1)
 		r = -1;
 	free(cause);
 	query_free(q);
 	return (r);
 }
 
-/* <a href="LINK">TEXT</a>, LINK from html_nav_link(). */
+/* <a href="LINK">TEXT</a>, the template filled with cmd. */
 static void
 html_nav(struct outbuf *ob, const struct render_context *ctx,
-    const struct query *self, const char *cmd, const char *format,
+    const struct query_tmpl *t, const char *cmd, const char *attrs,
     const char *text)
 {
 	char	*link;
 
-	if (html_nav_link(ctx, self, cmd, format, &link) == -1)
+	if ((link = query_tmpl_fill(t, &cmd)) == NULL) {
 		ob->error = 1;
-	if (link == NULL)
 		return;
+	}
 	outbuf_puts(ob, " <a");
+	outbuf_puts(ob, attrs);
 	html_href(ob, link, ctx);
 	outbuf_putc(ob, '>');
-	outbuf_puts(ob, text);
+	html_escape(ob, text);
 	outbuf_puts(ob, "</a>");
 	free(link);
 }
@@ -364,27 +360,19 @@ html_state(struct outbuf *ob, const struct render_context *ctx,
 
 static void
 html_begin(struct outbuf *ob, const char *title,
-    const struct render_context *ctx, const char *selfqs)
+    const struct render_context *ctx, const struct query *self)
 {
 	static const struct {
 		const char	*cmd;
-		const char	*format;
 		const char	*text;
 	} nav[] = {
-		{ "top", NULL, "Top" }, { "tree", NULL, "Tree" },
-		{ "flame", NULL, "Flame" }, { "modules", NULL, "Modules" },
-		{ "cliques", NULL, "Cliques" },
+		{ "top", "Top" }, { "tree", "Tree" }, { "flame", "Flame" },
+		{ "modules", "Modules" }, { "cliques", "Cliques" },
 	};
-	struct query	*self = NULL;
-	char		*cause = NULL, *link;
-	size_t		 i;
-	int		 status;
+	struct query_tmpl	 t;
+	size_t			 i;
+	int			 r;
 
-	/* The page's own query, made by query_format(): it parses. */
-	if (selfqs != NULL && (self = query_parse(selfqs, &status,
-	    &cause)) == NULL && status >= 500)
-		ob->error = 1;
-	free(cause);
 	outbuf_puts(ob, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
 	    "<meta charset=\"utf-8\">\n"
 	    "<meta name=\"viewport\" content=\"width=device-width, "
@@ -412,20 +400,17 @@ html_begin(struct outbuf *ob, const char *title,
 	outbuf_puts(ob, "</head>\n<body>\n<header><nav><a class=\"home\"");
 	html_href(ob, "", ctx);
 	outbuf_puts(ob, " title=\"all profiles\">deepq</a>");
-	if (html_nav_link(ctx, self, NULL, NULL, &link) == -1)
+	/* A link lost for want of memory fails the page (a 500). */
+	if ((r = html_nav_tmpl(&t, ctx, self)) == -1)
 		ob->error = 1;
-	if (link != NULL) {
-		outbuf_puts(ob, " <a class=\"file\"");
-		html_href(ob, link, ctx);
-		outbuf_puts(ob, " title=\"summary\">");
-		html_escape(ob, self != NULL && query_isset(self, QUERY_FILE) ?
+	else if (r == 0) {
+		html_nav(ob, ctx, &t, NULL, " class=\"file\" title=\"summary\"",
+		    self != NULL && query_isset(self, QUERY_FILE) ?
 		    query_str(self, QUERY_FILE) : ctx->file);
-		outbuf_puts(ob, "</a>");
-		free(link);
+		for (i = 0; i < sizeof nav / sizeof nav[0]; i++)
+			html_nav(ob, ctx, &t, nav[i].cmd, "", nav[i].text);
 	}
-	for (i = 0; i < sizeof nav / sizeof nav[0]; i++)
-		html_nav(ob, ctx, self, nav[i].cmd, nav[i].format,
-		    nav[i].text);
+	query_tmpl_clear(&t);
 	outbuf_puts(ob, "</nav>");
 	html_search(ob, ctx, self);
 	outbuf_puts(ob, "</header>\n");
@@ -433,7 +418,6 @@ html_begin(struct outbuf *ob, const char *title,
 	outbuf_puts(ob, "<main>\n<h1>");
 	html_escape(ob, title);
 	outbuf_puts(ob, "</h1>\n");
-	query_free(self);
 }
 
 static void

@@ -461,11 +461,11 @@ svg_render(FILE *f, const json_t *j, const struct display *d,
  * a link to its function's page, with the links that zoom on it (focus
  * on the subtree: the server lays it out again at full width, so frames
  * too narrow before come back), focus on its function and merge it in
- * data- attributes for deepq.js. selfqs is the page's query; -1 on a
+ * data- attributes for deepq.js. q is the page's query; -1 on a
  * write error or out of memory.
  */
 int
-svg_inline(FILE *f, const json_t *j, const char *selfqs,
+svg_inline(FILE *f, const json_t *j, const struct query *q,
     const char *link_base)
 {
 	const json_t	*frames = json_object_get(j, "frames"), *fr;
@@ -474,7 +474,6 @@ svg_inline(FILE *f, const json_t *j, const char *selfqs,
 	const char	*palette = json_string_value(json_object_get(j,
 			    "palette"));
 	const char	*name, *module, *cur, *v[1];
-	struct query	*q = NULL;
 	struct query_tmpl tfunc, tt;
 	char		 key[16], *num, *pct, *link, *item = NULL, *pathbuf = NULL;
 	int64_t		 total = json_integer_value(json_object_get(j,
@@ -485,16 +484,15 @@ svg_inline(FILE *f, const json_t *j, const char *selfqs,
 			    "width"));
 	int		 depth = (int)json_integer_value(json_object_get(j,
 			    "depth"));
-	int		 height, icicle, chart, dep, dd, status, r = -1;
+	int		 height, icicle, chart, dep, dd, r = -1;
 	uint32_t	*path = NULL, func;
 	double		 scale, px, pw, y;
 	size_t		 i, k, plen;
-	char		*cause = NULL;
 
 	memset(&tfunc, 0, sizeof tfunc);
 	memset(&tt, 0, sizeof tt);
 	if (!json_is_array(frames) || style == NULL || palette == NULL ||
-	    (q = query_parse(selfqs ? selfqs : "", &status, &cause)) == NULL)
+	    q == NULL)
 		goto done;
 	/* Frames come depth first (not a chart's): path[d] is d's function. */
 	if ((path = calloc((size_t)depth + 2, sizeof *path)) == NULL ||
@@ -605,13 +603,11 @@ svg_inline(FILE *f, const json_t *j, const char *selfqs,
 	fputs("</g>\n</svg>\n", f);
 	r = ferror(f) ? -1 : 0;
 done:
-	free(cause);
 	free(item);
 	free(path);
 	free(pathbuf);
 	query_tmpl_clear(&tfunc);
 	query_tmpl_clear(&tt);
-	query_free(q);
 	return (r);
 }
 

@@ -73,7 +73,8 @@ struct renderer {
 };
 
 const struct renderer *render_find(const char *);
-int		 svg_inline(FILE *, const json_t *, const char *,
+struct query;
+int		 svg_inline(FILE *, const json_t *, const struct query *,
 		     const char *);
 
 #endif /* RENDER_H */

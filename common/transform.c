@@ -1599,9 +1599,7 @@ transform_display(struct display *d, const struct profile *p,
 	char			*link, *label;
 	size_t			 i;
 
-	if ((link = query_format(q)) != NULL)
-		display_self(d, link);
-	free(link);
+	display_self(d, q);
 	if (s != NULL && s->n > 0) {
 		b = display_crumbs(d);
 		link = transform_pop_link(q, s, SIZE_MAX);
