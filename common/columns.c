@@ -623,3 +623,39 @@ columns_metrics_json(struct display *d, const json_t *j,
 	}
 	columns_metrics(d, q, names, n, at);
 }
+
+/*
+ * The other views of a tree page's profile: the inverted tree (callers
+ * first; pushing or popping inv on t=) and the flame and icicle graphs
+ * of the same view. Pages only (a switch).
+ */
+void
+columns_views(struct display *d, const struct query *q)
+{
+	struct display_block	*l;
+	const char		*t = query_str(q, QUERY_T);
+	size_t			 n = strlen(t);
+	char			*link, *item;
+	int			 inv = n >= 4 && strcmp(t + n - 4, "~inv") == 0;
+
+	l = display_switch(d, "View");
+	display_link(d, l, inv ? "inverted tree" : "call tree", NULL);
+	if (inv)
+		item = n > 5 ? strndup(t, n - 4) : NULL;
+	else if (asprintf(&item, "%s~inv", n ? t : "1") == -1)
+		item = NULL;
+	if (item != NULL || inv) {
+		link = report_link(q, QUERY_T, item, QUERY_PATH, NULL,
+		    QUERY_OPEN, NULL, QUERY_CLOSE, NULL, -1);
+		display_link(d, l, inv ? "call tree" : "inverted (callers "
+		    "first)", link);
+		free(link);
+	}
+	free(item);
+	link = report_goto(q, "flame", -1);
+	display_link(d, l, "flame graph", link);
+	free(link);
+	link = report_goto(q, "flame", QUERY_STYLE, "icicle", -1);
+	display_link(d, l, "icicle graph", link);
+	free(link);
+}

@@ -1028,6 +1028,7 @@ tree_display(const json_t *j, const struct query *q)
 		return (NULL);
 	}
 	columns_metrics_json(d, j, q);
+	columns_views(d, q);
 	diff_text(d, j);
 	diff_controls(d, j, q, 0);
 	a = json_object_get(j, "ancestors");
@@ -1187,6 +1188,7 @@ tree_create_display(const struct profile *p, const struct query *q,
 		for (k = 0; k < p->nmetrics && k < PROFILE_MAX_METRICS; k++)
 			names[k] = p->metrics[k].name;
 		columns_metrics(d, q, names, k, w.m);
+		columns_views(d, q);
 	}
 	if (q->npath > 0) {
 		l = display_links(d);

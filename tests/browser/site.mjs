@@ -329,6 +329,16 @@ async function controls(browser) {
 	    as.map((a) => new URL(a.href).searchParams.get("metric")));
 	ok(hrefs.every((m) => m === "alloc"),
 	    "controls: the header keeps metric=alloc", hrefs.join(" "));
+	await clickAndWait(page, page.locator("nav.switch a",
+	    { hasText: "inverted (callers first)" }));
+	ok(new URL(page.url()).searchParams.get("t") === "1~inv" &&
+	    await page.textContent("nav[aria-label=View] strong") ===
+	    "inverted tree", "controls: the tree links its inverted view",
+	    page.url());
+	await clickAndWait(page, page.locator("nav.switch a",
+	    { hasText: "icicle graph" }));
+	ok(await h1(page) === "Icicle graph of alloc, 1 transform",
+	    "controls: ...and its icicle graph", await h1(page));
 	for (const q of ["cmd=top", "cmd=func&func=2", "cmd=flame"]) {
 		await page.goto(url(`?file=ghc-small.prof&${q}`));
 		ok(await page.locator("nav.switch a", { hasText: "entries" })
