@@ -530,7 +530,7 @@ svg_inline(FILE *f, const json_t *j, const struct query *q,
 		y = icicle ? dep * SVG_FRAME :
 		    height - (dep + 1) * SVG_FRAME;
 		fputs("<a", f);
-		if (dep > 0) {
+		if (dep > 0 && dep <= depth) {
 			snprintf(key, sizeof key, "%u", func);
 			v[0] = key;
 			if ((link = query_tmpl_fill(&tfunc, v)) == NULL)

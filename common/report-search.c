@@ -204,7 +204,6 @@ search_display(const json_t *j, const struct query *q)
 {
 	struct display		*d;
 	struct display_block	*t, *l;
-	struct display_cell	*cell;
 	struct columns		 c;
 	json_t			*rows, *row;
 	const char		*s = report_string(j, "find");
@@ -263,8 +262,7 @@ search_display(const json_t *j, const struct query *q)
 		f = report_integer(row, "func");
 		link = report_func_link(q, f);
 		label = report_label(row);
-		cell = display_cell(d, t, r, 0, label ? label : "", link, 0);
-		(void)cell;
+		display_cell(d, t, r, 0, label ? label : "", link, 0);
 		free(label);
 		free(link);
 		columns_row(d, t, r, 1, &c, json_object_get(row, "self"),
