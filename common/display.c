@@ -427,7 +427,8 @@ display_flame(struct display *d)
 
 /*
  * A form that starts a comparison (HTML only): the profiles to pick
- * from are its cells, added with display_link(d, b, name, NULL).
+ * from are its cells, added with display_link(d, b, name, NULL); with
+ * one, the profile compared, whose base is typed in.
  */
 struct display_block *
 display_compare(struct display *d)

@@ -577,6 +577,23 @@ html_compare(struct outbuf *ob, const struct display_block *b,
 {
 	size_t	 k, s;
 
+	/* One profile (a summary): the base is named, not picked. */
+	if (b->nrows == 1) {
+		outbuf_puts(ob, "<form class=\"compare\" method=\"get\" "
+		    "action=\"");
+		html_escape(ob, ctx->link_base ? ctx->link_base : "?");
+		outbuf_puts(ob, "\">");
+		html_hidden(ob, QUERY_FILE, b->cells[0].text);
+		outbuf_puts(ob, "<label>Compare with the base <input "
+		    "type=\"text\" name=\"base\" required "
+		    "placeholder=\"profile under the root\"></label>\n"
+		    "<label><input type=\"checkbox\" name=\"normalize\" "
+		    "value=\"1\"> normalize the totals</label>\n"
+		    "<input type=\"hidden\" name=\"cmd\" value=\"top\">"
+		    "<input type=\"hidden\" name=\"sort\" value=\"delta\">"
+		    "<button type=\"submit\">Compare</button></form>\n");
+		return;
+	}
 	if (b->nrows < 2)
 		return;
 	outbuf_puts(ob, "<form class=\"compare\" method=\"get\" action=\"");

@@ -284,6 +284,11 @@ menu_display(const json_t *j, const struct query *q)
 		}
 	}
 
+	/* Where the page names its file, a comparison starts here. */
+	if (query_isset(q, QUERY_FILE) && !query_isset(q, QUERY_BASE) &&
+	    (l = display_compare(d)) != NULL)
+		display_link(d, l, query_str(q, QUERY_FILE), NULL);
+
 	display_heading(d, "Debugging");
 	l = display_links(d);
 	menu_link(d, l, "Raw structures", report_goto(q, "dump", -1));

@@ -366,6 +366,13 @@ async function controls(browser) {
 	    "controls: the Ratio header sorts by it", await h1(page));
 	await page.screenshot({ path: path.join(outdir, "site-compare.png"),
 	    fullPage: true });
+	await page.goto(url("?file=diff-new.folded"));
+	await page.fill("form.compare input[name=base]", "diff-old.folded");
+	await clickAndWait(page, page.getByRole("button", { name: "Compare" }));
+	ok(/Compared with diff-old\.folded:/.test(
+	    await page.textContent("main")) && new URL(page.url())
+	    .searchParams.get("sort") === "delta",
+	    "controls: the summary's form starts a comparison", page.url());
 	await clickAndWait(page, page.getByRole("link",
 	    { name: "stop comparing" }));
 	ok(!new URL(page.url()).searchParams.has("base") &&
