@@ -625,24 +625,25 @@ columns_metrics_json(struct display *d, const json_t *j,
 }
 
 /*
- * The other views of a tree page's profile: the inverted tree (callers
- * first; pushing or popping inv on t=) and the flame and icicle graphs
- * of the same view. Pages only (a switch).
+ * The other view of a tree page's profile: the inverted tree (callers
+ * first; pushing or popping inv on t=). The flame graph of the same view
+ * is the header's, its icicle and chart the flame page's. Pages only (a
+ * switch); one link, as each costs a page about 1 %.
  */
 void
 columns_views(struct display *d, const struct query *q)
 {
 	struct display_block	*l;
-	const char		*t = query_str(q, QUERY_T);
-	size_t			 n = strlen(t);
+	const char		*cur = query_str(q, QUERY_T);
+	size_t			 n = strlen(cur);
 	char			*link, *item;
-	int			 inv = n >= 4 && strcmp(t + n - 4, "~inv") == 0;
+	int			 inv = n >= 4 && strcmp(cur + n - 4, "~inv") == 0;
 
 	l = display_switch(d, "View");
 	display_link(d, l, inv ? "inverted tree" : "call tree", NULL);
 	if (inv)
-		item = n > 5 ? strndup(t, n - 4) : NULL;
-	else if (asprintf(&item, "%s~inv", n ? t : "1") == -1)
+		item = n > 5 ? strndup(cur, n - 4) : NULL;
+	else if (asprintf(&item, "%s~inv", n ? cur : "1") == -1)
 		item = NULL;
 	if (item != NULL || inv) {
 		link = report_link(q, QUERY_T, item, QUERY_PATH, NULL,
@@ -652,10 +653,4 @@ columns_views(struct display *d, const struct query *q)
 		free(link);
 	}
 	free(item);
-	link = report_goto(q, "flame", -1);
-	display_link(d, l, "flame graph", link);
-	free(link);
-	link = report_goto(q, "flame", QUERY_STYLE, "icicle", -1);
-	display_link(d, l, "icicle graph", link);
-	free(link);
 }

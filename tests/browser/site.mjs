@@ -335,10 +335,12 @@ async function controls(browser) {
 	    await page.textContent("nav[aria-label=View] strong") ===
 	    "inverted tree", "controls: the tree links its inverted view",
 	    page.url());
-	await clickAndWait(page, page.locator("nav.switch a",
-	    { hasText: "icicle graph" }));
+	await clickAndWait(page, page.locator("header nav a",
+	    { hasText: "Flame" }));
+	await clickAndWait(page, page.getByRole("link",
+	    { name: "icicle graph" }));
 	ok(await h1(page) === "Icicle graph of alloc, 1 transform",
-	    "controls: ...and its icicle graph", await h1(page));
+	    "controls: ...its flame graph, then icicle", await h1(page));
 	for (const q of ["cmd=top", "cmd=func&func=2", "cmd=flame"]) {
 		await page.goto(url(`?file=ghc-small.prof&${q}`));
 		ok(await page.locator("nav.switch a", { hasText: "entries" })
