@@ -38,7 +38,8 @@
  * each answer's body to dir/N, N the query's position, to compare two
  * builds byte for byte. -c times the queries in the thread's CPU time
  * instead of wall time: on a machine shared with other work, what the
- * page costs rather than how long it waited for a core. bench/page-sizes.sh runs it on a generated
+ * page costs rather than how long it waited for a core; -u prints
+ * microseconds. bench/page-sizes.sh runs it on a generated
  * profile of a million call nodes; bench/querybench.sh on several.
  */
 
@@ -82,12 +83,16 @@ main(int argc, char **argv)
 	char			*cause = NULL, heavy[32], *q, *s, *path;
 	double			 t0, *times, load, first;
 	int			 nq, i, r, status, ch, runs = 5;
+	double			 unit = 1e3;	/* -u: microseconds */
 	size_t			 len;
 	uint32_t		 f, best = 1;
 	FILE			*out;
 
-	while ((ch = getopt(argc, argv, "co:r:")) != -1) {
+	while ((ch = getopt(argc, argv, "co:r:u")) != -1) {
 		switch (ch) {
+		case 'u':
+			unit = 1e6;
+			break;
 		case 'c':
 			clock_id = CLOCK_THREAD_CPUTIME_ID;
 			break;
@@ -106,7 +111,8 @@ main(int argc, char **argv)
 	argv += optind - 1;
 	if (argc < 2) {
 usage:
-		errx(1, "usage: pagebench [-c] [-r runs] [-o dir] file [query ...]");
+		errx(1, "usage: pagebench [-cu] [-r runs] [-o dir] file "
+		    "[query ...]");
 	}
 	if ((times = calloc(runs, sizeof *times)) == NULL)
 		err(1, "calloc");
@@ -129,8 +135,9 @@ usage:
 	ctx.render.static_base = "/deepq/";
 	ctx.render.file = argv[1];
 	ctx.report.name = argv[1];
-	printf("%-40s %10s %9s %9s %9s\n", "query", "bytes", "cold ms",
-	    "p50 ms", "p99 ms");
+	printf("%-40s %10s %9s %9s %9s\n", "query", "bytes", unit == 1e3 ?
+	    "cold ms" : "cold us", unit == 1e3 ? "p50 ms" : "p50 us",
+	    unit == 1e3 ? "p99 ms" : "p99 us");
 	for (i = 0; i < nq; i++) {
 		/* Put the heavy function's id in place of HEAVY. */
 		if ((s = strstr(queries[i], "HEAVY")) != NULL) {
@@ -161,9 +168,9 @@ usage:
 		}
 		first = times[0];
 		qsort(times + 1, runs - 1, sizeof times[0], cmp_double);
-		printf("%-40s %10zu %9.2f %9.2f %9.2f%s\n", q, len, first * 1e3,
-		    times[1 + (runs - 1) / 2] * 1e3,
-		    times[1 + (int)((runs - 1) * 0.99)] * 1e3,
+		printf("%-40s %10zu %9.2f %9.2f %9.2f%s\n", q, len, first * unit,
+		    times[1 + (runs - 1) / 2] * unit,
+		    times[1 + (int)((runs - 1) * 0.99)] * unit,
 		    status == 200 ? "" : " (error)");
 		free(q);
 	}

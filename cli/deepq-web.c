@@ -186,7 +186,8 @@ static MHD_Result_t
 web_fail(struct MHD_Connection *c, const char *format, int status,
     const char *message, int allow_post)
 {
-	struct render_context	 rctx = { "?", WEB_STATIC, NULL };
+	/* From "/" on: a 404 for any other path still links home. */
+	struct render_context	 rctx = { "/?", WEB_STATIC, NULL };
 	struct answer		*a;
 	MHD_Result_t		 ret;
 
@@ -398,6 +399,10 @@ web_index(struct web *w, struct MHD_Connection *c, const char *format)
 		} else
 			display_cell(d, t, r, 3, "none", NULL, DISPLAY_DIM);
 	}
+
+	t = display_compare(d);
+	for (i = 0; i < n; i++)
+		display_link(d, t, ev[i].name, NULL);
 
 	memset(&a, 0, sizeof a);
 	a.status = 200;

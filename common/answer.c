@@ -186,7 +186,7 @@ answer_error_html(FILE *f, int status, const char *message,
 
 	outbuf_init(ob, f);
 	snprintf(title, sizeof title, "Error %d", status);
-	page_begin(ob, title, ctx);
+	page_begin(ob, title, ctx, NULL);
 	outbuf_puts(ob, "<p class=\"error\">");
 	escape_html_buf(ob, message, strlen(message));
 	outbuf_puts(ob, "</p>\n");

@@ -40,12 +40,13 @@
 #include "compat.h"
 #include "conf.h"
 #include "escape.h"
+#include "loadprogress.h"
 #include "profpath.h"
 #include "proto.h"
-#include "reader-view.h"
 #include "render.h"
 #include "rundir.h"
 #include "testhook.h"
+#include "utf8.h"
 
 /*
  * The client side of the rendezvous (see client.h for the sequence and
@@ -163,23 +164,67 @@ client_error(struct client *c, int status, int retry, const char *fmt, ...)
 static struct answer *
 client_loading(struct client *c)
 {
-	struct answer	*a;
-	FILE		*f;
-	char		*msg;
-	double		 mb = (double)c->size / (1024 * 1024);
+	struct loadprogress	 lp;
+	struct answer		*a;
+	FILE			*f;
+	json_t			*j;
+	char			*msg, *prog = NULL;
+	double			 mb = (double)c->size / (1024 * 1024);
+	int			 known;
 
-	if (asprintf(&msg, "loading %s (%.1f MB), retry in %d s", c->name,
-	    mb, CLIENT_RETRY) == -1)
+	/* How far the server is, where we may see it (loadprogress.h). */
+	known = c->dirfd != -1 && loadprogress_read(c->dirfd, c->alivename,
+	    c->size, &lp) == 0;
+	if (known)
+		prog = loadprogress_text(&lp);
+	if (asprintf(&msg, "loading %s (%.1f MB), retry in %d s%s%s", c->name,
+	    mb, CLIENT_RETRY, prog ? ": " : "", prog ? prog : "") == -1) {
+		free(prog);
 		return (NULL);
+	}
 	if (strcmp(c->format, "html") != 0) {
+		/* JSON: the error, and the same figures for scripts. */
+		if (known && strcmp(c->format, "json") == 0 &&
+		    (a = calloc(1, sizeof *a)) != NULL) {
+			char	*m, *s = NULL;
+			size_t	 mlen;
+
+			a->status = 503;
+			a->retry_after = CLIENT_RETRY;
+			a->content_type = "application/json";
+			a->message = msg;
+			/* A file's name may not be UTF-8: jansson's is. */
+			j = (m = utf8_sanitize(msg, strlen(msg), &mlen)) ==
+			    NULL ? NULL : json_pack("{s:i, s:{s:i, s:s}, s:o}",
+			    "deepq", ANSWER_JSON_VERSION, "error", "status",
+			    503, "message", m, "loading",
+			    loadprogress_json(&lp));
+			free(m);
+			if (j != NULL)
+				s = json_dumps(j, JSON_COMPACT |
+				    JSON_ENSURE_ASCII);
+			json_decref(j);
+			free(prog);
+			if (s != NULL && asprintf(&a->body, "%s\n", s) != -1) {
+				a->len = strlen(a->body);
+				free(s);
+				return (a);
+			}
+			free(s);
+			a->body = NULL;
+			answer_free(a);
+			return (NULL);
+		}
 		a = answer_error(c->format, 503, msg, &c->rctx);
 		if (a != NULL)
 			a->retry_after = CLIENT_RETRY;
 		free(msg);
+		free(prog);
 		return (a);
 	}
 	if ((a = calloc(1, sizeof *a)) == NULL) {
 		free(msg);
+		free(prog);
 		return (NULL);
 	}
 	a->status = 503;
@@ -187,6 +232,7 @@ client_loading(struct client *c)
 	a->content_type = "text/html; charset=utf-8";
 	a->message = msg;
 	if ((f = open_memstream(&a->body, &a->len)) == NULL) {
+		free(prog);
 		answer_free(a);
 		return (NULL);
 	}
@@ -206,8 +252,16 @@ client_loading(struct client *c)
 	fprintf(f, "</h1>\n<p class=\"loading\">Loading ");
 	escape_html(f, c->name);
 	fprintf(f, " (%.1f MB). This page reloads itself every %d seconds "
-	    "until the profile is ready.</p>\n</main>\n</body>\n</html>\n",
-	    mb, CLIENT_RETRY);
+	    "until the profile is ready.</p>\n", mb, CLIENT_RETRY);
+	if (known && prog != NULL) {
+		fprintf(f, "<p><progress id=\"load\" max=\"%lld\" "
+		    "value=\"%lld\"></progress></p>\n<p class=\"progress\">",
+		    (long long)lp.total, (long long)lp.done);
+		escape_html(f, prog);
+		fputs("</p>\n", f);
+	}
+	fputs("</main>\n</body>\n</html>\n", f);
+	free(prog);
 	if (fclose(f) != 0 || a->body == NULL) {
 		answer_free(a);
 		return (NULL);

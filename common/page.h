@@ -28,10 +28,13 @@
 
 #include "outbuf.h"
 
+#include "query.h"
+
 struct render_context;
 
 void	page_begin(struct outbuf *, const char *,
-	    const struct render_context *);
+	    const struct render_context *, const struct query *);
 void	page_end(struct outbuf *, const struct render_context *);
+void	page_hidden(struct outbuf *, enum query_key, const char *);
 
 #endif /* PAGE_H */

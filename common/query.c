@@ -29,7 +29,7 @@
 /* Query parsing, validation and the canonical query string. */
 
 #define CMDS	"menu|top|tree|func|callers|modules|module|cliques|clique|" \
-		"flame|folded|callgrind|pprof|speedscope|dump|status|shutdown"
+		"flame|folded|callgrind|pprof|speedscope|dump|status|shutdown|search"
 
 static const struct query_keyinfo query_keys[QUERY_NKEYS] = {
 	[QUERY_FILE] = { "file", QUERY_TYPE_STRING, NULL, 0, 4096, "",
@@ -62,6 +62,8 @@ static const struct query_keyinfo query_keys[QUERY_NKEYS] = {
 	    "module name" },
 	[QUERY_CLIQUE] = { "clique", QUERY_TYPE_INT, NULL, 0, UINT32_MAX,
 	    "0", "clique id" },
+	[QUERY_FIND] = { "find", QUERY_TYPE_STRING, NULL, 0, 1024, "",
+	    "functions to search for: a substring or a regex" },
 	[QUERY_BY] = { "by", QUERY_TYPE_ENUM, "func|site|module|clique", 0,
 	    0, "func", "grouping of callers" },
 	[QUERY_METRIC] = { "metric", QUERY_TYPE_STRING, NULL, 0, 256, "",

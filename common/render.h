@@ -34,12 +34,14 @@ struct display;
  * The headers every front end sends with an HTML page (the CGI, the
  * server's HTTP side, deepq web): pages load only deepq.css, deepq.js and
  * the favicon from the static directory and have no inline script or
- * style, so this policy breaks nothing. A front end that serves the
+ * style, so this policy breaks nothing; deepq.js fetches tree rows from
+ * the page's own origin (connect-src). A front end that serves the
  * static files from another origin adds that origin to style-src,
  * script-src and img-src.
  */
 #define RENDER_HTML_CSP	"default-src 'none'; style-src 'self'; " \
 			"script-src 'self'; img-src 'self'; " \
+			"connect-src 'self'; " \
 			"form-action 'self'; base-uri 'none'; " \
 			"frame-ancestors 'none'"
 /*
@@ -71,5 +73,8 @@ struct renderer {
 };
 
 const struct renderer *render_find(const char *);
+struct query;
+int		 svg_inline(FILE *, const json_t *, const struct query *,
+		     const char *);
 
 #endif /* RENDER_H */

@@ -325,6 +325,7 @@ columns_cells(struct display *d, struct display_block *b, size_t r,
 	int64_t				 v;
 	char				*s, buf[DISPLAY_NUMBUF];
 	double				 avg;
+	int				 heat;
 
 	for (i = 0; i < c->ngroups; i++) {
 		g = &c->g[i];
@@ -345,9 +346,13 @@ columns_cells(struct display *d, struct display_block *b, size_t r,
 				    DISPLAY_NUM | (v == 0 ? DISPLAY_DIM : 0));
 			}
 			if (c->pct) {
+				/* Shaded by the share, in tenths (a bar). */
+				heat = g->sum > 0 && v > 0 ? DISPLAY_HEAT(
+				    v >= g->sum ? 10 : 1 + 10 * (double)v /
+				    (double)g->sum) : 0;
 				if (display_percent_buf(buf, v, g->sum) == 0)
 					display_cell(d, b, r, col++, buf, NULL,
-					    DISPLAY_NUM |
+					    DISPLAY_NUM | heat |
 					    (v == 0 ? DISPLAY_DIM : 0));
 				else {
 					s = display_percent(v, g->sum);
@@ -563,4 +568,89 @@ columns_pager(struct display *d, const json_t *j, const struct query *q)
 		display_link(d, l, "next rows", link);
 		free(link);
 	}
+}
+
+/*
+ * The metric switch of a page: the same page in each of the n metrics
+ * (names[cur] the current one, names[0] the default). Nothing for a
+ * profile of one metric.
+ */
+void
+columns_metrics(struct display *d, const struct query *q,
+    const char *const *names, size_t n, size_t cur)
+{
+	struct display_block	*l;
+	char			*link;
+	size_t			 i;
+
+	if (n < 2)
+		return;
+	l = display_switch(d, "Metric");
+	for (i = 0; i < n; i++) {
+		if (i == cur) {
+			display_link(d, l, names[i], NULL);
+			continue;
+		}
+		/* Sorting or paging by the old metric means nothing now. */
+		link = report_link(q, QUERY_METRIC, i == 0 ? NULL : names[i],
+		    QUERY_FROM, NULL, -1);
+		if (link != NULL)
+			display_link(d, l, names[i], link);
+		free(link);
+	}
+}
+
+/* columns_metrics() from a report's "metrics" and "metric". */
+void
+columns_metrics_json(struct display *d, const json_t *j,
+    const struct query *q)
+{
+	const json_t	*ms = json_object_get(j, "metrics");
+	const char	*names[PROFILE_MAX_METRICS];
+	const char	*cur = report_string(j, "metric");
+	size_t		 i, n = 0, at = 0;
+
+	for (i = 0; i < json_array_size(ms) && n < PROFILE_MAX_METRICS; i++) {
+		names[n] = report_string(json_array_get(ms, i), "name");
+		/* A comparison's base values are no metric of their own. */
+		if (json_object_get(j, "comparison") != NULL &&
+		    i + 1 == json_array_size(ms) &&
+		    strcmp(names[n], "base") == 0)
+			break;
+		if (strcmp(names[n], cur) == 0)
+			at = n;
+		n++;
+	}
+	columns_metrics(d, q, names, n, at);
+}
+
+/*
+ * The other view of a tree page's profile: the inverted tree (callers
+ * first; pushing or popping inv on t=). The flame graph of the same view
+ * is the header's, its icicle and chart the flame page's. Pages only (a
+ * switch); one link, as each costs a page about 1 %.
+ */
+void
+columns_views(struct display *d, const struct query *q)
+{
+	struct display_block	*l;
+	const char		*cur = query_str(q, QUERY_T);
+	size_t			 n = strlen(cur);
+	char			*link, *item;
+	int			 inv = n >= 4 && strcmp(cur + n - 4, "~inv") == 0;
+
+	l = display_switch(d, "View");
+	display_link(d, l, inv ? "inverted tree" : "call tree", NULL);
+	if (inv)
+		item = n > 5 ? strndup(cur, n - 4) : NULL;
+	else if (asprintf(&item, "%s~inv", n ? cur : "1") == -1)
+		item = NULL;
+	if (item != NULL || inv) {
+		link = report_link(q, QUERY_T, item, QUERY_PATH, NULL,
+		    QUERY_OPEN, NULL, QUERY_CLOSE, NULL, -1);
+		display_link(d, l, inv ? "call tree" : "inverted (callers "
+		    "first)", link);
+		free(link);
+	}
+	free(item);
 }

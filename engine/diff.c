@@ -393,7 +393,8 @@ diff_cell(struct display *d, struct display_block *t, size_t r, uint32_t col,
 	if (asprintf(&s, "%s%s", v < 0 ? "-" : sign && v > 0 ? "+" : "",
 	    n) != -1) {
 		display_cell(d, t, r, col, s, NULL, DISPLAY_NUM |
-		    (v == 0 ? DISPLAY_DIM : 0));
+		    (v == 0 ? DISPLAY_DIM : !sign ? 0 : v > 0 ? DISPLAY_UP :
+		    DISPLAY_DOWN));
 		free(s);
 	}
 	free(n);
@@ -452,4 +453,57 @@ diff_text(struct display *d, const json_t *j)
 	free(v);
 	free(b);
 	free(dl);
+}
+
+/*
+ * A comparison's controls (pages only): normalize or not, sort by the
+ * change (where the report sorts, sorts), and the profile alone again.
+ */
+void
+diff_controls(struct display *d, const json_t *j, const struct query *q,
+    int sorts)
+{
+	struct display_block	*l;
+	char			*link;
+	int			 norm = query_int(q, QUERY_NORMALIZE) != 0;
+
+	if (json_object_get(j, "comparison") == NULL)
+		return;
+	l = display_switch(d, "Comparison");
+	link = report_link(q, QUERY_NORMALIZE, norm ? NULL : "1", -1);
+	display_link(d, l, norm ? "raw totals" : "normalize the totals", link);
+	free(link);
+	if (sorts) {
+		link = report_link(q, QUERY_SORT, "delta", QUERY_FROM, NULL, -1);
+		display_link(d, l, "sort by \xce\x94 total", link);
+		free(link);
+		link = report_link(q, QUERY_SORT, "ratio", QUERY_FROM, NULL, -1);
+		display_link(d, l, "sort by ratio", link);
+		free(link);
+	}
+	link = report_link(q, QUERY_BASE, NULL, QUERY_NORMALIZE, NULL,
+	    QUERY_SORT, NULL, QUERY_PATH, NULL, QUERY_OPEN, NULL, QUERY_CLOSE,
+	    NULL, -1);
+	display_link(d, l, "stop comparing", link);
+	free(link);
+}
+
+/* diff_head() whose change columns sort the report by themselves. */
+void
+diff_head_sort(struct display *d, struct display_block *t, uint32_t col,
+    const struct query *q)
+{
+	char	*link;
+
+	diff_head(d, t, col);
+	link = report_link(q, QUERY_SORT, "delta", QUERY_FROM, NULL, -1);
+	display_head(d, t, col + 1, strcmp(query_str(q, QUERY_SORT),
+	    "delta") == 0 ? "\xce\x94 total \xe2\x96\xbc" : "\xce\x94 total",
+	    link, DISPLAY_NUM);
+	free(link);
+	link = report_link(q, QUERY_SORT, "ratio", QUERY_FROM, NULL, -1);
+	display_head(d, t, col + 2, strcmp(query_str(q, QUERY_SORT),
+	    "ratio") == 0 ? "Ratio \xe2\x96\xbc" : "Ratio", link,
+	    DISPLAY_NUM);
+	free(link);
 }

@@ -73,6 +73,10 @@ uint32_t	 diff_head(struct display *, struct display_block *,
 void		 diff_row(struct display *, struct display_block *, size_t,
 		     uint32_t, const json_t *);
 void		 diff_text(struct display *, const json_t *);
+void		 diff_controls(struct display *, const json_t *,
+		     const struct query *, int);
+void		 diff_head_sort(struct display *, struct display_block *,
+		     uint32_t, const struct query *);
 
 #define DIFF_COLUMNS	4
 

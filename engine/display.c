@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "display.h"
+#include "query.h"
 
 /* Format-neutral displays (see display.h). */
 
@@ -123,6 +124,7 @@ display_free(struct display *d)
 		free(d->blocks[i].cells);
 	}
 	free(d->blocks);
+	query_free(d->self);
 	while ((c = d->chunk) != NULL) {
 		d->chunk = c->prev;
 		free(c);
@@ -193,6 +195,21 @@ struct display_block *
 display_links(struct display *d)
 {
 	return (display_add(d, DISPLAY_LINKS));
+}
+
+/*
+ * A switch: a labelled row of links to the same page in each of a few
+ * ways (metrics), the current one added with a NULL link. Only HTML
+ * shows it.
+ */
+struct display_block *
+display_switch(struct display *d, const char *label)
+{
+	struct display_block	*b;
+
+	if ((b = display_add(d, DISPLAY_LINKS)) != NULL)
+		b->text = display_strdup(d, label);
+	return (b);
 }
 
 /* Append a link (text, canonical query string) to a row of links. */
@@ -381,6 +398,42 @@ display_crumbs(struct display *d)
 	    (d->nblocks - 1) * sizeof d->blocks[0]);
 	d->blocks[0] = b;
 	return (&d->blocks[0]);
+}
+
+/*
+ * The page's own query: renderers make from it the links that keep the
+ * view state (the header's, the state bar's) and the search form's
+ * hidden fields.
+ */
+void
+display_self(struct display *d, const struct query *q)
+{
+	if (d->failed || q == NULL)
+		return;
+	query_free(d->self);
+	if ((d->self = query_copy(q)) == NULL)
+		d->failed = 1;
+}
+
+/*
+ * Where the report's flame graph goes: HTML draws the report's frames
+ * there as an inline SVG; text shows nothing.
+ */
+void
+display_flame(struct display *d)
+{
+	(void)display_add(d, DISPLAY_FLAME);
+}
+
+/*
+ * A form that starts a comparison (HTML only): the profiles to pick
+ * from are its cells, added with display_link(d, b, name, NULL); with
+ * one, the profile compared, whose base is typed in.
+ */
+struct display_block *
+display_compare(struct display *d)
+{
+	return (display_add(d, DISPLAY_COMPARE));
 }
 
 /* A number with thousands separators; caller frees. */

@@ -36,13 +36,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct query;
+
 enum display_kind {
 	DISPLAY_HEADING,
 	DISPLAY_TEXT,
-	DISPLAY_LINKS,		/* a row of links (menus, breadcrumbs) */
+	DISPLAY_LINKS,		/* a row of links (menus, breadcrumbs); with a
+				   text, a switch: NULL link is the current */
 	DISPLAY_TABLE,
 	DISPLAY_FORM,		/* a POST button (shutdown) */
 	DISPLAY_CRUMBS,		/* transform stack; the last has no link */
+	DISPLAY_FLAME,		/* the report's flame graph (HTML: inline) */
+	DISPLAY_COMPARE,	/* a form: pick a profile and a base (cells) */
 };
 
 #define DISPLAY_NUM	0x1	/* right-aligned number */
@@ -51,6 +56,10 @@ enum display_kind {
 #define DISPLAY_LEAF	0x8	/* tree cell with no children */
 #define DISPLAY_STRONG	0x10
 #define DISPLAY_DIM	0x20	/* zero or negligible value */
+#define DISPLAY_UP	0x40	/* a change up (comparisons) */
+#define DISPLAY_DOWN	0x80	/* a change down */
+#define DISPLAY_HEAT_SHIFT 12	/* share of the total, in tenths */
+#define DISPLAY_HEAT(share)	((int)(share) << DISPLAY_HEAT_SHIFT)
 
 struct display_cell {
 	char		*text;
@@ -84,6 +93,7 @@ struct display_chunk {
 
 struct display {
 	char			*title;
+	struct query		*self;		/* the page's own query, or NULL */
 	struct display_chunk	*chunk;		/* its strings */
 	struct display_block	*blocks;
 	size_t			 nblocks, cap;
@@ -97,6 +107,7 @@ void		 display_heading(struct display *, const char *);
 void		 display_text(struct display *, const char *, ...)
 		     __attribute__((__format__(__printf__, 2, 3)));
 struct display_block *display_links(struct display *);
+struct display_block *display_switch(struct display *, const char *);
 void		 display_link(struct display *, struct display_block *,
 		     const char *, const char *);
 struct display_block *display_table(struct display *, uint32_t,
@@ -114,6 +125,9 @@ struct display_cell *display_cell_take(struct display *,
 char		*display_take(struct display *, char *);
 void		 display_form(struct display *, const char *, const char *);
 struct display_block *display_crumbs(struct display *);
+void		 display_self(struct display *, const struct query *);
+void		 display_flame(struct display *);
+struct display_block *display_compare(struct display *);
 #define DISPLAY_NUMBUF	48	/* display_number_buf(), _percent_buf() */
 char		*display_number(int64_t);
 void		 display_number_buf(char *, int64_t);

@@ -47,6 +47,10 @@ static void	html_tree(struct outbuf *, const struct display_cell *,
 		    const struct render_context *);
 static void	html_table(struct outbuf *, const struct display_block *,
 		    const struct render_context *);
+static void	html_switch(struct outbuf *, const struct display_block *,
+		    const struct render_context *);
+static void	html_compare(struct outbuf *, const struct display_block *,
+		    const struct render_context *);
 
 const struct renderer render_html = {
 	.name = "html",
@@ -67,6 +71,58 @@ static void
 html_escape(struct outbuf *ob, const char *s)
 {
 	escape_html_buf(ob, s, strlen(s));
+}
+
+#define HTML_WRAP	24	/* names longer than this may break */
+#define HTML_BREAKS	"/.:`,"	/* ...after one of these */
+
+/* Escaped, with a <wbr> after each separator of a long name. */
+static void
+html_wrap(struct outbuf *ob, const char *s, size_t n)
+{
+	size_t	 k;
+
+	if (n <= HTML_WRAP) {
+		escape_html_buf(ob, s, n);
+		return;
+	}
+	while (n > 0) {
+		/* s is a C string: strcspn stops at its end at the latest. */
+		if ((k = strcspn(s, HTML_BREAKS)) > n)
+			k = n;
+		if (k < n)
+			k++;
+		escape_html_buf(ob, s, k);
+		if (k < n)
+			outbuf_puts(ob, "<wbr>");
+		s += k;
+		n -= k;
+	}
+}
+
+/*
+ * A table's first cell: a function as "module`name" shows the module's
+ * last path component, the whole path in its title; long names may
+ * break after a separator, not within a word.
+ */
+static void
+html_label(struct outbuf *ob, const char *s)
+{
+	const char	*tick = strchr(s, '`'), *slash = NULL, *p;
+
+	for (p = s; tick != NULL && (p = memchr(p, '/', tick - p)) != NULL;
+	    p++)
+		slash = p;
+	if (slash == NULL || slash + 1 == tick) {
+		html_wrap(ob, s, strlen(s));
+		return;
+	}
+	outbuf_puts(ob, "<span class=\"mod\" title=\"");
+	escape_html_buf(ob, s, tick - s);
+	outbuf_puts(ob, "\">");
+	escape_html_buf(ob, slash + 1, tick - slash - 1);
+	outbuf_puts(ob, "</span>");
+	html_wrap(ob, tick, strlen(tick));
 }
 
 /* v in decimal, as "%u" writes it. */
@@ -93,6 +149,7 @@ html_href(struct outbuf *ob, const char *link,
 	html_escape(ob, link);
 	outbuf_putc(ob, '"');
 }
+
 
 /* The tree cell's indent, toggle and the text before the name. */
 static void
@@ -186,6 +243,16 @@ html_table(struct outbuf *ob, const struct display_block *b,
 				html_uint(ob, c->indent);
 				outbuf_putc(ob, '"');
 			}
+			/* deepq.css shades shares and colours changes. */
+			if (c->flags >> DISPLAY_HEAT_SHIFT) {
+				outbuf_puts(ob, " data-h=\"");
+				html_uint(ob, c->flags >> DISPLAY_HEAT_SHIFT);
+				outbuf_putc(ob, '"');
+			}
+			if (c->flags & DISPLAY_UP)
+				outbuf_puts(ob, " data-d=\"up\"");
+			else if (c->flags & DISPLAY_DOWN)
+				outbuf_puts(ob, " data-d=\"down\"");
 			outbuf_putc(ob, '>');
 			if (c->flags & DISPLAY_TREE)
 				html_tree(ob, c, ctx);
@@ -196,7 +263,10 @@ html_table(struct outbuf *ob, const struct display_block *b,
 			}
 			if (c->flags & DISPLAY_STRONG)
 				outbuf_puts(ob, "<strong>");
-			html_escape(ob, c->text ? c->text : "");
+			if (col == 0 && c->text != NULL)
+				html_label(ob, c->text);
+			else
+				html_escape(ob, c->text ? c->text : "");
 			if (c->flags & DISPLAY_STRONG)
 				outbuf_puts(ob, "</strong>");
 			if (c->link != NULL)
@@ -215,6 +285,87 @@ html_table(struct outbuf *ob, const struct display_block *b,
 	outbuf_puts(ob, "</tbody>\n</table>\n");
 }
 
+/*
+ * The form that starts a comparison: a profile, a base (the second
+ * profile preselected), normalize; it opens the top functions by the
+ * change of their total.
+ */
+static void
+html_compare(struct outbuf *ob, const struct display_block *b,
+    const struct render_context *ctx)
+{
+	size_t	 k, s;
+
+	/* One profile (a summary): the base is named, not picked. */
+	if (b->nrows == 1) {
+		outbuf_puts(ob, "<form class=\"compare\" method=\"get\" "
+		    "action=\"");
+		html_escape(ob, ctx->link_base ? ctx->link_base : "?");
+		outbuf_puts(ob, "\">");
+		page_hidden(ob, QUERY_FILE, b->cells[0].text);
+		outbuf_puts(ob, "<label>Compare with the base <input "
+		    "type=\"text\" name=\"base\" required "
+		    "placeholder=\"profile under the root\"></label>\n"
+		    "<label><input type=\"checkbox\" name=\"normalize\" "
+		    "value=\"1\"> normalize the totals</label>\n"
+		    "<input type=\"hidden\" name=\"cmd\" value=\"top\">"
+		    "<input type=\"hidden\" name=\"sort\" value=\"delta\">"
+		    "<button type=\"submit\">Compare</button></form>\n");
+		return;
+	}
+	if (b->nrows < 2)
+		return;
+	outbuf_puts(ob, "<form class=\"compare\" method=\"get\" action=\"");
+	html_escape(ob, ctx->link_base ? ctx->link_base : "?");
+	outbuf_puts(ob, "\"><h2>Compare two profiles</h2>\n");
+	for (s = 0; s < 2; s++) {
+		outbuf_puts(ob, s == 0 ? "<label>Profile <select name=\"file\">" :
+		    " <label>with the base <select name=\"base\">");
+		for (k = 0; k < b->nrows; k++) {
+			outbuf_puts(ob, "<option");
+			if (k == s)
+				outbuf_puts(ob, " selected");
+			outbuf_putc(ob, '>');
+			html_escape(ob, b->cells[k].text);
+			outbuf_puts(ob, "</option>");
+		}
+		outbuf_puts(ob, "</select></label>\n");
+	}
+	outbuf_puts(ob, "<label><input type=\"checkbox\" name=\"normalize\" "
+	    "value=\"1\"> normalize the totals</label>\n"
+	    "<input type=\"hidden\" name=\"cmd\" value=\"top\">"
+	    "<input type=\"hidden\" name=\"sort\" value=\"delta\">"
+	    "<button type=\"submit\">Compare</button></form>\n");
+}
+
+/* A switch: its label, then the ways, the current one not a link. */
+static void
+html_switch(struct outbuf *ob, const struct display_block *b,
+    const struct render_context *ctx)
+{
+	size_t	 k;
+
+	outbuf_puts(ob, "<nav class=\"switch\" aria-label=\"");
+	html_escape(ob, b->text);
+	outbuf_puts(ob, "\">");
+	html_escape(ob, b->text);
+	outbuf_puts(ob, ":");
+	for (k = 0; k < b->nrows; k++) {
+		if (b->cells[k].link == NULL) {
+			outbuf_puts(ob, " <strong>");
+			html_escape(ob, b->cells[k].text);
+			outbuf_puts(ob, "</strong>");
+			continue;
+		}
+		outbuf_puts(ob, " <a");
+		html_href(ob, b->cells[k].link, ctx);
+		outbuf_putc(ob, '>');
+		html_escape(ob, b->cells[k].text);
+		outbuf_puts(ob, "</a>");
+	}
+	outbuf_puts(ob, "</nav>\n");
+}
+
 static int
 html_render(FILE *f, const json_t *j, const struct display *d,
     const struct render_context *ctx)
@@ -225,7 +376,7 @@ html_render(FILE *f, const json_t *j, const struct display *d,
 
 	outbuf_init(ob, f);
 
-	page_begin(ob, d->title, ctx);
+	page_begin(ob, d->title, ctx, d->self);
 	for (i = 0; i < d->nblocks; i++) {
 		b = &d->blocks[i];
 		switch (b->kind) {
@@ -240,6 +391,10 @@ html_render(FILE *f, const json_t *j, const struct display *d,
 			outbuf_puts(ob, "</p>\n");
 			break;
 		case DISPLAY_LINKS:
+			if (b->text != NULL) {
+				html_switch(ob, b, ctx);
+				break;
+			}
 			outbuf_puts(ob, "<ul class=\"links\">\n");
 			for (k = 0; k < b->nrows; k++) {
 				outbuf_puts(ob, "<li><a");
@@ -273,6 +428,16 @@ html_render(FILE *f, const json_t *j, const struct display *d,
 			break;
 		case DISPLAY_TABLE:
 			html_table(ob, b, ctx);
+			break;
+		case DISPLAY_COMPARE:
+			html_compare(ob, b, ctx);
+			break;
+		case DISPLAY_FLAME:
+			/* Drawn from the report's JSON, straight to f. */
+			if (j == NULL || outbuf_flush(ob) == -1 ||
+			    svg_inline(f, j, d->self, ctx->link_base ?
+			    ctx->link_base : "?") == -1)
+				ob->error = 1;
 			break;
 		case DISPLAY_FORM:
 			if (b->nrows == 0)

@@ -26,7 +26,9 @@
 
 #include "display.h"
 #include "escape.h"
+#include "query.h"
 #include "render.h"
+#include "report.h"
 
 /*
  * format=svg: a cmd=flame report drawn as a self-contained interactive
@@ -330,9 +332,13 @@ svg_begin(FILE *f, int width, int height, const char *style)
 	    "sans-serif;font-size:12px;fill:#000}#title{font-size:17px;"
 	    "text-anchor:middle}#subtitle{text-anchor:middle;fill:#777}"
 	    ".ui{cursor:pointer}#frames g{cursor:pointer}#frames g:hover rect"
-	    "{stroke:#000;stroke-width:0.5}</style>\n", f);
-	fprintf(f, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" "
-	    "fill=\"url(#bg)\"/>\n", width, height);
+	    "{stroke:#000;stroke-width:0.5}"
+	    /* Dark viewers: a dark ground, light text, frames as they are. */
+	    "@media (prefers-color-scheme:dark){#ground{fill:#16181b}"
+	    "text{fill:#e6e6e6}#subtitle{fill:#999}#frames text{fill:#000}}"
+	    "</style>\n", f);
+	fprintf(f, "<rect id=\"ground\" x=\"0\" y=\"0\" width=\"%d\" "
+	    "height=\"%d\" fill=\"url(#bg)\"/>\n", width, height);
 }
 
 static int
@@ -446,6 +452,163 @@ svg_render(FILE *f, const json_t *j, const struct display *d,
 	}
 	fputs("</g>\n</svg>\n", f);
 	return (ferror(f) ? -1 : 0);
+}
+
+/*
+ * The frames of a cmd=flame report as an <svg> inside an HTML page
+ * (format=html): no script or style of its own (the page's policy
+ * allows neither; deepq.css and deepq.js style and drive it), each frame
+ * a link to its function's page, with the links that zoom on it (focus
+ * on the subtree: the server lays it out again at full width, so frames
+ * too narrow before come back), focus on its function and merge it in
+ * data- attributes for deepq.js. q is the page's query; -1 on a
+ * write error or out of memory.
+ */
+int
+svg_inline(FILE *f, const json_t *j, const struct query *q,
+    const char *link_base)
+{
+	const json_t	*frames = json_object_get(j, "frames"), *fr;
+	const json_t	*funcs = json_object_get(j, "funcs"), *fn;
+	const char	*style = json_string_value(json_object_get(j, "style"));
+	const char	*palette = json_string_value(json_object_get(j,
+			    "palette"));
+	const char	*name, *module, *cur, *v[1];
+	struct query_tmpl tfunc, tt;
+	char		 key[16], *num, *pct, *link, *item = NULL, *pathbuf = NULL;
+	int64_t		 total = json_integer_value(json_object_get(j,
+			    "total")), x, w;
+	int64_t		 maxdelta = json_integer_value(json_object_get(j,
+			    "maxdelta"));
+	int		 width = (int)json_integer_value(json_object_get(j,
+			    "width"));
+	int		 depth = (int)json_integer_value(json_object_get(j,
+			    "depth"));
+	int		 height, icicle, chart, dep, dd, r = -1;
+	uint32_t	*path = NULL, func;
+	double		 scale, px, pw, y;
+	size_t		 i, k, plen;
+
+	memset(&tfunc, 0, sizeof tfunc);
+	memset(&tt, 0, sizeof tt);
+	if (!json_is_array(frames) || style == NULL || palette == NULL ||
+	    q == NULL)
+		goto done;
+	/* Frames come depth first (not a chart's): path[d] is d's function. */
+	if ((path = calloc((size_t)depth + 2, sizeof *path)) == NULL ||
+	    (pathbuf = malloc(((size_t)depth + 2) * 11 + 1)) == NULL ||
+	    report_goto_tmpl(&tfunc, q, "func", QUERY_FUNC, 1) == -1 ||
+	    query_tmpl_init(&tt, q, NULL, 0, QUERY_T, 1) == -1)
+		goto done;
+	cur = query_str(q, QUERY_T);
+	icicle = strcmp(style, "icicle") == 0;
+	chart = strcmp(style, "chart") == 0;
+	height = (depth + 1) * SVG_FRAME + 4;
+	scale = total > 0 ? (width - 2.0 * SVG_XPAD) / (double)total : 0;
+	fprintf(f, "<svg class=\"flame\" xmlns=\"http://www.w3.org/2000/svg\" "
+	    "width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+	    "data-style=\"%s\" role=\"img\" aria-label=\"flame graph\">\n"
+	    "<g id=\"frames\">\n", width, height, width, height, style);
+	for (i = 0; i < json_array_size(frames); i++) {
+		fr = json_array_get(frames, i);
+		dep = (int)json_integer_value(json_array_get(fr, 0));
+		x = json_integer_value(json_array_get(fr, 1));
+		w = json_integer_value(json_array_get(fr, 2));
+		func = (uint32_t)json_integer_value(json_array_get(fr, 3));
+		snprintf(key, sizeof key, "%u", func);
+		fn = json_object_get(funcs, key);
+		name = json_string_value(json_object_get(fn, "name"));
+		module = json_string_value(json_object_get(fn, "module"));
+		if (name == NULL || dep == 0)
+			name = "all";
+		if (module == NULL)
+			module = "";
+		if (dep >= 0 && dep <= depth)
+			path[dep] = func;
+		px = SVG_XPAD + x * scale;
+		pw = w * scale;
+		y = icicle ? dep * SVG_FRAME :
+		    height - (dep + 1) * SVG_FRAME;
+		fputs("<a", f);
+		if (dep > 0 && dep <= depth) {
+			snprintf(key, sizeof key, "%u", func);
+			v[0] = key;
+			if ((link = query_tmpl_fill(&tfunc, v)) == NULL)
+				goto done;
+			fputs(" href=\"", f);
+			escape_xml(f, link_base);
+			escape_xml(f, link);
+			fputc('"', f);
+			free(link);
+			/* The push links: focus here, focus and merge f. */
+			for (k = 0; k < 3; k++) {
+				if (k == 0 && chart)
+					continue;
+				if (k == 0) {
+					plen = 0;
+					for (dd = 1; dd <= dep; dd++)
+						plen += sprintf(pathbuf + plen,
+						    "%s%u", dd > 1 ? "," : "",
+						    path[dd]);
+				}
+				if (asprintf(&item, "%s~%s-%s", *cur ? cur :
+				    "1", k == 0 ? "fs" : k == 1 ? "ff" : "mf",
+				    k == 0 ? pathbuf : key) == -1) {
+					item = NULL;
+					goto done;
+				}
+				v[0] = item;
+				if ((link = query_tmpl_fill(&tt, v)) == NULL)
+					goto done;
+				fprintf(f, " data-%s=\"", k == 0 ? "zoom" :
+				    k == 1 ? "focus" : "merge");
+				escape_xml(f, link_base);
+				escape_xml(f, link);
+				fputc('"', f);
+				free(link);
+				free(item);
+				item = NULL;
+			}
+		}
+		num = display_number(w);
+		pct = display_percent(w, total);
+		fputs("><title>", f);
+		if (*module != '\0') {
+			svg_capped(f, module, SVG_MAX_NAME, "...");
+			fputc('`', f);
+		}
+		svg_capped(f, name, SVG_MAX_NAME, "...");
+		fprintf(f, " (%s, %s", num ? num : "?", pct ? pct : "?");
+		if (json_array_size(fr) > 4) {
+			x = json_integer_value(json_array_get(fr, 4));
+			fprintf(f, ", %s%lld", x > 0 ? "+" : "",
+			    (long long)x);
+		}
+		fputs(")</title>", f);
+		free(num);
+		free(pct);
+		fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+		    "height=\"%d\" rx=\"2\" ry=\"2\"", px, y, pw,
+		    SVG_FRAME - 1);
+		if (json_array_size(fr) > 4)
+			svg_diff_color(f, json_integer_value(json_array_get(fr,
+			    4)), maxdelta);
+		else
+			svg_color(f, palette, name, module);
+		fprintf(f, "/><text x=\"%.1f\" y=\"%.1f\">", px + 3,
+		    y + SVG_FRAME - 5);
+		svg_fitted(f, name, pw);
+		fputs("</text></a>\n", f);
+	}
+	fputs("</g>\n</svg>\n", f);
+	r = ferror(f) ? -1 : 0;
+done:
+	free(item);
+	free(path);
+	free(pathbuf);
+	query_tmpl_clear(&tfunc);
+	query_tmpl_clear(&tt);
+	return (r);
 }
 
 /* An error as a small SVG, so an <img> or a viewer shows the reason. */

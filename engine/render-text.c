@@ -185,6 +185,10 @@ text_render(FILE *f, const json_t *j, const struct display *d,
 	fputc('\n', f);
 	for (i = 0; i < d->nblocks; i++) {
 		b = &d->blocks[i];
+		/* The pages' controls: switches, the flame, the forms. */
+		if ((b->kind == DISPLAY_LINKS && b->text != NULL) ||
+		    b->kind == DISPLAY_FLAME || b->kind == DISPLAY_COMPARE)
+			continue;
 		fputc('\n', f);
 		switch (b->kind) {
 		case DISPLAY_HEADING:
@@ -210,6 +214,8 @@ text_render(FILE *f, const json_t *j, const struct display *d,
 				return (-1);
 			break;
 		case DISPLAY_FORM:
+		case DISPLAY_FLAME:
+		case DISPLAY_COMPARE:
 			break;
 		case DISPLAY_CRUMBS:
 			fputs("Transforms: ", f);

@@ -23,6 +23,7 @@
 
 #include <jansson.h>
 
+#include "columns.h"
 #include "diff.h"
 #include "display.h"
 #include "profile.h"
@@ -67,6 +68,7 @@ struct flame {
 	struct flame_frame	*v;
 	size_t			 n, cap;
 	uint32_t		 depth;		/* deepest frame kept */
+	int64_t			 narrow;	/* frames left out, minwidth */
 	int			 cmp;		/* a base= comparison */
 	struct diff		 dd;
 };
@@ -85,7 +87,7 @@ static int	flame_order_cmp(const void *, const void *);
 const struct report_entry report_flame_entry = {
 	.name = "flame",
 	.title = "Flame graph",
-	.formats = "svg|json",
+	.formats = "svg|json|html",
 	.create = flame_create,
 	.display = flame_display,
 };
@@ -167,6 +169,8 @@ flame_tree(struct flame *fl)
 		    c = p->node_next_sibling[c]) {
 			if (total[c] > 0 && (double)total[c] >= fl->minunits)
 				kids[nk++] = c;
+			else if (total[c] > 0)
+				fl->narrow++;
 		}
 		qsort(kids, nk, sizeof *kids, flame_name_cmp);
 		/* Children start where their parent does, in name order. */
@@ -399,6 +403,24 @@ flame_create(const struct profile *p, const struct query *q,
 	if (json_object_size(j) != k + 13 || (fl.cmp &&
 	    json_object_set_new(j, "maxdelta", json_integer(maxdelta)) == -1))
 		goto nomem;
+	/*
+	 * The page's own figures (format=html only: the JSON and SVG stay
+	 * as scripts know them): the subtrees left out for minwidth, and
+	 * whether style=chart can be drawn, the metrics to switch to.
+	 */
+	a = NULL;
+	if (strcmp(query_str(q, QUERY_FORMAT), "html") == 0 &&
+	    (json_object_set_new(j, "narrow", json_integer(chart ? 0 :
+	    fl.narrow)) == -1 || json_object_set_new(j, "chartable",
+	    json_boolean(p->nsamples > 0 && fl.m == 0 && !fl.cmp)) == -1 ||
+	    json_object_set_new(j, "metrics", a = json_array()) == -1))
+		goto nomem;
+	for (i = 0; a != NULL && strcmp(query_str(q, QUERY_FORMAT), "html") ==
+	    0 && i < p->nmetrics; i++) {
+		if (json_array_append_new(a, json_pack("{s:s}", "name",
+		    p->metrics[i].name)) == -1)
+			goto nomem;
+	}
 	goto done;
 nomem:
 	json_decref(j);
@@ -411,15 +433,91 @@ done:
 	return (j);
 }
 
-/* Only for completeness: flame graphs are drawn as SVG. */
+/*
+ * format=html: the flame graph in the site, with the header, a title
+ * that names the metric, the comparison and the transforms, links to
+ * the other styles, to invert and to the SVG file, and the frames
+ * inline (render-html.c draws them, render-svg.c's svg_inline()).
+ */
 static struct display *
 flame_display(const json_t *j, const struct query *q)
 {
-	struct display	*d;
+	struct display		*d;
+	struct display_block	*l;
+	const char		*style = report_string(j, "style");
+	const char		*t = query_str(q, QUERY_T), *p;
+	char			*title = NULL, *link, *item, *num;
+	int64_t			 narrow = report_integer(j, "narrow");
+	int64_t			 omitted = report_integer(j, "omitted");
+	int			 ntf = 0, r;
+	size_t			 i;
+	static const struct {
+		const char	*style, *text;
+	} styles[] = {
+		{ "flame", "flame graph" }, { "icicle", "icicle graph" },
+		{ "chart", "flame chart (time order)" },
+	};
+	static const enum query_key filters[] = { QUERY_FOCUS, QUERY_IGNORE,
+	    QUERY_HIDE, QUERY_SHOW, QUERY_MIN_TICKS, QUERY_MIN_WORDS,
+	    QUERY_EXCLUDE };
 
-	if ((d = display_create("Flame graph")) == NULL)
+	for (p = t; *p != '\0'; p++)
+		ntf += *p == '~';
+	for (i = 0; i < sizeof filters / sizeof filters[0]; i++)
+		ntf += query_isset(q, filters[i]) != 0;
+	r = asprintf(&title, "%s of %s%s%s%s%s", strcmp(style, "chart") == 0 ?
+	    "Flame chart" : strcmp(style, "icicle") == 0 ? "Icicle graph" :
+	    "Flame graph", report_string(j, "metric"),
+	    query_isset(q, QUERY_BASE) ? ", compared with " : "",
+	    query_isset(q, QUERY_BASE) ? query_str(q, QUERY_BASE) : "",
+	    ntf == 0 ? "" : ntf == 1 ? ", 1 transform" : ", transforms",
+	    "");
+	if (r == -1 || (d = display_create(title)) == NULL) {
+		free(title);
 		return (NULL);
-	display_text(d, "%zu frames.", json_array_size(json_object_get(j,
-	    "frames")));
+	}
+	free(title);
+	if (strcmp(style, "chart") != 0)
+		columns_metrics_json(d, j, q);
+	if (ntf > 1)
+		display_text(d, "%d transforms applied.", ntf);
+	num = display_number(report_integer(j, "total"));
+	display_text(d, "%zu frames, %s %s in all.%s", json_array_size(
+	    json_object_get(j, "frames")), num ? num : "?",
+	    report_string(j, "metric"), narrow > 0 || omitted > 0 ?
+	    "" : " Nothing left out.");
+	free(num);
+	if (narrow > 0)
+		display_text(d, "%lld subtree%s narrower than %s px left out: "
+		    "zoom on a frame to see what it holds.", (long long)narrow,
+		    narrow == 1 ? "" : "s", query_str(q, QUERY_MINWIDTH));
+	if (omitted > 0)
+		display_text(d, "%lld more frames left out beyond the %d-frame "
+		    "budget.", (long long)omitted, FLAME_MAX_FRAMES);
+	l = display_links(d);
+	for (i = 0; i < sizeof styles / sizeof styles[0]; i++) {
+		if (strcmp(styles[i].style, style) == 0 || (i == 2 &&
+		    !json_is_true(json_object_get(j, "chartable"))))
+			continue;
+		link = report_link(q, QUERY_STYLE, i == 0 ? NULL :
+		    styles[i].style, -1);
+		display_link(d, l, styles[i].text, link);
+		free(link);
+	}
+	if (strcmp(style, "chart") != 0 && asprintf(&item, "%s~inv",
+	    *t ? t : "1") != -1) {
+		link = report_link(q, QUERY_T, item, -1);
+		display_link(d, l, "inverted (callers above)", link);
+		free(link);
+		free(item);
+	}
+	link = report_link(q, QUERY_FORMAT, "svg", -1);
+	display_link(d, l, "SVG file (zoom and search in the file)", link);
+	free(link);
+	display_flame(d);
+	display_text(d, "A frame opens its function's page; under the "
+	    "pointer, the links below zoom on it (the server lays its "
+	    "subtree out again at full width), focus on its function or "
+	    "merge it away.");
 	return (d);
 }

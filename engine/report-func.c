@@ -172,7 +172,9 @@ func_display(const json_t *j, const struct query *q)
 		    "file"), (long long)report_integer(fo, "line"));
 	else if (json_object_get(fo, "file") != NULL)
 		display_text(d, "Defined in %s.", report_string(fo, "file"));
+	columns_metrics_json(d, j, q);
 	diff_text(d, j);
+	diff_controls(d, j, q, 1);
 	if (json_object_get(fo, "calls") != NULL)
 		display_text(d, "Called %lld time%s by %lld caller%s%s.",
 		    (long long)report_integer(fo, "calls"),

@@ -147,6 +147,15 @@ fail:
 	return (NULL);
 }
 
+/* Is metric i (name) the base values a comparison adds last? */
+static int
+base_metric(const json_t *j, size_t i, const char *name)
+{
+	return (json_object_get(j, "comparison") != NULL && i + 1 ==
+	    json_array_size(json_object_get(j, "metrics")) &&
+	    strcmp(name, "base") == 0);
+}
+
 static void
 menu_link(struct display *d, struct display_block *l, const char *text,
     char *link)
@@ -169,14 +178,26 @@ menu_display(const json_t *j, const struct query *q)
 
 	if ((d = display_create("Summary")) == NULL)
 		return (NULL);
-	display_text(d, "Profile %s (format %s): %lld call nodes up to %lld "
-	    "deep, %lld functions, %lld modules, %lld recursive cliques.",
-	    report_string(j, "file"), report_string(j, "format"),
-	    (long long)report_integer(j, "nodes"),
-	    (long long)report_integer(j, "depth"),
-	    (long long)report_integer(j, "functions"),
-	    (long long)report_integer(j, "modules"),
-	    (long long)report_integer(j, "cliques"));
+	{
+		char	 nn[DISPLAY_NUMBUF], nd[DISPLAY_NUMBUF];
+		char	 nf[DISPLAY_NUMBUF], nm[DISPLAY_NUMBUF];
+		char	 nc[DISPLAY_NUMBUF];
+		int64_t	 f = report_integer(j, "functions");
+		int64_t	 nmod = report_integer(j, "modules");
+		int64_t	 c = report_integer(j, "cliques");
+
+		display_number_buf(nn, report_integer(j, "nodes"));
+		display_number_buf(nd, report_integer(j, "depth"));
+		display_number_buf(nf, f);
+		display_number_buf(nm, nmod);
+		display_number_buf(nc, c);
+		display_text(d, "Profile %s (format %s): %s call node%s up to "
+		    "%s deep, %s function%s, %s module%s, %s recursive "
+		    "clique%s.", report_string(j, "file"),
+		    report_string(j, "format"), nn, report_integer(j,
+		    "nodes") == 1 ? "" : "s", nd, nf, f == 1 ? "" : "s", nm,
+		    nmod == 1 ? "" : "s", nc, c == 1 ? "" : "s");
+	}
 
 	metrics = json_object_get(j, "metrics");
 	first = report_string(json_array_get(metrics, 0), "name");
@@ -198,8 +219,9 @@ menu_display(const json_t *j, const struct query *q)
 		v = json_integer_value(json_object_get(json_object_get(j,
 		    "totals"), name));
 		r = display_row(d, t);
-		s = report_goto(q, "top", QUERY_METRIC, i == 0 ? NULL : name,
-		    -1);
+		/* A comparison's base values: no metric to rank by. */
+		s = base_metric(j, i, name) ? NULL : report_goto(q, "top",
+		    QUERY_METRIC, i == 0 ? NULL : name, -1);
 		display_cell(d, t, r, 0, name, s, 0);
 		free(s);
 		display_cell(d, t, r, 1, report_string(m, "unit"), NULL, 0);
@@ -232,7 +254,7 @@ menu_display(const json_t *j, const struct query *q)
 	l = display_links(d);
 	json_array_foreach(metrics, i, m) {
 		name = report_string(m, "name");
-		if (strcmp(name, calls) == 0)
+		if (strcmp(name, calls) == 0 || base_metric(j, i, name))
 			continue;
 		snprintf(text, sizeof text, "by self %s", name);
 		menu_link(d, l, text, report_goto(q, "top", QUERY_METRIC,
@@ -253,11 +275,19 @@ menu_display(const json_t *j, const struct query *q)
 		l = display_links(d);
 		json_array_foreach(json_object_get(j, "views"), i, m) {
 			name = report_string(m, "format");
+			/* The flame graph has its page in the site. */
+			if (strcmp(report_string(m, "cmd"), "flame") == 0)
+				name = "html";
 			menu_link(d, l, report_string(m, "title"), report_goto(q,
 			    report_string(m, "cmd"), QUERY_FORMAT,
 			    strcmp(name, "html") == 0 ? NULL : name, -1));
 		}
 	}
+
+	/* Where the page names its file, a comparison starts here. */
+	if (query_isset(q, QUERY_FILE) && !query_isset(q, QUERY_BASE) &&
+	    (l = display_compare(d)) != NULL)
+		display_link(d, l, query_str(q, QUERY_FILE), NULL);
 
 	display_heading(d, "Debugging");
 	l = display_links(d);

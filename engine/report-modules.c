@@ -199,6 +199,7 @@ modules_display(const json_t *j, const struct query *q)
 	if ((d = display_create("Modules")) == NULL)
 		return (NULL);
 	diff_text(d, j);
+	diff_controls(d, j, q, 1);
 	display_text(d, "%lld modules; a module's total counts its call "
 	    "nodes once, however often it recurs.",
 	    (long long)report_integer(j, "matched"));

@@ -166,14 +166,20 @@ top_display(const json_t *j, const struct query *q)
 	if (d == NULL)
 		return (NULL);
 	rows = json_object_get(j, "rows");
+	columns_metrics_json(d, j, q);
 	diff_text(d, j);
+	diff_controls(d, j, q, 1);
 	if (query_isset(q, QUERY_MIN))
 		display_text(d, "%lld functions with at least %s%% of the %s "
 		    "total.", (long long)report_integer(j, "matched"),
 		    query_str(q, QUERY_MIN), metric);
-	else
-		display_text(d, "%lld functions.", (long long)report_integer(j,
-		    "matched"));
+	else {
+		char	 n[DISPLAY_NUMBUF];
+
+		display_number_buf(n, report_integer(j, "matched"));
+		display_text(d, "%s function%s.", n, report_integer(j,
+		    "matched") == 1 ? "" : "s");
+	}
 	columns_init(&c, j, q, COLUMNS_SELF | COLUMNS_TOTAL | COLUMNS_SORT);
 	nc = 1 + columns_count(&c);
 	t = display_table(d, nc + (cmp ? DIFF_COLUMNS : 0), "top");
@@ -182,7 +188,7 @@ top_display(const json_t *j, const struct query *q)
 	free(link);
 	columns_head(d, t, 1, &c, q);
 	if (cmp)
-		diff_head(d, t, nc);
+		diff_head_sort(d, t, nc, q);
 	/* Each row's link differs from the page's in one key: a template. */
 	if (report_goto_tmpl(&tfunc, q, "func", QUERY_FUNC, 1) == -1) {
 		query_tmpl_clear(&tfunc);

@@ -41,6 +41,13 @@
  * (their children come first within the budget), paths in close= are
  * shown closed. The page's toggles add a path to one list and take it
  * out of the other, so a URL says exactly which nodes are open.
+ *
+ * An HTML page whose depth= is the default also opens the heavy path,
+ * as the Firefox Profiler does: from the start, while one child holds
+ * more than half of its parent's total, that child is shown and opened
+ * (its siblings keep their usual score), down to where the time is
+ * spent. JSON and text answers, and a page with depth= set (deepq.js
+ * asks depth=1 for the children of one node), stay as they were.
  */
 
 #define TREE_DECAY	0.5
@@ -49,6 +56,7 @@
 #define TREE_EXACT	900		/* levels where 0.5^n * total is normal */
 #define TREE_AHEAD	8	/* siblings whose data is asked for early */
 #define TREE_MODS	16	/* module names a page shares, by pointer */
+#define TREE_HOT_MAX	1000	/* levels of the heavy path opened */
 
 /*
  * A candidate stands for the rest of its siblings too: they are kept in
@@ -60,6 +68,7 @@
  */
 struct tree_cand {
 	int		 forced;	/* child of an open= node: first */
+	int		 sibforced;	/* forced of its later siblings */
 	double		 score;
 	uint32_t	 node;
 	uint32_t	 parent;	/* index in the shown list */
@@ -140,6 +149,8 @@ static struct tree_cand tree_pop(struct tree_heap *);
 static uint32_t	tree_resolve(const struct profile *, const uint32_t *, size_t);
 static int	tree_open_paths(const struct profile *, const char *,
 		    struct idmap *);
+static int	tree_hot_path(const struct profile *, int, uint32_t,
+		    const struct report_context *, struct idmap *);
 static char	*tree_list_edit(const char *, const char *, int);
 static json_t	*tree_module(const struct profile *, uint32_t,
 		    struct tree_mod *);
@@ -407,6 +418,35 @@ tree_open_paths(const struct profile *p, const char *s, struct idmap *set)
 }
 
 /*
+ * Mark in hot the heavy path below start (see the top of this file):
+ * the heaviest child of each node on it while it holds more than half
+ * of its parent's total. -1 if out of memory.
+ */
+static int
+tree_hot_path(const struct profile *p, int m, uint32_t start,
+    const struct report_context *ctx, struct idmap *hot)
+{
+	const int64_t	*total = p->metrics[m].total;
+	const uint32_t	*kids;
+	uint32_t	 n = start, level;
+	size_t		 nk;
+
+	for (level = 0; level < TREE_HOT_MAX; level++) {
+		if ((kids = profile_children(p, m, n, &nk)) == NULL)
+			return (-1);
+		if (nk == 0 || total[kids[0]] <= 0 ||
+		    total[kids[0]] <= total[n] / 2 ||
+		    cost_charge(ctx->cost, 1) == -1)
+			break;
+		/* The child is shown first and opens (3), down to the end. */
+		if (idmap_put(hot, kids[0], 3) == -1)
+			return (-1);
+		n = kids[0];
+	}
+	return (0);
+}
+
+/*
  * Choose the shown nodes (see the top of this file) into w: -1 with *e
  * on failure (tree_walk_free() frees w either way). Both the JSON and
  * the display are made from what this chooses, so they cannot differ.
@@ -419,7 +459,7 @@ tree_walk(struct tree_walk *w, const struct profile *p, const struct query *q,
 	struct tree_kids	 sibs = { NULL, 0, 0 };
 	struct tree_kid		*kv;
 	struct tree_cand	 c, k;
-	struct idmap		 open, closed;
+	struct idmap		 open, closed, hot;
 	struct tree_sibling	 sib;
 	char			*path;
 	uint32_t		 start, n, ch, nshown = 0, *order;
@@ -432,6 +472,7 @@ tree_walk(struct tree_walk *w, const struct profile *p, const struct query *q,
 	memset(w, 0, sizeof *w);
 	idmap_init(&open);
 	idmap_init(&closed);
+	idmap_init(&hot);
 	if ((m = report_metric(p, q, e)) == -1)
 		return (-1);
 	w->m = m;
@@ -449,6 +490,10 @@ tree_walk(struct tree_walk *w, const struct profile *p, const struct query *q,
 		    "~");
 		goto done;
 	}
+	if (!query_isset(q, QUERY_DEPTH) &&
+	    strcmp(query_str(q, QUERY_FORMAT), "html") == 0 &&
+	    tree_hot_path(p, m, start, ctx, &hot) == -1)
+		goto nomem;
 	/* budget >= 1 (query.c): the start is always shown. */
 	if ((w->paths = calloc(budget, sizeof *w->paths)) == NULL ||
 	    (w->nodes = calloc(budget, sizeof *w->nodes)) == NULL ||
@@ -458,6 +503,7 @@ tree_walk(struct tree_walk *w, const struct profile *p, const struct query *q,
 		goto nomem;
 
 	c.forced = 1;
+	c.sibforced = 1;
 	c.score = 0;
 	c.node = start;
 	c.parent = UINT32_MAX;
@@ -473,6 +519,7 @@ tree_walk(struct tree_walk *w, const struct profile *p, const struct query *q,
 		/* Its next sibling takes its place in the heap. */
 		if (c.next < c.end) {
 			k = c;
+			k.forced = c.sibforced;
 			if (c.sorted != NULL) {
 				k.node = c.sorted[c.next];
 				k.score = (double)p->metrics[m].total[k.node] *
@@ -518,7 +565,8 @@ tree_walk(struct tree_walk *w, const struct profile *p, const struct query *q,
 		w->nkids[nshown] = PROFILE_NONE;
 		w->nshown = ++nshown;
 		if ((c.reldepth < depth ||
-		    idmap_get(&open, n) != IDMAP_NONE) &&
+		    idmap_get(&open, n) != IDMAP_NONE ||
+		    idmap_get(&hot, n) != IDMAP_NONE) &&
 		    (c.parent == UINT32_MAX ||
 		    idmap_get(&closed, n) == IDMAP_NONE)) {
 			/*
@@ -537,7 +585,8 @@ tree_walk(struct tree_walk *w, const struct profile *p, const struct query *q,
 			decay = c.decay * TREE_DECAY;
 			k.parent = nshown - 1;
 			k.reldepth = c.reldepth + 1;
-			k.forced = idmap_get(&open, n) != IDMAP_NONE;
+			k.sibforced = k.forced = idmap_get(&open, n) !=
+			    IDMAP_NONE;
 			k.decay = decay;
 			k.sorted = NULL;
 			/*
@@ -569,6 +618,8 @@ tree_walk(struct tree_walk *w, const struct profile *p, const struct query *q,
 				}
 				if (nk > 0 && room > 0) {
 					k.node = k.sorted[0];
+					k.forced = k.sibforced ||
+					    idmap_get(&hot, k.node) == 3;
 					k.score = (double)p->metrics[m].total[
 					    k.node] * decay;
 					k.next = 1;
@@ -609,6 +660,8 @@ tree_walk(struct tree_walk *w, const struct profile *p, const struct query *q,
 			qsort(sibs.v + base, nk, sizeof *sibs.v, tree_kid_cmp);
 			if (nk > 0) {
 				k.node = sibs.v[base].node;
+				k.forced = k.sibforced ||
+				    idmap_get(&hot, k.node) == 3;
 				k.score = sibs.v[base].score;
 				k.next = base + 1;
 				k.end = base + nk;
@@ -683,6 +736,7 @@ done:
 	free(sibs.v);
 	idmap_clear(&open);
 	idmap_clear(&closed);
+	idmap_clear(&hot);
 	return (r);
 }
 
@@ -973,7 +1027,10 @@ tree_display(const json_t *j, const struct query *q)
 		query_tmpl_clear(&ttoggle);
 		return (NULL);
 	}
+	columns_metrics_json(d, j, q);
+	columns_views(d, q);
 	diff_text(d, j);
+	diff_controls(d, j, q, 0);
 	a = json_object_get(j, "ancestors");
 	if (json_array_size(a) > 0) {
 		l = display_links(d);
@@ -1125,6 +1182,14 @@ tree_create_display(const struct profile *p, const struct query *q,
 	    query_tmpl_init(&ttoggle, q, NULL, 0, QUERY_OPEN, 2) == -1 ||
 	    (d = display_create("Call tree")) == NULL)
 		goto nomem;
+	{
+		const char	*names[PROFILE_MAX_METRICS];
+
+		for (k = 0; k < p->nmetrics && k < PROFILE_MAX_METRICS; k++)
+			names[k] = p->metrics[k].name;
+		columns_metrics(d, q, names, k, w.m);
+		columns_views(d, q);
+	}
 	if (q->npath > 0) {
 		l = display_links(d);
 		for (i = 0; i < q->npath; i++) {

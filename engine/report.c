@@ -50,6 +50,7 @@ extern const struct report_entry report_callgrind_entry;
 extern const struct report_entry report_pprof_entry;
 extern const struct report_entry report_speedscope_entry;
 extern const struct report_entry report_flame_entry;
+extern const struct report_entry report_search_entry;
 
 static const struct report_entry *report_table[] = {
 	&report_menu_entry,
@@ -69,6 +70,7 @@ static const struct report_entry *report_table[] = {
 	&report_cliques_entry,
 	&report_clique_entry,
 	&report_dump_entry,
+	&report_search_entry,
 };
 #define NREPORTS (sizeof report_table / sizeof report_table[0])
 
@@ -387,7 +389,7 @@ report_goto_edits(struct query_edit *ed, const char *cmd)
 {
 	static const enum query_key page[] = { QUERY_PATH, QUERY_FUNC,
 	    QUERY_MODULE, QUERY_CLIQUE, QUERY_BY, QUERY_FROM, QUERY_OPEN,
-	    QUERY_CLOSE, QUERY_MIN };
+	    QUERY_CLOSE, QUERY_MIN, QUERY_FIND };
 	size_t			 i, n = 0;
 
 	for (i = 0; i < sizeof page / sizeof page[0]; i++) {
@@ -472,12 +474,17 @@ report_func_find(const struct profile *p, const struct query *q,
 	return (f);
 }
 
-/* The link to function f's page (cmd=func). */
+/*
+ * The link to function f's page (cmd=func); NULL for the root, which
+ * has no page (a caller row of a top-level function).
+ */
 char *
 report_func_link(const struct query *q, int64_t f)
 {
 	char	 id[32];
 
+	if (f <= 0)
+		return (NULL);
 	snprintf(id, sizeof id, "%lld", (long long)f);
 	return (report_goto(q, "func", QUERY_FUNC, id, -1));
 }

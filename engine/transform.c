@@ -1605,6 +1605,7 @@ transform_display(struct display *d, const struct profile *p,
 	char			*link, *label;
 	size_t			 i;
 
+	display_self(d, q);
 	if (s != NULL && s->n > 0) {
 		b = display_crumbs(d);
 		link = transform_pop_link(q, s, SIZE_MAX);

@@ -6,11 +6,16 @@
  *	o, l, right	expand (or collapse) the selected tree row
  *	h, left		collapse the selected tree row
  *	u		go back
+ *	/		focus the search field
  *
  * Collapsing a tree row that is open hides its descendants in place
- * (no request); expanding a closed one follows its link, which asks the
- * server for the children. Nothing from the page is ever evaluated: the
- * script only reads classes, data-depth and href attributes.
+ * (no request); expanding a closed one asks the server for the tree
+ * rooted at it one level deep and puts those rows in place. Either way
+ * the address becomes the page's link with that row opened or closed
+ * (history.replaceState), so a reload or a bookmark shows the same
+ * tree. Nothing from the page is ever evaluated: the script only reads
+ * classes, data-depth and href attributes, and moves rows the server
+ * made (escaped) from one document to the other.
  */
 (function () {
 	"use strict";
@@ -50,10 +55,8 @@
 		var tog = tr.querySelector(".tog");
 
 		tr.setAttribute("data-collapsed", collapsed ? "1" : "0");
-		if (tog) {
-			tog.textContent = collapsed ? "+" : "\u2212";
-			tog.setAttribute("title", collapsed ? "expand" : "collapse");
-		}
+		if (tog)
+			setTog(tog, !collapsed, rowPath(tr));
 		while (next && depthOf(next) > d) {
 			var nd = depthOf(next);
 
@@ -77,19 +80,154 @@
 		    tr.getAttribute("data-collapsed") !== "1";
 	}
 
+	/* A tree row's path (its "root here" link's path=), or null. */
+	function rowPath(tr) {
+		var aux = tr.querySelector("a.aux");
+
+		if (!aux)
+			return null;
+		return new URL(aux.href, window.location.href)
+		    .searchParams.get("path");
+	}
+
+	/*
+	 * The query string q with key set to value (null: removed), other
+	 * pairs kept as they are: paths are digits, ',' and '~', which stay
+	 * readable in the address bar.
+	 */
+	function setKey(q, key, value) {
+		var out = [], done = false;
+
+		q.replace(/^\?/, "").split("&").forEach(function (kv) {
+			if (kv === "")
+				return;
+			if (kv.split("=")[0] === key) {
+				if (value !== null && !done)
+					out.push(key + "=" + value);
+				done = true;
+				return;
+			}
+			out.push(kv);
+		});
+		if (!done && value !== null)
+			out.push(key + "=" + value);
+		return "?" + out.join("&");
+	}
+
+	function getKey(q, key) {
+		var v = new URLSearchParams(q).get(key);
+
+		return v === null ? "" : v;
+	}
+
+	/* The '~' list without p, and with p at its end if add. */
+	function listEdit(list, p, add) {
+		var a = list.split("~").filter(function (x) {
+			return x !== "" && x !== p;
+		});
+
+		if (add)
+			a.push(p);
+		return a.length ? a.join("~") : null;
+	}
+
+	/* This page's query with path p opened (or closed), as the server
+	 * would link it. */
+	function toggled(p, open) {
+		var q = window.location.search;
+
+		q = setKey(q, "open", listEdit(getKey(q, "open"), p, open));
+		q = setKey(q, "close", listEdit(getKey(q, "close"), p, !open));
+		return q;
+	}
+
+	function remember(p, open) {
+		if (p !== null && window.history && window.history.replaceState)
+			window.history.replaceState(null, "", toggled(p, open));
+	}
+
+	function setTog(tog, open, p) {
+		tog.textContent = open ? "\u2212" : "+";
+		tog.setAttribute("title", open ? "collapse" : "expand");
+		if (p !== null)
+			tog.setAttribute("href", toggled(p, !open));
+	}
+
+	/*
+	 * Expand a closed row in place: ask the server for the tree rooted
+	 * at its path one level deep, and put the rows below the first
+	 * (the node itself) under this one. On any failure the link is
+	 * followed as without the script.
+	 */
+	function expand(tr) {
+		var tog = tr.querySelector("a.tog"), p = rowPath(tr);
+		var q, d = depthOf(tr);
+
+		if (p === null || tr.getAttribute("data-loading") === "1") {
+			if (p === null)
+				window.location.href = tog.href;
+			return;
+		}
+		tr.setAttribute("data-loading", "1");
+		q = setKey(window.location.search, "path", p);
+		q = setKey(setKey(setKey(q, "open", null), "close", null),
+		    "depth", "1");
+		fetch(q, { credentials: "same-origin",
+		    headers: { "Accept": "text/html" } }).then(function (r) {
+			if (!r.ok)
+				throw new Error("HTTP " + r.status);
+			return r.text();
+		}).then(function (html) {
+			var doc = new DOMParser().parseFromString(html, "text/html");
+			var got = doc.querySelectorAll("table#tree tbody tr");
+			var after = tr, i;
+
+			for (i = 1; i < got.length; i++) {
+				var row = document.importNode(got[i], true);
+				var td = row.querySelector("td.tree");
+				var nd = d + parseInt(td.getAttribute("data-depth"), 10);
+				var ind = td.querySelector(".ind");
+				var rt = row.querySelector("a.tog");
+
+				td.setAttribute("data-depth", String(nd));
+				if (!ind) {
+					ind = document.createElement("span");
+					ind.className = "ind";
+					td.insertBefore(ind, td.firstChild);
+				}
+				ind.textContent = "\u00a0\u00a0".repeat(nd);
+				if (rt)
+					setTog(rt, false, rowPath(row));
+				after.parentNode.insertBefore(row, after.nextSibling);
+				after = row;
+			}
+			tr.removeAttribute("data-loading");
+			tr.setAttribute("data-collapsed", "0");
+			setTog(tog, true, p);
+			remember(p, true);
+			visible();
+		}).catch(function () {
+			window.location.href = tog.href;
+		});
+	}
+
 	function toggle(tr, wantOpen) {
 		var tog = tr.querySelector("a.tog");
 
 		if (!tog)
 			return;
 		if (tr.getAttribute("data-collapsed") === "1") {
-			if (wantOpen !== false)
+			if (wantOpen !== false) {
 				setCollapsed(tr, false);
+				remember(rowPath(tr), true);
+			}
 		} else if (isOpen(tr)) {
-			if (wantOpen !== true)
+			if (wantOpen !== true) {
 				setCollapsed(tr, true);
+				remember(rowPath(tr), false);
+			}
 		} else if (wantOpen !== false) {
-			window.location.href = tog.href;
+			expand(tr);
 		}
 	}
 
@@ -107,7 +245,7 @@
 		if (!a || ev.ctrlKey || ev.metaKey || ev.shiftKey || ev.button !== 0)
 			return;
 		tr = a.closest("tr");
-		if (tr && (isOpen(tr) || tr.getAttribute("data-collapsed") === "1")) {
+		if (tr) {
 			ev.preventDefault();
 			toggle(tr);
 		}
@@ -122,6 +260,15 @@
 		    t.tagName === "SELECT" || t.isContentEditable))
 			return;
 		switch (ev.key) {
+		case "/":
+			var search = document.querySelector(
+			    "form.search input[type=search]");
+
+			if (!search)
+				return;
+			search.focus();
+			search.select();
+			break;
 		case "j":
 		case "ArrowDown":
 			select(sel + 1);
@@ -157,12 +304,61 @@
 		ev.preventDefault();
 	});
 
+	/*
+	 * A flame graph page: the frame under the pointer (or focused) is
+	 * named in a line under the graph, with its zoom, focus and merge
+	 * links (the server made them: data-zoom, data-focus, data-merge).
+	 */
+	function flamePanel(svg) {
+		var panel = document.createElement("p"), what, links = {};
+		var names = [["zoom", "zoom here"], ["focus", "focus on function"],
+		    ["merge", "merge function"]];
+
+		panel.id = "frame";
+		what = document.createElement("span");
+		what.textContent = "Point at a frame.";
+		panel.appendChild(what);
+		names.forEach(function (n) {
+			var a = document.createElement("a");
+
+			a.textContent = n[1];
+			a.className = "act";
+			a.hidden = true;
+			panel.appendChild(document.createTextNode(" "));
+			panel.appendChild(a);
+			links[n[0]] = a;
+		});
+		svg.parentNode.insertBefore(panel, svg.nextSibling);
+		function show(ev) {
+			var g = ev.target.closest ? ev.target.closest("a") : null;
+			var t;
+
+			if (!g || !svg.contains(g))
+				return;
+			t = g.querySelector("title");
+			what.textContent = t ? t.textContent : "";
+			names.forEach(function (n) {
+				var h = g.getAttribute("data-" + n[0]);
+
+				links[n[0]].hidden = !h;
+				if (h)
+					links[n[0]].setAttribute("href", h);
+			});
+		}
+		svg.addEventListener("mouseover", show);
+		svg.addEventListener("focusin", show);
+	}
+
+	var flame = document.querySelector("svg.flame");
+	if (flame)
+		flamePanel(flame);
+
 	visible();
 	document.documentElement.classList.add("js");
 	var keys = document.createElement("p");
 	keys.id = "keys";
 	keys.textContent = "Keys: j/k move, Enter opens, o toggles, " +
-	    "h/l collapse/expand, u goes back.";
+	    "h/l collapse/expand, u goes back, / searches.";
 	var main = document.querySelector("main");
 	if (main)
 		main.appendChild(keys);

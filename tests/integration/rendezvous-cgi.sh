@@ -14,7 +14,7 @@ fi
 
 rdv_conf max_query=6000
 rdv_httpd
-csp="default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+csp="default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
 
 # The traversal set first, while nothing runs: each refused with 403/404,
 # and no server started, no runtime file made for it.

@@ -108,8 +108,9 @@ check "xss: control bytes escaped in JSON" \
     jq -e '[.rows[].name] | any(test("\u0001"))' "$tmp/top.json"
 check "xss: invalid UTF-8 replaced by U+FFFD" \
     jq -e '[.rows[].name] | any(test("bad\ufffd"))' "$tmp/top.json"
-"$DEEPQ" query --local "$data/xss.folded" 'cmd=top&limit=1000' \
-    >"$tmp/top.html"
+# Without the <wbr> a long name may break at, to read it whole.
+"$DEEPQ" query --local "$data/xss.folded" 'cmd=top&limit=1000' |
+    sed 's/<wbr>//g' >"$tmp/top.html"
 check "xss: <script> name shown as text" \
     grep -q '&lt;script&gt;alert(1)&lt;/script&gt;' "$tmp/top.html"
 check "xss: quote in a name cannot end an attribute" \

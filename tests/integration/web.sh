@@ -13,7 +13,7 @@ fi
 . "${0%/*}/rendezvous-lib.sh"
 
 cp "$top_srcdir/tests/data/samples/workload-fp.folded" "$root/"
-csp="default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+csp="default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
 
 rdv_web
 url=$web

@@ -1,0 +1,279 @@
+/*
+ * Copyright (c) 2026 The deepq developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+#include "config.h"
+
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <jansson.h>
+
+#include "columns.h"
+#include "cost.h"
+#include "display.h"
+#include "profile.h"
+#include "query.h"
+#include "report.h"
+
+/*
+ * cmd=search: the functions whose name or "module`name" holds find= as a
+ * substring (ignoring case), or matches it as a POSIX extended regex
+ * (ignoring case), heaviest total first, paged by from= and limit=.
+ * Every row links to the function's page and to the tree and flame
+ * graph focused on it; the page links to the tree focused on all of
+ * them (focus=, the regex filter).
+ */
+
+#define SEARCH_MAX_LABEL	4096	/* bytes of "module`name" matched */
+#define SEARCH_SPECIAL	"\\^$.[]|()*+?{}"	/* makes find= a regex */
+
+static json_t	*search_create(const struct profile *, const struct query *,
+		    const struct report_context *, struct report_error *);
+static struct display *search_display(const json_t *, const struct query *);
+static int	search_match(const struct profile *, uint32_t, const char *,
+		    const regex_t *);
+static char	*search_focus(const char *, int);
+
+const struct report_entry report_search_entry = {
+	.name = "search",
+	.title = "Search",
+	.formats = "html|json|text",
+	.create = search_create,
+	.display = search_display,
+};
+
+/* Does function f match: substring of its label, or the regex? */
+static int
+search_match(const struct profile *p, uint32_t f, const char *s,
+    const regex_t *re)
+{
+	const char	*name = profile_func_name(p, f);
+	const char	*mod = profile_func_module(p, f);
+	char		 label[SEARCH_MAX_LABEL];
+
+	if (strcasestr(name, s) != NULL ||
+	    (*mod != '\0' && strcasestr(mod, s) != NULL))
+		return (1);
+	if (re == NULL)
+		return (0);
+	if (regexec(re, name, 0, NULL, 0) == 0)
+		return (1);
+	if (*mod != '\0' && snprintf(label, sizeof label, "%s`%s", mod,
+	    name) < (int)sizeof label && regexec(re, label, 0, NULL, 0) == 0)
+		return (1);
+	return (0);
+}
+
+/*
+ * The focus= regex for a search: the search itself when it is a regex,
+ * else the substring with each letter as a bracket of both cases (POSIX
+ * has no flag for that in the pattern) and the special characters
+ * escaped. Caller frees.
+ */
+static char *
+search_focus(const char *s, int isre)
+{
+	char	*o, *buf;
+
+	if (isre)
+		return (strdup(s));
+	if ((o = buf = malloc(4 * strlen(s) + 1)) == NULL)
+		return (NULL);
+	for (; *s != '\0'; s++) {
+		if ((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z')) {
+			*o++ = '[';
+			*o++ = *s | 0x20;
+			*o++ = *s & ~0x20;
+			*o++ = ']';
+			continue;
+		}
+		if (strchr(SEARCH_SPECIAL, *s) != NULL)
+			*o++ = '\\';
+		*o++ = *s;
+	}
+	*o = '\0';
+	return (buf);
+}
+
+static json_t *
+search_create(const struct profile *p, const struct query *q,
+    const struct report_context *ctx, struct report_error *e)
+{
+	const char	*s = query_str(q, QUERY_FIND);
+	const uint32_t	*order;
+	json_t		*j = NULL, *rows, *row;
+	regex_t		 re;
+	uint32_t	 f, k, nall;
+	int64_t		 limit = query_int(q, QUERY_LIMIT);
+	int64_t		 from = query_int(q, QUERY_FROM), n = 0;
+	int		 m, isre = 0;
+	size_t		 i;
+
+	if ((m = report_metric(p, q, e)) == -1)
+		return (NULL);
+	/*
+	 * A string that is no regex (an unmatched bracket, a back
+	 * reference: exponential on a hostile name) is searched as a
+	 * substring alone.
+	 */
+	for (i = 0; s[i] != '\0'; i++) {
+		if (s[i] == '\\' && s[i + 1] >= '1' && s[i + 1] <= '9')
+			break;
+		if (s[i] == '\\' && s[i + 1] != '\0')
+			i++;
+	}
+	if (*s != '\0' && s[i] == '\0' && s[strcspn(s, SEARCH_SPECIAL)] !=
+	    '\0' && regcomp(&re, s, REG_EXTENDED | REG_NOSUB | REG_ICASE) == 0)
+		isre = 1;
+	nall = p->nfuncs > 0 ? p->nfuncs - 1 : 0;
+	if ((order = profile_func_order(p, m, 1)) == NULL)
+		goto nomem;
+	if ((j = report_new("search")) == NULL ||
+	    report_metrics(j, p, m) == -1 ||
+	    (rows = json_array()) == NULL ||
+	    json_object_set_new(j, "rows", rows) == -1 ||
+	    json_object_set_new(j, "find", json_string(s)) == -1 ||
+	    json_object_set_new(j, "regex", json_boolean(isre)) == -1)
+		goto nomem;
+	json_object_set_new(j, "from", json_integer(from));
+	for (k = 0; k < nall && *s != '\0'; k++) {
+		f = order[k];
+		if (cost_charge(ctx->cost, 1) == -1) {
+			report_error_cost(e, ctx->cost);
+			goto fail;
+		}
+		if (!search_match(p, f, s, isre ? &re : NULL))
+			continue;
+		if (n++ < from || n > from + limit)
+			continue;
+		if ((row = report_func(p, f)) == NULL ||
+		    json_array_append_new(rows, row) == -1 ||
+		    json_object_set_new(row, "self", report_func_values(p, 0,
+		    f)) == -1 ||
+		    json_object_set_new(row, "total", report_func_values(p, 1,
+		    f)) == -1)
+			goto nomem;
+	}
+	json_object_set_new(j, "matched", json_integer(n));
+	if (isre)
+		regfree(&re);
+	return (j);
+nomem:
+	report_error_set(e, 500, "out of memory");
+fail:
+	if (isre)
+		regfree(&re);
+	json_decref(j);
+	return (NULL);
+}
+
+/* A push link of "ITEM" (a t= item) to cmd, or NULL. */
+static char *
+search_push(const struct query *q, const char *cmd, const char *format,
+    uint32_t f)
+{
+	const char	*cur = query_str(q, QUERY_T);
+	char		*t, *link;
+
+	if (asprintf(&t, "%s~ff-%u", *cur ? cur : "1", f) == -1)
+		return (NULL);
+	link = report_goto(q, cmd, QUERY_T, t, QUERY_FIND, NULL,
+	    QUERY_FORMAT, format, QUERY_LIMIT, NULL, -1);
+	free(t);
+	return (link);
+}
+
+static struct display *
+search_display(const json_t *j, const struct query *q)
+{
+	struct display		*d;
+	struct display_block	*t, *l;
+	struct columns		 c;
+	json_t			*rows, *row;
+	const char		*s = report_string(j, "find");
+	char			*title, *link, *label, *focus;
+	size_t			 i, r;
+	int64_t			 f, matched = report_integer(j, "matched");
+	uint32_t		 nc;
+
+	if (*s == '\0')
+		title = strdup("Search functions");
+	else if (asprintf(&title, "Functions matching %s", s) == -1)
+		title = NULL;
+	if (title == NULL)
+		return (NULL);
+	d = display_create(title);
+	free(title);
+	if (d == NULL)
+		return (NULL);
+	if (*s == '\0') {
+		display_text(d, "Type a part of a function's or module's "
+		    "name, or a regex, in the search field.");
+		return (d);
+	}
+	display_text(d, "%lld function%s match%s (a substring, ignoring "
+	    "case%s).", (long long)matched, matched == 1 ? "" : "s",
+	    matched == 1 ? "es" : "", json_is_true(json_object_get(j,
+	    "regex")) ? ", or a regex" : "");
+	if (matched > 0 && (focus = search_focus(s, json_is_true(
+	    json_object_get(j, "regex")))) != NULL) {
+		l = display_links(d);
+		link = report_goto(q, "tree", QUERY_FOCUS, focus, QUERY_FIND,
+		    NULL, QUERY_LIMIT, NULL, -1);
+		display_link(d, l, "the call tree of the samples with them",
+		    link);
+		free(link);
+		link = report_goto(q, "flame", QUERY_FOCUS, focus, QUERY_FIND,
+		    NULL, QUERY_LIMIT, NULL, -1);
+		display_link(d, l, "their flame graph", link);
+		free(link);
+		link = report_goto(q, "top", QUERY_FOCUS, focus, QUERY_FIND,
+		    NULL, -1);
+		display_link(d, l, "top functions of those samples", link);
+		free(link);
+		free(focus);
+	}
+	rows = json_object_get(j, "rows");
+	columns_init(&c, j, q, COLUMNS_SELF | COLUMNS_TOTAL);
+	nc = 1 + columns_count(&c);
+	t = display_table(d, nc + 2, "search");
+	display_head(d, t, 0, "Function", NULL, 0);
+	columns_head(d, t, 1, &c, q);
+	display_head(d, t, nc, "Tree", NULL, 0);
+	display_head(d, t, nc + 1, "Flame", NULL, 0);
+	json_array_foreach(rows, i, row) {
+		r = display_row(d, t);
+		f = report_integer(row, "func");
+		link = report_func_link(q, f);
+		label = report_label(row);
+		display_cell(d, t, r, 0, label ? label : "", link, 0);
+		free(label);
+		free(link);
+		columns_row(d, t, r, 1, &c, json_object_get(row, "self"),
+		    json_object_get(row, "total"));
+		link = search_push(q, "tree", NULL, f);
+		display_cell(d, t, r, nc, "tree", link, 0);
+		free(link);
+		link = search_push(q, "flame", NULL, f);
+		display_cell(d, t, r, nc + 1, "flame", link, 0);
+		free(link);
+	}
+	columns_pager(d, j, q);
+	return (d);
+}

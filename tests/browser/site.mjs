@@ -1,0 +1,517 @@
+// The site as a person browses it, in the system's headless Chromium
+// (playwright-core), against `deepq web` and its servers. Prints TAP
+// (tests/integration/browser-site.sh runs it).
+//
+//   node site.mjs URL OUTDIR
+//
+// Each part drives one thing a person does: follow every link from the
+// summary pages, keep a transform while moving through the header, type
+// a search and follow a result, expand the tree in place, switch the
+// metric, start a comparison, press the shutdown button (and see a
+// cross-site form refused).
+
+import http from "node:http";
+import path from "node:path";
+import { chromium } from "playwright-core";
+
+const [base, outdir] = process.argv.slice(2);
+let n = 0, failed = 0;
+
+function ok(cond, what, diag) {
+	n++;
+	console.log(`${cond ? "ok" : "not ok"} ${n} - ${what}`);
+	if (!cond) {
+		failed++;
+		if (diag !== undefined)
+			console.log(String(diag).split("\n").map(
+			    (l) => "# " + l).join("\n"));
+	}
+	return cond;
+}
+
+function url(query) {
+	return new URL(query, base).href;
+}
+
+async function h1(page) {
+	return (await page.textContent("h1")).trim();
+}
+
+async function clickAndWait(page, locator) {
+	await Promise.all([page.waitForLoadState("load"), locator.click()]);
+	await page.waitForLoadState("load");
+}
+
+function newPage(browser, errors, opts) {
+	return browser.newPage(opts || { viewport:
+	    { width: 1100, height: 800 } }).then((page) => {
+		page.on("pageerror", (e) => errors.push(String(e)));
+		page.on("console", (m) => { if (m.type() === "error" &&
+		    !/status of 40[34]/.test(m.text()))
+			errors.push(m.text()); });
+		return page;
+	});
+}
+
+// Every link of the summary pages of several profiles, followed breadth
+// first (a budget of pages per profile), answers 200; the 404 page links
+// to the index.
+async function crawl(browser, profiles) {
+	const seen = new Set(), bad = [];
+	let pages = 0;
+
+	for (const p of profiles) {
+		const queue = [`?file=${encodeURIComponent(p)}`];
+
+		if (p === "diff-new.folded")
+			queue.push("?file=diff-new.folded&base=diff-old.folded");
+		let budget = 120;
+
+		while (queue.length > 0 && budget > 0) {
+			const u = queue.shift();
+			if (seen.has(u))
+				continue;
+			seen.add(u);
+			budget--;
+			pages++;
+			const r = await fetch(url(u));
+			const body = await r.text();
+			if (r.status !== 200) {
+				bad.push(`${r.status} ${u}`);
+				continue;
+			}
+			if (!/^text\/html/.test(r.headers.get("content-type")))
+				continue;
+			for (const m of body.matchAll(/href="(\?[^"]*)"/g)) {
+				const link = m[1].replaceAll("&amp;", "&");
+				// Each profile's own pages; the index once.
+				if (link !== "?" && !link.startsWith(
+				    `?file=${encodeURIComponent(p)}`))
+					continue;
+				if (!seen.has(link))
+					queue.push(link);
+			}
+		}
+	}
+	ok(bad.length === 0 && pages > 100,
+	    `crawl: ${pages} pages of ${profiles.length} profiles, all 200`,
+	    bad.join("\n"));
+
+	const errors = [];
+	const page = await newPage(browser, errors);
+	for (const q of ["nothing/here", "?file=nonexistent.folded",
+	    "?file=firefox.folded&cmd=func&func=999999"]) {
+		const r = await page.goto(url(q));
+		const home = page.locator("header a.home");
+		ok(r.status() >= 400 && await home.count() === 1,
+		    `error page ${q} (${r.status()}) has the index link`);
+		await clickAndWait(page, home);
+		ok(await h1(page) === "Profiles",
+		    `error page ${q}: the link opens the index`, await h1(page));
+	}
+	await page.close();
+}
+
+// A transform applied from a function page stays on every header link,
+// the state bar shows it and clears it.
+async function state(browser) {
+	const errors = [];
+	const page = await newPage(browser, errors);
+
+	await page.goto(url("?file=cliques.folded&cmd=top"));
+	await clickAndWait(page, page.getByRole("link",
+	    { name: "app`eval", exact: true }));
+	ok(await h1(page) === "Function eval", "state: the function page",
+	    await h1(page));
+	await clickAndWait(page, page.getByRole("link",
+	    { name: "focus on function", exact: true }));
+	const t = new URL(page.url()).searchParams.get("t");
+	ok(t === "1~ff-5", "state: focus on function pushed t=1~ff-5",
+	    page.url());
+	const hrefs = await page.$$eval("header nav a:not(.home)", (as) =>
+	    as.map((a) => a.href));
+	ok(hrefs.length >= 5 && hrefs.every((h) =>
+	    new URL(h).searchParams.get("t") === t),
+	    `state: all ${hrefs.length} header links keep t=`,
+	    hrefs.join("\n"));
+	for (const name of ["Tree", "Modules", "Top"]) {
+		await clickAndWait(page, page.locator("header nav a",
+		    { hasText: name }));
+		ok(new URL(page.url()).searchParams.get("t") === t &&
+		    /Focus/.test(await page.textContent("nav.crumbs")),
+		    `state: ${name} from the header keeps the transform`,
+		    page.url());
+	}
+	const hidden = await page.$eval("form.search input[name=t]",
+	    (i) => i.value);
+	ok(hidden === t, "state: the search form carries t=", hidden);
+	ok(/t=1~ff-5/.test(await page.textContent("nav.state")),
+	    "state: the state bar shows t=");
+	await clickAndWait(page, page.locator("nav.state a.clear"));
+	ok(!new URL(page.url()).searchParams.has("t") &&
+	    await page.locator("nav.state").count() === 0 &&
+	    await h1(page) === "Top functions by total samples",
+	    "state: clear all drops it, same report", page.url());
+	ok(errors.length === 0, "state: no script errors", errors.join("\n"));
+	await page.close();
+}
+
+// '/' focuses the search field; typing a name and Enter lists the
+// matches; a result opens the function's page; the row's tree link
+// opens the tree focused on it.
+async function search(browser) {
+	const errors = [];
+	const page = await newPage(browser, errors);
+
+	await page.goto(url("?file=cliques.folded&cmd=tree"));
+	await page.keyboard.press("/");
+	ok(await page.evaluate(() => document.activeElement.type) ===
+	    "search", "search: / focuses the search field");
+	await page.keyboard.type("EVA");
+	await Promise.all([page.waitForURL(/cmd=search/),
+	    page.keyboard.press("Enter")]);
+	await page.waitForLoadState("load");
+	ok(await h1(page) === "Functions matching EVA",
+	    "search: Enter opens the matches", await h1(page));
+	const rows = await page.$$eval("table#search tbody tr",
+	    (trs) => trs.map((tr) => tr.cells[0].textContent));
+	ok(rows.length === 1 && rows[0] === "app`eval",
+	    "search: a substring ignoring case finds eval",
+	    JSON.stringify(rows));
+	await clickAndWait(page, page.locator("table#search tbody tr").first()
+	    .locator("td").first().locator("a"));
+	ok(await h1(page) === "Function eval",
+	    "search: the result opens its function page", await h1(page));
+	ok(!new URL(page.url()).searchParams.has("find"),
+	    "search: the function page drops find=", page.url());
+
+	await page.goto(url("?file=cliques.folded&cmd=search&find=" +
+	    encodeURIComponent("^(par|fa)")));
+	const re = await page.$$eval("table#search tbody tr",
+	    (trs) => trs.map((tr) => tr.cells[0].textContent).sort());
+	ok(JSON.stringify(re) === JSON.stringify(["app`parse", "lib`fact"]),
+	    "search: a regex", JSON.stringify(re));
+	await clickAndWait(page, page.getByRole("link",
+	    { name: "the call tree of the samples with them" }));
+	ok(await h1(page) === "Call tree" &&
+	    new URL(page.url()).searchParams.get("focus") === "^(par|fa)",
+	    "search: the tree filtered on the matches", page.url());
+	await page.screenshot({ path: path.join(outdir, "site-search.png"),
+	    fullPage: true });
+	ok(errors.length === 0, "search: no script errors", errors.join("\n"));
+	await page.close();
+}
+
+// The rows of the tree table: [{depth, name, tog, hidden}].
+function treeRows(page) {
+	return page.$$eval("table#tree tbody tr", (trs) => trs.map((tr) => {
+		const td = tr.querySelector("td.tree");
+		const a = td.querySelector("a:not(.tog):not(.aux)");
+		return { depth: Number(td.dataset.depth),
+		    name: a ? a.textContent : td.textContent.trim(),
+		    hidden: tr.classList.contains("hidden"),
+		    tog: (td.querySelector(".tog") || {}).textContent };
+	}));
+}
+
+// The first tree page opens the heavy path; "+" adds the children in
+// place (no page load) and puts the state in the address, which a
+// reload shows again; "-" collapses in place.
+async function tree(browser) {
+	const errors = [];
+	const page = await newPage(browser, errors);
+
+	await page.goto(url("?file=ghc-small.prof&cmd=tree"));
+	let rows = await treeRows(page);
+	const hot = rows.find((r) => r.name === "Main`roundTrip");
+	ok(hot && hot.depth === 4 && hot.tog === "\u2212" &&
+	    rows.filter((r) => r.depth === 5).length === 8,
+	    "tree: the heavy path is open down to roundTrip's children",
+	    JSON.stringify(rows));
+
+	await page.goto(url("?file=cliques.folded&cmd=tree"));
+	rows = await treeRows(page);
+	const i = rows.findIndex((r) => r.tog === "+");
+	await page.evaluate(() => { window.__same = true; });
+	await page.locator("table#tree tbody tr").nth(i).locator("a.tog")
+	    .click();
+	await page.waitForFunction((n) => document.querySelectorAll(
+	    "table#tree tbody tr").length > n, rows.length);
+	const after = await treeRows(page);
+	ok(await page.evaluate(() => window.__same === true) &&
+	    after.length > rows.length && after[i].tog === "\u2212" &&
+	    after[i + 1].depth === rows[i].depth + 1,
+	    `tree: + on ${rows[i].name} adds ${after.length - rows.length} ` +
+	    "rows in place, no page load", JSON.stringify(after));
+	const open = new URL(page.url()).searchParams.get("open");
+	ok(open !== null && open !== "", "tree: the address has open=" + open,
+	    page.url());
+	await page.reload();
+	const again = await treeRows(page);
+	ok(JSON.stringify(again.map((r) => r.name)) ===
+	    JSON.stringify(after.map((r) => r.name)),
+	    "tree: a reload shows the same rows", JSON.stringify(again));
+	await page.evaluate(() => { window.__same = true; });
+	await page.locator("table#tree tbody tr").nth(i).locator("a.tog")
+	    .click();
+	const closed = await treeRows(page);
+	ok(await page.evaluate(() => window.__same === true) &&
+	    closed[i + 1].hidden && closed[i].tog === "+",
+	    "tree: \u2212 collapses in place", JSON.stringify(closed));
+	ok(errors.length === 0, "tree: no script errors", errors.join("\n"));
+	await page.close();
+}
+
+// The flame graph in the site: the header's Flame link keeps the view,
+// a frame opens its function's page, "zoom here" asks the server for
+// the subtree at full width (frames left out before come back).
+async function flame(browser) {
+	const errors = [];
+	const page = await newPage(browser, errors);
+
+	await page.goto(url("?file=workload-fp.folded&cmd=top&metric=samples"));
+	await clickAndWait(page, page.locator("header nav a",
+	    { hasText: "Flame" }));
+	ok(await h1(page) === "Flame graph of samples" &&
+	    new URL(page.url()).searchParams.get("metric") === "samples",
+	    "flame: the header opens the flame page, keeping metric=",
+	    page.url());
+	await page.goto(url("?file=workload-fp.folded&cmd=flame&" +
+	    "minwidth=20"));
+	const main = await page.textContent("main");
+	const narrow = Number((/(\d+) subtrees? narrower/.exec(main) ||
+	    [])[1]);
+	ok(narrow > 0, `flame: ${narrow} subtrees left out are counted`,
+	    main.slice(0, 300));
+	for (const t of ["icicle graph", "inverted (callers above)"])
+		ok(await page.getByRole("link", { name: t }).count() === 1,
+		    `flame: a link to the ${t}`);
+	const frames = page.locator("svg.flame a[href]");
+	const n0 = await frames.count();
+	const frame = frames.nth(2);
+	const name = (await frame.locator("title").textContent())
+	    .replace(/ \(.*/, "").replace(/.*`/, "");
+	await frame.hover();
+	ok((await page.textContent("#frame")).includes(name),
+	    `flame: pointing at ${name} names it under the graph`);
+	await page.screenshot({ path: path.join(outdir, "site-flame.png") });
+	await clickAndWait(page, page.locator("#frame a",
+	    { hasText: "zoom here" }));
+	const n1 = await page.locator("svg.flame a[href]").count();
+	ok(/~fs-/.test(new URL(page.url()).searchParams.get("t")) &&
+	    /transform/.test(await h1(page)) && n1 > 0,
+	    `flame: zoom on ${name} (${n1} frames, ${n0} before)`,
+	    page.url());
+	await page.goBack();
+	await clickAndWait(page, page.locator("svg.flame a[href]").nth(2)
+	    .locator("rect"));
+	ok(await h1(page) === `Function ${name}`,
+	    "flame: clicking a frame opens its function's page",
+	    await h1(page));
+	ok(errors.length === 0, "flame: no script errors", errors.join("\n"));
+	await page.close();
+}
+
+// The metric switch of the tree page, kept by the header; a comparison
+// started from the index's form, sorted from a column header, stopped.
+async function controls(browser) {
+	const errors = [];
+	const page = await newPage(browser, errors);
+
+	await page.goto(url("?file=ghc-small.prof&cmd=tree"));
+	await clickAndWait(page, page.locator("nav.switch a",
+	    { hasText: "alloc" }));
+	ok(new URL(page.url()).searchParams.get("metric") === "alloc" &&
+	    /chosen by alloc total/.test(await page.textContent("main")) &&
+	    await page.textContent("nav.switch strong") === "alloc",
+	    "controls: the tree switched to alloc", page.url());
+	const hrefs = await page.$$eval("header nav a:not(.home)", (as) =>
+	    as.map((a) => new URL(a.href).searchParams.get("metric")));
+	ok(hrefs.every((m) => m === "alloc"),
+	    "controls: the header keeps metric=alloc", hrefs.join(" "));
+	await clickAndWait(page, page.locator("nav.switch a",
+	    { hasText: "inverted (callers first)" }));
+	ok(new URL(page.url()).searchParams.get("t") === "1~inv" &&
+	    await page.textContent("nav[aria-label=View] strong") ===
+	    "inverted tree", "controls: the tree links its inverted view",
+	    page.url());
+	await clickAndWait(page, page.locator("header nav a",
+	    { hasText: "Flame" }));
+	await clickAndWait(page, page.getByRole("link",
+	    { name: "icicle graph" }));
+	ok(await h1(page) === "Icicle graph of alloc, 1 transform",
+	    "controls: ...its flame graph, then icicle", await h1(page));
+	for (const q of ["cmd=top", "cmd=func&func=2", "cmd=flame"]) {
+		await page.goto(url(`?file=ghc-small.prof&${q}`));
+		ok(await page.locator("nav.switch a", { hasText: "entries" })
+		    .count() === 1, `controls: ${q} has the metric switch`);
+	}
+
+	await page.goto(base);
+	await page.selectOption("form.compare select[name=file]",
+	    "diff-new.folded");
+	await page.selectOption("form.compare select[name=base]",
+	    "diff-old.folded");
+	await page.check("form.compare input[name=normalize]");
+	await clickAndWait(page, page.getByRole("button", { name: "Compare" }));
+	const sp = new URL(page.url()).searchParams;
+	ok(sp.get("file") === "diff-new.folded" &&
+	    sp.get("base") === "diff-old.folded" &&
+	    sp.get("normalize") === "1" &&
+	    /Compared with diff-old\.folded \(normalised/.test(
+	    await page.textContent("main")),
+	    "controls: the index's form starts a comparison", page.url());
+	await clickAndWait(page, page.locator("table#top thead a",
+	    { hasText: "Ratio" }));
+	ok(new URL(page.url()).searchParams.get("sort") === "ratio" &&
+	    /by ratio/.test(await h1(page)),
+	    "controls: the Ratio header sorts by it", await h1(page));
+	await page.screenshot({ path: path.join(outdir, "site-compare.png"),
+	    fullPage: true });
+	await page.goto(url("?file=diff-new.folded"));
+	await page.fill("form.compare input[name=base]", "diff-old.folded");
+	await clickAndWait(page, page.getByRole("button", { name: "Compare" }));
+	ok(/Compared with diff-old\.folded:/.test(
+	    await page.textContent("main")) && new URL(page.url())
+	    .searchParams.get("sort") === "delta",
+	    "controls: the summary's form starts a comparison", page.url());
+	await clickAndWait(page, page.getByRole("link",
+	    { name: "stop comparing" }));
+	ok(!new URL(page.url()).searchParams.has("base") &&
+	    !/Compared with/.test(await page.textContent("main")),
+	    "controls: stop comparing", page.url());
+	ok(errors.length === 0, "controls: no script errors",
+	    errors.join("\n"));
+	await page.close();
+}
+
+// Readable pages: no sideways scrolling at 400 px, a module path shown
+// short with the whole path on hover, shares as bars, changes coloured,
+// counts with separators and plurals, the flame graph SVG dark in a dark
+// viewer.
+async function readable(browser) {
+	const errors = [];
+	const page = await newPage(browser, errors,
+	    { viewport: { width: 400, height: 800 } });
+	const wide = [];
+
+	for (const q of ["?file=jvm.folded&cmd=tree", "?file=jvm.folded&cmd=top",
+	    "?file=workload-fp.folded&cmd=tree", "?file=ghc-small.prof",
+	    "?file=diff-new.folded&base=diff-old.folded&cmd=top",
+	    "?file=jvm.folded&cmd=func&func=2"]) {
+		await page.goto(url(q));
+		const w = await page.evaluate(() =>
+		    document.documentElement.scrollWidth);
+		if (w > 400)
+			wide.push(`${q}: ${w} px`);
+	}
+	ok(wide.length === 0, "readable: no page wider than 400 px",
+	    wide.join("\n"));
+	await page.goto(url("?file=jvm.folded&cmd=tree"));
+	await page.screenshot({ path: path.join(outdir, "site-narrow.png"),
+	    fullPage: true });
+	const mod = await page.$eval("td.tree span.mod", (s) =>
+	    [s.textContent, s.title]);
+	ok(mod[0] === "libjvm.so" &&
+	    mod[1] === "/usr/lib/jvm/java-17-openjdk/lib/server/libjvm.so",
+	    "readable: the module shown short, its path on hover",
+	    JSON.stringify(mod));
+	ok(await page.locator("td[data-h]").count() > 0 &&
+	    await page.$eval("td[data-h='10']", (td) =>
+	    getComputedStyle(td).backgroundImage) !== "none",
+	    "readable: shares drawn as bars");
+	await page.goto(url("?file=diff-new.folded&base=diff-old.folded&" +
+	    "cmd=top"));
+	const col = await page.$$eval("td[data-d]", (tds) => tds.map((td) =>
+	    td.dataset.d + " " + getComputedStyle(td).color));
+	ok(col.some((c) => /^up rgb\(179, 38, 30\)/.test(c)) &&
+	    col.some((c) => /^down rgb\(27, 127, 59\)/.test(c)),
+	    "readable: growth red, shrinkage green", col.join(", "));
+	await page.goto(url("?file=workload-fp.folded"));
+	ok(/call nodes/.test(await page.textContent("main")) &&
+	    /\b1 module\b/.test(await page.textContent("main")) &&
+	    /\d,\d{3}/.test(await page.textContent("table#metrics")),
+	    "readable: counts with separators and plurals",
+	    (await page.textContent("main")).slice(0, 200));
+	await page.emulateMedia({ colorScheme: "dark" });
+	await page.goto(url("?file=workload-fp.folded&cmd=flame&format=svg"));
+	const ground = await page.$eval("#ground", (r) =>
+	    getComputedStyle(r).fill);
+	ok(ground === "rgb(22, 24, 27)", "readable: the SVG file is dark " +
+	    "in a dark viewer", ground);
+	await page.goto(url("?file=workload-fp.folded&cmd=flame"));
+	ok(await page.evaluate(() => getComputedStyle(document.body.parentNode)
+	    .backgroundColor) === "rgb(22, 24, 27)",
+	    "readable: the flame page is dark too");
+	await page.screenshot({ path: path.join(outdir, "site-dark.png") });
+	ok(errors.length === 0, "readable: no script errors",
+	    errors.join("\n"));
+	await page.close();
+}
+
+// The status page's button shuts the server down in Chromium; the same
+// form posted from another origin is refused.
+async function shutdown(browser) {
+	const errors = [];
+	const target = url("?file=firefox.folded&cmd=shutdown");
+	const evil = http.createServer((req, res) => {
+		res.writeHead(200, { "Content-Type": "text/html" });
+		res.end(`<!DOCTYPE html><form method="post" action="${target}">` +
+		    `<button type="submit">win a prize</button></form>`);
+	});
+	await new Promise((r) => evil.listen(0, "127.0.0.2", r));
+	const page = await newPage(browser, errors);
+
+	const pid = (await (await fetch(url("?file=firefox.folded&" +
+	    "cmd=status&format=json"))).json()).pid;
+	await page.goto(`http://127.0.0.2:${evil.address().port}/`);
+	const [resp] = await Promise.all([
+	    page.waitForResponse((r) => r.url() === target),
+	    page.locator("button").click()]);
+	ok(resp.status() === 403, "shutdown: a cross-site form is refused",
+	    resp.status());
+	const st = await (await fetch(url("?file=firefox.folded&" +
+	    "cmd=status&format=json"))).json();
+	ok(st.pid === pid, "shutdown: ...and the server still runs",
+	    `${st.pid} ${pid}`);
+
+	await page.goto(url("?file=firefox.folded&cmd=status"));
+	await clickAndWait(page, page.getByRole("button",
+	    { name: "Shut down this server" }));
+	ok(await h1(page) === "Server stopped",
+	    "shutdown: the button works in Chromium", await h1(page));
+	await new Promise((r) => setTimeout(r, 500));
+	const st2 = await (await fetch(url("?file=firefox.folded&" +
+	    "cmd=status&format=json"))).json();
+	ok(st2.pid !== st.pid, "shutdown: a new server answers next",
+	    `${st2.pid} ${st.pid}`);
+	evil.close();
+	ok(errors.length === 0, "shutdown: no script errors",
+	    errors.join("\n"));
+	await page.close();
+}
+
+const browser = await chromium.launch({
+	executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+	args: ["--headless", "--no-sandbox", "--disable-gpu",
+	    "--disable-background-networking", "--disable-component-update",
+	    "--disable-sync", "--no-first-run"],
+});
+try {
+	const index = await (await fetch(url("?format=json"))).json();
+	const profiles = index.profiles.map((p) => p.name).sort();
+	ok(profiles.length >= 4, `index: ${profiles.length} profiles`,
+	    JSON.stringify(profiles));
+	for (const part of [crawl, state, search, tree, flame, controls,
+	    readable, shutdown]) {
+		try {
+			await part(browser, profiles);
+		} catch (e) {
+			ok(false, `${part.name} finished`, e.stack);
+		}
+	}
+} finally {
+	await browser.close();
+}
+console.log(`1..${n}`);
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,60 @@
+#!/bin/sh
+# The site in headless Chromium (tests/browser/site.mjs, playwright-core
+# driving /usr/bin/chromium) against deepq web and real servers: a crawl
+# of every link from several profiles' summaries (all 200, error pages
+# link to the index), a transform kept by every header link and cleared
+# from the state bar, the search field, and the shutdown button (a
+# cross-site form refused). Screenshots go to tests/browser-out/.
+if [ -z "${RDV_DEADLINE:-}" ]; then
+	RDV_DEADLINE=1
+	export RDV_DEADLINE
+	exec timeout -k 5 400 /bin/sh "$0" "$@"
+fi
+. "${0%/*}/../lib.sh"
+. "${0%/*}/rendezvous-lib.sh"
+
+: "${CHROMIUM:=/usr/bin/chromium}"
+command -v node >/dev/null 2>&1 || skip_all "node is not installed"
+[ -x "$CHROMIUM" ] || skip_all "no Chromium at $CHROMIUM"
+script=$top_srcdir/tests/browser/site.mjs
+if [ ! -d "$top_srcdir/tests/browser/node_modules/playwright-core" ] &&
+    [ -d "${DEEPQ_NODE_MODULES:-/nonexistent}/playwright-core" ]; then
+	mkdir "$tmp/browser"
+	cp "$script" "$tmp/browser/"
+	ln -s "$DEEPQ_NODE_MODULES" "$tmp/browser/node_modules"
+	script=$tmp/browser/site.mjs
+fi
+[ -d "${script%/*}/node_modules/playwright-core" ] ||
+    skip_all "playwright-core missing (cd tests/browser && npm ci)"
+
+for f in cliques.folded diff-old.folded diff-new.folded ghc-small.prof \
+    samples/workload-fp.folded \
+    example.callgrind; do
+	cp "$top_srcdir/tests/data/$f" "$root/"
+done
+# Functions of a module with a long path (a JVM's), as perf names them.
+printf '%s\n' \
+    '/usr/lib/jvm/java-17-openjdk/lib/server/libjvm.so`JVM_Sleep;/usr/lib/jvm/java-17-openjdk/lib/server/libjvm.so`os::naked_short_sleep 30' \
+    '/usr/lib/jvm/java-17-openjdk/lib/server/libjvm.so`JVM_Sleep;/usr/lib/jvm/java-17-openjdk/lib/server/libjvm.so`Thread::call_run 20' \
+    '/usr/lib/jvm/java-17-openjdk/lib/server/libjvm.so`JVM_Sleep 5' \
+    >"$root/jvm.folded"
+rdv_web
+wpid=$(cat "$tmp/web.pid")
+export CHROMIUM
+out=$top_builddir/tests/browser-out
+mkdir -p "$out"
+HOME=$tmp timeout 300 node "$script" "$web" "$out" >"$tmp/site.tap" 2>&1 ||
+    :
+grep -q '^ok' "$tmp/site.tap" || not_ok "the browser test ran"
+while IFS= read -r line; do
+	case $line in
+	"ok "*) ok "${line#ok * - }" ;;
+	"not ok "*) not_ok "${line#not ok * - }" ;;
+	"#"*) echo "$line" ;;
+	esac
+done <"$tmp/site.tap"
+kill -INT "$wpid"
+rdv_wait 10 rdv_gone "$wpid" || :
+rm -f "$tmp/web.pid"
+rdv_stop
+done_testing
