@@ -87,7 +87,8 @@ if [ "$mode" = check ] && [ ! -f tests/speedscope/node_modules/speedscope/packag
 	(cd tests/speedscope && npm ci --no-audit --no-fund --loglevel=error)
 fi
 DEEPQ_NODE_MODULES=$(pwd)/tests/browser/node_modules
-export DEEPQ_NODE_MODULES
+DEEPQ_SPEEDSCOPE_MODULES=$(pwd)/tests/speedscope/node_modules
+export DEEPQ_NODE_MODULES DEEPQ_SPEEDSCOPE_MODULES
 if [ -d ../shared ]; then
 	DEEPQ_SHARED=$(cd ../shared && pwd)
 	export DEEPQ_SHARED

@@ -15,6 +15,9 @@ pw=$top_srcdir/tests/browser/node_modules/playwright-core
 [ -d "$pw" ] || pw=${DEEPQ_NODE_MODULES:-/nonexistent}/playwright-core
 [ -d "$pw" ] || skip_all "playwright-core missing (cd tests/browser && npm ci)"
 release=$top_srcdir/tests/speedscope/node_modules/speedscope/dist/release
+# make distcheck's tree has no node_modules: setup.sh names the source's.
+[ -f "$release/index.html" ] ||
+    release=${DEEPQ_SPEEDSCOPE_MODULES:-/nonexistent}/speedscope/dist/release
 [ -f "$release/index.html" ] ||
     skip_all "speedscope missing (cd tests/speedscope && npm ci)"
 data=$top_srcdir/tests/data
