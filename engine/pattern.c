@@ -232,6 +232,13 @@ pattern_translate(const char *s, char **cause)
 struct pattern *
 pattern_create(const char *src, char **cause)
 {
+	return (pattern_create_flags(src, 0, cause));
+}
+
+/* pattern_create, with PATTERN_ICASE to ignore the case of letters. */
+struct pattern *
+pattern_create_flags(const char *src, int flags, char **cause)
+{
 	struct pattern		*pt;
 	pcre2_compile_context	*ccx = NULL;
 	PCRE2_UCHAR		 msg[256];
@@ -258,7 +265,8 @@ pattern_create(const char *src, char **cause)
 	 */
 	pt->code = pcre2_compile((PCRE2_SPTR)pcre, PCRE2_ZERO_TERMINATED,
 	    PCRE2_DOTALL | PCRE2_DOLLAR_ENDONLY | PCRE2_NEVER_UTF |
-	    PCRE2_NEVER_UCP | PCRE2_NEVER_BACKSLASH_C, &error, &off, ccx);
+	    PCRE2_NEVER_UCP | PCRE2_NEVER_BACKSLASH_C |
+	    (flags & PATTERN_ICASE ? PCRE2_CASELESS : 0), &error, &off, ccx);
 	pcre2_compile_context_free(ccx);
 	ccx = NULL;
 	if (pt->code == NULL) {

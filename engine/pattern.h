@@ -47,7 +47,11 @@
 struct cost;
 struct pattern;
 
+/* pattern_create_flags's flags. */
+#define PATTERN_ICASE		0x01	/* letters match either case */
+
 struct pattern	*pattern_create(const char *, char **);
+struct pattern	*pattern_create_flags(const char *, int, char **);
 void		 pattern_free(struct pattern *);
 int		 pattern_match(struct pattern *, const char *, size_t,
 		    struct cost *, char **);

@@ -16,7 +16,6 @@
 
 #include "config.h"
 
-#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +26,7 @@
 #include "columns.h"
 #include "cost.h"
 #include "display.h"
+#include "pattern.h"
 #include "profile.h"
 #include "query.h"
 #include "report.h"
@@ -34,7 +34,9 @@
 /*
  * cmd=search: the functions whose name or "module`name" holds find= as a
  * substring (ignoring case), or matches it as a POSIX extended regex
- * (ignoring case), heaviest total first, paged by from= and limit=.
+ * (ignoring case) through the bounded regexes of pattern.c, as focus=
+ * does, so a hostile find= ends in a 503 like any filter; heaviest
+ * total first, paged by from= and limit=.
  * Every row links to the function's page and to the tree and flame
  * graph focused on it; the page links to the tree focused on all of
  * them (focus=, the regex filter).
@@ -47,7 +49,7 @@ static json_t	*search_create(const struct profile *, const struct query *,
 		    const struct report_context *, struct report_error *);
 static struct display *search_display(const json_t *, const struct query *);
 static int	search_match(const struct profile *, uint32_t, const char *,
-		    const regex_t *);
+		    struct pattern *, struct cost *, char **);
 static char	*search_focus(const char *, int);
 
 const struct report_entry report_search_entry = {
@@ -58,26 +60,32 @@ const struct report_entry report_search_entry = {
 	.display = search_display,
 };
 
-/* Does function f match: substring of its label, or the regex? */
+/*
+ * Does function f match: substring of its label, or the regex? 1 or 0,
+ * or -1 with *cause when the match was stopped by a limit or the budget.
+ */
 static int
 search_match(const struct profile *p, uint32_t f, const char *s,
-    const regex_t *re)
+    struct pattern *re, struct cost *cost, char **cause)
 {
 	const char	*name = profile_func_name(p, f);
 	const char	*mod = profile_func_module(p, f);
 	char		 label[SEARCH_MAX_LABEL];
+	int		 r, n;
 
 	if (strcasestr(name, s) != NULL ||
 	    (*mod != '\0' && strcasestr(mod, s) != NULL))
 		return (1);
 	if (re == NULL)
 		return (0);
-	if (regexec(re, name, 0, NULL, 0) == 0)
-		return (1);
-	if (*mod != '\0' && snprintf(label, sizeof label, "%s`%s", mod,
-	    name) < (int)sizeof label && regexec(re, label, 0, NULL, 0) == 0)
-		return (1);
-	return (0);
+	if ((r = pattern_match(re, name, strlen(name), cost, cause)) != 0)
+		return (r < 0 ? -1 : 1);
+	if (*mod == '\0' || (n = snprintf(label, sizeof label, "%s`%s", mod,
+	    name)) < 0 || n >= (int)sizeof label)
+		return (0);
+	if ((r = pattern_match(re, label, (size_t)n, cost, cause)) < 0)
+		return (-1);
+	return (r);
 }
 
 /*
@@ -118,29 +126,25 @@ search_create(const struct profile *p, const struct query *q,
 	const char	*s = query_str(q, QUERY_FIND);
 	const uint32_t	*order;
 	json_t		*j = NULL, *rows, *row;
-	regex_t		 re;
+	struct pattern	*re = NULL;
+	char		*cause = NULL;
 	uint32_t	 f, k, nall;
 	int64_t		 limit = query_int(q, QUERY_LIMIT);
 	int64_t		 from = query_int(q, QUERY_FROM), n = 0;
-	int		 m, isre = 0;
-	size_t		 i;
+	int		 m, r, isre = 0;
 
 	if ((m = report_metric(p, q, e)) == -1)
 		return (NULL);
 	/*
 	 * A string that is no regex (an unmatched bracket, a back
-	 * reference: exponential on a hostile name) is searched as a
+	 * reference, which the bounded regexes refuse) is searched as a
 	 * substring alone.
 	 */
-	for (i = 0; s[i] != '\0'; i++) {
-		if (s[i] == '\\' && s[i + 1] >= '1' && s[i + 1] <= '9')
-			break;
-		if (s[i] == '\\' && s[i + 1] != '\0')
-			i++;
-	}
-	if (*s != '\0' && s[i] == '\0' && s[strcspn(s, SEARCH_SPECIAL)] !=
-	    '\0' && regcomp(&re, s, REG_EXTENDED | REG_NOSUB | REG_ICASE) == 0)
+	if (*s != '\0' && s[strcspn(s, SEARCH_SPECIAL)] != '\0' &&
+	    (re = pattern_create_flags(s, PATTERN_ICASE, &cause)) != NULL)
 		isre = 1;
+	free(cause);
+	cause = NULL;
 	nall = p->nfuncs > 0 ? p->nfuncs - 1 : 0;
 	if ((order = profile_func_order(p, m, 1)) == NULL)
 		goto nomem;
@@ -158,7 +162,12 @@ search_create(const struct profile *p, const struct query *q,
 			report_error_cost(e, ctx->cost);
 			goto fail;
 		}
-		if (!search_match(p, f, s, isre ? &re : NULL))
+		if ((r = search_match(p, f, s, re, ctx->cost, &cause)) == -1) {
+			report_error_set(e, 503, "%s", cause ? cause :
+			    "query too expensive");
+			goto fail;
+		}
+		if (r == 0)
 			continue;
 		if (n++ < from || n > from + limit)
 			continue;
@@ -171,14 +180,13 @@ search_create(const struct profile *p, const struct query *q,
 			goto nomem;
 	}
 	json_object_set_new(j, "matched", json_integer(n));
-	if (isre)
-		regfree(&re);
+	pattern_free(re);
 	return (j);
 nomem:
 	report_error_set(e, 500, "out of memory");
 fail:
-	if (isre)
-		regfree(&re);
+	free(cause);
+	pattern_free(re);
 	json_decref(j);
 	return (NULL);
 }

@@ -1,6 +1,7 @@
 #!/bin/sh
 # The regex filters against hostile patterns, through lighttpd and the
-# real CGI: every key that takes a regex (focus=, ignore=, hide=, show=)
+# real CGI: every key that takes a regex (focus=, ignore=, hide=, show=,
+# and the search's find=)
 # with each pattern that crashed, grew or stalled a server when glibc's
 # regcomp/regexec matched them, on a profile with names of 50,000
 # characters. Each answer is 200, 400 (refused) or 503 (too expensive)
@@ -72,6 +73,20 @@ for key in focus ignore hide show; do
 		[ "$r" -gt "$maxrss" ] && maxrss=$r
 	done <"$tmp/bombs"
 done
+# The search field's find= goes through the same bounded regexes.
+while IFS= read -r re; do
+	t0=$(rdv_ms)
+	c=$(rdv_get "file=long.folded&cmd=search&format=json&find=$(uri "$re")")
+	ms=$(($(rdv_ms) - t0))
+	[ "$ms" -gt "$maxms" ] && maxms=$ms
+	case $c in
+	200) good=1 ;;
+	503) jq -e '.error.message | test("regex|expensive")' \
+	    "$tmp/body" >/dev/null && good=1 || good= ;;
+	*) good= ;;
+	esac
+	check "cmd=search&find=$re: $c in $ms ms" test -n "$good" -a "$ms" -lt 2000
+done <"$tmp/bombs"
 echo "# slowest answer $maxms ms, server RSS at most $maxrss KiB"
 check "the same server throughout" test "$(rdv_pids)" = "$pid"
 check "it stayed under 512 MiB ($maxrss KiB)" test "$maxrss" -lt 524288
