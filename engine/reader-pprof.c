@@ -20,7 +20,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <zlib.h>
 
 #include "cause.h"
 #include "idmap.h"
@@ -55,7 +54,6 @@
 #define PPROF_MAX_DEPTH		65536	/* frames in one sample */
 #define PPROF_MAX_LABELS	64	/* label frames of one sample */
 #define PPROF_STACK		(PPROF_MAX_DEPTH + PPROF_MAX_LABELS)
-#define PPROF_PROBE_OUT		4096	/* head inflated by the probe */
 
 /*
  * protobuf-c allocates every message on its own: a bump arena freed at
@@ -206,25 +204,9 @@ static int
 pprof_probe(const char *buf, size_t len)
 {
 	const uint8_t	*b = (const uint8_t *)buf;
-	uint8_t		 out[PPROF_PROBE_OUT];
-	z_stream	 z;
-	int		 n, r, tables = 0;
+	int		 n, tables = 0;
 
-	if (len >= 2 && b[0] == 0x1f && b[1] == 0x8b) {
-		memset(&z, 0, sizeof z);
-		if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK)
-			return (0);
-		z.next_in = (Bytef *)b;
-		z.avail_in = len > UINT32_MAX ? UINT32_MAX : (uInt)len;
-		z.next_out = out;
-		z.avail_out = sizeof out;
-		r = inflate(&z, Z_SYNC_FLUSH);
-		len = sizeof out - z.avail_out;
-		inflateEnd(&z);
-		if (r != Z_OK && r != Z_STREAM_END && r != Z_BUF_ERROR)
-			return (0);
-		b = out;
-	}
+	/* A gzipped profile reaches the probe decompressed (decompress.c). */
 	/*
 	 * Any field may come first (Go writes time_nanos, 'H'), so it is
 	 * the whole head's shape that decides: text meets a key the schema
@@ -634,78 +616,6 @@ pprof_samples(struct pprof *pp)
 	return (0);
 }
 
-/* Undo gzip; the decompressed bytes in *outp. -1 with an error. */
-static int
-pprof_gunzip(struct pprof *pp, const uint8_t *in, size_t len, uint8_t **outp,
-    size_t *outlenp)
-{
-	z_stream	 z;
-	uint8_t		*out = NULL, *o;
-	size_t		 cap = len * 4 + 4096, n = 0;
-	int		 r;
-
-	memset(&z, 0, sizeof z);
-	if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK)
-		return (-1);
-	z.next_in = (Bytef *)in;
-	for (;;) {
-		if (cap > PPROF_MAX_FILE)
-			cap = PPROF_MAX_FILE;
-		if ((o = realloc(out, cap)) == NULL)
-			goto fail;
-		out = o;
-		/* zlib counts in 32 bits: feed and drain at most 1 GiB. */
-		if (z.avail_in == 0) {
-			size_t	 left = len - (size_t)(z.next_in - in);
-
-			z.avail_in = left > (1U << 30) ? 1U << 30 : (uInt)left;
-		}
-		z.next_out = out + n;
-		z.avail_out = cap - n > (1U << 30) ? 1U << 30 :
-		    (uInt)(cap - n);
-		r = inflate(&z, Z_NO_FLUSH);
-		n = (size_t)(z.next_out - out);
-		if (r == Z_STREAM_END) {
-			/* Concatenated members: go on with the next. */
-			if ((size_t)(z.next_in - in) < len &&
-			    in[z.next_in - in] == 0x1f) {
-				if (inflateReset(&z) != Z_OK)
-					goto bad;
-				continue;
-			}
-			break;
-		}
-		if (r != Z_OK && r != Z_BUF_ERROR)
-			goto bad;
-		if (r == Z_BUF_ERROR && z.avail_in == 0 &&
-		    (size_t)(z.next_in - in) == len) {
-			snprintf(pp->err, sizeof pp->err, "gzip data ends "
-			    "early");
-			goto fail;
-		}
-		if (n == cap) {
-			if (cap == PPROF_MAX_FILE) {
-				snprintf(pp->err, sizeof pp->err, "more than "
-				    "%llu bytes uncompressed",
-				    (unsigned long long)PPROF_MAX_FILE);
-				goto fail;
-			}
-			cap *= 2;
-		}
-	}
-	inflateEnd(&z);
-	*outp = out;
-	*outlenp = n;
-	return (0);
-bad:
-	snprintf(pp->err, sizeof pp->err, "bad gzip data: %s",
-	    z.msg != NULL ? z.msg : "inflate failed");
-fail:
-	inflateEnd(&z);
-	free(out);
-	return (-1);
-}
-
 /* The whole input, bounded, in *bufp. */
 static int
 pprof_read(struct pprof *pp, struct input *in, uint8_t **bufp, size_t *lenp)
@@ -755,8 +665,8 @@ pprof_load(struct input *in, const struct reader_options *opts,
 	ProtobufCAllocator	 alloc = { pprof_arena_alloc, pprof_arena_free,
 				    &arena };
 	struct profile		*p = NULL;
-	uint8_t			*buf = NULL, *raw = NULL;
-	size_t			 len = 0, rawlen = 0;
+	uint8_t			*buf = NULL;
+	size_t			 len = 0;
 	const char		*v, *e;
 
 	memset(&pp, 0, sizeof pp);
@@ -772,18 +682,8 @@ pprof_load(struct input *in, const struct reader_options *opts,
 			return (NULL);
 		}
 	}
-	if (pprof_read(&pp, in, &raw, &rawlen) == -1)
+	if (pprof_read(&pp, in, &buf, &len) == -1)
 		goto err;
-	if (rawlen >= 2 && raw[0] == 0x1f && raw[1] == 0x8b) {
-		if (pprof_gunzip(&pp, raw, rawlen, &buf, &len) == -1)
-			goto err;
-		free(raw);
-		raw = NULL;
-	} else {
-		buf = raw;
-		len = rawlen;
-		raw = NULL;
-	}
 	arena.limit = len > (PPROF_ARENA_MAX - PPROF_ARENA_CHUNK) /
 	    PPROF_ARENA_RATIO ? PPROF_ARENA_MAX :
 	    len * PPROF_ARENA_RATIO + PPROF_ARENA_CHUNK;
@@ -827,6 +727,5 @@ out:
 	free(pp.prev);
 	free(pp.prevnode);
 	free(buf);
-	free(raw);
 	return (p);
 }

@@ -123,8 +123,10 @@ main(void)
 		f = open_memstream(&buf, &len);
 		ok(f != NULL && writer_pprof(f, p, &wo, &cause) == 0 &&
 		    fclose(f) == 0, "%s: written as pprof", files[i]);
-		in = input_memory(buf, len);
-		q = reader_load_input(in, NULL, NULL, &cause);
+		/* The export is gzipped: decoded as a file would be. */
+		in = input_memory_decoded(buf, len, &cause);
+		q = in == NULL ? NULL : reader_load_input(in, NULL, NULL,
+		    &cause);
 		ok(q != NULL && strcmp(q->format, "pprof") == 0,
 		    "%s: the export is detected and read as pprof", files[i]);
 		ok(q != NULL && same(p, q), "%s: read back with the same "
