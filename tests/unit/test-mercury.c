@@ -1,7 +1,7 @@
 /*
  * The Mercury Deep.data reader. On the real test profile (mdprof's own
- * mandelbrot Deep.data, ../shared/mercury-deepdata): the totals equal the
- * header's and mdprof's figures, and the structure kept for the clique
+ * mandelbrot Deep.data, in the corpus DEEPQ_SHARED names): the totals
+ * equal the header's and mdprof's figures, and the structure kept for the clique
  * and call-site views is complete. On files from our encoder
  * (mercury-encode.c), versions 8 and 9 with every coverage mode: direct
  * and mutual recursion counted once, cliques, propagation, names; the
