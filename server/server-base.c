@@ -134,7 +134,6 @@ server_base_spawn(struct server *s, const char *path, const char *cpath,
     const struct stat *st, char **cause)
 {
 	struct sigaction	 sa;
-	struct server_client	*sc;
 	struct profile		*p = NULL;
 	struct input		*in;
 	struct stat		 pst;
@@ -158,14 +157,7 @@ server_base_spawn(struct server *s, const char *path, const char *cpath,
 		return (fd[0]);
 	}
 	close(fd[0]);
-	TAILQ_FOREACH(sc, &s->clients, entry)
-		close(sc->fd);
-	if (s->fifofd != -1)
-		close(s->fifofd);
-	if (s->alivefd != -1)
-		close(s->alivefd);
-	close(s->lockfd);
-	close(s->dirfd);
+	server_forget_rendezvous(s);
 	if ((pid = fork()) != 0)
 		_exit(pid == -1);
 	server_title("deepq-server: base loader");

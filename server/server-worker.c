@@ -134,7 +134,6 @@ server_worker_child(struct server *s, int fd, int back, const char *id,
     const char *query, struct answer_context *ctx)
 {
 	struct sigaction	 sa;
-	struct server_client	*c;
 	struct answer		*a;
 	sigset_t		 set;
 
@@ -143,21 +142,7 @@ server_worker_child(struct server *s, int fd, int back, const char *id,
 		_exit(1);	/* the server died before the line above */
 	server_title("deepq-server: worker");
 	/* Nothing of the rendezvous: the lock must die with the server. */
-	TAILQ_FOREACH(c, &s->clients, entry)
-		close(c->fd);
-	if (s->fifofd != -1)
-		close(s->fifofd);
-	if (s->alivefd != -1)
-		close(s->alivefd);
-	close(s->lockfd);
-	close(s->dirfd);
-	/*
-	 * Forgotten too: a base loader forked from here closes them again,
-	 * and their numbers may name something else by then.
-	 */
-	TAILQ_INIT(&s->clients);
-	s->nclients = 0;
-	s->fifofd = s->alivefd = s->lockfd = s->dirfd = -1;
+	server_forget_rendezvous(s);
 	memset(&sa, 0, sizeof sa);
 	sigemptyset(&sa.sa_mask);
 	sa.sa_handler = SIG_DFL;

@@ -479,6 +479,32 @@ server_signal_cb(int sig, short what, void *arg)
 }
 
 /*
+ * In a child of the server (a worker, a base loader): close every
+ * descriptor of the rendezvous and forget it. The liveness lock must die
+ * with the server, not live on in a child, and a child forked from this
+ * one must not close the numbers again once they name something else.
+ */
+void
+server_forget_rendezvous(struct server *s)
+{
+	struct server_client	*c;
+
+	TAILQ_FOREACH(c, &s->clients, entry)
+		close(c->fd);
+	TAILQ_INIT(&s->clients);
+	s->nclients = 0;
+	if (s->fifofd != -1)
+		close(s->fifofd);
+	if (s->alivefd != -1)
+		close(s->alivefd);
+	if (s->lockfd != -1)
+		close(s->lockfd);
+	if (s->dirfd != -1)
+		close(s->dirfd);
+	s->fifofd = s->alivefd = s->lockfd = s->dirfd = -1;
+}
+
+/*
  * The one way out (see the top of this file). Returns at once; the loop
  * ends when the last reply is written or times out.
  */

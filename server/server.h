@@ -164,6 +164,7 @@ void	server_title(const char *);
 /* server.c */
 int	server_run(struct server *);
 void	server_exit(struct server *, const char *);
+void	server_forget_rendezvous(struct server *);
 void	server_client_done(struct server *);
 struct answer *server_answer_fix(struct answer *, const char *,
 	    const struct render_context *);
