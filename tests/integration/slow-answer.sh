@@ -30,8 +30,8 @@ rdv_httpd
 # By the program it runs: lighttpd may start it under its base name.
 cgi_pid() {
 	for _c in /proc/[0-9]*/exe; do
-		[ "$(readlink "$_c" 2>/dev/null)" = \
-		    "$tmp/www/cgi-bin/deepq.cgi" ] || continue
+		# The same file (device and inode), however its path is spelt.
+		[ "$_c" -ef "$tmp/www/cgi-bin/deepq.cgi" ] || continue
 		_c=${_c#/proc/}
 		echo "${_c%/exe}"
 		return 0
