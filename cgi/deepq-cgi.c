@@ -36,6 +36,7 @@
 #include "conf.h"
 #include "fastcgi.h"
 #include "front.h"
+#include "profindex.h"
 #include "query.h"
 #include "render.h"
 
@@ -60,8 +61,9 @@ static volatile sig_atomic_t	cgi_cancel;
 
 static void	cgi_signal(int);
 static void	cgi_log(const char *);
-static int	cgi_fail(const char *, int, const char *, const char *,
-		    int, int, cgi_out, void *);
+static int	cgi_fail(const char *, int, const char *,
+		    const struct render_context *, int, int, cgi_out, void *);
+static char	*cgi_link_base(cgi_get, void *);
 static int	cgi_request(const char *, cgi_get, void *, cgi_out, void *);
 static const char *cgi_env(void *, const char *);
 static int	cgi_stdout(void *, struct iovec *, int);
@@ -98,20 +100,19 @@ cgi_stdout(void *arg, struct iovec *iov, int iovcnt)
 /* Answer an error of our own; the message is escaped by the renderer. */
 static int
 cgi_fail(const char *format, int status, const char *message,
-    const char *static_base, int head, int allow_post, cgi_out out,
+    const struct render_context *rctx, int head, int allow_post, cgi_out out,
     void *arg)
 {
 	static char		 oom[] = "Status: 500 Internal Server Error\n"
 				    "Content-Type: text/plain; charset=utf-8\n\n"
 				    "out of memory\n";
-	struct render_context	 rctx = { "?", static_base, NULL };
 	struct answer		*a;
 	struct iovec		 iov;
 	int			 r;
 
 	if (status >= 500)
 		fprintf(stderr, "deepq.cgi: %d %s\n", status, message);
-	if ((a = answer_error(format, status, message, &rctx)) == NULL) {
+	if ((a = answer_error(format, status, message, rctx)) == NULL) {
 		iov.iov_base = oom;
 		iov.iov_len = sizeof oom - 1;
 		(void)out(arg, &iov, 1);
@@ -120,6 +121,27 @@ cgi_fail(const char *format, int status, const char *message,
 	r = cgi_reply(a, head, allow_post, out, arg);
 	answer_free(a);
 	return (r == 0 ? 0 : 1);
+}
+
+/*
+ * What the links of our own pages (errors, the index) start with: "?",
+ * as the servers' pages, except on the 404 for an extra path
+ * (deepq.cgi/x), where "?" would lead to that path again: there the
+ * program's path (SCRIPT_NAME) and "?". NULL if out of memory.
+ */
+static char *
+cgi_link_base(cgi_get get, void *arg)
+{
+	const char	*sn = get(arg, "SCRIPT_NAME");
+	const char	*pi = get(arg, "PATH_INFO");
+	char		*b;
+
+	if (pi == NULL || *pi == '\0' || sn == NULL || sn[0] != '/' ||
+	    strlen(sn) > 1024 || strpbrk(sn, "?#") != NULL)
+		return (strdup("?"));
+	if (asprintf(&b, "%s?", sn) == -1)
+		return (NULL);
+	return (b);
 }
 
 /*
@@ -141,10 +163,11 @@ cgi_request(const char *conf, cgi_get get, void *arg, cgi_out out,
 	struct client_options	 opts;
 	struct front_request	 req;
 	struct front_verdict	 v;
+	struct render_context	 rctx = { "?", NULL, NULL };
 	struct config		*cfg;
 	struct answer		*a;
-	const char		*qs, *sb;
-	char			*cause = NULL;
+	const char		*qs;
+	char			*cause = NULL, *lb;
 	int			 r;
 
 	/*
@@ -153,14 +176,19 @@ cgi_request(const char *conf, cgi_get get, void *arg, cgi_out out,
 	 */
 	if ((qs = get(arg, "QUERY_STRING")) == NULL)
 		qs = "";
+	if ((lb = cgi_link_base(get, arg)) != NULL)
+		rctx.link_base = lb;
 	if ((cfg = conf_load(conf, &cause)) == NULL) {
 		fprintf(stderr, "deepq.cgi: %s\n", cause ? cause :
 		    "out of memory");
 		free(cause);
-		return (cgi_fail(answer_guess_format(qs), 500,
-		    "server configuration error", NULL, 0, 0, out, oarg));
+		r = cgi_fail(answer_guess_format(qs), 500,
+		    "server configuration error", &rctx, 0, 0, out, oarg);
+		free(lb);
+		return (r);
 	}
-	sb = cfg->static_url[0] != '\0' ? cfg->static_url : NULL;
+	rctx.static_base = cfg->static_url[0] != '\0' ? cfg->static_url :
+	    NULL;
 
 	/* Validate the whole request here: a bad one starts no server. */
 	memset(&req, 0, sizeof req);
@@ -176,7 +204,20 @@ cgi_request(const char *conf, cgi_get get, void *arg, cgi_out out,
 	req.x_moz = get(arg, "HTTP_X_MOZ");
 	if (front_check(cfg, &req, 0, &v) != 0) {
 		r = cgi_fail(v.format, v.status, v.message ? v.message :
-		    "out of memory", sb, v.head, v.allow_post, out, oarg);
+		    "out of memory", &rctx, v.head, v.allow_post, out, oarg);
+		goto done;
+	}
+	/* The profile index is ours to answer: no server for it. */
+	if (front_is_index(v.query)) {
+		if ((a = profindex_answer(cfg, v.query, &rctx, &cause)) ==
+		    NULL) {
+			r = cgi_fail(v.format, 500, cause ? cause :
+			    "out of memory", &rctx, v.head, 0, out, oarg);
+			free(cause);
+			goto done;
+		}
+		r = cgi_reply(a, v.head, 0, out, oarg) == 0 ? 0 : 1;
+		answer_free(a);
 		goto done;
 	}
 
@@ -185,8 +226,8 @@ cgi_request(const char *conf, cgi_get get, void *arg, cgi_out out,
 	opts.log = cgi_log;
 	if ((a = client_query_with(cfg, &opts, query_str(v.query, QUERY_FILE),
 	    v.qs, &cause)) == NULL) {
-		r = cgi_fail(v.format, 500, cause ? cause : "out of memory", sb,
-		    v.head, 0, out, oarg);
+		r = cgi_fail(v.format, 500, cause ? cause : "out of memory",
+		    &rctx, v.head, 0, out, oarg);
 		free(cause);
 		goto done;
 	}
@@ -198,6 +239,7 @@ cgi_request(const char *conf, cgi_get get, void *arg, cgi_out out,
 done:
 	front_verdict_free(&v);
 	conf_free(cfg);
+	free(lb);
 	return (r);
 }
 

@@ -121,10 +121,13 @@ front_check(const struct config *cfg, const struct front_request *r,
 		status = 405;
 		goto refused_status;
 	}
-	/* An empty file= is a mistake even where none means an index. */
+	/*
+	 * An empty file= is a mistake even where none means an index;
+	 * cmd=index needs none (the front end answers it, no server).
+	 */
 	if (!query_isset(v->query, QUERY_FILE) &&
 	    ((flags & FRONT_FILE_OPTIONAL) == 0 ||
-	    front_has_key(v->qs, "file"))) {
+	    front_has_key(v->qs, "file")) && !front_is_index(v->query)) {
 		why = "file= is required";
 		status = 400;
 		goto refused_status;
@@ -137,6 +140,14 @@ refused_status:
 	query_free(v->query);
 	v->query = NULL;
 	return (front_refuse(v, status, why));
+}
+
+/* Is the query cmd=index, which the front end answers itself? */
+int
+front_is_index(const struct query *q)
+{
+	return (query_isset(q, QUERY_CMD) &&
+	    strcmp(query_str(q, QUERY_CMD), "index") == 0);
 }
 
 void
@@ -217,7 +228,7 @@ front_foreign(const struct front_request *r, const char **why)
  * The headers of an answer, after the status line, in order, through
  * add(arg, name, value): its type, no sniffing, the page policy on what
  * a browser may run or show (HTML, and SVG, which may carry scripts), no
- * caching of errors, Retry-After, and Allow on a 405 (with POST where
+ * caching of errors, Retry-After, a redirect's Location, and Allow on a 405 (with POST where
  * allow_post says the request could have been one). The length is the
  * front end's.
  */
@@ -241,6 +252,8 @@ front_headers(const struct answer *a, int allow_post,
 		snprintf(buf, sizeof buf, "%d", a->retry_after);
 		add(arg, "Retry-After", buf);
 	}
+	if (a->location != NULL)
+		add(arg, "Location", a->location);
 	if (a->status == 405)
 		add(arg, "Allow", allow_post ? "GET, HEAD, POST" : "GET, HEAD");
 }

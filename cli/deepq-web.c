@@ -58,9 +58,9 @@
  * web server's and the CGI's part in one process: requests are checked
  * by cgi/front.c and asked of the same per-file deepq-server processes
  * through the same client code as deepq.cgi, so a CGI user and a web user
- * share servers and get the same answers. `/' alone is the index of
- * profiles; `/?file=NAME&...' is the CGI's query interface; `/static/NAME'
- * serves www/.
+ * share servers and get the same answers. `/' alone (or cmd=index, the
+ * pages' link to it) is the index of profiles; `/?file=NAME&...' is the
+ * CGI's query interface; `/static/NAME' serves www/.
  *
  * MHD runs a thread per connection: a query may wait on a server that is
  * still loading and must not hold up the others. The client code keeps
@@ -481,7 +481,7 @@ web_handler(void *arg, struct MHD_Connection *c, const char *url,
 		front_verdict_free(&v);
 		return (ret);
 	}
-	if (!query_isset(v.query, QUERY_FILE)) {
+	if (!query_isset(v.query, QUERY_FILE) || front_is_index(v.query)) {
 		ret = web_index(w, c, query_str(v.query, QUERY_FORMAT));
 		front_verdict_free(&v);
 		return (ret);

@@ -40,6 +40,7 @@ struct answer {
 	size_t		 len;
 	int		 retry_after;	/* seconds, 0 for none */
 	char		*message;	/* the error's text, NULL on success */
+	const char	*location;	/* a redirect's Location, NULL none */
 };
 
 /*

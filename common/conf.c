@@ -45,6 +45,7 @@
 enum conf_type {
 	CONF_STRING,
 	CONF_PATH,		/* absolute path, or empty for the default */
+	CONF_URL,		/* /path or http(s)://..., or empty for none */
 	CONF_INT,
 	CONF_U64,
 	CONF_SIZE,
@@ -64,6 +65,9 @@ static const struct conf_key conf_keys[] = {
 	{ "cache_dir", CONF_PATH, OFF(cache_dir), 0, 0, NULL },
 	{ "idle_timeout", CONF_INT, OFF(idle_timeout), 1, 604800,
 	    "seconds" },
+	{ "index_entries", CONF_INT, OFF(index_entries), 0, 100000,
+	    "profiles" },
+	{ "index_url", CONF_URL, OFF(index_url), 0, 1024, NULL },
 	{ "load_timeout", CONF_INT, OFF(load_timeout), 1, 86400,
 	    "seconds" },
 	{ "load_wait", CONF_INT, OFF(load_wait), 0, 60, "seconds" },
@@ -113,8 +117,9 @@ conf_create(void)
 	c->cache_dir = strdup("");
 	c->server_path = strdup(DEEPQ_SBINDIR "/deepq-server");
 	c->static_url = strdup("");
+	c->index_url = strdup("");
 	if (c->profile_root == NULL || c->runtime_dir == NULL ||
-	    c->cache_dir == NULL ||
+	    c->cache_dir == NULL || c->index_url == NULL ||
 	    c->server_path == NULL || c->static_url == NULL) {
 		conf_free(c);
 		return (NULL);
@@ -147,6 +152,7 @@ conf_free(struct config *c)
 	free(c->cache_dir);
 	free(c->server_path);
 	free(c->static_url);
+	free(c->index_url);
 	free(c);
 }
 
@@ -176,6 +182,16 @@ conf_set(struct config *c, const char *key, const char *value,
 		if (*value != '\0' && *value != '/') {
 			cause_set(cause, "%s: not an absolute path: %s", key,
 			    value);
+			return (-1);
+		}
+		/* FALLTHROUGH */
+	case CONF_URL:
+		/* A link every page carries: never javascript: or data:. */
+		if (k->type == CONF_URL && *value != '\0' && *value != '/' &&
+		    strncmp(value, "http://", 7) != 0 &&
+		    strncmp(value, "https://", 8) != 0) {
+			cause_set(cause, "%s: not a /path or an http(s) URL: "
+			    "%s", key, value);
 			return (-1);
 		}
 		/* FALLTHROUGH */

@@ -41,6 +41,8 @@ struct config {
 	char		*cache_dir;	/* "" = default (conf_cache_dir) */
 	char		*server_path;	/* the deepq-server binary */
 	char		*static_url;	/* URL prefix of www/ assets, "" none */
+	char		*index_url;	/* the site's own profile index, "" none */
+	int		 index_entries;	/* deepq.cgi's cmd=index, 0 = none */
 	int		 idle_timeout;	/* seconds */
 	int		 max_servers;
 	int		 load_timeout;	/* seconds a server may spend loading */

@@ -31,6 +31,8 @@
 /* The HTML page frame (see page.h). */
 
 static void	page_escape(struct outbuf *, const char *);
+static void	page_home(struct outbuf *, const struct render_context *,
+		    const struct query *);
 static void	page_href(struct outbuf *, const char *,
 		    const struct render_context *);
 static int	page_nav_tmpl(struct query_tmpl *,
@@ -42,6 +44,40 @@ static void	page_search(struct outbuf *, const struct render_context *,
 		    const struct query *);
 static void	page_state(struct outbuf *, const struct render_context *,
 		    const struct query *);
+
+/*
+ * The link to the profile index: cmd=index, which every front end
+ * answers without a server (deepq web and a deepq.cgi that lists
+ * profiles with the list, a deepq.cgi with index_url by sending the
+ * browser there, any other with a page that says so and links back to
+ * the file, which is why the link names it).
+ */
+static void
+page_home(struct outbuf *ob, const struct render_context *ctx,
+    const struct query *self)
+{
+	struct query	*q;
+	const char	*file = ctx->file;
+	char		*link = NULL;
+
+	if (self != NULL && query_isset(self, QUERY_FILE))
+		file = query_str(self, QUERY_FILE);
+	/* A name that cannot be in a link is left out: the index still is. */
+	if ((q = query_create()) == NULL ||
+	    query_set(q, QUERY_CMD, "index", NULL) == -1)
+		ob->error = 1;
+	else {
+		if (file != NULL && *file != '\0')
+			(void)query_set(q, QUERY_FILE, file, NULL);
+		if ((link = query_format(q)) == NULL)
+			ob->error = 1;
+	}
+	query_free(q);
+	outbuf_puts(ob, "<a class=\"home\"");
+	page_href(ob, link != NULL ? link : "cmd=index", ctx);
+	outbuf_puts(ob, " title=\"all profiles\">deepq</a>");
+	free(link);
+}
 
 static void
 page_escape(struct outbuf *ob, const char *s)
@@ -292,9 +328,8 @@ page_begin(struct outbuf *ob, const char *title,
 		outbuf_puts(ob, "favicon.svg\" type=\"image/svg+xml\">\n");
 	}
 	/* "deepq" is the index of profiles; the file's name its summary. */
-	outbuf_puts(ob, "</head>\n<body>\n<header><nav><a class=\"home\"");
-	page_href(ob, "", ctx);
-	outbuf_puts(ob, " title=\"all profiles\">deepq</a>");
+	outbuf_puts(ob, "</head>\n<body>\n<header><nav>");
+	page_home(ob, ctx, self);
 	/* A link lost for want of memory fails the page (a 500). */
 	if ((r = page_nav_tmpl(&t, ctx, self)) == -1)
 		ob->error = 1;
