@@ -187,6 +187,25 @@ page_hidden(struct outbuf *ob, enum query_key k, const char *v)
 }
 
 /*
+ * The view state of self (may be NULL) as hidden fields, for a form
+ * that starts a comparison: all of it but base= and normalize=, which
+ * the form asks for.
+ */
+void
+page_state_hidden(struct outbuf *ob, const struct query *self)
+{
+	size_t	 i;
+
+	for (i = 0; self != NULL && i < PAGE_NSTATE; i++) {
+		if (page_state_keys[i] != QUERY_BASE &&
+		    page_state_keys[i] != QUERY_NORMALIZE &&
+		    query_isset(self, page_state_keys[i]))
+			page_hidden(ob, page_state_keys[i],
+			    query_str(self, page_state_keys[i]));
+	}
+}
+
+/*
  * The search field of every profile page: a GET form that keeps the
  * view state in hidden fields and asks cmd=search (deepq.js focuses it
  * on '/').

@@ -36,5 +36,6 @@ void	page_begin(struct outbuf *, const char *,
 	    const struct render_context *, const struct query *);
 void	page_end(struct outbuf *, const struct render_context *);
 void	page_hidden(struct outbuf *, enum query_key, const char *);
+void	page_state_hidden(struct outbuf *, const struct query *);
 
 #endif /* PAGE_H */

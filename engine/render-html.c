@@ -50,7 +50,7 @@ static void	html_table(struct outbuf *, const struct display_block *,
 static void	html_switch(struct outbuf *, const struct display_block *,
 		    const struct render_context *);
 static void	html_compare(struct outbuf *, const struct display_block *,
-		    const struct render_context *);
+		    const struct render_context *, const struct query *);
 
 const struct renderer render_html = {
 	.name = "html",
@@ -292,7 +292,7 @@ html_table(struct outbuf *ob, const struct display_block *b,
  */
 static void
 html_compare(struct outbuf *ob, const struct display_block *b,
-    const struct render_context *ctx)
+    const struct render_context *ctx, const struct query *self)
 {
 	size_t	 k, s;
 
@@ -303,6 +303,8 @@ html_compare(struct outbuf *ob, const struct display_block *b,
 		html_escape(ob, ctx->link_base ? ctx->link_base : "?");
 		outbuf_puts(ob, "\">");
 		page_hidden(ob, QUERY_FILE, b->cells[0].text);
+		/* The page's view state goes on, as with every link. */
+		page_state_hidden(ob, self);
 		outbuf_puts(ob, "<label>Compare with the base <input "
 		    "type=\"text\" name=\"base\" required "
 		    "placeholder=\"profile under the root\"></label>\n"
@@ -430,7 +432,7 @@ html_render(FILE *f, const json_t *j, const struct display *d,
 			html_table(ob, b, ctx);
 			break;
 		case DISPLAY_COMPARE:
-			html_compare(ob, b, ctx);
+			html_compare(ob, b, ctx, d->self);
 			break;
 		case DISPLAY_FLAME:
 			/* Drawn from the report's JSON, straight to f. */
