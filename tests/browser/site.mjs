@@ -1,8 +1,12 @@
 // The site as a person browses it, in the system's headless Chromium
-// (playwright-core), against `deepq web` and its servers. Prints TAP
-// (tests/integration/browser-site.sh runs it).
+// (playwright-core), against `deepq web` or deepq.cgi under a web server
+// (listing its profiles: index_entries), and their servers. Prints TAP
+// (tests/integration/browser-site.sh runs it against both).
 //
 //   node site.mjs URL OUTDIR
+//
+// URL is what a query string is appended to: http://HOST:PORT/ for deepq
+// web, http://HOST:PORT/cgi-bin/deepq.cgi for the CGI.
 //
 // Each part drives one thing a person does: follow every link from the
 // summary pages, keep a transform while moving through the header, type
@@ -32,6 +36,12 @@ function ok(cond, what, diag) {
 function url(query) {
 	return new URL(query, base).href;
 }
+
+// The profile index, which every page's "deepq" link opens.
+const index = url("?cmd=index");
+// A path under the program, which has no page (a 404).
+const extra = base.endsWith("/") ? url("nothing/here") :
+    base + "/nothing/here";
 
 async function h1(page) {
 	return (await page.textContent("h1")).trim();
@@ -84,8 +94,8 @@ async function crawl(browser, profiles) {
 				continue;
 			for (const m of body.matchAll(/href="(\?[^"]*)"/g)) {
 				const link = m[1].replaceAll("&amp;", "&");
-				// Each profile's own pages; the index once.
-				if (link !== "?" && !link.startsWith(
+				// Each profile's own pages, its index link too.
+				if (!link.startsWith(
 				    `?file=${encodeURIComponent(p)}`))
 					continue;
 				if (!seen.has(link))
@@ -99,16 +109,33 @@ async function crawl(browser, profiles) {
 
 	const errors = [];
 	const page = await newPage(browser, errors);
-	for (const q of ["nothing/here", "?file=nonexistent.folded",
-	    "?file=firefox.folded&cmd=func&func=999999"]) {
-		const r = await page.goto(url(q));
+	for (const q of [extra, url("?file=nonexistent.folded"),
+	    url("?file=firefox.folded&cmd=func&func=999999")]) {
+		const r = await page.goto(q);
 		const home = page.locator("header a.home");
+		const what = q.slice(base.replace(/\/$/, "").length);
 		ok(r.status() >= 400 && await home.count() === 1,
-		    `error page ${q} (${r.status()}) has the index link`);
+		    `error page ${what} (${r.status()}) has the index link`);
 		await clickAndWait(page, home);
 		ok(await h1(page) === "Profiles",
-		    `error page ${q}: the link opens the index`, await h1(page));
+		    `error page ${what}: the link opens the index`,
+		    await h1(page));
 	}
+	// From a report, the header's "deepq" opens the list of profiles,
+	// and a name in it opens that profile's summary.
+	await page.goto(url("?file=cliques.folded&cmd=tree&t=1~inv"));
+	await clickAndWait(page, page.locator("header a.home"));
+	const names = await page.$$eval("table#profiles tbody tr td:first-child",
+	    (tds) => tds.map((td) => td.textContent));
+	ok(await h1(page) === "Profiles" && names.length === profiles.length,
+	    `home: the header's deepq lists ${names.length} profiles`,
+	    page.url());
+	await clickAndWait(page, page.locator("table#profiles a",
+	    { hasText: "ghc-small.prof" }));
+	ok(await h1(page) === "Summary" &&
+	    new URL(page.url()).searchParams.get("file") === "ghc-small.prof",
+	    "home: a name in the list opens its summary", page.url());
+	ok(errors.length === 0, "home: no script errors", errors.join("\n"));
 	await page.close();
 }
 
@@ -347,7 +374,7 @@ async function controls(browser) {
 		    .count() === 1, `controls: ${q} has the metric switch`);
 	}
 
-	await page.goto(base);
+	await page.goto(index);
 	await page.selectOption("form.compare select[name=file]",
 	    "diff-new.folded");
 	await page.selectOption("form.compare select[name=base]",
@@ -368,13 +395,16 @@ async function controls(browser) {
 	    "controls: the Ratio header sorts by it", await h1(page));
 	await page.screenshot({ path: path.join(outdir, "site-compare.png"),
 	    fullPage: true });
-	await page.goto(url("?file=diff-new.folded"));
+	await page.goto(url("?file=diff-new.folded&metric=samples&limit=7"));
 	await page.fill("form.compare input[name=base]", "diff-old.folded");
 	await clickAndWait(page, page.getByRole("button", { name: "Compare" }));
+	const cp = new URL(page.url()).searchParams;
 	ok(/Compared with diff-old\.folded:/.test(
-	    await page.textContent("main")) && new URL(page.url())
-	    .searchParams.get("sort") === "delta",
+	    await page.textContent("main")) && cp.get("sort") === "delta",
 	    "controls: the summary's form starts a comparison", page.url());
+	ok(cp.get("metric") === "samples" && cp.get("limit") === "7" &&
+	    (await page.$$eval("table#top tbody tr", (t) => t.length)) <= 7,
+	    "controls: ...keeping the view (metric=, limit=)", page.url());
 	await clickAndWait(page, page.getByRole("link",
 	    { name: "stop comparing" }));
 	ok(!new URL(page.url()).searchParams.has("base") &&
@@ -498,8 +528,8 @@ const browser = await chromium.launch({
 	    "--disable-sync", "--no-first-run"],
 });
 try {
-	const index = await (await fetch(url("?format=json"))).json();
-	const profiles = index.profiles.map((p) => p.name).sort();
+	const list = await (await fetch(url("?cmd=index&format=json"))).json();
+	const profiles = list.profiles.map((p) => p.name).sort();
 	ok(profiles.length >= 4, `index: ${profiles.length} profiles`,
 	    JSON.stringify(profiles));
 	for (const part of [crawl, state, search, tree, flame, controls,

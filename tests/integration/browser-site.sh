@@ -1,14 +1,18 @@
 #!/bin/sh
 # The site in headless Chromium (tests/browser/site.mjs, playwright-core
-# driving /usr/bin/chromium) against deepq web and real servers: a crawl
-# of every link from several profiles' summaries (all 200, error pages
-# link to the index), a transform kept by every header link and cleared
-# from the state bar, the search field, and the shutdown button (a
-# cross-site form refused). Screenshots go to tests/browser-out/.
+# driving /usr/bin/chromium) against deepq web, then against deepq.cgi
+# under lighttpd (listing its profiles, index_entries), with real
+# servers: a crawl of every link from several profiles' summaries (all
+# 200, every page and the error pages link to the index), a transform
+# kept by every header link and cleared from the state bar, the search
+# field, the tree expanded in place, flame frames, the metric switch,
+# comparisons from the index and a summary, and the shutdown button (a
+# cross-site form refused). Screenshots go to tests/browser-out/ (and
+# its cgi/).
 if [ -z "${RDV_DEADLINE:-}" ]; then
 	RDV_DEADLINE=1
 	export RDV_DEADLINE
-	exec timeout -k 5 400 /bin/sh "$0" "$@"
+	exec timeout -k 5 800 /bin/sh "$0" "$@"
 fi
 . "${0%/*}/../lib.sh"
 . "${0%/*}/rendezvous-lib.sh"
@@ -38,23 +42,40 @@ printf '%s\n' \
     '/usr/lib/jvm/java-17-openjdk/lib/server/libjvm.so`JVM_Sleep;/usr/lib/jvm/java-17-openjdk/lib/server/libjvm.so`Thread::call_run 20' \
     '/usr/lib/jvm/java-17-openjdk/lib/server/libjvm.so`JVM_Sleep 5' \
     >"$root/jvm.folded"
+export CHROMIUM
+
+# site FRONT URL OUTDIR: site.mjs against URL, its TAP relayed, each test
+# named by the front end.
+site() {
+	mkdir -p "$3"
+	HOME=$tmp timeout 300 node "$script" "$2" "$3" >"$tmp/site.tap" \
+	    2>&1 || :
+	grep -q '^ok' "$tmp/site.tap" || not_ok "$1: the browser test ran"
+	while IFS= read -r line; do
+		case $line in
+		"ok "*) ok "$1: ${line#ok * - }" ;;
+		"not ok "*) not_ok "$1: ${line#not ok * - }" ;;
+		"#"*) echo "$line" ;;
+		esac
+	done <"$tmp/site.tap"
+}
+
+out=$top_builddir/tests/browser-out
 rdv_web
 wpid=$(cat "$tmp/web.pid")
-export CHROMIUM
-out=$top_builddir/tests/browser-out
-mkdir -p "$out"
-HOME=$tmp timeout 300 node "$script" "$web" "$out" >"$tmp/site.tap" 2>&1 ||
-    :
-grep -q '^ok' "$tmp/site.tap" || not_ok "the browser test ran"
-while IFS= read -r line; do
-	case $line in
-	"ok "*) ok "${line#ok * - }" ;;
-	"not ok "*) not_ok "${line#not ok * - }" ;;
-	"#"*) echo "$line" ;;
-	esac
-done <"$tmp/site.tap"
+site web "$web" "$out"
 kill -INT "$wpid"
 rdv_wait 10 rdv_gone "$wpid" || :
 rm -f "$tmp/web.pid"
+rdv_stop
+
+# The same under the CGI: its own list of profiles, the assets served by
+# lighttpd.
+mkdir -p "$tmp/www/static"
+cp "$top_srcdir"/www/deepq.css "$top_srcdir"/www/deepq.js \
+    "$top_srcdir"/www/favicon.svg "$tmp/www/static/"
+rdv_conf static_url=/static/ index_entries=100
+rdv_httpd
+site cgi "$url" "$out/cgi"
 rdv_stop
 done_testing
