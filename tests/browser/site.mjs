@@ -12,8 +12,9 @@
 // summary pages, keep a transform while moving through the header, type
 // a search and follow a result, expand the tree in place, switch the
 // metric, start a comparison, press the shutdown button (and see a
-// cross-site form refused).
+// cross-site form refused), wait for a profile that loads.
 
+import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { chromium } from "playwright-core";
@@ -321,6 +322,11 @@ async function flame(browser) {
 	await frame.hover();
 	ok((await page.textContent("#frame")).includes(name),
 	    `flame: pointing at ${name} names it under the graph`);
+	const offers = await page.$$eval("#frame a", (as) =>
+	    as.map((a) => a.textContent));
+	ok(["zoom here", "focus on function", "merge function"].every((o) =>
+	    offers.includes(o)), "flame: ...with zoom, focus and merge",
+	    offers.join(", "));
 	await page.screenshot({ path: path.join(outdir, "site-flame.png") });
 	await clickAndWait(page, page.locator("#frame a",
 	    { hasText: "zoom here" }));
@@ -335,6 +341,19 @@ async function flame(browser) {
 	ok(await h1(page) === `Function ${name}`,
 	    "flame: clicking a frame opens its function's page",
 	    await h1(page));
+	await page.goBack();
+	await page.locator("svg.flame a[href]").nth(2).hover();
+	await clickAndWait(page, page.locator("#frame a",
+	    { hasText: "merge function" }));
+	ok(/~mf-\d+$/.test(new URL(page.url()).searchParams.get("t")) &&
+	    /^Flame graph of .*1 transform/.test(await h1(page)),
+	    `flame: merge ${name} pushes the transform`, page.url());
+	await page.goto(url("?file=v8-small.cpuprofile&cmd=flame"));
+	await clickAndWait(page, page.getByRole("link",
+	    { name: "flame chart (time order)" }));
+	ok(/^Flame chart of/.test(await h1(page)) &&
+	    await page.locator("svg.flame a[href]").count() > 0,
+	    "flame: the flame chart, from its link", await h1(page));
 	ok(errors.length === 0, "flame: no script errors", errors.join("\n"));
 	await page.close();
 }
@@ -521,6 +540,49 @@ async function shutdown(browser) {
 	await page.close();
 }
 
+// A load held at the server's test hook (DEEPQ_TEST_HOOKS, when the
+// build has them): the page shows the progress and reloads itself; let
+// go, it turns into the page asked for.
+async function loading(browser) {
+	const hooks = process.env.DEEPQ_TEST_HOOKS;
+	const hook = path.join(hooks, "pause-server-load");
+	const errors = [];
+	const page = await newPage(browser, errors);
+
+	await fetch(url("?file=recursion.folded&cmd=shutdown"));
+	await new Promise((r) => setTimeout(r, 500));
+	fs.writeFileSync(hook, "");
+	let r;
+	try {
+		r = await page.goto(url("?file=recursion.folded&cmd=top"));
+	} finally {
+		fs.rmSync(hook, { force: true });
+	}
+	ok(r.status() === 503 && await page.locator("progress#load")
+	    .count() === 1 && /Read [0-9.]+ of [0-9.]+ MB/.test(
+	    await page.textContent("main")),
+	    "loading: the page shows how far the load is", r.status());
+	for (const f of fs.readdirSync(hooks)) {
+		if (f.startsWith("server-load."))
+			try {
+				process.kill(Number(f.slice(12)), "SIGCONT");
+			} catch (e) {
+				// Gone already.
+			}
+	}
+	await page.waitForFunction(() => document.querySelector("h1") &&
+	    /^Top functions/.test(document.querySelector("h1").textContent),
+	    null, { timeout: 20000 });
+	ok(new URL(page.url()).searchParams.get("cmd") === "top",
+	    "loading: let go, it turns into the page asked for",
+	    await h1(page));
+	// The 503 of the loading page itself is no script error.
+	const others = errors.filter((e) => !/status of 503/.test(e));
+	ok(others.length === 0, "loading: no script errors",
+	    others.join("\n"));
+	await page.close();
+}
+
 const browser = await chromium.launch({
 	executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
 	args: ["--headless", "--no-sandbox", "--disable-gpu",
@@ -532,8 +594,11 @@ try {
 	const profiles = list.profiles.map((p) => p.name).sort();
 	ok(profiles.length >= 4, `index: ${profiles.length} profiles`,
 	    JSON.stringify(profiles));
-	for (const part of [crawl, state, search, tree, flame, controls,
-	    readable, shutdown]) {
+	const parts = [crawl, state, search, tree, flame, controls,
+	    readable, shutdown];
+	if (process.env.DEEPQ_TEST_HOOKS)
+		parts.push(loading);
+	for (const part of parts) {
 		try {
 			await part(browser, profiles);
 		} catch (e) {

@@ -6,8 +6,9 @@
 # 200, every page and the error pages link to the index), a transform
 # kept by every header link and cleared from the state bar, the search
 # field, the tree expanded in place, flame frames, the metric switch,
-# comparisons from the index and a summary, and the shutdown button (a
-# cross-site form refused). Screenshots go to tests/browser-out/ (and
+# comparisons from the index and a summary, the shutdown button (a
+# cross-site form refused), and a load in progress (held at a test hook)
+# that turns into the page. Screenshots go to tests/browser-out/ (and
 # its cgi/).
 if [ -z "${RDV_DEADLINE:-}" ]; then
 	RDV_DEADLINE=1
@@ -32,7 +33,7 @@ fi
     skip_all "playwright-core missing (cd tests/browser && npm ci)"
 
 for f in cliques.folded diff-old.folded diff-new.folded ghc-small.prof \
-    samples/workload-fp.folded \
+    samples/workload-fp.folded v8-small.cpuprofile \
     example.callgrind; do
 	cp "$top_srcdir/tests/data/$f" "$root/"
 done
