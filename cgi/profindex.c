@@ -230,9 +230,9 @@ profindex_html(FILE *f, const struct profindex *x,
 	if (x->truncated)
 		outbuf_puts(ob, " shown; there are more (index_entries in "
 		    "deepq.conf sets how many)");
-	outbuf_puts(ob, ".</p>\n<table id=\"profiles\"><thead><tr>"
-	    "<th>Profile</th><th class=\"num\">Bytes</th></tr></thead>\n"
-	    "<tbody>\n");
+	outbuf_puts(ob, ".</p>\n<table class=\"report\" id=\"profiles\">\n"
+	    "<thead><tr><th scope=\"col\">Profile</th><th scope=\"col\" "
+	    "class=\"num\">Bytes</th></tr></thead>\n<tbody>\n");
 	for (i = 0; i < x->n; i++) {
 		if ((l = profindex_link(x->ev[i].name)) == NULL) {
 			ob->error = 1;

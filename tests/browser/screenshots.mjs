@@ -20,6 +20,7 @@ const shots = [
 	    "sort=delta", {}],
 	["narrow", "?file=jvm.folded&cmd=tree",
 	    { width: 400, dark: true }],
+	["index", "?cmd=index", {}],
 ];
 
 const browser = await chromium.launch({
