@@ -27,6 +27,7 @@
 #include "page.h"
 #include "query.h"
 #include "render.h"
+#include "utf8.h"
 
 /* The HTML page frame (see page.h). */
 
@@ -56,27 +57,31 @@ static void
 page_home(struct outbuf *ob, const struct render_context *ctx,
     const struct query *self)
 {
-	struct query	*q;
 	const char	*file = ctx->file;
-	char		*link = NULL;
+	char		*enc;
 
 	if (self != NULL && query_isset(self, QUERY_FILE))
 		file = query_str(self, QUERY_FILE);
-	/* A name that cannot be in a link is left out: the index still is. */
-	if ((q = query_create()) == NULL ||
-	    query_set(q, QUERY_CMD, "index", NULL) == -1)
-		ob->error = 1;
-	else {
-		if (file != NULL && *file != '\0')
-			(void)query_set(q, QUERY_FILE, file, NULL);
-		if ((link = query_format(q)) == NULL)
+	outbuf_puts(ob, "<a class=\"home\" href=\"");
+	page_escape(ob, ctx->link_base ? ctx->link_base : "?");
+	/*
+	 * The canonical order (file= first) by hand: every page has this
+	 * link. A name that could not be a file= value is left out; the
+	 * index is still the index.
+	 */
+	if (file != NULL && *file != '\0' &&
+	    (int64_t)strlen(file) <= query_keyinfo(QUERY_FILE)->max &&
+	    utf8_valid(file, strlen(file))) {
+		if ((enc = query_urlencode(file)) == NULL) {
 			ob->error = 1;
+			return;
+		}
+		outbuf_puts(ob, "file=");
+		page_escape(ob, enc);
+		outbuf_puts(ob, "&amp;");
+		free(enc);
 	}
-	query_free(q);
-	outbuf_puts(ob, "<a class=\"home\"");
-	page_href(ob, link != NULL ? link : "cmd=index", ctx);
-	outbuf_puts(ob, " title=\"all profiles\">deepq</a>");
-	free(link);
+	outbuf_puts(ob, "cmd=index\" title=\"all profiles\">deepq</a>");
 }
 
 static void
