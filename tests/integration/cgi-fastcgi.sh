@@ -161,6 +161,8 @@ same 403 "file=../etc/passwd"
 same 403 "file=%2e%2e/%2e%2e/etc/passwd&format=json"
 same 403 "file=/etc/passwd"
 same 404 "file=nonesuch.folded"
+same 200 "file=$f&cmd=index"
+same 404 "cmd=index&format=json"
 same 405 "file=$f&cmd=top" -X DELETE
 same 405 "file=$f&cmd=top" -d x=1
 same 403 "file=$f&cmd=shutdown" -H 'Sec-Fetch-Site: cross-site'
