@@ -59,6 +59,8 @@ main(void)
 	is_int(c->max_query, 8192, "max_query default");
 	is_int(c->answer_cache, 16, "answer_cache defaults to 16 MB");
 	is_str(c->profile_root, "", "no profile_root by default");
+	is_int(c->index_entries, 0, "no profile list by default");
+	is_str(c->index_url, "", "no index_url by default");
 	conf_free(c);
 
 	c = load("# deepq.conf\n\n  # indented comment\n"
@@ -75,7 +77,9 @@ main(void)
 	    "max_query = 2048\n"
 	    "max_cost = 1000\n"
 	    "max_memory = 512\n"
-	    "answer_cache = 0\n", &cause);
+	    "answer_cache = 0\n"
+	    "index_entries = 500\n"
+	    "index_url = https://example.org/profiles/\n", &cause);
 	ok(c != NULL, "every key parses");
 	if (c != NULL) {
 		is_str(c->profile_root, "/srv/profiles", "profile_root");
@@ -90,6 +94,9 @@ main(void)
 		is_int(c->max_cost, 1000, "max_cost");
 		is_int(c->max_memory, 512, "max_memory");
 		is_int(c->answer_cache, 0, "answer_cache 0 (off)");
+		is_int(c->index_entries, 500, "index_entries");
+		is_str(c->index_url, "https://example.org/profiles/",
+		    "index_url");
 		is_str(c->path, path, "the file read is remembered");
 	}
 	conf_free(c);
@@ -108,6 +115,12 @@ main(void)
 	bad("load_wait =\n", "load_wait: must be", "empty number");
 	bad("runtime_dir = relative/dir\n", "not an absolute path",
 	    "relative path");
+	bad("index_url = javascript:alert(1)\n", "index_url: not a /path or "
+	    "an http(s) URL", "index_url of another scheme");
+	bad("index_url = profiles/\n", "index_url: not a /path",
+	    "relative index_url");
+	bad("index_entries = 100001\n", "index_entries: must be",
+	    "index_entries too large");
 	bad("just words\n", ":1: expected `key = value'", "no equals sign");
 	bad("idle_timeout = 5\nidle_timeout = 6\n", "set twice (first on "
 	    "line 1)", "duplicate key");
