@@ -119,8 +119,13 @@ same() {
 	_c=$(cat "$tmp/cgi.code")
 	check "$_q ${*:-}: CGI $_c, FastCGI $(cat "$tmp/fcgi.code")" \
 	    test "$_c $(cat "$tmp/fcgi.code")" = "$_want $_want"
+	# With -I curl writes the headers as the body, and the two
+	# requests may fall either side of a second: Date: may differ.
+	for _s in cgi fcgi; do
+		grep -iv '^date:' "$tmp/$_s.body" >"$tmp/$_s.cmp" || :
+	done
 	check "  the same body ($(wc -c <"$tmp/cgi.body") bytes)" \
-	    cmp -s "$tmp/cgi.body" "$tmp/fcgi.body"
+	    cmp -s "$tmp/cgi.cmp" "$tmp/fcgi.cmp"
 	check "  the same headers" cmp -s "$tmp/cgi.h" "$tmp/fcgi.h"
 }
 
