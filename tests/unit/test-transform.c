@@ -456,31 +456,31 @@ test_paths(void)
 	in[3] = profile_func_find(p, "D");
 	in[4] = profile_func_find(p, "E");
 	transform_parse_item("mcn-1,2,3", &t, &cause);
-	r = transform_map_path(p, &t, in, 5, &out, &n);
+	r = transform_path_map(p, &t, in, 5, &out, &n);
 	ok(r == 1 && n == 4 && out[0] == in[0] && out[1] == in[1] &&
 	    out[2] == in[3] && out[3] == in[4], "merge C maps A>B>C>D>E to "
 	    "A>B>D>E");
 	if (r == 1)
 		free(out);
-	r = transform_map_path(p, &t, in, 3, &out, &n);
+	r = transform_path_map(p, &t, in, 3, &out, &n);
 	ok(r == 1 && n == 2, "merge C maps C's own path to B");
 	if (r == 1)
 		free(out);
 	transform_clear(&t);
 
 	transform_parse_item("fs-1,2,3", &t, &cause);
-	r = transform_map_path(p, &t, in, 5, &out, &n);
+	r = transform_path_map(p, &t, in, 5, &out, &n);
 	ok(r == 1 && n == 3 && out[0] == in[2] && out[2] == in[4],
 	    "focus C maps A>B>C>D>E to C>D>E");
 	if (r == 1)
 		free(out);
 	in[2] = profile_func_find(p, "H");
-	ok(transform_map_path(p, &t, in, 3, &out, &n) == 0,
+	ok(transform_path_map(p, &t, in, 3, &out, &n) == 0,
 	    "focus C: A>B>H is gone");
 	transform_clear(&t);
 
 	transform_parse_item("inv", &t, &cause);
-	r = transform_map_path(p, &t, in, 3, &out, &n);
+	r = transform_path_map(p, &t, in, 3, &out, &n);
 	ok(r == 1 && n == 3 && out[0] == in[2] && out[2] == in[0],
 	    "invert reverses a path");
 	if (r == 1)
