@@ -43,13 +43,16 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	profile_free(p);
 	free(cause);
 
+	input_free(in);
+
 	/* Again from the start, raw: never more than the limit. */
-	if (input_rewind(in) == 0) {
-		while ((n = input_read(in, buf, sizeof buf)) > 0)
-			total += n;
-		if (total > FUZZ_LIMIT || (n == -1 && input_error(in) == NULL))
-			abort();
-	}
+	if ((in = input_memory_decoded((const char *)data, len, &cause)) ==
+	    NULL)
+		abort();	/* it opened the first time */
+	while ((n = input_read(in, buf, sizeof buf)) > 0)
+		total += n;
+	if (total > FUZZ_LIMIT || (n == -1 && input_error(in) == NULL))
+		abort();
 	input_free(in);
 	return (0);
 }
