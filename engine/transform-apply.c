@@ -133,7 +133,6 @@ tf_check(struct tf *x)
 	const struct profile	*p = x->p;
 	const struct transform	*t = x->t;
 	const char		*key = transform_kind_key(t->kind);
-	uint32_t		 f;
 	char			*path, *why = NULL;
 	int			 r;
 
@@ -170,36 +169,25 @@ tf_check(struct tf *x)
 	case TRANSFORM_HIDE_RE:
 	case TRANSFORM_SHOW_RE:
 	case TRANSFORM_EXCLUDE:
-		if ((x->match = calloc(p->nfuncs ? p->nfuncs : 1, 1)) == NULL)
-			return (tf_error(x, 500, "out of memory"));
-		if (t->kind == TRANSFORM_EXCLUDE) {
-			if (transform_filter_exclude(p, t, x->match,
-			    &why) == -1) {
-				tf_error(x, 400, "%s", why);
-				free(why);
-				return (-1);
-			}
-			break;
-		}
-		if (tf_charge(x, p->nfuncs) == -1)
+		if (t->kind != TRANSFORM_EXCLUDE &&
+		    tf_charge(x, p->nfuncs) == -1)
 			return (-1);
-		for (f = 1; f < p->nfuncs; f++) {
-			if ((r = transform_filter_match(p, t, f, x->cost,
-			    &why)) == -1) {
-				/* The budget's own message, if it ran out. */
-				if (cost_over(x->cost)) {
-					free(why);
-					return (tf_charge(x, 0));
-				}
-				tf_error(x, 503, "query too expensive (%s=: "
-				    "%s)", transform_kind_name(t->kind),
-				    why ? why : "out of memory");
-				free(why);
-				return (-1);
-			}
-			x->match[f] = (uint8_t)r;
+		if ((r = transform_filter_select(p, t, NULL, 0, x->cost,
+		    &x->match, &why)) == 0)
+			break;
+		/* The budget's own message, if it ran out. */
+		if (r == 503 && cost_over(x->cost)) {
+			free(why);
+			return (tf_charge(x, 0));
 		}
-		break;
+		if (r == 503)
+			tf_error(x, 503, "query too expensive (%s=: %s)",
+			    transform_kind_name(t->kind),
+			    why ? why : "out of memory");
+		else
+			tf_error(x, r, "%s", why ? why : "out of memory");
+		free(why);
+		return (-1);
 	case TRANSFORM_PRUNE:
 		if (transform_filter_prune_metrics(p, t, &x->mticks,
 		    &x->mwords) == -1)

@@ -25,14 +25,55 @@
 #include "transform.h"
 #include "transform-filter.h"
 
+static int	transform_filter_match(const struct profile *,
+		    const struct transform *, uint32_t, struct cost *, char **);
+static int	transform_filter_exclude(const struct profile *,
+		    const struct transform *, uint8_t *, char **);
 static int	transform_filter_metric(const struct profile *, const char *,
 		    const char *, const char *);
+
+/*
+ * The functions a function filter (focus=, ignore=, hide=, show=,
+ * exclude=) selects, as a new *match of one flag per function of p:
+ * exclude='s list, or the regex tried on funcs[0..n) (ids past p's are
+ * skipped), or on every function when funcs is NULL, each match charged
+ * to c (NULL: no limit). Returns 0, or the status of the failure with
+ * *cause: 500 out of memory, 400 an exclude= name p does not have, 503
+ * a match that failed (the budget ran out: cost_over(c) tells).
+ */
+int
+transform_filter_select(const struct profile *p, const struct transform *t,
+    const uint32_t *funcs, size_t n, struct cost *c, uint8_t **match,
+    char **cause)
+{
+	uint8_t		*m;
+	uint32_t	 f;
+	size_t		 i;
+	int		 r;
+
+	if ((*match = m = calloc(p->nfuncs ? p->nfuncs : 1, 1)) == NULL) {
+		cause_set(cause, "out of memory");
+		return (500);
+	}
+	if (t->kind == TRANSFORM_EXCLUDE)
+		return (transform_filter_exclude(p, t, m, cause) == -1 ? 400 :
+		    0);
+	for (i = funcs != NULL ? 0 : 1; i < (funcs != NULL ? n : p->nfuncs);
+	    i++) {
+		if ((f = funcs != NULL ? funcs[i] : (uint32_t)i) >= p->nfuncs)
+			continue;
+		if ((r = transform_filter_match(p, t, f, c, cause)) == -1)
+			return (503);
+		m[f] = (uint8_t)r;
+	}
+	return (0);
+}
 
 /*
  * Does a filter's regex match function f (name, module or file)? 1 or 0;
  * -1 with *cause if the match or the budget ran out.
  */
-int
+static int
 transform_filter_match(const struct profile *p, const struct transform *t,
     uint32_t f, struct cost *c, char **cause)
 {
@@ -53,7 +94,7 @@ transform_filter_match(const struct profile *p, const struct transform *t,
 }
 
 /* Mark the functions of an exclude= list; -1 with *cause if one is unknown. */
-int
+static int
 transform_filter_exclude(const struct profile *p, const struct transform *t,
     uint8_t *match, char **cause)
 {

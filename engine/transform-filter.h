@@ -25,16 +25,16 @@
  * mapped through a filter names the node the filtered tree has.
  */
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct cost;
 struct profile;
 struct transform;
 
-int	transform_filter_match(const struct profile *,
-	    const struct transform *, uint32_t, struct cost *, char **);
-int	transform_filter_exclude(const struct profile *,
-	    const struct transform *, uint8_t *, char **);
+int	transform_filter_select(const struct profile *,
+	    const struct transform *, const uint32_t *, size_t, struct cost *,
+	    uint8_t **, char **);
 int	transform_filter_prune_metrics(const struct profile *,
 	    const struct transform *, int *, int *);
 int	transform_filter_pruned(const struct profile *,

@@ -152,27 +152,15 @@ transform_path_map(const struct profile *before, const struct transform *t,
 	case TRANSFORM_HIDE_RE:
 	case TRANSFORM_SHOW_RE:
 	case TRANSFORM_EXCLUDE:
-		if ((match = calloc(before->nfuncs ? before->nfuncs : 1, 1)) ==
-		    NULL)
+		/*
+		 * A path is short (QUERY_MAX_PATH) and each match bounded;
+		 * one that fails loses the path.
+		 */
+		if ((m = transform_filter_select(before, t, in, n, NULL,
+		    &match, &why)) == 500)
 			goto nomem;
-		if (t->kind == TRANSFORM_EXCLUDE) {
-			if (transform_filter_exclude(before, t, match,
-			    &why) == -1)
-				goto gone;
-		} else {
-			/*
-			 * A path is short (QUERY_MAX_PATH) and each match
-			 * bounded; one that fails loses the path.
-			 */
-			for (i = 0; i < n; i++) {
-				if (in[i] >= before->nfuncs)
-					continue;
-				if ((m = transform_filter_match(before, t,
-				    in[i], NULL, &why)) == -1)
-					goto gone;
-				match[in[i]] = (uint8_t)m;
-			}
-		}
+		if (m != 0)
+			goto gone;
 		for (i = 0; i < n; i++) {
 			f = in[i] < before->nfuncs ? match[in[i]] : 0;
 			if (t->kind == TRANSFORM_EXCLUDE && f)

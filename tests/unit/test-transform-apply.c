@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cost.h"
 #include "profile.h"
 #include "query.h"
 #include "tap.h"
@@ -28,6 +29,7 @@
 #define MODULES	"main;libc`a;libc`b;cb 3\nmain;libc`a 1\n"
 
 #define MAX_NODES	10
+#define BUDGET_MESSAGE	"query too expensive (over 39 node visits)"
 
 static const struct apply_case {
 	const char	*what;
@@ -246,11 +248,40 @@ test_errors(void)
 	profile_free(p);
 }
 
+/* A filter's matching is charged to the query's budget. */
+static void
+test_budget(void)
+{
+	struct transform_stack	*s;
+	struct profile		*p, *t;
+	struct cost		 c;
+	char			*cause = NULL;
+	int			 st = 0;
+
+	if ((p = tt_load(FIREFOX)) == NULL)
+		return;
+	if ((s = tt_stack("hide=^C$", &st, 0)) == NULL) {
+		profile_free(p);
+		return;
+	}
+	/* 3 visits per node and one per function pass; the matches do not. */
+	cost_init(&c, p->nnodes * 3 + p->nfuncs, 0);
+	t = transform_apply(p, s, &c, &st, &cause);
+	ok(t == NULL && st == 503 && cause != NULL && strcmp(cause,
+	    BUDGET_MESSAGE) == 0, "a budget the matches overrun: 503, %s",
+	    cause ? cause : "?");
+	profile_free(t);
+	free(cause);
+	transform_stack_free(s);
+	profile_free(p);
+}
+
 int
 main(void)
 {
 	test_cases();
 	test_details();
 	test_errors();
+	test_budget();
 	return (tap_done());
 }

@@ -47,8 +47,10 @@ test_match(const struct profile *p)
 		{ "focus=b", "0110", "b, and libc, a's module" },
 		{ "show=x^", "0000", "nothing" },
 	};
+	static const uint32_t	 some[] = { 3, 99, 1 };
 	struct transform_stack	*s;
 	char			 got[8], *cause = NULL;
+	uint8_t			*m = NULL;
 	uint32_t		 f;
 	size_t			 i;
 	int			 r;
@@ -56,14 +58,24 @@ test_match(const struct profile *p)
 	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		if ((s = filter(cases[i].qs)) == NULL)
 			continue;
-		for (f = 1; f <= 4; f++) {
-			r = transform_filter_match(p, &s->v[0], f, NULL,
-			    &cause);
-			got[f - 1] = r == 1 ? '1' : r == 0 ? '0' : 'E';
-		}
+		r = transform_filter_select(p, &s->v[0], NULL, 0, NULL, &m,
+		    &cause);
+		for (f = 1; f <= 4; f++)
+			got[f - 1] = r != 0 ? 'E' : m[f] ? '1' : '0';
 		got[4] = '\0';
 		is_str(got, cases[i].want, "%s: %s", cases[i].what,
 		    cases[i].qs);
+		free(m);
+		m = NULL;
+		transform_stack_free(s);
+	}
+	/* Only the functions asked about; an id past the profile's skipped. */
+	if ((s = filter("hide=.")) != NULL) {
+		r = transform_filter_select(p, &s->v[0], some, 3, NULL, &m,
+		    &cause);
+		ok(r == 0 && m[1] && !m[2] && m[3] && !m[4],
+		    "a path's functions only");
+		free(m);
 		transform_stack_free(s);
 	}
 	free(cause);
@@ -73,20 +85,23 @@ static void
 test_exclude(const struct profile *p)
 {
 	struct transform_stack	*s;
-	uint8_t			 m[8];
+	uint8_t			*m = NULL;
 	char			*cause = NULL;
 
 	if ((s = filter("exclude=a,,c")) != NULL) {
-		memset(m, 0, sizeof m);
-		ok(transform_filter_exclude(p, &s->v[0], m, &cause) == 0 &&
-		    !m[1] && m[2] && !m[3] && m[4],
+		ok(transform_filter_select(p, &s->v[0], NULL, 0, NULL, &m,
+		    &cause) == 0 && !m[1] && m[2] && !m[3] && m[4],
 		    "exclude=a,,c marks a and c, skips the empty name");
+		free(m);
+		m = NULL;
 		transform_stack_free(s);
 	}
 	if ((s = filter("exclude=a,nope")) != NULL) {
-		ok(transform_filter_exclude(p, &s->v[0], m, &cause) == -1 &&
-		    cause != NULL && strstr(cause, "nope") != NULL,
-		    "an unknown function is refused by name");
+		ok(transform_filter_select(p, &s->v[0], NULL, 0, NULL, &m,
+		    &cause) == 400 && cause != NULL &&
+		    strstr(cause, "nope") != NULL,
+		    "an unknown function is a 400, named");
+		free(m);
 		transform_stack_free(s);
 	}
 	free(cause);
