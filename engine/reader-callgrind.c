@@ -127,12 +127,15 @@ static int	callgrind_blank(int);
 static int	callgrind_number(const char **, uint64_t *);
 static int	callgrind_restride(struct callgrind *, int);
 static int	callgrind_widen(int64_t **, uint32_t, uint32_t, int, int);
-static void	*callgrind_grow(void *, size_t, int64_t **, int, uint32_t);
+static void	*callgrind_row(struct callgrind *, void *, size_t, int64_t **,
+		    uint32_t, uint32_t *, const char *);
 static int	callgrind_costs(struct callgrind *, const char *, int64_t *);
 static int	callgrind_events(struct callgrind *, const char *);
 static int	callgrind_positions(struct callgrind *, const char *);
 static int	callgrind_part_end(struct callgrind *);
 static int	callgrind_truncated(struct callgrind *);
+static int	callgrind_sums(struct callgrind *, const char *, const char *,
+		    int64_t *);
 static int	callgrind_header(struct callgrind *, const char *, size_t,
 		    const char *);
 static uint32_t	callgrind_name(struct callgrind *, int, const char *,
@@ -272,20 +275,34 @@ callgrind_widen(int64_t **v, uint32_t cap, uint32_t n, int old, int stride)
 }
 
 /*
- * Room for cap rows of stride costs in *cost, and cap items of size in
- * v: the new v, or NULL (v is then unchanged; *cost may have grown).
+ * Room for item n of v (items of size, *cap of them) and its row of
+ * costs in *cost, the row zeroed: v, moved if it had to grow, or NULL
+ * (v is then unchanged; *cost may have grown). what names the items for
+ * the error past the last id.
  */
 static void *
-callgrind_grow(void *v, size_t size, int64_t **cost, int stride,
-    uint32_t cap)
+callgrind_row(struct callgrind *cg, void *v, size_t size, int64_t **cost,
+    uint32_t n, uint32_t *cap, const char *what)
 {
-	int64_t	*c;
+	int64_t		*c;
+	uint32_t	 nc;
 
-	if ((c = reallocarray(*cost, (size_t)cap * (stride ? stride : 1),
-	    sizeof *c)) == NULL)
+	if (n == CG_NONE - 1) {
+		cause_set(&cg->why, "too many %s", what);
 		return (NULL);
-	*cost = c;
-	return (reallocarray(v, cap, size));
+	}
+	if (n == *cap) {
+		nc = *cap ? *cap * 2 : 1024;
+		if ((c = reallocarray(*cost, (size_t)nc * (cg->stride ?
+		    cg->stride : 1), sizeof *c)) == NULL)
+			return (NULL);
+		*cost = c;
+		if ((v = reallocarray(v, nc, size)) == NULL)
+			return (NULL);
+		*cap = nc;
+	}
+	memset(*cost + (size_t)n * cg->stride, 0, cg->stride * sizeof **cost);
+	return (v);
 }
 
 /*
@@ -467,6 +484,18 @@ callgrind_truncated(struct callgrind *cg)
 	return (0);
 }
 
+/* The costs of a totals: or summary: line, which need the events first. */
+static int
+callgrind_sums(struct callgrind *cg, const char *key, const char *v,
+    int64_t *into)
+{
+	if (!cg->events) {
+		cause_set(&cg->why, "%s: before events:", key);
+		return (-1);
+	}
+	return (callgrind_costs(cg, v, into));
+}
+
 /* A "key: value" line. One after body lines starts a new part. */
 static int
 callgrind_header(struct callgrind *cg, const char *key, size_t n,
@@ -477,22 +506,14 @@ callgrind_header(struct callgrind *cg, const char *key, size_t n,
 	while (callgrind_blank(*v))
 		v++;
 	if (n == 6 && memcmp(key, "totals", 6) == 0) {
-		if (!cg->events) {
-			cause_set(&cg->why, "totals: before events:");
-			return (-1);
-		}
-		if (callgrind_costs(cg, v, cg->totals) == -1)
+		if (callgrind_sums(cg, "totals", v, cg->totals) == -1)
 			return (-1);
 		cg->hastotals = 1;
 		cg->totalsline = cg->in->lineno;
 		return (0);
 	}
 	if (n == 7 && memcmp(key, "summary", 7) == 0) {
-		if (!cg->events) {
-			cause_set(&cg->why, "summary: before events:");
-			return (-1);
-		}
-		if (callgrind_costs(cg, v, cg->summary) == -1)
+		if (callgrind_sums(cg, "summary", v, cg->summary) == -1)
 			return (-1);
 		cg->hassummary = cg->body ? 1 : 2;
 		return (0);
@@ -568,7 +589,7 @@ callgrind_func(struct callgrind *cg, uint32_t name, uint32_t file,
     uint32_t obj)
 {
 	struct cg_func	*nf, *f;
-	uint32_t	 pair, i, cap;
+	uint32_t	 pair, i;
 
 	if ((pair = idmap_get(&cg->fkey, (uint64_t)name << 32 | file)) ==
 	    IDMAP_NONE) {
@@ -580,18 +601,10 @@ callgrind_func(struct callgrind *cg, uint32_t name, uint32_t file,
 	if ((i = idmap_get(&cg->fobj, (uint64_t)pair << 32 | obj)) !=
 	    IDMAP_NONE)
 		return (i);
-	if (cg->nfuncs == CG_NONE - 1) {
-		cause_set(&cg->why, "too many functions");
+	if ((nf = callgrind_row(cg, cg->funcs, sizeof *nf, &cg->fself,
+	    cg->nfuncs, &cg->funccap, "functions")) == NULL)
 		return (CG_NONE);
-	}
-	if (cg->nfuncs == cg->funccap) {
-		cap = cg->funccap ? cg->funccap * 2 : 1024;
-		if ((nf = callgrind_grow(cg->funcs, sizeof *nf, &cg->fself,
-		    cg->stride, cap)) == NULL)
-			return (CG_NONE);
-		cg->funcs = nf;
-		cg->funccap = cap;
-	}
+	cg->funcs = nf;
 	i = cg->nfuncs;
 	if (idmap_put(&cg->fobj, (uint64_t)pair << 32 | obj, i) == -1)
 		return (CG_NONE);
@@ -601,8 +614,6 @@ callgrind_func(struct callgrind *cg, uint32_t name, uint32_t file,
 	f->file = file;
 	f->obj = obj;
 	f->bf = CG_NONE;
-	memset(cg->fself + (size_t)i * cg->stride, 0, cg->stride *
-	    sizeof *cg->fself);
 	cg->nfuncs++;
 	return (i);
 }
@@ -613,30 +624,20 @@ callgrind_edge(struct callgrind *cg, uint32_t from, uint32_t to)
 {
 	struct calltree_edge *ne;
 	uint64_t	 key = (uint64_t)from << 32 | to;
-	uint32_t	 e, cap;
+	uint32_t	 e;
 
 	if ((e = idmap_get(&cg->ekey, key)) != IDMAP_NONE)
 		return (e);
-	if (cg->nedges == CG_NONE - 1) {
-		cause_set(&cg->why, "too many calls");
+	if ((ne = callgrind_row(cg, cg->edges, sizeof *ne, &cg->ecost,
+	    cg->nedges, &cg->edgecap, "calls")) == NULL)
 		return (CG_NONE);
-	}
-	if (cg->nedges == cg->edgecap) {
-		cap = cg->edgecap ? cg->edgecap * 2 : 1024;
-		if ((ne = callgrind_grow(cg->edges, sizeof *ne, &cg->ecost,
-		    cg->stride, cap)) == NULL)
-			return (CG_NONE);
-		cg->edges = ne;
-		cg->edgecap = cap;
-	}
+	cg->edges = ne;
 	e = cg->nedges;
 	if (idmap_put(&cg->ekey, key, e) == -1)
 		return (CG_NONE);
 	cg->edges[e].from = from;
 	cg->edges[e].to = to;
 	cg->edges[e].calls = 0;
-	memset(cg->ecost + (size_t)e * cg->stride, 0, cg->stride *
-	    sizeof *cg->ecost);
 	cg->nedges++;
 	return (e);
 }
