@@ -42,7 +42,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 		abort();	/* every failure must say why */
 	profile_free(p);
 	free(cause);
-
+	cause = NULL;
 	input_free(in);
 
 	/* Again from the start, raw: never more than the limit. */
