@@ -1,6 +1,6 @@
 #!/bin/sh
 # Load throughput of the binary readers (Mercury Deep.data, Clean .pgcl):
-# the real Deep.data of ../shared/mercury-deepdata, and large files from
+# the real Deep.data of the shared corpus (tests/lib.sh), and large files from
 # the tests' encoders (there is no Clean compiler, and the real Mercury
 # file is small). Run from the build directory after `make check' built
 # the generators, or through `make bench'.

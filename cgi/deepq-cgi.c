@@ -74,9 +74,9 @@ static int	cgi_fastcgi(int);
 /*
  * A web server's SIGTERM (client gone, timeout) must not leave our want
  * file or reply FIFO behind: ask the client code to give up, which it
- * notices within one poll slice and cleans up (reliability I2). Under
- * FastCGI the same signal is the web server stopping us: the request
- * under way is cancelled (a 503), then the loop ends.
+ * notices within one poll slice and cleans up (T15 in tests/SCENARIOS).
+ * Under FastCGI the same signal is the web server stopping us: the
+ * request under way is cancelled (a 503), then the loop ends.
  */
 static void
 cgi_signal(int sig)

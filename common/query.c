@@ -234,7 +234,8 @@ query_check(enum query_key k, const char *v, struct query *q, char **cause)
 		}
 		/*
 		 * Every string is shown, compiled as a regex or looked up
-		 * by name: refuse bytes that are no text here, once (T1).
+		 * by name: refuse bytes that are no text here, once (T1 in
+		 * tests/SCENARIOS).
 		 */
 		if (!utf8_valid(v, strlen(v))) {
 			cause_set(cause, "%s: not valid UTF-8", ki->name);

@@ -397,12 +397,6 @@ clickhouse_free(struct clickhouse *ch)
 	free(ch);
 }
 
-const char *
-clickhouse_url(const struct clickhouse *ch)
-{
-	return (ch->url);
-}
-
 /* Seconds a request may take, connecting to the last byte. */
 void
 clickhouse_timeout(struct clickhouse *ch, int secs)

@@ -62,7 +62,6 @@ void		 clickhouse_free(struct clickhouse *);
 int		 clickhouse_auth(struct clickhouse *, const char *,
 		     const char *, char **);
 void		 clickhouse_timeout(struct clickhouse *, int);
-const char	*clickhouse_url(const struct clickhouse *);
 int		 clickhouse_post(struct clickhouse *, const char *,
 		     const void *, size_t, size_t, struct clickhouse_buf *,
 		     char **);

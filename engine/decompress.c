@@ -48,8 +48,6 @@
 struct decompress {
 	int			 kind;
 	int			 fd;		/* -1 for memory */
-	const unsigned char	*mem;		/* memory source */
-	size_t			 memlen;
 
 	unsigned char		*buf;		/* compressed bytes read */
 	const unsigned char	*in;		/* next undecoded byte */
@@ -209,8 +207,6 @@ decompress_create(int kind, int fd, const void *mem, size_t len,
 	}
 	d->kind = kind;
 	d->fd = fd;
-	d->mem = mem;
-	d->memlen = len;
 	if (fd != -1 && (d->buf = malloc(DECOMPRESS_BLOCK)) == NULL) {
 		free(d);
 		cause_set(cause, "out of memory");
@@ -241,24 +237,6 @@ decompress_free(struct decompress *d)
 		lzma_end(&d->xz);
 	free(d->buf);
 	free(d);
-}
-
-/* Back to the start of the compressed input. */
-int
-decompress_rewind(struct decompress *d, char **cause)
-{
-	if (d->fd == -1) {
-		d->in = d->mem;
-		d->avail = d->memlen;
-	} else {
-		if (lseek(d->fd, 0, SEEK_SET) == -1) {
-			cause_set(cause, "%s", strerror(errno));
-			return (-1);
-		}
-		d->avail = 0;
-		d->eof = 0;
-	}
-	return (decompress_start(d, cause));
 }
 
 /* Read more compressed bytes when none are left; 0, or -1 on error. */

@@ -47,6 +47,5 @@ struct decompress	*decompress_create(int, int, const void *, size_t,
 void			 decompress_free(struct decompress *);
 ssize_t			 decompress_read(struct decompress *, void *, size_t,
 			     char **);
-int			 decompress_rewind(struct decompress *, char **);
 
 #endif /* DECOMPRESS_H */

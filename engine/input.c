@@ -45,13 +45,6 @@ input_set_default_limit(uint64_t limit)
 	input_default_limit = limit != 0 ? limit : INPUT_DEFAULT_LIMIT;
 }
 
-/* Set an input's decompressed-size limit (before its first read). */
-void
-input_set_limit(struct input *in, uint64_t limit)
-{
-	in->limit = limit != 0 ? limit : INPUT_DEFAULT_LIMIT;
-}
-
 /* The compression decoded ("gzip", "zstd"...), NULL for plain bytes. */
 const char *
 input_compression(const struct input *in)
@@ -220,44 +213,6 @@ input_free(struct input *in)
 	free(in->why);
 	free(in->buf);
 	free(in);
-}
-
-/* Go back to the start of the input. */
-int
-input_rewind(struct input *in)
-{
-	in->lineno = 0;
-	in->error = 0;
-	in->hold = 0;
-	in->partial = 0;
-	if (in->dec != NULL) {
-		if (in->offset == 0 && in->decoded == in->len) {
-			in->pos = 0;
-			return (0);
-		}
-		free(in->why);
-		in->why = NULL;
-		if (decompress_rewind(in->dec, &in->why) == -1)
-			return (-1);
-		in->pos = in->len = 0;
-		in->offset = in->decoded = 0;
-		in->eof = in->too_large = 0;
-		return (0);
-	}
-	if (in->fd == -1) {
-		in->pos = 0;
-		return (0);
-	}
-	if (in->offset == 0 && !in->eof) {
-		in->pos = 0;
-		return (0);
-	}
-	if (lseek(in->fd, 0, SEEK_SET) == -1)
-		return (-1);
-	in->pos = in->len = 0;
-	in->offset = 0;
-	in->eof = 0;
-	return (0);
 }
 
 /*

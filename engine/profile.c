@@ -330,6 +330,18 @@ profile_node_child(const struct profile *p, uint32_t n, uint32_t f)
 	return (found);
 }
 
+/* The node at the end of a path of function ids, or PROFILE_NONE. */
+uint32_t
+profile_node_path(const struct profile *p, const uint32_t *path, size_t n)
+{
+	uint32_t	 node = PROFILE_ROOT;
+	size_t		 i;
+
+	for (i = 0; i < n && node != PROFILE_NONE; i++)
+		node = profile_node_child(p, node, path[i]);
+	return (node);
+}
+
 /* Bytes of memory the profile holds, roughly. */
 size_t
 profile_memory(const struct profile *p)

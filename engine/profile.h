@@ -168,6 +168,8 @@ double		 profile_metric_rate(const struct profile *, uint32_t);
 int		 profile_metric_calls(const struct profile *);
 uint32_t	 profile_func_find(const struct profile *, const char *);
 uint32_t	 profile_node_child(const struct profile *, uint32_t, uint32_t);
+uint32_t	 profile_node_path(const struct profile *, const uint32_t *,
+		    size_t);
 size_t		 profile_memory(const struct profile *);
 struct profile_derived *profile_derived(const struct profile *);
 int		 profile_max_depth(const struct profile *, uint32_t *);

@@ -16,11 +16,11 @@
 
 #include "config.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "calltree.h"
 #include "cause.h"
 #include "funcgraph.h"
 #include "idmap.h"
@@ -28,7 +28,6 @@
 #include "profile.h"
 #include "profile-builder.h"
 #include "reader.h"
-#include "scc.h"
 #include "strpool.h"
 
 /*
@@ -43,28 +42,16 @@
  * caller context (--separate-callers, "f'caller") are their function
  * again, while the tree below is expanded over the contexts.
  *
- * A call graph is not a tree, so the calling-context tree is built by a
- * heuristic afterwards (callgrind_build): from the functions nobody calls,
- * each call is expanded in order of the share of the total it carries,
- * and a function reached in a context gets the fraction of its cost that
- * the call into that context carries among all calls into the function
- * (gprof's assumption: every call costs the average). A function already
- * on the path is not entered again, and calls carrying less than
- * CALLGRIND_MIN_SHARE of a total or half a unit, or deeper than
- * CALLGRIND_MAX_DEPTH, or past the node limit, are not expanded (one node
- * per function is kept in reserve). Whatever was cut, each
- * function's self cost is then split exactly over the nodes it got, so
- * per-function self costs equal the file's and the grand totals equal
- * its `totals:' (and its `summary:', whose excess is the root's own cost).
+ * A call graph is not a tree: the calling-context tree is estimated from
+ * it afterwards (calltree.c), and each function's self cost split
+ * exactly over the nodes it gets there, so per-function self costs equal
+ * the file's and the grand totals equal its `totals:' (and its
+ * `summary:', whose excess is the root's own cost).
  */
 
-#define CALLGRIND_MAX_DEPTH	1024
 #define CALLGRIND_MAX_NODES	(1U << 20)
-#define CALLGRIND_MIN_SHARE	1e-9
-#define CALLGRIND_TREE_PER_ITEM	16	/* nodes per function and call pair */
 
 #define CG_NONE		UINT32_MAX
-#define CALLGRIND_BIT(f) (UINT64_C(1) << (idmap_hash(f) & 63))
 #define CG_OB		0
 #define CG_FL		1
 #define CG_FN		2
@@ -76,19 +63,6 @@ struct cg_func {
 	uint32_t	 name, file, obj;	/* ids in the name pool */
 	uint32_t	 line;		/* lowest line of its own file, 0 */
 	uint32_t	 bf;		/* builder function, or CG_NONE */
-	uint32_t	 scc;		/* strongly connected component */
-	uint32_t	 out, nout;	/* its calls in the edge index */
-	uint32_t	 nodes;		/* call nodes it got */
-};
-
-struct cg_edge {
-	uint32_t	 from, to;
-	uint64_t	 calls;
-};
-
-struct cg_cand {
-	double		 est;
-	uint32_t	 f;
 };
 
 struct callgrind {
@@ -109,7 +83,6 @@ struct callgrind {
 	int			 col[PROFILE_MAX_METRICS];
 	int			 stride;
 	int			 events;	/* events: seen (any part) */
-	int			 contexts;	/* names in caller contexts */
 
 	/* Subpositions of this part and the last cost line's. */
 	int			 npos;
@@ -134,21 +107,11 @@ struct callgrind {
 	struct cg_func		*funcs;
 	int64_t			*fself;		/* [nfuncs * stride] */
 	uint32_t		 nfuncs, funccap;
-	struct cg_edge		*edges;
+	struct calltree_edge	*edges;
 	int64_t			*ecost;		/* [nedges * stride] */
 	uint32_t		 nedges, edgecap;
 	int64_t			 cost[PROFILE_MAX_METRICS];
 
-	/* Building the tree: calls by caller, and per call node. */
-	uint32_t		*edgeidx;
-	uint32_t		*nodefunc;
-	uint32_t		*nodedepth;
-	uint64_t		*nodemask;	/* functions on the path, hashed */
-	double			*nodew;		/* [nnodes * stride] */
-	double			*nodeprio;
-	uint32_t		 nodecap;
-	uint32_t		*heap;
-	uint32_t		 nheap;
 	uint32_t		*bfowner;	/* builder func -> func */
 	uint32_t		 bfcap;
 };
@@ -163,11 +126,16 @@ static struct profile *callgrind_load(struct input *,
 static int	callgrind_blank(int);
 static int	callgrind_number(const char **, uint64_t *);
 static int	callgrind_restride(struct callgrind *, int);
+static int	callgrind_widen(int64_t **, uint32_t, uint32_t, int, int);
+static void	*callgrind_row(struct callgrind *, void *, size_t, int64_t **,
+		    uint32_t, uint32_t *, const char *);
 static int	callgrind_costs(struct callgrind *, const char *, int64_t *);
 static int	callgrind_events(struct callgrind *, const char *);
 static int	callgrind_positions(struct callgrind *, const char *);
 static int	callgrind_part_end(struct callgrind *);
 static int	callgrind_truncated(struct callgrind *);
+static int	callgrind_sums(struct callgrind *, const char *, const char *,
+		    int64_t *);
 static int	callgrind_header(struct callgrind *, const char *, size_t,
 		    const char *);
 static uint32_t	callgrind_name(struct callgrind *, int, const char *,
@@ -180,17 +148,8 @@ static int	callgrind_spec(struct callgrind *, const char *, size_t,
 static int	callgrind_cost(struct callgrind *, const char *);
 static int	callgrind_add(int64_t *, const int64_t *, int);
 static uint32_t	callgrind_bf(struct callgrind *, uint32_t);
-static int	callgrind_scc(struct callgrind *);
-static int	callgrind_onpath(struct callgrind *, uint32_t, uint32_t);
-static uint32_t	callgrind_node(struct callgrind *, uint32_t, uint32_t,
-		    const double *, double);
-static void	callgrind_push(struct callgrind *, uint32_t);
-static uint32_t	callgrind_pop(struct callgrind *);
-static int	callgrind_expand(struct callgrind *, const double *,
-		    const double *, uint32_t);
-static int	callgrind_share(struct callgrind *);
-static int	callgrind_cand_cmp(const void *, const void *);
-static int	callgrind_build(struct callgrind *, uint32_t, char **);
+static uint32_t	callgrind_bf_cb(void *, uint32_t);
+static int	callgrind_tree(struct callgrind *, uint32_t, char **);
 static int	callgrind_level(const char *);
 static int	callgrind_base(const char *, size_t *);
 static int	callgrind_graph(struct callgrind *, struct profile *,
@@ -281,34 +240,69 @@ callgrind_number(const char **sp, uint64_t *v)
 static int
 callgrind_restride(struct callgrind *cg, int stride)
 {
-	int64_t		*n;
-	uint32_t	 i;
-	int		 old = cg->stride;
+	int	 old = cg->stride;
 
 	if (stride == old)
 		return (0);
-	if (cg->funccap > 0) {
-		if ((n = calloc((size_t)cg->funccap * stride, sizeof *n)) ==
-		    NULL)
-			return (-1);
-		for (i = 0; i < cg->nfuncs; i++)
-			memcpy(n + (size_t)i * stride, cg->fself +
-			    (size_t)i * old, old * sizeof *n);
-		free(cg->fself);
-		cg->fself = n;
-	}
-	if (cg->edgecap > 0) {
-		if ((n = calloc((size_t)cg->edgecap * stride, sizeof *n)) ==
-		    NULL)
-			return (-1);
-		for (i = 0; i < cg->nedges; i++)
-			memcpy(n + (size_t)i * stride, cg->ecost +
-			    (size_t)i * old, old * sizeof *n);
-		free(cg->ecost);
-		cg->ecost = n;
-	}
+	if (callgrind_widen(&cg->fself, cg->funccap, cg->nfuncs, old,
+	    stride) == -1 || callgrind_widen(&cg->ecost, cg->edgecap,
+	    cg->nedges, old, stride) == -1)
+		return (-1);
 	cg->stride = stride;
 	return (0);
+}
+
+/*
+ * Rows of old costs in *v (room for cap, n used) become rows of stride,
+ * the new columns zero.
+ */
+static int
+callgrind_widen(int64_t **v, uint32_t cap, uint32_t n, int old, int stride)
+{
+	int64_t		*w;
+	uint32_t	 i;
+
+	if (cap == 0)
+		return (0);
+	if ((w = calloc((size_t)cap * stride, sizeof *w)) == NULL)
+		return (-1);
+	for (i = 0; i < n; i++)
+		memcpy(w + (size_t)i * stride, *v + (size_t)i * old,
+		    old * sizeof *w);
+	free(*v);
+	*v = w;
+	return (0);
+}
+
+/*
+ * Room for item n of v (items of size, *cap of them) and its row of
+ * costs in *cost, the row zeroed: v, moved if it had to grow, or NULL
+ * (v is then unchanged; *cost may have grown). what names the items for
+ * the error past the last id.
+ */
+static void *
+callgrind_row(struct callgrind *cg, void *v, size_t size, int64_t **cost,
+    uint32_t n, uint32_t *cap, const char *what)
+{
+	int64_t		*c;
+	uint32_t	 nc;
+
+	if (n == CG_NONE - 1) {
+		cause_set(&cg->why, "too many %s", what);
+		return (NULL);
+	}
+	if (n == *cap) {
+		nc = *cap ? *cap * 2 : 1024;
+		if ((c = reallocarray(*cost, (size_t)nc * (cg->stride ?
+		    cg->stride : 1), sizeof *c)) == NULL)
+			return (NULL);
+		*cost = c;
+		if ((v = reallocarray(v, nc, size)) == NULL)
+			return (NULL);
+		*cap = nc;
+	}
+	memset(*cost + (size_t)n * cg->stride, 0, cg->stride * sizeof **cost);
+	return (v);
 }
 
 /*
@@ -490,6 +484,18 @@ callgrind_truncated(struct callgrind *cg)
 	return (0);
 }
 
+/* The costs of a totals: or summary: line, which need the events first. */
+static int
+callgrind_sums(struct callgrind *cg, const char *key, const char *v,
+    int64_t *into)
+{
+	if (!cg->events) {
+		cause_set(&cg->why, "%s: before events:", key);
+		return (-1);
+	}
+	return (callgrind_costs(cg, v, into));
+}
+
 /* A "key: value" line. One after body lines starts a new part. */
 static int
 callgrind_header(struct callgrind *cg, const char *key, size_t n,
@@ -500,22 +506,14 @@ callgrind_header(struct callgrind *cg, const char *key, size_t n,
 	while (callgrind_blank(*v))
 		v++;
 	if (n == 6 && memcmp(key, "totals", 6) == 0) {
-		if (!cg->events) {
-			cause_set(&cg->why, "totals: before events:");
-			return (-1);
-		}
-		if (callgrind_costs(cg, v, cg->totals) == -1)
+		if (callgrind_sums(cg, "totals", v, cg->totals) == -1)
 			return (-1);
 		cg->hastotals = 1;
 		cg->totalsline = cg->in->lineno;
 		return (0);
 	}
 	if (n == 7 && memcmp(key, "summary", 7) == 0) {
-		if (!cg->events) {
-			cause_set(&cg->why, "summary: before events:");
-			return (-1);
-		}
-		if (callgrind_costs(cg, v, cg->summary) == -1)
+		if (callgrind_sums(cg, "summary", v, cg->summary) == -1)
 			return (-1);
 		cg->hassummary = cg->body ? 1 : 2;
 		return (0);
@@ -591,8 +589,7 @@ callgrind_func(struct callgrind *cg, uint32_t name, uint32_t file,
     uint32_t obj)
 {
 	struct cg_func	*nf, *f;
-	int64_t		*ns;
-	uint32_t	 pair, i, cap;
+	uint32_t	 pair, i;
 
 	if ((pair = idmap_get(&cg->fkey, (uint64_t)name << 32 | file)) ==
 	    IDMAP_NONE) {
@@ -604,22 +601,10 @@ callgrind_func(struct callgrind *cg, uint32_t name, uint32_t file,
 	if ((i = idmap_get(&cg->fobj, (uint64_t)pair << 32 | obj)) !=
 	    IDMAP_NONE)
 		return (i);
-	if (cg->nfuncs == CG_NONE - 1) {
-		cause_set(&cg->why, "too many functions");
+	if ((nf = callgrind_row(cg, cg->funcs, sizeof *nf, &cg->fself,
+	    cg->nfuncs, &cg->funccap, "functions")) == NULL)
 		return (CG_NONE);
-	}
-	if (cg->nfuncs == cg->funccap) {
-		cap = cg->funccap ? cg->funccap * 2 : 1024;
-		if ((nf = realloc(cg->funcs, (size_t)cap * sizeof *nf)) ==
-		    NULL)
-			return (CG_NONE);
-		cg->funcs = nf;
-		if ((ns = realloc(cg->fself, (size_t)cap * (cg->stride ?
-		    cg->stride : 1) * sizeof *ns)) == NULL)
-			return (CG_NONE);
-		cg->fself = ns;
-		cg->funccap = cap;
-	}
+	cg->funcs = nf;
 	i = cg->nfuncs;
 	if (idmap_put(&cg->fobj, (uint64_t)pair << 32 | obj, i) == -1)
 		return (CG_NONE);
@@ -629,8 +614,6 @@ callgrind_func(struct callgrind *cg, uint32_t name, uint32_t file,
 	f->file = file;
 	f->obj = obj;
 	f->bf = CG_NONE;
-	memset(cg->fself + (size_t)i * cg->stride, 0, cg->stride *
-	    sizeof *cg->fself);
 	cg->nfuncs++;
 	return (i);
 }
@@ -639,37 +622,22 @@ callgrind_func(struct callgrind *cg, uint32_t name, uint32_t file,
 static uint32_t
 callgrind_edge(struct callgrind *cg, uint32_t from, uint32_t to)
 {
-	struct cg_edge	*ne;
-	int64_t		*nc;
+	struct calltree_edge *ne;
 	uint64_t	 key = (uint64_t)from << 32 | to;
-	uint32_t	 e, cap;
+	uint32_t	 e;
 
 	if ((e = idmap_get(&cg->ekey, key)) != IDMAP_NONE)
 		return (e);
-	if (cg->nedges == CG_NONE - 1) {
-		cause_set(&cg->why, "too many calls");
+	if ((ne = callgrind_row(cg, cg->edges, sizeof *ne, &cg->ecost,
+	    cg->nedges, &cg->edgecap, "calls")) == NULL)
 		return (CG_NONE);
-	}
-	if (cg->nedges == cg->edgecap) {
-		cap = cg->edgecap ? cg->edgecap * 2 : 1024;
-		if ((ne = realloc(cg->edges, (size_t)cap * sizeof *ne)) ==
-		    NULL)
-			return (CG_NONE);
-		cg->edges = ne;
-		if ((nc = realloc(cg->ecost, (size_t)cap * cg->stride *
-		    sizeof *nc)) == NULL)
-			return (CG_NONE);
-		cg->ecost = nc;
-		cg->edgecap = cap;
-	}
+	cg->edges = ne;
 	e = cg->nedges;
 	if (idmap_put(&cg->ekey, key, e) == -1)
 		return (CG_NONE);
 	cg->edges[e].from = from;
 	cg->edges[e].to = to;
 	cg->edges[e].calls = 0;
-	memset(cg->ecost + (size_t)e * cg->stride, 0, cg->stride *
-	    sizeof *cg->ecost);
 	cg->nedges++;
 	return (e);
 }
@@ -855,7 +823,6 @@ callgrind_bf(struct callgrind *cg, uint32_t i)
 		if ((base = strndup(name, len)) == NULL)
 			return (CG_NONE);
 		name = base;
-		cg->contexts = 1;
 	}
 	file = strpool_get(cg->names, f->file);
 	obj = strpool_get(cg->names, f->obj);
@@ -903,456 +870,25 @@ callgrind_bf(struct callgrind *cg, uint32_t i)
 	return (bf);
 }
 
-/*
- * Strongly connected components of the call graph (scc.c): a function
- * can be on the path to itself only through its component, which bounds
- * the recursion check below. The calls by caller (edgeidx, from
- * funcs[].out) become compressed rows of callees.
- */
-static int
-callgrind_scc(struct callgrind *cg)
-{
-	uint32_t	*off, *adj, *comp, n = cg->nfuncs, f, k, ne;
-	int		 rc = -1;
-
-	ne = n > 0 ? cg->funcs[n - 1].out + cg->funcs[n - 1].nout : 0;
-	off = malloc(((size_t)n + 1) * sizeof *off);
-	adj = malloc((ne ? ne : 1) * sizeof *adj);
-	comp = malloc((n ? n : 1) * sizeof *comp);
-	if (off == NULL || adj == NULL || comp == NULL)
-		goto done;
-	for (f = 0; f < n; f++)
-		off[f] = cg->funcs[f].out;
-	off[n] = ne;
-	for (k = 0; k < ne; k++)
-		adj[k] = cg->edges[cg->edgeidx[k]].to;
-	if (scc_tarjan(n, off, adj, comp) == -1)
-		goto done;
-	for (f = 0; f < n; f++)
-		cg->funcs[f].scc = comp[f];
-	rc = 0;
-done:
-	free(off);
-	free(adj);
-	free(comp);
-	return (rc);
-}
-
-/* Is function h on the path from the root to node v? */
-static int
-callgrind_onpath(struct callgrind *cg, uint32_t v, uint32_t h)
-{
-	uint32_t	 scc = cg->funcs[h].scc, f;
-
-	/* A 64-bit filter of the functions on the path answers most. */
-	if ((cg->nodemask[v] & CALLGRIND_BIT(h)) == 0)
-		return (0);
-	for (; v != PROFILE_ROOT; v = profile_builder_node_parent(cg->b, v)) {
-		f = cg->nodefunc[v];
-		if (f == h)
-			return (1);
-		/* A path that left h's component never comes back to it. */
-		if (cg->funcs[f].scc != scc)
-			return (0);
-	}
-	return (0);
-}
-
-/* Heap of call nodes to expand, the highest share first. */
-static void
-callgrind_push(struct callgrind *cg, uint32_t n)
-{
-	uint32_t	 i = cg->nheap++, up;
-
-	while (i > 0) {
-		up = (i - 1) / 2;
-		if (cg->nodeprio[cg->heap[up]] >= cg->nodeprio[n])
-			break;
-		cg->heap[i] = cg->heap[up];
-		i = up;
-	}
-	cg->heap[i] = n;
-}
-
 static uint32_t
-callgrind_pop(struct callgrind *cg)
+callgrind_bf_cb(void *arg, uint32_t i)
 {
-	uint32_t	 top = cg->heap[0], last, i = 0, c;
-
-	last = cg->heap[--cg->nheap];
-	for (;;) {
-		c = 2 * i + 1;
-		if (c >= cg->nheap)
-			break;
-		if (c + 1 < cg->nheap &&
-		    cg->nodeprio[cg->heap[c + 1]] > cg->nodeprio[cg->heap[c]])
-			c++;
-		if (cg->nodeprio[cg->heap[c]] <= cg->nodeprio[last])
-			break;
-		cg->heap[i] = cg->heap[c];
-		i = c;
-	}
-	if (cg->nheap > 0)
-		cg->heap[i] = last;
-	return (top);
+	return (callgrind_bf(arg, i));
 }
 
-/*
- * The call node of function f under parent, with weights w (the share of
- * f's cost in this context, per metric); queued for expansion if new.
- */
-static uint32_t
-callgrind_node(struct callgrind *cg, uint32_t parent, uint32_t f,
-    const double *w, double prio)
-{
-	uint32_t	 bf, n, old = profile_builder_nnodes(cg->b), cap;
-	uint32_t	*nu, *nh;
-	uint64_t	*nb;
-	double		*nw, *np;
-	int		 m, nm = cg->stride;
-
-	if ((bf = callgrind_bf(cg, f)) == CG_NONE ||
-	    (n = profile_builder_child(cg->b, parent, bf)) == PROFILE_NONE)
-		return (CG_NONE);
-	if (n < old) {
-		for (m = 0; m < nm; m++)
-			cg->nodew[(size_t)n * nm + m] += w[m];
-		return (n);
-	}
-	if (n >= cg->nodecap) {
-		cap = cg->nodecap ? cg->nodecap * 2 : 4096;
-		if ((nu = realloc(cg->nodefunc, (size_t)cap * sizeof *nu)) ==
-		    NULL)
-			return (CG_NONE);
-		cg->nodefunc = nu;
-		if ((nw = realloc(cg->nodew, (size_t)cap * nm * sizeof *nw)) ==
-		    NULL)
-			return (CG_NONE);
-		cg->nodew = nw;
-		if ((np = realloc(cg->nodeprio, (size_t)cap * sizeof *np)) ==
-		    NULL)
-			return (CG_NONE);
-		cg->nodeprio = np;
-		if ((nh = realloc(cg->heap, (size_t)cap * sizeof *nh)) == NULL)
-			return (CG_NONE);
-		cg->heap = nh;
-		if ((nh = realloc(cg->nodedepth, (size_t)cap * sizeof *nh)) ==
-		    NULL)
-			return (CG_NONE);
-		cg->nodedepth = nh;
-		if ((nb = realloc(cg->nodemask, (size_t)cap * sizeof *nb)) ==
-		    NULL)
-			return (CG_NONE);
-		cg->nodemask = nb;
-		cg->nodecap = cap;
-	}
-	cg->nodefunc[n] = f;
-	cg->nodedepth[n] = parent == PROFILE_ROOT ? 1 :
-	    cg->nodedepth[parent] + 1;
-	cg->nodemask[n] = (parent == PROFILE_ROOT ? 0 : cg->nodemask[parent]) |
-	    CALLGRIND_BIT(f);
-	memcpy(cg->nodew + (size_t)n * nm, w, nm * sizeof *w);
-	cg->nodeprio[n] = prio;
-	cg->funcs[f].nodes++;
-	callgrind_push(cg, n);
-	return (n);
-}
-
-/*
- * Expand queued nodes, highest share first, until the queue is empty
- * (0), the node limit is reached (1) or an error (-1). T is the total of
- * each metric, in[] the cost that reaches each function through calls
- * from other functions. (Sharing a recursive cycle's cost among the
- * contexts entering it, by the cost entering it from outside, was tried:
- * on gcc's cc1 it doubled the error of non-recursive functions' totals.)
- */
+/* The estimated calling-context tree of the graph read (calltree.h). */
 static int
-callgrind_expand(struct callgrind *cg, const double *T, const double *in,
-    uint32_t limit)
+callgrind_tree(struct callgrind *cg, uint32_t maxnodes, char **cause)
 {
-	double		 w[PROFILE_MAX_METRICS], prio, share, c, units;
-	const double	*wv;
-	uint32_t	 v, f, h, e, k, *adj = cg->edgeidx;
-	int		 m, nm = cg->stride;
+	const struct calltree_graph g = {
+		.nfuncs = cg->nfuncs, .nmetrics = cg->stride,
+		.self = cg->fself,
+		.nedges = cg->nedges, .edges = cg->edges, .cost = cg->ecost,
+		.extra = cg->extra,
+		.func = callgrind_bf_cb, .arg = cg,
+	};
 
-	while (cg->nheap > 0) {
-		v = callgrind_pop(cg);
-		f = cg->nodefunc[v];
-		if (cg->nodedepth[v] >= CALLGRIND_MAX_DEPTH)
-			continue;
-		for (k = 0; k < cg->funcs[f].nout; k++) {
-			e = adj[cg->funcs[f].out + k];
-			h = cg->edges[e].to;
-			wv = cg->nodew + (size_t)v * nm;
-			prio = units = 0;
-			for (m = 0; m < nm; m++) {
-				c = (double)cg->ecost[(size_t)e * nm + m];
-				if (T[m] > 0 && (share = wv[m] * c / T[m]) >
-				    prio)
-					prio = share;
-				if (wv[m] * c > units)
-					units = wv[m] * c;
-				w[m] = c > 0 ? wv[m] * c / in[(size_t)h * nm +
-				    m] : 0;
-			}
-			/* Too small a share, or less than half a unit. */
-			if (prio < CALLGRIND_MIN_SHARE || units < 0.5)
-				continue;
-			if (cg->funcs[h].scc == cg->funcs[f].scc &&
-			    callgrind_onpath(cg, v, h))
-				continue;
-			if (profile_builder_nnodes(cg->b) >= limit)
-				return (1);
-			if (callgrind_node(cg, v, h, w, prio) == CG_NONE)
-				return (-1);
-		}
-	}
-	return (0);
-}
-
-/*
- * Split each function's self cost over its call nodes in proportion to
- * their weights, exactly: in node order, the k-th node of a function gets
- * round(s * C_k / W) - round(s * C_k-1 / W) for the cumulative weights C,
- * and its last node what is left, so the parts sum to s. Walking the
- * nodes in order (not function by function) keeps the writes to the
- * metric columns sequential. A metric whose weights are all zero for a
- * function falls back to metric 0's, then to equal shares.
- */
-static int
-callgrind_share(struct callgrind *cg)
-{
-	uint32_t	 nn = profile_builder_nnodes(cg->b), *last = NULL;
-	uint32_t	 f, v;
-	int		 m, c, nm = cg->stride, rc = -1;
-	int64_t		 s, *prev = NULL, target;
-	double		*W = NULL, *C = NULL, w, x;
-	int8_t		*col = NULL;
-	size_t		 fm;
-
-	fm = (size_t)cg->nfuncs * nm;
-	W = calloc(fm, sizeof *W);
-	C = calloc(fm, sizeof *C);
-	prev = calloc(fm, sizeof *prev);
-	col = malloc(fm);
-	last = calloc(cg->nfuncs, sizeof *last);
-	if (W == NULL || C == NULL || prev == NULL || col == NULL ||
-	    last == NULL)
-		goto done;
-	for (v = 1; v < nn; v++) {
-		f = cg->nodefunc[v];
-		last[f] = v;
-		for (m = 0; m < nm; m++)
-			W[(size_t)f * nm + m] += cg->nodew[(size_t)v * nm + m];
-	}
-	for (f = 0; f < cg->nfuncs; f++) {
-		for (m = 0; m < nm; m++) {
-			c = W[(size_t)f * nm + m] > 0 ? m :
-			    W[(size_t)f * nm] > 0 ? 0 : -1;
-			col[(size_t)f * nm + m] = (int8_t)c;
-		}
-		/* Backwards, so metric 0's own sum is read before it changes. */
-		for (m = nm; m-- > 0;) {
-			c = col[(size_t)f * nm + m];
-			W[(size_t)f * nm + m] = c == -1 ? cg->funcs[f].nodes :
-			    W[(size_t)f * nm + c];
-		}
-	}
-	for (v = 1; v < nn; v++) {
-		f = cg->nodefunc[v];
-		for (m = 0; m < nm; m++) {
-			if ((s = cg->fself[(size_t)f * nm + m]) == 0)
-				continue;
-			c = col[(size_t)f * nm + m];
-			w = c == -1 ? 1 : cg->nodew[(size_t)v * nm + c];
-			C[(size_t)f * nm + m] += w;
-			if (v == last[f])
-				target = s;
-			else {
-				/* Doubles are exact below 2^53. */
-				x = C[(size_t)f * nm + m] /
-				    W[(size_t)f * nm + m];
-				target = s < (INT64_C(1) << 53) ?
-				    llround((double)s * x) :
-				    llroundl((long double)s * x);
-				if (target < prev[(size_t)f * nm + m])
-					target = prev[(size_t)f * nm + m];
-				if (target > s)
-					target = s;
-			}
-			if (profile_builder_add(cg->b, v, m, target -
-			    prev[(size_t)f * nm + m]) == -1)
-				goto done;
-			prev[(size_t)f * nm + m] = target;
-		}
-	}
-	rc = 0;
-done:
-	free(W);
-	free(C);
-	free(prev);
-	free(col);
-	free(last);
-	return (rc);
-}
-
-/* Heaviest first; equal ones in file order, so the tree is stable. */
-static int
-callgrind_cand_cmp(const void *a, const void *b)
-{
-	const struct cg_cand	*x = a, *y = b;
-
-	if (x->est != y->est)
-		return (x->est > y->est ? -1 : 1);
-	return (x->f < y->f ? -1 : x->f > y->f);
-}
-
-/* The calling-context tree from the call graph (see the top). */
-static int
-callgrind_build(struct callgrind *cg, uint32_t maxnodes, char **cause)
-{
-	double		 T[PROFILE_MAX_METRICS], ones[PROFILE_MAX_METRICS];
-	double		*in = NULL, *est = NULL;
-	struct cg_cand	*cand = NULL;
-	uint32_t	 f, e, k, reserve = 1, limit, ncand = 0;
-	int		 m, nm = cg->stride, rc = -1, any;
-	int64_t		*sf;
-
-	for (m = 0; m < nm; m++) {
-		T[m] = 0;
-		ones[m] = 1;
-	}
-	for (e = 0; e < cg->nedges; e++) {
-		if (cg->edges[e].from != cg->edges[e].to)
-			cg->funcs[cg->edges[e].from].nout++;
-	}
-	/* A node for each function with cost or calls is kept in reserve. */
-	for (f = 0; f < cg->nfuncs; f++) {
-		sf = cg->fself + (size_t)f * nm;
-		for (any = 0, m = 0; m < nm; m++) {
-			T[m] += (double)sf[m];
-			any |= sf[m] != 0;
-		}
-		reserve += any || cg->funcs[f].nout > 0;
-	}
-	if (maxnodes <= reserve) {
-		cause_set(cause, "%u functions need more call nodes than the "
-		    "limit of %u", reserve - 1, maxnodes);
-		return (-1);
-	}
-	limit = maxnodes - reserve;
-	/*
-	 * The tree is only an estimate (the function figures come from the
-	 * graph: funcgraph.h), so it gets nodes in proportion to the file's
-	 * functions and calls, and the load costs what the file does: on
-	 * CPython's profile (2,200 functions, 135,000 calls= lines) the
-	 * million nodes the limit allows took 2 s of a 2.2 s load.
-	 */
-	if ((uint64_t)CALLGRIND_TREE_PER_ITEM * ((uint64_t)cg->nfuncs +
-	    cg->nedges) < limit)
-		limit = CALLGRIND_TREE_PER_ITEM * (cg->nfuncs + cg->nedges);
-
-	/* Calls by caller, without direct recursion; cost into each callee. */
-	in = calloc((size_t)cg->nfuncs * nm, sizeof *in);
-	cg->edgeidx = malloc(((size_t)cg->nedges + 1) * sizeof *cg->edgeidx);
-	if (in == NULL || cg->edgeidx == NULL)
-		goto nomem;
-	for (e = 0; e < cg->nedges; e++) {
-		if (cg->edges[e].from == cg->edges[e].to)
-			continue;
-		for (m = 0; m < nm; m++)
-			in[(size_t)cg->edges[e].to * nm + m] +=
-			    (double)cg->ecost[(size_t)e * nm + m];
-	}
-	for (k = 0, f = 0; f < cg->nfuncs; f++) {
-		cg->funcs[f].out = k;
-		k += cg->funcs[f].nout;
-		cg->funcs[f].nout = 0;
-	}
-	for (e = 0; e < cg->nedges; e++) {
-		if (cg->edges[e].from == cg->edges[e].to)
-			continue;
-		f = cg->edges[e].from;
-		cg->edgeidx[cg->funcs[f].out + cg->funcs[f].nout++] = e;
-	}
-	if (callgrind_scc(cg) == -1)
-		goto nomem;
-
-	/*
-	 * Roots: functions no other function calls at a cost. Then, while
-	 * functions with calls remain unreached (a cycle nobody enters, or
-	 * callers cut), the heaviest of them is a root too.
-	 */
-	est = malloc((size_t)cg->nfuncs * sizeof *est);
-	cand = malloc((size_t)cg->nfuncs * sizeof *cand);
-	if (est == NULL || cand == NULL)
-		goto nomem;
-	for (f = 0; f < cg->nfuncs; f++) {
-		sf = cg->fself + (size_t)f * nm;
-		est[f] = (double)sf[0];
-		for (k = 0; k < cg->funcs[f].nout; k++)
-			est[f] += (double)cg->ecost[(size_t)cg->edgeidx[
-			    cg->funcs[f].out + k] * nm];
-		for (any = 0, m = 0; m < nm; m++)
-			any |= in[(size_t)f * nm + m] > 0;
-		if (!any && (est[f] > 0 || cg->funcs[f].nout > 0) &&
-		    callgrind_node(cg, PROFILE_ROOT, f, ones, 1) == CG_NONE)
-			goto builderr;
-		if (cg->funcs[f].nout > 0)
-			cand[ncand++].f = f;
-	}
-	/* Candidates by estimated inclusive cost, heaviest first. */
-	for (k = 0; k < ncand; k++)
-		cand[k].est = est[cand[k].f];
-	qsort(cand, ncand, sizeof *cand, callgrind_cand_cmp);
-	k = 0;
-	for (;;) {
-		if ((rc = callgrind_expand(cg, T, in, limit)) == -1)
-			goto builderr;
-		if (rc == 1)
-			break;
-		while (k < ncand && cg->funcs[cand[k].f].nodes > 0)
-			k++;
-		if (k == ncand)
-			break;
-		if (callgrind_node(cg, PROFILE_ROOT, cand[k].f, ones, 1) ==
-		    CG_NONE)
-			goto builderr;
-	}
-
-	/* Whatever has cost and no node yet hangs from the root. */
-	cg->nheap = 0;
-	for (f = 0; f < cg->nfuncs; f++) {
-		sf = cg->fself + (size_t)f * nm;
-		for (any = 0, m = 0; m < nm; m++)
-			any |= sf[m] != 0;
-		if (any && cg->funcs[f].nodes == 0 &&
-		    callgrind_node(cg, PROFILE_ROOT, f, ones, 1) == CG_NONE)
-			goto builderr;
-	}
-	cg->nheap = 0;
-
-	if (callgrind_share(cg) == -1)
-		goto builderr;
-	for (m = 0; m < nm; m++) {
-		if (cg->extra[m] != 0 && profile_builder_add(cg->b,
-		    PROFILE_ROOT, m, cg->extra[m]) == -1)
-			goto builderr;
-	}
-	rc = 0;
-	goto done;
-builderr:
-	cause_set(cause, "%s", profile_builder_error(cg->b));
-	rc = -1;
-	goto done;
-nomem:
-	cause_set(cause, "out of memory");
-	rc = -1;
-done:
-	free(in);
-	free(est);
-	free(cand);
-	return (rc);
+	return (calltree_build(cg->b, &g, maxnodes, cause));
 }
 
 /*
@@ -1456,13 +992,6 @@ callgrind_free(struct callgrind *cg)
 	free(cg->fself);
 	free(cg->edges);
 	free(cg->ecost);
-	free(cg->edgeidx);
-	free(cg->nodefunc);
-	free(cg->nodedepth);
-	free(cg->nodemask);
-	free(cg->nodew);
-	free(cg->nodeprio);
-	free(cg->heap);
 	free(cg->bfowner);
 }
 
@@ -1551,7 +1080,7 @@ callgrind_load(struct input *in, const struct reader_options *opts,
 		    "no events: line" : "no functions");
 		goto fail;
 	}
-	if (callgrind_build(&cg, maxnodes, &cg.why) == -1) {
+	if (callgrind_tree(&cg, maxnodes, &cg.why) == -1) {
 		cause_set(cause, "%s: %s", in->path, cg.why ? cg.why :
 		    "out of memory");
 		goto fail;

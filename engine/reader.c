@@ -80,13 +80,6 @@ reader_find(const char *name)
 	return (NULL);
 }
 
-/* The i-th reader, NULL past the end (for listings). */
-const struct reader *
-reader_at(size_t i)
-{
-	return (i < NREADERS ? reader_table[i] : NULL);
-}
-
 /*
  * The reader whose probe scores the first bytes highest; NULL if none,
  * or if a known non-profile (reader-refuse.c) scores at least as high.

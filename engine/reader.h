@@ -60,7 +60,6 @@ int			 reader_refuse(const char *, size_t, const char **,
 			     const char **);
 void			 reader_refuse_describe(const char *, size_t, char *,
 			     size_t);
-const struct reader	*reader_at(size_t);
 struct profile		*reader_load(const char *, const char *,
 			     const struct reader_options *, char **);
 struct profile		*reader_load_input(struct input *, const char *,

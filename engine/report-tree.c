@@ -146,7 +146,6 @@ static int	tree_push(struct tree_heap *, struct tree_cand);
 static void	tree_prefetch(const struct profile *, int, uint32_t);
 static int	tree_sibling_cmp(const void *, const void *, void *);
 static struct tree_cand tree_pop(struct tree_heap *);
-static uint32_t	tree_resolve(const struct profile *, const uint32_t *, size_t);
 static int	tree_open_paths(const struct profile *, const char *,
 		    struct idmap *);
 static int	tree_hot_path(const struct profile *, int, uint32_t,
@@ -330,18 +329,6 @@ tree_pop(struct tree_heap *h)
 	return (top);
 }
 
-/* The node at the end of a path of function ids, or PROFILE_NONE. */
-static uint32_t
-tree_resolve(const struct profile *p, const uint32_t *path, size_t n)
-{
-	uint32_t	 node = PROFILE_ROOT;
-	size_t		 i;
-
-	for (i = 0; i < n && node != PROFILE_NONE; i++)
-		node = profile_node_child(p, node, path[i]);
-	return (node);
-}
-
 /*
  * The path parent (n bytes) + "," + f ("" + f at the root), and its
  * length in *len; caller frees.
@@ -407,7 +394,7 @@ tree_open_paths(const struct profile *p, const char *s, struct idmap *set)
 			r = -1;
 		else if (query_set(tmp, QUERY_PATH, one, NULL) == -1)
 			r = -1;
-		else if ((node = tree_resolve(p, tmp->path, tmp->npath)) !=
+		else if ((node = profile_node_path(p, tmp->path, tmp->npath)) !=
 		    PROFILE_NONE && idmap_put(set, node, 1) == -1)
 			r = -1;
 		free(one);
@@ -476,7 +463,7 @@ tree_walk(struct tree_walk *w, const struct profile *p, const struct query *q,
 	if ((m = report_metric(p, q, e)) == -1)
 		return (-1);
 	w->m = m;
-	if ((start = tree_resolve(p, q->path, q->npath)) == PROFILE_NONE) {
+	if ((start = profile_node_path(p, q->path, q->npath)) == PROFILE_NONE) {
 		report_error_set(e, 404, "no call node at path %s",
 		    query_str(q, QUERY_PATH));
 		return (-1);

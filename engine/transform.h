@@ -31,6 +31,15 @@
  *
  * The t= syntax (deepq-query(7)): a version, then items separated by
  * '~', each a key and an optional '-' argument: "1~mcn-1,2,3~mf-7~inv".
+ *
+ * One header for the files of the transforms, one concern each:
+ * transform.c (the notation: the stack parsed and printed),
+ * transform-apply.c (the tree rewrite), transform-path.c (a call node
+ * path carried through a transform, for links made before it applies)
+ * and transform-display.c (breadcrumbs, and links that push a
+ * transform). What a filter selects, which the rewrite and the path
+ * mapping must agree on, is transform-filter.c's (transform-filter.h,
+ * for those two only).
  */
 
 #include <stddef.h>
@@ -70,6 +79,15 @@ enum transform_kind {
 	TRANSFORM_NKINDS
 };
 
+/* What follows a t= key's '-'. */
+enum transform_arg {
+	TRANSFORM_ARG_NONE,
+	TRANSFORM_ARG_PATH,		/* a call node path: fs-1,2,3 */
+	TRANSFORM_ARG_FUNC,		/* a function id: mf-7 */
+	TRANSFORM_ARG_OPTFUNC,		/* an optional function id: rec */
+	TRANSFORM_ARG_FILTER		/* none: a filter, from its own key */
+};
+
 struct transform {
 	enum transform_kind	 kind;
 	uint32_t		 func;	/* PROFILE_NONE: every function */
@@ -86,28 +104,41 @@ struct transform_stack {
 	size_t			 nfilters;	/* v[0..nfilters) are filters */
 };
 
+/*
+ * transform.c: the notation. A query's filters and t= parsed into a stack,
+ * and printed back: t= items, labels for people, the stack as JSON.
+ */
 struct transform_stack *transform_parse(const struct query *, int *,
 		    char **);
 int		 transform_parse_item(const char *, struct transform *,
 		    char **);
 void		 transform_stack_free(struct transform_stack *);
+char		*transform_stack_format(const struct transform_stack *,
+		    size_t);
 void		 transform_clear(struct transform *);
 const char	*transform_kind_name(enum transform_kind);
+const char	*transform_kind_key(enum transform_kind);
+enum transform_arg transform_kind_arg(enum transform_kind);
+enum query_key	 transform_kind_query_key(enum transform_kind);
 char		*transform_item(const struct transform *);
 char		*transform_label(const struct profile *,
 		    const struct transform *);
-struct profile	*transform_apply_one(const struct profile *,
-		    const struct transform *, struct cost *, int *, char **);
+json_t		*transform_json(const struct profile *,
+		    const struct transform_stack *);
+
+/* transform-apply.c: the tree rewrite, a new profile per transform. */
 struct profile	*transform_apply(const struct profile *,
 		    const struct transform_stack *, struct cost *, int *,
 		    char **);
-int		 transform_map_path(const struct profile *,
+
+/* transform-path.c: a call node path carried through one transform. */
+int		 transform_path_map(const struct profile *,
 		    const struct transform *, const uint32_t *, size_t,
 		    uint32_t **, size_t *);
-char		*transform_push_link(const struct profile *,
+
+/* transform-display.c: the stack on a page, breadcrumbs and links. */
+char		*transform_display_push_link(const struct profile *,
 		    const struct query *, const char *);
-json_t		*transform_json(const struct profile *,
-		    const struct transform_stack *);
 void		 transform_display(struct display *, const struct profile *,
 		    const struct query *, const struct transform_stack *);
 

@@ -485,7 +485,7 @@ main(int argc, char **argv)
 
 	/*
 	 * The FIFO is made under a temporary name and renamed into place:
-	 * clients see no FIFO, or one a ready server reads (F5).
+	 * clients see no FIFO, or one a ready server reads.
 	 */
 	if (proto_id_new(id, &cause) == -1 ||
 	    proto_name(tmpname, sizeof tmpname, s.key, PROTO_FIFO, id) == -1)

@@ -96,22 +96,6 @@ log_info(const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Log with strerror(errno) and exit 1. */
-void
-fatal(const char *fmt, ...)
-{
-	va_list	 ap;
-	char	*s;
-	int	 saved = errno;
-
-	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) == -1)
-		s = NULL;
-	va_end(ap);
-	log_warnx("fatal: %s: %s", s ? s : fmt, strerror(saved));
-	exit(1);
-}
-
 /* Log and exit 1. */
 void
 fatalx(const char *fmt, ...)

@@ -153,8 +153,6 @@ void	log_warnx(const char *, ...)
 	    __attribute__((__format__(__printf__, 1, 2)));
 void	log_info(const char *, ...)
 	    __attribute__((__format__(__printf__, 1, 2)));
-void	fatal(const char *, ...)
-	    __attribute__((__format__(__printf__, 1, 2), __noreturn__));
 void	fatalx(const char *, ...)
 	    __attribute__((__format__(__printf__, 1, 2), __noreturn__));
 

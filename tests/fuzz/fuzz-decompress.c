@@ -42,14 +42,17 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 		abort();	/* every failure must say why */
 	profile_free(p);
 	free(cause);
+	cause = NULL;
+	input_free(in);
 
 	/* Again from the start, raw: never more than the limit. */
-	if (input_rewind(in) == 0) {
-		while ((n = input_read(in, buf, sizeof buf)) > 0)
-			total += n;
-		if (total > FUZZ_LIMIT || (n == -1 && input_error(in) == NULL))
-			abort();
-	}
+	if ((in = input_memory_decoded((const char *)data, len, &cause)) ==
+	    NULL)
+		abort();	/* it opened the first time */
+	while ((n = input_read(in, buf, sizeof buf)) > 0)
+		total += n;
+	if (total > FUZZ_LIMIT || (n == -1 && input_error(in) == NULL))
+		abort();
 	input_free(in);
 	return (0);
 }

@@ -1,7 +1,7 @@
 #!/bin/sh
-# The Mercury deep profiler's own test profile through deepq: its totals
-# are mdprof's (../shared/mercury-deepdata/README.md), and a damaged copy
-# fails with an offset. tests/unit/test-mercury checks the structure.
+# The Mercury deep profiler's own test profile (Deep.data of the shared
+# corpus, tests/lib.sh) through deepq: its totals are the ones mdprof
+# shows for it, and a damaged copy fails with an offset. tests/unit/test-mercury checks the structure.
 . "${0%/*}/../lib.sh"
 f=$mercury/Deep.data
 [ -f "$f" ] || skip_all "no Mercury test data at $mercury"
