@@ -720,7 +720,7 @@ builder_func_totals_by_id(struct profile *p, uint32_t *onstack)
 	uint32_t	*stack = NULL, *sfunc = NULL, *path = NULL, *t;
 	size_t		 cap = 0, top = 0, np, c;
 	uint64_t	 budget = (uint64_t)p->nnodes * 4 + 65536;
-	uint32_t	 i, q, r, f, d, k;
+	uint32_t	 i, q, r, f, d, k, rd;
 	int		 rc = -1;
 
 	for (i = 0; i < p->nnodes; i++) {
@@ -741,14 +741,23 @@ builder_func_totals_by_id(struct profile *p, uint32_t *onstack)
 		}
 		if (i > 0) {
 			q = p->node_parent[i];
-			/* The parent's path, from where it leaves the stack. */
-			for (np = 0, r = q; !(p->node_depth[r] < top &&
-			    stack[p->node_depth[r]] == r); r = p->node_parent[r]) {
-				if (budget-- == 0 || r == PROFILE_ROOT)
+			/*
+			 * The parent's path, from where it leaves the stack.
+			 * Each node is one deeper than its parent (the
+			 * builder makes them so), so the depth of each node
+			 * climbed is known without reading it: the nodes
+			 * climbed were made long before, a cache miss each.
+			 */
+			if (d == 0)
+				goto out;
+			for (np = 0, r = q, rd = d - 1; !(rd < top &&
+			    stack[rd] == r); r = p->node_parent[r], rd--) {
+				if (budget-- == 0 || r == PROFILE_ROOT ||
+				    rd == 0)
 					goto out;
 				path[np++] = r;
 			}
-			while (top > (size_t)p->node_depth[r] + 1)
+			while (top > (size_t)rd + 1)
 				onstack[sfunc[--top]]--;
 			while (np > 0) {
 				r = path[--np];
