@@ -37,14 +37,12 @@
  * output is sorted), so the nodes of the previous line are reused for as
  * long as its bytes match: most lines then intern only their last frames.
  *
- * Each line goes in three steps: folded_scan finds its frames and starts
- * loading their names' cache sets; when the next line is scanned,
- * folded_intern looks them up and starts loading the child set's slot
+ * Each line goes in two steps, FOLDED_AHEAD lines apart: folded_parse
+ * interns the frames of a line and starts loading the child set's slot
  * for its first new node (its parent is usually a node an earlier line
  * reuses, already known; else as soon as the line that makes it is
- * walked); half way, the node that slot points at is loaded too; then,
- * FOLDED_AHEAD lines after the scan, folded_walk finds or makes the
- * nodes of the line. In
+ * walked); half way, the node that slot points at is loaded too; then
+ * folded_walk finds or makes the nodes of the line. In
  * a wide profile each of those is a cache miss, and one line ahead was
  * too short to hide it. Interning first changes no id: functions are
  * still interned, and nodes made, in the order of the lines.
@@ -63,9 +61,6 @@
  */
 struct folded_line {
 	uint32_t		*fn;		/* function of each new frame */
-	/* Where each new frame ends, and its '`' or SIZE_MAX. */
-	size_t			*fend, *ftick;
-	size_t			 fstart;	/* where the first new one starts */
 	size_t			 cap;
 	size_t			 depth;
 	size_t			 reuse;		/* frames as in the last line */
@@ -121,8 +116,7 @@ struct folded {
 	size_t			 depth, ecap;
 	/* Line k (from 1) is line[k % FOLDED_AHEAD]. */
 	struct folded_line	 line[FOLDED_AHEAD];
-	uint64_t		 scanned;	/* lines scanned */
-	uint64_t		 parsed;	/* lines scanned and interned */
+	uint64_t		 parsed;	/* lines parsed */
 	uint64_t		 walked;	/* the first lines walked */
 	uint32_t		*pnode;		/* node of each walked frame */
 	size_t			 pcap;
@@ -139,9 +133,7 @@ static inline uint64_t folded_name_hash(const char *, size_t, uint64_t *);
 static int	folded_names_grow(struct folded *);
 static inline void folded_name_prefetch(const struct folded *,
 		    const char *, size_t);
-static int	folded_scan(struct folded *, const char *, size_t);
-static int	folded_intern(struct folded *, const char *, const char *,
-		    char **);
+static int	folded_parse(struct folded *, const char *, size_t);
 static void	folded_hash(struct folded *, struct folded_line *);
 static int	folded_walk(struct folded *, struct folded_line *);
 static int	folded_walk_one(struct folded *, const char *, char **);
@@ -603,24 +595,14 @@ folded_line_room(struct folded_line *l, size_t n)
 	if ((p = realloc(l->fn, cap * sizeof *l->fn)) == NULL)
 		return (-1);
 	l->fn = p;
-	if ((p = realloc(l->fend, cap * sizeof *l->fend)) == NULL)
-		return (-1);
-	l->fend = p;
-	if ((p = realloc(l->ftick, cap * sizeof *l->ftick)) == NULL)
-		return (-1);
-	l->ftick = p;
 	l->cap = cap;
 	return (0);
 }
 
 /*
- * Scan one stack into the next line slot: the frames it shares with the
- * line before, the bounds of the others, and start loading each new
- * name's cache set; folded_intern looks the names up once the next line
- * is scanned. With tens of thousands of names the sets do not fit the
- * processor's caches: looked up right after their loads started, most
- * frames still waited for theirs, and a line's scan is time enough. -2
- * for a NUL byte in the stack.
+ * Intern the frames of one stack into the next line slot; its nodes are
+ * found by folded_walk after the lines before are walked. -2 for a NUL
+ * byte in the stack.
  *
  * No NUL is missed: the bytes that match the line before were checked
  * with it, and the scan for frames starts at most one byte after them,
@@ -630,11 +612,12 @@ folded_line_room(struct folded_line *l, size_t n)
  * line before: only the new frames' are written.
  */
 static int
-folded_scan(struct folded *f, const char *s, size_t len)
+folded_parse(struct folded *f, const char *s, size_t len)
 {
-	uint64_t		 seq = f->scanned + 1;
+	uint64_t		 seq = f->parsed + 1;
 	struct folded_line	*l = &f->line[seq % FOLDED_AHEAD];
 	size_t			 c = 0, pos = 0, i = 0, end, lim, first, start, k;
+	uint32_t		 fn;
 	const char		*tick;
 
 	/* The common prefix with the previous line, a word at a time. */
@@ -663,6 +646,12 @@ folded_scan(struct folded *f, const char *s, size_t len)
 	}
 	l->reuse = i;
 	l->origin = i > 0 ? f->origin[i - 1] : 0;
+	/*
+	 * First the frames' bounds, starting to load each name's cache set:
+	 * in a program with tens of thousands of names the sets do not fit
+	 * the processor's caches, and looked up one after another every
+	 * frame waited for its own miss.
+	 */
 	first = i;
 	start = pos;
 	while (pos <= len) {
@@ -684,65 +673,38 @@ folded_scan(struct folded *f, const char *s, size_t len)
 		i++;
 		pos = end + 1;
 	}
-	if (i - first > l->cap && folded_line_room(l, i - first) == -1)
-		return (-1);
-	for (k = first, pos = start; k < i; pos = f->end[k] + 1, k++) {
-		l->fend[k - first] = f->end[k];
-		l->ftick[k - first] = f->tick[k];
-		f->origin[k] = seq;
-		if (f->tick[k] == SIZE_MAX)
-			folded_name_prefetch(f, s + pos, f->end[k] - pos);
+	/* A line of one or two new frames (sorted input) waits anyway. */
+	if (i - first > 2) {
+		for (k = first, pos = start; k < i; pos = f->end[k] + 1, k++)
+			if (f->tick[k] == SIZE_MAX)
+				folded_name_prefetch(f, s + pos,
+				    f->end[k] - pos);
 	}
-	/* The walk writes a node for every frame. */
-	if (i > f->pcap && folded_room(f, i) == -1)
-		return (-1);
-	l->fstart = start;
-	l->depth = f->depth = i;
-	l->hashed = 0;
-	f->scanned = seq;
-	f->prev = s;
-	f->prevlen = len;
-	return (0);
-}
-
-/*
- * Intern the new frames of the line scanned last but not interned, whose
- * bytes are s (the input holds them until the next line is read), and
- * start loading its first new node's slot if its parent is known. -1
- * with *cause set when a function cannot be made.
- */
-static int
-folded_intern(struct folded *f, const char *s, const char *path,
-    char **cause)
-{
-	struct folded_line	*l;
-	size_t			 j, pos, end;
-	uint32_t		 fn;
-	const char		*tick;
-
-	if (f->parsed == f->scanned)
-		return (0);
-	l = &f->line[(f->parsed + 1) % FOLDED_AHEAD];
-	for (j = 0, pos = l->fstart; j < l->depth - l->reuse;
-	    pos = l->fend[j] + 1, j++) {
-		end = l->fend[j];
-		if (l->ftick[j] != SIZE_MAX) {
-			tick = s + l->ftick[j];
+	for (k = first, pos = start; k < i; pos = f->end[k] + 1, k++) {
+		end = f->end[k];
+		if (f->tick[k] != SIZE_MAX) {
+			tick = s + f->tick[k];
 			fn = profile_builder_func(f->b, tick + 1,
 			    s + end - tick - 1, s + pos, tick - s - pos);
 		} else
 			fn = folded_func(f, s + pos, end - pos);
-		if (fn == PROFILE_NONE) {
-			cause_set(cause, "%s: line %llu: %s", path,
-			    (unsigned long long)l->lineno,
-			    profile_builder_error(f->b));
-			f->scanned = f->parsed;
+		if (fn == PROFILE_NONE)
 			return (-1);
-		}
-		l->fn[j] = fn;
+		if (k - l->reuse >= l->cap &&
+		    folded_line_room(l, k - l->reuse + 1) == -1)
+			return (-1);
+		l->fn[k - l->reuse] = fn;
+		f->origin[k] = seq;
 	}
-	f->parsed++;
+	/* The walk writes a node for every frame. */
+	if (i > f->pcap && folded_room(f, i) == -1)
+		return (-1);
+	l->depth = f->depth = i;
+	l->hashed = 0;
 	folded_hash(f, l);
+	f->parsed = seq;
+	f->prev = s;
+	f->prevlen = len;
 	return (0);
 }
 
@@ -817,10 +779,7 @@ folded_walk_one(struct folded *f, const char *path, char **cause)
 	/* A line of thousands of frames gives its room back. */
 	if (l->cap > 4096) {
 		free(l->fn);
-		free(l->fend);
-		free(l->ftick);
 		l->fn = NULL;
-		l->fend = l->ftick = NULL;
 		l->cap = 0;
 	}
 	f->walked++;
@@ -850,10 +809,6 @@ folded_walk_one(struct folded *f, const char *path, char **cause)
 static int
 folded_flush(struct folded *f, const char *path, char **cause)
 {
-	if (folded_intern(f, f->prev, path, cause) == -1) {
-		f->walked = f->parsed;
-		return (-1);
-	}
 	while (f->walked < f->parsed) {
 		if (folded_walk_one(f, path, cause) == -1) {
 			f->walked = f->parsed;
@@ -871,7 +826,6 @@ folded_load(struct input *in, const struct reader_options *opts,
 	struct folded_line	*l;
 	struct profile		*p = NULL;
 	char			*line, *why = NULL;
-	const char		*pending;
 	size_t			 len, slen;
 	int64_t			 v, v2;
 	uint64_t		 nlines = 0, prevoff = 0, hold;
@@ -895,20 +849,15 @@ folded_load(struct input *in, const struct reader_options *opts,
 		if (f.prevlen > 0) {
 			hold = in->offset + in->pos - prevoff;
 			if (hold > INPUT_MAX_LINE) {
-				/* Its frames first, while it is there. */
-				if (folded_intern(&f, f.prev, in->path,
-				    cause) == -1)
-					goto fail;
 				f.prevlen = 0;
 				hold = 0;
 			}
 			in->hold = hold;
 		}
-		line = input_line_fast(in, &len, &why);
+		if ((line = input_line_fast(in, &len, &why)) == NULL)
+			break;
 		if (f.prevlen > 0)
 			f.prev = in->buf + (prevoff - in->offset);
-		if (line == NULL)
-			break;
 		while (len > 0 && (line[len - 1] == ' ' ||
 		    line[len - 1] == '\t'))
 			len--;
@@ -955,24 +904,19 @@ folded_load(struct input *in, const struct reader_options *opts,
 			goto lineerr;
 		}
 		/* Room in the pipeline for this line. */
-		if (f.scanned - f.walked == FOLDED_AHEAD &&
+		if (f.parsed - f.walked == FOLDED_AHEAD &&
 		    folded_walk_one(&f, in->path, cause) == -1)
 			goto fail;
-		pending = f.prev;
-		if ((rc = folded_scan(&f, line, slen)) == -2)
+		if ((rc = folded_parse(&f, line, slen)) == -2)
 			goto nulerr;
 		if (rc == -1)
 			goto builderr;
 		prevoff = in->offset + (line - in->buf);
-		l = &f.line[f.scanned % FOLDED_AHEAD];
+		l = &f.line[f.parsed % FOLDED_AHEAD];
 		l->v = v;
 		l->v2 = v2;
 		l->lineno = in->lineno;
 		nlines++;
-		/* The line before, whose names' sets are loaded by now. */
-		if (f.scanned - f.parsed == 2 &&
-		    folded_intern(&f, pending, in->path, cause) == -1)
-			goto fail;
 	}
 	if (folded_flush(&f, in->path, cause) == -1)
 		goto fail;
@@ -1016,11 +960,8 @@ done:
 	free(why);
 	free(f.names);
 	in->hold = 0;
-	for (i = 0; i < FOLDED_AHEAD; i++) {
+	for (i = 0; i < FOLDED_AHEAD; i++)
 		free(f.line[i].fn);
-		free(f.line[i].fend);
-		free(f.line[i].ftick);
-	}
 	free(f.end);
 	free(f.origin);
 	free(f.tick);
