@@ -513,11 +513,16 @@ profile_builder_prefetch(const struct profile_builder *b, uint32_t parent,
 {
 	uint64_t	 h = childset_hash(parent, f);
 
-	if (parent < b->p->nnodes && childset_lazy(b->lazy, parent)) {
+	/*
+	 * Both ways, without reading whether the parent is lazy: that read
+	 * waited for its own miss here.
+	 */
+	childset_prefetch_hashed(&b->children, h);
+	if (parent < b->p->nnodes) {
+		__builtin_prefetch(&b->lazy[parent / 64]);
 		__builtin_prefetch(&b->p->node_parent[parent + 1]);
 		__builtin_prefetch(&b->p->node_func[parent + 1]);
-	} else
-		childset_prefetch_hashed(&b->children, h);
+	}
 	return (h);
 }
 
