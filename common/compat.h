@@ -29,13 +29,6 @@
 /* Ask for huge pages for the 2 MB-aligned part of [p, p + len). */
 void	compat_hugepages(void *, size_t);
 
-/*
- * Ask for huge pages for the whole of a block malloc returned, when the
- * allocator mapped it on its own; nothing otherwise. realloc can still
- * move the block with mremap (advice on part of a mapping splits it).
- */
-void	compat_hugepages_block(void *);
-
 /* Make the pages of [p, p + len) present for writing, in one call. */
 void	compat_populate(void *, size_t);
 

@@ -21,7 +21,6 @@
 
 #include "cause.h"
 #include "childset.h"
-#include "compat.h"
 #include "idmap.h"
 #include "profile.h"
 #include "profile-builder.h"
@@ -55,7 +54,6 @@ struct profile_builder {
 
 static int	grow(void *, size_t, uint32_t, uint32_t);
 static int	grow_raw(void *, size_t, uint32_t);
-static void	builder_huge(void *, size_t);
 static int	trim(void *, size_t, uint32_t);
 static int	builder_grow_nodes(struct profile_builder *);
 static int	builder_grow_funcs(struct profile_builder *);
@@ -96,24 +94,7 @@ grow_raw(void *pp, size_t sz, uint32_t cap)
 	if ((n = realloc(*vp, (size_t)cap * sz)) == NULL)
 		return (-1);
 	*vp = n;
-	builder_huge(n, (size_t)cap * sz);
 	return (0);
-}
-
-/*
- * Arrays from this size on ask for huge pages: the node arrays of a big
- * profile are written once from start to end, and at 4 KB a page their
- * first touches (a fault each, the kernel zeroing the page) were a tenth
- * of a load of 6 M nodes; at 2 MB the faults are 512 times fewer. The
- * unused end of an array costs at most one huge page more.
- */
-#define BUILDER_HUGE	((size_t)4 * 1024 * 1024)
-
-static void
-builder_huge(void *p, size_t len)
-{
-	if (p != NULL && len >= BUILDER_HUGE)
-		compat_hugepages_block(p);
 }
 
 /* Give back the growth slack of *pp beyond n elements (never fails). */
@@ -825,8 +806,6 @@ profile_builder_finish(struct profile_builder *b, char **cause)
 	    (p->node_next_sibling = malloc(p->nnodes * sizeof(uint32_t)))
 	    == NULL)
 		goto fail;
-	builder_huge(p->node_first_child, p->nnodes * sizeof(uint32_t));
-	builder_huge(p->node_next_sibling, p->nnodes * sizeof(uint32_t));
 	for (k = 0; k < p->nmetrics; k++) {
 		struct profile_metric	*m = &p->metrics[k];
 
@@ -834,7 +813,6 @@ profile_builder_finish(struct profile_builder *b, char **cause)
 		    (m->func_self = calloc(p->nfuncs, sizeof *v)) == NULL ||
 		    (m->func_total = calloc(p->nfuncs, sizeof *v)) == NULL)
 			goto fail;
-		builder_huge(m->total, p->nnodes * sizeof *v);
 	}
 
 	/* func_line doubles as the on-stack counter during the walk. */

@@ -49,30 +49,6 @@ compat_hugepages(void *p, size_t len)
 }
 
 /*
- * glibc maps a block of at least its threshold on its own, with the
- * block's 16-byte header at the start of the mapping and the mapping
- * malloc_usable_size + 16 bytes long: the advice then covers exactly one
- * mapping. Advice on its middle only (compat_hugepages) split it in
- * three, and glibc's realloc, whose mremap must then span several
- * mappings (EFAULT), copied every block it grew.
- */
-void
-compat_hugepages_block(void *p)
-{
-#if defined(MADV_HUGEPAGE) && defined(__GLIBC__)
-	uintptr_t	 start = (uintptr_t)p - 2 * sizeof(size_t);
-	long		 pg = sysconf(_SC_PAGESIZE);
-
-	if (p == NULL || pg <= 0 || start % (uintptr_t)pg != 0)
-		return;
-	(void)madvise((void *)start, malloc_usable_size(p) +
-	    2 * sizeof(size_t), MADV_HUGEPAGE);
-#else
-	(void)p;
-#endif
-}
-
-/*
  * A kernel without MADV_POPULATE_WRITE (before 5.14) says EINVAL: the
  * pages then fault in one by one, as they would have anyway.
  */
