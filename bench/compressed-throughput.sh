@@ -8,10 +8,8 @@
 # process with bench/readbench (best of runs, default 3). MB/s count the
 # decompressed bytes, so the figures compare directly; the ratio is the
 # compressed load's speed over the plain file's (the target for zstd is
-# at least 0.80). Both wall time and CPU time are given: the decoder runs
-# on a thread of its own beside the parse, so the wall time is the
-# figure (its CPU time is the two threads'), and on a shared machine it
-# needs a second processor free to show.
+# at least 0.80). Both wall time and CPU time are given: on a shared
+# machine the CPU figure is the steadier.
 #
 # gzip's load is also set against zlib's own speed on the same file,
 # measured in the same run: `zcat FILE >/dev/null` (gzip's inflate) and,

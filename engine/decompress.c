@@ -17,8 +17,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <limits.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -32,15 +30,9 @@
 
 /*
  * Streaming decompression (see decompress.h). Compressed bytes are read
- * in large blocks into a buffer of our own and decoded by a thread of
- * the decoder's own into a ring of blocks, which decompress_read copies
- * to the caller (input.c, which counts them against its limit): the
- * decoding of the next blocks and the caller's parse of the last run at
- * once, on two processors, where one after the other a zstd file of the
- * wide shape loaded at 0.67-0.72 of the plain file's speed. The ring
- * bounds what is decoded ahead (DECOMPRESS_RING blocks), so the limit
- * still holds. Without a thread (pthread_create failed), the caller's
- * thread decodes straight into its buffer, as before.
+ * in large blocks into a buffer of our own and decoded straight into the
+ * caller's buffer, so a decompressed byte is written once; the caller
+ * (input.c) counts them against its limit.
  */
 
 /*
@@ -49,10 +41,6 @@
  * entries cost less than the extra cache footprint of the source.
  */
 #define DECOMPRESS_BLOCK	(1024 * 1024)
-
-/* Decoded blocks in the ring, and their size. */
-#define DECOMPRESS_RING		8
-#define DECOMPRESS_OUT		(256 * 1024)
 
 /* liblzma's memory limit: xz -9 needs 65 MiB to decode, --extreme too. */
 #define DECOMPRESS_XZ_MEMLIMIT	((uint64_t)1024 * 1024 * 1024)
@@ -76,32 +64,10 @@ struct decompress {
 	ZSTD_DStream		*zs;
 	lzma_stream		 xz;
 	int			 xz_init;
-
-	/*
-	 * The decoding thread. Blocks tail..head-1 (mod DECOMPRESS_RING)
-	 * are decoded and the reader's; the others the thread's. Both
-	 * counters and the flags change under mu.
-	 */
-	int			 threaded;
-	pthread_t		 thread;
-	pthread_mutex_t		 mu;
-	pthread_cond_t		 cv;
-	unsigned char		*ring[DECOMPRESS_RING];
-	size_t			 rlen[DECOMPRESS_RING];
-	unsigned		 head, tail;
-	size_t			 rpos;		/* read in block tail */
-	int			 tdone;		/* the thread has ended */
-	int			 stop;		/* asked to end */
-	char			*terr;		/* why it ended, if in error */
 };
 
 static int	decompress_start(struct decompress *, char **);
 static int	decompress_fill(struct decompress *, char **);
-static ssize_t	decompress_decode(struct decompress *, void *, size_t,
-		    char **);
-static void	decompress_thread_start(struct decompress *);
-static void	decompress_thread_stop(struct decompress *);
-static void	*decompress_thread(void *);
 static ssize_t	decompress_zlib(struct decompress *, unsigned char *, size_t,
 		    char **);
 static ssize_t	decompress_zstd(struct decompress *, unsigned char *, size_t,
@@ -259,110 +225,15 @@ decompress_create(int kind, int fd, const void *mem, size_t len,
 		decompress_free(d);
 		return (NULL);
 	}
-	decompress_thread_start(d);
 	return (d);
-}
-
-/*
- * Start the decoding thread, with its ring; on any failure the decoder
- * stays without one.
- */
-static void
-decompress_thread_start(struct decompress *d)
-{
-	int	 i;
-
-	d->head = d->tail = 0;
-	d->rpos = 0;
-	d->tdone = d->stop = 0;
-	for (i = 0; i < DECOMPRESS_RING; i++) {
-		if (d->ring[i] == NULL &&
-		    (d->ring[i] = malloc(DECOMPRESS_OUT)) == NULL)
-			return;
-	}
-	if (pthread_mutex_init(&d->mu, NULL) != 0)
-		return;
-	if (pthread_cond_init(&d->cv, NULL) != 0) {
-		pthread_mutex_destroy(&d->mu);
-		return;
-	}
-	if (pthread_create(&d->thread, NULL, decompress_thread, d) != 0) {
-		pthread_cond_destroy(&d->cv);
-		pthread_mutex_destroy(&d->mu);
-		return;
-	}
-	d->threaded = 1;
-}
-
-/* Stop the decoding thread and wait for it; the ring stays allocated. */
-static void
-decompress_thread_stop(struct decompress *d)
-{
-	if (!d->threaded)
-		return;
-	pthread_mutex_lock(&d->mu);
-	d->stop = 1;
-	pthread_cond_broadcast(&d->cv);
-	pthread_mutex_unlock(&d->mu);
-	pthread_join(d->thread, NULL);
-	pthread_cond_destroy(&d->cv);
-	pthread_mutex_destroy(&d->mu);
-	d->threaded = 0;
-	free(d->terr);
-	d->terr = NULL;
-}
-
-/*
- * The decoding thread: fills free blocks of the ring until the input
- * ends, the decoder fails (its cause kept for the reader, after the
- * blocks decoded before), or it is asked to stop.
- */
-static void *
-decompress_thread(void *arg)
-{
-	struct decompress	*d = arg;
-	unsigned		 k;
-	ssize_t			 got;
-	char			*why = NULL;
-
-	for (;;) {
-		pthread_mutex_lock(&d->mu);
-		while (d->head - d->tail == DECOMPRESS_RING && !d->stop)
-			pthread_cond_wait(&d->cv, &d->mu);
-		k = d->head % DECOMPRESS_RING;
-		if (d->stop) {
-			pthread_mutex_unlock(&d->mu);
-			break;
-		}
-		pthread_mutex_unlock(&d->mu);
-		got = decompress_decode(d, d->ring[k], DECOMPRESS_OUT, &why);
-		pthread_mutex_lock(&d->mu);
-		if (got <= 0) {
-			d->terr = why;
-			d->tdone = 1;
-			pthread_cond_broadcast(&d->cv);
-			pthread_mutex_unlock(&d->mu);
-			break;
-		}
-		d->rlen[k] = (size_t)got;
-		d->head++;
-		pthread_cond_broadcast(&d->cv);
-		pthread_mutex_unlock(&d->mu);
-	}
-	return (NULL);
 }
 
 /* Free a decoder (not its file descriptor or memory). */
 void
 decompress_free(struct decompress *d)
 {
-	int	 i;
-
 	if (d == NULL)
 		return;
-	decompress_thread_stop(d);
-	for (i = 0; i < DECOMPRESS_RING; i++)
-		free(d->ring[i]);
 	if (d->z_init)
 		inflateEnd(&d->z);
 	ZSTD_freeDStream(d->zs);
@@ -376,8 +247,6 @@ decompress_free(struct decompress *d)
 int
 decompress_rewind(struct decompress *d, char **cause)
 {
-	decompress_thread_stop(d);
-	d->done = 0;
 	if (d->fd == -1) {
 		d->in = d->mem;
 		d->avail = d->memlen;
@@ -389,10 +258,7 @@ decompress_rewind(struct decompress *d, char **cause)
 		d->avail = 0;
 		d->eof = 0;
 	}
-	if (decompress_start(d, cause) == -1)
-		return (-1);
-	decompress_thread_start(d);
-	return (0);
+	return (decompress_start(d, cause));
 }
 
 /* Read more compressed bytes when none are left; 0, or -1 on error. */
@@ -611,48 +477,6 @@ decompress_xz(struct decompress *d, unsigned char *dst, size_t n,
  */
 ssize_t
 decompress_read(struct decompress *d, void *dst, size_t n, char **cause)
-{
-	unsigned	 k;
-	size_t		 left;
-
-	if (!d->threaded)
-		return (decompress_decode(d, dst, n, cause));
-	if (n == 0)
-		return (0);
-	pthread_mutex_lock(&d->mu);
-	while (d->head == d->tail && !d->tdone)
-		pthread_cond_wait(&d->cv, &d->mu);
-	if (d->head == d->tail) {
-		pthread_mutex_unlock(&d->mu);
-		if (d->terr != NULL) {
-			cause_set(cause, "%s", d->terr);
-			return (-1);
-		}
-		return (0);
-	}
-	pthread_mutex_unlock(&d->mu);
-	/* Block tail is the reader's until it hands it back. */
-	k = d->tail % DECOMPRESS_RING;
-	left = d->rlen[k] - d->rpos;
-	if (n > left)
-		n = left;
-	memcpy(dst, d->ring[k] + d->rpos, n);
-	d->rpos += n;
-	if (d->rpos == d->rlen[k]) {
-		d->rpos = 0;
-		pthread_mutex_lock(&d->mu);
-		d->tail++;
-		pthread_cond_broadcast(&d->cv);
-		pthread_mutex_unlock(&d->mu);
-	}
-	return ((ssize_t)n);
-}
-
-/*
- * decompress_read without the thread: decode in the caller's thread.
- */
-static ssize_t
-decompress_decode(struct decompress *d, void *dst, size_t n, char **cause)
 {
 	if (n == 0 || d->done)
 		return (0);

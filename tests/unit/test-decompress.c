@@ -87,9 +87,8 @@ pack(int kind, const char *s, size_t n, size_t *outlen)
 
 /*
  * The decoder read directly in pieces of odd sizes, up to 5003 bytes
- * (the decoding thread's blocks are 256 KB: most reads end inside one),
- * against the text; then a decoder freed after one small read, its
- * thread stopped with its ring full.
+ * (most end inside a compressed block), against the text; then a
+ * decoder freed after one small read, with decoded bytes still held.
  */
 static void
 pieces(int kind, const unsigned char *z, size_t zn, const char *text,
