@@ -28,7 +28,7 @@
  */
 
 static int	childset_grow(struct childset *, const uint32_t *,
-		    const uint32_t *);
+		    const uint32_t *, const uint64_t *, uint32_t, size_t);
 static uint32_t	*childset_alloc(size_t);
 
 /*
@@ -72,78 +72,108 @@ childset_clear(struct childset *s)
 }
 
 /*
- * Rebuild at twice the size. The set holds exactly nodes 1..len, so it
- * is refilled from the node arrays in order (sequential reads) and the
- * old table is freed first: growing never holds two tables at once.
+ * The id bits for nids nodes in a table of cap slots: room for the ids
+ * to double before the next rebuild, and never fewer than the slot bits
+ * (the tag must not overlap the bits that pick the slot).
+ */
+static uint32_t
+childset_idmask(size_t cap, uint32_t nids)
+{
+	uint64_t	 room = (uint64_t)nids * 2;
+	int		 bits;
+
+	if (room < cap)
+		room = cap;
+	bits = 64 - __builtin_clzll(room | 1);
+	return (bits >= 32 ? UINT32_MAX : ((uint32_t)1 << bits) - 1);
+}
+
+/* Put node n, of hash h, in the first empty slot from where h points. */
+static inline void
+childset_put(struct childset *s, uint32_t n, uint64_t h)
+{
+	size_t		 mask = s->cap - 1, i;
+
+	for (i = h & mask; s->slots[i] != 0; i = (i + 1) & mask)
+		;
+	s->slots[i] = n | childset_tag(h, s->idmask);
+	s->len++;
+}
+
+/*
+ * Rebuild with cap slots, refilled from the node arrays in node order
+ * (sequential reads) with the nodes below nids whose parent is not lazy.
+ * The old table is freed first: a rebuild never holds two tables at
+ * once.
  */
 static int
 childset_grow(struct childset *s, const uint32_t *parents,
-    const uint32_t *funcs)
+    const uint32_t *funcs, const uint64_t *lazy, uint32_t nids, size_t cap)
 {
-	size_t		 cap, mask, j;
+	size_t		 head = 0, tail = 0;
 	uint64_t	 h, ring[CHILDSET_AHEAD];
-	uint32_t	 n, idmask;
-	int		 bits;
+	uint32_t	 n, rid[CHILDSET_AHEAD];
 
-	cap = s->cap ? s->cap * 2 : 1024;
 	if (cap > SIZE_MAX / sizeof *s->slots)
 		return (-1);
+	s->has_hole = 0;
 	free(s->slots);
 	s->slots = NULL;
 	s->cap = 0;
-	if ((s->slots = childset_alloc(cap)) == NULL) {
-		s->len = 0;
+	s->len = 0;
+	if ((s->slots = childset_alloc(cap)) == NULL)
 		return (-1);
-	}
 	s->cap = cap;
-	mask = cap - 1;
-	/* Ids stay at most cap / 2 (load 1/2): log2(cap) bits hold them. */
-	bits = __builtin_ctzll((unsigned long long)cap);
-	idmask = bits >= 32 ? UINT32_MAX : ((uint32_t)1 << bits) - 1;
-	s->idmask = idmask;
+	s->idmask = childset_idmask(cap, nids);
 	/*
 	 * Each insert lands at random in the new table: load the slot of a
-	 * node some way ahead while this one goes in. The hashes computed
-	 * for that wait in a ring until their node's turn.
+	 * node some way ahead while an earlier one goes in. The nodes whose
+	 * slots are loading wait in a ring, with their hashes.
 	 */
-	for (n = 1; n <= s->len && n <= CHILDSET_AHEAD; n++)
-		ring[n % CHILDSET_AHEAD] = childset_hash(parents[n], funcs[n]);
-	for (n = 1; n <= s->len; n++) {
-		h = ring[n % CHILDSET_AHEAD];
-		if (n + CHILDSET_AHEAD <= s->len) {
-			ring[n % CHILDSET_AHEAD] = childset_hash(
-			    parents[n + CHILDSET_AHEAD],
-			    funcs[n + CHILDSET_AHEAD]);
-			__builtin_prefetch(&s->slots[ring[n % CHILDSET_AHEAD] &
-			    mask], 1);
+	for (n = 1; n < nids; n++) {
+		if (childset_lazy(lazy, parents[n]))
+			continue;
+		if (head - tail == CHILDSET_AHEAD) {
+			childset_put(s, rid[tail % CHILDSET_AHEAD],
+			    ring[tail % CHILDSET_AHEAD]);
+			tail++;
 		}
-		for (j = h & mask; s->slots[j] != 0; j = (j + 1) & mask)
-			;
-		s->slots[j] = n | childset_tag(h, idmask);
+		h = childset_hash(parents[n], funcs[n]);
+		__builtin_prefetch(&s->slots[h & (cap - 1)], 1);
+		ring[head % CHILDSET_AHEAD] = h;
+		rid[head % CHILDSET_AHEAD] = n;
+		head++;
 	}
+	for (; tail < head; tail++)
+		childset_put(s, rid[tail % CHILDSET_AHEAD],
+		    ring[tail % CHILDSET_AHEAD]);
 	return (0);
 }
 
-/* childset_add when the table grows or the last find left no hole. */
+/*
+ * childset_add when the table grows, a new id outgrows the id bits, or
+ * the last find left no hole. Before the call the set holds every node
+ * below nids whose parent is not lazy but n; a rebuild puts n back with
+ * the others.
+ */
 int
 childset_add_slow(struct childset *s, const uint32_t *parents,
-    const uint32_t *funcs, uint32_t n)
+    const uint32_t *funcs, const uint64_t *lazy, uint32_t nids, uint32_t n)
 {
-	size_t		 mask, i;
-	uint64_t	 h;
+	size_t		 cap;
 
-	if (n != s->len + 1)
+	if (n == 0 || n >= nids || childset_lazy(lazy, parents[n]))
 		return (-1);
 	/*
 	 * A load of at most 1/2: a miss (most lookups of a wide profile
 	 * are misses, then adds) passes fewer occupied slots; at 0.7 loads
-	 * took 1.5 times as long. It also keeps ids under cap / 2 + 1,
-	 * which the tags rely on.
+	 * took 1.5 times as long.
 	 */
-	if ((s->len + 1) * 2 > s->cap) {
-		s->has_hole = 0;
-		if (childset_grow(s, parents, funcs) == -1)
-			return (-1);
+	if ((s->len + 1) * 2 > s->cap || n > s->idmask) {
+		cap = s->cap ? s->cap : 1024;
+		while ((s->len + 1) * 2 > cap)
+			cap *= 2;
+		return (childset_grow(s, parents, funcs, lazy, nids, cap));
 	}
 	if (s->has_hole && s->hole_parent == parents[n] &&
 	    s->hole_func == funcs[n] && s->slots[s->hole] == 0) {
@@ -152,30 +182,29 @@ childset_add_slow(struct childset *s, const uint32_t *parents,
 		s->len++;
 		return (0);
 	}
-	mask = s->cap - 1;
-	h = childset_hash(parents[n], funcs[n]);
-	for (i = h & mask; s->slots[i] != 0; i = (i + 1) & mask)
-		;
-	s->slots[i] = n | childset_tag(h, s->idmask);
-	s->len++;
+	childset_put(s, n, childset_hash(parents[n], funcs[n]));
 	return (0);
 }
 
 /*
- * Room for n more nodes at the load of at most 1/2, growing now: the
- * adds that follow (childset_add_new) then never rebuild the table
- * between a prefetch and its use.
+ * Room for n more nodes at the load of at most 1/2, and for ids up to
+ * nids, growing now: a caller that knows how many nodes are coming
+ * skips the doublings between.
  */
 int
 childset_reserve(struct childset *s, const uint32_t *parents,
-    const uint32_t *funcs, size_t n)
+    const uint32_t *funcs, const uint64_t *lazy, uint32_t nids, size_t n)
 {
-	s->has_hole = 0;
-	while ((s->len + n) * 2 > s->cap) {
-		if (childset_grow(s, parents, funcs) == -1)
+	size_t		 cap = s->cap ? s->cap : 1024;
+
+	while ((s->len + n) * 2 > cap) {
+		if (cap > SIZE_MAX / 2)
 			return (-1);
+		cap *= 2;
 	}
-	return (0);
+	if (cap == s->cap && s->cap != 0 && nids <= s->idmask)
+		return (0);
+	return (childset_grow(s, parents, funcs, lazy, nids, cap));
 }
 
 /* Bytes held by the set. */

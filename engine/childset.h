@@ -21,24 +21,30 @@
  * The builder's index of call nodes by (parent, function): a hash set
  * that stores only the 32-bit node id per slot and compares keys against
  * the node_parent[] and node_func[] arrays the profile keeps anyway. Four
- * bytes a slot at a load of at most 1/2 is 8 to 16 bytes per node,
- * against 24 to 48 for a map that stores its 64-bit keys; growing frees
- * the old table before it makes the new one (the set is refilled from the
- * arrays), so the set never needs more than that. At most 16 bytes a
- * node while building stays under what profile_builder_finish adds for
- * the finished profile's derived arrays, so it does not set the peak.
+ * bytes a slot at a load of at most 1/2 is 8 to 16 bytes per indexed
+ * node, against 24 to 48 for a map that stores its 64-bit keys; growing
+ * frees the old table before it makes the new one (the set is refilled
+ * from the arrays), so the set never needs more than that.
  *
- * The set holds exactly nodes 1..len: the builder adds nodes in order.
+ * The set need not hold every node: the caller may keep a bitmap of
+ * "lazy" parents, whose children are not in the set (the builder marks a
+ * node lazy while its only child is the node made right after it, which
+ * it finds without the set: the nodes of a deep stack that no other
+ * stack shares are all such). Node n is in the set exactly when its
+ * parent is not lazy; with no bitmap, every node 1..nids-1 is. A rebuild
+ * refills from the arrays in node order, skipping the lazy parents'
+ * children, so the caller passes the bitmap and the number of nodes
+ * (nids) to every call that may grow.
  *
  * Node 0 (the root) is nobody's child, so 0 marks an empty slot and a new
  * table is calloc'ed pages the kernel gives zeroed, touched as filled.
  * Linear probing, power-of-two capacity, no deletion.
  *
- * A slot's spare high bits hold a tag of the key's hash: the set never
- * holds more than cap / 2 nodes, so an id needs only log2(cap) bits and
- * the rest of the 32 (11 bits at 10^6 nodes, 8 at 10^7, none only past
- * 2^31 nodes) tell most other keys apart without reading the node
- * arrays, a cache miss each.
+ * A slot's spare high bits hold a tag of the key's hash: ids need only
+ * as many bits as there are nodes (idmask, at least log2(cap), rebuilt
+ * larger when a node id outgrows it), and the rest of the 32 (8 bits at
+ * 10^7 nodes, none only past 2^31) tell most other keys apart without
+ * reading the node arrays, a cache miss each.
  */
 
 #include <stddef.h>
@@ -62,10 +68,17 @@ struct childset {
 void		 childset_init(struct childset *);
 void		 childset_clear(struct childset *);
 int		 childset_add_slow(struct childset *, const uint32_t *,
-		     const uint32_t *, uint32_t);
+		     const uint32_t *, const uint64_t *, uint32_t, uint32_t);
 size_t		 childset_memory(const struct childset *);
 int		 childset_reserve(struct childset *, const uint32_t *,
-		     const uint32_t *, size_t);
+		     const uint32_t *, const uint64_t *, uint32_t, size_t);
+
+/* Whether node n is lazy in bitmap lazy (NULL: none is). */
+static inline int
+childset_lazy(const uint64_t *lazy, uint32_t n)
+{
+	return (lazy != NULL && (lazy[n / 64] >> (n % 64) & 1));
+}
 
 /*
  * The lookups and the common add are in line: a wide profile makes one
@@ -133,17 +146,19 @@ childset_find(struct childset *s, const uint32_t *parents,
 }
 
 /*
- * Add node n, whose parent and function are already in the arrays: nodes
- * are added in order, so n is always len + 1, and the caller has checked
- * that no node has the same pair. -1 when out of memory, after which the
- * set is empty and must be cleared. In line: the add into the hole the
+ * Add node n (below nids), whose parent and function are already in the
+ * arrays and whose parent is not lazy; the caller has checked that no
+ * node in the set has the same pair. lazy and nids say which nodes a
+ * rebuild puts back (above). -1 when out of memory, after which the set
+ * is empty and must be cleared. In line: the add into the hole the
  * missed find left, when the table need not grow.
  */
 static inline int
 childset_add(struct childset *s, const uint32_t *parents,
-    const uint32_t *funcs, uint32_t n)
+    const uint32_t *funcs, const uint64_t *lazy, uint32_t nids, uint32_t n)
 {
-	if (n == s->len + 1 && (s->len + 1) * 2 <= s->cap && s->has_hole &&
+	if (n < nids && (s->len + 1) * 2 <= s->cap && n <= s->idmask &&
+	    s->has_hole &&
 	    s->hole_parent == parents[n] && s->hole_func == funcs[n] &&
 	    s->slots[s->hole] == 0) {
 		s->has_hole = 0;
@@ -151,7 +166,7 @@ childset_add(struct childset *s, const uint32_t *parents,
 		s->len++;
 		return (0);
 	}
-	return (childset_add_slow(s, parents, funcs, n));
+	return (childset_add_slow(s, parents, funcs, lazy, nids, n));
 }
 
 /*
@@ -189,25 +204,6 @@ childset_peek(const struct childset *s, uint64_t h)
 			return (v & s->idmask);
 	}
 	return (0);
-}
-
-/*
- * Add node n, whose key no node has for certain (its parent has no
- * child yet),
- * with the key's hash h: the probe stops at the first empty slot and
- * reads no node. The caller reserved room (childset_reserve), so the
- * table does not grow here.
- */
-static inline void
-childset_add_new(struct childset *s, uint32_t n, uint64_t h)
-{
-	size_t		 mask = s->cap - 1, i;
-
-	for (i = h & mask; s->slots[i] != 0; i = (i + 1) & mask)
-		;
-	s->slots[i] = n | childset_tag(h, s->idmask);
-	s->len++;
-	s->has_hole = 0;
 }
 
 static inline void

@@ -36,6 +36,12 @@
 struct profile_builder {
 	struct profile	*p;
 	struct childset	 children;	/* (parent, func) -> node */
+	/*
+	 * A bit a node: set while the node's only child, if any, is the
+	 * node made right after it; its child is then not in the child
+	 * set, but found by its id (childset.h).
+	 */
+	uint64_t	*lazy;
 	struct idmap	 funcs;		/* name << 32 | module -> func */
 	uint32_t	*byname;	/* name id -> func, for module "" */
 	uint32_t	 nbyname;
@@ -53,6 +59,7 @@ static int	builder_grow_nodes(struct profile_builder *);
 static int	builder_grow_funcs(struct profile_builder *);
 static int	builder_compute(struct profile *);
 static int	builder_func_totals_by_id(struct profile *, uint32_t *);
+static int	builder_index(struct profile_builder *, uint32_t, uint32_t);
 
 /* Resize *pp (elements of size sz) from old to cap elements, zero-filled. */
 static int
@@ -127,6 +134,7 @@ profile_builder_create(const char *format)
 	p->node_parent[0] = PROFILE_NONE;
 	p->node_func[0] = PROFILE_ROOT;
 	p->node_depth[0] = 0;
+	b->lazy[0] = 1;
 	return (b);
 fail:
 	profile_builder_free(b);
@@ -140,6 +148,7 @@ profile_builder_free(struct profile_builder *b)
 	if (b == NULL)
 		return;
 	childset_clear(&b->children);
+	free(b->lazy);
 	idmap_clear(&b->funcs);
 	free(b->byname);
 	profile_free(b->p);
@@ -171,6 +180,9 @@ builder_grow_nodes(struct profile_builder *b)
 	if (grow_raw(&p->node_parent, sizeof *p->node_parent, cap) == -1 ||
 	    grow_raw(&p->node_func, sizeof *p->node_func, cap) == -1 ||
 	    grow_raw(&p->node_depth, sizeof *p->node_depth, cap) == -1)
+		return (-1);
+	if (grow(&b->lazy, sizeof *b->lazy, (old + 63) / 64,
+	    (cap + 63) / 64) == -1)
 		return (-1);
 	/* Self values are zeroed node by node in profile_builder_child. */
 	for (m = 0; m < p->nmetrics; m++) {
@@ -350,6 +362,33 @@ profile_builder_child(struct profile_builder *b, uint32_t parent, uint32_t f)
 }
 
 /*
+ * Index node n, just made as the last child of q. n starts lazy (no
+ * child). While q's only child is q + 1, q stays lazy and the set is not
+ * touched: the nodes of a stack no other stack shares are made one
+ * after the other, each the only child of the one before, and most
+ * nodes of a profile of deep stacks are never looked for through the
+ * set. q's second child puts its first in the set, then itself.
+ */
+static inline int
+builder_index(struct profile_builder *b, uint32_t q, uint32_t n)
+{
+	struct profile	*p = b->p;
+
+	b->lazy[n / 64] |= (uint64_t)1 << (n % 64);
+	if (childset_lazy(b->lazy, q)) {
+		if (n == q + 1)
+			return (0);
+		b->lazy[q / 64] &= ~((uint64_t)1 << (q % 64));
+		if (q + 1 < n && p->node_parent[q + 1] == q &&
+		    childset_add(&b->children, p->node_parent, p->node_func,
+		    b->lazy, n, q + 1) == -1)
+			return (-1);
+	}
+	return (childset_add(&b->children, p->node_parent, p->node_func,
+	    b->lazy, n + 1, n));
+}
+
+/*
  * profile_builder_child with the hash profile_builder_prefetch returned
  * for the same pair: a reader that prefetched does not hash twice.
  */
@@ -360,13 +399,18 @@ profile_builder_child_hashed(struct profile_builder *b, uint32_t parent,
 	struct profile	*p = b->p;
 	uint32_t	 n, m;
 
-	if ((n = childset_find_hashed(&b->children, p->node_parent,
-	    p->node_func, parent, f, h)) != CHILDSET_NONE)
-		return (n);
 	if (parent >= p->nnodes || f >= p->nfuncs) {
 		b->error = "bad node or function";
 		return (PROFILE_NONE);
 	}
+	if (childset_lazy(b->lazy, parent)) {
+		n = parent + 1;
+		if (n < p->nnodes && p->node_parent[n] == parent &&
+		    p->node_func[n] == f)
+			return (n);
+	} else if ((n = childset_find_hashed(&b->children, p->node_parent,
+	    p->node_func, parent, f, h)) != CHILDSET_NONE)
+		return (n);
 	if (p->nnodes >= b->max_nodes) {
 		b->error = "too many call nodes";
 		return (PROFILE_NONE);
@@ -376,7 +420,7 @@ profile_builder_child_hashed(struct profile_builder *b, uint32_t parent,
 	n = p->nnodes;
 	p->node_parent[n] = parent;
 	p->node_func[n] = f;
-	if (childset_add(&b->children, p->node_parent, p->node_func, n) == -1)
+	if (builder_index(b, parent, n) == -1)
 		return (PROFILE_NONE);
 	p->node_depth[n] = p->node_depth[parent] + 1;
 	for (m = 0; m < p->nmetrics; m++)
@@ -390,73 +434,59 @@ profile_builder_child_hashed(struct profile_builder *b, uint32_t parent,
  * no child yet (a node made for the frame before, in the same stack),
  * each next a child of the one before, with functions fn[0..n-1]; their
  * ids go to out[]. No lookup is needed, since none of those parents has
- * a child, and the ids, hence the keys, are known at once: every slot
- * of the chain starts loading before the first is filled, where walking
- * frame by frame waits for one cache miss after another. Once a stack
- * leaves the nodes other stacks made, the rest of it is such a chain;
- * in the folded stacks of big programs that is most of every line.
- * -1 with the builder's error set on failure.
+ * a child, and each node is its parent's only child, made right after
+ * it: the child set is not touched (builder_index). Once a stack leaves
+ * the nodes other stacks made, the rest of it is such a chain; in the
+ * folded stacks of big programs that is most of every line. -1 with the
+ * builder's error set on failure.
  */
 int
 profile_builder_chain(struct profile_builder *b, uint32_t parent,
     const uint32_t *fn, size_t n, uint32_t *out)
 {
 	struct profile	*p = b->p;
-	uint64_t	 hs[64];
-	uint32_t	 first, i, k, m, depth;
-	size_t		 done, c;
+	uint32_t	 i, m, depth;
+	size_t		 k;
 
 	if (parent >= p->nnodes) {
 		b->error = "bad node or function";
 		return (-1);
 	}
-	for (done = 0; done < n; done += c) {
-		c = n - done < 64 ? n - done : 64;
-		for (k = 0; k < c; k++) {
-			if (fn[done + k] >= p->nfuncs) {
-				b->error = "bad node or function";
-				return (-1);
-			}
-		}
-		if (c > b->max_nodes - p->nnodes ||
-		    c > UINT32_MAX - p->nnodes) {
-			b->error = "too many call nodes";
+	for (k = 0; k < n; k++) {
+		if (fn[k] >= p->nfuncs) {
+			b->error = "bad node or function";
 			return (-1);
 		}
-		while (p->nnodes + c > b->nodecap) {
-			if (builder_grow_nodes(b) == -1)
-				return (-1);
-		}
-		if (childset_reserve(&b->children, p->node_parent,
-		    p->node_func, c) == -1)
+	}
+	if (n > b->max_nodes - p->nnodes || n > UINT32_MAX - p->nnodes) {
+		b->error = "too many call nodes";
+		return (-1);
+	}
+	while (p->nnodes + n > b->nodecap) {
+		if (builder_grow_nodes(b) == -1)
 			return (-1);
-		first = p->nnodes;
-		for (k = 0; k < c; k++) {
-			hs[k] = childset_hash(k == 0 ? parent : first + k - 1,
-			    fn[done + k]);
-			childset_prefetch_hashed(&b->children, hs[k]);
-		}
-		depth = p->node_depth[parent];
-		for (k = 0; k < c; k++) {
-			i = first + k;
-			p->node_parent[i] = k == 0 ? parent : i - 1;
-			p->node_func[i] = fn[done + k];
-			p->node_depth[i] = depth + 1 + k;
-			for (m = 0; m < p->nmetrics; m++)
-				p->metrics[m].self[i] = 0;
-			p->nnodes++;
-			childset_add_new(&b->children, i, hs[k]);
-			out[done + k] = i;
-		}
-		parent = first + c - 1;
+	}
+	depth = p->node_depth[parent];
+	for (k = 0; k < n; k++) {
+		i = p->nnodes;
+		p->node_parent[i] = k == 0 ? parent : i - 1;
+		p->node_func[i] = fn[k];
+		p->node_depth[i] = depth + 1 + (uint32_t)k;
+		for (m = 0; m < p->nmetrics; m++)
+			p->metrics[m].self[i] = 0;
+		if (builder_index(b, p->node_parent[i], i) == -1)
+			return (-1);
+		p->nnodes++;
+		out[k] = i;
 	}
 	return (0);
 }
 
 /*
  * A reader that knows a (parent, function) pair before it asks for the
- * child starts loading the child set's slot; nothing else changes. The
- * pair's hash is returned for profile_builder_child_hashed.
+ * child starts loading the child set's slot, or for a lazy parent the
+ * node after it; nothing else changes. The pair's hash is returned for
+ * profile_builder_child_hashed.
  */
 uint64_t
 profile_builder_prefetch(const struct profile_builder *b, uint32_t parent,
@@ -464,7 +494,16 @@ profile_builder_prefetch(const struct profile_builder *b, uint32_t parent,
 {
 	uint64_t	 h = childset_hash(parent, f);
 
+	/*
+	 * Both ways, without reading whether the parent is lazy: that read
+	 * waited for its own miss here.
+	 */
 	childset_prefetch_hashed(&b->children, h);
+	if (parent < b->p->nnodes) {
+		__builtin_prefetch(&b->lazy[parent / 64]);
+		__builtin_prefetch(&b->p->node_parent[parent + 1]);
+		__builtin_prefetch(&b->p->node_func[parent + 1]);
+	}
 	return (h);
 }
 
@@ -667,7 +706,7 @@ builder_func_totals_by_id(struct profile *p, uint32_t *onstack)
 	uint32_t	*stack = NULL, *sfunc = NULL, *path = NULL, *t;
 	size_t		 cap = 0, top = 0, np, c;
 	uint64_t	 budget = (uint64_t)p->nnodes * 4 + 65536;
-	uint32_t	 i, q, r, f, d, k;
+	uint32_t	 i, q, r, f, d, k, rd;
 	int		 rc = -1;
 
 	for (i = 0; i < p->nnodes; i++) {
@@ -688,14 +727,23 @@ builder_func_totals_by_id(struct profile *p, uint32_t *onstack)
 		}
 		if (i > 0) {
 			q = p->node_parent[i];
-			/* The parent's path, from where it leaves the stack. */
-			for (np = 0, r = q; !(p->node_depth[r] < top &&
-			    stack[p->node_depth[r]] == r); r = p->node_parent[r]) {
-				if (budget-- == 0 || r == PROFILE_ROOT)
+			/*
+			 * The parent's path, from where it leaves the stack.
+			 * Each node is one deeper than its parent (the
+			 * builder makes them so), so the depth of each node
+			 * climbed is known without reading it: the nodes
+			 * climbed were made long before, a cache miss each.
+			 */
+			if (d == 0)
+				goto out;
+			for (np = 0, r = q, rd = d - 1; !(rd < top &&
+			    stack[rd] == r); r = p->node_parent[r], rd--) {
+				if (budget-- == 0 || r == PROFILE_ROOT ||
+				    rd == 0)
 					goto out;
 				path[np++] = r;
 			}
-			while (top > (size_t)p->node_depth[r] + 1)
+			while (top > (size_t)rd + 1)
 				onstack[sfunc[--top]]--;
 			while (np > 0) {
 				r = path[--np];
@@ -740,6 +788,8 @@ profile_builder_finish(struct profile_builder *b, char **cause)
 	    == -1)
 		goto fail;
 	childset_clear(&b->children);
+	free(b->lazy);
+	b->lazy = NULL;
 	idmap_clear(&b->funcs);
 	/* Trim the growth slack before the derived arrays are made. */
 	trim(&p->node_parent, sizeof *p->node_parent, p->nnodes);

@@ -85,6 +85,43 @@ pack(int kind, const char *s, size_t n, size_t *outlen)
 	}
 }
 
+/*
+ * The decoder read directly in pieces of odd sizes, up to 5003 bytes
+ * (most end inside a compressed block), against the text; then a
+ * decoder freed after one small read, with decoded bytes still held.
+ */
+static void
+pieces(int kind, const unsigned char *z, size_t zn, const char *text,
+    size_t n)
+{
+	struct decompress	*d;
+	char			 buf[5003], *cause = NULL;
+	size_t			 sz = 1, at = 0, bad = 0;
+	ssize_t			 r;
+
+	if ((d = decompress_create(kind, -1, z, zn, &cause)) == NULL) {
+		ok(0, "%s: a decoder: %s", decompress_name(kind), cause);
+		free(cause);
+		return;
+	}
+	while ((r = decompress_read(d, buf, sz, &cause)) > 0) {
+		if (at + (size_t)r > n || memcmp(text + at, buf, r) != 0)
+			bad++;
+		at += r;
+		sz = sz * 7 % sizeof buf + 1;
+	}
+	ok(r == 0 && at == n && bad == 0,
+	    "%s: read in odd pieces, the same %zu bytes", decompress_name(kind),
+	    at);
+	decompress_free(d);
+	d = decompress_create(kind, -1, z, zn, &cause);
+	ok(d != NULL && decompress_read(d, buf, 100, &cause) == 100 &&
+	    memcmp(buf, text, 100) == 0, "%s: a first read",
+	    decompress_name(kind));
+	decompress_free(d);
+	free(cause);
+}
+
 /* Read every line; the count, or -1 with *cause. */
 static long
 lines(struct input *in, uint64_t *bytes, char **cause)
@@ -173,6 +210,8 @@ main(void)
 			cause = NULL;
 			input_free(in);
 		}
+
+		pieces(kinds[k], z, zn, text, n);
 
 		/* Cut short: an error that says truncated. */
 		in = input_memory_decoded((const char *)z, zn * 2 / 3, &cause);

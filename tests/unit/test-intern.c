@@ -28,6 +28,56 @@ rnd(uint64_t *s)
 	return ((uint32_t)(tap_xorshift(s) >> 16));
 }
 
+/*
+ * A set that leaves out the children of lazy parents: every tenth node
+ * lazy; nodes added in order, except each lazy parent's, which are not
+ * added at all; rebuilds (from 1024 slots up) put back exactly the
+ * others.
+ */
+static void
+test_childset_lazy(uint32_t *par, uint32_t *fn)
+{
+	struct childset	 s;
+	uint64_t	*lazy, seed = 7;
+	uint32_t	 n, bad = 0, wrong = 0, in = 0;
+
+	lazy = calloc(NODES / 64 + 1, sizeof *lazy);
+	for (n = 0; n <= NODES; n += 10)
+		lazy[n / 64] |= (uint64_t)1 << (n % 64);
+	childset_init(&s);
+	for (n = 1; n <= NODES; n++) {
+		par[n] = n < 100 ? 0 : rnd(&seed) % n;
+		fn[n] = n;		/* distinct keys */
+		if (childset_lazy(lazy, par[n]))
+			continue;
+		if (childset_add(&s, par, fn, lazy, n + 1, n) == -1)
+			bad++;
+		in++;
+	}
+	is_int(bad, 0, "nodes of busy parents added");
+	is_int(s.len, in, "the set holds %u of %d nodes", in, NODES);
+	for (n = 1; n <= NODES; n++) {
+		if (childset_find(&s, par, fn, par[n], fn[n]) !=
+		    (childset_lazy(lazy, par[n]) ? CHILDSET_NONE : n))
+			wrong++;
+	}
+	is_int(wrong, 0, "found exactly when the parent is not lazy");
+	is_int(childset_reserve(&s, par, fn, lazy, NODES + 1, s.len * 3), 0,
+	    "a reserve rebuilds");
+	for (n = 1, wrong = 0; n <= NODES; n++) {
+		if (childset_find(&s, par, fn, par[n], fn[n]) !=
+		    (childset_lazy(lazy, par[n]) ? CHILDSET_NONE : n))
+			wrong++;
+	}
+	is_int(wrong + (s.len != in), 0, "... and puts back the same nodes");
+	for (n = 1; n < NODES && !childset_lazy(lazy, par[n]); n++)
+		;
+	is_int(childset_add(&s, par, fn, lazy, NODES + 1, n), -1,
+	    "a lazy parent's child is refused");
+	childset_clear(&s);
+	free(lazy);
+}
+
 static void
 test_childset(void)
 {
@@ -52,7 +102,7 @@ test_childset(void)
 			fn[n] = rnd(&seed) % 5000;
 		} while (childset_find(&s, par, fn, par[n], fn[n]) !=
 		    CHILDSET_NONE);
-		if (childset_add(&s, par, fn, n) == -1)
+		if (childset_add(&s, par, fn, NULL, n + 1, n) == -1)
 			bad++;
 	}
 	is_int(bad, 0, "%d nodes added", NODES);
@@ -91,8 +141,8 @@ test_childset(void)
 			wrong++;
 	}
 	is_int(wrong, 0, "prefetching changes nothing");
-	is_int(childset_add(&s, par, fn, NODES + 5), -1,
-	    "adding out of order is refused");
+	is_int(childset_add(&s, par, fn, NULL, NODES + 1, NODES + 5), -1,
+	    "adding a node past the ids given is refused");
 	childset_clear(&s);
 	is_int(childset_find(&s, par, fn, par[1], fn[1]), CHILDSET_NONE,
 	    "a cleared set finds nothing");
@@ -104,7 +154,7 @@ test_childset(void)
 	for (n = 1; n <= 500; n++) {
 		par[n] = 0;
 		fn[n] = n * 1024;
-		if (childset_add(&s, par, fn, n) == -1)
+		if (childset_add(&s, par, fn, NULL, n + 1, n) == -1)
 			bad++;
 	}
 	for (n = 1, wrong = 0; n <= 500; n++) {
@@ -119,17 +169,18 @@ test_childset(void)
 	fn[501] = 7;
 	is_int(childset_find(&s, par, fn, 0, 999999), CHILDSET_NONE,
 	    "a miss");
-	ok(childset_add(&s, par, fn, 501) == 0 &&
+	ok(childset_add(&s, par, fn, NULL, 502, 501) == 0 &&
 	    childset_find(&s, par, fn, 0, 7) == 501 &&
 	    childset_find(&s, par, fn, 0, 999999) == CHILDSET_NONE,
 	    "a pair other than the missed one goes where it hashes");
 	par[502] = 0;
 	fn[502] = 999999;
-	ok(childset_add(&s, par, fn, 502) == 0 &&
+	ok(childset_add(&s, par, fn, NULL, 503, 502) == 0 &&
 	    childset_find(&s, par, fn, 0, 999999) == 502 &&
 	    childset_find(&s, par, fn, 0, 7) == 501,
 	    "the missed pair added later is found");
 	childset_clear(&s);
+	test_childset_lazy(par, fn);
 	free(par);
 	free(fn);
 }
@@ -273,6 +324,78 @@ test_builder(void)
 	}
 	is_int(wrong, 0, "nodes start at zero; only leaves have self values");
 	profile_free(p);
+}
+
+/*
+ * Deep stacks from random places: chains (profile_builder_chain) and
+ * single children off nodes made long before, so lazy parents (one
+ * child, the next node) get second children at any time. Every
+ * (parent, function) pair must stay unique and be found again.
+ */
+static int
+cmp_u64(const void *a, const void *b)
+{
+	uint64_t	 x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x < y ? -1 : x > y);
+}
+
+static void
+test_builder_lazy(void)
+{
+	struct profile_builder	*b;
+	struct profile		*p;
+	uint32_t		 f[50], fn[40], out[40], n, q, k, d, i;
+	uint32_t		 wrong = 0, dup = 0;
+	uint64_t		 seed = 4242, *keys;
+	char			*cause = NULL, name[16];
+
+	b = profile_builder_create("test");
+	for (k = 0; k < 50; k++) {
+		snprintf(name, sizeof name, "g%u", k);
+		f[k] = profile_builder_func(b, name, strlen(name), "", 0);
+	}
+	for (k = 0; k < 20000; k++) {
+		n = profile_builder_nnodes(b);
+		q = rnd(&seed) % 4 == 0 ? PROFILE_ROOT : rnd(&seed) % n;
+		d = 1 + rnd(&seed) % 30;
+		for (i = 0; i < d; i++)
+			fn[i] = f[rnd(&seed) % 50];
+		if (rnd(&seed) % 2 == 0) {
+			/* Frame by frame: finds what exists, makes the rest. */
+			for (i = 0; i < d && q != PROFILE_NONE; i++)
+				q = profile_builder_child(b, q, fn[i]);
+			wrong += q == PROFILE_NONE;
+		} else {
+			/* A child, then a chain under it if it is new. */
+			q = profile_builder_child(b, q, fn[0]);
+			if (q == n && d > 1)
+				wrong += profile_builder_chain(b, q, fn + 1,
+				    d - 1, out) == -1;
+		}
+	}
+	is_int(wrong, 0, "every stack made");
+	n = profile_builder_nnodes(b);
+	for (k = 1, wrong = 0; k < n; k++) {
+		if (profile_builder_child(b, profile_builder_node_parent(b, k),
+		    profile_builder_node_func(b, k)) != k)
+			wrong++;
+	}
+	is_int(wrong, 0, "all %u nodes found again by parent and function", n);
+	is_int(profile_builder_nnodes(b), n, "... making none");
+	keys = malloc(n * sizeof *keys);
+	for (k = 1; k < n; k++)
+		keys[k - 1] = (uint64_t)profile_builder_node_parent(b, k) <<
+		    32 | profile_builder_node_func(b, k);
+	qsort(keys, n - 1, sizeof *keys, cmp_u64);
+	for (k = 1; k < n - 1; k++)
+		dup += keys[k] == keys[k - 1];
+	is_int(dup, 0, "no two nodes with one parent and function");
+	free(keys);
+	p = profile_builder_finish(b, &cause);
+	ok(p != NULL, "finished");
+	profile_free(p);
+	free(cause);
 }
 
 /* Load folded text; NULL with *cause set on error. */
@@ -487,6 +610,7 @@ main(void)
 	test_childset();
 	test_strpool();
 	test_builder();
+	test_builder_lazy();
 	test_folded_counts();
 	test_folded_pipeline();
 	test_folded_errors();
