@@ -40,9 +40,14 @@ cgi_pid() {
 }
 
 # slow STOP-SECONDS: stop and continue the CGI while it runs.
+# The pid is looked up once per CGI: a scan of /proc each round took
+# long enough on a loaded machine to let the CGI read the whole answer
+# between two stops.
 slow() {
+	p=
 	while :; do
-		p=$(cgi_pid) || { sleep 0.05; continue; }
+		[ -n "$p" ] && [ -d "/proc/$p" ] ||
+		    p=$(cgi_pid) || { p=; sleep 0.05; continue; }
 		kill -STOP "$p" 2>/dev/null || :
 		sleep "$1"
 		kill -CONT "$p" 2>/dev/null || :
