@@ -53,8 +53,8 @@ const struct report_entry report_callers_entry = {
 	.name = "callers",
 	.title = "Callers",
 	.formats = "html|json|text",
-	.create = callers_create,
-	.display = callers_display,
+	.create_json = callers_create,
+	.display_json = callers_display,
 };
 
 static json_t *

@@ -58,16 +58,16 @@ const struct report_entry report_cliques_entry = {
 	.name = "cliques",
 	.title = "Cliques",
 	.formats = "html|json|text",
-	.create = cliques_create,
-	.display = cliques_display,
+	.create_json = cliques_create,
+	.display_json = cliques_display,
 };
 
 const struct report_entry report_clique_entry = {
 	.name = "clique",
 	.title = "Clique",
 	.formats = "html|json|text",
-	.create = clique_create,
-	.display = clique_display,
+	.create_json = clique_create,
+	.display_json = clique_display,
 };
 
 static json_t *

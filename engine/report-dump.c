@@ -45,8 +45,8 @@ const struct report_entry report_dump_entry = {
 	.name = "dump",
 	.title = "Raw structures",
 	.formats = "html|json|text",
-	.create = dump_create,
-	.display = dump_display,
+	.create_json = dump_create,
+	.display_json = dump_display,
 };
 
 /* An index, or null for none. */

@@ -88,8 +88,8 @@ const struct report_entry report_flame_entry = {
 	.name = "flame",
 	.title = "Flame graph",
 	.formats = "svg|json|html",
-	.create = flame_create,
-	.display = flame_display,
+	.create_json = flame_create,
+	.display_json = flame_display,
 };
 
 static const struct profile	*flame_sort;	/* qsort has no context */

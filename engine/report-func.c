@@ -55,8 +55,8 @@ const struct report_entry report_func_entry = {
 	.name = "func",
 	.title = "Function",
 	.formats = "html|json|text",
-	.create = func_create,
-	.display = func_display,
+	.create_json = func_create,
+	.display_json = func_display,
 };
 
 static json_t *

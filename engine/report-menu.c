@@ -45,8 +45,8 @@ const struct report_entry report_menu_entry = {
 	.name = "menu",
 	.title = "Summary",
 	.formats = "html|json|text",
-	.create = menu_create,
-	.display = menu_display,
+	.create_json = menu_create,
+	.display_json = menu_display,
 };
 
 /*

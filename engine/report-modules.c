@@ -59,16 +59,16 @@ const struct report_entry report_modules_entry = {
 	.name = "modules",
 	.title = "Modules",
 	.formats = "html|json|text",
-	.create = modules_create,
-	.display = modules_display,
+	.create_json = modules_create,
+	.display_json = modules_display,
 };
 
 const struct report_entry report_module_entry = {
 	.name = "module",
 	.title = "Module",
 	.formats = "html|json|text",
-	.create = module_create,
-	.display = module_display,
+	.create_json = module_create,
+	.display_json = module_display,
 };
 
 static json_t *

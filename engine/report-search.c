@@ -56,8 +56,8 @@ const struct report_entry report_search_entry = {
 	.name = "search",
 	.title = "Search",
 	.formats = "html|json|text",
-	.create = search_create,
-	.display = search_display,
+	.create_json = search_create,
+	.display_json = search_display,
 };
 
 /*

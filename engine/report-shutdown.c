@@ -45,8 +45,8 @@ const struct report_entry report_shutdown_entry = {
 	.name = "shutdown",
 	.title = "Shut down",
 	.formats = "html|json|text",
-	.create = shutdown_create,
-	.display = shutdown_display,
+	.create_json = shutdown_create,
+	.display_json = shutdown_display,
 	.live = 1,
 };
 

@@ -45,8 +45,8 @@ const struct report_entry report_top_entry = {
 	.name = "top",
 	.title = "Top functions",
 	.formats = "html|json|text",
-	.create = top_create,
-	.display = top_display,
+	.create_json = top_create,
+	.display_json = top_display,
 };
 
 static json_t *

@@ -25,10 +25,13 @@
 
 #include "columns.h"
 #include "cost.h"
+#include "diff.h"
 #include "display.h"
+#include "funcgraph.h"
 #include "profile.h"
 #include "query.h"
 #include "report.h"
+#include "transform.h"
 #include "writer.h"
 
 /* The report table, and helpers every report uses. */
@@ -126,73 +129,142 @@ report_error_cost(struct report_error *e, const struct cost *c)
 	return (-1);
 }
 
-/* Create the report a query asks for. NULL with *e filled on failure. */
-json_t *
-report_create(const struct profile *p, const struct query *q,
-    const struct report_context *ctx, struct report_error *e)
-{
-	const struct report_entry	*r;
-	json_t				*j;
-
-	if ((r = report_find(query_str(q, QUERY_CMD))) == NULL) {
-		report_error_set(e, 400, "report %s is not available",
-		    query_str(q, QUERY_CMD));
-		return (NULL);
-	}
-	/* Preferences every page shares are checked once, here. */
-	if (report_metric(p, q, e) == -1 || columns_check(p, q, e) == -1)
-		return (NULL);
-	if ((j = r->create(p, q, ctx, e)) == NULL && e->status == 0)
-		report_error_set(e, 500, "out of memory");
-	return (j);
-}
-
-/* Can the query's report make its display without JSON? */
+/* Is the report typed (not on the JSON adapter, report.h)? */
 int
-report_has_display(const struct query *q)
+report_typed(const struct report_entry *r)
 {
-	const struct report_entry	*r;
-
-	if ((r = report_find(query_str(q, QUERY_CMD))) == NULL)
-		return (0);
-	return (r->create_display != NULL);
+	return (r->create != NULL);
 }
 
 /*
- * The display of the report a query asks for, made from the profile
- * without JSON (report_has_display): what report_display(report_create())
- * would give. NULL with *e filled on failure.
+ * Create the result of report r for a query: the report's own struct,
+ * or its JSON object on the adapter. NULL with *e filled on failure.
  */
-struct display *
-report_create_display(const struct profile *p, const struct query *q,
-    const struct report_context *ctx, struct report_error *e)
+void *
+report_create(const struct report_entry *r, const struct profile *p,
+    const struct query *q, const struct report_context *ctx,
+    struct report_error *e)
 {
-	const struct report_entry	*r;
-	struct display			*d;
+	void	*v;
 
-	if ((r = report_find(query_str(q, QUERY_CMD))) == NULL ||
-	    r->create_display == NULL) {
-		report_error_set(e, 400, "report %s is not available",
-		    query_str(q, QUERY_CMD));
-		return (NULL);
-	}
-	/* As report_create: the shared preferences first. */
+	/* Preferences every page shares are checked once, here. */
 	if (report_metric(p, q, e) == -1 || columns_check(p, q, e) == -1)
 		return (NULL);
-	if ((d = r->create_display(p, q, ctx, e)) == NULL && e->status == 0)
+	if (report_typed(r))
+		v = r->create(p, q, ctx, e);
+	else
+		v = r->create_json(p, q, ctx, e);
+	if (v == NULL && e->status == 0)
 		report_error_set(e, 500, "out of memory");
+	return (v);
+}
+
+/*
+ * The JSON answer of a result, the notes included; NULL if out of
+ * memory. On the adapter the result is the JSON itself: the notes are
+ * added to it (so call this before report_display(), whose page reads
+ * them back) and a new reference is returned.
+ */
+json_t *
+report_json(const struct report_entry *r, void *v,
+    const struct report_notes *n, const struct query *q)
+{
+	json_t	*j;
+
+	if (report_typed(r))
+		j = r->json(v, q);
+	else
+		j = json_incref(v);
+	if (j != NULL && report_notes_json(j, n) == -1) {
+		json_decref(j);
+		j = NULL;
+	}
+	return (j);
+}
+
+/*
+ * The page of a result, the notes included (see report_json() for the
+ * adapter); NULL if out of memory.
+ */
+struct display *
+report_display(const struct report_entry *r, void *v,
+    const struct report_notes *n, const struct query *q)
+{
+	struct display	*d;
+
+	if (report_typed(r))
+		d = r->display(v, n, q);
+	else
+		d = r->display_json(v, q);
+	if (d != NULL)
+		report_notes_display(d, n, q);
 	return (d);
 }
 
-/* The display of a report made by report_create. */
-struct display *
-report_display(const json_t *j, const struct query *q)
+/* Free a result of report_create(). */
+void
+report_free(const struct report_entry *r, void *v)
 {
-	const struct report_entry	*r;
+	if (v == NULL)
+		return;
+	if (report_typed(r))
+		r->free(v);
+	else
+		json_decref(v);
+}
 
-	if ((r = report_find(report_string(j, "cmd"))) == NULL)
-		return (NULL);
-	return (r->display(j, q));
+/*
+ * The notes of a report about p (the profile it saw, transforms
+ * applied) for a query: base is base='s name or NULL, ts the transforms
+ * (none: NULL or empty), estimated funcgraph_estimate()'s answer.
+ */
+void
+report_notes_init(struct report_notes *n, const struct profile *p,
+    const struct query *q, const char *base, const struct transform_stack *ts,
+    int estimated)
+{
+	memset(n, 0, sizeof *n);
+	n->profile = p;
+	n->base_name = base;
+	n->compared = diff_init(&n->diff, p, q);
+	n->transforms = ts;
+	n->estimated = estimated;
+}
+
+/*
+ * Add the notes to a report's JSON, after its own members: "base" and
+ * "comparison" (every report of a comparison says what it compares),
+ * "transforms", "estimated". -1 if out of memory.
+ */
+int
+report_notes_json(json_t *j, const struct report_notes *n)
+{
+	if (n->compared && ((n->base_name != NULL &&
+	    json_object_set_new(j, "base", json_string(n->base_name)) == -1) ||
+	    diff_summary(j, n->profile, &n->diff) == -1))
+		return (-1);
+	if (n->transforms != NULL && n->transforms->n > 0 &&
+	    json_object_set_new(j, "transforms",
+	    transform_json(n->profile, n->transforms)) == -1)
+		return (-1);
+	if (n->estimated && funcgraph_mark(j) == -1)
+		return (-1);
+	return (0);
+}
+
+/*
+ * Add the notes every page ends or starts with: the transforms'
+ * breadcrumbs and the links that push one, the estimate's warning. (A comparison's
+ * sentence and controls sit among the report's own blocks: its display
+ * writes them, diff_text_values() and diff_switch().)
+ */
+void
+report_notes_display(struct display *d, const struct report_notes *n,
+    const struct query *q)
+{
+	transform_display(d, n->profile, q, n->transforms);
+	if (n->estimated)
+		funcgraph_note(d);
 }
 
 /* A new report object with the fields every answer has. */

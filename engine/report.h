@@ -18,20 +18,30 @@
 #define REPORT_H
 
 /*
- * Reports: create_report -> display. A report is a jansson object, the
- * same data the JSON answer is (contract in deepq-query(7)): every answer
- * has "deepq": 1 and "cmd". Each cmd is one file, report-<cmd>.c, that
- * exports a const struct report_entry; report.c keeps the table.
+ * Reports. Each cmd is one file, report-<cmd>.c, that exports a const
+ * struct report_entry; report.c keeps the table. A report computes a
+ * typed result, its own struct (the tree's walk, a table's rows), from
+ * the profile and the query; renderers take it from there:
  *
- * A report's create function builds the JSON; its display function turns
- * that JSON into a struct display for the HTML and text renderers, so the
- * pages and the JSON can never disagree.
+ *	json(result)	the JSON answer (contract in deepq-query(7): every
+ *			answer has "deepq": 1 and "cmd"), built with
+ *			jansson; format=json, svg and the exports;
+ *	display(result)	a struct display for the HTML and text pages;
+ *	free(result).
  *
- * A report whose page is costly to build through JSON (a tree of
- * thousands of nodes) may also have create_display: the same display
- * made from the profile directly, for pages that need no JSON (HTML,
- * text) and compare nothing. It must give exactly what display(create())
- * gives, errors included; tests/unit/test-tree-display.c checks that.
+ * Both are made from the one result, so the JSON and the pages cannot
+ * disagree. What every answer carries beside its report (the base
+ * compared, the comparison's totals, the transforms, "estimated") is
+ * one struct report_notes, filled by answer-query.c, which the JSON
+ * (report_notes_json) and the display (diff_text, report_notes_display)
+ * both read.
+ *
+ * The adapter: a report not yet typed has create_json and display_json
+ * instead, and its result is its JSON object (the notes are added to
+ * it before its display reads it back by key). The reports still on
+ * it: callers, cliques/clique, dump, flame, func, menu, modules/module,
+ * search, status, top, and the exports (folded, callgrind, pprof,
+ * speedscope, report_export), whose text the raw renderer writes.
  */
 
 #include <stddef.h>
@@ -41,12 +51,14 @@
 #include <jansson.h>
 
 #include "answer.h"
+#include "diff.h"
 
 struct cost;
 struct display;
 struct profile;
 struct query;
 struct query_tmpl;
+struct transform_stack;
 struct writer_options;
 
 #define REPORT_VERSION	ANSWER_JSON_VERSION
@@ -73,32 +85,65 @@ struct report_error {
 	char		*message;
 };
 
+/*
+ * What an answer says beside its report, in one place for the JSON and
+ * the display: the base= compared (its name), the comparison (the diff
+ * of metric m with "base", whose totals the pages and "comparison"
+ * show), the transforms of t= and whether the answer rests on a call
+ * graph's estimated tree.
+ */
+struct report_notes {
+	const struct profile		*profile;	/* what the report saw */
+	const char			*base_name;	/* or NULL */
+	int				 compared;	/* diff is set */
+	struct diff			 diff;
+	const struct transform_stack	*transforms;	/* t=, or NULL */
+	int				 estimated;
+};
+
 struct report_entry {
 	const char	*name;		/* the cmd= value */
 	const char	*title;
 	const char	*formats;	/* '|'-separated formats it answers */
-	json_t		*(*create)(const struct profile *,
+	/* The typed result, NULL with the error set. */
+	void		*(*create)(const struct profile *,
 			    const struct query *,
 			    const struct report_context *,
 			    struct report_error *);
-	struct display	*(*display)(const json_t *, const struct query *);
-	struct display	*(*create_display)(const struct profile *,
+	/* Its JSON v1 object without the notes; NULL if out of memory. */
+	json_t		*(*json)(const void *, const struct query *);
+	/* Its page; NULL if out of memory. */
+	struct display	*(*display)(const void *,
+			    const struct report_notes *, const struct query *);
+	void		 (*free)(void *);
+	/* The adapter (see above): the result is the JSON. */
+	json_t		*(*create_json)(const struct profile *,
 			    const struct query *,
 			    const struct report_context *,
-			    struct report_error *);	/* or NULL */
+			    struct report_error *);
+	struct display	*(*display_json)(const json_t *,
+			    const struct query *);
 	int		 live;		/* answers depend on more than the
 					   profile and the query: never
 					   cached (answer-cache.c) */
 };
 
 const struct report_entry *report_find(const char *);
-json_t		*report_create(const struct profile *, const struct query *,
+void		*report_create(const struct report_entry *,
+		    const struct profile *, const struct query *,
 		    const struct report_context *, struct report_error *);
-struct display	*report_display(const json_t *, const struct query *);
-int		 report_has_display(const struct query *);
-struct display	*report_create_display(const struct profile *,
-		    const struct query *, const struct report_context *,
-		    struct report_error *);
+json_t		*report_json(const struct report_entry *, void *,
+		    const struct report_notes *, const struct query *);
+struct display	*report_display(const struct report_entry *, void *,
+		    const struct report_notes *, const struct query *);
+void		 report_free(const struct report_entry *, void *);
+int		 report_typed(const struct report_entry *);
+void		 report_notes_init(struct report_notes *,
+		    const struct profile *, const struct query *,
+		    const char *, const struct transform_stack *, int);
+int		 report_notes_json(json_t *, const struct report_notes *);
+void		 report_notes_display(struct display *,
+		    const struct report_notes *, const struct query *);
 int		 report_error_set(struct report_error *, int, const char *,
 		    ...) __attribute__((__format__(__printf__, 3, 4)));
 int		 report_error_cost(struct report_error *,
