@@ -541,10 +541,19 @@ columns_controls_profile(struct display *d, const struct profile *p, int m,
 void
 columns_pager(struct display *d, const json_t *j, const struct query *q)
 {
+	columns_pager_values(d, q, report_integer(j, "from"),
+	    json_array_size(json_object_get(j, "rows")),
+	    report_integer(j, "matched"));
+}
+
+/*
+ * columns_pager() of a page of n rows from row from, of matched in all.
+ */
+void
+columns_pager_values(struct display *d, const struct query *q, int64_t from,
+    int64_t n, int64_t matched)
+{
 	struct display_block	*l;
-	int64_t			 from = report_integer(j, "from");
-	int64_t			 matched = report_integer(j, "matched");
-	int64_t			 n = json_array_size(json_object_get(j, "rows"));
 	int64_t			 limit = query_int(q, QUERY_LIMIT);
 	char			 v[32], *link;
 
@@ -598,6 +607,32 @@ columns_metrics(struct display *d, const struct query *q,
 			display_link(d, l, names[i], link);
 		free(link);
 	}
+}
+
+/*
+ * columns_metrics() from the profile and the current metric m, as
+ * columns_metrics_json() reads them from a report's JSON: a comparison's
+ * (cmp) base values, the profile's last metric, are no metric of their
+ * own; the current one is the last of its name.
+ */
+void
+columns_metrics_profile(struct display *d, const struct query *q,
+    const struct profile *p, int m, int cmp)
+{
+	const char	*names[PROFILE_MAX_METRICS];
+	uint32_t	 k, n, at = 0;
+
+	n = p->nmetrics < PROFILE_MAX_METRICS ? p->nmetrics :
+	    PROFILE_MAX_METRICS;
+	if (cmp && n > 0 && n == p->nmetrics &&
+	    strcmp(p->metrics[n - 1].name, "base") == 0)
+		n--;
+	for (k = 0; k < n; k++) {
+		names[k] = p->metrics[k].name;
+		if (strcmp(names[k], p->metrics[m].name) == 0)
+			at = k;
+	}
+	columns_metrics(d, q, names, n, at);
 }
 
 /* columns_metrics() from a report's "metrics" and "metric". */

@@ -93,10 +93,14 @@ void		 columns_controls_profile(struct display *,
 		     const struct profile *, int, const struct query *, int);
 void		 columns_pager(struct display *, const json_t *,
 		     const struct query *);
+void		 columns_pager_values(struct display *, const struct query *,
+		     int64_t, int64_t, int64_t);
 void		 columns_metrics(struct display *, const struct query *,
 		     const char *const *, size_t, size_t);
 void		 columns_metrics_json(struct display *, const json_t *,
 		     const struct query *);
+void		 columns_metrics_profile(struct display *,
+		     const struct query *, const struct profile *, int, int);
 void		 columns_views(struct display *, const struct query *);
 
 #endif /* COLUMNS_H */

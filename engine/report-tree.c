@@ -1058,7 +1058,7 @@ tree_display(const void *v, const struct report_notes *notes,
 	const char		*path, *module, *name;
 	char			*link, *s, *label = NULL;
 	uint32_t		*stack = NULL, *depths = NULL, ncols, depth;
-	uint32_t		 i, n, f, nk, k, nm, at;
+	uint32_t		 i, n, f, nk, k;
 	int64_t			 sv[PROFILE_MAX_METRICS];
 	int64_t			 tv[PROFILE_MAX_METRICS];
 	size_t			 sp = 0, r, lcap = 0, mlen, nlen;
@@ -1080,27 +1080,8 @@ tree_display(const void *v, const struct report_notes *notes,
 	    query_tmpl_init(&ttoggle, q, NULL, 0, QUERY_OPEN, 2) == -1 ||
 	    (d = display_create("Call tree")) == NULL)
 		goto nomem;
-	{
-		const char	*names[PROFILE_MAX_METRICS];
-
-		/*
-		 * The metric switch: the profile's metrics but a
-		 * comparison's base values, which are no metric of their
-		 * own; the current one is the last of its name.
-		 */
-		nm = p->nmetrics < PROFILE_MAX_METRICS ? p->nmetrics :
-		    PROFILE_MAX_METRICS;
-		if (cmp && nm > 0 && nm == p->nmetrics &&
-		    strcmp(p->metrics[nm - 1].name, DIFF_METRIC) == 0)
-			nm--;
-		for (k = at = 0; k < nm; k++) {
-			names[k] = p->metrics[k].name;
-			if (strcmp(names[k], p->metrics[wp->m].name) == 0)
-				at = k;
-		}
-		columns_metrics(d, q, names, nm, at);
-		columns_views(d, q);
-	}
+	columns_metrics_profile(d, q, p, wp->m, cmp);
+	columns_views(d, q);
 	if (notes->compared) {
 		diff_text_values(d, p, &notes->diff, notes->base_name);
 		diff_switch(d, q, 0);

@@ -695,6 +695,20 @@ report_label(const json_t *o)
 	return (s);
 }
 
+/* report_label() of function f of p. Caller frees. */
+char *
+report_func_label(const struct profile *p, uint32_t f)
+{
+	const char	*module = profile_func_module(p, f);
+	char		*s;
+
+	if (*module == '\0')
+		return (strdup(profile_func_name(p, f)));
+	if (asprintf(&s, "%s`%s", module, profile_func_name(p, f)) == -1)
+		return (NULL);
+	return (s);
+}
+
 /* A string member of a report, "" if absent. */
 const char *
 report_string(const json_t *j, const char *key)

@@ -40,7 +40,7 @@
  * instead, and its result is its JSON object (the notes are added to
  * it before its display reads it back by key). The reports still on
  * it: callers, cliques/clique, dump, flame, func, menu, modules/module,
- * search, status, top, and the exports (folded, callgrind, pprof,
+ * search, status, and the exports (folded, callgrind, pprof,
  * speedscope, report_export), whose text the raw renderer writes.
  */
 
@@ -172,6 +172,7 @@ void		 report_order(uint32_t *, uint32_t, const int64_t *, size_t,
 		     const char *const *);
 const char	*report_string(const json_t *, const char *);
 char		*report_label(const json_t *);
+char		*report_func_label(const struct profile *, uint32_t);
 int64_t		 report_integer(const json_t *, const char *);
 
 json_t		*report_export(const struct profile *, const char *,
