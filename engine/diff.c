@@ -442,24 +442,19 @@ diff_row(struct display *d, struct display_block *t, size_t r, uint32_t col,
 }
 
 /*
- * diff_row() from values: node (funcs 0) or function (1) i of p, as
- * diff_add() puts them in a row's "diff".
+ * diff_row() from the compared metric's values: self and total here,
+ * bself and btotal in the base (unscaled), as diff_set() puts them in a
+ * row's "diff".
  */
 void
 diff_row_values(struct display *d, struct display_block *t, size_t r,
-    uint32_t col, const struct diff *df, const struct profile *p, int funcs,
-    uint32_t i)
+    uint32_t col, const struct diff *df, int64_t self, int64_t bself,
+    int64_t total, int64_t btotal)
 {
-	const struct profile_metric	*m = &p->metrics[df->m];
-	const struct profile_metric	*b = &p->metrics[df->bm];
-	int64_t				 sb, st;
+	int64_t	 sb = diff_base(df, btotal);
 
-	sb = diff_base(df, funcs ? b->func_total[i] : b->total[i]);
-	st = diff_base(df, funcs ? b->func_self[i] : b->self[i]);
-	diff_cells(d, t, r, col, sb, (funcs ? m->func_total[i] :
-	    m->total[i]) - sb, sb != 0, sb != 0 ? (double)(funcs ?
-	    m->func_total[i] : m->total[i]) / (double)sb : 0,
-	    (funcs ? m->func_self[i] : m->self[i]) - st);
+	diff_cells(d, t, r, col, sb, total - sb, sb != 0, sb != 0 ?
+	    (double)total / (double)sb : 0, self - diff_base(df, bself));
 }
 
 /*

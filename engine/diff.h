@@ -73,8 +73,8 @@ uint32_t	 diff_head(struct display *, struct display_block *,
 void		 diff_row(struct display *, struct display_block *, size_t,
 		     uint32_t, const json_t *);
 void		 diff_row_values(struct display *, struct display_block *,
-		     size_t, uint32_t, const struct diff *,
-		     const struct profile *, int, uint32_t);
+		     size_t, uint32_t, const struct diff *, int64_t, int64_t,
+		     int64_t, int64_t);
 void		 diff_text(struct display *, const json_t *);
 void		 diff_text_values(struct display *, const struct profile *,
 		     const struct diff *, const char *);

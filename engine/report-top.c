@@ -275,7 +275,9 @@ top_display(const void *v, const struct report_notes *notes,
 		}
 		columns_row_values(d, t, r, 1, &c, sv, tv);
 		if (tr->cmp)
-			diff_row_values(d, t, r, nc, &tr->dd, p, 1, f);
+			diff_row_values(d, t, r, nc, &tr->dd,
+			    sv[tr->dd.m], sv[tr->dd.bm], tv[tr->dd.m],
+			    tv[tr->dd.bm]);
 	}
 	query_tmpl_clear(&tfunc);
 	columns_pager_values(d, q, tr->from, tr->nrows, tr->matched);

@@ -1167,7 +1167,9 @@ tree_display(const void *v, const struct report_notes *notes,
 		}
 		columns_row_values(d, t, r, 1, &c, sv, tv);
 		if (cmp)
-			diff_row_values(d, t, r, ncols, &tr->dd, p, 0, n);
+			diff_row_values(d, t, r, ncols, &tr->dd,
+			    sv[tr->dd.m], sv[tr->dd.bm], tv[tr->dd.m],
+			    tv[tr->dd.bm]);
 		/* Push the "more" row, then the children in reverse. */
 		for (k = nk + (nk > 0 && hidden > 0); k > 0; k--) {
 			if (k > nk) {

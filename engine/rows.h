@@ -63,6 +63,26 @@ struct rows_spec {
 	int			 diffsort;	/* DIFF_SORT_*, or -1 */
 };
 
+/*
+ * One page of rows: the rows r sorted, rows idx[0..n) of r shown, of
+ * matched in all.
+ */
+struct rows_page {
+	const struct aggregate_rows	*r;
+	struct rows_spec		 spec;
+	uint32_t			*idx;
+	uint32_t			 n;
+	int64_t				 matched;
+};
+
+int		 rows_page(struct rows_page *, const struct profile *,
+		     const struct aggregate_rows *, const struct rows_spec *);
+void		 rows_page_clear(struct rows_page *);
+json_t		*rows_page_json(const struct profile *,
+		     const struct rows_page *);
+void		 rows_page_display(struct display *, const char *,
+		     const struct profile *, const struct rows_page *, int,
+		     const struct query *);
 json_t		*rows_json(const struct profile *, const struct aggregate_rows *,
 		     const struct rows_spec *, int64_t *);
 const char	*rows_by_name(enum aggregate_by);
