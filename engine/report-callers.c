@@ -102,6 +102,8 @@ callers_create(const struct profile *p, const struct query *q,
 	if ((f = report_func_find(p, q, e)) == PROFILE_NONE)
 		goto fail;
 	t->m = m;
+	if (report_rates_check(p, e) == -1)
+		goto fail;
 	t->f = f;
 	memset(&spec, 0, sizeof spec);
 	spec.callers_by = strcmp(by, "site") == 0 ? AGGREGATE_SITE :

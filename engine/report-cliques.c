@@ -133,6 +133,8 @@ cliques_create(const struct profile *p, const struct query *q,
 	    (sort = report_sort(p, q, m, &sm, e)) == -1)
 		goto fail;
 	t->m = m;
+	if (report_rates_check(p, e) == -1)
+		goto fail;
 	if ((g = callgraph_get(p, ctx->cost)) == NULL ||
 	    (group = malloc(p->nfuncs * sizeof *group)) == NULL ||
 	    (t->id = malloc((g->nrecursive ? g->nrecursive : 1) *
@@ -325,6 +327,8 @@ clique_create(const struct profile *p, const struct query *q,
 			report_error_set(e, 404, "no clique %u", id);
 		goto fail;
 	}
+	if (report_rates_check(p, e) == -1)
+		goto fail;
 	if ((in = calloc(p->nfuncs, 1)) == NULL ||
 	    (t->idx = malloc(g->size[id] * sizeof *t->idx)) == NULL ||
 	    (names = malloc(p->nfuncs * sizeof *names)) == NULL)

@@ -102,6 +102,8 @@ func_create(const struct profile *p, const struct query *q,
 	if ((f = report_func_find(p, q, e)) == PROFILE_NONE)
 		goto fail;
 	t->m = m;
+	if (report_rates_check(p, e) == -1)
+		goto fail;
 	t->f = f;
 	if ((g = callgraph_get(p, ctx->cost)) == NULL ||
 	    (in = calloc(p->nfuncs, 1)) == NULL)

@@ -138,6 +138,8 @@ modules_create(const struct profile *p, const struct query *q,
 	if ((sort = diff_report_sort(&t->dd, ds, p, q, m, &sm, e)) == -1)
 		goto fail;
 	t->m = m;
+	if (report_rates_check(p, e) == -1)
+		goto fail;
 	/* Dense group numbers for the module string ids, root excluded. */
 	if ((group = malloc(p->nfuncs * sizeof *group)) == NULL ||
 	    (t->mod = malloc(p->nfuncs * sizeof *t->mod)) == NULL ||
@@ -339,6 +341,8 @@ module_create(const struct profile *p, const struct query *q,
 	    (sort = report_sort(p, q, m, &sm, e)) == -1)
 		goto fail;
 	t->m = m;
+	if (report_rates_check(p, e) == -1)
+		goto fail;
 	if ((group = malloc(p->nfuncs * sizeof *group)) == NULL ||
 	    (t->idx = malloc(p->nfuncs * sizeof *t->idx)) == NULL ||
 	    (names = malloc(p->nfuncs * sizeof *names)) == NULL)

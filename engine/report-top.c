@@ -111,6 +111,12 @@ top_create(const struct profile *p, const struct query *q,
 	    -1 : sm, sort == REPORT_SORT_TOTAL)) == NULL)
 		goto nomem;
 	t->m = m;
+	if (report_rates_check(p, e) == -1) {
+		free(dkey);
+		free(byd);
+		top_free(t);
+		return (NULL);
+	}
 	/* min= cuts on the sorted value, or on the total for sort=name. */
 	cut = sort == REPORT_SORT_SELF && sm == m ? p->metrics[m].func_self :
 	    p->metrics[m].func_total;

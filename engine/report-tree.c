@@ -777,8 +777,6 @@ tree_create(const struct profile *p, const struct query *q,
     const struct report_context *ctx, struct report_error *e)
 {
 	struct tree_result	*t;
-	double			 rate;
-	uint32_t		 k;
 
 	if ((t = calloc(1, sizeof *t)) == NULL) {
 		report_error_set(e, 500, "out of memory");
@@ -790,13 +788,9 @@ tree_create(const struct profile *p, const struct query *q,
 		tree_free(t);
 		return (NULL);
 	}
-	/* A rate JSON cannot hold fails the answer (report_metrics()). */
-	for (k = 0; k < p->nmetrics; k++) {
-		if ((rate = profile_metric_rate(p, k)) > 0 && !isfinite(rate)) {
-			report_error_set(e, 500, "out of memory");
-			tree_free(t);
-			return (NULL);
-		}
+	if (report_rates_check(p, e) == -1) {
+		tree_free(t);
+		return (NULL);
 	}
 	return (t);
 }

@@ -16,6 +16,7 @@
 
 #include "config.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -329,6 +330,24 @@ report_row_values(const struct profile *p, const int64_t *v)
 		}
 	}
 	return (o);
+}
+
+/*
+ * Can the profile's metrics go into a report's JSON (report_metrics())?
+ * A rate JSON cannot hold (not finite) fails every performance report,
+ * its pages too: -1 with *e (500) then.
+ */
+int
+report_rates_check(const struct profile *p, struct report_error *e)
+{
+	double		 rate;
+	uint32_t	 k;
+
+	for (k = 0; k < p->nmetrics; k++) {
+		if ((rate = profile_metric_rate(p, k)) > 0 && !isfinite(rate))
+			return (report_error_set(e, 500, "out of memory"));
+	}
+	return (0);
 }
 
 /*
