@@ -217,19 +217,6 @@ menu_link(struct display *d, struct display_block *l, const char *text,
 	free(link);
 }
 
-/* The total of metric k as the JSON's "totals" has it: the last of its name. */
-static int64_t
-menu_total(const struct profile *p, uint32_t k)
-{
-	uint32_t	 l, at = k;
-
-	for (l = k + 1; l < p->nmetrics; l++) {
-		if (strcmp(p->metrics[l].name, p->metrics[k].name) == 0)
-			at = l;
-	}
-	return (p->metrics[at].sum);
-}
-
 /* cmd=menu's page, from the figures and the profile's metrics. */
 static struct display *
 menu_display(const void *v, const struct report_notes *notes,
@@ -285,7 +272,7 @@ menu_display(const void *v, const struct report_notes *notes,
 	for (i = 0; i < nm; i++) {
 		name = p->metrics[i].name;
 		rate = profile_metric_rate(p, i);
-		total = menu_total(p, i);
+		total = p->metrics[report_metric_last(p, i)].sum;
 		r = display_row(d, t);
 		/* A comparison's base values: no metric to rank by. */
 		s = i == base ? NULL : report_goto(q, "top", QUERY_METRIC,

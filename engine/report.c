@@ -391,6 +391,22 @@ report_metrics(json_t *j, const struct profile *p, int m)
 	return (0);
 }
 
+/*
+ * The metric whose values a {metric: value} object shows for metric k:
+ * the last of k's name (JSON keeps one value a name).
+ */
+uint32_t
+report_metric_last(const struct profile *p, uint32_t k)
+{
+	uint32_t	 l, at = k;
+
+	for (l = k + 1; l < p->nmetrics; l++) {
+		if (strcmp(p->metrics[l].name, p->metrics[k].name) == 0)
+			at = l;
+	}
+	return (at);
+}
+
 /* {metric: value} of node n: self (which 0) or total (1). */
 json_t *
 report_node_values(const struct profile *p, int which, uint32_t n)

@@ -157,6 +157,7 @@ json_t		*report_row_values(const struct profile *, const int64_t *);
 int		 report_metrics(json_t *, const struct profile *, int);
 int		 report_rates_check(const struct profile *,
 		    struct report_error *);
+uint32_t	 report_metric_last(const struct profile *, uint32_t);
 json_t		*report_node_values(const struct profile *, int, uint32_t);
 json_t		*report_func_values(const struct profile *, int, uint32_t);
 char		*report_link(const struct query *, ...);
