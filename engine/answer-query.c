@@ -33,6 +33,7 @@
 #include "query.h"
 #include "render.h"
 #include "report.h"
+#include "reports.h"
 #include "transform.h"
 
 /* Query string + profile -> answer (see answer-query.h). */
@@ -151,7 +152,7 @@ answer_query_parsed(const struct profile *p, const struct query *q,
 	/* One budget for the whole query: transforms and report alike. */
 	cost_init(&budget, rc.max_cost, rc.max_msec);
 	rc.cost = &budget;
-	if ((entry = report_find(query_str(q, QUERY_CMD))) == NULL) {
+	if ((entry = reports_find(query_str(q, QUERY_CMD))) == NULL) {
 		report_error_set(&e, 400, "report %s is not available",
 		    query_str(q, QUERY_CMD));
 		goto fail;
@@ -212,15 +213,15 @@ answer_query_parsed(const struct profile *p, const struct query *q,
 	 * adapter is its JSON already: it goes to the page too (a flame
 	 * graph's HTML draws its frames from it).
 	 */
-	if ((res = report_create(entry, use, q, &rc, &e)) == NULL)
+	if ((res = reports_create(entry, use, q, &rc, &e)) == NULL)
 		goto fail;
-	report_notes_init(&notes, use, q, rc.base_name, ts, estimated);
-	if ((!r->needs_display || !report_typed(entry)) &&
-	    (j = report_json(entry, res, &notes, q)) == NULL) {
+	reports_notes_init(&notes, use, q, rc.base_name, ts, estimated);
+	if ((!r->needs_display || !reports_typed(entry)) &&
+	    (j = reports_json(entry, res, &notes, q)) == NULL) {
 		report_error_set(&e, 500, "out of memory");
 		goto fail;
 	}
-	if (r->needs_display && ((d = report_display(entry, res, &notes,
+	if (r->needs_display && ((d = reports_display(entry, res, &notes,
 	    q)) == NULL || display_failed(d))) {
 		report_error_set(&e, 500, "out of memory");
 		goto fail;
@@ -260,7 +261,7 @@ done:
 	display_free(d);
 	json_decref(j);
 	if (entry != NULL)
-		report_free(entry, res);
+		reports_free(entry, res);
 	profile_free(derived);
 	profile_free(merged);
 	transform_stack_free(ts);

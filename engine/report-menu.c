@@ -28,6 +28,7 @@
 #include "profile.h"
 #include "query.h"
 #include "report.h"
+#include "reports.h"
 
 /*
  * cmd=menu: the summary of a profile (metrics, totals, counts) and the
@@ -137,7 +138,7 @@ menu_create(const struct profile *p, const struct query *q,
 	 * this build has them, in the first format each answers.
 	 */
 	for (i = 0; i < sizeof others / sizeof others[0]; i++) {
-		if ((r = report_find(others[i])) != NULL)
+		if ((r = reports_find(others[i])) != NULL)
 			t->views[t->nviews++] = r;
 	}
 	return (t);

@@ -24,59 +24,18 @@
 
 #include <jansson.h>
 
-#include "columns.h"
 #include "cost.h"
-#include "diff.h"
 #include "display.h"
-#include "funcgraph.h"
 #include "profile.h"
 #include "query.h"
 #include "report.h"
-#include "transform.h"
 #include "writer.h"
 
-/* The report table, and helpers every report uses. */
-
-extern const struct report_entry report_callers_entry;
-extern const struct report_entry report_clique_entry;
-extern const struct report_entry report_cliques_entry;
-extern const struct report_entry report_dump_entry;
-extern const struct report_entry report_func_entry;
-extern const struct report_entry report_menu_entry;
-extern const struct report_entry report_module_entry;
-extern const struct report_entry report_modules_entry;
-extern const struct report_entry report_shutdown_entry;
-extern const struct report_entry report_status_entry;
-extern const struct report_entry report_top_entry;
-extern const struct report_entry report_tree_entry;
-extern const struct report_entry report_folded_entry;
-extern const struct report_entry report_callgrind_entry;
-extern const struct report_entry report_pprof_entry;
-extern const struct report_entry report_speedscope_entry;
-extern const struct report_entry report_flame_entry;
-extern const struct report_entry report_search_entry;
-
-static const struct report_entry *report_table[] = {
-	&report_menu_entry,
-	&report_shutdown_entry,
-	&report_status_entry,
-	&report_top_entry,
-	&report_tree_entry,
-	&report_folded_entry,
-	&report_callgrind_entry,
-	&report_pprof_entry,
-	&report_speedscope_entry,
-	&report_flame_entry,
-	&report_func_entry,
-	&report_callers_entry,
-	&report_modules_entry,
-	&report_module_entry,
-	&report_cliques_entry,
-	&report_clique_entry,
-	&report_dump_entry,
-	&report_search_entry,
-};
-#define NREPORTS (sizeof report_table / sizeof report_table[0])
+/*
+ * What reports build with: errors, the members every report's JSON has,
+ * links to other pages, the function a query names, sorting. The table
+ * of reports and the running of one are reports.c's.
+ */
 
 static uint32_t	report_func_qualified(const struct profile *, const char *);
 static int	order_cmp(const void *, const void *, void *);
@@ -84,19 +43,6 @@ static size_t	report_goto_edits(struct query_edit *, const char *);
 
 /* The most (key, value) changes one link makes. */
 #define REPORT_EDITS	16
-
-/* The report for a cmd, or NULL. */
-const struct report_entry *
-report_find(const char *cmd)
-{
-	size_t	 i;
-
-	for (i = 0; i < NREPORTS; i++) {
-		if (strcmp(report_table[i]->name, cmd) == 0)
-			return (report_table[i]);
-	}
-	return (NULL);
-}
 
 /* Fill an error; returns -1 so callers can `return (report_error_set())'. */
 int
@@ -128,144 +74,6 @@ report_error_cost(struct report_error *e, const struct cost *c)
 	e->status = 503;
 	e->message = cost_message(c);
 	return (-1);
-}
-
-/* Is the report typed (not on the JSON adapter, report.h)? */
-int
-report_typed(const struct report_entry *r)
-{
-	return (r->create != NULL);
-}
-
-/*
- * Create the result of report r for a query: the report's own struct,
- * or its JSON object on the adapter. NULL with *e filled on failure.
- */
-void *
-report_create(const struct report_entry *r, const struct profile *p,
-    const struct query *q, const struct report_context *ctx,
-    struct report_error *e)
-{
-	void	*v;
-
-	/* Preferences every page shares are checked once, here. */
-	if (report_metric(p, q, e) == -1 || columns_check(p, q, e) == -1)
-		return (NULL);
-	if (report_typed(r))
-		v = r->create(p, q, ctx, e);
-	else
-		v = r->create_json(p, q, ctx, e);
-	if (v == NULL && e->status == 0)
-		report_error_set(e, 500, "out of memory");
-	return (v);
-}
-
-/*
- * The JSON answer of a result, the notes included; NULL if out of
- * memory. On the adapter the result is the JSON itself: the notes are
- * added to it (so call this before report_display(), whose page reads
- * them back) and a new reference is returned.
- */
-json_t *
-report_json(const struct report_entry *r, void *v,
-    const struct report_notes *n, const struct query *q)
-{
-	json_t	*j;
-
-	if (report_typed(r))
-		j = r->json(v, q);
-	else
-		j = json_incref(v);
-	if (j != NULL && report_notes_json(j, n) == -1) {
-		json_decref(j);
-		j = NULL;
-	}
-	return (j);
-}
-
-/*
- * The page of a result, the notes included (see report_json() for the
- * adapter); NULL if out of memory.
- */
-struct display *
-report_display(const struct report_entry *r, void *v,
-    const struct report_notes *n, const struct query *q)
-{
-	struct display	*d;
-
-	if (report_typed(r))
-		d = r->display(v, n, q);
-	else
-		d = r->display_json(v, q);
-	if (d != NULL)
-		report_notes_display(d, n, q);
-	return (d);
-}
-
-/* Free a result of report_create(). */
-void
-report_free(const struct report_entry *r, void *v)
-{
-	if (v == NULL)
-		return;
-	if (report_typed(r))
-		r->free(v);
-	else
-		json_decref(v);
-}
-
-/*
- * The notes of a report about p (the profile it saw, transforms
- * applied) for a query: base is base='s name or NULL, ts the transforms
- * (none: NULL or empty), estimated funcgraph_estimate()'s answer.
- */
-void
-report_notes_init(struct report_notes *n, const struct profile *p,
-    const struct query *q, const char *base, const struct transform_stack *ts,
-    int estimated)
-{
-	memset(n, 0, sizeof *n);
-	n->profile = p;
-	n->base_name = base;
-	n->compared = diff_init(&n->diff, p, q);
-	n->transforms = ts;
-	n->estimated = estimated;
-}
-
-/*
- * Add the notes to a report's JSON, after its own members: "base" and
- * "comparison" (every report of a comparison says what it compares),
- * "transforms", "estimated". -1 if out of memory.
- */
-int
-report_notes_json(json_t *j, const struct report_notes *n)
-{
-	if (n->compared && ((n->base_name != NULL &&
-	    json_object_set_new(j, "base", json_string(n->base_name)) == -1) ||
-	    diff_summary(j, n->profile, &n->diff) == -1))
-		return (-1);
-	if (n->transforms != NULL && n->transforms->n > 0 &&
-	    json_object_set_new(j, "transforms",
-	    transform_json(n->profile, n->transforms)) == -1)
-		return (-1);
-	if (n->estimated && funcgraph_mark(j) == -1)
-		return (-1);
-	return (0);
-}
-
-/*
- * Add the notes every page ends or starts with: the transforms'
- * breadcrumbs and the links that push one, the estimate's warning. (A comparison's
- * sentence and controls sit among the report's own blocks: its display
- * writes them, diff_text_values() and diff_switch().)
- */
-void
-report_notes_display(struct display *d, const struct report_notes *n,
-    const struct query *q)
-{
-	transform_display(d, n->profile, q, n->transforms);
-	if (n->estimated)
-		funcgraph_note(d);
 }
 
 /* A new report object with the fields every answer has. */

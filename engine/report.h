@@ -19,7 +19,7 @@
 
 /*
  * Reports. Each cmd is one file, report-<cmd>.c, that exports a const
- * struct report_entry; report.c keeps the table. A report computes a
+ * struct report_entry; reports.c keeps the table. A report computes a
  * typed result, its own struct (the tree's walk, a table's rows), from
  * the profile and the query; renderers take it from there:
  *
@@ -33,15 +33,23 @@
  * disagree. What every answer carries beside its report (the base
  * compared, the comparison's totals, the transforms, "estimated") is
  * one struct report_notes, filled by answer-query.c, which the JSON
- * (report_notes_json) and the display (diff_text, report_notes_display)
- * both read.
+ * (reports_notes_json) and the pages (diff_text_values, diff_switch,
+ * reports_notes_display) both read.
  *
  * The adapter: a report not yet typed has create_json and display_json
- * instead, and its result is its JSON object (the notes are added to
- * it before its display reads it back by key). The reports still on
- * it: callers, cliques/clique, dump, flame, func, menu, modules/module,
- * search, status, and the exports (folded, callgrind, pprof,
- * speedscope, report_export), whose text the raw renderer writes.
+ * instead; its result is its JSON object, the notes are added to it,
+ * and its page reads it back by key (diff_text, columns_init and the
+ * other JSON forms). The reports still on it:
+ *
+ *	flame		the SVG and the HTML page's inline graph are drawn
+ *			from its JSON (render-svg.c);
+ *	status		its figures come as a JSON object from the
+ *			server's status callback (report_context.status);
+ *	folded, callgrind, pprof, speedscope
+ *			the exports: a writer's text in the JSON
+ *			(report_export), which the raw renderer writes.
+ *
+ * report.c holds the helpers reports build with; reports.c the table.
  */
 
 #include <stddef.h>
@@ -128,22 +136,6 @@ struct report_entry {
 					   cached (answer-cache.c) */
 };
 
-const struct report_entry *report_find(const char *);
-void		*report_create(const struct report_entry *,
-		    const struct profile *, const struct query *,
-		    const struct report_context *, struct report_error *);
-json_t		*report_json(const struct report_entry *, void *,
-		    const struct report_notes *, const struct query *);
-struct display	*report_display(const struct report_entry *, void *,
-		    const struct report_notes *, const struct query *);
-void		 report_free(const struct report_entry *, void *);
-int		 report_typed(const struct report_entry *);
-void		 report_notes_init(struct report_notes *,
-		    const struct profile *, const struct query *,
-		    const char *, const struct transform_stack *, int);
-int		 report_notes_json(json_t *, const struct report_notes *);
-void		 report_notes_display(struct display *,
-		    const struct report_notes *, const struct query *);
 int		 report_error_set(struct report_error *, int, const char *,
 		    ...) __attribute__((__format__(__printf__, 3, 4)));
 int		 report_error_cost(struct report_error *,
