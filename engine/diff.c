@@ -422,32 +422,13 @@ diff_cells(struct display *d, struct display_block *t, size_t r,
 	diff_cell(d, t, r, col + 3, dself, 1);
 }
 
-/* A row's comparison cells (its "diff" member) from column col. */
-void
-diff_row(struct display *d, struct display_block *t, size_t r, uint32_t col,
-    const json_t *row)
-{
-	const json_t	*o = json_object_get(row, "diff");
-	const json_t	*tot = json_object_get(o, "total");
-	const json_t	*self = json_object_get(o, "self");
-	const json_t	*ratio;
-
-	if (o == NULL)
-		return;
-	ratio = json_object_get(tot, "ratio");
-	diff_cells(d, t, r, col, json_integer_value(json_object_get(tot,
-	    "base")), json_integer_value(json_object_get(tot, "delta")),
-	    json_is_number(ratio), json_number_value(ratio),
-	    json_integer_value(json_object_get(self, "delta")));
-}
-
 /*
- * diff_row() from the compared metric's values: self and total here,
- * bself and btotal in the base (unscaled), as diff_set() puts them in a
- * row's "diff".
+ * A row's comparison cells from column col, from the compared metric's
+ * values: self and total here, bself and btotal in the base (unscaled),
+ * as diff_set() puts them in the row's "diff".
  */
 void
-diff_row_values(struct display *d, struct display_block *t, size_t r,
+diff_row(struct display *d, struct display_block *t, size_t r,
     uint32_t col, const struct diff *df, int64_t self, int64_t bself,
     int64_t total, int64_t btotal)
 {
@@ -481,31 +462,12 @@ diff_sentence(struct display *d, const char *name, int normalize,
 	free(dl);
 }
 
-/* The sentence that heads a comparison page, from a report's JSON. */
-void
-diff_text(struct display *d, const json_t *j)
-{
-	const json_t	*c = json_object_get(j, "comparison");
-	const json_t	*ratio;
-
-	if (c == NULL)
-		return;
-	ratio = json_object_get(c, "ratio");
-	diff_sentence(d, json_string_value(json_object_get(j, "base")),
-	    json_is_true(json_object_get(c, "normalize")),
-	    json_string_value(json_object_get(c, "metric")),
-	    json_integer_value(json_object_get(c, "value")),
-	    json_integer_value(json_object_get(c, "base")),
-	    json_integer_value(json_object_get(c, "delta")),
-	    json_is_number(ratio), json_number_value(ratio));
-}
-
 /*
- * diff_text() from the comparison itself (what diff_summary() puts in
- * the JSON): name is base='s, or NULL.
+ * The sentence that heads a comparison page, from the comparison (what
+ * diff_summary() puts in the JSON): name is base='s, or NULL.
  */
 void
-diff_text_values(struct display *d, const struct profile *p,
+diff_text(struct display *d, const struct profile *p,
     const struct diff *df, const char *name)
 {
 	int64_t	 v = p->metrics[df->m].sum;
@@ -520,16 +482,7 @@ diff_text_values(struct display *d, const struct profile *p,
  * change (where the report sorts, sorts), and the profile alone again.
  */
 void
-diff_controls(struct display *d, const json_t *j, const struct query *q,
-    int sorts)
-{
-	if (json_object_get(j, "comparison") != NULL)
-		diff_switch(d, q, sorts);
-}
-
-/* diff_controls() of a comparison. */
-void
-diff_switch(struct display *d, const struct query *q, int sorts)
+diff_controls(struct display *d, const struct query *q, int sorts)
 {
 	struct display_block	*l;
 	char			*link;

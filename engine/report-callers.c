@@ -228,7 +228,7 @@ callers_display(const void *v, const struct report_notes *notes,
 	if (d == NULL)
 		return (NULL);
 	if (notes->compared)
-		diff_text_values(d, p, &notes->diff, notes->base_name);
+		diff_text(d, p, &notes->diff, notes->base_name);
 	l = display_links(d);
 	link = report_func_link(q, tr->f);
 	display_link(d, l, "the function", link);
@@ -254,7 +254,7 @@ callers_display(const void *v, const struct report_notes *notes,
 	    strcmp(by, "site") == 0 ? "site" : by, matched == 1 ? "" : "s",
 	    name, (long long)contexts, contexts == 1 ? "" : "s");
 	rows_page_display(d, NULL, p, &tr->rows, tr->m, q);
-	columns_pager_values(d, q, tr->rows.spec.from, tr->rows.n, matched);
-	columns_controls_profile(d, p, tr->m, q, 1);
+	columns_pager(d, q, tr->rows.spec.from, tr->rows.n, matched);
+	columns_controls(d, p, tr->m, q, 1);
 	return (d);
 }

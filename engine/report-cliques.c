@@ -250,7 +250,7 @@ cliques_display(const void *v, const struct report_notes *notes,
 	    "component of the call graph), named by its first member; its "
 	    "total counts its call nodes once.", (long long)tr->n,
 	    (long long)tr->g->ncliques);
-	columns_init_profile(&c, p, tr->m, q, COLUMNS_SELF | COLUMNS_TOTAL |
+	columns_init(&c, p, tr->m, q, COLUMNS_SELF | COLUMNS_TOTAL |
 	    COLUMNS_SORT);
 	t = display_table(d, 4 + columns_count(&c), "cliques");
 	display_head(d, t, 0, "Clique", NULL, DISPLAY_NUM);
@@ -277,12 +277,12 @@ cliques_display(const void *v, const struct report_notes *notes,
 		s = display_number(tr->rows.nodes[x]);
 		display_cell(d, t, r, 3, s, NULL, DISPLAY_NUM);
 		free(s);
-		columns_row_values(d, t, r, 4, &c, tr->rows.self +
+		columns_row(d, t, r, 4, &c, tr->rows.self +
 		    (size_t)x * p->nmetrics, tr->rows.total +
 		    (size_t)x * p->nmetrics);
 	}
-	columns_pager_values(d, q, tr->from, shown, tr->n);
-	columns_controls_profile(d, p, tr->m, q, 1);
+	columns_pager(d, q, tr->from, shown, tr->n);
+	columns_controls(d, p, tr->m, q, 1);
 	return (d);
 }
 
@@ -482,8 +482,8 @@ clique_display(const void *v, const struct report_notes *notes,
 	    callgraph_recursive(tr->g, tr->id) ? "recursive" :
 	    "not recursive");
 	if (notes->compared)
-		diff_text_values(d, p, &notes->diff, notes->base_name);
-	columns_init_profile(&c, p, tr->m, q, COLUMNS_SELF | COLUMNS_TOTAL);
+		diff_text(d, p, &notes->diff, notes->base_name);
+	columns_init(&c, p, tr->m, q, COLUMNS_SELF | COLUMNS_TOTAL);
 	nc = 1 + columns_count(&c);
 	t = display_table(d, nc + (cmp ? DIFF_COLUMNS : 0), "clique");
 	display_head(d, t, 0, "Clique", NULL, 0);
@@ -492,14 +492,14 @@ clique_display(const void *v, const struct report_notes *notes,
 		diff_head(d, t, nc);
 	r = display_row(d, t);
 	display_cell(d, t, r, 0, "all members", NULL, DISPLAY_STRONG);
-	columns_row_values(d, t, r, 1, &c, set->self, set->total);
+	columns_row(d, t, r, 1, &c, set->self, set->total);
 	if (cmp)
-		diff_row_values(d, t, r, nc, &tr->dd, set->self[tr->dd.m],
+		diff_row(d, t, r, nc, &tr->dd, set->self[tr->dd.m],
 		    set->self[tr->dd.bm], set->total[tr->dd.m],
 		    set->total[tr->dd.bm]);
 
 	display_heading(d, "Members");
-	columns_init_profile(&c, p, tr->m, q, COLUMNS_SELF | COLUMNS_TOTAL |
+	columns_init(&c, p, tr->m, q, COLUMNS_SELF | COLUMNS_TOTAL |
 	    COLUMNS_SORT);
 	nc = 1 + columns_count(&c);
 	t = display_table(d, nc + (cmp ? DIFF_COLUMNS : 0), "members");
@@ -521,9 +521,9 @@ clique_display(const void *v, const struct report_notes *notes,
 			sv[k] = p->metrics[k].func_self[f];
 			tv[k] = p->metrics[k].func_total[f];
 		}
-		columns_row_values(d, t, r, 1, &c, sv, tv);
+		columns_row(d, t, r, 1, &c, sv, tv);
 		if (cmp)
-			diff_row_values(d, t, r, nc, &tr->dd, sv[tr->dd.m],
+			diff_row(d, t, r, nc, &tr->dd, sv[tr->dd.m],
 			    sv[tr->dd.bm], tv[tr->dd.m], tv[tr->dd.bm]);
 	}
 	if (asprintf(&s, "Called from outside (%lld)", (long long)
@@ -540,6 +540,6 @@ clique_display(const void *v, const struct report_notes *notes,
 	link = report_goto(q, "cliques", -1);
 	display_link(d, l, "all recursive cliques", link);
 	free(link);
-	columns_controls_profile(d, p, tr->m, q, 1);
+	columns_controls(d, p, tr->m, q, 1);
 	return (d);
 }

@@ -239,8 +239,8 @@ func_display(const void *v, const struct report_notes *notes,
 		    p->func_file[f]));
 	columns_metrics_profile(d, q, p, tr->m, cmp);
 	if (notes->compared) {
-		diff_text_values(d, p, &notes->diff, notes->base_name);
-		diff_switch(d, q, 1);
+		diff_text(d, p, &notes->diff, notes->base_name);
+		diff_controls(d, q, 1);
 	}
 	if (set->calls != NULL)
 		display_text(d, "Called %lld time%s by %lld caller%s%s.",
@@ -252,7 +252,7 @@ func_display(const void *v, const struct report_notes *notes,
 		    (long long)contexts, contexts == 1 ? "" : "s",
 		    rec ? "; recursive" : "");
 
-	columns_init_profile(&c, p, tr->m, q, COLUMNS_SELF | COLUMNS_TOTAL);
+	columns_init(&c, p, tr->m, q, COLUMNS_SELF | COLUMNS_TOTAL);
 	nc = 1 + columns_count(&c);
 	t = display_table(d, nc + (cmp ? DIFF_COLUMNS : 0), "function");
 	display_head(d, t, 0, "Function", NULL, 0);
@@ -261,9 +261,9 @@ func_display(const void *v, const struct report_notes *notes,
 		diff_head(d, t, nc);
 	r = display_row(d, t);
 	display_cell(d, t, r, 0, name, NULL, DISPLAY_STRONG);
-	columns_row_values(d, t, r, 1, &c, set->self, set->total);
+	columns_row(d, t, r, 1, &c, set->self, set->total);
 	if (cmp)
-		diff_row_values(d, t, r, nc, &tr->dd, set->self[tr->dd.m],
+		diff_row(d, t, r, nc, &tr->dd, set->self[tr->dd.m],
 		    set->self[tr->dd.bm], set->total[tr->dd.m],
 		    set->total[tr->dd.bm]);
 
@@ -300,6 +300,6 @@ func_display(const void *v, const struct report_notes *notes,
 		display_link(d, l, "its clique", link);
 		free(link);
 	}
-	columns_controls_profile(d, p, tr->m, q, 1);
+	columns_controls(d, p, tr->m, q, 1);
 	return (d);
 }

@@ -278,12 +278,12 @@ modules_display(const void *v, const struct report_notes *notes,
 	if ((d = display_create("Modules")) == NULL)
 		return (NULL);
 	if (notes->compared) {
-		diff_text_values(d, p, &notes->diff, notes->base_name);
-		diff_switch(d, q, 1);
+		diff_text(d, p, &notes->diff, notes->base_name);
+		diff_controls(d, q, 1);
 	}
 	display_text(d, "%lld modules; a module's total counts its call "
 	    "nodes once, however often it recurs.", (long long)tr->ngroups);
-	columns_init_profile(&c, p, tr->m, q, COLUMNS_SELF | COLUMNS_TOTAL |
+	columns_init(&c, p, tr->m, q, COLUMNS_SELF | COLUMNS_TOTAL |
 	    COLUMNS_SORT);
 	nc = 3 + columns_count(&c);
 	t = display_table(d, nc + (cmp ? DIFF_COLUMNS : 0), "modules");
@@ -308,13 +308,13 @@ modules_display(const void *v, const struct report_notes *notes,
 		free(s);
 		sv = tr->rows.self + (size_t)g * p->nmetrics;
 		tv = tr->rows.total + (size_t)g * p->nmetrics;
-		columns_row_values(d, t, r, 3, &c, sv, tv);
+		columns_row(d, t, r, 3, &c, sv, tv);
 		if (cmp)
-			diff_row_values(d, t, r, nc, &tr->dd, sv[tr->dd.m],
+			diff_row(d, t, r, nc, &tr->dd, sv[tr->dd.m],
 			    sv[tr->dd.bm], tv[tr->dd.m], tv[tr->dd.bm]);
 	}
-	columns_pager_values(d, q, tr->from, shown, tr->ngroups);
-	columns_controls_profile(d, p, tr->m, q, 1);
+	columns_pager(d, q, tr->from, shown, tr->ngroups);
+	columns_controls(d, p, tr->m, q, 1);
 	return (d);
 }
 
@@ -455,21 +455,21 @@ module_display(const void *v, const struct report_notes *notes,
 	if (d == NULL)
 		return (NULL);
 	if (notes->compared)
-		diff_text_values(d, p, &notes->diff, notes->base_name);
+		diff_text(d, p, &notes->diff, notes->base_name);
 	display_text(d, "%lld functions in %lld contexts; the module's total "
 	    "counts its call nodes once.", (long long)tr->n,
 	    (long long)tr->rows.nodes[0]);
-	columns_init_profile(&c, p, tr->m, q, COLUMNS_SELF | COLUMNS_TOTAL);
+	columns_init(&c, p, tr->m, q, COLUMNS_SELF | COLUMNS_TOTAL);
 	t = display_table(d, 1 + columns_count(&c), "module");
 	display_head(d, t, 0, "Module", NULL, 0);
 	columns_head(d, t, 1, &c, q);
 	r = display_row(d, t);
 	display_cell(d, t, r, 0, *name ? name : "(no module)", NULL,
 	    DISPLAY_STRONG);
-	columns_row_values(d, t, r, 1, &c, tr->rows.self, tr->rows.total);
+	columns_row(d, t, r, 1, &c, tr->rows.self, tr->rows.total);
 
 	display_heading(d, "Functions");
-	columns_init_profile(&c, p, tr->m, q, COLUMNS_SELF | COLUMNS_TOTAL |
+	columns_init(&c, p, tr->m, q, COLUMNS_SELF | COLUMNS_TOTAL |
 	    COLUMNS_SORT);
 	nc = 1 + columns_count(&c);
 	t = display_table(d, nc + (cmp ? DIFF_COLUMNS : 0), "functions");
@@ -490,16 +490,16 @@ module_display(const void *v, const struct report_notes *notes,
 			sv[k] = p->metrics[k].func_self[f];
 			tv[k] = p->metrics[k].func_total[f];
 		}
-		columns_row_values(d, t, r, 1, &c, sv, tv);
+		columns_row(d, t, r, 1, &c, sv, tv);
 		if (cmp)
-			diff_row_values(d, t, r, nc, &tr->dd, sv[tr->dd.m],
+			diff_row(d, t, r, nc, &tr->dd, sv[tr->dd.m],
 			    sv[tr->dd.bm], tv[tr->dd.m], tv[tr->dd.bm]);
 	}
-	columns_pager_values(d, q, tr->from, shown, tr->n);
+	columns_pager(d, q, tr->from, shown, tr->n);
 	l = display_links(d);
 	link = report_goto(q, "modules", -1);
 	display_link(d, l, "all modules", link);
 	free(link);
-	columns_controls_profile(d, p, tr->m, q, 1);
+	columns_controls(d, p, tr->m, q, 1);
 	return (d);
 }

@@ -321,7 +321,7 @@ search_display(const void *v, const struct report_notes *notes,
 		free(link);
 		free(focus);
 	}
-	columns_init_profile(&c, p, tr->m, q, COLUMNS_SELF | COLUMNS_TOTAL);
+	columns_init(&c, p, tr->m, q, COLUMNS_SELF | COLUMNS_TOTAL);
 	nc = 1 + columns_count(&c);
 	t = display_table(d, nc + 2, "search");
 	display_head(d, t, 0, "Function", NULL, 0);
@@ -340,7 +340,7 @@ search_display(const void *v, const struct report_notes *notes,
 			sv[k] = p->metrics[k].func_self[f];
 			tv[k] = p->metrics[k].func_total[f];
 		}
-		columns_row_values(d, t, r, 1, &c, sv, tv);
+		columns_row(d, t, r, 1, &c, sv, tv);
 		link = search_push(q, "tree", NULL, f);
 		display_cell(d, t, r, nc, "tree", link, 0);
 		free(link);
@@ -348,6 +348,6 @@ search_display(const void *v, const struct report_notes *notes,
 		display_cell(d, t, r, nc + 1, "flame", link, 0);
 		free(link);
 	}
-	columns_pager_values(d, q, tr->from, tr->nrows, matched);
+	columns_pager(d, q, tr->from, tr->nrows, matched);
 	return (d);
 }

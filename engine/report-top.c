@@ -236,8 +236,8 @@ top_display(const void *v, const struct report_notes *notes,
 		return (NULL);
 	columns_metrics_profile(d, q, p, tr->m, tr->cmp);
 	if (notes->compared) {
-		diff_text_values(d, p, &notes->diff, notes->base_name);
-		diff_switch(d, q, 1);
+		diff_text(d, p, &notes->diff, notes->base_name);
+		diff_controls(d, q, 1);
 	}
 	if (query_isset(q, QUERY_MIN))
 		display_text(d, "%lld functions with at least %s%% of the %s "
@@ -250,7 +250,7 @@ top_display(const void *v, const struct report_notes *notes,
 		display_text(d, "%s function%s.", n, tr->matched == 1 ? "" :
 		    "s");
 	}
-	columns_init_profile(&c, p, tr->m, q, COLUMNS_SELF | COLUMNS_TOTAL |
+	columns_init(&c, p, tr->m, q, COLUMNS_SELF | COLUMNS_TOTAL |
 	    COLUMNS_SORT);
 	nc = 1 + columns_count(&c);
 	t = display_table(d, nc + (tr->cmp ? DIFF_COLUMNS : 0), "top");
@@ -279,14 +279,14 @@ top_display(const void *v, const struct report_notes *notes,
 			sv[k] = p->metrics[k].func_self[f];
 			tv[k] = p->metrics[k].func_total[f];
 		}
-		columns_row_values(d, t, r, 1, &c, sv, tv);
+		columns_row(d, t, r, 1, &c, sv, tv);
 		if (tr->cmp)
-			diff_row_values(d, t, r, nc, &tr->dd,
+			diff_row(d, t, r, nc, &tr->dd,
 			    sv[tr->dd.m], sv[tr->dd.bm], tv[tr->dd.m],
 			    tv[tr->dd.bm]);
 	}
 	query_tmpl_clear(&tfunc);
-	columns_pager_values(d, q, tr->from, tr->nrows, tr->matched);
-	columns_controls_profile(d, p, tr->m, q, 1);
+	columns_pager(d, q, tr->from, tr->nrows, tr->matched);
+	columns_controls(d, p, tr->m, q, 1);
 	return (d);
 }

@@ -1077,8 +1077,8 @@ tree_display(const void *v, const struct report_notes *notes,
 	columns_metrics_profile(d, q, p, wp->m, cmp);
 	columns_views(d, q);
 	if (notes->compared) {
-		diff_text_values(d, p, &notes->diff, notes->base_name);
-		diff_switch(d, q, 0);
+		diff_text(d, p, &notes->diff, notes->base_name);
+		diff_controls(d, q, 0);
 	}
 	if (q->npath > 0) {
 		l = display_links(d);
@@ -1096,7 +1096,7 @@ tree_display(const void *v, const struct report_notes *notes,
 	display_text(d, "%lld nodes shown, chosen by %s total; "
 	    "+ expands, \xe2\x88\x92 collapses.", (long long)wp->nshown,
 	    p->metrics[wp->m].name);
-	columns_init_profile(&c, p, wp->m, q, COLUMNS_SELF | COLUMNS_TOTAL);
+	columns_init(&c, p, wp->m, q, COLUMNS_SELF | COLUMNS_TOTAL);
 	ncols = 1 + columns_count(&c);
 	t = display_table(d, ncols + (cmp ? DIFF_COLUMNS : 0), "tree");
 	display_head(d, t, 0, "Function", NULL, 0);
@@ -1131,7 +1131,7 @@ tree_display(const void *v, const struct report_notes *notes,
 		n = wp->nodes[i];
 		f = p->node_func[n];
 		link = f > 0 ? tree_func_link(&tfunc, f) : NULL;
-		/* "module`name", or the name alone (report_label()). */
+		/* "module`name", or the name alone (report_func_label()). */
 		module = profile_func_module(p, f);
 		name = profile_func_name(p, f);
 		mlen = strlen(module);
@@ -1159,9 +1159,9 @@ tree_display(const void *v, const struct report_notes *notes,
 			sv[k] = p->metrics[k].self[n];
 			tv[k] = p->metrics[k].total[n];
 		}
-		columns_row_values(d, t, r, 1, &c, sv, tv);
+		columns_row(d, t, r, 1, &c, sv, tv);
 		if (cmp)
-			diff_row_values(d, t, r, ncols, &tr->dd,
+			diff_row(d, t, r, ncols, &tr->dd,
 			    sv[tr->dd.m], sv[tr->dd.bm], tv[tr->dd.m],
 			    tv[tr->dd.bm]);
 		/* Push the "more" row, then the children in reverse. */
@@ -1176,7 +1176,7 @@ tree_display(const void *v, const struct report_notes *notes,
 			sp++;
 		}
 	}
-	columns_controls_profile(d, p, wp->m, q, 0);
+	columns_controls(d, p, wp->m, q, 0);
 	goto done;
 nomem:
 	display_free(d);

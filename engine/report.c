@@ -339,7 +339,7 @@ report_goto_tmpl(struct query_tmpl *t, const struct query *q,
 }
 
 /*
- * The function named "module`name", as pages show it (report_label), or
+ * The function named "module`name", as pages show it (report_func_label), or
  * PROFILE_NONE: the name that tells two functions of one name apart.
  */
 static uint32_t
@@ -525,6 +525,23 @@ report_order(uint32_t *idx, uint32_t n, const int64_t *key, size_t stride,
  * stacks' spelling) when it has a module, else its name. Caller frees.
  */
 char *
+report_func_label(const struct profile *p, uint32_t f)
+{
+	const char	*module = profile_func_module(p, f);
+	char		*s;
+
+	if (*module == '\0')
+		return (strdup(profile_func_name(p, f)));
+	if (asprintf(&s, "%s`%s", module, profile_func_name(p, f)) == -1)
+		return (NULL);
+	return (s);
+}
+
+/*
+ * report_func_label() of a row of a JSON answer (its "name" and
+ * "module"), for readers of answers: deepq query --fail-on-growth.
+ */
+char *
 report_label(const json_t *o)
 {
 	const char	*name = report_string(o, "name");
@@ -534,20 +551,6 @@ report_label(const json_t *o)
 	if (*module == '\0')
 		return (strdup(name));
 	if (asprintf(&s, "%s`%s", module, name) == -1)
-		return (NULL);
-	return (s);
-}
-
-/* report_label() of function f of p. Caller frees. */
-char *
-report_func_label(const struct profile *p, uint32_t f)
-{
-	const char	*module = profile_func_module(p, f);
-	char		*s;
-
-	if (*module == '\0')
-		return (strdup(profile_func_name(p, f)));
-	if (asprintf(&s, "%s`%s", module, profile_func_name(p, f)) == -1)
 		return (NULL);
 	return (s);
 }

@@ -33,7 +33,7 @@
  * disagree. What every answer carries beside its report (the base
  * compared, the comparison's totals, the transforms, "estimated") is
  * one struct report_notes, filled by answer-query.c, which the JSON
- * (reports_notes_json) and the pages (diff_text_values, diff_switch,
+ * (reports_notes_json) and the pages (diff_text, diff_controls,
  * reports_notes_display) both read.
  *
  * The adapter: a report not yet typed has create_json and display_json
@@ -166,8 +166,8 @@ int		 report_sort(const struct profile *, const struct query *,
 void		 report_order(uint32_t *, uint32_t, const int64_t *, size_t,
 		     const char *const *);
 const char	*report_string(const json_t *, const char *);
-char		*report_label(const json_t *);
 char		*report_func_label(const struct profile *, uint32_t);
+char		*report_label(const json_t *);
 int64_t		 report_integer(const json_t *, const char *);
 
 json_t		*report_export(const struct profile *, const char *,

@@ -218,7 +218,7 @@ reports_notes_json(json_t *j, const struct report_notes *n)
  * Add the notes every page ends or starts with: the transforms'
  * breadcrumbs and the links that push one, the estimate's warning. (A comparison's
  * sentence and controls sit among the report's own blocks: its display
- * writes them, diff_text_values() and diff_switch().)
+ * writes them, diff_text() and diff_controls().)
  */
 void
 reports_notes_display(struct display *d, const struct report_notes *n,

@@ -356,7 +356,7 @@ rows_page_display(struct display *d, const char *heading,
 	int				 calls = rw->calls != NULL &&
 					    pg->n > 0;
 
-	columns_init_profile(&c, p, m, q, COLUMNS_SELF | COLUMNS_TOTAL |
+	columns_init(&c, p, m, q, COLUMNS_SELF | COLUMNS_TOTAL |
 	    COLUMNS_SORT);
 	if (heading != NULL)
 		display_heading(d, heading);
@@ -383,9 +383,9 @@ rows_page_display(struct display *d, const char *heading,
 		free(str);
 		sv = rw->self + (size_t)x * rw->nmetrics;
 		tv = rw->total + (size_t)x * rw->nmetrics;
-		columns_row_values(d, t, r, 2, &c, sv, tv);
+		columns_row(d, t, r, 2, &c, sv, tv);
 		if (cmp)
-			diff_row_values(d, t, r, nc, s->diff, sv[s->diff->m],
+			diff_row(d, t, r, nc, s->diff, sv[s->diff->m],
 			    sv[s->diff->bm], tv[s->diff->m], tv[s->diff->bm]);
 	}
 }
