@@ -221,6 +221,11 @@ answer_query_parsed(const struct profile *p, const struct query *q,
 		report_error_set(&e, 500, "out of memory");
 		goto fail;
 	}
+	/* The JSON holds all it needs: the result's memory back first. */
+	if (!r->needs_display) {
+		reports_free(entry, res);
+		res = NULL;
+	}
 	if (r->needs_display && ((d = reports_display(entry, res, &notes,
 	    q)) == NULL || display_failed(d))) {
 		report_error_set(&e, 500, "out of memory");
