@@ -38,8 +38,8 @@
  *
  * The adapter: a report not yet typed has create_json and display_json
  * instead; its result is its JSON object, the notes are added to it,
- * and its page reads it back by key (diff_text, columns_init and the
- * other JSON forms). The reports still on it:
+ * and its page reads it back by key (report_string, report_integer,
+ * columns_metrics_json). The reports still on it:
  *
  *	flame		the SVG and the HTML page's inline graph are drawn
  *			from its JSON (render-svg.c);
