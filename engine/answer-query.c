@@ -210,13 +210,14 @@ answer_query_parsed(const struct profile *p, const struct query *q,
 	/*
 	 * One result, then what the renderer takes: the JSON (format=json,
 	 * svg, the exports) or the page (html, text). A report on the JSON
-	 * adapter is its JSON already: it goes to the page too (a flame
-	 * graph's HTML draws its frames from it).
+	 * adapter is its JSON already, and a flame graph's page draws its
+	 * frames from its JSON (page_json): the page gets it too.
 	 */
 	if ((res = reports_create(entry, use, q, &rc, &e)) == NULL)
 		goto fail;
 	reports_notes_init(&notes, use, q, rc.base_name, ts, estimated);
-	if ((!r->needs_display || !reports_typed(entry)) &&
+	if ((!r->needs_display || !reports_typed(entry) ||
+	    entry->page_json) &&
 	    (j = reports_json(entry, res, &notes, q)) == NULL) {
 		report_error_set(&e, 500, "out of memory");
 		goto fail;

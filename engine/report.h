@@ -29,6 +29,10 @@
  *	display(result)	a struct display for the HTML and text pages;
  *	free(result).
  *
+ * A flame graph is drawn from its JSON, by format=svg and inline in
+ * its HTML page (render-svg.c): its entry sets page_json, and its page
+ * gets the JSON beside the display.
+ *
  * Both are made from the one result, so the JSON and the pages cannot
  * disagree. What every answer carries beside its report (the base
  * compared, the comparison's totals, the transforms, "estimated") is
@@ -38,11 +42,9 @@
  *
  * The adapter: a report not yet typed has create_json and display_json
  * instead; its result is its JSON object, the notes are added to it,
- * and its page reads it back by key (report_string, report_integer,
- * columns_metrics_json). The reports still on it:
+ * and its page reads it back by key (report_string, report_integer).
+ * The reports still on it:
  *
- *	flame		the SVG and the HTML page's inline graph are drawn
- *			from its JSON (render-svg.c);
  *	status		its figures come as a JSON object from the
  *			server's status callback (report_context.status);
  *	folded, callgrind, pprof, speedscope
@@ -131,6 +133,8 @@ struct report_entry {
 			    struct report_error *);
 	struct display	*(*display_json)(const json_t *,
 			    const struct query *);
+	int		 page_json;	/* its page draws from its JSON
+					   too (the flame graph inline) */
 	int		 live;		/* answers depend on more than the
 					   profile and the query: never
 					   cached (answer-cache.c) */
