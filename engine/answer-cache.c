@@ -27,6 +27,7 @@
 #include "hash.h"
 #include "query.h"
 #include "report.h"
+#include "reports.h"
 
 /*
  * A chained hash table of entries and one LRU list through them, most
@@ -122,7 +123,7 @@ answer_cache_key(const struct query *q, const char *name,
 	char				*canon, *key;
 	int				 n;
 
-	if ((r = report_find(query_str(q, QUERY_CMD))) == NULL || r->live ||
+	if ((r = reports_find(query_str(q, QUERY_CMD))) == NULL || r->live ||
 	    *query_str(q, QUERY_BASE) != '\0')
 		return (NULL);
 	if ((canon = query_format(q)) == NULL)

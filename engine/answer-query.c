@@ -33,6 +33,7 @@
 #include "query.h"
 #include "render.h"
 #include "report.h"
+#include "reports.h"
 #include "transform.h"
 
 /* Query string + profile -> answer (see answer-query.h). */
@@ -127,7 +128,7 @@ struct answer *
 answer_query_parsed(const struct profile *p, const struct query *q,
     const struct answer_context *ctx)
 {
-	const struct report_entry	*entry;
+	const struct report_entry	*entry = NULL;
 	const struct renderer		*r;
 	const struct profile		*use = p;
 	struct report_error		 e = { 0, NULL };
@@ -136,8 +137,9 @@ answer_query_parsed(const struct profile *p, const struct query *q,
 	struct report_context		 rc = ctx->report;
 	struct cost			 budget;
 	const struct profile		*bp;
-	struct diff			 dd;
+	struct report_notes		 notes;
 	struct display			*d = NULL;
+	void				*res = NULL;
 	struct answer_body		 ab;
 	struct answer			*a = NULL;
 	json_t				*j = NULL;
@@ -150,7 +152,7 @@ answer_query_parsed(const struct profile *p, const struct query *q,
 	/* One budget for the whole query: transforms and report alike. */
 	cost_init(&budget, rc.max_cost, rc.max_msec);
 	rc.cost = &budget;
-	if ((entry = report_find(query_str(q, QUERY_CMD))) == NULL) {
+	if ((entry = reports_find(query_str(q, QUERY_CMD))) == NULL) {
 		report_error_set(&e, 400, "report %s is not available",
 		    query_str(q, QUERY_CMD));
 		goto fail;
@@ -206,41 +208,27 @@ answer_query_parsed(const struct profile *p, const struct query *q,
 		use = derived;
 	}
 	/*
-	 * A page that needs only the display, and compares nothing, is
-	 * made from the profile without the JSON (one object a tree node
-	 * was most of a tree page's time); the JSON keeps its own path.
+	 * One result, then what the renderer takes: the JSON (format=json,
+	 * svg, the exports) or the page (html, text). A report on the JSON
+	 * adapter is its JSON already, and a flame graph's page draws its
+	 * frames from its JSON (page_json): the page gets it too.
 	 */
-	if (r->needs_display && rc.base == NULL && !diff_init(&dd, use, q) &&
-	    report_has_display(q)) {
-		if ((d = report_create_display(use, q, &rc, &e)) == NULL)
-			goto fail;
-		goto displayed;
-	}
-	if ((j = report_create(use, q, &rc, &e)) == NULL)
+	if ((res = reports_create(entry, use, q, &rc, &e)) == NULL)
 		goto fail;
-	/* Every report of a comparison says what it compares. */
-	if (diff_init(&dd, use, q) && ((rc.base_name != NULL &&
-	    json_object_set_new(j, "base", json_string(rc.base_name)) == -1) ||
-	    diff_summary(j, use, &dd) == -1)) {
+	reports_notes_init(&notes, use, q, rc.base_name, ts, estimated);
+	if ((!r->needs_display || !reports_typed(entry) ||
+	    entry->page_json) &&
+	    (j = reports_json(entry, res, &notes, q)) == NULL) {
 		report_error_set(&e, 500, "out of memory");
 		goto fail;
 	}
-	if ((ts->n > 0 && json_object_set_new(j, "transforms",
-	    transform_json(use, ts)) == -1) || (estimated &&
-	    funcgraph_mark(j) == -1)) {
-		report_error_set(&e, 500, "out of memory");
-		goto fail;
+	/* The JSON holds all it needs: the result's memory back first. */
+	if (!r->needs_display) {
+		reports_free(entry, res);
+		res = NULL;
 	}
-	if (r->needs_display && (d = report_display(j, q)) == NULL) {
-		report_error_set(&e, 500, "out of memory");
-		goto fail;
-	}
-displayed:
-	if (d != NULL)
-		transform_display(d, use, q, ts);
-	if (d != NULL && estimated)
-		funcgraph_note(d);
-	if (d != NULL && display_failed(d)) {
+	if (r->needs_display && ((d = reports_display(entry, res, &notes,
+	    q)) == NULL || display_failed(d))) {
 		report_error_set(&e, 500, "out of memory");
 		goto fail;
 	}
@@ -278,6 +266,8 @@ done:
 	free(e.message);
 	display_free(d);
 	json_decref(j);
+	if (entry != NULL)
+		reports_free(entry, res);
 	profile_free(derived);
 	profile_free(merged);
 	transform_stack_free(ts);

@@ -99,9 +99,8 @@ group_width(const struct columns *c, const struct columns_group *g)
 
 /*
  * The columns from the metrics' names, units, rates (0: none) and sums,
- * n of them, metric the sort metric: from the JSON or the profile alike.
- * index[k] is where metric k's values are (the JSON holds one value a
- * name: the last metric of that name).
+ * n of them, metric the sort metric. index[k] is where metric k's values
+ * are (the JSON holds one value a name: the last metric of that name).
  */
 static void
 columns_setup(struct columns *c, size_t n, const char *const *names,
@@ -156,45 +155,13 @@ columns_setup(struct columns *c, size_t n, const char *const *names,
 }
 
 /*
- * The columns of a report's page: which metrics (fields=), and which
- * columns per metric (flags: COLUMNS_SELF, COLUMNS_TOTAL, COLUMNS_SORT).
+ * The columns of a report's page on metric m: which metrics (fields=),
+ * and which columns per metric (flags: COLUMNS_SELF, COLUMNS_TOTAL,
+ * COLUMNS_SORT), as report_metrics() puts the metrics in the JSON; the
+ * rows are then filled with columns_row().
  */
 void
-columns_init(struct columns *c, const json_t *j, const struct query *q,
-    int flags)
-{
-	const json_t	*metrics = json_object_get(j, "metrics"), *m;
-	const json_t	*totals = json_object_get(j, "totals");
-	const char	*names[PROFILE_MAX_METRICS];
-	const char	*units[PROFILE_MAX_METRICS];
-	double		 rates[PROFILE_MAX_METRICS];
-	int64_t		 sums[PROFILE_MAX_METRICS];
-	uint32_t	 index[PROFILE_MAX_METRICS];
-	size_t		 i, n = 0;
-
-	/* A report holds the profile's metrics, no more than it can. */
-	json_array_foreach(metrics, i, m) {
-		if (n == PROFILE_MAX_METRICS)
-			break;
-		names[n] = report_string(m, "name");
-		units[n] = report_string(m, "unit");
-		rates[n] = json_number_value(json_object_get(m, "rate"));
-		sums[n] = json_integer_value(json_object_get(totals,
-		    names[n]));
-		index[n] = n;
-		n++;
-	}
-	columns_setup(c, n, names, units, rates, sums, index,
-	    report_string(j, "metric"), q, flags);
-}
-
-/*
- * columns_init() from the profile and the sort metric m, as they would
- * be in the report's JSON (report_metrics()), for a page made without
- * it; the rows are then filled with columns_row_values().
- */
-void
-columns_init_profile(struct columns *c, const struct profile *p, int m,
+columns_init(struct columns *c, const struct profile *p, int m,
     const struct query *q, int flags)
 {
 	const char	*names[PROFILE_MAX_METRICS];
@@ -396,35 +363,11 @@ columns_cell(struct display *d, struct display_block *b, size_t r,
 }
 
 /*
- * Fill the groups' cells of a row from its {metric: value} objects
- * (self, total; either may be NULL when the flags do not show it).
+ * Fill the groups' cells of a row from the values of every metric
+ * (self[k], total[k] for metric k of the profile of columns_init()).
  */
 void
 columns_row(struct display *d, struct display_block *b, size_t r,
-    uint32_t col, const struct columns *c, const json_t *self,
-    const json_t *total)
-{
-	int64_t		 sv[PROFILE_MAX_METRICS], tv[PROFILE_MAX_METRICS];
-	int64_t		 calls = 0;
-	uint32_t	 i;
-
-	if (c->avg)
-		calls = json_integer_value(json_object_get(self, c->calls));
-	for (i = 0; i < c->ngroups; i++) {
-		sv[i] = json_integer_value(json_object_get(self,
-		    c->g[i].metric));
-		tv[i] = json_integer_value(json_object_get(total,
-		    c->g[i].metric));
-	}
-	columns_cells(d, b, r, col, c, sv, tv, calls);
-}
-
-/*
- * columns_row() from the values of every metric (self[k], total[k] for
- * metric k of the profile of columns_init_profile()).
- */
-void
-columns_row_values(struct display *d, struct display_block *b, size_t r,
     uint32_t col, const struct columns *c, const int64_t *self,
     const int64_t *total)
 {
@@ -493,39 +436,16 @@ columns_toggles(struct display *d, const struct columns *c, int rated,
 	}
 }
 
-/*
- * The preference toggles under a table (columns_toggles()), from the
- * report's JSON.
- */
+/* The preference toggles (columns_toggles()) of a page on metric m. */
 void
-columns_controls(struct display *d, const json_t *j, const struct query *q,
-    int lists)
-{
-	const json_t	*metrics = json_object_get(j, "metrics"), *m;
-	struct columns	 c;
-	int		 rated = 0;
-	size_t		 i;
-
-	columns_init(&c, j, q, COLUMNS_SELF | COLUMNS_TOTAL);
-	json_array_foreach(metrics, i, m) {
-		if (json_number_value(json_object_get(m, "rate")) > 0 &&
-		    (c.calls == NULL || strcmp(c.calls,
-		    report_string(m, "name")) != 0))
-			rated = 1;
-	}
-	columns_toggles(d, &c, rated, json_array_size(metrics), q, lists);
-}
-
-/* columns_controls() from the profile and the sort metric m. */
-void
-columns_controls_profile(struct display *d, const struct profile *p, int m,
+columns_controls(struct display *d, const struct profile *p, int m,
     const struct query *q, int lists)
 {
 	struct columns	 c;
 	int		 rated = 0;
 	uint32_t	 k;
 
-	columns_init_profile(&c, p, m, q, COLUMNS_SELF | COLUMNS_TOTAL);
+	columns_init(&c, p, m, q, COLUMNS_SELF | COLUMNS_TOTAL);
 	for (k = 0; k < p->nmetrics; k++) {
 		if (profile_metric_rate(p, k) > 0 && (c.calls == NULL ||
 		    strcmp(c.calls, p->metrics[k].name) != 0))
@@ -536,15 +456,13 @@ columns_controls_profile(struct display *d, const struct profile *p, int m,
 
 /*
  * "Rows 51-100 of 740." with links to the previous and next pages of a
- * list report (its "rows", "from" and "matched").
+ * list report: a page of n rows from row from, of matched in all.
  */
 void
-columns_pager(struct display *d, const json_t *j, const struct query *q)
+columns_pager(struct display *d, const struct query *q, int64_t from,
+    int64_t n, int64_t matched)
 {
 	struct display_block	*l;
-	int64_t			 from = report_integer(j, "from");
-	int64_t			 matched = report_integer(j, "matched");
-	int64_t			 n = json_array_size(json_object_get(j, "rows"));
 	int64_t			 limit = query_int(q, QUERY_LIMIT);
 	char			 v[32], *link;
 
@@ -598,6 +516,32 @@ columns_metrics(struct display *d, const struct query *q,
 			display_link(d, l, names[i], link);
 		free(link);
 	}
+}
+
+/*
+ * columns_metrics() from the profile and the current metric m, as
+ * columns_metrics_json() reads them from a report's JSON: a comparison's
+ * (cmp) base values, the profile's last metric, are no metric of their
+ * own; the current one is the last of its name.
+ */
+void
+columns_metrics_profile(struct display *d, const struct query *q,
+    const struct profile *p, int m, int cmp)
+{
+	const char	*names[PROFILE_MAX_METRICS];
+	uint32_t	 k, n, at = 0;
+
+	n = p->nmetrics < PROFILE_MAX_METRICS ? p->nmetrics :
+	    PROFILE_MAX_METRICS;
+	if (cmp && n > 0 && n == p->nmetrics &&
+	    strcmp(p->metrics[n - 1].name, "base") == 0)
+		n--;
+	for (k = 0; k < n; k++) {
+		names[k] = p->metrics[k].name;
+		if (strcmp(names[k], p->metrics[m].name) == 0)
+			at = k;
+	}
+	columns_metrics(d, q, names, n, at);
 }
 
 /* columns_metrics() from a report's "metrics" and "metric". */

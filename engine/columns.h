@@ -28,10 +28,11 @@
  *	sort=, metric=	the header links that re-sort the page.
  *
  * A group is Self [%] [/call] Total [%] [/call] under the metric's name.
- * Everything is read from the report's JSON ("metrics", "totals") and the
- * query, so the HTML and text pages show exactly what the JSON holds; a
- * page made without JSON reads the same from the profile (_profile,
- * _values), as report_metrics() would have put it in the JSON.
+ * Everything is read from the profile and the query as report_metrics()
+ * puts it in the JSON (a value a metric name: the last metric of that
+ * name), so the HTML and text pages show what the JSON holds.
+ * columns_metrics_json() reads a report's JSON, for the flame graph's
+ * page, which is still made from it.
  */
 
 #include <stdint.h>
@@ -73,30 +74,25 @@ struct columns {
 
 int		 columns_check(const struct profile *, const struct query *,
 		     struct report_error *);
-void		 columns_init(struct columns *, const json_t *,
-		     const struct query *, int);
-void		 columns_init_profile(struct columns *,
+void		 columns_init(struct columns *,
 		     const struct profile *, int, const struct query *, int);
 uint32_t	 columns_count(const struct columns *);
 void		 columns_head(struct display *, struct display_block *,
 		     uint32_t, const struct columns *, const struct query *);
-void		 columns_row(struct display *, struct display_block *, size_t,
-		     uint32_t, const struct columns *, const json_t *,
-		     const json_t *);
-void		 columns_row_values(struct display *, struct display_block *,
+void		 columns_row(struct display *, struct display_block *,
 		     size_t, uint32_t, const struct columns *, const int64_t *,
 		     const int64_t *);
 char		*columns_value(const struct columns *, uint32_t, int64_t);
-void		 columns_controls(struct display *, const json_t *,
-		     const struct query *, int);
-void		 columns_controls_profile(struct display *,
+void		 columns_controls(struct display *,
 		     const struct profile *, int, const struct query *, int);
-void		 columns_pager(struct display *, const json_t *,
-		     const struct query *);
+void		 columns_pager(struct display *, const struct query *,
+		     int64_t, int64_t, int64_t);
 void		 columns_metrics(struct display *, const struct query *,
 		     const char *const *, size_t, size_t);
 void		 columns_metrics_json(struct display *, const json_t *,
 		     const struct query *);
+void		 columns_metrics_profile(struct display *,
+		     const struct query *, const struct profile *, int, int);
 void		 columns_views(struct display *, const struct query *);
 
 #endif /* COLUMNS_H */

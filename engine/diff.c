@@ -400,59 +400,81 @@ diff_cell(struct display *d, struct display_block *t, size_t r, uint32_t col,
 	free(n);
 }
 
-/* A row's comparison cells (its "diff" member) from column col. */
-void
-diff_row(struct display *d, struct display_block *t, size_t r, uint32_t col,
-    const json_t *row)
+/*
+ * A row's comparison cells from column col: the base's total, the change
+ * of the total, their ratio (has_ratio 0: "new", no base value) and the
+ * change of self.
+ */
+static void
+diff_cells(struct display *d, struct display_block *t, size_t r,
+    uint32_t col, int64_t base, int64_t dtotal, int has_ratio, double ratio,
+    int64_t dself)
 {
-	const json_t	*o = json_object_get(row, "diff");
-	const json_t	*tot = json_object_get(o, "total");
-	const json_t	*self = json_object_get(o, "self");
-	const json_t	*ratio;
 	char		 buf[32];
 
-	if (o == NULL)
-		return;
-	diff_cell(d, t, r, col, json_integer_value(json_object_get(tot,
-	    "base")), 0);
-	diff_cell(d, t, r, col + 1, json_integer_value(json_object_get(tot,
-	    "delta")), 1);
-	ratio = json_object_get(tot, "ratio");
-	if (json_is_number(ratio))
-		snprintf(buf, sizeof buf, "%.3f", json_number_value(ratio));
+	diff_cell(d, t, r, col, base, 0);
+	diff_cell(d, t, r, col + 1, dtotal, 1);
+	if (has_ratio)
+		snprintf(buf, sizeof buf, "%.3f", ratio);
 	else
 		snprintf(buf, sizeof buf, "new");
 	display_cell(d, t, r, col + 2, buf, NULL, DISPLAY_NUM);
-	diff_cell(d, t, r, col + 3, json_integer_value(json_object_get(self,
-	    "delta")), 1);
+	diff_cell(d, t, r, col + 3, dself, 1);
 }
 
-/* The sentence that heads a comparison page. */
+/*
+ * A row's comparison cells from column col, from the compared metric's
+ * values: self and total here, bself and btotal in the base (unscaled),
+ * as diff_set() puts them in the row's "diff".
+ */
 void
-diff_text(struct display *d, const json_t *j)
+diff_row(struct display *d, struct display_block *t, size_t r,
+    uint32_t col, const struct diff *df, int64_t self, int64_t bself,
+    int64_t total, int64_t btotal)
 {
-	const json_t	*c = json_object_get(j, "comparison");
-	const char	*base = json_string_value(json_object_get(j, "base"));
-	const json_t	*ratio;
-	char		*v, *b, *dl;
+	int64_t	 sb = diff_base(df, btotal);
 
-	if (c == NULL)
-		return;
-	ratio = json_object_get(c, "ratio");
-	v = display_number(json_integer_value(json_object_get(c, "value")));
-	b = display_number(json_integer_value(json_object_get(c, "base")));
-	dl = display_number(json_integer_value(json_object_get(c, "delta")));
+	diff_cells(d, t, r, col, sb, total - sb, sb != 0, sb != 0 ?
+	    (double)total / (double)sb : 0, self - diff_base(df, bself));
+}
+
+/*
+ * The sentence that heads a comparison page, from the comparison's
+ * totals (value here, base scaled, has_ratio 0 when the base is 0).
+ */
+static void
+diff_sentence(struct display *d, const char *name, int normalize,
+    const char *metric, int64_t value, int64_t base, int64_t delta,
+    int has_ratio, double ratio)
+{
+	char	*v, *b, *dl;
+
+	v = display_number(value);
+	b = display_number(base);
+	dl = display_number(delta);
 	display_text(d, "Compared with %s%s: %s %s here, %s in the base, "
-	    "delta %s%s (ratio %.3f).", base ? base : "the base",
-	    json_is_true(json_object_get(c, "normalize")) ?
-	    " (normalised to equal totals)" : "", v ? v : "?",
-	    json_string_value(json_object_get(c, "metric")), b ? b : "?",
-	    json_integer_value(json_object_get(c, "delta")) > 0 ? "+" : "",
-	    dl ? dl : "?", json_is_number(ratio) ?
-	    json_number_value(ratio) : 0.0);
+	    "delta %s%s (ratio %.3f).", name ? name : "the base",
+	    normalize ? " (normalised to equal totals)" : "", v ? v : "?",
+	    metric, b ? b : "?", delta > 0 ? "+" : "", dl ? dl : "?",
+	    has_ratio ? ratio : 0.0);
 	free(v);
 	free(b);
 	free(dl);
+}
+
+/*
+ * The sentence that heads a comparison page, from the comparison (what
+ * diff_summary() puts in the JSON): name is base='s, or NULL.
+ */
+void
+diff_text(struct display *d, const struct profile *p,
+    const struct diff *df, const char *name)
+{
+	int64_t	 v = p->metrics[df->m].sum;
+	int64_t	 sb = diff_base(df, p->metrics[df->bm].sum);
+
+	diff_sentence(d, name, df->normalize, p->metrics[df->m].name, v, sb,
+	    v - sb, sb != 0, sb != 0 ? (double)v / (double)sb : 0);
 }
 
 /*
@@ -460,15 +482,12 @@ diff_text(struct display *d, const json_t *j)
  * change (where the report sorts, sorts), and the profile alone again.
  */
 void
-diff_controls(struct display *d, const json_t *j, const struct query *q,
-    int sorts)
+diff_controls(struct display *d, const struct query *q, int sorts)
 {
 	struct display_block	*l;
 	char			*link;
 	int			 norm = query_int(q, QUERY_NORMALIZE) != 0;
 
-	if (json_object_get(j, "comparison") == NULL)
-		return;
 	l = display_switch(d, "Comparison");
 	link = report_link(q, QUERY_NORMALIZE, norm ? NULL : "1", -1);
 	display_link(d, l, norm ? "raw totals" : "normalize the totals", link);

@@ -70,11 +70,12 @@ int		 diff_key(const struct diff *, const struct profile *, int,
 		     int, int64_t *);
 uint32_t	 diff_head(struct display *, struct display_block *,
 		     uint32_t);
-void		 diff_row(struct display *, struct display_block *, size_t,
-		     uint32_t, const json_t *);
-void		 diff_text(struct display *, const json_t *);
-void		 diff_controls(struct display *, const json_t *,
-		     const struct query *, int);
+void		 diff_row(struct display *, struct display_block *,
+		     size_t, uint32_t, const struct diff *, int64_t, int64_t,
+		     int64_t, int64_t);
+void		 diff_text(struct display *, const struct profile *,
+		     const struct diff *, const char *);
+void		 diff_controls(struct display *, const struct query *, int);
 void		 diff_head_sort(struct display *, struct display_block *,
 		     uint32_t, const struct query *);
 

@@ -45,43 +45,66 @@
  * page.
  */
 
-static json_t	*callers_create(const struct profile *, const struct query *,
+/* The result: the function, its butterfly and the page of caller rows. */
+struct callers_result {
+	const struct profile		*p;
+	int				 m;
+	uint32_t			 f;
+	const struct callgraph		*g;
+	int				 cmp;
+	struct diff			 dd;
+	enum aggregate_by		 by;
+	struct aggregate_butterfly	 b;
+	struct rows_page		 rows;
+};
+
+static void	*callers_create(const struct profile *, const struct query *,
 		    const struct report_context *, struct report_error *);
-static struct display *callers_display(const json_t *, const struct query *);
+static json_t	*callers_json(const void *, const struct query *);
+static struct display *callers_display(const void *,
+		    const struct report_notes *, const struct query *);
+static void	 callers_free(void *);
 
 const struct report_entry report_callers_entry = {
 	.name = "callers",
 	.title = "Callers",
 	.formats = "html|json|text",
 	.create = callers_create,
+	.json = callers_json,
 	.display = callers_display,
+	.free = callers_free,
 };
 
-static json_t *
+static void *
 callers_create(const struct profile *p, const struct query *q,
     const struct report_context *ctx, struct report_error *e)
 {
-	struct aggregate_butterfly	 b;
+	struct callers_result		*t;
 	struct aggregate_spec		 spec;
 	struct rows_spec		 rs;
 	const struct callgraph		*g = NULL;
 	uint8_t				*in = NULL;
-	json_t				*j = NULL, *fo, *a;
 	const char			*by = query_str(q, QUERY_BY);
 	uint32_t			 f;
-	int				 m, sort, sm;
-	int64_t				 matched;
-	struct diff			 dd;
-	int				 cmp = diff_init(&dd, p, q);
-	int				 ds = diff_sort(cmp, q);
+	int				 m, sort, sm, ds;
 
-	memset(&b, 0, sizeof b);
+	if ((t = calloc(1, sizeof *t)) == NULL) {
+		report_error_set(e, 500, "out of memory");
+		return (NULL);
+	}
+	t->p = p;
+	t->cmp = diff_init(&t->dd, p, q);
+	ds = diff_sort(t->cmp, q);
 	if ((m = report_metric(p, q, e)) == -1)
-		return (NULL);
-	if ((sort = diff_report_sort(&dd, ds, p, q, m, &sm, e)) == -1)
-		return (NULL);
+		goto fail;
+	if ((sort = diff_report_sort(&t->dd, ds, p, q, m, &sm, e)) == -1)
+		goto fail;
 	if ((f = report_func_find(p, q, e)) == PROFILE_NONE)
-		return (NULL);
+		goto fail;
+	t->m = m;
+	if (report_rates_check(p, e) == -1)
+		goto fail;
+	t->f = f;
 	memset(&spec, 0, sizeof spec);
 	spec.callers_by = strcmp(by, "site") == 0 ? AGGREGATE_SITE :
 	    strcmp(by, "module") == 0 ? AGGREGATE_MODULE :
@@ -91,36 +114,16 @@ callers_create(const struct profile *p, const struct query *q,
 		spec.callers_by = AGGREGATE_FUNC;
 	spec.callees_by = AGGREGATE_FUNC;
 	spec.internal = 1;
+	t->by = spec.callers_by;
 	if ((g = callgraph_get(p, ctx->cost)) == NULL ||
 	    (in = calloc(p->nfuncs, 1)) == NULL)
 		goto nomem;
+	t->g = g;
 	in[f] = 1;
 	spec.in = in;
 	spec.clique = g->clique;
-	if (aggregate_butterfly(p, &spec, &b, ctx->cost) == -1)
+	if (aggregate_butterfly(p, &spec, &t->b, ctx->cost) == -1)
 		goto nomem;
-
-	if ((j = report_new("callers")) == NULL ||
-	    report_metrics(j, p, m) == -1 ||
-	    (fo = report_func(p, f)) == NULL ||
-	    json_object_set_new(j, "function", fo) == -1)
-		goto nomem;
-	json_object_set_new(j, "by", json_string(rows_by_name(
-	    spec.callers_by)));
-	json_object_set_new(fo, "clique", json_integer(g->clique[f]));
-	json_object_set_new(fo, "recursive",
-	    json_boolean(callgraph_recursive(g, g->clique[f])));
-	json_object_set_new(fo, "contexts", json_integer(b.set.nodes[0]));
-	/* A call graph counts the calls into the function. */
-	if (b.set.calls != NULL)
-		json_object_set_new(fo, "calls",
-		    json_integer((json_int_t)b.set.calls[0]));
-	json_object_set_new(fo, "self", report_row_values(p, b.set.self));
-	json_object_set_new(fo, "total", report_row_values(p, b.set.total));
-	if (cmp && diff_add_values(fo, &dd, b.set.self, b.set.total) == -1)
-		goto nomem;
-	json_object_set_new(j, "sites", json_string(p->extra_site != NULL ?
-	    "static" : "call nodes"));
 
 	memset(&rs, 0, sizeof rs);
 	rs.by = spec.callers_by;
@@ -128,48 +131,106 @@ callers_create(const struct profile *p, const struct query *q,
 	rs.clique = g->clique[f];
 	rs.sort = sort;
 	rs.metric = sm;
-	rs.diff = cmp ? &dd : NULL;
+	rs.diff = t->cmp ? &t->dd : NULL;
 	rs.diffsort = ds;
 	rs.from = query_int(q, QUERY_FROM);
 	rs.limit = query_int(q, QUERY_LIMIT);
-	if ((a = rows_json(p, &b.callers, &rs, &matched)) == NULL ||
-	    json_object_set_new(j, "rows", a) == -1)
+	if (rows_page(&t->rows, p, &t->b.callers, &rs) == -1)
 		goto nomem;
-	json_object_set_new(j, "matched", json_integer(matched));
-	json_object_set_new(j, "from", json_integer(rs.from));
-	goto done;
+	free(in);
+	return (t);
 nomem:
 	report_error_cost(e, ctx->cost);
-	json_decref(j);
-	j = NULL;
-done:
-	aggregate_butterfly_clear(&b);
+fail:
 	free(in);
-	return (j);
+	callers_free(t);
+	return (NULL);
 }
 
-static struct display *
-callers_display(const json_t *j, const struct query *q)
+static void
+callers_free(void *v)
 {
-	struct display		*d;
-	struct display_block	*l;
-	const json_t		*fo = json_object_get(j, "function");
-	const char		*by = report_string(j, "by");
-	char			*title, *link, *s;
-	size_t			 i;
+	struct callers_result	*t = v;
+
+	if (t == NULL)
+		return;
+	rows_page_clear(&t->rows);
+	aggregate_butterfly_clear(&t->b);
+	free(t);
+}
+
+/* cmd=callers as JSON (deepq-query(7)); NULL if out of memory. */
+static json_t *
+callers_json(const void *v, const struct query *q)
+{
+	const struct callers_result	*t = v;
+	const struct profile		*p = t->p;
+	const struct callgraph		*g = t->g;
+	json_t				*j = NULL, *fo, *a;
+	uint32_t			 f = t->f;
+
+	if ((j = report_new("callers")) == NULL ||
+	    report_metrics(j, p, t->m) == -1 ||
+	    (fo = report_func(p, f)) == NULL ||
+	    json_object_set_new(j, "function", fo) == -1)
+		goto nomem;
+	json_object_set_new(j, "by", json_string(rows_by_name(t->by)));
+	json_object_set_new(fo, "clique", json_integer(g->clique[f]));
+	json_object_set_new(fo, "recursive",
+	    json_boolean(callgraph_recursive(g, g->clique[f])));
+	json_object_set_new(fo, "contexts", json_integer(t->b.set.nodes[0]));
+	/* A call graph counts the calls into the function. */
+	if (t->b.set.calls != NULL)
+		json_object_set_new(fo, "calls",
+		    json_integer((json_int_t)t->b.set.calls[0]));
+	json_object_set_new(fo, "self", report_row_values(p, t->b.set.self));
+	json_object_set_new(fo, "total", report_row_values(p,
+	    t->b.set.total));
+	if (t->cmp && diff_add_values(fo, &t->dd, t->b.set.self,
+	    t->b.set.total) == -1)
+		goto nomem;
+	json_object_set_new(j, "sites", json_string(p->extra_site != NULL ?
+	    "static" : "call nodes"));
+	if ((a = rows_page_json(p, &t->rows)) == NULL ||
+	    json_object_set_new(j, "rows", a) == -1)
+		goto nomem;
+	json_object_set_new(j, "matched", json_integer(t->rows.matched));
+	json_object_set_new(j, "from", json_integer(t->rows.spec.from));
+	return (j);
+nomem:
+	json_decref(j);
+	return (NULL);
+}
+
+/* cmd=callers's page, from the rows and the profile. */
+static struct display *
+callers_display(const void *v, const struct report_notes *notes,
+    const struct query *q)
+{
+	const struct callers_result	*tr = v;
+	const struct profile		*p = tr->p;
+	struct display			*d;
+	struct display_block		*l;
+	const char			*by = rows_by_name(tr->by);
+	const char			*name = profile_func_name(p, tr->f);
+	char				*title, *link, *s;
+	int64_t				 contexts = tr->b.set.nodes[0];
+	int64_t				 matched = tr->rows.matched;
+	size_t				 i;
 	static const char *const bys[] = { "func", "site", "module",
 	    "clique" };
 
-	if (asprintf(&title, "Callers of %s by %s", report_string(fo, "name"),
+	if (asprintf(&title, "Callers of %s by %s", name,
 	    strcmp(by, "func") == 0 ? "function" : by) == -1)
 		return (NULL);
 	d = display_create(title);
 	free(title);
 	if (d == NULL)
 		return (NULL);
-	diff_text(d, j);
+	if (notes->compared)
+		diff_text(d, p, &notes->diff, notes->base_name);
 	l = display_links(d);
-	link = report_func_link(q, report_integer(fo, "func"));
+	link = report_func_link(q, tr->f);
 	display_link(d, l, "the function", link);
 	free(link);
 	for (i = 0; i < sizeof bys / sizeof bys[0]; i++) {
@@ -184,18 +245,16 @@ callers_display(const json_t *j, const struct query *q)
 		free(link);
 	}
 	if (strcmp(by, "site") == 0)
-		display_text(d, "%s", strcmp(report_string(j, "sites"),
-		    "static") == 0 ? "Sites are the static call sites of the "
-		    "program." : "The profile has no static call sites: a "
-		    "site is the calling function at one call node path.");
+		display_text(d, "%s", p->extra_site != NULL ? "Sites are the "
+		    "static call sites of the program." : "The profile has "
+		    "no static call sites: a site is the calling function "
+		    "at one call node path.");
 	display_text(d, "%lld caller %s%s; %s is called in %lld context%s.",
-	    (long long)report_integer(j, "matched"),
-	    strcmp(by, "func") == 0 ? "function" : strcmp(by, "site") == 0 ?
-	    "site" : by, report_integer(j, "matched") == 1 ? "" : "s",
-	    report_string(fo, "name"), (long long)report_integer(fo,
-	    "contexts"), report_integer(fo, "contexts") == 1 ? "" : "s");
-	rows_display(d, NULL, json_object_get(j, "rows"), by, q, j);
-	columns_pager(d, j, q);
-	columns_controls(d, j, q, 1);
+	    (long long)matched, strcmp(by, "func") == 0 ? "function" :
+	    strcmp(by, "site") == 0 ? "site" : by, matched == 1 ? "" : "s",
+	    name, (long long)contexts, contexts == 1 ? "" : "s");
+	rows_page_display(d, NULL, p, &tr->rows, tr->m, q);
+	columns_pager(d, q, tr->rows.spec.from, tr->rows.n, matched);
+	columns_controls(d, p, tr->m, q, 1);
 	return (d);
 }

@@ -43,8 +43,8 @@ const struct report_entry report_callgrind_entry = {
 	.name = "callgrind",
 	.title = "Callgrind",
 	.formats = "callgrind|json",
-	.create = callgrind_create,
-	.display = callgrind_display,
+	.create_json = callgrind_create,
+	.display_json = callgrind_display,
 };
 
 static json_t *

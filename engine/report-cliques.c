@@ -47,19 +47,60 @@
  * calls out of it ("callees"), each row counted once.
  */
 
-static json_t	*cliques_create(const struct profile *, const struct query *,
+/*
+ * cmd=cliques's result: the n recursive cliques (id[c] the id of group
+ * c, rows its sums), in order idx, rows from .. from + limit - 1 shown.
+ */
+struct cliques_result {
+	const struct profile	*p;
+	int			 m;
+	const struct callgraph	*g;
+	struct aggregate_rows	 rows;
+	uint32_t		*id, *idx;
+	const char		**names;
+	uint32_t		 n;
+	int64_t			 from, limit;
+};
+
+/*
+ * cmd=clique's result: clique id, its n members in order idx (the first
+ * limit shown), its butterfly and the pages of callers and callees.
+ */
+struct clique_result {
+	const struct profile		*p;
+	int				 m;
+	const struct callgraph		*g;
+	uint32_t			 id;
+	int				 cmp;
+	struct diff			 dd;
+	struct aggregate_butterfly	 b;
+	uint32_t			*idx;
+	uint32_t			 n;
+	int64_t				 limit;
+	struct rows_page		 callers, callees;
+};
+
+static void	*cliques_create(const struct profile *, const struct query *,
 		    const struct report_context *, struct report_error *);
-static struct display *cliques_display(const json_t *, const struct query *);
-static json_t	*clique_create(const struct profile *, const struct query *,
+static json_t	*cliques_json(const void *, const struct query *);
+static struct display *cliques_display(const void *,
+		    const struct report_notes *, const struct query *);
+static void	 cliques_free(void *);
+static void	*clique_create(const struct profile *, const struct query *,
 		    const struct report_context *, struct report_error *);
-static struct display *clique_display(const json_t *, const struct query *);
+static json_t	*clique_json(const void *, const struct query *);
+static struct display *clique_display(const void *,
+		    const struct report_notes *, const struct query *);
+static void	 clique_free(void *);
 
 const struct report_entry report_cliques_entry = {
 	.name = "cliques",
 	.title = "Cliques",
 	.formats = "html|json|text",
 	.create = cliques_create,
+	.json = cliques_json,
 	.display = cliques_display,
+	.free = cliques_free,
 };
 
 const struct report_entry report_clique_entry = {
@@ -67,32 +108,39 @@ const struct report_entry report_clique_entry = {
 	.title = "Clique",
 	.formats = "html|json|text",
 	.create = clique_create,
+	.json = clique_json,
 	.display = clique_display,
+	.free = clique_free,
 };
 
-static json_t *
+static void *
 cliques_create(const struct profile *p, const struct query *q,
     const struct report_context *ctx, struct report_error *e)
 {
-	struct aggregate_rows	 rows;
+	struct cliques_result	*t;
 	const struct callgraph	*g = NULL;
-	json_t			*j = NULL, *a, *o;
-	uint32_t		*group = NULL, *id = NULL, *idx = NULL;
-	uint32_t		 n = 0, f, c, i;
-	const char		**names = NULL;
+	uint32_t		*group = NULL, n = 0, f, c, i;
 	int			 m, sort, sm;
-	int64_t			 from = query_int(q, QUERY_FROM);
-	int64_t			 limit = query_int(q, QUERY_LIMIT);
 
-	memset(&rows, 0, sizeof rows);
+	if ((t = calloc(1, sizeof *t)) == NULL) {
+		report_error_set(e, 500, "out of memory");
+		return (NULL);
+	}
+	t->p = p;
+	t->from = query_int(q, QUERY_FROM);
+	t->limit = query_int(q, QUERY_LIMIT);
 	if ((m = report_metric(p, q, e)) == -1 ||
 	    (sort = report_sort(p, q, m, &sm, e)) == -1)
-		return (NULL);
+		goto fail;
+	t->m = m;
+	if (report_rates_check(p, e) == -1)
+		goto fail;
 	if ((g = callgraph_get(p, ctx->cost)) == NULL ||
 	    (group = malloc(p->nfuncs * sizeof *group)) == NULL ||
-	    (id = malloc((g->nrecursive ? g->nrecursive : 1) * sizeof *id)) ==
-	    NULL)
+	    (t->id = malloc((g->nrecursive ? g->nrecursive : 1) *
+	    sizeof *t->id)) == NULL)
 		goto nomem;
+	t->g = g;
 	/*
 	 * Dense numbers for the recursive cliques, in id order. A clique's
 	 * id is its smallest member, so it is numbered before the others.
@@ -103,76 +151,107 @@ cliques_create(const struct profile *p, const struct query *q,
 			group[f] = AGGREGATE_NONE;
 		else if (c == f) {
 			group[f] = n;
-			id[n++] = f;
+			t->id[n++] = f;
 		} else
 			group[f] = group[c];
 	}
-	if (aggregate_groups(p, group, n, &rows, ctx->cost) == -1 ||
-	    (idx = malloc((n ? n : 1) * sizeof *idx)) == NULL ||
-	    (names = malloc((n ? n : 1) * sizeof *names)) == NULL)
+	t->n = n;
+	if (aggregate_groups(p, group, n, &t->rows, ctx->cost) == -1 ||
+	    (t->idx = malloc((n ? n : 1) * sizeof *t->idx)) == NULL ||
+	    (t->names = malloc((n ? n : 1) * sizeof *t->names)) == NULL)
 		goto nomem;
 	for (i = 0; i < n; i++) {
-		idx[i] = i;
-		names[i] = profile_func_name(p, id[i]);
+		t->idx[i] = i;
+		t->names[i] = profile_func_name(p, t->id[i]);
 	}
-	report_order(idx, n, sort == REPORT_SORT_NAME ? NULL :
-	    (sort == REPORT_SORT_SELF ? rows.self : rows.total) + sm,
-	    p->nmetrics, names);
+	report_order(t->idx, n, sort == REPORT_SORT_NAME ? NULL :
+	    (sort == REPORT_SORT_SELF ? t->rows.self : t->rows.total) + sm,
+	    p->nmetrics, t->names);
+	free(group);
+	return (t);
+nomem:
+	report_error_cost(e, ctx->cost);
+fail:
+	free(group);
+	cliques_free(t);
+	return (NULL);
+}
+
+static void
+cliques_free(void *v)
+{
+	struct cliques_result	*t = v;
+
+	if (t == NULL)
+		return;
+	aggregate_rows_clear(&t->rows);
+	free(t->id);
+	free(t->idx);
+	free(t->names);
+	free(t);
+}
+
+/* cmd=cliques as JSON (deepq-query(7)); NULL if out of memory. */
+static json_t *
+cliques_json(const void *v, const struct query *q)
+{
+	const struct cliques_result	*t = v;
+	const struct profile		*p = t->p;
+	json_t				*j = NULL, *a, *o;
+	uint32_t			 c;
+	int64_t				 i;
 
 	if ((j = report_new("cliques")) == NULL ||
-	    report_metrics(j, p, m) == -1 || (a = json_array()) == NULL ||
+	    report_metrics(j, p, t->m) == -1 || (a = json_array()) == NULL ||
 	    json_object_set_new(j, "rows", a) == -1)
 		goto nomem;
-	json_object_set_new(j, "cliques", json_integer(g->ncliques));
-	json_object_set_new(j, "matched", json_integer(n));
-	json_object_set_new(j, "from", json_integer(from));
-	for (i = from; i < n && i < from + limit; i++) {
-		c = idx[i];
+	json_object_set_new(j, "cliques", json_integer(t->g->ncliques));
+	json_object_set_new(j, "matched", json_integer(t->n));
+	json_object_set_new(j, "from", json_integer(t->from));
+	for (i = t->from; i < t->n && i < t->from + t->limit; i++) {
+		c = t->idx[i];
 		o = json_pack("{s:i, s:s, s:i, s:i, s:o*, s:o*}",
-		    "id", (json_int_t)id[c],
-		    "name", names[c],
-		    "members", (json_int_t)g->size[id[c]],
-		    "contexts", (json_int_t)rows.nodes[c],
-		    "self", report_row_values(p, rows.self +
+		    "id", (json_int_t)t->id[c],
+		    "name", t->names[c],
+		    "members", (json_int_t)t->g->size[t->id[c]],
+		    "contexts", (json_int_t)t->rows.nodes[c],
+		    "self", report_row_values(p, t->rows.self +
 		    (size_t)c * p->nmetrics),
-		    "total", report_row_values(p, rows.total +
+		    "total", report_row_values(p, t->rows.total +
 		    (size_t)c * p->nmetrics));
 		if (o == NULL || json_array_append_new(a, o) == -1)
 			goto nomem;
 	}
-	goto done;
-nomem:
-	report_error_cost(e, ctx->cost);
-	json_decref(j);
-	j = NULL;
-done:
-	aggregate_rows_clear(&rows);
-	free(group);
-	free(id);
-	free(idx);
-	free(names);
 	return (j);
+nomem:
+	json_decref(j);
+	return (NULL);
 }
 
+/* cmd=cliques's page, from the groups. */
 static struct display *
-cliques_display(const json_t *j, const struct query *q)
+cliques_display(const void *v, const struct report_notes *notes,
+    const struct query *q)
 {
-	struct display		*d;
-	struct display_block	*t;
-	struct columns		 c;
-	const json_t		*rows = json_object_get(j, "rows"), *row;
-	size_t			 i, r;
-	char			*s, *link, id[32];
+	const struct cliques_result	*tr = v;
+	const struct profile		*p = tr->p;
+	struct display			*d;
+	struct display_block		*t;
+	struct columns			 c;
+	size_t				 r;
+	char				*s, *link, id[32];
+	uint32_t			 x, shown = 0;
+	int64_t				 i;
 
 	if ((d = display_create("Recursive cliques")) == NULL)
 		return (NULL);
 	display_text(d, "%lld of %lld cliques are recursive. A clique is a "
 	    "set of functions that call each other (a strongly connected "
 	    "component of the call graph), named by its first member; its "
-	    "total counts its call nodes once.",
-	    (long long)report_integer(j, "matched"),
-	    (long long)report_integer(j, "cliques"));
-	columns_init(&c, j, q, COLUMNS_SELF | COLUMNS_TOTAL | COLUMNS_SORT);
+	    "total counts its call nodes once.", (long long)tr->n,
+	    (long long)tr->g->ncliques);
+	columns_init(&c, p, tr->m, q, COLUMNS_SELF | COLUMNS_TOTAL |
+	    COLUMNS_SORT);
 	t = display_table(d, 4 + columns_count(&c), "cliques");
 	display_head(d, t, 0, "Clique", NULL, DISPLAY_NUM);
 	s = report_link(q, QUERY_SORT, "name", QUERY_FROM, NULL, -1);
@@ -181,59 +260,65 @@ cliques_display(const json_t *j, const struct query *q)
 	display_head(d, t, 2, "Members", NULL, DISPLAY_NUM);
 	display_head(d, t, 3, "Contexts", NULL, DISPLAY_NUM);
 	columns_head(d, t, 4, &c, q);
-	json_array_foreach(rows, i, row) {
+	for (i = tr->from; i < tr->n && i < tr->from + tr->limit; i++) {
+		x = tr->idx[i];
+		shown++;
 		r = display_row(d, t);
-		snprintf(id, sizeof id, "%lld", (long long)report_integer(row,
-		    "id"));
+		snprintf(id, sizeof id, "%u", tr->id[x]);
 		link = report_goto(q, "clique", QUERY_CLIQUE, id, -1);
 		display_cell(d, t, r, 0, id, link, DISPLAY_NUM);
 		free(link);
-		link = report_func_link(q, report_integer(row, "id"));
-		display_cell(d, t, r, 1, report_string(row, "name"), link, 0);
+		link = report_func_link(q, tr->id[x]);
+		display_cell(d, t, r, 1, tr->names[x], link, 0);
 		free(link);
-		s = display_number(report_integer(row, "members"));
+		s = display_number(tr->g->size[tr->id[x]]);
 		display_cell(d, t, r, 2, s, NULL, DISPLAY_NUM);
 		free(s);
-		s = display_number(report_integer(row, "contexts"));
+		s = display_number(tr->rows.nodes[x]);
 		display_cell(d, t, r, 3, s, NULL, DISPLAY_NUM);
 		free(s);
-		columns_row(d, t, r, 4, &c, json_object_get(row, "self"),
-		    json_object_get(row, "total"));
+		columns_row(d, t, r, 4, &c, tr->rows.self +
+		    (size_t)x * p->nmetrics, tr->rows.total +
+		    (size_t)x * p->nmetrics);
 	}
-	columns_pager(d, j, q);
-	columns_controls(d, j, q, 1);
+	columns_pager(d, q, tr->from, shown, tr->n);
+	columns_controls(d, p, tr->m, q, 1);
 	return (d);
 }
 
-static json_t *
+static void *
 clique_create(const struct profile *p, const struct query *q,
     const struct report_context *ctx, struct report_error *e)
 {
-	struct aggregate_butterfly	 b;
+	struct clique_result		*t;
 	struct aggregate_spec		 spec;
 	struct rows_spec		 rs;
 	const struct callgraph		*g = NULL;
 	uint8_t				*in = NULL;
-	json_t				*j = NULL, *a, *o;
 	uint32_t			 id = query_int(q, QUERY_CLIQUE), f;
-	uint32_t			*idx = NULL, n = 0, i;
+	uint32_t			 n = 0;
 	const char			**names = NULL;
 	const int64_t			*key;
 	int64_t				*dkey = NULL;
-	int				 m, sort, sm;
-	int64_t				 matched, limit = query_int(q,
-					     QUERY_LIMIT);
-	struct diff			 dd;
-	int				 cmp = diff_init(&dd, p, q);
-	int				 ds = diff_sort(cmp, q);
+	int				 m, sort, sm, ds;
 
-	memset(&b, 0, sizeof b);
+	if ((t = calloc(1, sizeof *t)) == NULL) {
+		report_error_set(e, 500, "out of memory");
+		return (NULL);
+	}
+	t->p = p;
+	t->id = id;
+	t->limit = query_int(q, QUERY_LIMIT);
+	t->cmp = diff_init(&t->dd, p, q);
+	ds = diff_sort(t->cmp, q);
 	if ((m = report_metric(p, q, e)) == -1)
-		return (NULL);
-	if ((sort = diff_report_sort(&dd, ds, p, q, m, &sm, e)) == -1)
-		return (NULL);
+		goto fail;
+	if ((sort = diff_report_sort(&t->dd, ds, p, q, m, &sm, e)) == -1)
+		goto fail;
+	t->m = m;
 	if ((g = callgraph_get(p, ctx->cost)) == NULL)
 		goto nomem;
+	t->g = g;
 	if (id >= p->nfuncs || g->clique[id] != id) {
 		if (id < p->nfuncs)
 			report_error_set(e, 404, "no clique %u (function %u "
@@ -242,60 +327,38 @@ clique_create(const struct profile *p, const struct query *q,
 			report_error_set(e, 404, "no clique %u", id);
 		goto fail;
 	}
+	if (report_rates_check(p, e) == -1)
+		goto fail;
 	if ((in = calloc(p->nfuncs, 1)) == NULL ||
-	    (idx = malloc(g->size[id] * sizeof *idx)) == NULL ||
+	    (t->idx = malloc(g->size[id] * sizeof *t->idx)) == NULL ||
 	    (names = malloc(p->nfuncs * sizeof *names)) == NULL)
 		goto nomem;
 	for (f = 0; f < p->nfuncs; f++) {
 		names[f] = profile_func_name(p, f);
 		if (g->clique[f] == id) {
 			in[f] = 1;
-			idx[n++] = f;
+			t->idx[n++] = f;
 		}
 	}
+	t->n = n;
 	memset(&spec, 0, sizeof spec);
 	spec.in = in;
 	spec.internal = 0;
 	spec.callers_by = AGGREGATE_FUNC;
 	spec.callees_by = AGGREGATE_FUNC;
 	spec.clique = g->clique;
-	if (aggregate_butterfly(p, &spec, &b, ctx->cost) == -1)
-		goto nomem;
-
-	if ((j = report_new("clique")) == NULL ||
-	    report_metrics(j, p, m) == -1 || (a = json_array()) == NULL ||
-	    json_object_set_new(j, "members", a) == -1)
-		goto nomem;
-	if ((o = json_pack("{s:i, s:s, s:i, s:b, s:i, s:o*, s:o*}",
-	    "id", (json_int_t)id, "name", names[id],
-	    "members", (json_int_t)n,
-	    "recursive", callgraph_recursive(g, id),
-	    "contexts", (json_int_t)b.set.nodes[0],
-	    "self", report_row_values(p, b.set.self),
-	    "total", report_row_values(p, b.set.total))) == NULL ||
-	    json_object_set_new(j, "clique", o) == -1 ||
-	    (cmp && diff_add_values(o, &dd, b.set.self, b.set.total) == -1))
+	if (aggregate_butterfly(p, &spec, &t->b, ctx->cost) == -1)
 		goto nomem;
 	key = sort == REPORT_SORT_NAME ? NULL : sort == REPORT_SORT_SELF ?
 	    p->metrics[sm].func_self : p->metrics[sm].func_total;
 	if (ds != -1) {
 		if ((dkey = malloc(p->nfuncs * sizeof *dkey)) == NULL)
 			goto nomem;
-		diff_keys(&dd, ds, p->metrics[dd.m].func_total,
-		    p->metrics[dd.bm].func_total, 1, p->nfuncs, dkey);
+		diff_keys(&t->dd, ds, p->metrics[t->dd.m].func_total,
+		    p->metrics[t->dd.bm].func_total, 1, p->nfuncs, dkey);
 		key = dkey;
 	}
-	report_order(idx, n, key, 1, names);
-	for (i = 0; i < n && i < limit; i++) {
-		if ((o = report_func(p, idx[i])) == NULL ||
-		    json_array_append_new(a, o) == -1 ||
-		    json_object_set_new(o, "self", report_func_values(p, 0,
-		    idx[i])) == -1 ||
-		    json_object_set_new(o, "total", report_func_values(p, 1,
-		    idx[i])) == -1 ||
-		    (cmp && diff_add(o, p, &dd, 1, idx[i]) == -1))
-			goto nomem;
-	}
+	report_order(t->idx, n, key, 1, names);
 
 	memset(&rs, 0, sizeof rs);
 	rs.by = AGGREGATE_FUNC;
@@ -303,47 +366,110 @@ clique_create(const struct profile *p, const struct query *q,
 	rs.clique = id;
 	rs.sort = sort;
 	rs.metric = sm;
-	rs.diff = cmp ? &dd : NULL;
+	rs.diff = t->cmp ? &t->dd : NULL;
 	rs.diffsort = ds;
-	rs.limit = limit;
-	if ((a = rows_json(p, &b.callers, &rs, &matched)) == NULL ||
-	    json_object_set_new(j, "callers", a) == -1)
+	rs.limit = t->limit;
+	if (rows_page(&t->callers, p, &t->b.callers, &rs) == -1)
 		goto nomem;
-	json_object_set_new(j, "ncallers", json_integer(matched));
 	rs.callee = 1;
-	if ((a = rows_json(p, &b.callees, &rs, &matched)) == NULL ||
-	    json_object_set_new(j, "callees", a) == -1)
+	if (rows_page(&t->callees, p, &t->b.callees, &rs) == -1)
 		goto nomem;
-	json_object_set_new(j, "ncallees", json_integer(matched));
-	goto done;
+	free(dkey);
+	free(in);
+	free(names);
+	return (t);
 nomem:
 	report_error_cost(e, ctx->cost);
 fail:
-	json_decref(j);
-	j = NULL;
-done:
-	aggregate_butterfly_clear(&b);
 	free(dkey);
 	free(in);
-	free(idx);
 	free(names);
-	return (j);
+	clique_free(t);
+	return (NULL);
 }
 
-static struct display *
-clique_display(const json_t *j, const struct query *q)
+static void
+clique_free(void *v)
 {
-	struct display		*d;
-	struct display_block	*t, *l;
-	struct columns		 c;
-	const json_t		*row, *co = json_object_get(j, "clique");
-	size_t			 i, r;
-	char			*s, *link;
-	int			 cmp = json_object_get(j, "comparison") != NULL;
-	uint32_t		 nc;
+	struct clique_result	*t = v;
 
-	if (asprintf(&s, "Clique %lld (%s)", (long long)report_integer(co,
-	    "id"), report_string(co, "name")) == -1)
+	if (t == NULL)
+		return;
+	rows_page_clear(&t->callers);
+	rows_page_clear(&t->callees);
+	aggregate_butterfly_clear(&t->b);
+	free(t->idx);
+	free(t);
+}
+
+/* cmd=clique as JSON (deepq-query(7)); NULL if out of memory. */
+static json_t *
+clique_json(const void *v, const struct query *q)
+{
+	const struct clique_result	*t = v;
+	const struct profile		*p = t->p;
+	json_t				*j = NULL, *a, *o;
+	uint32_t			 i;
+
+	if ((j = report_new("clique")) == NULL ||
+	    report_metrics(j, p, t->m) == -1 || (a = json_array()) == NULL ||
+	    json_object_set_new(j, "members", a) == -1)
+		goto nomem;
+	if ((o = json_pack("{s:i, s:s, s:i, s:b, s:i, s:o*, s:o*}",
+	    "id", (json_int_t)t->id, "name", profile_func_name(p, t->id),
+	    "members", (json_int_t)t->n,
+	    "recursive", callgraph_recursive(t->g, t->id),
+	    "contexts", (json_int_t)t->b.set.nodes[0],
+	    "self", report_row_values(p, t->b.set.self),
+	    "total", report_row_values(p, t->b.set.total))) == NULL ||
+	    json_object_set_new(j, "clique", o) == -1 ||
+	    (t->cmp && diff_add_values(o, &t->dd, t->b.set.self,
+	    t->b.set.total) == -1))
+		goto nomem;
+	for (i = 0; i < t->n && i < t->limit; i++) {
+		if ((o = report_func(p, t->idx[i])) == NULL ||
+		    json_array_append_new(a, o) == -1 ||
+		    json_object_set_new(o, "self", report_func_values(p, 0,
+		    t->idx[i])) == -1 ||
+		    json_object_set_new(o, "total", report_func_values(p, 1,
+		    t->idx[i])) == -1 ||
+		    (t->cmp && diff_add(o, p, &t->dd, 1, t->idx[i]) == -1))
+			goto nomem;
+	}
+	if ((a = rows_page_json(p, &t->callers)) == NULL ||
+	    json_object_set_new(j, "callers", a) == -1)
+		goto nomem;
+	json_object_set_new(j, "ncallers", json_integer(t->callers.matched));
+	if ((a = rows_page_json(p, &t->callees)) == NULL ||
+	    json_object_set_new(j, "callees", a) == -1)
+		goto nomem;
+	json_object_set_new(j, "ncallees", json_integer(t->callees.matched));
+	return (j);
+nomem:
+	json_decref(j);
+	return (NULL);
+}
+
+/* cmd=clique's page, from the butterfly, the members and the profile. */
+static struct display *
+clique_display(const void *v, const struct report_notes *notes,
+    const struct query *q)
+{
+	const struct clique_result	*tr = v;
+	const struct profile		*p = tr->p;
+	const struct aggregate_rows	*set = &tr->b.set;
+	struct display			*d;
+	struct display_block		*t, *l;
+	struct columns			 c;
+	int64_t				 sv[PROFILE_MAX_METRICS];
+	int64_t				 tv[PROFILE_MAX_METRICS];
+	size_t				 r;
+	char				*s, *link;
+	int				 cmp = tr->cmp;
+	uint32_t			 nc, i, f, k;
+
+	if (asprintf(&s, "Clique %u (%s)", tr->id, profile_func_name(p,
+	    tr->id)) == -1)
 		return (NULL);
 	d = display_create(s);
 	free(s);
@@ -351,13 +477,13 @@ clique_display(const json_t *j, const struct query *q)
 		return (NULL);
 	display_text(d, "%lld %s in %lld contexts; %s. The clique's total "
 	    "counts its call nodes once; a member's total counts its own "
-	    "recursion once.", (long long)report_integer(co, "members"),
-	    report_integer(co, "members") == 1 ? "member" : "members",
-	    (long long)report_integer(co, "contexts"),
-	    json_is_true(json_object_get(co, "recursive")) ? "recursive" :
+	    "recursion once.", (long long)tr->n,
+	    tr->n == 1 ? "member" : "members", (long long)set->nodes[0],
+	    callgraph_recursive(tr->g, tr->id) ? "recursive" :
 	    "not recursive");
-	diff_text(d, j);
-	columns_init(&c, j, q, COLUMNS_SELF | COLUMNS_TOTAL);
+	if (notes->compared)
+		diff_text(d, p, &notes->diff, notes->base_name);
+	columns_init(&c, p, tr->m, q, COLUMNS_SELF | COLUMNS_TOTAL);
 	nc = 1 + columns_count(&c);
 	t = display_table(d, nc + (cmp ? DIFF_COLUMNS : 0), "clique");
 	display_head(d, t, 0, "Clique", NULL, 0);
@@ -366,12 +492,15 @@ clique_display(const json_t *j, const struct query *q)
 		diff_head(d, t, nc);
 	r = display_row(d, t);
 	display_cell(d, t, r, 0, "all members", NULL, DISPLAY_STRONG);
-	columns_row(d, t, r, 1, &c, json_object_get(co, "self"),
-	    json_object_get(co, "total"));
-	diff_row(d, t, r, nc, co);
+	columns_row(d, t, r, 1, &c, set->self, set->total);
+	if (cmp)
+		diff_row(d, t, r, nc, &tr->dd, set->self[tr->dd.m],
+		    set->self[tr->dd.bm], set->total[tr->dd.m],
+		    set->total[tr->dd.bm]);
 
 	display_heading(d, "Members");
-	columns_init(&c, j, q, COLUMNS_SELF | COLUMNS_TOTAL | COLUMNS_SORT);
+	columns_init(&c, p, tr->m, q, COLUMNS_SELF | COLUMNS_TOTAL |
+	    COLUMNS_SORT);
 	nc = 1 + columns_count(&c);
 	t = display_table(d, nc + (cmp ? DIFF_COLUMNS : 0), "members");
 	s = report_link(q, QUERY_SORT, "name", -1);
@@ -380,33 +509,37 @@ clique_display(const json_t *j, const struct query *q)
 	columns_head(d, t, 1, &c, q);
 	if (cmp)
 		diff_head(d, t, nc);
-	json_array_foreach(json_object_get(j, "members"), i, row) {
+	for (i = 0; i < tr->n && i < tr->limit; i++) {
+		f = tr->idx[i];
 		r = display_row(d, t);
-		link = report_func_link(q, report_integer(row, "func"));
-		s = report_label(row);
+		link = report_func_link(q, f);
+		s = report_func_label(p, f);
 		display_cell(d, t, r, 0, s ? s : "", link, 0);
 		free(s);
 		free(link);
-		columns_row(d, t, r, 1, &c, json_object_get(row, "self"),
-		    json_object_get(row, "total"));
-		diff_row(d, t, r, nc, row);
+		for (k = 0; k < p->nmetrics && k < PROFILE_MAX_METRICS; k++) {
+			sv[k] = p->metrics[k].func_self[f];
+			tv[k] = p->metrics[k].func_total[f];
+		}
+		columns_row(d, t, r, 1, &c, sv, tv);
+		if (cmp)
+			diff_row(d, t, r, nc, &tr->dd, sv[tr->dd.m],
+			    sv[tr->dd.bm], tv[tr->dd.m], tv[tr->dd.bm]);
 	}
 	if (asprintf(&s, "Called from outside (%lld)", (long long)
-	    report_integer(j, "ncallers")) != -1) {
-		rows_display(d, s, json_object_get(j, "callers"), "func", q,
-		    j);
+	    tr->callers.matched) != -1) {
+		rows_page_display(d, s, p, &tr->callers, tr->m, q);
 		free(s);
 	}
 	if (asprintf(&s, "Calls out of the clique (%lld)", (long long)
-	    report_integer(j, "ncallees")) != -1) {
-		rows_display(d, s, json_object_get(j, "callees"), "func", q,
-		    j);
+	    tr->callees.matched) != -1) {
+		rows_page_display(d, s, p, &tr->callees, tr->m, q);
 		free(s);
 	}
 	l = display_links(d);
 	link = report_goto(q, "cliques", -1);
 	display_link(d, l, "all recursive cliques", link);
 	free(link);
-	columns_controls(d, j, q, 1);
+	columns_controls(d, p, tr->m, q, 1);
 	return (d);
 }

@@ -34,19 +34,33 @@
  * sample tables. Always bounded by limit=.
  */
 
-static json_t	*dump_create(const struct profile *, const struct query *,
+/* The result: the profile's tables, rows from .. from + limit - 1. */
+struct dump_result {
+	const struct profile	*p;
+	int			 m;
+	int64_t			 from, limit;
+	size_t			 memory;
+};
+
+static void	*dump_create(const struct profile *, const struct query *,
 		    const struct report_context *, struct report_error *);
-static struct display *dump_display(const json_t *, const struct query *);
+static json_t	*dump_json(const void *, const struct query *);
+static struct display *dump_display(const void *,
+		    const struct report_notes *, const struct query *);
 static json_t	*dump_index(uint32_t);
 static void	 dump_cell(struct display *, struct display_block *, size_t,
-		    uint32_t, const json_t *, const char *);
+		    uint32_t, int64_t);
+static void	 dump_index_cell(struct display *, struct display_block *,
+		    size_t, uint32_t, uint32_t);
 
 const struct report_entry report_dump_entry = {
 	.name = "dump",
 	.title = "Raw structures",
 	.formats = "html|json|text",
 	.create = dump_create,
+	.json = dump_json,
 	.display = dump_display,
+	.free = free,
 };
 
 /* An index, or null for none. */
@@ -56,19 +70,41 @@ dump_index(uint32_t i)
 	return (i == PROFILE_NONE ? json_null() : json_integer(i));
 }
 
-static json_t *
+static void *
 dump_create(const struct profile *p, const struct query *q,
     const struct report_context *ctx, struct report_error *e)
 {
-	json_t		*j, *funcs, *nodes, *samples, *o;
-	int64_t		 from = query_int(q, QUERY_FROM);
-	int64_t		 limit = query_int(q, QUERY_LIMIT);
-	uint32_t	 i;
-	int		 m;
+	struct dump_result	*t;
+	int			 m;
 
 	if ((m = report_metric(p, q, e)) == -1)
 		return (NULL);
-	if ((j = report_new("dump")) == NULL || report_metrics(j, p, m) == -1 ||
+	if (report_rates_check(p, e) == -1)
+		return (NULL);
+	if ((t = calloc(1, sizeof *t)) == NULL) {
+		report_error_set(e, 500, "out of memory");
+		return (NULL);
+	}
+	t->p = p;
+	t->m = m;
+	t->from = query_int(q, QUERY_FROM);
+	t->limit = query_int(q, QUERY_LIMIT);
+	t->memory = profile_memory(p);
+	return (t);
+}
+
+/* cmd=dump as JSON (deepq-query(7)); NULL if out of memory. */
+static json_t *
+dump_json(const void *v, const struct query *q)
+{
+	const struct dump_result	*t = v;
+	const struct profile		*p = t->p;
+	json_t				*j, *funcs, *nodes, *samples, *o;
+	int64_t				 from = t->from, limit = t->limit;
+	uint32_t			 i;
+
+	if ((j = report_new("dump")) == NULL ||
+	    report_metrics(j, p, t->m) == -1 ||
 	    (funcs = json_array()) == NULL ||
 	    json_object_set_new(j, "functions", funcs) == -1 ||
 	    (nodes = json_array()) == NULL ||
@@ -80,7 +116,7 @@ dump_create(const struct profile *p, const struct query *q,
 	json_object_set_new(j, "nfuncs", json_integer(p->nfuncs));
 	json_object_set_new(j, "nnodes", json_integer(p->nnodes));
 	json_object_set_new(j, "nsamples", json_integer(p->nsamples));
-	json_object_set_new(j, "memory", json_integer(profile_memory(p)));
+	json_object_set_new(j, "memory", json_integer(t->memory));
 	json_object_set_new(j, "extra", json_boolean(p->extra != NULL));
 	json_object_set_new(j, "sites", json_boolean(p->extra_site != NULL));
 	json_object_set_new(j, "from", json_integer(from));
@@ -116,48 +152,59 @@ dump_create(const struct profile *p, const struct query *q,
 	return (j);
 nomem:
 	json_decref(j);
-	report_error_set(e, 500, "out of memory");
 	return (NULL);
 }
 
-/* A cell with an integer member of o (blank if null). */
+/* A cell with an integer. */
 static void
 dump_cell(struct display *d, struct display_block *t, size_t r, uint32_t col,
-    const json_t *o, const char *key)
+    int64_t v)
 {
-	const json_t	*v = json_object_get(o, key);
 	char		 s[32];
 
-	if (json_is_integer(v))
-		snprintf(s, sizeof s, "%lld", (long long)json_integer_value(v));
-	else
-		s[0] = '\0';
+	snprintf(s, sizeof s, "%lld", (long long)v);
 	display_cell(d, t, r, col, s, NULL, DISPLAY_NUM);
 }
 
-static struct display *
-dump_display(const json_t *j, const struct query *q)
+/* A cell with an index, blank for none (null in the JSON). */
+static void
+dump_index_cell(struct display *d, struct display_block *t, size_t r,
+    uint32_t col, uint32_t i)
 {
-	struct display		*d;
-	struct display_block	*t, *l;
-	const json_t		*metrics = json_object_get(j, "metrics");
-	const json_t		*o, *m;
-	const char		*name;
-	size_t			 i, k, r;
-	int64_t			 from = report_integer(j, "from"), most;
-	int64_t			 limit = query_int(q, QUERY_LIMIT);
-	char			*s, *link, v[32];
+	if (i == PROFILE_NONE)
+		display_cell(d, t, r, col, "", NULL, DISPLAY_NUM);
+	else
+		dump_cell(d, t, r, col, i);
+}
 
+/* cmd=dump's page, from the profile's tables. */
+static struct display *
+dump_display(const void *v, const struct report_notes *notes,
+    const struct query *q)
+{
+	const struct dump_result	*tr = v;
+	const struct profile		*p = tr->p;
+	struct display			*d;
+	struct display_block		*t, *l;
+	const char			*name;
+	size_t				 r;
+	uint32_t			 i, k, nm = p->nmetrics;
+	uint32_t			 last[PROFILE_MAX_METRICS];
+	int64_t				 from = tr->from, most;
+	int64_t				 limit = tr->limit;
+	double				 rate;
+	char				*s, *link, val[32];
+
+	/* A row holds one value a name, the last metric's of that name. */
+	for (k = 0; k < nm && k < PROFILE_MAX_METRICS; k++)
+		last[k] = report_metric_last(p, k);
 	if ((d = display_create("Raw structures")) == NULL)
 		return (NULL);
 	display_text(d, "Format %s: %lld functions, %lld call nodes, %lld "
-	    "samples, about %lld bytes.%s", report_string(j, "format"),
-	    (long long)report_integer(j, "nfuncs"),
-	    (long long)report_integer(j, "nnodes"),
-	    (long long)report_integer(j, "nsamples"),
-	    (long long)report_integer(j, "memory"),
-	    json_is_true(json_object_get(j, "sites")) ?
-	    " Static call sites are known." : "");
+	    "samples, about %lld bytes.%s", p->format,
+	    (long long)p->nfuncs, (long long)p->nnodes,
+	    (long long)p->nsamples, (long long)tr->memory,
+	    p->extra_site != NULL ? " Static call sites are known." : "");
 
 	display_heading(d, "Metrics");
 	t = display_table(d, 4, "metrics");
@@ -165,18 +212,16 @@ dump_display(const json_t *j, const struct query *q)
 	display_head(d, t, 1, "Unit", NULL, 0);
 	display_head(d, t, 2, "Per second", NULL, DISPLAY_NUM);
 	display_head(d, t, 3, "Sum", NULL, DISPLAY_NUM);
-	json_array_foreach(metrics, i, m) {
-		name = report_string(m, "name");
+	for (k = 0; k < nm && k < PROFILE_MAX_METRICS; k++) {
+		name = p->metrics[k].name;
 		r = display_row(d, t);
 		display_cell(d, t, r, 0, name, NULL, 0);
-		display_cell(d, t, r, 1, report_string(m, "unit"), NULL, 0);
-		s = json_object_get(m, "rate") ? display_real(
-		    json_number_value(json_object_get(m, "rate"))) :
-		    strdup("");
+		display_cell(d, t, r, 1, p->metrics[k].unit, NULL, 0);
+		s = (rate = profile_metric_rate(p, k)) > 0 ?
+		    display_real(rate) : strdup("");
 		display_cell(d, t, r, 2, s, NULL, DISPLAY_NUM);
 		free(s);
-		s = display_number(json_integer_value(json_object_get(
-		    json_object_get(j, "totals"), name)));
+		s = display_number(p->metrics[last[k]].sum);
 		display_cell(d, t, r, 3, s, NULL, DISPLAY_NUM);
 		free(s);
 	}
@@ -188,83 +233,82 @@ dump_display(const json_t *j, const struct query *q)
 	display_head(d, t, 2, "Module", NULL, 0);
 	display_head(d, t, 3, "File", NULL, 0);
 	display_head(d, t, 4, "Line", NULL, DISPLAY_NUM);
-	json_array_foreach(json_object_get(j, "functions"), i, o) {
+	for (i = from; i < p->nfuncs && i < from + limit; i++) {
 		r = display_row(d, t);
-		dump_cell(d, t, r, 0, o, "id");
-		link = report_integer(o, "id") == 0 ? NULL :
-		    report_func_link(q, report_integer(o, "id"));
-		display_cell(d, t, r, 1, report_string(o, "name"), link, 0);
+		dump_cell(d, t, r, 0, i);
+		link = i == 0 ? NULL : report_func_link(q, i);
+		display_cell(d, t, r, 1, profile_func_name(p, i), link, 0);
 		free(link);
-		display_cell(d, t, r, 2, report_string(o, "module"), NULL, 0);
-		display_cell(d, t, r, 3, report_string(o, "file"), NULL, 0);
-		dump_cell(d, t, r, 4, o, "line");
+		display_cell(d, t, r, 2, profile_func_module(p, i), NULL, 0);
+		display_cell(d, t, r, 3, profile_string(p, p->func_file[i]),
+		    NULL, 0);
+		dump_cell(d, t, r, 4, p->func_line[i]);
 	}
 
 	display_heading(d, "Call nodes");
-	t = display_table(d, 6 + 2 * json_array_size(metrics), "nodes");
+	t = display_table(d, 6 + 2 * nm, "nodes");
 	display_head(d, t, 0, "Id", NULL, DISPLAY_NUM);
 	display_head(d, t, 1, "Parent", NULL, DISPLAY_NUM);
 	display_head(d, t, 2, "Function", NULL, DISPLAY_NUM);
 	display_head(d, t, 3, "Depth", NULL, DISPLAY_NUM);
 	display_head(d, t, 4, "First child", NULL, DISPLAY_NUM);
 	display_head(d, t, 5, "Next sibling", NULL, DISPLAY_NUM);
-	json_array_foreach(metrics, k, m) {
-		if (asprintf(&s, "%s self", report_string(m, "name")) != -1) {
+	for (k = 0; k < nm && k < PROFILE_MAX_METRICS; k++) {
+		if (asprintf(&s, "%s self", p->metrics[k].name) != -1) {
 			display_head(d, t, 6 + 2 * k, s, NULL, DISPLAY_NUM);
 			free(s);
 		}
-		if (asprintf(&s, "%s total", report_string(m, "name")) != -1) {
+		if (asprintf(&s, "%s total", p->metrics[k].name) != -1) {
 			display_head(d, t, 7 + 2 * k, s, NULL, DISPLAY_NUM);
 			free(s);
 		}
 	}
-	json_array_foreach(json_object_get(j, "nodes"), i, o) {
+	for (i = from; i < p->nnodes && i < from + limit; i++) {
 		r = display_row(d, t);
-		dump_cell(d, t, r, 0, o, "id");
-		dump_cell(d, t, r, 1, o, "parent");
-		dump_cell(d, t, r, 2, o, "func");
-		dump_cell(d, t, r, 3, o, "depth");
-		dump_cell(d, t, r, 4, o, "first_child");
-		dump_cell(d, t, r, 5, o, "next_sibling");
-		json_array_foreach(metrics, k, m) {
-			name = report_string(m, "name");
-			dump_cell(d, t, r, 6 + 2 * k, json_object_get(o,
-			    "self"), name);
-			dump_cell(d, t, r, 7 + 2 * k, json_object_get(o,
-			    "total"), name);
+		dump_cell(d, t, r, 0, i);
+		dump_index_cell(d, t, r, 1, p->node_parent[i]);
+		dump_cell(d, t, r, 2, p->node_func[i]);
+		dump_cell(d, t, r, 3, p->node_depth[i]);
+		dump_index_cell(d, t, r, 4, p->node_first_child[i]);
+		dump_index_cell(d, t, r, 5, p->node_next_sibling[i]);
+		for (k = 0; k < nm && k < PROFILE_MAX_METRICS; k++) {
+			dump_cell(d, t, r, 6 + 2 * k,
+			    p->metrics[last[k]].self[i]);
+			dump_cell(d, t, r, 7 + 2 * k,
+			    p->metrics[last[k]].total[i]);
 		}
 	}
 
-	if (json_array_size(json_object_get(j, "samples")) > 0) {
+	if (from < p->nsamples) {
 		display_heading(d, "Samples");
 		t = display_table(d, 3, "samples");
 		display_head(d, t, 0, "Index", NULL, DISPLAY_NUM);
 		display_head(d, t, 1, "Node", NULL, DISPLAY_NUM);
 		display_head(d, t, 2, "Weight", NULL, DISPLAY_NUM);
-		json_array_foreach(json_object_get(j, "samples"), i, o) {
+		for (i = from; i < p->nsamples && i < from + limit; i++) {
 			r = display_row(d, t);
-			dump_cell(d, t, r, 0, o, "index");
-			dump_cell(d, t, r, 1, o, "node");
-			dump_cell(d, t, r, 2, o, "weight");
+			dump_cell(d, t, r, 0, i);
+			dump_cell(d, t, r, 1, p->sample_node[i]);
+			dump_cell(d, t, r, 2, p->sample_weight[i]);
 		}
 	}
 
-	most = report_integer(j, "nnodes");
-	if (report_integer(j, "nfuncs") > most)
-		most = report_integer(j, "nfuncs");
-	if (report_integer(j, "nsamples") > most)
-		most = report_integer(j, "nsamples");
+	most = p->nnodes;
+	if (p->nfuncs > most)
+		most = p->nfuncs;
+	if (p->nsamples > most)
+		most = p->nsamples;
 	l = display_links(d);
 	if (from > 0) {
-		snprintf(v, sizeof v, "%lld", (long long)(from > limit ?
+		snprintf(val, sizeof val, "%lld", (long long)(from > limit ?
 		    from - limit : 0));
-		link = report_link(q, QUERY_FROM, v, -1);
+		link = report_link(q, QUERY_FROM, val, -1);
 		display_link(d, l, "previous rows", link);
 		free(link);
 	}
 	if (from + limit < most) {
-		snprintf(v, sizeof v, "%lld", (long long)(from + limit));
-		link = report_link(q, QUERY_FROM, v, -1);
+		snprintf(val, sizeof val, "%lld", (long long)(from + limit));
+		link = report_link(q, QUERY_FROM, val, -1);
 		display_link(d, l, "next rows", link);
 		free(link);
 	}

@@ -73,9 +73,26 @@ struct flame {
 	struct diff		 dd;
 };
 
-static json_t	*flame_create(const struct profile *, const struct query *,
+/*
+ * The result: the frames kept (fl.v[0..kept) of fl.n laid out), the
+ * x units' total, the width threshold of the frame budget (thr, 0 if
+ * none) and the scale from units to pixels.
+ */
+struct flame_result {
+	struct flame	 fl;
+	size_t		 kept;
+	int		 chart;
+	int64_t		 total, thr, maxdelta;
+	double		 scale;
+	char		*subtitle;
+};
+
+static void	*flame_create(const struct profile *, const struct query *,
 		    const struct report_context *, struct report_error *);
-static struct display *flame_display(const json_t *, const struct query *);
+static json_t	*flame_json(const void *, const struct query *);
+static struct display *flame_display(const void *,
+		    const struct report_notes *, const struct query *);
+static void	 flame_free(void *);
 static int	flame_add(struct flame *, uint32_t, uint32_t, int64_t,
 		    int64_t);
 static int	flame_tree(struct flame *);
@@ -89,7 +106,10 @@ const struct report_entry report_flame_entry = {
 	.title = "Flame graph",
 	.formats = "svg|json|html",
 	.create = flame_create,
+	.json = flame_json,
 	.display = flame_display,
+	.free = flame_free,
+	.page_json = 1,
 };
 
 static const struct profile	*flame_sort;	/* qsort has no context */
@@ -284,72 +304,119 @@ flame_order_cmp(const void *a, const void *b)
 	return (x->x < y->x ? -1 : x->x > y->x);
 }
 
-static json_t *
+static void *
 flame_create(const struct profile *p, const struct query *q,
     const struct report_context *ctx, struct report_error *e)
 {
-	struct flame	 fl;
-	json_t		*j = NULL, *frames, *funcs, *a;
-	const char	*style = query_str(q, QUERY_STYLE);
-	int64_t		 total, *widths = NULL, thr = 0;
-	uint32_t	*seen = NULL;
-	double		 scale;
-	char		 key[16];
-	size_t		 i, k, kept = 0;
-	int64_t		 maxdelta = 0;
-	int		 chart = strcmp(style, "chart") == 0;
+	struct flame_result	*t;
+	struct flame		*fl;
+	const char		*style = query_str(q, QUERY_STYLE);
+	int64_t			 total, *widths = NULL, thr = 0;
+	double			 scale;
+	size_t			 i, kept = 0;
+	int			 chart = strcmp(style, "chart") == 0, m;
 
-	memset(&fl, 0, sizeof fl);
-	fl.p = p;
-	if ((fl.m = report_metric(p, q, e)) == -1)
+	if ((m = report_metric(p, q, e)) == -1)
 		return (NULL);
-	fl.maxdepth = (uint32_t)query_int(q, QUERY_MAXDEPTH);
-	fl.cmp = diff_init(&fl.dd, p, q) && fl.dd.m == fl.m;
-	if (chart && fl.cmp) {
+	if ((t = calloc(1, sizeof *t)) == NULL)
+		goto nomem;
+	fl = &t->fl;
+	fl->p = p;
+	fl->m = m;
+	fl->maxdepth = (uint32_t)query_int(q, QUERY_MAXDEPTH);
+	fl->cmp = diff_init(&fl->dd, p, q) && fl->dd.m == fl->m;
+	if (chart && fl->cmp) {
 		report_error_set(e, 400, "style=chart cannot compare (base=)");
-		return (NULL);
+		goto fail;
 	}
 	if (chart) {
 		if (p->nsamples == 0) {
 			report_error_set(e, 400, "style=chart needs samples in "
 			    "time order, and this profile (%s) has none; use "
 			    "style=flame", p->format);
-			return (NULL);
+			goto fail;
 		}
-		if (fl.m != 0) {
+		if (fl->m != 0) {
 			report_error_set(e, 400, "style=chart: samples are "
 			    "weighted in %s only", p->metrics[0].name);
-			return (NULL);
+			goto fail;
 		}
 		for (total = 0, i = 0; i < p->nsamples; i++)
 			total += p->sample_weight[i];
 	} else
-		total = p->metrics[fl.m].total[PROFILE_ROOT];
+		total = p->metrics[fl->m].total[PROFILE_ROOT];
 	scale = total > 0 ? (query_int(q, QUERY_WIDTH) - 2.0 * FLAME_XPAD) /
 	    (double)total : 0;
-	fl.minunits = scale > 0 ? query_number(q, QUERY_MINWIDTH) / scale : 0;
-	if (total > 0 && (chart ? flame_chart(&fl) : flame_tree(&fl)) == -1)
+	fl->minunits = scale > 0 ? query_number(q, QUERY_MINWIDTH) / scale : 0;
+	if (total > 0 && (chart ? flame_chart(fl) : flame_tree(fl)) == -1)
 		goto nomem;
 	if (chart)
-		qsort(fl.v, fl.n, sizeof *fl.v, flame_order_cmp);
+		qsort(fl->v, fl->n, sizeof *fl->v, flame_order_cmp);
 
 	/* Over budget: keep the widest frames (a parent is never narrower). */
-	if (fl.n > FLAME_MAX_FRAMES) {
-		if ((widths = malloc(fl.n * sizeof *widths)) == NULL)
+	if (fl->n > FLAME_MAX_FRAMES) {
+		if ((widths = malloc(fl->n * sizeof *widths)) == NULL)
 			goto nomem;
-		for (i = 0; i < fl.n; i++)
-			widths[i] = fl.v[i].w;
-		qsort(widths, fl.n, sizeof *widths, flame_width_cmp);
+		for (i = 0; i < fl->n; i++)
+			widths[i] = fl->v[i].w;
+		qsort(widths, fl->n, sizeof *widths, flame_width_cmp);
 		thr = widths[FLAME_MAX_FRAMES];
 	}
-	fl.depth = 0;
-	for (i = 0; i < fl.n; i++) {
-		if (fl.v[i].w > thr || (thr == 0 && fl.v[i].w >= 0)) {
-			fl.v[kept++] = fl.v[i];
-			if (fl.v[i].depth > fl.depth)
-				fl.depth = fl.v[i].depth;
+	fl->depth = 0;
+	for (i = 0; i < fl->n; i++) {
+		if (fl->v[i].w > thr || (thr == 0 && fl->v[i].w >= 0)) {
+			fl->v[kept++] = fl->v[i];
+			if (fl->v[i].depth > fl->depth)
+				fl->depth = fl->v[i].depth;
 		}
 	}
+	for (i = 0; fl->cmp && i < kept; i++) {
+		if (llabs(fl->v[i].delta) > t->maxdelta)
+			t->maxdelta = llabs(fl->v[i].delta);
+	}
+	t->kept = kept;
+	t->chart = chart;
+	t->total = total;
+	t->thr = thr;
+	t->scale = scale;
+	if ((t->subtitle = strdup(ctx->name ? ctx->name : "")) == NULL)
+		goto nomem;
+	free(widths);
+	return (t);
+nomem:
+	report_error_set(e, 500, "out of memory");
+fail:
+	free(widths);
+	flame_free(t);
+	return (NULL);
+}
+
+static void
+flame_free(void *v)
+{
+	struct flame_result	*t = v;
+
+	if (t == NULL)
+		return;
+	free(t->fl.v);
+	free(t->subtitle);
+	free(t);
+}
+
+/*
+ * cmd=flame as JSON (see the top of this file): what format=svg draws,
+ * the HTML page inline too. NULL if out of memory.
+ */
+static json_t *
+flame_json(const void *v, const struct query *q)
+{
+	const struct flame_result	*t = v;
+	const struct flame		*fl = &t->fl;
+	const struct profile		*p = fl->p;
+	json_t				*j = NULL, *frames, *funcs, *a;
+	uint32_t			*seen = NULL;
+	char				 key[16];
+	size_t				 i, k;
 
 	if ((j = report_new("flame")) == NULL ||
 	    (frames = json_array()) == NULL)
@@ -359,97 +426,82 @@ flame_create(const struct profile *p, const struct query *q,
 	    json_object_set_new(j, "funcs", funcs) == -1 ||
 	    (seen = calloc(p->nfuncs ? p->nfuncs : 1, sizeof *seen)) == NULL)
 		goto nomem;
-	for (i = 0; i < kept; i++) {
-		a = json_pack("[i, I, I, i]", (json_int_t)fl.v[i].depth,
-		    (json_int_t)fl.v[i].x, (json_int_t)fl.v[i].w,
-		    (json_int_t)fl.v[i].func);
+	for (i = 0; i < t->kept; i++) {
+		a = json_pack("[i, I, I, i]", (json_int_t)fl->v[i].depth,
+		    (json_int_t)fl->v[i].x, (json_int_t)fl->v[i].w,
+		    (json_int_t)fl->v[i].func);
 		if (a == NULL || json_array_append_new(frames, a) == -1 ||
-		    (fl.cmp && json_array_append_new(a,
-		    json_integer(fl.v[i].delta)) == -1))
+		    (fl->cmp && json_array_append_new(a,
+		    json_integer(fl->v[i].delta)) == -1))
 			goto nomem;
-		if (fl.cmp && llabs(fl.v[i].delta) > maxdelta)
-			maxdelta = llabs(fl.v[i].delta);
-		if (!seen[fl.v[i].func]++) {
-			snprintf(key, sizeof key, "%u", fl.v[i].func);
+		if (!seen[fl->v[i].func]++) {
+			snprintf(key, sizeof key, "%u", fl->v[i].func);
 			if (json_object_set_new(funcs, key, json_pack(
 			    "{s:s, s:s}", "name", profile_func_name(p,
-			    fl.v[i].func), "module", profile_func_module(p,
-			    fl.v[i].func))) == -1)
+			    fl->v[i].func), "module", profile_func_module(p,
+			    fl->v[i].func))) == -1)
 				goto nomem;
 		}
 	}
 	k = json_object_size(j);
-	json_object_set_new(j, "style", json_string(style));
-	json_object_set_new(j, "metric", json_string(p->metrics[fl.m].name));
-	json_object_set_new(j, "unit", json_string(p->metrics[fl.m].unit));
-	json_object_set_new(j, "total", json_integer(total));
+	json_object_set_new(j, "style", json_string(query_str(q,
+	    QUERY_STYLE)));
+	json_object_set_new(j, "metric", json_string(p->metrics[fl->m].name));
+	json_object_set_new(j, "unit", json_string(p->metrics[fl->m].unit));
+	json_object_set_new(j, "total", json_integer(t->total));
 	json_object_set_new(j, "title", json_string(query_str(q,
 	    QUERY_TITLE)));
-	json_object_set_new(j, "subtitle", json_string(ctx->name ? ctx->name :
-	    ""));
+	json_object_set_new(j, "subtitle", json_string(t->subtitle));
 	json_object_set_new(j, "countname", json_string(*query_str(q,
 	    QUERY_COUNTNAME) ? query_str(q, QUERY_COUNTNAME) :
-	    p->metrics[fl.m].name));
+	    p->metrics[fl->m].name));
 	json_object_set_new(j, "palette", json_string(query_str(q,
 	    QUERY_PALETTE)));
 	json_object_set_new(j, "width", json_integer(query_int(q,
 	    QUERY_WIDTH)));
-	json_object_set_new(j, "minwidth", json_real(thr > 0 ?
-	    (double)thr * scale : query_number(q, QUERY_MINWIDTH)));
-	json_object_set_new(j, "maxdepth", json_integer(fl.maxdepth));
-	json_object_set_new(j, "depth", json_integer(fl.depth));
-	json_object_set_new(j, "omitted", json_integer((json_int_t)(fl.n -
-	    kept)));
-	if (json_object_size(j) != k + 13 || (fl.cmp &&
-	    json_object_set_new(j, "maxdelta", json_integer(maxdelta)) == -1))
+	json_object_set_new(j, "minwidth", json_real(t->thr > 0 ?
+	    (double)t->thr * t->scale : query_number(q, QUERY_MINWIDTH)));
+	json_object_set_new(j, "maxdepth", json_integer(fl->maxdepth));
+	json_object_set_new(j, "depth", json_integer(fl->depth));
+	json_object_set_new(j, "omitted", json_integer((json_int_t)(fl->n -
+	    t->kept)));
+	if (json_object_size(j) != k + 13 || (fl->cmp &&
+	    json_object_set_new(j, "maxdelta", json_integer(t->maxdelta)) ==
+	    -1))
 		goto nomem;
-	/*
-	 * The page's own figures (format=html only: the JSON and SVG stay
-	 * as scripts know them): the subtrees left out for minwidth, and
-	 * whether style=chart can be drawn, the metrics to switch to.
-	 */
-	a = NULL;
-	if (strcmp(query_str(q, QUERY_FORMAT), "html") == 0 &&
-	    (json_object_set_new(j, "narrow", json_integer(chart ? 0 :
-	    fl.narrow)) == -1 || json_object_set_new(j, "chartable",
-	    json_boolean(p->nsamples > 0 && fl.m == 0 && !fl.cmp)) == -1 ||
-	    json_object_set_new(j, "metrics", a = json_array()) == -1))
-		goto nomem;
-	for (i = 0; a != NULL && strcmp(query_str(q, QUERY_FORMAT), "html") ==
-	    0 && i < p->nmetrics; i++) {
-		if (json_array_append_new(a, json_pack("{s:s}", "name",
-		    p->metrics[i].name)) == -1)
-			goto nomem;
-	}
-	goto done;
-nomem:
-	json_decref(j);
-	j = NULL;
-	report_error_set(e, 500, "out of memory");
-done:
-	free(fl.v);
-	free(widths);
 	free(seen);
 	return (j);
+nomem:
+	free(seen);
+	json_decref(j);
+	return (NULL);
 }
 
 /*
  * format=html: the flame graph in the site, with the header, a title
  * that names the metric, the comparison and the transforms, links to
  * the other styles, to invert and to the SVG file, and the frames
- * inline (render-html.c draws them, render-svg.c's svg_inline()).
+ * inline: render-html.c draws them from the JSON, as format=svg does
+ * (render-svg.c's svg_inline(); the entry's page_json).
  */
 static struct display *
-flame_display(const json_t *j, const struct query *q)
+flame_display(const void *v, const struct report_notes *notes,
+    const struct query *q)
 {
+	const struct flame_result *tr = v;
+	const struct flame	*fl = &tr->fl;
+	const struct profile	*p = fl->p;
 	struct display		*d;
 	struct display_block	*l;
-	const char		*style = report_string(j, "style");
-	const char		*t = query_str(q, QUERY_T), *p;
+	const char		*style = query_str(q, QUERY_STYLE);
+	const char		*metric = p->metrics[fl->m].name;
+	const char		*t = query_str(q, QUERY_T), *c;
 	char			*title = NULL, *link, *item, *num;
-	int64_t			 narrow = report_integer(j, "narrow");
-	int64_t			 omitted = report_integer(j, "omitted");
+	int64_t			 narrow = tr->chart ? 0 : fl->narrow;
+	int64_t			 omitted = (int64_t)(fl->n - tr->kept);
 	int			 ntf = 0, r;
+	int			 chartable = p->nsamples > 0 && fl->m == 0 &&
+				    !fl->cmp;
 	size_t			 i;
 	static const struct {
 		const char	*style, *text;
@@ -461,13 +513,13 @@ flame_display(const json_t *j, const struct query *q)
 	    QUERY_HIDE, QUERY_SHOW, QUERY_MIN_TICKS, QUERY_MIN_WORDS,
 	    QUERY_EXCLUDE };
 
-	for (p = t; *p != '\0'; p++)
-		ntf += *p == '~';
+	for (c = t; *c != '\0'; c++)
+		ntf += *c == '~';
 	for (i = 0; i < sizeof filters / sizeof filters[0]; i++)
 		ntf += query_isset(q, filters[i]) != 0;
 	r = asprintf(&title, "%s of %s%s%s%s%s", strcmp(style, "chart") == 0 ?
 	    "Flame chart" : strcmp(style, "icicle") == 0 ? "Icicle graph" :
-	    "Flame graph", report_string(j, "metric"),
+	    "Flame graph", metric,
 	    query_isset(q, QUERY_BASE) ? ", compared with " : "",
 	    query_isset(q, QUERY_BASE) ? query_str(q, QUERY_BASE) : "",
 	    ntf == 0 ? "" : ntf == 1 ? ", 1 transform" : ", transforms",
@@ -478,13 +530,12 @@ flame_display(const json_t *j, const struct query *q)
 	}
 	free(title);
 	if (strcmp(style, "chart") != 0)
-		columns_metrics_json(d, j, q);
+		columns_metrics_profile(d, q, p, fl->m, notes->compared);
 	if (ntf > 1)
 		display_text(d, "%d transforms applied.", ntf);
-	num = display_number(report_integer(j, "total"));
-	display_text(d, "%zu frames, %s %s in all.%s", json_array_size(
-	    json_object_get(j, "frames")), num ? num : "?",
-	    report_string(j, "metric"), narrow > 0 || omitted > 0 ?
+	num = display_number(tr->total);
+	display_text(d, "%zu frames, %s %s in all.%s", tr->kept,
+	    num ? num : "?", metric, narrow > 0 || omitted > 0 ?
 	    "" : " Nothing left out.");
 	free(num);
 	if (narrow > 0)
@@ -497,7 +548,7 @@ flame_display(const json_t *j, const struct query *q)
 	l = display_links(d);
 	for (i = 0; i < sizeof styles / sizeof styles[0]; i++) {
 		if (strcmp(styles[i].style, style) == 0 || (i == 2 &&
-		    !json_is_true(json_object_get(j, "chartable"))))
+		    !chartable))
 			continue;
 		link = report_link(q, QUERY_STYLE, i == 0 ? NULL :
 		    styles[i].style, -1);

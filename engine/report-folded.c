@@ -45,8 +45,8 @@ const struct report_entry report_folded_entry = {
 	.name = "folded",
 	.title = "Folded stacks",
 	.formats = "folded|json",
-	.create = folded_create,
-	.display = folded_display,
+	.create_json = folded_create,
+	.display_json = folded_display,
 };
 
 static json_t *

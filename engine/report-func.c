@@ -47,70 +47,75 @@
  * the rows by the change of their total.
  */
 
-static json_t	*func_create(const struct profile *, const struct query *,
+/* The result: the function, its butterfly and the two pages of rows. */
+struct func_result {
+	const struct profile		*p;
+	int				 m;
+	uint32_t			 f;
+	const struct callgraph		*g;
+	int				 cmp;
+	struct diff			 dd;
+	struct aggregate_butterfly	 b;
+	struct rows_page		 callers, callees;
+};
+
+static void	*func_create(const struct profile *, const struct query *,
 		    const struct report_context *, struct report_error *);
-static struct display *func_display(const json_t *, const struct query *);
+static json_t	*func_json(const void *, const struct query *);
+static struct display *func_display(const void *,
+		    const struct report_notes *, const struct query *);
+static void	 func_free(void *);
 
 const struct report_entry report_func_entry = {
 	.name = "func",
 	.title = "Function",
 	.formats = "html|json|text",
 	.create = func_create,
+	.json = func_json,
 	.display = func_display,
+	.free = func_free,
 };
 
-static json_t *
+static void *
 func_create(const struct profile *p, const struct query *q,
     const struct report_context *ctx, struct report_error *e)
 {
-	struct aggregate_butterfly	 b;
+	struct func_result		*t;
 	struct aggregate_spec		 spec;
 	struct rows_spec		 rs;
 	const struct callgraph		*g = NULL;
 	uint8_t				*in = NULL;
-	json_t				*j = NULL, *fo, *a;
 	uint32_t			 f;
-	int				 m, sort, sm;
-	int64_t				 matched;
-	struct diff			 dd;
-	int				 cmp = diff_init(&dd, p, q);
-	int				 ds = diff_sort(cmp, q);
+	int				 m, sort, sm, ds;
 
-	memset(&b, 0, sizeof b);
+	if ((t = calloc(1, sizeof *t)) == NULL) {
+		report_error_set(e, 500, "out of memory");
+		return (NULL);
+	}
+	t->p = p;
+	t->cmp = diff_init(&t->dd, p, q);
+	ds = diff_sort(t->cmp, q);
 	if ((m = report_metric(p, q, e)) == -1)
-		return (NULL);
-	if ((sort = diff_report_sort(&dd, ds, p, q, m, &sm, e)) == -1)
-		return (NULL);
+		goto fail;
+	if ((sort = diff_report_sort(&t->dd, ds, p, q, m, &sm, e)) == -1)
+		goto fail;
 	if ((f = report_func_find(p, q, e)) == PROFILE_NONE)
-		return (NULL);
+		goto fail;
+	t->m = m;
+	if (report_rates_check(p, e) == -1)
+		goto fail;
+	t->f = f;
 	if ((g = callgraph_get(p, ctx->cost)) == NULL ||
 	    (in = calloc(p->nfuncs, 1)) == NULL)
 		goto nomem;
+	t->g = g;
 	in[f] = 1;
 	spec.in = in;
 	spec.internal = 1;
 	spec.callers_by = AGGREGATE_FUNC;
 	spec.callees_by = AGGREGATE_FUNC;
 	spec.clique = g->clique;
-	if (aggregate_butterfly(p, &spec, &b, ctx->cost) == -1)
-		goto nomem;
-
-	if ((j = report_new("func")) == NULL ||
-	    report_metrics(j, p, m) == -1 ||
-	    (fo = report_func(p, f)) == NULL ||
-	    json_object_set_new(j, "function", fo) == -1)
-		goto nomem;
-	json_object_set_new(fo, "clique", json_integer(g->clique[f]));
-	json_object_set_new(fo, "recursive",
-	    json_boolean(callgraph_recursive(g, g->clique[f])));
-	json_object_set_new(fo, "contexts", json_integer(b.set.nodes[0]));
-	/* A call graph counts the calls into the function. */
-	if (b.set.calls != NULL)
-		json_object_set_new(fo, "calls",
-		    json_integer((json_int_t)b.set.calls[0]));
-	json_object_set_new(fo, "self", report_row_values(p, b.set.self));
-	json_object_set_new(fo, "total", report_row_values(p, b.set.total));
-	if (cmp && diff_add_values(fo, &dd, b.set.self, b.set.total) == -1)
+	if (aggregate_butterfly(p, &spec, &t->b, ctx->cost) == -1)
 		goto nomem;
 
 	memset(&rs, 0, sizeof rs);
@@ -119,45 +124,103 @@ func_create(const struct profile *p, const struct query *q,
 	rs.clique = g->clique[f];
 	rs.sort = sort;
 	rs.metric = sm;
-	rs.diff = cmp ? &dd : NULL;
+	rs.diff = t->cmp ? &t->dd : NULL;
 	rs.diffsort = ds;
 	rs.from = 0;
 	rs.limit = query_int(q, QUERY_LIMIT);
-	if ((a = rows_json(p, &b.callers, &rs, &matched)) == NULL ||
-	    json_object_set_new(j, "callers", a) == -1)
+	if (rows_page(&t->callers, p, &t->b.callers, &rs) == -1)
 		goto nomem;
-	json_object_set_new(j, "ncallers", json_integer(matched));
 	rs.callee = 1;
-	if ((a = rows_json(p, &b.callees, &rs, &matched)) == NULL ||
-	    json_object_set_new(j, "callees", a) == -1)
+	if (rows_page(&t->callees, p, &t->b.callees, &rs) == -1)
 		goto nomem;
-	json_object_set_new(j, "ncallees", json_integer(matched));
-	goto done;
+	free(in);
+	return (t);
 nomem:
 	report_error_cost(e, ctx->cost);
-	json_decref(j);
-	j = NULL;
-done:
-	aggregate_butterfly_clear(&b);
+fail:
 	free(in);
-	return (j);
+	func_free(t);
+	return (NULL);
 }
 
-static struct display *
-func_display(const json_t *j, const struct query *q)
+static void
+func_free(void *v)
 {
-	struct display		*d;
-	struct display_block	*t, *l;
-	struct columns		 c;
-	const json_t		*fo = json_object_get(j, "function");
-	const char		*name = report_string(fo, "name");
-	const char		*module = report_string(fo, "module");
-	char			*title, *link, *s, id[32];
-	size_t			 r;
+	struct func_result	*t = v;
+
+	if (t == NULL)
+		return;
+	rows_page_clear(&t->callers);
+	rows_page_clear(&t->callees);
+	aggregate_butterfly_clear(&t->b);
+	free(t);
+}
+
+/* cmd=func as JSON (deepq-query(7)); NULL if out of memory. */
+static json_t *
+func_json(const void *v, const struct query *q)
+{
+	const struct func_result	*t = v;
+	const struct profile		*p = t->p;
+	const struct callgraph		*g = t->g;
+	json_t				*j = NULL, *fo, *a;
+	uint32_t			 f = t->f;
+
+	if ((j = report_new("func")) == NULL ||
+	    report_metrics(j, p, t->m) == -1 ||
+	    (fo = report_func(p, f)) == NULL ||
+	    json_object_set_new(j, "function", fo) == -1)
+		goto nomem;
+	json_object_set_new(fo, "clique", json_integer(g->clique[f]));
+	json_object_set_new(fo, "recursive",
+	    json_boolean(callgraph_recursive(g, g->clique[f])));
+	json_object_set_new(fo, "contexts", json_integer(t->b.set.nodes[0]));
+	/* A call graph counts the calls into the function. */
+	if (t->b.set.calls != NULL)
+		json_object_set_new(fo, "calls",
+		    json_integer((json_int_t)t->b.set.calls[0]));
+	json_object_set_new(fo, "self", report_row_values(p, t->b.set.self));
+	json_object_set_new(fo, "total", report_row_values(p,
+	    t->b.set.total));
+	if (t->cmp && diff_add_values(fo, &t->dd, t->b.set.self,
+	    t->b.set.total) == -1)
+		goto nomem;
+	if ((a = rows_page_json(p, &t->callers)) == NULL ||
+	    json_object_set_new(j, "callers", a) == -1)
+		goto nomem;
+	json_object_set_new(j, "ncallers", json_integer(t->callers.matched));
+	if ((a = rows_page_json(p, &t->callees)) == NULL ||
+	    json_object_set_new(j, "callees", a) == -1)
+		goto nomem;
+	json_object_set_new(j, "ncallees", json_integer(t->callees.matched));
+	return (j);
+nomem:
+	json_decref(j);
+	return (NULL);
+}
+
+/* cmd=func's page, from the butterfly and the profile. */
+static struct display *
+func_display(const void *v, const struct report_notes *notes,
+    const struct query *q)
+{
+	const struct func_result	*tr = v;
+	const struct profile		*p = tr->p;
+	const struct aggregate_rows	*set = &tr->b.set;
+	struct display			*d;
+	struct display_block		*t, *l;
+	struct columns			 c;
+	uint32_t			 f = tr->f;
+	const char			*name = profile_func_name(p, f);
+	const char			*module = profile_func_module(p, f);
+	char				*title, *link, *s, id[32];
+	size_t				 r, i;
 	static const char *const bys[] = { "site", "module", "clique" };
-	size_t			 i;
-	int			 cmp = json_object_get(j, "comparison") != NULL;
-	uint32_t		 nc;
+	int				 cmp = tr->cmp;
+	int				 rec = callgraph_recursive(tr->g,
+					    tr->g->clique[f]);
+	int64_t				 contexts = set->nodes[0];
+	uint32_t			 nc;
 
 	if (asprintf(&title, "Function %s", name) == -1)
 		return (NULL);
@@ -167,30 +230,29 @@ func_display(const json_t *j, const struct query *q)
 		return (NULL);
 	if (*module != '\0')
 		display_text(d, "Module %s.", module);
-	if (json_object_get(fo, "line") != NULL)
-		display_text(d, "Defined in %s:%lld.", report_string(fo,
-		    "file"), (long long)report_integer(fo, "line"));
-	else if (json_object_get(fo, "file") != NULL)
-		display_text(d, "Defined in %s.", report_string(fo, "file"));
-	columns_metrics_json(d, j, q);
-	diff_text(d, j);
-	diff_controls(d, j, q, 1);
-	if (json_object_get(fo, "calls") != NULL)
+	if (f < p->nfuncs && p->func_line[f] != 0)
+		display_text(d, "Defined in %s:%lld.", p->func_file[f] != 0 ?
+		    profile_string(p, p->func_file[f]) : "",
+		    (long long)p->func_line[f]);
+	else if (f < p->nfuncs && p->func_file[f] != 0)
+		display_text(d, "Defined in %s.", profile_string(p,
+		    p->func_file[f]));
+	columns_metrics_profile(d, q, p, tr->m, cmp);
+	if (notes->compared) {
+		diff_text(d, p, &notes->diff, notes->base_name);
+		diff_controls(d, q, 1);
+	}
+	if (set->calls != NULL)
 		display_text(d, "Called %lld time%s by %lld caller%s%s.",
-		    (long long)report_integer(fo, "calls"),
-		    report_integer(fo, "calls") == 1 ? "" : "s",
-		    (long long)report_integer(fo, "contexts"),
-		    report_integer(fo, "contexts") == 1 ? "" : "s",
-		    json_is_true(json_object_get(fo, "recursive")) ?
-		    "; in a cycle or recursive" : "");
+		    (long long)set->calls[0], set->calls[0] == 1 ? "" : "s",
+		    (long long)contexts, contexts == 1 ? "" : "s",
+		    rec ? "; in a cycle or recursive" : "");
 	else
 		display_text(d, "Called in %lld context%s%s.",
-		    (long long)report_integer(fo, "contexts"),
-		    report_integer(fo, "contexts") == 1 ? "" : "s",
-		    json_is_true(json_object_get(fo, "recursive")) ?
-		    "; recursive" : "");
+		    (long long)contexts, contexts == 1 ? "" : "s",
+		    rec ? "; recursive" : "");
 
-	columns_init(&c, j, q, COLUMNS_SELF | COLUMNS_TOTAL);
+	columns_init(&c, p, tr->m, q, COLUMNS_SELF | COLUMNS_TOTAL);
 	nc = 1 + columns_count(&c);
 	t = display_table(d, nc + (cmp ? DIFF_COLUMNS : 0), "function");
 	display_head(d, t, 0, "Function", NULL, 0);
@@ -199,27 +261,26 @@ func_display(const json_t *j, const struct query *q)
 		diff_head(d, t, nc);
 	r = display_row(d, t);
 	display_cell(d, t, r, 0, name, NULL, DISPLAY_STRONG);
-	columns_row(d, t, r, 1, &c, json_object_get(fo, "self"),
-	    json_object_get(fo, "total"));
-	diff_row(d, t, r, nc, fo);
+	columns_row(d, t, r, 1, &c, set->self, set->total);
+	if (cmp)
+		diff_row(d, t, r, nc, &tr->dd, set->self[tr->dd.m],
+		    set->self[tr->dd.bm], set->total[tr->dd.m],
+		    set->total[tr->dd.bm]);
 
-	if (asprintf(&s, "Callers (%lld)", (long long)report_integer(j,
-	    "ncallers")) != -1) {
-		rows_display(d, s, json_object_get(j, "callers"), "func", q,
-		    j);
+	if (asprintf(&s, "Callers (%lld)", (long long)tr->callers.matched) !=
+	    -1) {
+		rows_page_display(d, s, p, &tr->callers, tr->m, q);
 		free(s);
 	}
-	if (asprintf(&s, "Callees (%lld)", (long long)report_integer(j,
-	    "ncallees")) != -1) {
-		rows_display(d, s, json_object_get(j, "callees"), "func", q,
-		    j);
+	if (asprintf(&s, "Callees (%lld)", (long long)tr->callees.matched) !=
+	    -1) {
+		rows_page_display(d, s, p, &tr->callees, tr->m, q);
 		free(s);
 	}
 
 	display_heading(d, "See also");
 	l = display_links(d);
-	snprintf(id, sizeof id, "%lld", (long long)report_integer(fo,
-	    "func"));
+	snprintf(id, sizeof id, "%u", f);
 	for (i = 0; i < sizeof bys / sizeof bys[0]; i++) {
 		link = report_goto(q, "callers", QUERY_FUNC, id, QUERY_BY,
 		    bys[i], -1);
@@ -233,13 +294,12 @@ func_display(const json_t *j, const struct query *q)
 	    -1);
 	display_link(d, l, "its module", link);
 	free(link);
-	if (json_is_true(json_object_get(fo, "recursive"))) {
-		snprintf(id, sizeof id, "%lld", (long long)report_integer(fo,
-		    "clique"));
+	if (rec) {
+		snprintf(id, sizeof id, "%u", tr->g->clique[f]);
 		link = report_goto(q, "clique", QUERY_CLIQUE, id, -1);
 		display_link(d, l, "its clique", link);
 		free(link);
 	}
-	columns_controls(d, j, q, 1);
+	columns_controls(d, p, tr->m, q, 1);
 	return (d);
 }

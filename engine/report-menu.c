@@ -28,15 +28,35 @@
 #include "profile.h"
 #include "query.h"
 #include "report.h"
+#include "reports.h"
 
 /*
  * cmd=menu: the summary of a profile (metrics, totals, counts) and the
  * starting links into the other reports.
  */
 
-static json_t	*menu_create(const struct profile *, const struct query *,
+/*
+ * The result: the profile's figures, derived once (depth, modules,
+ * recursive cliques), the path of the action (or NULL), the views this
+ * build has, and whether a server answers (cmd=status exists).
+ */
+struct menu_result {
+	const struct profile		*p;
+	int				 m;
+	char				*file;
+	uint32_t			 depth, nmod, ncliques;
+	char				*action;
+	int				 server;
+	const struct report_entry	*views[3];
+	size_t				 nviews;
+};
+
+static void	*menu_create(const struct profile *, const struct query *,
 		    const struct report_context *, struct report_error *);
-static struct display *menu_display(const json_t *, const struct query *);
+static json_t	*menu_json(const void *, const struct query *);
+static struct display *menu_display(const void *,
+		    const struct report_notes *, const struct query *);
+static void	 menu_free(void *);
 static uint32_t	menu_action(const struct profile *, int);
 static void	menu_link(struct display *, struct display_block *,
 		    const char *, char *);
@@ -46,7 +66,9 @@ const struct report_entry report_menu_entry = {
 	.title = "Summary",
 	.formats = "html|json|text",
 	.create = menu_create,
+	.json = menu_json,
 	.display = menu_display,
+	.free = menu_free,
 };
 
 /*
@@ -78,7 +100,7 @@ menu_action(const struct profile *p, int m)
 	}
 }
 
-static json_t *
+static void *
 menu_create(const struct profile *p, const struct query *q,
     const struct report_context *ctx, struct report_error *e)
 {
@@ -86,51 +108,92 @@ menu_create(const struct profile *p, const struct query *q,
 	    "callgrind" };
 	const struct report_entry *r;
 	const struct callgraph	*g = NULL;
-	json_t			*j, *views;
-	char			*fmt;
+	struct menu_result	*t;
 	size_t			 i;
-	uint32_t		 maxdepth = 0, nmod = 0;
 	int			 m;
-	char			*path;
 
 	if ((m = report_metric(p, q, e)) == -1)
 		return (NULL);
-	if ((j = report_new("menu")) == NULL || report_metrics(j, p, m) == -1)
+	if ((t = calloc(1, sizeof *t)) == NULL)
 		goto fail;
-	json_object_set_new(j, "file", json_string(ctx->name ? ctx->name :
-	    ""));
+	t->p = p;
+	t->m = m;
+	if (report_rates_check(p, e) == -1) {
+		menu_free(t);
+		return (NULL);
+	}
+	if ((t->file = strdup(ctx->name ? ctx->name : "")) == NULL)
+		goto fail;
+	/* Whole-profile figures, derived once and kept with the profile. */
+	if (profile_max_depth(p, &t->depth) == -1 ||
+	    profile_nmodules(p, &t->nmod) == -1)
+		goto fail;
+	if ((g = callgraph_get(p, ctx->cost)) == NULL)
+		goto fail;
+	t->ncliques = g->nrecursive;
+	t->action = report_path(p, menu_action(p, m));
+	t->server = ctx->status != NULL;
+	/*
+	 * The views built elsewhere (flame graphs, exports): linked when
+	 * this build has them, in the first format each answers.
+	 */
+	for (i = 0; i < sizeof others / sizeof others[0]; i++) {
+		if ((r = reports_find(others[i])) != NULL)
+			t->views[t->nviews++] = r;
+	}
+	return (t);
+fail:
+	menu_free(t);
+	report_error_cost(e, ctx->cost);
+	return (NULL);
+}
+
+static void
+menu_free(void *v)
+{
+	struct menu_result	*t = v;
+
+	if (t == NULL)
+		return;
+	free(t->file);
+	free(t->action);
+	free(t);
+}
+
+/* cmd=menu as JSON (deepq-query(7)); NULL if out of memory. */
+static json_t *
+menu_json(const void *v, const struct query *q)
+{
+	const struct menu_result	*t = v;
+	const struct profile		*p = t->p;
+	const struct report_entry	*r;
+	json_t				*j, *views;
+	char				*fmt;
+	size_t				 i;
+
+	if ((j = report_new("menu")) == NULL ||
+	    report_metrics(j, p, t->m) == -1)
+		goto fail;
+	json_object_set_new(j, "file", json_string(t->file));
 	json_object_set_new(j, "format", json_string(p->format));
 	json_object_set_new(j, "nodes", json_integer(p->nnodes));
 	/* The synthetic root is not a function of the program. */
 	json_object_set_new(j, "functions", json_integer(p->nfuncs - 1));
 	json_object_set_new(j, "samples", json_integer(p->nsamples));
-	/* Whole-profile figures, derived once and kept with the profile. */
-	if (profile_max_depth(p, &maxdepth) == -1 ||
-	    profile_nmodules(p, &nmod) == -1)
-		goto fail;
-	json_object_set_new(j, "depth", json_integer(maxdepth));
-	json_object_set_new(j, "modules", json_integer(nmod));
-	if ((g = callgraph_get(p, ctx->cost)) == NULL)
-		goto fail;
-	json_object_set_new(j, "cliques", json_integer(g->nrecursive));
-	if ((path = report_path(p, menu_action(p, m))) != NULL) {
-		json_object_set_new(j, "action", json_string(path));
-		free(path);
-	}
+	json_object_set_new(j, "depth", json_integer(t->depth));
+	json_object_set_new(j, "modules", json_integer(t->nmod));
+	json_object_set_new(j, "cliques", json_integer(t->ncliques));
+	if (t->action != NULL)
+		json_object_set_new(j, "action", json_string(t->action));
 	json_object_set_new(j, "calls", json_string(
 	    profile_metric_calls(p) == -1 ? "" :
 	    p->metrics[profile_metric_calls(p)].name));
-	json_object_set_new(j, "server", json_boolean(ctx->status != NULL));
-	/*
-	 * The views built elsewhere (flame graphs, exports): linked when
-	 * this build has them, in the first format each answers.
-	 */
+	json_object_set_new(j, "server", json_boolean(t->server));
 	if ((views = json_array()) == NULL ||
 	    json_object_set_new(j, "views", views) == -1)
 		goto fail;
-	for (i = 0; i < sizeof others / sizeof others[0]; i++) {
-		if ((r = report_find(others[i])) == NULL)
-			continue;
+	for (i = 0; i < t->nviews; i++) {
+		r = t->views[i];
 		fmt = strndup(r->formats, strcspn(r->formats, "|"));
 		if (fmt == NULL || json_array_append_new(views, json_pack(
 		    "{s:s, s:s, s:s}", "cmd", r->name, "title", r->title,
@@ -143,17 +206,7 @@ menu_create(const struct profile *p, const struct query *q,
 	return (j);
 fail:
 	json_decref(j);
-	report_error_cost(e, ctx->cost);
 	return (NULL);
-}
-
-/* Is metric i (name) the base values a comparison adds last? */
-static int
-base_metric(const json_t *j, size_t i, const char *name)
-{
-	return (json_object_get(j, "comparison") != NULL && i + 1 ==
-	    json_array_size(json_object_get(j, "metrics")) &&
-	    strcmp(name, "base") == 0);
 }
 
 static void
@@ -165,44 +218,50 @@ menu_link(struct display *d, struct display_block *l, const char *text,
 	free(link);
 }
 
+/* cmd=menu's page, from the figures and the profile's metrics. */
 static struct display *
-menu_display(const json_t *j, const struct query *q)
+menu_display(const void *v, const struct report_notes *notes,
+    const struct query *q)
 {
-	struct display		*d;
-	struct display_block	*t, *l;
-	json_t			*metrics, *m;
-	size_t			 i, r;
-	int			 rated = 0;
-	const char		*name, *first, *action, *calls;
-	char			*s, text[256];
+	const struct menu_result	*tr = v;
+	const struct profile		*p = tr->p;
+	struct display			*d;
+	struct display_block		*t, *l;
+	uint32_t			 i, nm = p->nmetrics, base = nm;
+	size_t				 r;
+	int				 rated = 0, ci;
+	const char			*name, *first, *calls, *fmt;
+	char				*s, text[256];
+	double				 rate;
+	int64_t				 total;
 
 	if ((d = display_create("Summary")) == NULL)
 		return (NULL);
 	{
 		char	 nn[DISPLAY_NUMBUF], nd[DISPLAY_NUMBUF];
-		char	 nf[DISPLAY_NUMBUF], nm[DISPLAY_NUMBUF];
+		char	 nf[DISPLAY_NUMBUF], nmd[DISPLAY_NUMBUF];
 		char	 nc[DISPLAY_NUMBUF];
-		int64_t	 f = report_integer(j, "functions");
-		int64_t	 nmod = report_integer(j, "modules");
-		int64_t	 c = report_integer(j, "cliques");
+		int64_t	 f = p->nfuncs - 1;
 
-		display_number_buf(nn, report_integer(j, "nodes"));
-		display_number_buf(nd, report_integer(j, "depth"));
+		display_number_buf(nn, p->nnodes);
+		display_number_buf(nd, tr->depth);
 		display_number_buf(nf, f);
-		display_number_buf(nm, nmod);
-		display_number_buf(nc, c);
+		display_number_buf(nmd, tr->nmod);
+		display_number_buf(nc, tr->ncliques);
 		display_text(d, "Profile %s (format %s): %s call node%s up to "
 		    "%s deep, %s function%s, %s module%s, %s recursive "
-		    "clique%s.", report_string(j, "file"),
-		    report_string(j, "format"), nn, report_integer(j,
-		    "nodes") == 1 ? "" : "s", nd, nf, f == 1 ? "" : "s", nm,
-		    nmod == 1 ? "" : "s", nc, c == 1 ? "" : "s");
+		    "clique%s.", tr->file, p->format, nn, p->nnodes == 1 ?
+		    "" : "s", nd, nf, f == 1 ? "" : "s", nmd,
+		    tr->nmod == 1 ? "" : "s", nc, tr->ncliques == 1 ? "" : "s");
 	}
 
-	metrics = json_object_get(j, "metrics");
-	first = report_string(json_array_get(metrics, 0), "name");
-	json_array_foreach(metrics, i, m) {
-		if (json_object_get(m, "rate") != NULL)
+	/* A comparison's base values, its last metric: no metric of its own. */
+	if (notes->compared && nm > 0 &&
+	    strcmp(p->metrics[nm - 1].name, "base") == 0)
+		base = nm - 1;
+	first = nm > 0 ? p->metrics[0].name : "";
+	for (i = 0; i < nm; i++) {
+		if (profile_metric_rate(p, i) > 0)
 			rated = 1;
 	}
 	t = display_table(d, 3 + rated, "metrics");
@@ -211,26 +270,23 @@ menu_display(const json_t *j, const struct query *q)
 	display_head(d, t, 2, "Total", NULL, DISPLAY_NUM);
 	if (rated)
 		display_head(d, t, 3, "Seconds", NULL, DISPLAY_NUM);
-	json_array_foreach(metrics, i, m) {
-		int64_t	 v;
-		double	 rate = json_number_value(json_object_get(m, "rate"));
-
-		name = report_string(m, "name");
-		v = json_integer_value(json_object_get(json_object_get(j,
-		    "totals"), name));
+	for (i = 0; i < nm; i++) {
+		name = p->metrics[i].name;
+		rate = profile_metric_rate(p, i);
+		total = p->metrics[report_metric_last(p, i)].sum;
 		r = display_row(d, t);
 		/* A comparison's base values: no metric to rank by. */
-		s = base_metric(j, i, name) ? NULL : report_goto(q, "top",
-		    QUERY_METRIC, i == 0 ? NULL : name, -1);
+		s = i == base ? NULL : report_goto(q, "top", QUERY_METRIC,
+		    i == 0 ? NULL : name, -1);
 		display_cell(d, t, r, 0, name, s, 0);
 		free(s);
-		display_cell(d, t, r, 1, report_string(m, "unit"), NULL, 0);
-		s = display_number(v);
+		display_cell(d, t, r, 1, p->metrics[i].unit, NULL, 0);
+		s = display_number(total);
 		display_cell(d, t, r, 2, s, NULL, DISPLAY_NUM);
 		free(s);
 		if (!rated)
 			continue;
-		s = rate > 0 ? display_seconds((double)v / rate) : strdup("");
+		s = rate > 0 ? display_seconds((double)total / rate) : strdup("");
 		display_cell(d, t, r, 3, s, NULL, DISPLAY_NUM);
 		free(s);
 	}
@@ -238,23 +294,23 @@ menu_display(const json_t *j, const struct query *q)
 	display_heading(d, "Start");
 	l = display_links(d);
 	menu_link(d, l, "Call tree", report_goto(q, "tree", -1));
-	action = report_string(j, "action");
-	if (*action != '\0')
+	if (tr->action != NULL && *tr->action != '\0')
 		menu_link(d, l, "Call tree at the action (the path that "
 		    "holds 90% of the total)", report_goto(q, "tree",
-		    QUERY_PATH, action, -1));
+		    QUERY_PATH, tr->action, -1));
 	menu_link(d, l, "Modules", report_goto(q, "modules", -1));
 	menu_link(d, l, "Recursive cliques", report_goto(q, "cliques", -1));
-	calls = report_string(j, "calls");
+	calls = (ci = profile_metric_calls(p)) == -1 ? "" :
+	    p->metrics[ci].name;
 	if (*calls != '\0')
 		menu_link(d, l, "Top functions by calls", report_goto(q,
 		    "top", QUERY_SORT, "calls", -1));
 
 	display_heading(d, "Top functions");
 	l = display_links(d);
-	json_array_foreach(metrics, i, m) {
-		name = report_string(m, "name");
-		if (strcmp(name, calls) == 0 || base_metric(j, i, name))
+	for (i = 0; i < nm; i++) {
+		name = p->metrics[i].name;
+		if (strcmp(name, calls) == 0 || i == base)
 			continue;
 		snprintf(text, sizeof text, "by self %s", name);
 		menu_link(d, l, text, report_goto(q, "top", QUERY_METRIC,
@@ -270,17 +326,22 @@ menu_display(const json_t *j, const struct query *q)
 	menu_link(d, l, text, report_goto(q, "top", QUERY_METRIC, NULL,
 	    QUERY_SORT, "self", QUERY_MIN, "0.1", QUERY_LIMIT, "1000", -1));
 
-	if (json_array_size(json_object_get(j, "views")) > 0) {
+	if (tr->nviews > 0) {
 		display_heading(d, "Views and exports");
 		l = display_links(d);
-		json_array_foreach(json_object_get(j, "views"), i, m) {
-			name = report_string(m, "format");
+		for (i = 0; i < tr->nviews; i++) {
+			const struct report_entry *e = tr->views[i];
+			char	 f[32];
+
+			snprintf(f, sizeof f, "%.*s", (int)strcspn(e->formats,
+			    "|"), e->formats);
+			fmt = f;
 			/* The flame graph has its page in the site. */
-			if (strcmp(report_string(m, "cmd"), "flame") == 0)
-				name = "html";
-			menu_link(d, l, report_string(m, "title"), report_goto(q,
-			    report_string(m, "cmd"), QUERY_FORMAT,
-			    strcmp(name, "html") == 0 ? NULL : name, -1));
+			if (strcmp(e->name, "flame") == 0)
+				fmt = "html";
+			menu_link(d, l, e->title, report_goto(q, e->name,
+			    QUERY_FORMAT, strcmp(fmt, "html") == 0 ? NULL :
+			    fmt, -1));
 		}
 	}
 
@@ -292,7 +353,7 @@ menu_display(const json_t *j, const struct query *q)
 	display_heading(d, "Debugging");
 	l = display_links(d);
 	menu_link(d, l, "Raw structures", report_goto(q, "dump", -1));
-	if (json_is_true(json_object_get(j, "server")))
+	if (tr->server)
 		menu_link(d, l, "Server status", report_goto(q, "status", -1));
 	return (d);
 }

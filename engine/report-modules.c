@@ -46,21 +46,61 @@
  * "contexts", "self" and "total"; "rows" its functions, ranked like top.
  */
 
-static json_t	*modules_create(const struct profile *, const struct query *,
+/*
+ * cmd=modules's result: the groups (rows, one a module: mod[g] its name's
+ * string id, nfunc[g] its functions), in order idx, rows from ..
+ * from + limit - 1 shown.
+ */
+struct modules_result {
+	const struct profile	*p;
+	int			 m;
+	int			 cmp;
+	struct diff		 dd;
+	struct aggregate_rows	 rows;
+	uint32_t		*mod, *nfunc, *idx;
+	const char		**names;
+	uint32_t		 ngroups;
+	int64_t			 from, limit;
+};
+
+/*
+ * cmd=module's result: the module's one group, its n functions in order
+ * idx, rows from .. from + limit - 1 shown.
+ */
+struct module_result {
+	const struct profile	*p;
+	int			 m;
+	int			 cmp;
+	struct diff		 dd;
+	struct aggregate_rows	 rows;
+	uint32_t		*idx;
+	uint32_t		 n;
+	int64_t			 from, limit;
+};
+
+static void	*modules_create(const struct profile *, const struct query *,
 		    const struct report_context *, struct report_error *);
-static struct display *modules_display(const json_t *, const struct query *);
-static json_t	*module_create(const struct profile *, const struct query *,
+static json_t	*modules_json(const void *, const struct query *);
+static struct display *modules_display(const void *,
+		    const struct report_notes *, const struct query *);
+static void	 modules_free(void *);
+static void	*module_create(const struct profile *, const struct query *,
 		    const struct report_context *, struct report_error *);
-static struct display *module_display(const json_t *, const struct query *);
+static json_t	*module_json(const void *, const struct query *);
+static struct display *module_display(const void *,
+		    const struct report_notes *, const struct query *);
+static void	 module_free(void *);
 static void	module_row_name(struct display *, struct display_block *,
-		    size_t, const json_t *, const struct query *);
+		    size_t, const char *, const struct query *);
 
 const struct report_entry report_modules_entry = {
 	.name = "modules",
 	.title = "Modules",
 	.formats = "html|json|text",
 	.create = modules_create,
+	.json = modules_json,
 	.display = modules_display,
+	.free = modules_free,
 };
 
 const struct report_entry report_module_entry = {
@@ -68,115 +108,149 @@ const struct report_entry report_module_entry = {
 	.title = "Module",
 	.formats = "html|json|text",
 	.create = module_create,
+	.json = module_json,
 	.display = module_display,
+	.free = module_free,
 };
 
-static json_t *
+static void *
 modules_create(const struct profile *p, const struct query *q,
     const struct report_context *ctx, struct report_error *e)
 {
-	struct aggregate_rows	 rows;
+	struct modules_result	*t;
 	struct idmap		 map;
-	json_t			*j = NULL, *a, *o;
-	uint32_t		*group = NULL, *mod = NULL, *nfunc = NULL;
-	uint32_t		*idx = NULL, ngroups = 0, f, g, i;
-	const char		**names = NULL;
-	int			 m, sort, sm;
-	int64_t			 from = query_int(q, QUERY_FROM);
-	int64_t			 limit = query_int(q, QUERY_LIMIT);
+	uint32_t		*group = NULL, ngroups = 0, f, g;
+	int			 m, sort, sm, ds;
 	int64_t			*dkey = NULL;
-	struct diff		 dd;
-	int			 cmp = diff_init(&dd, p, q);
-	int			 ds = diff_sort(cmp, q);
 
-	memset(&rows, 0, sizeof rows);
 	idmap_init(&map);
+	if ((t = calloc(1, sizeof *t)) == NULL) {
+		report_error_set(e, 500, "out of memory");
+		return (NULL);
+	}
+	t->p = p;
+	t->from = query_int(q, QUERY_FROM);
+	t->limit = query_int(q, QUERY_LIMIT);
+	t->cmp = diff_init(&t->dd, p, q);
+	ds = diff_sort(t->cmp, q);
 	if ((m = report_metric(p, q, e)) == -1)
-		return (NULL);
-	if ((sort = diff_report_sort(&dd, ds, p, q, m, &sm, e)) == -1)
-		return (NULL);
+		goto fail;
+	if ((sort = diff_report_sort(&t->dd, ds, p, q, m, &sm, e)) == -1)
+		goto fail;
+	t->m = m;
+	if (report_rates_check(p, e) == -1)
+		goto fail;
 	/* Dense group numbers for the module string ids, root excluded. */
 	if ((group = malloc(p->nfuncs * sizeof *group)) == NULL ||
-	    (mod = malloc(p->nfuncs * sizeof *mod)) == NULL ||
-	    (nfunc = calloc(p->nfuncs, sizeof *nfunc)) == NULL)
+	    (t->mod = malloc(p->nfuncs * sizeof *t->mod)) == NULL ||
+	    (t->nfunc = calloc(p->nfuncs, sizeof *t->nfunc)) == NULL)
 		goto nomem;
 	group[PROFILE_ROOT] = AGGREGATE_NONE;
 	for (f = 1; f < p->nfuncs; f++) {
 		if ((g = idmap_get(&map, p->func_module[f])) == IDMAP_NONE) {
 			g = ngroups++;
-			mod[g] = p->func_module[f];
+			t->mod[g] = p->func_module[f];
 			if (idmap_put(&map, p->func_module[f], g) == -1)
 				goto nomem;
 		}
 		group[f] = g;
-		nfunc[g]++;
+		t->nfunc[g]++;
 	}
-	if (aggregate_groups(p, group, ngroups, &rows, ctx->cost) == -1 ||
-	    (idx = malloc((ngroups ? ngroups : 1) * sizeof *idx)) == NULL ||
-	    (names = malloc((ngroups ? ngroups : 1) * sizeof *names)) == NULL)
+	t->ngroups = ngroups;
+	if (aggregate_groups(p, group, ngroups, &t->rows, ctx->cost) == -1 ||
+	    (t->idx = malloc((ngroups ? ngroups : 1) * sizeof *t->idx)) ==
+	    NULL ||
+	    (t->names = malloc((ngroups ? ngroups : 1) * sizeof *t->names)) ==
+	    NULL)
 		goto nomem;
 	for (g = 0; g < ngroups; g++) {
-		idx[g] = g;
-		names[g] = profile_string(p, mod[g]);
+		t->idx[g] = g;
+		t->names[g] = profile_string(p, t->mod[g]);
 	}
 	/* Base sums come with the groups: "base" is one more metric. */
 	if (ds != -1) {
 		if ((dkey = malloc((ngroups ? ngroups : 1) * sizeof *dkey)) ==
 		    NULL)
 			goto nomem;
-		diff_keys(&dd, ds, rows.total + dd.m, rows.total + dd.bm,
-		    p->nmetrics, ngroups, dkey);
-		report_order(idx, ngroups, dkey, 1, names);
+		diff_keys(&t->dd, ds, t->rows.total + t->dd.m,
+		    t->rows.total + t->dd.bm, p->nmetrics, ngroups, dkey);
+		report_order(t->idx, ngroups, dkey, 1, t->names);
 	} else
-		report_order(idx, ngroups, sort == REPORT_SORT_NAME ? NULL :
-		    (sort == REPORT_SORT_SELF ? rows.self : rows.total) + sm,
-		    p->nmetrics, names);
+		report_order(t->idx, ngroups, sort == REPORT_SORT_NAME ? NULL :
+		    (sort == REPORT_SORT_SELF ? t->rows.self : t->rows.total) +
+		    sm, p->nmetrics, t->names);
+	idmap_clear(&map);
+	free(group);
+	free(dkey);
+	return (t);
+nomem:
+	report_error_cost(e, ctx->cost);
+fail:
+	idmap_clear(&map);
+	free(group);
+	free(dkey);
+	modules_free(t);
+	return (NULL);
+}
+
+static void
+modules_free(void *v)
+{
+	struct modules_result	*t = v;
+
+	if (t == NULL)
+		return;
+	aggregate_rows_clear(&t->rows);
+	free(t->mod);
+	free(t->nfunc);
+	free(t->idx);
+	free(t->names);
+	free(t);
+}
+
+/* cmd=modules as JSON (deepq-query(7)); NULL if out of memory. */
+static json_t *
+modules_json(const void *v, const struct query *q)
+{
+	const struct modules_result	*t = v;
+	const struct profile		*p = t->p;
+	json_t				*j = NULL, *a, *o;
+	uint32_t			 g;
+	int64_t				 i;
 
 	if ((j = report_new("modules")) == NULL ||
-	    report_metrics(j, p, m) == -1 || (a = json_array()) == NULL ||
+	    report_metrics(j, p, t->m) == -1 || (a = json_array()) == NULL ||
 	    json_object_set_new(j, "rows", a) == -1)
 		goto nomem;
-	json_object_set_new(j, "matched", json_integer(ngroups));
-	json_object_set_new(j, "from", json_integer(from));
-	for (i = from; i < ngroups && i < from + limit; i++) {
-		g = idx[i];
-		o = json_pack("{s:s, s:i, s:i, s:o*, s:o*}", "name", names[g],
-		    "functions", (json_int_t)nfunc[g],
-		    "contexts", (json_int_t)rows.nodes[g],
-		    "self", report_row_values(p, rows.self +
+	json_object_set_new(j, "matched", json_integer(t->ngroups));
+	json_object_set_new(j, "from", json_integer(t->from));
+	for (i = t->from; i < t->ngroups && i < t->from + t->limit; i++) {
+		g = t->idx[i];
+		o = json_pack("{s:s, s:i, s:i, s:o*, s:o*}", "name",
+		    t->names[g], "functions", (json_int_t)t->nfunc[g],
+		    "contexts", (json_int_t)t->rows.nodes[g],
+		    "self", report_row_values(p, t->rows.self +
 		    (size_t)g * p->nmetrics),
-		    "total", report_row_values(p, rows.total +
+		    "total", report_row_values(p, t->rows.total +
 		    (size_t)g * p->nmetrics));
 		if (o == NULL || json_array_append_new(a, o) == -1 ||
-		    (cmp && diff_add_values(o, &dd, rows.self +
-		    (size_t)g * p->nmetrics, rows.total +
+		    (t->cmp && diff_add_values(o, &t->dd, t->rows.self +
+		    (size_t)g * p->nmetrics, t->rows.total +
 		    (size_t)g * p->nmetrics) == -1))
 			goto nomem;
 	}
-	goto done;
-nomem:
-	report_error_cost(e, ctx->cost);
-	json_decref(j);
-	j = NULL;
-done:
-	aggregate_rows_clear(&rows);
-	idmap_clear(&map);
-	free(group);
-	free(mod);
-	free(nfunc);
-	free(idx);
-	free(names);
-	free(dkey);
 	return (j);
+nomem:
+	json_decref(j);
+	return (NULL);
 }
 
 /* A module name cell: "(no module)" for "", linked to its page. */
 static void
 module_row_name(struct display *d, struct display_block *t, size_t r,
-    const json_t *row, const struct query *q)
+    const char *name, const struct query *q)
 {
-	const char	*name = report_string(row, "name");
-	char		*link;
+	char	*link;
 
 	link = report_goto(q, "module", QUERY_MODULE, *name ? name : NULL,
 	    -1);
@@ -184,26 +258,33 @@ module_row_name(struct display *d, struct display_block *t, size_t r,
 	free(link);
 }
 
+/* cmd=modules's page, from the groups. */
 static struct display *
-modules_display(const json_t *j, const struct query *q)
+modules_display(const void *v, const struct report_notes *notes,
+    const struct query *q)
 {
-	struct display		*d;
-	struct display_block	*t;
-	struct columns		 c;
-	const json_t		*rows = json_object_get(j, "rows"), *row;
-	size_t			 i, r;
-	char			*s;
-	int			 cmp = json_object_get(j, "comparison") != NULL;
-	uint32_t		 nc;
+	const struct modules_result	*tr = v;
+	const struct profile		*p = tr->p;
+	const int64_t			*sv, *tv;
+	struct display			*d;
+	struct display_block		*t;
+	struct columns			 c;
+	size_t				 r;
+	char				*s;
+	int				 cmp = tr->cmp;
+	uint32_t			 nc, g, shown = 0;
+	int64_t				 i;
 
 	if ((d = display_create("Modules")) == NULL)
 		return (NULL);
-	diff_text(d, j);
-	diff_controls(d, j, q, 1);
+	if (notes->compared) {
+		diff_text(d, p, &notes->diff, notes->base_name);
+		diff_controls(d, q, 1);
+	}
 	display_text(d, "%lld modules; a module's total counts its call "
-	    "nodes once, however often it recurs.",
-	    (long long)report_integer(j, "matched"));
-	columns_init(&c, j, q, COLUMNS_SELF | COLUMNS_TOTAL | COLUMNS_SORT);
+	    "nodes once, however often it recurs.", (long long)tr->ngroups);
+	columns_init(&c, p, tr->m, q, COLUMNS_SELF | COLUMNS_TOTAL |
+	    COLUMNS_SORT);
 	nc = 3 + columns_count(&c);
 	t = display_table(d, nc + (cmp ? DIFF_COLUMNS : 0), "modules");
 	s = report_link(q, QUERY_SORT, "name", QUERY_FROM, NULL, -1);
@@ -214,46 +295,56 @@ modules_display(const json_t *j, const struct query *q)
 	columns_head(d, t, 3, &c, q);
 	if (cmp)
 		diff_head(d, t, nc);
-	json_array_foreach(rows, i, row) {
+	for (i = tr->from; i < tr->ngroups && i < tr->from + tr->limit; i++) {
+		g = tr->idx[i];
+		shown++;
 		r = display_row(d, t);
-		module_row_name(d, t, r, row, q);
-		s = display_number(report_integer(row, "functions"));
+		module_row_name(d, t, r, tr->names[g], q);
+		s = display_number(tr->nfunc[g]);
 		display_cell(d, t, r, 1, s, NULL, DISPLAY_NUM);
 		free(s);
-		s = display_number(report_integer(row, "contexts"));
+		s = display_number(tr->rows.nodes[g]);
 		display_cell(d, t, r, 2, s, NULL, DISPLAY_NUM);
 		free(s);
-		columns_row(d, t, r, 3, &c, json_object_get(row, "self"),
-		    json_object_get(row, "total"));
-		diff_row(d, t, r, nc, row);
+		sv = tr->rows.self + (size_t)g * p->nmetrics;
+		tv = tr->rows.total + (size_t)g * p->nmetrics;
+		columns_row(d, t, r, 3, &c, sv, tv);
+		if (cmp)
+			diff_row(d, t, r, nc, &tr->dd, sv[tr->dd.m],
+			    sv[tr->dd.bm], tv[tr->dd.m], tv[tr->dd.bm]);
 	}
-	columns_pager(d, j, q);
-	columns_controls(d, j, q, 1);
+	columns_pager(d, q, tr->from, shown, tr->ngroups);
+	columns_controls(d, p, tr->m, q, 1);
 	return (d);
 }
 
-static json_t *
+static void *
 module_create(const struct profile *p, const struct query *q,
     const struct report_context *ctx, struct report_error *e)
 {
-	struct aggregate_rows	 rows;
-	json_t			*j = NULL, *a, *o;
+	struct module_result	*t;
 	const char		*name = query_str(q, QUERY_MODULE);
-	uint32_t		*group = NULL, *idx = NULL, n = 0, f, i;
+	uint32_t		*group = NULL, n = 0, f;
 	const char		**names = NULL;
 	const int64_t		*key;
 	int			 m, sort, sm;
-	int64_t			 from = query_int(q, QUERY_FROM);
-	int64_t			 limit = query_int(q, QUERY_LIMIT);
-	struct diff		 dd;
-	int			 cmp = diff_init(&dd, p, q);
 
-	memset(&rows, 0, sizeof rows);
+	if ((t = calloc(1, sizeof *t)) == NULL) {
+		report_error_set(e, 500, "out of memory");
+		return (NULL);
+	}
+	t->p = p;
+	t->from = query_int(q, QUERY_FROM);
+	t->limit = query_int(q, QUERY_LIMIT);
+	t->cmp = diff_init(&t->dd, p, q);
 	if ((m = report_metric(p, q, e)) == -1 ||
 	    (sort = report_sort(p, q, m, &sm, e)) == -1)
-		return (NULL);
+		goto fail;
+	t->m = m;
+	if (report_rates_check(p, e) == -1)
+		goto fail;
 	if ((group = malloc(p->nfuncs * sizeof *group)) == NULL ||
-	    (idx = malloc(p->nfuncs * sizeof *idx)) == NULL ||
+	    (t->idx = malloc(p->nfuncs * sizeof *t->idx)) == NULL ||
 	    (names = malloc(p->nfuncs * sizeof *names)) == NULL)
 		goto nomem;
 	group[PROFILE_ROOT] = AGGREGATE_NONE;
@@ -262,69 +353,100 @@ module_create(const struct profile *p, const struct query *q,
 		names[f] = profile_func_name(p, f);
 		if (strcmp(profile_func_module(p, f), name) == 0) {
 			group[f] = 0;
-			idx[n++] = f;
+			t->idx[n++] = f;
 		} else
 			group[f] = AGGREGATE_NONE;
 	}
+	t->n = n;
 	if (n == 0) {
 		report_error_set(e, 404, "no module %s", name);
 		goto fail;
 	}
-	if (aggregate_groups(p, group, 1, &rows, ctx->cost) == -1)
+	if (aggregate_groups(p, group, 1, &t->rows, ctx->cost) == -1)
 		goto nomem;
 	key = sort == REPORT_SORT_NAME ? NULL : sort == REPORT_SORT_SELF ?
 	    p->metrics[sm].func_self : p->metrics[sm].func_total;
-	report_order(idx, n, key, 1, names);
-
-	if ((j = report_new("module")) == NULL ||
-	    report_metrics(j, p, m) == -1 || (a = json_array()) == NULL ||
-	    json_object_set_new(j, "rows", a) == -1)
-		goto nomem;
-	if ((o = json_pack("{s:s, s:i, s:i, s:o*, s:o*}", "name", name,
-	    "functions", (json_int_t)n, "contexts", (json_int_t)rows.nodes[0],
-	    "self", report_row_values(p, rows.self),
-	    "total", report_row_values(p, rows.total))) == NULL ||
-	    json_object_set_new(j, "module", o) == -1)
-		goto nomem;
-	json_object_set_new(j, "matched", json_integer(n));
-	json_object_set_new(j, "from", json_integer(from));
-	for (i = from; i < n && i < from + limit; i++) {
-		if ((o = report_func(p, idx[i])) == NULL ||
-		    json_array_append_new(a, o) == -1 ||
-		    json_object_set_new(o, "self", report_func_values(p, 0,
-		    idx[i])) == -1 ||
-		    json_object_set_new(o, "total", report_func_values(p, 1,
-		    idx[i])) == -1 ||
-		    (cmp && diff_add(o, p, &dd, 1, idx[i]) == -1))
-			goto nomem;
-	}
-	goto done;
+	report_order(t->idx, n, key, 1, names);
+	free(group);
+	free(names);
+	return (t);
 nomem:
 	report_error_cost(e, ctx->cost);
 fail:
-	json_decref(j);
-	j = NULL;
-done:
-	aggregate_rows_clear(&rows);
 	free(group);
-	free(idx);
 	free(names);
-	return (j);
+	module_free(t);
+	return (NULL);
 }
 
-static struct display *
-module_display(const json_t *j, const struct query *q)
+static void
+module_free(void *v)
 {
-	struct display		*d;
-	struct display_block	*t, *l;
-	struct columns		 c;
-	const json_t		*rows = json_object_get(j, "rows"), *row;
-	const json_t		*mo = json_object_get(j, "module");
-	const char		*name = report_string(mo, "name");
-	size_t			 i, r;
-	char			*s, *link;
-	int			 cmp = json_object_get(j, "comparison") != NULL;
-	uint32_t		 nc;
+	struct module_result	*t = v;
+
+	if (t == NULL)
+		return;
+	aggregate_rows_clear(&t->rows);
+	free(t->idx);
+	free(t);
+}
+
+/* cmd=module as JSON (deepq-query(7)); NULL if out of memory. */
+static json_t *
+module_json(const void *v, const struct query *q)
+{
+	const struct module_result	*t = v;
+	const struct profile		*p = t->p;
+	json_t				*j = NULL, *a, *o;
+	int64_t				 i;
+
+	if ((j = report_new("module")) == NULL ||
+	    report_metrics(j, p, t->m) == -1 || (a = json_array()) == NULL ||
+	    json_object_set_new(j, "rows", a) == -1)
+		goto nomem;
+	if ((o = json_pack("{s:s, s:i, s:i, s:o*, s:o*}", "name",
+	    query_str(q, QUERY_MODULE), "functions", (json_int_t)t->n,
+	    "contexts", (json_int_t)t->rows.nodes[0],
+	    "self", report_row_values(p, t->rows.self),
+	    "total", report_row_values(p, t->rows.total))) == NULL ||
+	    json_object_set_new(j, "module", o) == -1)
+		goto nomem;
+	json_object_set_new(j, "matched", json_integer(t->n));
+	json_object_set_new(j, "from", json_integer(t->from));
+	for (i = t->from; i < t->n && i < t->from + t->limit; i++) {
+		if ((o = report_func(p, t->idx[i])) == NULL ||
+		    json_array_append_new(a, o) == -1 ||
+		    json_object_set_new(o, "self", report_func_values(p, 0,
+		    t->idx[i])) == -1 ||
+		    json_object_set_new(o, "total", report_func_values(p, 1,
+		    t->idx[i])) == -1 ||
+		    (t->cmp && diff_add(o, p, &t->dd, 1, t->idx[i]) == -1))
+			goto nomem;
+	}
+	return (j);
+nomem:
+	json_decref(j);
+	return (NULL);
+}
+
+/* cmd=module's page, from the group and the profile. */
+static struct display *
+module_display(const void *v, const struct report_notes *notes,
+    const struct query *q)
+{
+	const struct module_result	*tr = v;
+	const struct profile		*p = tr->p;
+	struct display			*d;
+	struct display_block		*t, *l;
+	struct columns			 c;
+	const char			*name = query_str(q, QUERY_MODULE);
+	int64_t				 sv[PROFILE_MAX_METRICS];
+	int64_t				 tv[PROFILE_MAX_METRICS];
+	size_t				 r;
+	char				*s, *link;
+	int				 cmp = tr->cmp;
+	uint32_t			 nc, f, k, shown = 0;
+	int64_t				 i;
 
 	if (asprintf(&s, "Module %s", *name ? name : "(no module)") == -1)
 		return (NULL);
@@ -332,22 +454,23 @@ module_display(const json_t *j, const struct query *q)
 	free(s);
 	if (d == NULL)
 		return (NULL);
-	diff_text(d, j);
+	if (notes->compared)
+		diff_text(d, p, &notes->diff, notes->base_name);
 	display_text(d, "%lld functions in %lld contexts; the module's total "
-	    "counts its call nodes once.", (long long)report_integer(mo,
-	    "functions"), (long long)report_integer(mo, "contexts"));
-	columns_init(&c, j, q, COLUMNS_SELF | COLUMNS_TOTAL);
+	    "counts its call nodes once.", (long long)tr->n,
+	    (long long)tr->rows.nodes[0]);
+	columns_init(&c, p, tr->m, q, COLUMNS_SELF | COLUMNS_TOTAL);
 	t = display_table(d, 1 + columns_count(&c), "module");
 	display_head(d, t, 0, "Module", NULL, 0);
 	columns_head(d, t, 1, &c, q);
 	r = display_row(d, t);
 	display_cell(d, t, r, 0, *name ? name : "(no module)", NULL,
 	    DISPLAY_STRONG);
-	columns_row(d, t, r, 1, &c, json_object_get(mo, "self"),
-	    json_object_get(mo, "total"));
+	columns_row(d, t, r, 1, &c, tr->rows.self, tr->rows.total);
 
 	display_heading(d, "Functions");
-	columns_init(&c, j, q, COLUMNS_SELF | COLUMNS_TOTAL | COLUMNS_SORT);
+	columns_init(&c, p, tr->m, q, COLUMNS_SELF | COLUMNS_TOTAL |
+	    COLUMNS_SORT);
 	nc = 1 + columns_count(&c);
 	t = display_table(d, nc + (cmp ? DIFF_COLUMNS : 0), "functions");
 	s = report_link(q, QUERY_SORT, "name", QUERY_FROM, NULL, -1);
@@ -356,20 +479,27 @@ module_display(const json_t *j, const struct query *q)
 	columns_head(d, t, 1, &c, q);
 	if (cmp)
 		diff_head(d, t, nc);
-	json_array_foreach(rows, i, row) {
+	for (i = tr->from; i < tr->n && i < tr->from + tr->limit; i++) {
+		f = tr->idx[i];
+		shown++;
 		r = display_row(d, t);
-		link = report_func_link(q, report_integer(row, "func"));
-		display_cell(d, t, r, 0, report_string(row, "name"), link, 0);
+		link = report_func_link(q, f);
+		display_cell(d, t, r, 0, profile_func_name(p, f), link, 0);
 		free(link);
-		columns_row(d, t, r, 1, &c, json_object_get(row, "self"),
-		    json_object_get(row, "total"));
-		diff_row(d, t, r, nc, row);
+		for (k = 0; k < p->nmetrics && k < PROFILE_MAX_METRICS; k++) {
+			sv[k] = p->metrics[k].func_self[f];
+			tv[k] = p->metrics[k].func_total[f];
+		}
+		columns_row(d, t, r, 1, &c, sv, tv);
+		if (cmp)
+			diff_row(d, t, r, nc, &tr->dd, sv[tr->dd.m],
+			    sv[tr->dd.bm], tv[tr->dd.m], tv[tr->dd.bm]);
 	}
-	columns_pager(d, j, q);
+	columns_pager(d, q, tr->from, shown, tr->n);
 	l = display_links(d);
 	link = report_goto(q, "modules", -1);
 	display_link(d, l, "all modules", link);
 	free(link);
-	columns_controls(d, j, q, 1);
+	columns_controls(d, p, tr->m, q, 1);
 	return (d);
 }

@@ -43,8 +43,8 @@ const struct report_entry report_pprof_entry = {
 	.name = "pprof",
 	.title = "pprof profile",
 	.formats = "pprof|json",
-	.create = pprof_create,
-	.display = pprof_display,
+	.create_json = pprof_create,
+	.display_json = pprof_display,
 };
 
 static json_t *

@@ -45,9 +45,25 @@
 #define SEARCH_MAX_LABEL	4096	/* bytes of "module`name" matched */
 #define SEARCH_SPECIAL	"\\^$.[]|()*+?{}"	/* makes find= a regex */
 
-static json_t	*search_create(const struct profile *, const struct query *,
+/*
+ * The result: the page's functions (rows[0..nrows), heaviest first) of
+ * matched, from row from, and whether find= was taken as a regex.
+ */
+struct search_result {
+	const struct profile	*p;
+	int			 m;
+	int			 isre;
+	int64_t			 matched, from;
+	uint32_t		*rows;
+	uint32_t		 nrows;
+};
+
+static void	*search_create(const struct profile *, const struct query *,
 		    const struct report_context *, struct report_error *);
-static struct display *search_display(const json_t *, const struct query *);
+static json_t	*search_json(const void *, const struct query *);
+static struct display *search_display(const void *,
+		    const struct report_notes *, const struct query *);
+static void	 search_free(void *);
 static int	search_match(const struct profile *, uint32_t, const char *,
 		    struct pattern *, struct cost *, char **);
 static char	*search_focus(const char *, int);
@@ -57,7 +73,9 @@ const struct report_entry report_search_entry = {
 	.title = "Search",
 	.formats = "html|json|text",
 	.create = search_create,
+	.json = search_json,
 	.display = search_display,
+	.free = search_free,
 };
 
 /*
@@ -119,19 +137,19 @@ search_focus(const char *s, int isre)
 	return (buf);
 }
 
-static json_t *
+static void *
 search_create(const struct profile *p, const struct query *q,
     const struct report_context *ctx, struct report_error *e)
 {
-	const char	*s = query_str(q, QUERY_FIND);
-	const uint32_t	*order;
-	json_t		*j = NULL, *rows, *row;
-	struct pattern	*re = NULL;
-	char		*cause = NULL;
-	uint32_t	 f, k, nall;
-	int64_t		 limit = query_int(q, QUERY_LIMIT);
-	int64_t		 from = query_int(q, QUERY_FROM), n = 0;
-	int		 m, r, isre = 0;
+	const char		*s = query_str(q, QUERY_FIND);
+	const uint32_t		*order;
+	struct search_result	*t = NULL;
+	struct pattern		*re = NULL;
+	char			*cause = NULL;
+	uint32_t		 f, k, nall;
+	int64_t			 limit = query_int(q, QUERY_LIMIT);
+	int64_t			 from = query_int(q, QUERY_FROM), n = 0;
+	int			 m, r, isre = 0;
 
 	if ((m = report_metric(p, q, e)) == -1)
 		return (NULL);
@@ -148,14 +166,17 @@ search_create(const struct profile *p, const struct query *q,
 	nall = p->nfuncs > 0 ? p->nfuncs - 1 : 0;
 	if ((order = profile_func_order(p, m, 1)) == NULL)
 		goto nomem;
-	if ((j = report_new("search")) == NULL ||
-	    report_metrics(j, p, m) == -1 ||
-	    (rows = json_array()) == NULL ||
-	    json_object_set_new(j, "rows", rows) == -1 ||
-	    json_object_set_new(j, "find", json_string(s)) == -1 ||
-	    json_object_set_new(j, "regex", json_boolean(isre)) == -1)
+	if (report_rates_check(p, e) == -1)
+		goto fail;
+	/* limit >= 1 (query.c); a page holds at most the functions. */
+	if ((t = calloc(1, sizeof *t)) == NULL ||
+	    (t->rows = reallocarray(NULL, (uint64_t)limit < nall ?
+	    (size_t)limit : nall ? nall : 1, sizeof *t->rows)) == NULL)
 		goto nomem;
-	json_object_set_new(j, "from", json_integer(from));
+	t->p = p;
+	t->m = m;
+	t->isre = isre;
+	t->from = from;
 	for (k = 0; k < nall && *s != '\0'; k++) {
 		f = order[k];
 		if (cost_charge(ctx->cost, 1) == -1) {
@@ -171,6 +192,51 @@ search_create(const struct profile *p, const struct query *q,
 			continue;
 		if (n++ < from || n > from + limit)
 			continue;
+		t->rows[t->nrows++] = f;
+	}
+	t->matched = n;
+	pattern_free(re);
+	return (t);
+nomem:
+	report_error_set(e, 500, "out of memory");
+fail:
+	free(cause);
+	pattern_free(re);
+	search_free(t);
+	return (NULL);
+}
+
+static void
+search_free(void *v)
+{
+	struct search_result	*t = v;
+
+	if (t == NULL)
+		return;
+	free(t->rows);
+	free(t);
+}
+
+/* cmd=search as JSON (deepq-query(7)); NULL if out of memory. */
+static json_t *
+search_json(const void *v, const struct query *q)
+{
+	const struct search_result	*t = v;
+	const struct profile		*p = t->p;
+	json_t				*j = NULL, *rows, *row;
+	uint32_t			 i, f;
+
+	if ((j = report_new("search")) == NULL ||
+	    report_metrics(j, p, t->m) == -1 ||
+	    (rows = json_array()) == NULL ||
+	    json_object_set_new(j, "rows", rows) == -1 ||
+	    json_object_set_new(j, "find", json_string(query_str(q,
+	    QUERY_FIND))) == -1 ||
+	    json_object_set_new(j, "regex", json_boolean(t->isre)) == -1)
+		goto nomem;
+	json_object_set_new(j, "from", json_integer(t->from));
+	for (i = 0; i < t->nrows; i++) {
+		f = t->rows[i];
 		if ((row = report_func(p, f)) == NULL ||
 		    json_array_append_new(rows, row) == -1 ||
 		    json_object_set_new(row, "self", report_func_values(p, 0,
@@ -179,14 +245,9 @@ search_create(const struct profile *p, const struct query *q,
 		    f)) == -1)
 			goto nomem;
 	}
-	json_object_set_new(j, "matched", json_integer(n));
-	pattern_free(re);
+	json_object_set_new(j, "matched", json_integer(t->matched));
 	return (j);
 nomem:
-	report_error_set(e, 500, "out of memory");
-fail:
-	free(cause);
-	pattern_free(re);
 	json_decref(j);
 	return (NULL);
 }
@@ -207,18 +268,23 @@ search_push(const struct query *q, const char *cmd, const char *format,
 	return (link);
 }
 
+/* cmd=search's page, from the rows and the profile. */
 static struct display *
-search_display(const json_t *j, const struct query *q)
+search_display(const void *v, const struct report_notes *notes,
+    const struct query *q)
 {
-	struct display		*d;
-	struct display_block	*t, *l;
-	struct columns		 c;
-	json_t			*rows, *row;
-	const char		*s = report_string(j, "find");
-	char			*title, *link, *label, *focus;
-	size_t			 i, r;
-	int64_t			 f, matched = report_integer(j, "matched");
-	uint32_t		 nc;
+	const struct search_result	*tr = v;
+	const struct profile		*p = tr->p;
+	struct display			*d;
+	struct display_block		*t, *l;
+	struct columns			 c;
+	const char			*s = query_str(q, QUERY_FIND);
+	char				*title, *link, *label, *focus;
+	size_t				 r;
+	int64_t				 matched = tr->matched;
+	int64_t				 sv[PROFILE_MAX_METRICS];
+	int64_t				 tv[PROFILE_MAX_METRICS];
+	uint32_t			 nc, i, f, k;
 
 	if (*s == '\0')
 		title = strdup("Search functions");
@@ -237,10 +303,8 @@ search_display(const json_t *j, const struct query *q)
 	}
 	display_text(d, "%lld function%s match%s (a substring, ignoring "
 	    "case%s).", (long long)matched, matched == 1 ? "" : "s",
-	    matched == 1 ? "es" : "", json_is_true(json_object_get(j,
-	    "regex")) ? ", or a regex" : "");
-	if (matched > 0 && (focus = search_focus(s, json_is_true(
-	    json_object_get(j, "regex")))) != NULL) {
+	    matched == 1 ? "es" : "", tr->isre ? ", or a regex" : "");
+	if (matched > 0 && (focus = search_focus(s, tr->isre)) != NULL) {
 		l = display_links(d);
 		link = report_goto(q, "tree", QUERY_FOCUS, focus, QUERY_FIND,
 		    NULL, QUERY_LIMIT, NULL, -1);
@@ -257,24 +321,26 @@ search_display(const json_t *j, const struct query *q)
 		free(link);
 		free(focus);
 	}
-	rows = json_object_get(j, "rows");
-	columns_init(&c, j, q, COLUMNS_SELF | COLUMNS_TOTAL);
+	columns_init(&c, p, tr->m, q, COLUMNS_SELF | COLUMNS_TOTAL);
 	nc = 1 + columns_count(&c);
 	t = display_table(d, nc + 2, "search");
 	display_head(d, t, 0, "Function", NULL, 0);
 	columns_head(d, t, 1, &c, q);
 	display_head(d, t, nc, "Tree", NULL, 0);
 	display_head(d, t, nc + 1, "Flame", NULL, 0);
-	json_array_foreach(rows, i, row) {
+	for (i = 0; i < tr->nrows; i++) {
+		f = tr->rows[i];
 		r = display_row(d, t);
-		f = report_integer(row, "func");
 		link = report_func_link(q, f);
-		label = report_label(row);
+		label = report_func_label(p, f);
 		display_cell(d, t, r, 0, label ? label : "", link, 0);
 		free(label);
 		free(link);
-		columns_row(d, t, r, 1, &c, json_object_get(row, "self"),
-		    json_object_get(row, "total"));
+		for (k = 0; k < p->nmetrics && k < PROFILE_MAX_METRICS; k++) {
+			sv[k] = p->metrics[k].func_self[f];
+			tv[k] = p->metrics[k].func_total[f];
+		}
+		columns_row(d, t, r, 1, &c, sv, tv);
 		link = search_push(q, "tree", NULL, f);
 		display_cell(d, t, r, nc, "tree", link, 0);
 		free(link);
@@ -282,6 +348,6 @@ search_display(const json_t *j, const struct query *q)
 		display_cell(d, t, r, nc + 1, "flame", link, 0);
 		free(link);
 	}
-	columns_pager(d, j, q);
+	columns_pager(d, q, tr->from, tr->nrows, matched);
 	return (d);
 }

@@ -35,57 +35,97 @@
  * it only as a POST form (deepq.cgi(8)).
  */
 
-static json_t	*shutdown_create(const struct profile *,
+/* The result: the profile's name and the server's process id. */
+struct shutdown_result {
+	char		*file;
+	json_int_t	 pid;
+};
+
+static void	*shutdown_create(const struct profile *,
 		    const struct query *, const struct report_context *,
 		    struct report_error *);
-static struct display *shutdown_display(const json_t *,
-		    const struct query *);
+static json_t	*shutdown_json(const void *, const struct query *);
+static struct display *shutdown_display(const void *,
+		    const struct report_notes *, const struct query *);
+static void	 shutdown_free(void *);
 
 const struct report_entry report_shutdown_entry = {
 	.name = "shutdown",
 	.title = "Shut down",
 	.formats = "html|json|text",
 	.create = shutdown_create,
+	.json = shutdown_json,
 	.display = shutdown_display,
+	.free = shutdown_free,
 	.live = 1,
 };
 
-static json_t *
+static void *
 shutdown_create(const struct profile *p, const struct query *q,
     const struct report_context *ctx, struct report_error *e)
 {
-	json_t	*j, *s;
+	struct shutdown_result	*t;
+	json_t			*s, *pid;
 
 	if (ctx->status == NULL) {
 		report_error_set(e, 400, "cmd=shutdown is answered by "
 		    "deepq-server, not in-process");
 		return (NULL);
 	}
+	/* The server's status says which process it is. */
 	if ((s = ctx->status(ctx->status_arg)) == NULL ||
-	    (j = json_pack("{s:i, s:s, s:s, s:O, s:b}", "deepq",
-	    REPORT_VERSION, "cmd", "shutdown", "file", ctx->name ?
-	    ctx->name : "", "pid", json_object_get(s, "pid"),
-	    "stopping", 1)) == NULL) {
+	    !json_is_integer(pid = json_object_get(s, "pid")) ||
+	    (t = calloc(1, sizeof *t)) == NULL) {
 		json_decref(s);
 		report_error_set(e, 500, "out of memory");
 		return (NULL);
 	}
+	t->pid = json_integer_value(pid);
 	json_decref(s);
-	return (j);
+	if ((t->file = strdup(ctx->name ? ctx->name : "")) == NULL) {
+		shutdown_free(t);
+		report_error_set(e, 500, "out of memory");
+		return (NULL);
+	}
+	return (t);
+}
+
+static void
+shutdown_free(void *v)
+{
+	struct shutdown_result	*t = v;
+
+	if (t == NULL)
+		return;
+	free(t->file);
+	free(t);
+}
+
+/* cmd=shutdown as JSON (deepq-query(7)); NULL if out of memory. */
+static json_t *
+shutdown_json(const void *v, const struct query *q)
+{
+	const struct shutdown_result	*t = v;
+
+	return (json_pack("{s:i, s:s, s:s, s:I, s:b}", "deepq",
+	    REPORT_VERSION, "cmd", "shutdown", "file", t->file, "pid",
+	    t->pid, "stopping", 1));
 }
 
 static struct display *
-shutdown_display(const json_t *j, const struct query *q)
+shutdown_display(const void *v, const struct report_notes *notes,
+    const struct query *q)
 {
-	struct display		*d;
-	struct display_block	*l;
-	char			*link;
+	const struct shutdown_result	*t = v;
+	struct display			*d;
+	struct display_block		*l;
+	char				*link;
 
 	if ((d = display_create("Server stopped")) == NULL)
 		return (NULL);
 	display_text(d, "The server for %s (process %lld) is shutting down. "
-	    "The next request starts a new one.", report_string(j, "file"),
-	    (long long)report_integer(j, "pid"));
+	    "The next request starts a new one.", t->file,
+	    (long long)t->pid);
 	l = display_links(d);
 	link = report_link(q, QUERY_CMD, NULL, -1);
 	display_link(d, l, "Summary (starts a new server)", link ? link : "");

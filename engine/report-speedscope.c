@@ -43,8 +43,8 @@ const struct report_entry report_speedscope_entry = {
 	.name = "speedscope",
 	.title = "speedscope file",
 	.formats = "speedscope|json",
-	.create = speedscope_create,
-	.display = speedscope_display,
+	.create_json = speedscope_create,
+	.display_json = speedscope_display,
 };
 
 static json_t *

@@ -46,8 +46,8 @@ const struct report_entry report_status_entry = {
 	.name = "status",
 	.title = "Server status",
 	.formats = "html|json|text",
-	.create = status_create,
-	.display = status_display,
+	.create_json = status_create,
+	.display_json = status_display,
 	.live = 1,
 };
 

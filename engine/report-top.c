@@ -37,70 +37,97 @@
  * limit=.
  */
 
-static json_t	*top_create(const struct profile *, const struct query *,
+/*
+ * The result: the functions of the page, in order (rows[0..nrows)), of
+ * matched that pass min=, from row from; metric m, and the comparison.
+ */
+struct top_result {
+	const struct profile	*p;
+	int			 m;
+	int			 cmp;
+	struct diff		 dd;
+	int64_t			 matched;
+	int64_t			 from;
+	uint32_t		*rows;
+	uint32_t		 nrows;
+};
+
+static void	*top_create(const struct profile *, const struct query *,
 		    const struct report_context *, struct report_error *);
-static struct display *top_display(const json_t *, const struct query *);
+static json_t	*top_json(const void *, const struct query *);
+static struct display *top_display(const void *,
+		    const struct report_notes *, const struct query *);
+static void	 top_free(void *);
 
 const struct report_entry report_top_entry = {
 	.name = "top",
 	.title = "Top functions",
 	.formats = "html|json|text",
 	.create = top_create,
+	.json = top_json,
 	.display = top_display,
+	.free = top_free,
 };
 
-static json_t *
+static void *
 top_create(const struct profile *p, const struct query *q,
     const struct report_context *ctx, struct report_error *e)
 {
-	json_t		*j = NULL, *rows, *row;
-	const uint32_t	*order;
-	uint32_t	*byd = NULL, f, nall, k;
-	const int64_t	*cut;
-	int64_t		*dkey = NULL, n = 0;
-	struct diff	 dd;
-	int		 m, sort, sm, cmp;
-	int64_t		 limit = query_int(q, QUERY_LIMIT), sum;
-	int64_t		 from = query_int(q, QUERY_FROM);
-	double		 min = query_number(q, QUERY_MIN);
+	struct top_result	*t;
+	const uint32_t		*order;
+	uint32_t		*byd = NULL, f, nall, k;
+	const int64_t		*cut;
+	int64_t			*dkey = NULL, n = 0;
+	int			 m, sort, sm;
+	int64_t			 limit = query_int(q, QUERY_LIMIT), sum;
+	int64_t			 from = query_int(q, QUERY_FROM);
+	double			 min = query_number(q, QUERY_MIN);
 
+	if ((t = calloc(1, sizeof *t)) == NULL)
+		goto nomem;
+	t->p = p;
+	t->from = from;
 	nall = p->nfuncs > 0 ? p->nfuncs - 1 : 0;
-	cmp = diff_init(&dd, p, q);
+	t->cmp = diff_init(&t->dd, p, q);
 	/* sort=delta and ratio: by the change of the total. */
-	if (cmp && (strcmp(query_str(q, QUERY_SORT), "delta") == 0 ||
+	if (t->cmp && (strcmp(query_str(q, QUERY_SORT), "delta") == 0 ||
 	    strcmp(query_str(q, QUERY_SORT), "ratio") == 0)) {
 		if ((dkey = malloc(p->nfuncs * sizeof *dkey)) == NULL ||
 		    (byd = malloc((nall ? nall : 1) * sizeof *byd)) == NULL)
 			goto nomem;
-		diff_key(&dd, p, strcmp(query_str(q, QUERY_SORT), "ratio") ==
-		    0, 1, dkey);
+		diff_key(&t->dd, p, strcmp(query_str(q, QUERY_SORT),
+		    "ratio") == 0, 1, dkey);
 		for (f = 1; f < p->nfuncs; f++)
 			byd[f - 1] = f;
 		report_order(byd, nall, dkey, 1, NULL);
 		order = byd;
-		m = sm = dd.m;
+		m = sm = t->dd.m;
 		sort = REPORT_SORT_TOTAL;
 	} else if ((m = report_metric(p, q, e)) == -1 ||
-	    (sort = report_sort(p, q, m, &sm, e)) == -1)
+	    (sort = report_sort(p, q, m, &sm, e)) == -1) {
+		top_free(t);
 		return (NULL);
-	else if ((order = profile_func_order(p, sort == REPORT_SORT_NAME ?
+	} else if ((order = profile_func_order(p, sort == REPORT_SORT_NAME ?
 	    -1 : sm, sort == REPORT_SORT_TOTAL)) == NULL)
 		goto nomem;
+	t->m = m;
+	if (report_rates_check(p, e) == -1) {
+		free(dkey);
+		free(byd);
+		top_free(t);
+		return (NULL);
+	}
 	/* min= cuts on the sorted value, or on the total for sort=name. */
 	cut = sort == REPORT_SORT_SELF && sm == m ? p->metrics[m].func_self :
 	    p->metrics[m].func_total;
 	sum = p->metrics[m].sum;
-
-	if ((j = report_new("top")) == NULL || report_metrics(j, p, m) == -1 ||
-	    (rows = json_array()) == NULL ||
-	    json_object_set_new(j, "rows", rows) == -1)
+	/* limit >= 1 (query.c); a page holds at most the functions. */
+	if ((t->rows = reallocarray(NULL, (uint64_t)limit < nall ?
+	    (size_t)limit : nall ? nall : 1, sizeof *t->rows)) == NULL)
 		goto nomem;
-	json_object_set_new(j, "sort", json_string(query_str(q, QUERY_SORT)));
-	json_object_set_new(j, "matched", json_integer(0));	/* below */
-	json_object_set_new(j, "from", json_integer(from));
 	/*
 	 * The order is sorted once per profile (profile_func_order()): a
-	 * page is a walk that counts the matches and builds only its rows.
+	 * page is a walk that counts the matches and keeps only its rows.
 	 */
 	for (k = 0; k < nall; k++) {
 		f = order[k];
@@ -110,13 +137,57 @@ top_create(const struct profile *p, const struct query *q,
 			continue;
 		if (n++ < from || n > from + limit)
 			continue;
+		t->rows[t->nrows++] = f;
+	}
+	t->matched = n;
+	free(dkey);
+	free(byd);
+	return (t);
+nomem:
+	free(dkey);
+	free(byd);
+	top_free(t);
+	report_error_set(e, 500, "out of memory");
+	return (NULL);
+}
+
+static void
+top_free(void *v)
+{
+	struct top_result	*t = v;
+
+	if (t == NULL)
+		return;
+	free(t->rows);
+	free(t);
+}
+
+/* cmd=top as JSON (deepq-query(7)); NULL if out of memory. */
+static json_t *
+top_json(const void *v, const struct query *q)
+{
+	const struct top_result	*t = v;
+	const struct profile	*p = t->p;
+	json_t			*j = NULL, *rows, *row;
+	uint32_t		 i, f;
+
+	if ((j = report_new("top")) == NULL ||
+	    report_metrics(j, p, t->m) == -1 ||
+	    (rows = json_array()) == NULL ||
+	    json_object_set_new(j, "rows", rows) == -1)
+		goto nomem;
+	json_object_set_new(j, "sort", json_string(query_str(q, QUERY_SORT)));
+	json_object_set_new(j, "matched", json_integer(t->matched));
+	json_object_set_new(j, "from", json_integer(t->from));
+	for (i = 0; i < t->nrows; i++) {
+		f = t->rows[i];
 		if ((row = report_func(p, f)) == NULL ||
 		    json_array_append_new(rows, row) == -1 ||
 		    json_object_set_new(row, "self", report_func_values(p, 0,
 		    f)) == -1 ||
 		    json_object_set_new(row, "total", report_func_values(p, 1,
 		    f)) == -1 ||
-		    (cmp && diff_add(row, p, &dd, 1, f) == -1))
+		    (t->cmp && diff_add(row, p, &t->dd, 1, f) == -1))
 			goto nomem;
 		/* A call graph's calls into the function, and its cycle. */
 		if (p->funcgraph != NULL && (json_object_set_new(row, "calls",
@@ -126,33 +197,31 @@ top_create(const struct profile *p, const struct query *q,
 		    json_integer(p->funcgraph->cycle[f])) == -1)))
 			goto nomem;
 	}
-	json_integer_set(json_object_get(j, "matched"), n);
-	free(dkey);
-	free(byd);
 	return (j);
 nomem:
-	free(dkey);
-	free(byd);
 	json_decref(j);
-	report_error_set(e, 500, "out of memory");
 	return (NULL);
 }
 
+/* cmd=top's page, from the rows and the profile. */
 static struct display *
-top_display(const json_t *j, const struct query *q)
+top_display(const void *v, const struct report_notes *notes,
+    const struct query *q)
 {
+	const struct top_result	*tr = v;
+	const struct profile	*p = tr->p;
 	struct display		*d;
 	struct display_block	*t;
 	struct columns		 c;
-	json_t			*rows, *row;
-	const char		*metric = report_string(j, "metric");
-	const char		*sort = report_string(j, "sort");
-	size_t			 i, r;
+	const char		*metric = p->metrics[tr->m].name;
+	const char		*sort = query_str(q, QUERY_SORT);
+	size_t			 r;
 	char			*link, *title, *label, id[32];
 	const char		*idp = id;
 	struct query_tmpl	 tfunc;
-	int			 cmp = json_object_get(j, "comparison") != NULL;
-	uint32_t		 nc;
+	int64_t			 sv[PROFILE_MAX_METRICS];
+	int64_t			 tv[PROFILE_MAX_METRICS];
+	uint32_t		 nc, i, f, k;
 
 	if ((strcmp(sort, "delta") == 0 || strcmp(sort, "ratio") == 0 ?
 	    asprintf(&title, "Top functions by %s of total %s", sort,
@@ -165,29 +234,31 @@ top_display(const json_t *j, const struct query *q)
 	free(title);
 	if (d == NULL)
 		return (NULL);
-	rows = json_object_get(j, "rows");
-	columns_metrics_json(d, j, q);
-	diff_text(d, j);
-	diff_controls(d, j, q, 1);
+	columns_metrics_profile(d, q, p, tr->m, tr->cmp);
+	if (notes->compared) {
+		diff_text(d, p, &notes->diff, notes->base_name);
+		diff_controls(d, q, 1);
+	}
 	if (query_isset(q, QUERY_MIN))
 		display_text(d, "%lld functions with at least %s%% of the %s "
-		    "total.", (long long)report_integer(j, "matched"),
+		    "total.", (long long)tr->matched,
 		    query_str(q, QUERY_MIN), metric);
 	else {
 		char	 n[DISPLAY_NUMBUF];
 
-		display_number_buf(n, report_integer(j, "matched"));
-		display_text(d, "%s function%s.", n, report_integer(j,
-		    "matched") == 1 ? "" : "s");
+		display_number_buf(n, tr->matched);
+		display_text(d, "%s function%s.", n, tr->matched == 1 ? "" :
+		    "s");
 	}
-	columns_init(&c, j, q, COLUMNS_SELF | COLUMNS_TOTAL | COLUMNS_SORT);
+	columns_init(&c, p, tr->m, q, COLUMNS_SELF | COLUMNS_TOTAL |
+	    COLUMNS_SORT);
 	nc = 1 + columns_count(&c);
-	t = display_table(d, nc + (cmp ? DIFF_COLUMNS : 0), "top");
+	t = display_table(d, nc + (tr->cmp ? DIFF_COLUMNS : 0), "top");
 	link = report_link(q, QUERY_SORT, "name", QUERY_FROM, NULL, -1);
 	display_head(d, t, 0, "Function", link, 0);
 	free(link);
 	columns_head(d, t, 1, &c, q);
-	if (cmp)
+	if (tr->cmp)
 		diff_head_sort(d, t, nc, q);
 	/* Each row's link differs from the page's in one key: a template. */
 	if (report_goto_tmpl(&tfunc, q, "func", QUERY_FUNC, 1) == -1) {
@@ -195,21 +266,27 @@ top_display(const json_t *j, const struct query *q)
 		display_free(d);
 		return (NULL);
 	}
-	json_array_foreach(rows, i, row) {
+	for (i = 0; i < tr->nrows; i++) {
+		f = tr->rows[i];
 		r = display_row(d, t);
-		snprintf(id, sizeof id, "%lld",
-		    (long long)report_integer(row, "func"));
+		snprintf(id, sizeof id, "%u", f);
 		link = query_tmpl_fill(&tfunc, &idp);
-		label = report_label(row);
+		label = report_func_label(p, f);
 		display_cell(d, t, r, 0, label ? label : "", link, 0);
 		free(label);
 		free(link);
-		columns_row(d, t, r, 1, &c, json_object_get(row, "self"),
-		    json_object_get(row, "total"));
-		diff_row(d, t, r, nc, row);
+		for (k = 0; k < p->nmetrics && k < PROFILE_MAX_METRICS; k++) {
+			sv[k] = p->metrics[k].func_self[f];
+			tv[k] = p->metrics[k].func_total[f];
+		}
+		columns_row(d, t, r, 1, &c, sv, tv);
+		if (tr->cmp)
+			diff_row(d, t, r, nc, &tr->dd,
+			    sv[tr->dd.m], sv[tr->dd.bm], tv[tr->dd.m],
+			    tv[tr->dd.bm]);
 	}
 	query_tmpl_clear(&tfunc);
-	columns_pager(d, j, q);
-	columns_controls(d, j, q, 1);
+	columns_pager(d, q, tr->from, tr->nrows, tr->matched);
+	columns_controls(d, p, tr->m, q, 1);
 	return (d);
 }

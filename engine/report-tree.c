@@ -126,16 +126,24 @@ struct tree_walk {
 	int		*hidden;
 };
 
+/* cmd=tree's result: the walk, and whether it compares (diff_init()). */
+struct tree_result {
+	const struct profile	*p;
+	struct tree_walk	 w;
+	int			 cmp;
+	struct diff		 dd;
+};
+
 static int	tree_walk(struct tree_walk *, const struct profile *,
 		    const struct query *, const struct report_context *,
 		    struct report_error *);
 static void	tree_walk_free(struct tree_walk *);
-static json_t	*tree_create(const struct profile *, const struct query *,
+static void	*tree_create(const struct profile *, const struct query *,
 		    const struct report_context *, struct report_error *);
-static struct display *tree_display(const json_t *, const struct query *);
-static struct display *tree_create_display(const struct profile *,
-		    const struct query *, const struct report_context *,
-		    struct report_error *);
+static json_t	*tree_json(const void *, const struct query *);
+static struct display *tree_display(const void *,
+		    const struct report_notes *, const struct query *);
+static void	 tree_free(void *);
 static int	tree_before(const struct tree_cand *,
 		    const struct tree_cand *);
 static int	tree_kid_before(const struct tree_kid *,
@@ -169,8 +177,9 @@ const struct report_entry report_tree_entry = {
 	.title = "Call tree",
 	.formats = "html|json|text",
 	.create = tree_create,
+	.json = tree_json,
 	.display = tree_display,
-	.create_display = tree_create_display,
+	.free = tree_free,
 };
 
 /* Shown nodes by parent, then heaviest first, then by node number. */
@@ -746,28 +755,63 @@ tree_walk_free(struct tree_walk *w)
 	free(w->hidden);
 }
 
-/* cmd=tree as JSON (deepq-query(7)): the nodes tree_walk() chose. */
-static json_t *
+/*
+ * cmd=tree's result: the nodes tree_walk() chose, of which the JSON and
+ * the page are both made. NULL with *e on failure.
+ */
+static void *
 tree_create(const struct profile *p, const struct query *q,
     const struct report_context *ctx, struct report_error *e)
 {
-	struct tree_walk	 w;
-	struct tree_mod		 mods[TREE_MODS];
-	json_t			*j = NULL, **objs = NULL, *o, *kids;
-	char			*path;
-	uint32_t		 n, f, nshown = 0;
-	struct diff		 dd;
-	int			 cmp = diff_init(&dd, p, q);
-	size_t			 i, x;
+	struct tree_result	*t;
+
+	if ((t = calloc(1, sizeof *t)) == NULL) {
+		report_error_set(e, 500, "out of memory");
+		return (NULL);
+	}
+	t->p = p;
+	t->cmp = diff_init(&t->dd, p, q);
+	if (tree_walk(&t->w, p, q, ctx, e) == -1) {
+		tree_free(t);
+		return (NULL);
+	}
+	if (report_rates_check(p, e) == -1) {
+		tree_free(t);
+		return (NULL);
+	}
+	return (t);
+}
+
+static void
+tree_free(void *v)
+{
+	struct tree_result	*t = v;
+
+	if (t == NULL)
+		return;
+	tree_walk_free(&t->w);
+	free(t);
+}
+
+/* cmd=tree as JSON (deepq-query(7)); NULL if out of memory. */
+static json_t *
+tree_json(const void *v, const struct query *q)
+{
+	const struct tree_result	*t = v;
+	const struct tree_walk		*wp = &t->w;
+	const struct profile		*p = t->p;
+	struct tree_mod			 mods[TREE_MODS];
+	json_t				*j = NULL, **objs = NULL, *o, *kids;
+	char				*path;
+	uint32_t			 n, f, nshown = wp->nshown;
+	int				 cmp = t->cmp;
+	size_t				 i, x;
 
 	memset(mods, 0, sizeof mods);
-	if (tree_walk(&w, p, q, ctx, e) == -1)
-		goto fail;
-	nshown = w.nshown;
 	if ((objs = calloc(nshown, sizeof *objs)) == NULL)
-		goto nomem;
+		return (NULL);
 	for (i = 0; i < nshown; i++) {
-		n = w.nodes[i];
+		n = wp->nodes[i];
 		f = p->node_func[n];
 		/*
 		 * Names and paths are valid UTF-8 already (the builder made
@@ -781,33 +825,33 @@ tree_create(const struct profile *p, const struct query *q,
 		    json_object_set_new_nocheck(o, "module",
 		    tree_module(p, f, mods)) == -1 ||
 		    json_object_set_new_nocheck(o, "path",
-		    json_stringn_nocheck(w.paths[i], w.plen[i])) == -1 ||
+		    json_stringn_nocheck(wp->paths[i], wp->plen[i])) == -1 ||
 		    json_object_set_new_nocheck(o, "self",
 		    report_node_values(p, 0, n)) == -1 ||
-		    (cmp && diff_add(o, p, &dd, 0, n) == -1))
+		    (cmp && diff_add(o, p, &t->dd, 0, n) == -1))
 			goto nomem;
 	}
 	/* Each node's shown children, in their order. */
 	for (i = 0; i < nshown; i++) {
-		if (w.first[i] == w.first[i + 1])
+		if (wp->first[i] == wp->first[i + 1])
 			continue;
 		if ((kids = json_array()) == NULL ||
 		    json_object_set_new_nocheck(objs[i], "children",
 		    kids) == -1)
 			goto nomem;
-		for (x = w.first[i]; x < w.first[i + 1]; x++) {
-			if (json_array_append(kids, objs[w.order[x]]) == -1)
+		for (x = wp->first[i]; x < wp->first[i + 1]; x++) {
+			if (json_array_append(kids, objs[wp->order[x]]) == -1)
 				goto nomem;
 		}
 	}
 	for (i = 0; i < nshown; i++) {
 		json_object_set_new(objs[i], "total",
-		    report_node_values(p, 1, w.nodes[i]));
+		    report_node_values(p, 1, wp->nodes[i]));
 		json_object_set_new(objs[i], "hidden",
-		    json_integer(w.hidden[i]));
+		    json_integer(wp->hidden[i]));
 	}
 	if ((j = report_new("tree")) == NULL ||
-	    report_metrics(j, p, w.m) == -1)
+	    report_metrics(j, p, wp->m) == -1)
 		goto nomem;
 	json_object_set_new(j, "shown", json_integer(nshown));
 	json_object_set_new(j, "root", json_incref(objs[0]));
@@ -828,8 +872,6 @@ tree_create(const struct profile *p, const struct query *q,
 	}
 	goto done;
 nomem:
-	report_error_set(e, 500, "out of memory");
-fail:
 	json_decref(j);
 	j = NULL;
 done:
@@ -840,7 +882,6 @@ done:
 	free(objs);
 	for (i = 0; i < TREE_MODS; i++)
 		json_decref(mods[i].j);
-	tree_walk_free(&w);
 	return (j);
 }
 
@@ -978,22 +1019,31 @@ tree_row_toggles(struct display *d, struct display_cell *cell,
 	}
 }
 
+/*
+ * cmd=tree's page, made from the walk and the profile: no object,
+ * string or number a node to build, look up and free (that was most of
+ * a tree page's time when pages were made from the JSON).
+ */
 static struct display *
-tree_display(const json_t *j, const struct query *q)
+tree_display(const void *v, const struct report_notes *notes,
+    const struct query *q)
 {
-	struct display		*d;
+	const struct tree_result *tr = v;
+	const struct tree_walk	*wp = &tr->w;
+	const struct profile	*p = tr->p;
+	struct display		*d = NULL;
 	struct display_block	*t, *l;
 	struct display_cell	*cell;
 	struct columns		 c;
-	const char		*metric = report_string(j, "metric");
-	const char		*path;
-	json_t			**stack = NULL, *o, *kids, *a;
-	uint32_t		*depths = NULL, ncols, depth;
-	size_t			 sp = 0, cap = 64, r, k, nkids;
-	int64_t			 hidden, fn;
-	char			*s, *link;
-	int			 cmp = json_object_get(j, "comparison") != NULL;
 	struct query_tmpl	 tfunc, troot, ttoggle;
+	const char		*path, *module, *name;
+	char			*link, *s, *label = NULL;
+	uint32_t		*stack = NULL, *depths = NULL, ncols, depth;
+	uint32_t		 i, n, f, nk, k;
+	int64_t			 sv[PROFILE_MAX_METRICS];
+	int64_t			 tv[PROFILE_MAX_METRICS];
+	size_t			 sp = 0, r, lcap = 0, mlen, nlen;
+	int			 hidden, cmp = tr->cmp;
 	static const struct query_edit unopen[] = { { QUERY_OPEN, NULL },
 				    { QUERY_CLOSE, NULL } };
 
@@ -1003,179 +1053,19 @@ tree_display(const json_t *j, const struct query *q)
 	 * tree rooted at a path, the open and close lists). Cleared first:
 	 * when one fails, the later ones were never set.
 	 */
-	memset(&troot, 0, sizeof troot);
-	memset(&ttoggle, 0, sizeof ttoggle);
-	if (report_goto_tmpl(&tfunc, q, "func", QUERY_FUNC, 1) == -1 ||
-	    query_tmpl_init(&troot, q, unopen, 2, QUERY_PATH, 1) == -1 ||
-	    query_tmpl_init(&ttoggle, q, NULL, 0, QUERY_OPEN, 2) == -1 ||
-	    (d = display_create("Call tree")) == NULL) {
-		query_tmpl_clear(&tfunc);
-		query_tmpl_clear(&troot);
-		query_tmpl_clear(&ttoggle);
-		return (NULL);
-	}
-	columns_metrics_json(d, j, q);
-	columns_views(d, q);
-	diff_text(d, j);
-	diff_controls(d, j, q, 0);
-	a = json_object_get(j, "ancestors");
-	if (json_array_size(a) > 0) {
-		l = display_links(d);
-		json_array_foreach(a, k, o) {
-			path = report_string(o, "path");
-			link = report_goto(q, "tree", QUERY_PATH, *path ? path :
-			    NULL, -1);
-			display_link(d, l, report_string(o, "name"), link);
-			free(link);
-		}
-	}
-	display_text(d, "%lld nodes shown, chosen by %s total; "
-	    "+ expands, \xe2\x88\x92 collapses.",
-	    (long long)report_integer(j, "shown"), metric);
-	columns_init(&c, j, q, COLUMNS_SELF | COLUMNS_TOTAL);
-	ncols = 1 + columns_count(&c);
-	t = display_table(d, ncols + (cmp ? DIFF_COLUMNS : 0), "tree");
-	display_head(d, t, 0, "Function", NULL, 0);
-	columns_head(d, t, 1, &c, q);
-	if (cmp)
-		diff_head(d, t, ncols);
-
-	/* Depth-first, without recursion: deep trees must not blow the stack. */
-	if ((stack = malloc(cap * sizeof *stack)) == NULL ||
-	    (depths = malloc(cap * sizeof *depths)) == NULL)
-		goto fail;
-	stack[sp] = json_object_get(j, "root");
-	depths[sp++] = 0;
-	while (sp > 0) {
-		o = stack[--sp];
-		depth = depths[sp] & ~TREE_MORE;
-		hidden = report_integer(o, "hidden");
-		path = report_string(o, "path");
-		if (depths[sp] & TREE_MORE) {
-			tree_row_more(d, t, ncols + (cmp ? DIFF_COLUMNS : 0),
-			    &troot, path, depth, hidden);
-			continue;
-		}
-		r = display_row(d, t);
-		kids = json_object_get(o, "children");
-		nkids = json_array_size(kids);
-		fn = report_integer(o, "func");
-		link = fn > 0 && fn <= UINT32_MAX ?
-		    tree_func_link(&tfunc, fn) : NULL;
-		if ((s = report_label(o)) == NULL) {
-			free(link);
-			goto fail;
-		}
-		cell = display_cell_take(d, t, r, 0, s, link,
-		    DISPLAY_TREE | (nkids ? DISPLAY_OPEN : 0) |
-		    (nkids == 0 && hidden == 0 ? DISPLAY_LEAF : 0));
-		tree_row_toggles(d, cell, q, &troot, &ttoggle, path, depth,
-		    nkids, hidden);
-		columns_row(d, t, r, 1, &c, json_object_get(o, "self"),
-		    json_object_get(o, "total"));
-		diff_row(d, t, r, ncols, o);
-		/* Push the "more" row, then the children in reverse. */
-		for (k = nkids + (nkids > 0 && hidden > 0); k > 0; k--) {
-			if (sp == cap) {
-				json_t		**ns;
-				uint32_t	 *nd;
-
-				cap *= 2;
-				if ((ns = reallocarray(stack, cap,
-				    sizeof *ns)) == NULL)
-					goto fail;
-				stack = ns;
-				if ((nd = reallocarray(depths, cap,
-				    sizeof *nd)) == NULL)
-					goto fail;
-				depths = nd;
-			}
-			if (k > nkids) {
-				stack[sp] = o;
-				depths[sp] = depth | TREE_MORE;
-			} else {
-				stack[sp] = json_array_get(kids, k - 1);
-				depths[sp] = depth + 1;
-			}
-			sp++;
-		}
-	}
-	free(stack);
-	free(depths);
-	query_tmpl_clear(&tfunc);
-	query_tmpl_clear(&troot);
-	query_tmpl_clear(&ttoggle);
-	columns_controls(d, j, q, 0);
-	return (d);
-fail:
-	free(stack);
-	free(depths);
-	query_tmpl_clear(&tfunc);
-	query_tmpl_clear(&troot);
-	query_tmpl_clear(&ttoggle);
-	display_free(d);
-	return (NULL);
-}
-
-/*
- * The page tree_display(tree_create()) makes, made from the profile
- * and tree_walk() without the JSON: no object, string or number a node
- * to build, look up and free. A comparison takes the JSON's way (its
- * columns are made from the JSON alone); answer.c never asks for one.
- */
-static struct display *
-tree_create_display(const struct profile *p, const struct query *q,
-    const struct report_context *ctx, struct report_error *e)
-{
-	struct tree_walk	 w;
-	struct display		*d = NULL;
-	struct display_block	*t, *l;
-	struct display_cell	*cell;
-	struct columns		 c;
-	struct diff		 dd;
-	struct query_tmpl	 tfunc, troot, ttoggle;
-	const char		*path, *module, *name;
-	char			*link, *s, *label = NULL;
-	uint32_t		*stack = NULL, *depths = NULL, ncols, depth;
-	uint32_t		 i, n, f, nk, k;
-	int64_t			 sv[PROFILE_MAX_METRICS];
-	int64_t			 tv[PROFILE_MAX_METRICS];
-	size_t			 sp = 0, r, lcap = 0, mlen, nlen;
-	int			 hidden;
-	double			 rate;
-	json_t			*j;
-	static const struct query_edit unopen[] = { { QUERY_OPEN, NULL },
-				    { QUERY_CLOSE, NULL } };
-
-	if (diff_init(&dd, p, q)) {
-		if ((j = tree_create(p, q, ctx, e)) == NULL)
-			return (NULL);
-		d = tree_display(j, q);
-		json_decref(j);
-		return (d);
-	}
 	memset(&tfunc, 0, sizeof tfunc);
 	memset(&troot, 0, sizeof troot);
 	memset(&ttoggle, 0, sizeof ttoggle);
-	if (tree_walk(&w, p, q, ctx, e) == -1)
-		goto fail;
-	/* A rate JSON cannot hold fails the JSON's page (report_metrics). */
-	for (k = 0; k < p->nmetrics; k++) {
-		if ((rate = profile_metric_rate(p, k)) > 0 && !isfinite(rate))
-			goto nomem;
-	}
 	if (report_goto_tmpl(&tfunc, q, "func", QUERY_FUNC, 1) == -1 ||
 	    query_tmpl_init(&troot, q, unopen, 2, QUERY_PATH, 1) == -1 ||
 	    query_tmpl_init(&ttoggle, q, NULL, 0, QUERY_OPEN, 2) == -1 ||
 	    (d = display_create("Call tree")) == NULL)
 		goto nomem;
-	{
-		const char	*names[PROFILE_MAX_METRICS];
-
-		for (k = 0; k < p->nmetrics && k < PROFILE_MAX_METRICS; k++)
-			names[k] = p->metrics[k].name;
-		columns_metrics(d, q, names, k, w.m);
-		columns_views(d, q);
+	columns_metrics_profile(d, q, p, wp->m, cmp);
+	columns_views(d, q);
+	if (notes->compared) {
+		diff_text(d, p, &notes->diff, notes->base_name);
+		diff_controls(d, q, 0);
 	}
 	if (q->npath > 0) {
 		l = display_links(d);
@@ -1191,22 +1081,24 @@ tree_create_display(const struct profile *p, const struct query *q,
 		}
 	}
 	display_text(d, "%lld nodes shown, chosen by %s total; "
-	    "+ expands, \xe2\x88\x92 collapses.", (long long)w.nshown,
-	    p->metrics[w.m].name);
-	columns_init_profile(&c, p, w.m, q, COLUMNS_SELF | COLUMNS_TOTAL);
+	    "+ expands, \xe2\x88\x92 collapses.", (long long)wp->nshown,
+	    p->metrics[wp->m].name);
+	columns_init(&c, p, wp->m, q, COLUMNS_SELF | COLUMNS_TOTAL);
 	ncols = 1 + columns_count(&c);
-	t = display_table(d, ncols, "tree");
+	t = display_table(d, ncols + (cmp ? DIFF_COLUMNS : 0), "tree");
 	display_head(d, t, 0, "Function", NULL, 0);
 	columns_head(d, t, 1, &c, q);
+	if (cmp)
+		diff_head(d, t, ncols);
 
 	/*
 	 * Depth-first, without recursion: deep trees must not blow the
 	 * stack. A node pushes its children and a "more" row at most, each
 	 * once: 2 * nshown entries are enough.
 	 */
-	if ((stack = reallocarray(NULL, 2 * (size_t)w.nshown + 1,
+	if ((stack = reallocarray(NULL, 2 * (size_t)wp->nshown + 1,
 	    sizeof *stack)) == NULL ||
-	    (depths = reallocarray(NULL, 2 * (size_t)w.nshown + 1,
+	    (depths = reallocarray(NULL, 2 * (size_t)wp->nshown + 1,
 	    sizeof *depths)) == NULL)
 		goto nomem;
 	stack[sp] = 0;
@@ -1214,19 +1106,19 @@ tree_create_display(const struct profile *p, const struct query *q,
 	while (sp > 0 && !display_failed(d)) {
 		i = stack[--sp];
 		depth = depths[sp] & ~TREE_MORE;
-		hidden = w.hidden[i];
-		path = w.paths[i];
+		hidden = wp->hidden[i];
+		path = wp->paths[i];
 		if (depths[sp] & TREE_MORE) {
-			tree_row_more(d, t, ncols, &troot, path, depth,
-			    hidden);
+			tree_row_more(d, t, ncols + (cmp ? DIFF_COLUMNS : 0),
+			    &troot, path, depth, hidden);
 			continue;
 		}
 		r = display_row(d, t);
-		nk = w.first[i + 1] - w.first[i];
-		n = w.nodes[i];
+		nk = wp->first[i + 1] - wp->first[i];
+		n = wp->nodes[i];
 		f = p->node_func[n];
 		link = f > 0 ? tree_func_link(&tfunc, f) : NULL;
-		/* "module`name", or the name alone (report_label()). */
+		/* "module`name", or the name alone (report_func_label()). */
 		module = profile_func_module(p, f);
 		name = profile_func_name(p, f);
 		mlen = strlen(module);
@@ -1254,24 +1146,26 @@ tree_create_display(const struct profile *p, const struct query *q,
 			sv[k] = p->metrics[k].self[n];
 			tv[k] = p->metrics[k].total[n];
 		}
-		columns_row_values(d, t, r, 1, &c, sv, tv);
+		columns_row(d, t, r, 1, &c, sv, tv);
+		if (cmp)
+			diff_row(d, t, r, ncols, &tr->dd,
+			    sv[tr->dd.m], sv[tr->dd.bm], tv[tr->dd.m],
+			    tv[tr->dd.bm]);
 		/* Push the "more" row, then the children in reverse. */
 		for (k = nk + (nk > 0 && hidden > 0); k > 0; k--) {
 			if (k > nk) {
 				stack[sp] = i;
 				depths[sp] = depth | TREE_MORE;
 			} else {
-				stack[sp] = w.order[w.first[i] + k - 1];
+				stack[sp] = wp->order[wp->first[i] + k - 1];
 				depths[sp] = depth + 1;
 			}
 			sp++;
 		}
 	}
-	columns_controls_profile(d, p, w.m, q, 0);
+	columns_controls(d, p, wp->m, q, 0);
 	goto done;
 nomem:
-	report_error_set(e, 500, "out of memory");
-fail:
 	display_free(d);
 	d = NULL;
 done:
@@ -1281,6 +1175,5 @@ done:
 	query_tmpl_clear(&tfunc);
 	query_tmpl_clear(&troot);
 	query_tmpl_clear(&ttoggle);
-	tree_walk_free(&w);
 	return (d);
 }

@@ -16,6 +16,7 @@
 
 #include "config.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,7 +24,6 @@
 
 #include <jansson.h>
 
-#include "columns.h"
 #include "cost.h"
 #include "display.h"
 #include "profile.h"
@@ -31,48 +31,11 @@
 #include "report.h"
 #include "writer.h"
 
-/* The report table, and helpers every report uses. */
-
-extern const struct report_entry report_callers_entry;
-extern const struct report_entry report_clique_entry;
-extern const struct report_entry report_cliques_entry;
-extern const struct report_entry report_dump_entry;
-extern const struct report_entry report_func_entry;
-extern const struct report_entry report_menu_entry;
-extern const struct report_entry report_module_entry;
-extern const struct report_entry report_modules_entry;
-extern const struct report_entry report_shutdown_entry;
-extern const struct report_entry report_status_entry;
-extern const struct report_entry report_top_entry;
-extern const struct report_entry report_tree_entry;
-extern const struct report_entry report_folded_entry;
-extern const struct report_entry report_callgrind_entry;
-extern const struct report_entry report_pprof_entry;
-extern const struct report_entry report_speedscope_entry;
-extern const struct report_entry report_flame_entry;
-extern const struct report_entry report_search_entry;
-
-static const struct report_entry *report_table[] = {
-	&report_menu_entry,
-	&report_shutdown_entry,
-	&report_status_entry,
-	&report_top_entry,
-	&report_tree_entry,
-	&report_folded_entry,
-	&report_callgrind_entry,
-	&report_pprof_entry,
-	&report_speedscope_entry,
-	&report_flame_entry,
-	&report_func_entry,
-	&report_callers_entry,
-	&report_modules_entry,
-	&report_module_entry,
-	&report_cliques_entry,
-	&report_clique_entry,
-	&report_dump_entry,
-	&report_search_entry,
-};
-#define NREPORTS (sizeof report_table / sizeof report_table[0])
+/*
+ * What reports build with: errors, the members every report's JSON has,
+ * links to other pages, the function a query names, sorting. The table
+ * of reports and the running of one are reports.c's.
+ */
 
 static uint32_t	report_func_qualified(const struct profile *, const char *);
 static int	order_cmp(const void *, const void *, void *);
@@ -80,19 +43,6 @@ static size_t	report_goto_edits(struct query_edit *, const char *);
 
 /* The most (key, value) changes one link makes. */
 #define REPORT_EDITS	16
-
-/* The report for a cmd, or NULL. */
-const struct report_entry *
-report_find(const char *cmd)
-{
-	size_t	 i;
-
-	for (i = 0; i < NREPORTS; i++) {
-		if (strcmp(report_table[i]->name, cmd) == 0)
-			return (report_table[i]);
-	}
-	return (NULL);
-}
 
 /* Fill an error; returns -1 so callers can `return (report_error_set())'. */
 int
@@ -124,75 +74,6 @@ report_error_cost(struct report_error *e, const struct cost *c)
 	e->status = 503;
 	e->message = cost_message(c);
 	return (-1);
-}
-
-/* Create the report a query asks for. NULL with *e filled on failure. */
-json_t *
-report_create(const struct profile *p, const struct query *q,
-    const struct report_context *ctx, struct report_error *e)
-{
-	const struct report_entry	*r;
-	json_t				*j;
-
-	if ((r = report_find(query_str(q, QUERY_CMD))) == NULL) {
-		report_error_set(e, 400, "report %s is not available",
-		    query_str(q, QUERY_CMD));
-		return (NULL);
-	}
-	/* Preferences every page shares are checked once, here. */
-	if (report_metric(p, q, e) == -1 || columns_check(p, q, e) == -1)
-		return (NULL);
-	if ((j = r->create(p, q, ctx, e)) == NULL && e->status == 0)
-		report_error_set(e, 500, "out of memory");
-	return (j);
-}
-
-/* Can the query's report make its display without JSON? */
-int
-report_has_display(const struct query *q)
-{
-	const struct report_entry	*r;
-
-	if ((r = report_find(query_str(q, QUERY_CMD))) == NULL)
-		return (0);
-	return (r->create_display != NULL);
-}
-
-/*
- * The display of the report a query asks for, made from the profile
- * without JSON (report_has_display): what report_display(report_create())
- * would give. NULL with *e filled on failure.
- */
-struct display *
-report_create_display(const struct profile *p, const struct query *q,
-    const struct report_context *ctx, struct report_error *e)
-{
-	const struct report_entry	*r;
-	struct display			*d;
-
-	if ((r = report_find(query_str(q, QUERY_CMD))) == NULL ||
-	    r->create_display == NULL) {
-		report_error_set(e, 400, "report %s is not available",
-		    query_str(q, QUERY_CMD));
-		return (NULL);
-	}
-	/* As report_create: the shared preferences first. */
-	if (report_metric(p, q, e) == -1 || columns_check(p, q, e) == -1)
-		return (NULL);
-	if ((d = r->create_display(p, q, ctx, e)) == NULL && e->status == 0)
-		report_error_set(e, 500, "out of memory");
-	return (d);
-}
-
-/* The display of a report made by report_create. */
-struct display *
-report_display(const json_t *j, const struct query *q)
-{
-	const struct report_entry	*r;
-
-	if ((r = report_find(report_string(j, "cmd"))) == NULL)
-		return (NULL);
-	return (r->display(j, q));
 }
 
 /* A new report object with the fields every answer has. */
@@ -260,6 +141,24 @@ report_row_values(const struct profile *p, const int64_t *v)
 }
 
 /*
+ * Can the profile's metrics go into a report's JSON (report_metrics())?
+ * A rate JSON cannot hold (not finite) fails every performance report,
+ * its pages too: -1 with *e (500) then.
+ */
+int
+report_rates_check(const struct profile *p, struct report_error *e)
+{
+	double		 rate;
+	uint32_t	 k;
+
+	for (k = 0; k < p->nmetrics; k++) {
+		if ((rate = profile_metric_rate(p, k)) > 0 && !isfinite(rate))
+			return (report_error_set(e, 500, "out of memory"));
+	}
+	return (0);
+}
+
+/*
  * The members every performance report has (deepq-query(7)): "metric"
  * (the one it sorts and scores by), its "unit" and "total", and the
  * profile's "metrics" (name, unit, rate if known) and "totals", from
@@ -298,6 +197,22 @@ report_metrics(json_t *j, const struct profile *p, int m)
 	    json_integer(p->metrics[m].sum)) == -1)
 		return (-1);
 	return (0);
+}
+
+/*
+ * The metric whose values a {metric: value} object shows for metric k:
+ * the last of k's name (JSON keeps one value a name).
+ */
+uint32_t
+report_metric_last(const struct profile *p, uint32_t k)
+{
+	uint32_t	 l, at = k;
+
+	for (l = k + 1; l < p->nmetrics; l++) {
+		if (strcmp(p->metrics[l].name, p->metrics[k].name) == 0)
+			at = l;
+	}
+	return (at);
 }
 
 /* {metric: value} of node n: self (which 0) or total (1). */
@@ -424,7 +339,7 @@ report_goto_tmpl(struct query_tmpl *t, const struct query *q,
 }
 
 /*
- * The function named "module`name", as pages show it (report_label), or
+ * The function named "module`name", as pages show it (report_func_label), or
  * PROFILE_NONE: the name that tells two functions of one name apart.
  */
 static uint32_t
@@ -608,6 +523,23 @@ report_order(uint32_t *idx, uint32_t n, const int64_t *key, size_t stride,
 /*
  * How pages name a function row: "module`name" (DTrace's and folded
  * stacks' spelling) when it has a module, else its name. Caller frees.
+ */
+char *
+report_func_label(const struct profile *p, uint32_t f)
+{
+	const char	*module = profile_func_module(p, f);
+	char		*s;
+
+	if (*module == '\0')
+		return (strdup(profile_func_name(p, f)));
+	if (asprintf(&s, "%s`%s", module, profile_func_name(p, f)) == -1)
+		return (NULL);
+	return (s);
+}
+
+/*
+ * report_func_label() of a row of a JSON answer (its "name" and
+ * "module"), for readers of answers: deepq query --fail-on-growth.
  */
 char *
 report_label(const json_t *o)

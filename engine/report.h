@@ -18,20 +18,40 @@
 #define REPORT_H
 
 /*
- * Reports: create_report -> display. A report is a jansson object, the
- * same data the JSON answer is (contract in deepq-query(7)): every answer
- * has "deepq": 1 and "cmd". Each cmd is one file, report-<cmd>.c, that
- * exports a const struct report_entry; report.c keeps the table.
+ * Reports. Each cmd is one file, report-<cmd>.c, that exports a const
+ * struct report_entry; reports.c keeps the table. A report computes a
+ * typed result, its own struct (the tree's walk, a table's rows), from
+ * the profile and the query; renderers take it from there:
  *
- * A report's create function builds the JSON; its display function turns
- * that JSON into a struct display for the HTML and text renderers, so the
- * pages and the JSON can never disagree.
+ *	json(result)	the JSON answer (contract in deepq-query(7): every
+ *			answer has "deepq": 1 and "cmd"), built with
+ *			jansson; format=json, svg and the exports;
+ *	display(result)	a struct display for the HTML and text pages;
+ *	free(result).
  *
- * A report whose page is costly to build through JSON (a tree of
- * thousands of nodes) may also have create_display: the same display
- * made from the profile directly, for pages that need no JSON (HTML,
- * text) and compare nothing. It must give exactly what display(create())
- * gives, errors included; tests/unit/test-tree-display.c checks that.
+ * A flame graph is drawn from its JSON, by format=svg and inline in
+ * its HTML page (render-svg.c): its entry sets page_json, and its page
+ * gets the JSON beside the display.
+ *
+ * Both are made from the one result, so the JSON and the pages cannot
+ * disagree. What every answer carries beside its report (the base
+ * compared, the comparison's totals, the transforms, "estimated") is
+ * one struct report_notes, filled by answer-query.c, which the JSON
+ * (reports_notes_json) and the pages (diff_text, diff_controls,
+ * reports_notes_display) both read.
+ *
+ * The adapter: a report not yet typed has create_json and display_json
+ * instead; its result is its JSON object, the notes are added to it,
+ * and its page reads it back by key (report_string, report_integer).
+ * The reports still on it:
+ *
+ *	status		its figures come as a JSON object from the
+ *			server's status callback (report_context.status);
+ *	folded, callgrind, pprof, speedscope
+ *			the exports: a writer's text in the JSON
+ *			(report_export), which the raw renderer writes.
+ *
+ * report.c holds the helpers reports build with; reports.c the table.
  */
 
 #include <stddef.h>
@@ -41,12 +61,14 @@
 #include <jansson.h>
 
 #include "answer.h"
+#include "diff.h"
 
 struct cost;
 struct display;
 struct profile;
 struct query;
 struct query_tmpl;
+struct transform_stack;
 struct writer_options;
 
 #define REPORT_VERSION	ANSWER_JSON_VERSION
@@ -73,32 +95,51 @@ struct report_error {
 	char		*message;
 };
 
+/*
+ * What an answer says beside its report, in one place for the JSON and
+ * the display: the base= compared (its name), the comparison (the diff
+ * of metric m with "base", whose totals the pages and "comparison"
+ * show), the transforms of t= and whether the answer rests on a call
+ * graph's estimated tree.
+ */
+struct report_notes {
+	const struct profile		*profile;	/* what the report saw */
+	const char			*base_name;	/* or NULL */
+	int				 compared;	/* diff is set */
+	struct diff			 diff;
+	const struct transform_stack	*transforms;	/* t=, or NULL */
+	int				 estimated;
+};
+
 struct report_entry {
 	const char	*name;		/* the cmd= value */
 	const char	*title;
 	const char	*formats;	/* '|'-separated formats it answers */
-	json_t		*(*create)(const struct profile *,
+	/* The typed result, NULL with the error set. */
+	void		*(*create)(const struct profile *,
 			    const struct query *,
 			    const struct report_context *,
 			    struct report_error *);
-	struct display	*(*display)(const json_t *, const struct query *);
-	struct display	*(*create_display)(const struct profile *,
+	/* Its JSON v1 object without the notes; NULL if out of memory. */
+	json_t		*(*json)(const void *, const struct query *);
+	/* Its page; NULL if out of memory. */
+	struct display	*(*display)(const void *,
+			    const struct report_notes *, const struct query *);
+	void		 (*free)(void *);
+	/* The adapter (see above): the result is the JSON. */
+	json_t		*(*create_json)(const struct profile *,
 			    const struct query *,
 			    const struct report_context *,
-			    struct report_error *);	/* or NULL */
+			    struct report_error *);
+	struct display	*(*display_json)(const json_t *,
+			    const struct query *);
+	int		 page_json;	/* its page draws from its JSON
+					   too (the flame graph inline) */
 	int		 live;		/* answers depend on more than the
 					   profile and the query: never
 					   cached (answer-cache.c) */
 };
 
-const struct report_entry *report_find(const char *);
-json_t		*report_create(const struct profile *, const struct query *,
-		    const struct report_context *, struct report_error *);
-struct display	*report_display(const json_t *, const struct query *);
-int		 report_has_display(const struct query *);
-struct display	*report_create_display(const struct profile *,
-		    const struct query *, const struct report_context *,
-		    struct report_error *);
 int		 report_error_set(struct report_error *, int, const char *,
 		    ...) __attribute__((__format__(__printf__, 3, 4)));
 int		 report_error_cost(struct report_error *,
@@ -110,6 +151,9 @@ json_t		*report_values(const struct profile *, const int64_t *const *,
 		    uint32_t);
 json_t		*report_row_values(const struct profile *, const int64_t *);
 int		 report_metrics(json_t *, const struct profile *, int);
+int		 report_rates_check(const struct profile *,
+		    struct report_error *);
+uint32_t	 report_metric_last(const struct profile *, uint32_t);
 json_t		*report_node_values(const struct profile *, int, uint32_t);
 json_t		*report_func_values(const struct profile *, int, uint32_t);
 char		*report_link(const struct query *, ...);
@@ -126,6 +170,7 @@ int		 report_sort(const struct profile *, const struct query *,
 void		 report_order(uint32_t *, uint32_t, const int64_t *, size_t,
 		     const char *const *);
 const char	*report_string(const json_t *, const char *);
+char		*report_func_label(const struct profile *, uint32_t);
 char		*report_label(const json_t *);
 int64_t		 report_integer(const json_t *, const char *);
 

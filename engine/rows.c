@@ -150,35 +150,38 @@ row_subject(const struct profile *p, const struct aggregate_rows *r,
 }
 
 /*
- * The rows sorted as the spec says, rows from .. from + limit - 1 of
- * them as a JSON array; *matched gets how many there are in all.
+ * Sort the rows r as the spec says and keep rows from .. from + limit - 1
+ * of them as the page pg (r and the spec's pointers must outlive it). -1
+ * if out of memory; rows_page_clear() frees pg either way.
  */
-json_t *
-rows_json(const struct profile *p, const struct aggregate_rows *r,
-    const struct rows_spec *s, int64_t *matched)
+int
+rows_page(struct rows_page *pg, const struct profile *p,
+    const struct aggregate_rows *r, const struct rows_spec *s)
 {
-	json_t		*a = NULL, *o;
 	uint32_t	*idx = NULL, i;
 	const char	**names = NULL;
 	const int64_t	*key = NULL;
 	int64_t		*dkey = NULL;
+	int		 rc = -1;
 
-	*matched = r->n;
-	if ((a = json_array()) == NULL ||
-	    (idx = malloc((r->n ? r->n : 1) * sizeof *idx)) == NULL)
-		goto fail;
+	memset(pg, 0, sizeof *pg);
+	pg->r = r;
+	pg->spec = *s;
+	pg->matched = r->n;
+	if ((idx = malloc((r->n ? r->n : 1) * sizeof *idx)) == NULL)
+		goto done;
 	for (i = 0; i < r->n; i++)
 		idx[i] = i;
 	if (s->diff != NULL && s->diffsort != -1) {
 		/* sort=delta, ratio: by the change of the row's total. */
 		if ((dkey = malloc((r->n ? r->n : 1) * sizeof *dkey)) == NULL)
-			goto fail;
+			goto done;
 		diff_keys(s->diff, s->diffsort, r->total + s->diff->m,
 		    r->total + s->diff->bm, r->nmetrics, r->n, dkey);
 	} else if (s->sort == REPORT_SORT_NAME) {
 		if ((names = malloc((r->n ? r->n : 1) * sizeof *names)) ==
 		    NULL)
-			goto fail;
+			goto done;
 		for (i = 0; i < r->n; i++)
 			names[i] = row_name(p, r, s, i);
 	} else
@@ -188,138 +191,201 @@ rows_json(const struct profile *p, const struct aggregate_rows *r,
 		report_order(idx, r->n, dkey, 1, NULL);
 	else
 		report_order(idx, r->n, key, r->nmetrics, names);
-	for (i = s->from; i < r->n && i < s->from + s->limit; i++) {
-		if ((o = row_subject(p, r, s, idx[i])) == NULL ||
+	/* The page's rows to the front. */
+	for (i = s->from; i < r->n && i < s->from + s->limit; i++)
+		idx[pg->n++] = idx[i];
+	pg->idx = idx;
+	idx = NULL;
+	rc = 0;
+done:
+	free(idx);
+	free(names);
+	free(dkey);
+	return (rc);
+}
+
+void
+rows_page_clear(struct rows_page *pg)
+{
+	free(pg->idx);
+	pg->idx = NULL;
+	pg->n = 0;
+}
+
+/* The page's rows as a JSON array (rows.h); NULL if out of memory. */
+json_t *
+rows_page_json(const struct profile *p, const struct rows_page *pg)
+{
+	const struct aggregate_rows	*r = pg->r;
+	const struct rows_spec		*s = &pg->spec;
+	json_t				*a, *o;
+	uint32_t			 i, x;
+
+	if ((a = json_array()) == NULL)
+		return (NULL);
+	for (i = 0; i < pg->n; i++) {
+		x = pg->idx[i];
+		if ((o = row_subject(p, r, s, x)) == NULL ||
 		    json_array_append_new(a, o) == -1)
 			goto fail;
 		if (r->calls != NULL && json_object_set_new(o, "calls",
-		    json_integer((json_int_t)r->calls[idx[i]])) == -1)
+		    json_integer((json_int_t)r->calls[x])) == -1)
 			goto fail;
 		if (json_object_set_new(o, "contexts",
-		    json_integer(r->nodes[idx[i]])) == -1 ||
+		    json_integer(r->nodes[x])) == -1 ||
 		    json_object_set_new(o, "self", report_row_values(p,
-		    r->self + (size_t)idx[i] * r->nmetrics)) == -1 ||
+		    r->self + (size_t)x * r->nmetrics)) == -1 ||
 		    json_object_set_new(o, "total", report_row_values(p,
-		    r->total + (size_t)idx[i] * r->nmetrics)) == -1 ||
+		    r->total + (size_t)x * r->nmetrics)) == -1 ||
 		    (s->diff != NULL && diff_add_values(o, s->diff,
-		    r->self + (size_t)idx[i] * r->nmetrics,
-		    r->total + (size_t)idx[i] * r->nmetrics) == -1))
+		    r->self + (size_t)x * r->nmetrics,
+		    r->total + (size_t)x * r->nmetrics) == -1))
 			goto fail;
 	}
-	free(idx);
-	free(names);
-	free(dkey);
 	return (a);
 fail:
-	free(idx);
-	free(names);
-	free(dkey);
 	json_decref(a);
 	return (NULL);
 }
 
 /*
- * A table of rows (from rows_json, grouped by `by') under a heading,
- * with the columns the preferences choose; j is the report, for them.
+ * The first cell of a row: what it is keyed by, with its links. The
+ * text is made as the row's JSON subject (row_subject()) has it.
+ */
+static void
+rows_subject_cell(struct display *d, struct display_block *t, size_t r,
+    const struct profile *p, const struct rows_page *pg, uint32_t x,
+    const struct query *q)
+{
+	const struct aggregate_rows	*rw = pg->r;
+	const struct rows_spec		*s = &pg->spec;
+	const struct callgraph		*g = s->graph;
+	struct display_cell		*cell;
+	struct profile_site		 site;
+	const char			*module;
+	char				*link = NULL, *str, *label, *path;
+	char				 id[32];
+	uint32_t			 f, n, members;
+	int				 rec;
+
+	switch (s->by) {
+	case AGGREGATE_MODULE:
+		module = profile_string(p, (uint32_t)rw->key[x]);
+		link = report_goto(q, "module", QUERY_MODULE, module, -1);
+		display_cell(d, t, r, 0, *module ? module : "(no module)",
+		    link, 0);
+		break;
+	case AGGREGATE_CLIQUE:
+		f = (uint32_t)rw->key[x];
+		members = g != NULL ? g->size[f] : 0;
+		snprintf(id, sizeof id, "%u", f);
+		link = report_goto(q, "clique", QUERY_CLIQUE, id, -1);
+		if (asprintf(&str, "%s (%s: %u %s)", profile_func_name(p, f),
+		    id, members, members == 1 ? "member" : "members") == -1)
+			str = NULL;
+		display_cell(d, t, r, 0, str ? str : profile_func_name(p, f),
+		    link, 0);
+		free(str);
+		break;
+	case AGGREGATE_SITE:
+		n = rw->node[x];
+		f = row_func(p, rw, s, x);
+		path = report_path(p, s->callee ? n : p->node_parent[n]);
+		if (path != NULL)
+			link = report_goto(q, "tree", QUERY_PATH, *path ? path :
+			    NULL, -1);
+		label = report_func_label(p, f);
+		if (!(rw->key[x] & AGGREGATE_SITE_NODE) &&
+		    p->extra_site != NULL && p->extra_site(p, n, &site) == 0) {
+			if (asprintf(&str, "%s (%s)", label ? label : "",
+			    site.label ? site.label : "") == -1)
+				str = NULL;
+		} else if (asprintf(&str, "%s [%s]", label ? label : "",
+		    path ? path : "") == -1)
+			str = NULL;
+		free(label);
+		free(path);
+		cell = display_cell(d, t, r, 0, str ? str :
+		    profile_func_name(p, f), link, 0);
+		free(str);
+		free(link);
+		link = report_func_link(q, f);
+		display_aux(d, cell, "function", link);
+		break;
+	case AGGREGATE_FUNC:
+		f = (uint32_t)rw->key[x];
+		rec = g != NULL && g->clique[f] == s->clique &&
+		    callgraph_recursive(g, s->clique);
+		link = report_func_link(q, f);
+		label = report_func_label(p, f);
+		cell = display_cell(d, t, r, 0, label ? label : "", link,
+		    rec ? DISPLAY_STRONG : 0);
+		free(label);
+		if (rec) {
+			free(link);
+			snprintf(id, sizeof id, "%u", g->clique[f]);
+			link = report_goto(q, "clique", QUERY_CLIQUE, id, -1);
+			display_aux(d, cell, "recursive", link);
+		}
+		break;
+	}
+	free(link);
+}
+
+/*
+ * A table of the page's rows under a heading (or none), with the
+ * columns the preferences choose for metric m (the report's).
  */
 void
-rows_display(struct display *d, const char *heading, const json_t *rows,
-    const char *by, const struct query *q, const json_t *j)
+rows_page_display(struct display *d, const char *heading,
+    const struct profile *p, const struct rows_page *pg, int m,
+    const struct query *q)
 {
-	struct display_block	*t;
-	struct display_cell	*cell;
-	struct columns		 c;
-	const json_t		*row;
-	size_t			 i, r;
-	char			*link, *s, *label, id[32];
-	const char		*what, *path;
-	uint32_t		 nc;
-	/* Rows made with rows_spec.diff (not every page compares them). */
-	int			 cmp = json_object_get(json_array_get(rows, 0),
-				    "diff") != NULL;
+	const struct aggregate_rows	*rw = pg->r;
+	const struct rows_spec		*s = &pg->spec;
+	struct display_block		*t;
+	struct columns			 c;
+	const int64_t			*sv, *tv;
+	size_t				 r;
+	char				*str;
+	const char			*what;
+	uint32_t			 nc, i, x;
+	/* As in the JSON: compared when the rows say so, and have some. */
+	int				 cmp = s->diff != NULL && pg->n > 0;
 	/* Rows of a call graph count calls, not call nodes. */
-	const char		*count = json_object_get(json_array_get(rows,
-				    0), "calls") != NULL ? "calls" : "contexts";
+	int				 calls = rw->calls != NULL &&
+					    pg->n > 0;
 
-	columns_init(&c, j, q, COLUMNS_SELF | COLUMNS_TOTAL | COLUMNS_SORT);
+	columns_init(&c, p, m, q, COLUMNS_SELF | COLUMNS_TOTAL |
+	    COLUMNS_SORT);
 	if (heading != NULL)
 		display_heading(d, heading);
 	nc = 2 + columns_count(&c);
 	t = display_table(d, nc + (cmp ? DIFF_COLUMNS : 0), NULL);
-	what = strcmp(by, "module") == 0 ? "Module" : strcmp(by, "clique") ==
-	    0 ? "Clique" : strcmp(by, "site") == 0 ? "Call site" :
-	    "Function";
-	s = report_link(q, QUERY_SORT, "name", QUERY_FROM, NULL, -1);
-	display_head(d, t, 0, what, s, 0);
-	free(s);
-	display_head(d, t, 1, strcmp(count, "calls") == 0 ? "Calls" :
-	    "Contexts", NULL, DISPLAY_NUM);
+	what = s->by == AGGREGATE_MODULE ? "Module" : s->by ==
+	    AGGREGATE_CLIQUE ? "Clique" : s->by == AGGREGATE_SITE ?
+	    "Call site" : "Function";
+	str = report_link(q, QUERY_SORT, "name", QUERY_FROM, NULL, -1);
+	display_head(d, t, 0, what, str, 0);
+	free(str);
+	display_head(d, t, 1, calls ? "Calls" : "Contexts", NULL,
+	    DISPLAY_NUM);
 	columns_head(d, t, 2, &c, q);
 	if (cmp)
 		diff_head(d, t, nc);
-	json_array_foreach(rows, i, row) {
+	for (i = 0; i < pg->n; i++) {
+		x = pg->idx[i];
 		r = display_row(d, t);
-		link = NULL;
-		if (strcmp(by, "module") == 0) {
-			link = report_goto(q, "module", QUERY_MODULE,
-			    report_string(row, "module"), -1);
-			cell = display_cell(d, t, r, 0, *report_string(row,
-			    "module") ? report_string(row, "module") :
-			    "(no module)", link, 0);
-		} else if (strcmp(by, "clique") == 0) {
-			snprintf(id, sizeof id, "%lld", (long long)
-			    report_integer(row, "clique"));
-			link = report_goto(q, "clique", QUERY_CLIQUE, id, -1);
-			if (asprintf(&s, "%s (%s: %lld %s)", report_string(row,
-			    "name"), id, (long long)report_integer(row,
-			    "members"), report_integer(row, "members") == 1 ?
-			    "member" : "members") == -1)
-				s = NULL;
-			cell = display_cell(d, t, r, 0, s ? s :
-			    report_string(row, "name"), link, 0);
-			free(s);
-		} else if (strcmp(by, "site") == 0) {
-			path = report_string(row, "path");
-			if (json_object_get(row, "path") != NULL)
-				link = report_goto(q, "tree", QUERY_PATH,
-				    *path ? path : NULL, -1);
-			label = report_label(row);
-			if (json_object_get(row, "label") != NULL) {
-				if (asprintf(&s, "%s (%s)", label ? label : "",
-				    report_string(row, "label")) == -1)
-					s = NULL;
-			} else if (asprintf(&s, "%s [%s]", label ? label : "",
-			    path) == -1)
-				s = NULL;
-			free(label);
-			cell = display_cell(d, t, r, 0, s ? s :
-			    report_string(row, "name"), link, 0);
-			free(s);
-			free(link);
-			link = report_func_link(q, report_integer(row, "func"));
-			display_aux(d, cell, "function", link);
-		} else {
-			link = report_func_link(q, report_integer(row, "func"));
-			label = report_label(row);
-			cell = display_cell(d, t, r, 0, label ? label : "",
-			    link, json_is_true(json_object_get(row,
-			    "recursive")) ? DISPLAY_STRONG : 0);
-			free(label);
-			if (json_is_true(json_object_get(row, "recursive"))) {
-				free(link);
-				snprintf(id, sizeof id, "%lld", (long long)
-				    report_integer(row, "clique"));
-				link = report_goto(q, "clique", QUERY_CLIQUE,
-				    id, -1);
-				display_aux(d, cell, "recursive", link);
-			}
-		}
-		free(link);
-		s = display_number(report_integer(row, count));
-		display_cell(d, t, r, 1, s, NULL, DISPLAY_NUM);
-		free(s);
-		columns_row(d, t, r, 2, &c, json_object_get(row, "self"),
-		    json_object_get(row, "total"));
-		diff_row(d, t, r, nc, row);
+		rows_subject_cell(d, t, r, p, pg, x, q);
+		str = display_number(calls ? (int64_t)rw->calls[x] :
+		    rw->nodes[x]);
+		display_cell(d, t, r, 1, str, NULL, DISPLAY_NUM);
+		free(str);
+		sv = rw->self + (size_t)x * rw->nmetrics;
+		tv = rw->total + (size_t)x * rw->nmetrics;
+		columns_row(d, t, r, 2, &c, sv, tv);
+		if (cmp)
+			diff_row(d, t, r, nc, s->diff, sv[s->diff->m],
+			    sv[s->diff->bm], tv[s->diff->m], tv[s->diff->bm]);
 	}
 }

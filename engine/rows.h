@@ -18,9 +18,10 @@
 #define ROWS_H
 
 /*
- * Rows of callers, callees or groups (struct aggregate_rows) as report
- * JSON and as display tables: shared by func, callers and clique, so a
- * caller looks the same on every page. A row's subject depends on what
+ * Rows of callers, callees or groups (struct aggregate_rows), sorted and
+ * paged once (struct rows_page), then made into report JSON and into
+ * display tables: shared by func, callers and clique, so a caller looks
+ * the same on every page. A row's subject depends on what
  * the rows are keyed by (deepq-query(7)):
  *
  *	func	"func", "name", "module" (+ "file", "line"), "clique",
@@ -63,10 +64,26 @@ struct rows_spec {
 	int			 diffsort;	/* DIFF_SORT_*, or -1 */
 };
 
-json_t		*rows_json(const struct profile *, const struct aggregate_rows *,
-		     const struct rows_spec *, int64_t *);
+/*
+ * One page of rows: the rows r sorted, rows idx[0..n) of r shown, of
+ * matched in all.
+ */
+struct rows_page {
+	const struct aggregate_rows	*r;
+	struct rows_spec		 spec;
+	uint32_t			*idx;
+	uint32_t			 n;
+	int64_t				 matched;
+};
+
+int		 rows_page(struct rows_page *, const struct profile *,
+		     const struct aggregate_rows *, const struct rows_spec *);
+void		 rows_page_clear(struct rows_page *);
+json_t		*rows_page_json(const struct profile *,
+		     const struct rows_page *);
+void		 rows_page_display(struct display *, const char *,
+		     const struct profile *, const struct rows_page *, int,
+		     const struct query *);
 const char	*rows_by_name(enum aggregate_by);
-void		 rows_display(struct display *, const char *, const json_t *,
-		     const char *, const struct query *, const json_t *);
 
 #endif /* ROWS_H */

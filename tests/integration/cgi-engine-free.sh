@@ -11,7 +11,7 @@ command -v nm >/dev/null 2>&1 || skip_all "nm is not installed"
 nm "$CGI" >"$tmp/syms" 2>&1 || { not_ok "nm $CGI"; done_testing; exit; }
 ok "nm reads deepq.cgi"
 awk '{ print $NF }' "$tmp/syms" |
-    grep -E '^(report|transform|reader|display|render|profile|answer_query|aggregate|callgraph|calltree|columns|diff|writer)_' \
+    grep -E '^(reports?|transform|reader|display|render|profile|answer_query|aggregate|callgraph|calltree|columns|diff|writer)_' \
     >"$tmp/engine" || true
 if [ -s "$tmp/engine" ]; then
 	not_ok "deepq.cgi has engine symbols"

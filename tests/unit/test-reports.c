@@ -33,8 +33,9 @@
 
 /*
  * Reports on built profiles: rates (units=seconds), per-call averages,
- * the call-site hook, and invariants of the once-counted sums checked on
- * random recursive profiles and on a 100,000-deep recursion.
+ * the call-site hook, invariants of the once-counted sums checked on
+ * random recursive profiles and on a 100,000-deep recursion, and the
+ * notes of an answer in its JSON and its page alike.
  */
 
 static json_t *
@@ -429,11 +430,81 @@ test_deep(void)
 	profile_free(p);
 }
 
+/*
+ * The notes every answer carries (a comparison, the transforms) reach
+ * both renderings of every report: the JSON ends with "comparison" and
+ * "transforms" after the report's own members, and the text page says
+ * what it compares (where the report shows a comparison) and shows the
+ * transforms' breadcrumbs. The JSON and the page are made apart from
+ * one result: this is what keeps them saying the same.
+ */
+static void
+test_notes(void)
+{
+	static const struct {
+		const char	*qs;
+		int		 compares;	/* its page says so */
+	} cases[] = {
+		{ "cmd=tree", 1 }, { "cmd=top", 1 }, { "cmd=func&func=f", 1 },
+		{ "cmd=callers&func=g", 1 }, { "cmd=modules", 1 },
+		{ "cmd=module&module=", 1 }, { "cmd=clique&clique=0", 1 },
+		{ "cmd=cliques", 0 }, { "cmd=dump", 0 }, { "cmd=menu", 0 },
+		{ "cmd=search&find=g", 0 },
+	};
+	/* Two counts a line: the second is metric "base", a comparison. */
+	static const char text[] = "main;f;g 10 5\nmain;g 20 30\n"
+	    "m`main;h 7 0\n";
+	struct input	*in;
+	struct profile	*p;
+	const char	*key;
+	json_t		*j, *v;
+	char		*cause = NULL, qs[256], *s;
+	size_t		 i;
+	int		 last, good;
+
+	in = input_memory(text, sizeof text - 1);
+	p = reader_load_input(in, "folded", NULL, &cause);
+	input_free(in);
+	free(cause);
+	if (p == NULL) {
+		ok(0, "notes: the differential profile loads");
+		return;
+	}
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		snprintf(qs, sizeof qs, "%s&t=1~inv&format=json", cases[i].qs);
+		j = ask(p, qs);
+		/* The last two members, in order. */
+		last = 0;
+		good = j != NULL && json_object_get(j, "error") == NULL;
+		json_object_foreach(j, key, v) {
+			if (strcmp(key, "comparison") == 0)
+				last = 1;
+			else if (strcmp(key, "transforms") == 0 && last == 1)
+				last = 2;
+			else
+				last = 0;
+		}
+		ok(good && last == 2, "notes: %s: JSON ends with comparison, "
+		    "transforms", cases[i].qs);
+		json_decref(j);
+		snprintf(qs, sizeof qs, "%s&t=1~inv&format=text", cases[i].qs);
+		s = page(p, qs);
+		ok(s != NULL && strstr(s, "Complete profile") != NULL &&
+		    (strstr(s, "Compared with the base") != NULL) ==
+		    cases[i].compares, "notes: %s: the page %s and shows the "
+		    "transforms", cases[i].qs, cases[i].compares ?
+		    "compares" : "does not compare");
+		free(s);
+	}
+	profile_free(p);
+}
+
 int
 main(void)
 {
 	test_timed();
 	test_invariants();
 	test_deep();
+	test_notes();
 	return (tap_done());
 }

@@ -1,0 +1,230 @@
+/*
+ * Copyright (c) 2026 The deepq developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "columns.h"
+#include "diff.h"
+#include "display.h"
+#include "funcgraph.h"
+#include "profile.h"
+#include "query.h"
+#include "report.h"
+#include "reports.h"
+#include "transform.h"
+
+/*
+ * The table of reports, and the running of one: its result, then its
+ * JSON or its page with the notes every answer carries (reports.h).
+ */
+
+extern const struct report_entry report_callers_entry;
+extern const struct report_entry report_clique_entry;
+extern const struct report_entry report_cliques_entry;
+extern const struct report_entry report_dump_entry;
+extern const struct report_entry report_func_entry;
+extern const struct report_entry report_menu_entry;
+extern const struct report_entry report_module_entry;
+extern const struct report_entry report_modules_entry;
+extern const struct report_entry report_shutdown_entry;
+extern const struct report_entry report_status_entry;
+extern const struct report_entry report_top_entry;
+extern const struct report_entry report_tree_entry;
+extern const struct report_entry report_folded_entry;
+extern const struct report_entry report_callgrind_entry;
+extern const struct report_entry report_pprof_entry;
+extern const struct report_entry report_speedscope_entry;
+extern const struct report_entry report_flame_entry;
+extern const struct report_entry report_search_entry;
+
+static const struct report_entry *report_table[] = {
+	&report_menu_entry,
+	&report_shutdown_entry,
+	&report_status_entry,
+	&report_top_entry,
+	&report_tree_entry,
+	&report_folded_entry,
+	&report_callgrind_entry,
+	&report_pprof_entry,
+	&report_speedscope_entry,
+	&report_flame_entry,
+	&report_func_entry,
+	&report_callers_entry,
+	&report_modules_entry,
+	&report_module_entry,
+	&report_cliques_entry,
+	&report_clique_entry,
+	&report_dump_entry,
+	&report_search_entry,
+};
+#define NREPORTS (sizeof report_table / sizeof report_table[0])
+
+/* The report for a cmd, or NULL. */
+const struct report_entry *
+reports_find(const char *cmd)
+{
+	size_t	 i;
+
+	for (i = 0; i < NREPORTS; i++) {
+		if (strcmp(report_table[i]->name, cmd) == 0)
+			return (report_table[i]);
+	}
+	return (NULL);
+}
+
+/* Is the report typed (not on the JSON adapter, report.h)? */
+int
+reports_typed(const struct report_entry *r)
+{
+	return (r->create != NULL);
+}
+
+/*
+ * Create the result of report r for a query: the report's own struct,
+ * or its JSON object on the adapter. NULL with *e filled on failure.
+ */
+void *
+reports_create(const struct report_entry *r, const struct profile *p,
+    const struct query *q, const struct report_context *ctx,
+    struct report_error *e)
+{
+	void	*v;
+
+	/* Preferences every page shares are checked once, here. */
+	if (report_metric(p, q, e) == -1 || columns_check(p, q, e) == -1)
+		return (NULL);
+	if (reports_typed(r))
+		v = r->create(p, q, ctx, e);
+	else
+		v = r->create_json(p, q, ctx, e);
+	if (v == NULL && e->status == 0)
+		report_error_set(e, 500, "out of memory");
+	return (v);
+}
+
+/*
+ * The JSON answer of a result, the notes included; NULL if out of
+ * memory. On the adapter the result is the JSON itself: the notes are
+ * added to it (so call this before reports_display(), whose page reads
+ * them back) and a new reference is returned.
+ */
+json_t *
+reports_json(const struct report_entry *r, void *v,
+    const struct report_notes *n, const struct query *q)
+{
+	json_t	*j;
+
+	if (reports_typed(r))
+		j = r->json(v, q);
+	else
+		j = json_incref(v);
+	if (j != NULL && reports_notes_json(j, n) == -1) {
+		json_decref(j);
+		j = NULL;
+	}
+	return (j);
+}
+
+/*
+ * The page of a result, the notes included (see reports_json() for the
+ * adapter); NULL if out of memory.
+ */
+struct display *
+reports_display(const struct report_entry *r, void *v,
+    const struct report_notes *n, const struct query *q)
+{
+	struct display	*d;
+
+	if (reports_typed(r))
+		d = r->display(v, n, q);
+	else
+		d = r->display_json(v, q);
+	if (d != NULL)
+		reports_notes_display(d, n, q);
+	return (d);
+}
+
+/* Free a result of reports_create(). */
+void
+reports_free(const struct report_entry *r, void *v)
+{
+	if (v == NULL)
+		return;
+	if (reports_typed(r))
+		r->free(v);
+	else
+		json_decref(v);
+}
+
+/*
+ * The notes of a report about p (the profile it saw, transforms
+ * applied) for a query: base is base='s name or NULL, ts the transforms
+ * (none: NULL or empty), estimated funcgraph_estimate()'s answer.
+ */
+void
+reports_notes_init(struct report_notes *n, const struct profile *p,
+    const struct query *q, const char *base, const struct transform_stack *ts,
+    int estimated)
+{
+	memset(n, 0, sizeof *n);
+	n->profile = p;
+	n->base_name = base;
+	n->compared = diff_init(&n->diff, p, q);
+	n->transforms = ts;
+	n->estimated = estimated;
+}
+
+/*
+ * Add the notes to a report's JSON, after its own members: "base" and
+ * "comparison" (every report of a comparison says what it compares),
+ * "transforms", "estimated". -1 if out of memory.
+ */
+int
+reports_notes_json(json_t *j, const struct report_notes *n)
+{
+	if (n->compared && ((n->base_name != NULL &&
+	    json_object_set_new(j, "base", json_string(n->base_name)) == -1) ||
+	    diff_summary(j, n->profile, &n->diff) == -1))
+		return (-1);
+	if (n->transforms != NULL && n->transforms->n > 0 &&
+	    json_object_set_new(j, "transforms",
+	    transform_json(n->profile, n->transforms)) == -1)
+		return (-1);
+	if (n->estimated && funcgraph_mark(j) == -1)
+		return (-1);
+	return (0);
+}
+
+/*
+ * Add the notes every page ends or starts with: the transforms'
+ * breadcrumbs and the links that push one, the estimate's warning. (A comparison's
+ * sentence and controls sit among the report's own blocks: its display
+ * writes them, diff_text() and diff_controls().)
+ */
+void
+reports_notes_display(struct display *d, const struct report_notes *n,
+    const struct query *q)
+{
+	transform_display(d, n->profile, q, n->transforms);
+	if (n->estimated)
+		funcgraph_note(d);
+}
