@@ -29,6 +29,7 @@
 #include "diff.h"
 #include "display.h"
 #include "profile.h"
+#include "profile-index.h"
 #include "query.h"
 #include "report.h"
 #include "rows.h"
@@ -88,7 +89,7 @@ cliques_create(const struct profile *p, const struct query *q,
 	if ((m = report_metric(p, q, e)) == -1 ||
 	    (sort = report_sort(p, q, m, &sm, e)) == -1)
 		return (NULL);
-	if ((g = callgraph_get(p, ctx->cost)) == NULL ||
+	if ((g = profile_index_callgraph(ctx->index, ctx->cost)) == NULL ||
 	    (group = malloc(p->nfuncs * sizeof *group)) == NULL ||
 	    (id = malloc((g->nrecursive ? g->nrecursive : 1) * sizeof *id)) ==
 	    NULL)
@@ -107,7 +108,8 @@ cliques_create(const struct profile *p, const struct query *q,
 		} else
 			group[f] = group[c];
 	}
-	if (aggregate_groups(p, group, n, &rows, ctx->cost) == -1 ||
+	if (aggregate_groups(p, profile_index_aggregate(ctx->index,
+	    ctx->cost), group, n, &rows, ctx->cost) == -1 ||
 	    (idx = malloc((n ? n : 1) * sizeof *idx)) == NULL ||
 	    (names = malloc((n ? n : 1) * sizeof *names)) == NULL)
 		goto nomem;
@@ -232,7 +234,7 @@ clique_create(const struct profile *p, const struct query *q,
 		return (NULL);
 	if ((sort = diff_report_sort(&dd, ds, p, q, m, &sm, e)) == -1)
 		return (NULL);
-	if ((g = callgraph_get(p, ctx->cost)) == NULL)
+	if ((g = profile_index_callgraph(ctx->index, ctx->cost)) == NULL)
 		goto nomem;
 	if (id >= p->nfuncs || g->clique[id] != id) {
 		if (id < p->nfuncs)
@@ -259,7 +261,8 @@ clique_create(const struct profile *p, const struct query *q,
 	spec.callers_by = AGGREGATE_FUNC;
 	spec.callees_by = AGGREGATE_FUNC;
 	spec.clique = g->clique;
-	if (aggregate_butterfly(p, &spec, &b, ctx->cost) == -1)
+	if (aggregate_butterfly(p, profile_index_aggregate(ctx->index,
+	    ctx->cost), &spec, &b, ctx->cost) == -1)
 		goto nomem;
 
 	if ((j = report_new("clique")) == NULL ||

@@ -26,6 +26,7 @@
 #include "cost.h"
 #include "display.h"
 #include "profile.h"
+#include "profile-index.h"
 #include "query.h"
 #include "report.h"
 
@@ -105,12 +106,12 @@ menu_create(const struct profile *p, const struct query *q,
 	json_object_set_new(j, "functions", json_integer(p->nfuncs - 1));
 	json_object_set_new(j, "samples", json_integer(p->nsamples));
 	/* Whole-profile figures, derived once and kept with the profile. */
-	if (profile_max_depth(p, &maxdepth) == -1 ||
-	    profile_nmodules(p, &nmod) == -1)
+	if (profile_index_max_depth(ctx->index, &maxdepth) == -1 ||
+	    profile_index_nmodules(ctx->index, &nmod) == -1)
 		goto fail;
 	json_object_set_new(j, "depth", json_integer(maxdepth));
 	json_object_set_new(j, "modules", json_integer(nmod));
-	if ((g = callgraph_get(p, ctx->cost)) == NULL)
+	if ((g = profile_index_callgraph(ctx->index, ctx->cost)) == NULL)
 		goto fail;
 	json_object_set_new(j, "cliques", json_integer(g->nrecursive));
 	if ((path = report_path(p, menu_action(p, m))) != NULL) {

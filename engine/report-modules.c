@@ -29,6 +29,7 @@
 #include "display.h"
 #include "idmap.h"
 #include "profile.h"
+#include "profile-index.h"
 #include "query.h"
 #include "report.h"
 
@@ -111,7 +112,8 @@ modules_create(const struct profile *p, const struct query *q,
 		group[f] = g;
 		nfunc[g]++;
 	}
-	if (aggregate_groups(p, group, ngroups, &rows, ctx->cost) == -1 ||
+	if (aggregate_groups(p, profile_index_aggregate(ctx->index,
+	    ctx->cost), group, ngroups, &rows, ctx->cost) == -1 ||
 	    (idx = malloc((ngroups ? ngroups : 1) * sizeof *idx)) == NULL ||
 	    (names = malloc((ngroups ? ngroups : 1) * sizeof *names)) == NULL)
 		goto nomem;
@@ -270,7 +272,8 @@ module_create(const struct profile *p, const struct query *q,
 		report_error_set(e, 404, "no module %s", name);
 		goto fail;
 	}
-	if (aggregate_groups(p, group, 1, &rows, ctx->cost) == -1)
+	if (aggregate_groups(p, profile_index_aggregate(ctx->index,
+	    ctx->cost), group, 1, &rows, ctx->cost) == -1)
 		goto nomem;
 	key = sort == REPORT_SORT_NAME ? NULL : sort == REPORT_SORT_SELF ?
 	    p->metrics[sm].func_self : p->metrics[sm].func_total;

@@ -27,6 +27,7 @@
 #include "display.h"
 #include "funcgraph.h"
 #include "profile.h"
+#include "profile-index.h"
 #include "query.h"
 #include "report.h"
 
@@ -83,8 +84,9 @@ top_create(const struct profile *p, const struct query *q,
 	} else if ((m = report_metric(p, q, e)) == -1 ||
 	    (sort = report_sort(p, q, m, &sm, e)) == -1)
 		return (NULL);
-	else if ((order = profile_func_order(p, sort == REPORT_SORT_NAME ?
-	    -1 : sm, sort == REPORT_SORT_TOTAL)) == NULL)
+	else if ((order = profile_index_func_order(ctx->index,
+	    sort == REPORT_SORT_NAME ? -1 : sm, sort == REPORT_SORT_TOTAL)) ==
+	    NULL)
 		goto nomem;
 	/* min= cuts on the sorted value, or on the total for sort=name. */
 	cut = sort == REPORT_SORT_SELF && sm == m ? p->metrics[m].func_self :
@@ -99,8 +101,8 @@ top_create(const struct profile *p, const struct query *q,
 	json_object_set_new(j, "matched", json_integer(0));	/* below */
 	json_object_set_new(j, "from", json_integer(from));
 	/*
-	 * The order is sorted once per profile (profile_func_order()): a
-	 * page is a walk that counts the matches and builds only its rows.
+	 * The order is sorted once per profile (profile_index_func_order()):
+	 * a page is a walk that counts the matches and builds only its rows.
 	 */
 	for (k = 0; k < nall; k++) {
 		f = order[k];

@@ -27,6 +27,7 @@
 #include "display.h"
 #include "input.h"
 #include "profile.h"
+#include "profile-index.h"
 #include "query.h"
 #include "reader.h"
 #include "render.h"
@@ -59,6 +60,7 @@ static const char *const queries[] = {
 };
 
 static int	 nsame, nchecked;
+static struct profile_index *pindex;	/* of the profile check() checks */
 
 /* The HTML and text of a display, one after the other; caller frees. */
 static char *
@@ -96,6 +98,7 @@ same(const struct profile *p, const char *name, const char *qs,
 	struct cost		 c1, c2;
 	struct display		*d1 = NULL, *d2 = NULL;
 	struct query		*q;
+	struct profile_index	*own = NULL;
 	json_t			*j = NULL;
 	char			*cause = NULL, *s1 = NULL, *s2 = NULL;
 	int			 status, r = 0;
@@ -107,6 +110,12 @@ same(const struct profile *p, const char *name, const char *qs,
 	}
 	memset(&rc, 0, sizeof rc);
 	rc.name = name;
+	/* check()'s index of p, or one for this query alone. */
+	if ((rc.index = pindex) == NULL &&
+	    (rc.index = own = profile_index_create(p)) == NULL) {
+		query_free(q);
+		return (0);
+	}
 	cost_init(&c1, max_cost, 0);
 	rc.cost = &c1;
 	if ((j = report_create(p, q, &rc, &e1)) != NULL)
@@ -144,6 +153,7 @@ same(const struct profile *p, const char *name, const char *qs,
 	display_free(d2);
 	json_decref(j);
 	query_free(q);
+	profile_index_free(own);
 	return (r);
 }
 
@@ -163,11 +173,16 @@ check(const struct profile *p, const char *name)
 	size_t			 i;
 	int			 status, bad = 0, n = 0;
 
+	if ((pindex = profile_index_create(p)) == NULL) {
+		ok(0, "%s: the index", name);
+		return;
+	}
 	for (i = 0; i < sizeof queries / sizeof queries[0]; i++) {
 		n++;
 		bad += !same(p, name, queries[i], 0);
 	}
 	memset(&rc, 0, sizeof rc);
+	rc.index = pindex;
 	if ((q = query_parse("cmd=tree&budget=3", &status, NULL)) == NULL) {
 		ok(0, "%s: the query parses", name);
 		return;
@@ -208,6 +223,8 @@ check(const struct profile *p, const char *name)
 	    name, n, bad);
 	json_decref(j);
 	query_free(q);
+	profile_index_free(pindex);
+	pindex = NULL;
 }
 
 static struct profile *
