@@ -21,6 +21,7 @@
 
 #include "aggregate.h"
 #include "callgraph.h"
+#include "compat.h"
 #include "cost.h"
 #include "idmap.h"
 #include "profile.h"
@@ -187,6 +188,12 @@ profile_index_func_nodes_build(struct profile_index *ix, struct cost *cost)
 		free(first);
 		return (-1);
 	}
+	/*
+	 * Huge pages where the system gives them on request: the array is
+	 * written at once, and faulting it in by 4 KB pages was most of
+	 * the build.
+	 */
+	compat_hugepages(node, (size_t)p->nnodes * sizeof *node);
 	/* Counts one place up, so the fill leaves first[f] at f's start. */
 	for (n = 0; n < p->nnodes; n++)
 		first[func[n] + 2]++;
