@@ -14,8 +14,15 @@
 # takes no CPU from what is timed); the server's RSS; then one visit of
 # each of NFUNC functions spread over the ids (default 40) and of the
 # heaviest, each a page never asked before (no answer cache or memo
-# hit): cmd=func, then cmd=callers&by=site, each timed by curl; the RSS
-# again; and the restart from the cache (stop, first page again, timed).
+# hit): cmd=func, then cmd=callers&by=site, each timed by curl; the
+# last function page asked again (an answer-cache hit: what the CGI and
+# the pipes cost, the floor under every first visit); the RSS again;
+# a tree and a top page (the rest of the derived data built) and the
+# RSS once more; and the restart from the cache (stop, first page
+# again, timed, then a function page).
+# Beside each request's wall time, the server's CPU time for it (from
+# /proc/PID/schedstat before and after): wall times on a shared machine
+# measure the other load as much as deepq, CPU times do not.
 # Every body is compared with the first build's, byte for byte.
 # Printed: per build the median over the runs of each figure, and the
 # ratio of each build's to the first's.
@@ -85,6 +92,18 @@ first() {
 	t1=$(date +%s%N)
 	echo $(((t1 - t0) / 1000000))
 }
+# The server's CPU time so far, in microseconds.
+cpu() {
+	awk '{ printf "%d\n", $1 / 1000 }' "/proc/$spid/schedstat"
+}
+# visit QUERY OUT WALL CPU: one request, its wall time (ms) appended to
+# WALL and the server's CPU time for it (ms) to CPU.
+visit() {
+	_c0=$(cpu)
+	ms "$1" "$2" >>"$3"
+	_c1=$(cpu)
+	echo "$_c0 $_c1" | awk '{ printf "%.3f\n", ($2 - $1) / 1000 }' >>"$4"
+}
 rss() {
 	"$deepq" query "$tmp/root/$name" 'cmd=status&format=json' |
 	    sed -n 's/.*"rss": *\([0-9]*\).*/\1/p'
@@ -127,14 +146,29 @@ EOF
 		done
 		sleep 0.5
 		rss0=$(rss)
-		: >"$tmp/func.$n.$r"
-		: >"$tmp/callers.$n.$r"
+		spid=$("$deepq" query "$tmp/root/$name" \
+		    'cmd=status&format=json' |
+		    sed -n 's/.*"pid": *\([0-9]*\).*/\1/p')
+		for k in func callers repeat; do
+			: >"$tmp/$k.$n.$r"
+			: >"$tmp/$k-cpu.$n.$r"
+		done
 		for f in $funcs; do
-			ms "cmd=func&func=$f" "$out/func-$f" >>"$tmp/func.$n.$r"
-			ms "cmd=callers&func=$f&by=site" "$out/callers-$f" \
-			    >>"$tmp/callers.$n.$r"
+			visit "cmd=func&func=$f" "$out/func-$f" \
+			    "$tmp/func.$n.$r" "$tmp/func-cpu.$n.$r"
+			visit "cmd=callers&func=$f&by=site" "$out/callers-$f" \
+			    "$tmp/callers.$n.$r" "$tmp/callers-cpu.$n.$r"
+		done
+		i=0
+		while [ $i -lt 20 ]; do
+			i=$((i + 1))
+			visit "cmd=callers&func=$f&by=site" "$out/repeat" \
+			    "$tmp/repeat.$n.$r" "$tmp/repeat-cpu.$n.$r"
 		done
 		rss1=$(rss)
+		ms "cmd=tree" "$out/tree" >/dev/null
+		ms "cmd=top" "$out/top" >/dev/null
+		rss2=$(rss)
 		"$deepq" stop --all
 		restart=$(first 'cmd=menu&format=json' "$out/menu2")
 		first1=$(ms "cmd=func&func=$heavy&sort=total" "$out/func2")
@@ -145,6 +179,20 @@ EOF
 		echo "$n $r load $load" >>"$tmp/figures"
 		echo "$n $r rss0 $((rss0 / nodes))" >>"$tmp/figures"
 		echo "$n $r rss1 $((rss1 / nodes))" >>"$tmp/figures"
+		echo "$n $r rss2 $((rss2 / nodes))" >>"$tmp/figures"
+		echo "$n $r repeat $(sort -n "$tmp/repeat.$n.$r" | sed -n 10p)" \
+		    >>"$tmp/figures"
+		echo "$n $r repeat-cpu $(sort -n "$tmp/repeat-cpu.$n.$r" |
+		    sed -n 10p)" >>"$tmp/figures"
+		for k in func callers; do
+			sort -n "$tmp/$k-cpu.$n.$r" | awk -v n=$n -v r=$r \
+			    -v k=$k '{ v[NR] = $1 } END {
+				print n, r, k "-cpu-p50", v[int((NR + 1) / 2)];
+				print n, r, k "-cpu-p90", v[int(NR * 0.9 + 0.5)];
+				print n, r, k "-cpu-max", v[NR] }' >>"$tmp/figures"
+		done
+		echo "$n $r first-func-cpu $(sed -n 1p "$tmp/func-cpu.$n.$r")" \
+		    >>"$tmp/figures"
 		echo "$n $r restart $restart" >>"$tmp/figures"
 		echo "$n $r restart-func $first1" >>"$tmp/figures"
 		sort -n "$tmp/func.$n.$r" | awk -v n=$n -v r=$r '{ v[NR] = $1 }
@@ -191,10 +239,20 @@ function median(s,   v, k, i, j, t) {
 }
 END {
 	unit["load"] = "ms"; unit["restart"] = "ms"; unit["restart-func"] = "ms"
-	unit["rss0"] = "B/node"; unit["rss1"] = "B/node"
+	unit["rss0"] = "B/node"; unit["rss1"] = "B/node"; unit["rss2"] = "B/node"
 	what["load"] = "first page, load from the source"
 	what["rss0"] = "server RSS after the load"
 	what["rss1"] = "server RSS after the visits"
+	what["rss2"] = "server RSS after a tree and a top page too"
+	what["repeat"] = "a page asked again (answer cache), p50"
+	what["repeat-cpu"] = "  its server CPU, p50"
+	what["func-cpu-p50"] = "  cmd=func first visits, server CPU, p50"
+	what["func-cpu-p90"] = "  cmd=func first visits, server CPU, p90"
+	what["func-cpu-max"] = "  cmd=func first visits, server CPU, most"
+	what["callers-cpu-p50"] = "  cmd=callers first visits, server CPU, p50"
+	what["callers-cpu-p90"] = "  cmd=callers first visits, server CPU, p90"
+	what["callers-cpu-max"] = "  cmd=callers first visits, server CPU, most"
+	what["first-func-cpu"] = "  the first function page, server CPU"
 	what["first-func"] = "the first function page after the load"
 	what["func-p50"] = "cmd=func first visits, p50"
 	what["func-p90"] = "cmd=func first visits, p90"
@@ -204,7 +262,7 @@ END {
 	what["callers-max"] = "cmd=callers&by=site first visits, slowest"
 	what["restart"] = "first page, restart from the cache"
 	what["restart-func"] = "then a function page"
-	printf "%-44s", "median of the runs"
+	printf "%-50s", "median of the runs"
 	for (b = 1; b <= nb; b++)
 		printf " %10s", "build " b
 	for (b = 2; b <= nb; b++)
@@ -213,7 +271,7 @@ END {
 	for (i = 1; i <= nf; i++) {
 		f = order[i]
 		u = f in unit ? unit[f] : "ms"
-		printf "%-44s", what[f] " (" u ")"
+		printf "%-50s", what[f] " (" u ")"
 		for (b = 1; b <= nb; b++) {
 			m[b] = median(val[f, b])
 			printf " %10.2f", m[b]

@@ -21,6 +21,7 @@
 #include "aggregate.h"
 #include "cost.h"
 #include "funcgraph.h"
+#include "funcnodes.h"
 #include "hash.h"
 #include "idmap.h"
 #include "profile.h"
@@ -664,47 +665,43 @@ span_node_cmp(const void *a, const void *b)
  * span is the scan's, entry for entry, at a cost in the set's nodes
  * instead of a pass over every node. A set of several functions has its
  * lists merged by a sort. The span holds every node of the set, so a
- * set with more nodes than the limit gives up at once.
+ * set with more nodes than the limit gives up at once: surely when its
+ * bytes in the index pass 5 a node (a node's gap takes 5 at most).
  */
 static int
 span_find_indexed(struct span *t, const struct profile *p,
     const struct aggregate_cache *c, const uint8_t *in, struct cost *cost)
 {
-	const uint32_t	*v;
-	uint32_t	*all = NULL, f, only = PROFILE_NONE, nin = 0;
-	size_t		 total = 0, i, k;
+	uint32_t	*all = NULL, f, nin = 0;
+	size_t		 most = 0, total = 0, i;
 	int		 r = 0;
 
 	if (cost_charge(cost, p->nfuncs / SCAN_NODES + 1) == -1)
 		return (-1);
 	for (f = 0; f < p->nfuncs; f++) {
 		if (in[f]) {
-			only = f;
 			nin++;
-			total += c->func_first[f + 1] - c->func_first[f];
+			most += funcnodes_most(c->nodes, f);
 		}
 	}
-	if (total > t->limit)
+	if (most / 5 > t->limit)
 		return (1);
-	if (total == 0)
+	if (most == 0)
 		return (0);
-	if (nin == 1)
-		v = c->func_node + c->func_first[only];
-	else {
-		if ((all = reallocarray(NULL, total, sizeof *all)) == NULL)
-			return (-1);
-		for (f = 0, k = 0; f < p->nfuncs; f++) {
-			if (!in[f])
-				continue;
-			for (i = c->func_first[f]; i < c->func_first[f + 1];
-			    i++)
-				all[k++] = c->func_node[i];
-		}
-		qsort(all, total, sizeof *all, span_node_cmp);
-		v = all;
+	if ((all = reallocarray(NULL, most, sizeof *all)) == NULL)
+		return (-1);
+	for (f = 0; f < p->nfuncs; f++) {
+		if (in[f])
+			total += funcnodes_decode(c->nodes, f, all + total);
 	}
+	if (cost_charge(cost, total / SCAN_NODES + 1) == -1)
+		r = -1;
+	else if (total > t->limit)
+		r = 1;
+	else if (nin > 1)
+		qsort(all, total, sizeof *all, span_node_cmp);
 	for (i = 0; i < total && r == 0; i++)
-		r = span_add_node(t, p, v[i], cost);
+		r = span_add_node(t, p, all[i], cost);
 	free(all);
 	return (r);
 }
@@ -829,7 +826,7 @@ aggregate_butterfly_how(const struct profile *p,
 		/* A span holds each call node once at most. */
 		if (how == AGGREGATE_HOW_SPAN || t.limit > p->nnodes)
 			t.limit = p->nnodes;
-		if (cache != NULL && cache->func_first != NULL)
+		if (cache != NULL && cache->nodes != NULL)
 			r = span_find_indexed(&t, p, cache, s->in, cost);
 		else
 			r = span_find(&t, p, s->in, cost);

@@ -38,20 +38,20 @@
 
 struct aggregate_memo;
 struct cost;
+struct funcnodes;
 struct profile;
 
 /*
  * What sums may reuse from one query to the next on one profile, kept
  * by the profile's index (profile-index.c): the memo of the last sums
- * (aggregate_memo_create), and each function's call nodes, ascending,
- * func_node[func_first[f] .. func_first[f + 1]), with which a butterfly
- * finds its set's nodes without a scan of every node. A NULL cache, or
- * NULL members, work too, at the cost of a scan and no memo.
+ * (aggregate_memo_create), and the per-function node index
+ * (funcnodes.h), with which a butterfly finds its set's nodes without a
+ * scan of every node. A NULL cache, or NULL members, work too, at the
+ * cost of a scan and no memo.
  */
 struct aggregate_cache {
 	struct aggregate_memo	*memo;
-	const uint32_t		*func_first;	/* [nfuncs + 1] */
-	const uint32_t		*func_node;	/* [nnodes] */
+	const struct funcnodes	*nodes;
 };
 
 #define AGGREGATE_NONE	UINT32_MAX

@@ -21,8 +21,8 @@
 
 #include "aggregate.h"
 #include "callgraph.h"
-#include "compat.h"
 #include "cost.h"
+#include "funcnodes.h"
 #include "idmap.h"
 #include "profile.h"
 #include "profile-index.h"
@@ -35,8 +35,7 @@ struct profile_byfunc;
 struct profile_index {
 	const struct profile	*p;
 	struct callgraph	*graph;		/* profile_index_callgraph() */
-	uint32_t		*func_first;	/* [nfuncs + 1] */
-	uint32_t		*func_node;	/* [nnodes], by function */
+	struct funcnodes	*funcnodes;	/* profile_index_funcnodes() */
 	struct aggregate_cache	 agg;		/* profile_index_aggregate() */
 	int			 have_shape;	/* maxdepth and nmodules are set */
 	uint32_t		 maxdepth;	/* profile_index_max_depth() */
@@ -49,16 +48,7 @@ struct profile_index {
 	struct profile_byfunc	*byfunc;	/* profile_index_node_child() */
 };
 
-/*
- * Finding a function's nodes in the per-function index replaces a scan
- * of node_func[] that aggregate.c charges a unit per SCAN_NODES nodes;
- * building the index is two such passes, charged alike.
- */
-#define FUNC_NODES_COST	16
-
 static void	profile_index_byfunc_free(struct profile_byfunc *);
-static int	profile_index_func_nodes_build(struct profile_index *,
-		    struct cost *);
 
 /* An empty index of profile p; NULL if out of memory. */
 struct profile_index *
@@ -81,8 +71,7 @@ profile_index_free(struct profile_index *ix)
 	if (ix == NULL)
 		return;
 	callgraph_free(ix->graph);
-	free(ix->func_first);
-	free(ix->func_node);
+	funcnodes_free(ix->funcnodes);
 	aggregate_memo_free(ix->agg.memo);
 	for (k = 0; k < PROFILE_MAX_METRICS; k++) {
 		free(ix->children[k]);
@@ -114,7 +103,7 @@ profile_index_prepare(struct profile_index *ix, struct cost *cost)
 {
 	if (profile_index_callgraph(ix, cost) == NULL ||
 	    profile_index_aggregate(ix, cost) == NULL ||
-	    (ix->p->funcgraph == NULL && ix->func_first == NULL))
+	    (ix->p->funcgraph == NULL && ix->funcnodes == NULL))
 		return (-1);
 	return (0);
 }
@@ -129,8 +118,8 @@ profile_index_memory(const struct profile_index *ix)
 
 	if (ix->graph != NULL)
 		n += (size_t)p->nfuncs * (2 * sizeof(uint32_t) + 1);
-	if (ix->func_first != NULL)
-		n += ((size_t)p->nfuncs + 1 + p->nnodes) * sizeof(uint32_t);
+	if (ix->funcnodes != NULL)
+		n += funcnodes_memory(ix->funcnodes);
 	for (k = 0; k < PROFILE_MAX_METRICS; k++) {
 		n += ix->children[k] != NULL ? (size_t)p->nnodes * 4 : 0;
 		n += ix->func_order[k][0] != NULL ? (size_t)p->nfuncs * 4 : 0;
@@ -164,65 +153,16 @@ profile_index_callgraph(struct profile_index *ix, struct cost *cost)
 }
 
 /*
- * The per-function node index: each function's call nodes in increasing
- * order, func_node[func_first[f] .. func_first[f + 1]). A counting sort
- * by function, two passes over node_func[] (sequential reads, writes to
- * one place per function), 4 bytes a node and 4 a function. -1 if out
- * of memory or over the budget.
+ * The per-function node index (funcnodes.h), built on first use and
+ * charged to cost; NULL if out of memory or over the budget.
  */
-static int
-profile_index_func_nodes_build(struct profile_index *ix, struct cost *cost)
+const struct funcnodes *
+profile_index_funcnodes(struct profile_index *ix, struct cost *cost)
 {
-	const struct profile	*p = ix->p;
-	const uint32_t		*func = p->node_func;
-	uint32_t		*first, *node, n, f, nf = p->nfuncs;
-
-	if (ix->func_first != NULL)
-		return (0);
-	if (cost_charge(cost, (uint64_t)p->nnodes / FUNC_NODES_COST * 2 +
-	    nf) == -1)
-		return (-1);
-	if ((first = calloc((size_t)nf + 2, sizeof *first)) == NULL ||
-	    (node = reallocarray(NULL, p->nnodes ? p->nnodes : 1,
-	    sizeof *node)) == NULL) {
-		free(first);
-		return (-1);
-	}
-	/*
-	 * Huge pages where the system gives them on request: the array is
-	 * written at once, and faulting it in by 4 KB pages was most of
-	 * the build.
-	 */
-	compat_hugepages(node, (size_t)p->nnodes * sizeof *node);
-	/* Counts one place up, so the fill leaves first[f] at f's start. */
-	for (n = 0; n < p->nnodes; n++)
-		first[func[n] + 2]++;
-	for (f = 0; f < nf; f++)
-		first[f + 2] += first[f + 1];
-	for (n = 0; n < p->nnodes; n++)
-		node[first[func[n] + 1]++] = n;
-	ix->func_first = first;
-	ix->func_node = node;
-	ix->agg.func_first = first;
-	ix->agg.func_node = node;
-	return (0);
-}
-
-/*
- * Function f's call nodes in increasing order and their number in
- * *count, built on first use (charged to cost); NULL with *count 0 if f
- * is no function, or out of memory or over the budget.
- */
-const uint32_t *
-profile_index_func_nodes(struct profile_index *ix, uint32_t f,
-    uint32_t *count, struct cost *cost)
-{
-	*count = 0;
-	if (f >= ix->p->nfuncs ||
-	    profile_index_func_nodes_build(ix, cost) == -1)
-		return (NULL);
-	*count = ix->func_first[f + 1] - ix->func_first[f];
-	return (ix->func_node + ix->func_first[f]);
+	if (ix->funcnodes == NULL &&
+	    (ix->funcnodes = funcnodes_create(ix->p, cost)) != NULL)
+		ix->agg.nodes = ix->funcnodes;
+	return (ix->funcnodes);
 }
 
 /*
@@ -238,7 +178,7 @@ profile_index_aggregate(struct profile_index *ix, struct cost *cost)
 		ix->agg.memo = aggregate_memo_create();
 	/* A call graph's sums never walk the tree (funcgraph.c). */
 	if (ix->p->funcgraph == NULL)
-		(void)profile_index_func_nodes_build(ix, cost);
+		(void)profile_index_funcnodes(ix, cost);
 	return (&ix->agg);
 }
 

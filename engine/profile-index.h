@@ -44,6 +44,7 @@
 struct aggregate_cache;
 struct callgraph;
 struct cost;
+struct funcnodes;
 struct profile;
 struct profile_index;
 
@@ -58,8 +59,8 @@ size_t		 profile_index_memory(const struct profile_index *);
 
 const struct callgraph *profile_index_callgraph(struct profile_index *,
 		    struct cost *);
-const uint32_t	*profile_index_func_nodes(struct profile_index *, uint32_t,
-		    uint32_t *, struct cost *);
+const struct funcnodes *profile_index_funcnodes(struct profile_index *,
+		    struct cost *);
 struct aggregate_cache *profile_index_aggregate(struct profile_index *,
 		    struct cost *);
 int		 profile_index_max_depth(struct profile_index *, uint32_t *);

@@ -170,7 +170,7 @@ compare(const struct profile *p, uint32_t nsets, uint64_t *rows)
 	    (clique = calloc(p->nfuncs, sizeof *clique)) == NULL ||
 	    (ix = profile_index_create(p)) == NULL ||
 	    (cache = profile_index_aggregate(ix, NULL)) == NULL ||
-	    cache->func_first == NULL)
+	    cache->nodes == NULL)
 		abort();
 	/* Cliques as callgraph.c names them: by a member's id. */
 	for (f = 0; f < p->nfuncs; f++)

@@ -1,9 +1,11 @@
 /*
- * The profile index (profile-index.c): each function's call nodes
- * against a scan of node_func[] on random profiles (every node once, in
- * increasing order, under its own function), built on first use or by
- * profile_index_prepare() alike; what it charges to a budget; a profile
- * with the root alone; the index's parts handed to aggregate.c; and
+ * The profile index (profile-index.c) and its per-function node index
+ * (funcnodes.c): each function's call nodes against a scan of
+ * node_func[] on random profiles (every node once, in increasing order,
+ * under its own function), built on first use or by
+ * profile_index_prepare() alike, and gaps of every encoded length (1 to
+ * 5 bytes); what it charges to a budget; a profile with the root alone;
+ * the index's parts handed to aggregate.c; and
  * answers made with an index kept across queries, the way the server
  * keeps one, byte for byte those made with none (a fresh index each).
  */
@@ -19,6 +21,7 @@
 #include "answer-query.h"
 #include "callgraph.h"
 #include "cost.h"
+#include "funcnodes.h"
 #include "profile.h"
 #include "profile-builder.h"
 #include "profile-index.h"
@@ -75,22 +78,26 @@ gen(uint32_t nnodes, uint32_t nfuncs)
  * the same (increasing) order. 1 if they agree.
  */
 static int
-agrees(const struct profile *p, struct profile_index *ix, uint32_t f)
+agrees(const struct profile *p, const struct funcnodes *fn, uint32_t f,
+    uint32_t *count)
 {
-	const uint32_t	*v;
-	uint32_t	 n, k, count;
+	uint32_t	*v, n;
+	size_t		 k, got;
+	int		 same = 1;
 
-	v = profile_index_func_nodes(ix, f, &count, NULL);
-	if (v == NULL && count != 0)
-		return (0);
-	for (n = 0, k = 0; n < p->nnodes; n++) {
+	if ((v = calloc(funcnodes_most(fn, f) + 1, sizeof *v)) == NULL)
+		abort();
+	got = funcnodes_decode(fn, f, v);
+	for (n = 0, k = 0; n < p->nnodes && same; n++) {
 		if (p->node_func[n] != f)
 			continue;
-		if (k >= count || v[k] != n)
-			return (0);
+		if (k >= got || v[k] != n)
+			same = 0;
 		k++;
 	}
-	return (k == count);
+	free(v);
+	*count = (uint32_t)got;
+	return (same && k == got);
 }
 
 /* Every function's nodes, on random profiles, lazily and prepared. */
@@ -99,6 +106,7 @@ test_func_nodes(void)
 {
 	struct profile		*p;
 	struct profile_index	*ix;
+	const struct funcnodes	*fn;
 	uint32_t		 i, f, count, total, bad = 0, nodes = 0;
 	int			 prepared;
 
@@ -106,14 +114,17 @@ test_func_nodes(void)
 		p = gen(2 + next(i % 8 == 0 ? 20000 : 500), 1 + next(40));
 		prepared = i % 2;
 		if ((ix = profile_index_create(p)) == NULL ||
-		    (prepared && profile_index_prepare(ix, NULL) == -1))
+		    (prepared && profile_index_prepare(ix, NULL) == -1) ||
+		    (fn = profile_index_funcnodes(ix, NULL)) == NULL)
 			abort();
 		for (f = 0, total = 0; f < p->nfuncs; f++) {
-			if (!agrees(p, ix, f))
+			if (!agrees(p, fn, f, &count))
 				bad++;
-			(void)profile_index_func_nodes(ix, f, &count, NULL);
 			total += count;
 		}
+		if (funcnodes_most(fn, p->nfuncs) != 0 ||
+		    funcnodes_decode(fn, p->nfuncs, NULL) != 0)
+			bad++;
 		if (total != p->nnodes)
 			bad++;
 		nodes += p->nnodes;
@@ -131,9 +142,10 @@ test_prepare(void)
 	struct profile		*p = gen(5000, 30);
 	struct profile_index	*ix, *lazy;
 	struct aggregate_cache	*c;
-	const uint32_t		*v;
-	uint32_t		 count;
-	size_t			 before;
+	const struct funcnodes	*fn, *fl;
+	uint32_t		*x, *y;
+	size_t			 before, nx, ny, bad = 0;
+	uint32_t		 f;
 
 	if ((ix = profile_index_create(p)) == NULL ||
 	    (lazy = profile_index_create(p)) == NULL)
@@ -141,31 +153,87 @@ test_prepare(void)
 	ok(profile_index_profile(ix) == p, "prepare: the index is of p");
 	before = profile_index_memory(ix);
 	ok(profile_index_prepare(ix, NULL) == 0, "prepare: succeeds");
-	ok(profile_index_memory(ix) >= before + (size_t)p->nnodes * 4,
-	    "prepare: the node index is counted (%zu -> %zu bytes)", before,
-	    profile_index_memory(ix));
+	fn = profile_index_funcnodes(ix, NULL);
+	ok(fn != NULL && profile_index_memory(ix) >= before +
+	    funcnodes_memory(fn), "prepare: the node index is counted "
+	    "(%zu -> %zu bytes, %zu of them the node index's for %u nodes)",
+	    before, profile_index_memory(ix), fn ? funcnodes_memory(fn) : 0,
+	    p->nnodes);
 	c = profile_index_aggregate(ix, NULL);
-	v = profile_index_func_nodes(ix, 3, &count, NULL);
-	ok(c != NULL && c->memo != NULL && c->func_first != NULL &&
-	    c->func_node + c->func_first[3] == v &&
-	    c->func_first[4] - c->func_first[3] == count,
+	ok(c != NULL && c->memo != NULL && c->nodes == fn,
 	    "prepare: aggregate.c gets the memo and the same node index");
 	ok(profile_index_callgraph(ix, NULL) ==
 	    profile_index_callgraph(ix, NULL),
 	    "prepare: the call graph is built once");
-	ok(profile_index_func_nodes(ix, p->nfuncs, &count, NULL) == NULL &&
-	    count == 0, "func nodes: no such function, none");
-	/* The lazy index builds the same arrays on first use. */
+	/* The lazy index builds the same lists on first use. */
 	c = profile_index_aggregate(lazy, NULL);
-	ok(c->func_first != NULL && memcmp(c->func_first,
-	    profile_index_aggregate(ix, NULL)->func_first,
-	    ((size_t)p->nfuncs + 1) * sizeof *c->func_first) == 0 &&
-	    memcmp(c->func_node, profile_index_aggregate(ix, NULL)->func_node,
-	    (size_t)p->nnodes * sizeof *c->func_node) == 0,
-	    "lazy: the same node index as prepared");
+	fl = c->nodes;
+	if ((x = calloc(p->nnodes, sizeof *x)) == NULL ||
+	    (y = calloc(p->nnodes, sizeof *y)) == NULL)
+		abort();
+	for (f = 0; fl != NULL && f < p->nfuncs; f++) {
+		nx = funcnodes_decode(fn, f, x);
+		ny = funcnodes_decode(fl, f, y);
+		if (nx != ny || memcmp(x, y, nx * sizeof *x) != 0)
+			bad++;
+	}
+	ok(fl != NULL && bad == 0, "lazy: the same node index as prepared");
+	free(x);
+	free(y);
 	profile_index_free(ix);
 	profile_index_free(lazy);
 	profile_index_free(NULL);
+	profile_free(p);
+}
+
+/*
+ * Gaps of every length the tests can reach: a chain of 3.2 million calls
+ * (b c b c ...) with calls of a at steps 0, 1, 100, 20,000, 10^6 and
+ * 3.2 * 10^6, whose nodes are then 1 to 2.2 million apart (gaps of 1
+ * to 4 bytes; 5 bytes would need 2^28 nodes), decoded back whole.
+ */
+static void
+test_gaps(void)
+{
+	static const uint32_t	 at[] = { 0, 1, 100, 20000, 1000000, 3200000 };
+	struct profile_builder	*b = profile_builder_create("folded");
+	struct profile		*p;
+	struct profile_index	*ix;
+	const struct funcnodes	*fn;
+	uint32_t		 fa, fb, fc, n, i, k, count;
+	char			*cause = NULL;
+	int			 m;
+
+	if (b == NULL)
+		abort();
+	m = profile_builder_metric(b, "samples", "count");
+	fa = profile_builder_func(b, "a", 1, "", 0);
+	fb = profile_builder_func(b, "b", 1, "", 0);
+	fc = profile_builder_func(b, "c", 1, "", 0);
+	for (i = 0, k = 0, n = PROFILE_ROOT; i <= 3200000; i++) {
+		if (k < sizeof at / sizeof at[0] && at[k] == i) {
+			if (profile_builder_add(b, profile_builder_child(b, n,
+			    fa), m, 1) == -1)
+				abort();
+			k++;
+		}
+		n = profile_builder_child(b, n, i % 2 ? fb : fc);
+	}
+	if (profile_builder_add(b, n, m, 1) == -1 ||
+	    (p = profile_builder_finish(b, &cause)) == NULL)
+		abort();
+	if ((ix = profile_index_create(p)) == NULL ||
+	    (fn = profile_index_funcnodes(ix, NULL)) == NULL)
+		abort();
+	ok(agrees(p, fn, fa, &count) && count == 6 &&
+	    funcnodes_most(fn, fa) > 12, "gaps: a's 6 nodes, %zu bytes, "
+	    "decode whole", funcnodes_most(fn, fa));
+	ok(agrees(p, fn, fb, &count) && agrees(p, fn, fc, &count) &&
+	    agrees(p, fn, PROFILE_ROOT, &count),
+	    "gaps: b, c and the root decode whole");
+	ok(funcnodes_memory(fn) < (size_t)p->nnodes * 2,
+	    "gaps: %zu bytes for %u nodes", funcnodes_memory(fn), p->nnodes);
+	profile_index_free(ix);
 	profile_free(p);
 }
 
@@ -176,29 +244,28 @@ test_cost(void)
 	struct profile		*p = gen(100000, 50);
 	struct profile_index	*ix;
 	struct cost		 c;
-	uint32_t		 count;
 	uint64_t		 used;
 
 	if ((ix = profile_index_create(p)) == NULL)
 		abort();
 	cost_init(&c, 0, 0);
-	ok(profile_index_func_nodes(ix, 1, &count, &c) != NULL &&
-	    c.used > 0 && c.used < p->nnodes,
+	ok(profile_index_funcnodes(ix, &c) != NULL && c.used > 0 &&
+	    c.used < p->nnodes,
 	    "cost: the node index charged %llu units for %u nodes, less "
 	    "than a walk", (unsigned long long)c.used, p->nnodes);
 	used = c.used;
 	cost_init(&c, 0, 0);
-	(void)profile_index_func_nodes(ix, 2, &count, &c);
+	(void)profile_index_funcnodes(ix, &c);
 	is_int(c.used, 0, "cost: once built, nothing more");
 	profile_index_free(ix);
 	if ((ix = profile_index_create(p)) == NULL)
 		abort();
 	cost_init(&c, used - 1, 0);
-	ok(profile_index_func_nodes(ix, 1, &count, &c) == NULL && count == 0 &&
-	    cost_over(&c), "cost: a unit short, no index and the budget spent");
+	ok(profile_index_funcnodes(ix, &c) == NULL && cost_over(&c),
+	    "cost: a unit short, no index and the budget spent");
 	ok(profile_index_prepare(ix, &c) == -1,
 	    "cost: prepare fails over the budget");
-	ok(profile_index_func_nodes(ix, 1, &count, NULL) != NULL,
+	ok(profile_index_funcnodes(ix, NULL) != NULL,
 	    "cost: built later without a budget");
 	profile_index_free(ix);
 	profile_free(p);
@@ -211,8 +278,8 @@ test_empty(void)
 	struct profile_builder	*b = profile_builder_create("folded");
 	struct profile		*p;
 	struct profile_index	*ix;
-	const uint32_t		*v;
-	uint32_t		 count, depth = 9, nmod = 9;
+	const struct funcnodes	*fn;
+	uint32_t		 v[2], depth = 9, nmod = 9;
 	char			*cause = NULL;
 
 	if (b == NULL)
@@ -225,9 +292,11 @@ test_empty(void)
 	}
 	if ((ix = profile_index_create(p)) == NULL)
 		abort();
-	v = profile_index_func_nodes(ix, PROFILE_ROOT, &count, NULL);
-	ok(profile_index_prepare(ix, NULL) == 0 && v != NULL && count == 1 &&
-	    v[0] == PROFILE_ROOT, "empty: the root is the root's one node");
+	ok(profile_index_prepare(ix, NULL) == 0 &&
+	    (fn = profile_index_funcnodes(ix, NULL)) != NULL &&
+	    funcnodes_most(fn, PROFILE_ROOT) == 1 &&
+	    funcnodes_decode(fn, PROFILE_ROOT, v) == 1 && v[0] == PROFILE_ROOT,
+	    "empty: the root is the root's one node");
 	ok(profile_index_max_depth(ix, &depth) == 0 && depth == 0 &&
 	    profile_index_nmodules(ix, &nmod) == 0 && nmod == 0,
 	    "empty: depth 0, no modules");
@@ -289,6 +358,7 @@ main(void)
 {
 	test_func_nodes();
 	test_prepare();
+	test_gaps();
 	test_cost();
 	test_empty();
 	test_answers();
