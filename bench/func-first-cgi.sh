@@ -177,9 +177,10 @@ EOF
 		wait "$lpid" 2>/dev/null || :
 		lpid=
 		echo "$n $r load $load" >>"$tmp/figures"
-		echo "$n $r rss0 $((rss0 / nodes))" >>"$tmp/figures"
-		echo "$n $r rss1 $((rss1 / nodes))" >>"$tmp/figures"
-		echo "$n $r rss2 $((rss2 / nodes))" >>"$tmp/figures"
+		for k in "rss0 $rss0" "rss1 $rss1" "rss2 $rss2"; do
+			echo "$n $r $k $nodes" |
+			    awk '{ printf "%s %s %s %.2f\n", $1, $2, $3, $4 / $5 }'
+		done >>"$tmp/figures"
 		echo "$n $r repeat $(sort -n "$tmp/repeat.$n.$r" | sed -n 10p)" \
 		    >>"$tmp/figures"
 		echo "$n $r repeat-cpu $(sort -n "$tmp/repeat-cpu.$n.$r" |
