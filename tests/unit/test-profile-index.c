@@ -5,7 +5,8 @@
  * under its own function), built on first use or by
  * profile_index_prepare() alike, and gaps of every encoded length (1 to
  * 5 bytes); what it charges to a budget; a profile with the root alone;
- * the index's parts handed to aggregate.c; and
+ * the index's parts handed to aggregate.c; that a function's first page
+ * is answered within a budget smaller than one pass over the nodes; and
  * answers made with an index kept across queries, the way the server
  * keeps one, byte for byte those made with none (a fresh index each).
  */
@@ -353,6 +354,46 @@ test_answers(void)
 	profile_free(p);
 }
 
+/*
+ * No pass over every node: with a budget of a node in 32, less than
+ * the scan of node_func[] alone is charged (a unit in 16), a function's
+ * first page is answered from a prepared index, and refused (503)
+ * without one.
+ */
+static void
+test_no_pass(void)
+{
+	struct profile		*p = gen(200000, 2000);
+	struct answer_context	 with, without;
+	struct answer		*a, *b;
+	char			 q[64];
+	int			 ok200 = 0, refused = 0, i;
+
+	memset(&with, 0, sizeof with);
+	with.render.link_base = "?";
+	with.report.name = "random";
+	with.report.max_cost = p->nnodes / 32;
+	without = with;
+	if ((with.report.index = profile_index_create(p)) == NULL ||
+	    profile_index_prepare(with.report.index, NULL) == -1)
+		abort();
+	for (i = 1; i <= 10; i++) {
+		snprintf(q, sizeof q, "cmd=func&func=%d", i * 150);
+		a = answer_query(p, q, &with);
+		b = answer_query(p, q, &without);
+		ok200 += a != NULL && a->status == 200;
+		refused += b != NULL && b->status == 503;
+		answer_free(a);
+		answer_free(b);
+	}
+	ok(ok200 == 10 && refused == 10, "no pass: 10 first function pages "
+	    "within %llu units for %u nodes with the index (%d), none without "
+	    "(%d refused)", (unsigned long long)with.report.max_cost,
+	    p->nnodes, ok200, refused);
+	profile_index_free(with.report.index);
+	profile_free(p);
+}
+
 int
 main(void)
 {
@@ -362,5 +403,6 @@ main(void)
 	test_cost();
 	test_empty();
 	test_answers();
+	test_no_pass();
 	return (tap_done());
 }
