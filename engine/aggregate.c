@@ -706,12 +706,41 @@ span_find_indexed(struct span *t, const struct profile *p,
 	return (r);
 }
 
-static int
-span_cmp(const void *a, const void *b)
+/*
+ * Sort the span's keys (node << 32 | entry) by node, v[0..n) with room
+ * for n more at tmp: a radix sort by the bytes of the node numbers that
+ * differ, the result in v. The nodes are distinct, so the order is the
+ * one a comparison sort gives; qsort's comparisons through a function
+ * were a tenth of a function's first page.
+ */
+static void
+span_sort(uint64_t *v, uint64_t *tmp, size_t n)
 {
-	uint64_t	 x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	uint64_t	*from = v, *to = tmp, *swap, differ = 0;
+	size_t		 i, count[256], sum, c;
+	unsigned	 shift;
 
-	return (x < y ? -1 : x > y);
+	for (i = 0; i < n; i++)
+		differ |= (v[i] ^ v[0]) >> 32;
+	for (shift = 32; shift < 64; shift += 8) {
+		if (((differ >> (shift - 32)) & 0xff) == 0)
+			continue;
+		memset(count, 0, sizeof count);
+		for (i = 0; i < n; i++)
+			count[(from[i] >> shift) & 0xff]++;
+		for (i = 0, sum = 0; i < 256; i++) {
+			c = count[i];
+			count[i] = sum;
+			sum += c;
+		}
+		for (i = 0; i < n; i++)
+			to[count[(from[i] >> shift) & 0xff]++] = from[i];
+		swap = from;
+		from = to;
+		to = swap;
+	}
+	if (from != v)
+		memcpy(v, from, n * sizeof *v);
 }
 
 /*
@@ -729,12 +758,12 @@ span_walk(const struct span *t, struct butterfly_walk *w, struct cost *cost)
 	if (t->n == 0)
 		return (0);
 	/* Entries by call node index: parents first, siblings in order. */
-	if ((key = reallocarray(NULL, t->n, sizeof *key)) == NULL ||
+	if ((key = reallocarray(NULL, (size_t)t->n * 2, sizeof *key)) == NULL ||
 	    (at = reallocarray(NULL, (size_t)t->n * 5, sizeof *at)) == NULL)
 		goto out;
 	for (i = 0; i < t->n; i++)
 		key[i] = (uint64_t)t->node[i] << 32 | i;
-	qsort(key, t->n, sizeof *key, span_cmp);
+	span_sort(key, key + t->n, t->n);
 	node = at + t->n;
 	up = node + t->n;
 	first = up + t->n;

@@ -3,8 +3,8 @@
  * (funcnodes.c): each function's call nodes against a scan of
  * node_func[] on random profiles (every node once, in increasing order,
  * under its own function), built on first use or by
- * profile_index_prepare() alike, and gaps of every encoded length (1 to
- * 5 bytes); what it charges to a budget; a profile with the root alone;
+ * profile_index_prepare() alike, and gaps of 1 to 4 bytes (5 would take
+ * 2^28 nodes); what it charges to a budget; a profile with the root alone;
  * the index's parts handed to aggregate.c; that a function's first page
  * is answered within a budget smaller than one pass over the nodes; and
  * answers made with an index kept across queries, the way the server
