@@ -26,6 +26,7 @@
 #include "answer.h"
 #include "answer-query.h"
 #include "profile.h"
+#include "profile-index.h"
 #include "reader.h"
 
 /*
@@ -79,9 +80,10 @@ main(int argc, char **argv)
 	struct answer_context	 ctx;
 	struct answer		*a;
 	struct profile		*p;
+	struct profile_index	*ix;
 	const char		**queries, *outdir = NULL;
 	char			*cause = NULL, heavy[32], *q, *s, *path;
-	double			 t0, *times, load, first;
+	double			 t0, *times, load, prep, first;
 	int			 nq, i, r, status, ch, runs = 5;
 	double			 unit = 1e3;	/* -u: microseconds */
 	size_t			 len;
@@ -120,8 +122,15 @@ usage:
 	if ((p = reader_load(argv[1], NULL, NULL, &cause)) == NULL)
 		errx(1, "%s", cause ? cause : "out of memory");
 	load = now() - t0;
-	printf("# %s: %u call nodes, %u functions, loaded in %.2f s\n",
-	    argv[1], p->nnodes, p->nfuncs, load);
+	/* The index as the server makes it, with the load. */
+	t0 = now();
+	if ((ix = profile_index_create(p)) == NULL ||
+	    profile_index_prepare(ix, NULL) == -1)
+		errx(1, "out of memory");
+	prep = now() - t0;
+	printf("# %s: %u call nodes, %u functions, loaded in %.2f s, "
+	    "index prepared in %.3f s\n", argv[1], p->nnodes, p->nfuncs, load,
+	    prep);
 	/* HEAVY: the function with the most self time, a busy butterfly. */
 	for (f = 1; f < p->nfuncs; f++) {
 		if (p->metrics[0].func_self[f] > p->metrics[0].func_self[best])
@@ -135,6 +144,7 @@ usage:
 	ctx.render.static_base = "/deepq/";
 	ctx.render.file = argv[1];
 	ctx.report.name = argv[1];
+	ctx.report.index = ix;
 	printf("%-40s %10s %9s %9s %9s\n", "query", "bytes", unit == 1e3 ?
 	    "cold ms" : "cold us", unit == 1e3 ? "p50 ms" : "p50 us",
 	    unit == 1e3 ? "p99 ms" : "p99 us");
@@ -174,6 +184,7 @@ usage:
 		    status == 200 ? "" : " (error)");
 		free(q);
 	}
+	profile_index_free(ix);
 	profile_free(p);
 	free(times);
 	return (0);

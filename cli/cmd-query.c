@@ -36,6 +36,7 @@
 #include "conf.h"
 #include "deepq.h"
 #include "profile.h"
+#include "profile-index.h"
 #include "profpath.h"
 #include "reader.h"
 #include "report.h"
@@ -257,8 +258,11 @@ cmd_query(int argc, char **argv)
 		ctx.report.name = argv[0];
 		ctx.base_load = query_base_load;
 		ctx.base_arg = &qb;
-		if ((a = answer_query(p, qs, &ctx)) == NULL)
+		/* One query: its index builds only what that query needs. */
+		if ((ctx.report.index = profile_index_create(p)) == NULL ||
+		    (a = answer_query(p, qs, &ctx)) == NULL)
 			errx(1, "out of memory");
+		profile_index_free(ctx.report.index);
 	}
 	rc = a->status >= 200 && a->status < 300 ? 0 : 1;
 	/* An answer made without memory for its body has none. */

@@ -21,6 +21,7 @@
 #include "aggregate.h"
 #include "cost.h"
 #include "funcgraph.h"
+#include "funcnodes.h"
 #include "hash.h"
 #include "idmap.h"
 #include "profile.h"
@@ -90,7 +91,7 @@ struct span {
 #define SCAN_BLOCK	4096
 
 /*
- * A memo of the last walks, kept with the profile: a page re-sorted,
+ * A memo of the last walks, kept by the profile's index: a page re-sorted,
  * paged or shown in another format asks for the same sums: a pass over
  * every call node (126 ms at 6.6 million nodes), or for a butterfly at
  * least a scan of node_func[] and its span (a few ms). An entry is
@@ -124,10 +125,10 @@ struct aggregate_memo {
 static int	rows_init(struct aggregate_rows *, uint32_t, uint32_t);
 static int	rows_copy(struct aggregate_rows *,
 		    const struct aggregate_rows *);
-static struct memo_entry *memo_find(const struct profile *, enum memo_kind,
+static struct memo_entry *memo_find(struct aggregate_memo *, enum memo_kind,
 		    const void *, size_t, uint32_t,
 		    const struct aggregate_spec *);
-static void	memo_keep(const struct profile *, enum memo_kind, const void *,
+static void	memo_keep(struct aggregate_memo *, enum memo_kind, const void *,
 		    size_t, uint32_t, const struct aggregate_spec *,
 		    const struct aggregate_rows *const *, int);
 static void	memo_entry_clear(struct memo_entry *);
@@ -144,10 +145,15 @@ static int	span_add(struct span *, const struct profile *, uint32_t,
 		    uint32_t, uint32_t *, struct cost *);
 static uint32_t	span_run_is(const uint32_t *, uint32_t);
 static uint32_t	span_run_in(const uint32_t *, const uint8_t *);
+static int	span_add_node(struct span *, const struct profile *, uint32_t,
+		    struct cost *);
 static int	span_add_run(struct span *, const struct profile *,
 		    const uint8_t *, uint32_t, uint32_t, struct cost *);
 static int	span_find(struct span *, const struct profile *,
 		    const uint8_t *, struct cost *);
+static int	span_find_indexed(struct span *, const struct profile *,
+		    const struct aggregate_cache *, const uint8_t *,
+		    struct cost *);
 static int	span_walk(const struct span *, struct butterfly_walk *,
 		    struct cost *);
 static void	span_clear(struct span *);
@@ -349,9 +355,11 @@ groups_cb(void *arg, uint32_t n, int enter)
  * -1 if out of memory or over the cost budget (cost_over tells which).
  */
 int
-aggregate_groups(const struct profile *p, const uint32_t *group_of,
-    uint32_t ngroups, struct aggregate_rows *rows, struct cost *cost)
+aggregate_groups(const struct profile *p, struct aggregate_cache *cache,
+    const uint32_t *group_of, uint32_t ngroups, struct aggregate_rows *rows,
+    struct cost *cost)
 {
+	struct aggregate_memo	*memo = cache != NULL ? cache->memo : NULL;
 	struct groups_walk	 w;
 	struct memo_entry	*m;
 	size_t			 sellen = (size_t)p->nfuncs * sizeof *group_of;
@@ -362,7 +370,7 @@ aggregate_groups(const struct profile *p, const uint32_t *group_of,
 		return (cost_charge(cost, p->nfuncs) == -1 ||
 		    funcgraph_groups(p, group_of, ngroups, rows) == -1 ? -1 :
 		    0);
-	if ((m = memo_find(p, MEMO_GROUPS, group_of, sellen, ngroups,
+	if ((m = memo_find(memo, MEMO_GROUPS, group_of, sellen, ngroups,
 	    NULL)) != NULL) {
 		if (rows_copy(rows, &m->rows[0]) == -1) {
 			aggregate_rows_clear(rows);
@@ -393,7 +401,7 @@ aggregate_groups(const struct profile *p, const uint32_t *group_of,
 		if (g != AGGREGATE_NONE && rows->node[g] == PROFILE_NONE)
 			rows->node[g] = i;
 	}
-	memo_keep(p, MEMO_GROUPS, group_of, sellen, ngroups, NULL,
+	memo_keep(memo, MEMO_GROUPS, group_of, sellen, ngroups, NULL,
 	    (const struct aggregate_rows *const []){ rows }, 1);
 	return (0);
 }
@@ -565,24 +573,36 @@ span_run_in(const uint32_t *v, const uint8_t *in)
 	return (hit);
 }
 
+/* Add call node i of the set to the span, with its children. */
+static int
+span_add_node(struct span *t, const struct profile *p, uint32_t i,
+    struct cost *cost)
+{
+	uint32_t	 c, up, entry;
+	int		 r;
+
+	if ((r = span_add(t, p, i, PROFILE_NONE, &up, cost)) != 0)
+		return (r);
+	for (c = p->node_first_child[i]; c != PROFILE_NONE;
+	    c = p->node_next_sibling[c]) {
+		if ((r = span_add(t, p, c, up, &entry, cost)) != 0)
+			return (r);
+	}
+	return (0);
+}
+
 /* Add call nodes [lo, hi) of the set in[] to the span, with their children. */
 static int
 span_add_run(struct span *t, const struct profile *p, const uint8_t *in,
     uint32_t lo, uint32_t hi, struct cost *cost)
 {
-	uint32_t	 i, c, up, entry;
+	uint32_t	 i;
 	int		 r;
 
 	for (i = lo; i < hi; i++) {
-		if (!in[p->node_func[i]])
-			continue;
-		if ((r = span_add(t, p, i, PROFILE_NONE, &up, cost)) != 0)
+		if (in[p->node_func[i]] &&
+		    (r = span_add_node(t, p, i, cost)) != 0)
 			return (r);
-		for (c = p->node_first_child[i]; c != PROFILE_NONE;
-		    c = p->node_next_sibling[c]) {
-			if ((r = span_add(t, p, c, up, &entry, cost)) != 0)
-				return (r);
-		}
 	}
 	return (0);
 }
@@ -632,11 +652,95 @@ span_find(struct span *t, const struct profile *p, const uint8_t *in,
 }
 
 static int
-span_cmp(const void *a, const void *b)
+span_node_cmp(const void *a, const void *b)
 {
-	uint64_t	 x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	uint32_t	 x = *(const uint32_t *)a, y = *(const uint32_t *)b;
 
 	return (x < y ? -1 : x > y);
+}
+
+/*
+ * span_find with the cache's per-function node index: the set's nodes
+ * are read from it in increasing order, as the scan finds them, so the
+ * span is the scan's, entry for entry, at a cost in the set's nodes
+ * instead of a pass over every node. A set of several functions has its
+ * lists merged by a sort. The span holds every node of the set, so a
+ * set with more nodes than the limit gives up at once: surely when its
+ * bytes in the index pass 5 a node (a node's gap takes 5 at most).
+ */
+static int
+span_find_indexed(struct span *t, const struct profile *p,
+    const struct aggregate_cache *c, const uint8_t *in, struct cost *cost)
+{
+	uint32_t	*all = NULL, f, nin = 0;
+	size_t		 most = 0, total = 0, i;
+	int		 r = 0;
+
+	if (cost_charge(cost, p->nfuncs / SCAN_NODES + 1) == -1)
+		return (-1);
+	for (f = 0; f < p->nfuncs; f++) {
+		if (in[f]) {
+			nin++;
+			most += funcnodes_most(c->nodes, f);
+		}
+	}
+	if (most / 5 > t->limit)
+		return (1);
+	if (most == 0)
+		return (0);
+	if ((all = reallocarray(NULL, most, sizeof *all)) == NULL)
+		return (-1);
+	for (f = 0; f < p->nfuncs; f++) {
+		if (in[f])
+			total += funcnodes_decode(c->nodes, f, all + total);
+	}
+	if (cost_charge(cost, total / SCAN_NODES + 1) == -1)
+		r = -1;
+	else if (total > t->limit)
+		r = 1;
+	else if (nin > 1)
+		qsort(all, total, sizeof *all, span_node_cmp);
+	for (i = 0; i < total && r == 0; i++)
+		r = span_add_node(t, p, all[i], cost);
+	free(all);
+	return (r);
+}
+
+/*
+ * Sort the span's keys (node << 32 | entry) by node, v[0..n) with room
+ * for n more at tmp: a radix sort by the bytes of the node numbers that
+ * differ, the result in v. The nodes are distinct, so the order is the
+ * one a comparison sort gives; qsort's comparisons through a function
+ * were a tenth of a function's first page.
+ */
+static void
+span_sort(uint64_t *v, uint64_t *tmp, size_t n)
+{
+	uint64_t	*from = v, *to = tmp, *swap, differ = 0;
+	size_t		 i, count[256], sum, c;
+	unsigned	 shift;
+
+	for (i = 0; i < n; i++)
+		differ |= (v[i] ^ v[0]) >> 32;
+	for (shift = 32; shift < 64; shift += 8) {
+		if (((differ >> (shift - 32)) & 0xff) == 0)
+			continue;
+		memset(count, 0, sizeof count);
+		for (i = 0; i < n; i++)
+			count[(from[i] >> shift) & 0xff]++;
+		for (i = 0, sum = 0; i < 256; i++) {
+			c = count[i];
+			count[i] = sum;
+			sum += c;
+		}
+		for (i = 0; i < n; i++)
+			to[count[(from[i] >> shift) & 0xff]++] = from[i];
+		swap = from;
+		from = to;
+		to = swap;
+	}
+	if (from != v)
+		memcpy(v, from, n * sizeof *v);
 }
 
 /*
@@ -654,12 +758,12 @@ span_walk(const struct span *t, struct butterfly_walk *w, struct cost *cost)
 	if (t->n == 0)
 		return (0);
 	/* Entries by call node index: parents first, siblings in order. */
-	if ((key = reallocarray(NULL, t->n, sizeof *key)) == NULL ||
+	if ((key = reallocarray(NULL, (size_t)t->n * 2, sizeof *key)) == NULL ||
 	    (at = reallocarray(NULL, (size_t)t->n * 5, sizeof *at)) == NULL)
 		goto out;
 	for (i = 0; i < t->n; i++)
 		key[i] = (uint64_t)t->node[i] << 32 | i;
-	qsort(key, t->n, sizeof *key, span_cmp);
+	span_sort(key, key + t->n, t->n);
 	node = at + t->n;
 	up = node + t->n;
 	first = up + t->n;
@@ -724,8 +828,8 @@ span_clear(struct span *t)
  */
 int
 aggregate_butterfly_how(const struct profile *p,
-    const struct aggregate_spec *s, struct aggregate_butterfly *b,
-    struct cost *cost, enum aggregate_how how)
+    const struct aggregate_cache *cache, const struct aggregate_spec *s,
+    struct aggregate_butterfly *b, struct cost *cost, enum aggregate_how how)
 {
 	struct butterfly_walk	 w;
 	struct span		 t;
@@ -751,7 +855,11 @@ aggregate_butterfly_how(const struct profile *p,
 		/* A span holds each call node once at most. */
 		if (how == AGGREGATE_HOW_SPAN || t.limit > p->nnodes)
 			t.limit = p->nnodes;
-		if ((r = span_find(&t, p, s->in, cost)) == 0)
+		if (cache != NULL && cache->nodes != NULL)
+			r = span_find_indexed(&t, p, cache, s->in, cost);
+		else
+			r = span_find(&t, p, s->in, cost);
+		if (r == 0)
 			r = span_walk(&t, &w, cost);
 		span_clear(&t);
 		if (r == -1)
@@ -776,9 +884,11 @@ fail:
  * the cost budget (cost_over tells which).
  */
 int
-aggregate_butterfly(const struct profile *p, const struct aggregate_spec *s,
-    struct aggregate_butterfly *b, struct cost *cost)
+aggregate_butterfly(const struct profile *p, struct aggregate_cache *cache,
+    const struct aggregate_spec *s, struct aggregate_butterfly *b,
+    struct cost *cost)
 {
+	struct aggregate_memo	*memo = cache != NULL ? cache->memo : NULL;
 	struct memo_entry	*m;
 	size_t			 sellen = p->nfuncs;
 
@@ -786,7 +896,8 @@ aggregate_butterfly(const struct profile *p, const struct aggregate_spec *s,
 	if (p->funcgraph != NULL)
 		return (cost_charge(cost, p->nfuncs) == -1 ||
 		    funcgraph_butterfly(p, s, b) == -1 ? -1 : 0);
-	if ((m = memo_find(p, MEMO_BUTTERFLY, s->in, sellen, 0, s)) != NULL) {
+	if ((m = memo_find(memo, MEMO_BUTTERFLY, s->in, sellen, 0, s)) !=
+	    NULL) {
 		if (rows_copy(&b->callers, &m->rows[0]) == -1 ||
 		    rows_copy(&b->callees, &m->rows[1]) == -1 ||
 		    rows_copy(&b->set, &m->rows[2]) == -1) {
@@ -795,9 +906,10 @@ aggregate_butterfly(const struct profile *p, const struct aggregate_spec *s,
 		}
 		return (0);
 	}
-	if (aggregate_butterfly_how(p, s, b, cost, AGGREGATE_HOW_AUTO) == -1)
+	if (aggregate_butterfly_how(p, cache, s, b, cost,
+	    AGGREGATE_HOW_AUTO) == -1)
 		return (-1);
-	memo_keep(p, MEMO_BUTTERFLY, s->in, sellen, 0, s,
+	memo_keep(memo, MEMO_BUTTERFLY, s->in, sellen, 0, s,
 	    (const struct aggregate_rows *const []){ &b->callers, &b->callees,
 	    &b->set }, 3);
 	return (0);
@@ -851,16 +963,13 @@ memo_same(const struct memo_entry *e, enum memo_kind kind, uint64_t hash,
 }
 
 static struct memo_entry *
-memo_find(const struct profile *p, enum memo_kind kind, const void *sel,
+memo_find(struct aggregate_memo *m, enum memo_kind kind, const void *sel,
     size_t len, uint32_t ngroups, const struct aggregate_spec *s)
 {
-	struct profile_derived	*d;
-	struct aggregate_memo	*m;
-	uint64_t		 hash;
-	size_t			 i;
+	uint64_t	 hash;
+	size_t		 i;
 
-	if ((d = profile_derived(p)) == NULL || (m = d->aggregate_memo) ==
-	    NULL)
+	if (m == NULL)
 		return (NULL);
 	hash = hash_bytes(sel, len);
 	for (i = 0; i < MEMO_ENTRIES; i++) {
@@ -878,21 +987,16 @@ memo_find(const struct profile *p, enum memo_kind kind, const void *sel,
  * entry. Best effort: out of memory only means no memo.
  */
 static void
-memo_keep(const struct profile *p, enum memo_kind kind, const void *sel,
+memo_keep(struct aggregate_memo *m, enum memo_kind kind, const void *sel,
     size_t len, uint32_t ngroups, const struct aggregate_spec *s,
     const struct aggregate_rows *const *rows, int nrows)
 {
-	struct profile_derived	*d;
-	struct aggregate_memo	*m;
 	struct memo_entry	*e;
 	size_t			 i, total = 0;
 
 	for (i = 0; i < (size_t)nrows; i++)
 		total += rows[i]->n;
-	if (total > MEMO_MAX_ROWS || (d = profile_derived(p)) == NULL)
-		return;
-	if ((m = d->aggregate_memo) == NULL &&
-	    (m = d->aggregate_memo = calloc(1, sizeof *m)) == NULL)
+	if (total > MEMO_MAX_ROWS || m == NULL)
 		return;
 	for (e = &m->e[0], i = 1; i < MEMO_ENTRIES; i++) {
 		if (m->e[i].used < e->used)
@@ -934,7 +1038,14 @@ memo_entry_clear(struct memo_entry *e)
 		idmap_init(&e->rows[i].map);
 }
 
-/* Free a profile's memo (profile_free()). */
+/* An empty memo; NULL if out of memory. */
+struct aggregate_memo *
+aggregate_memo_create(void)
+{
+	return (calloc(1, sizeof(struct aggregate_memo)));
+}
+
+/* Free a memo. */
 void
 aggregate_memo_free(struct aggregate_memo *m)
 {
@@ -947,10 +1058,9 @@ aggregate_memo_free(struct aggregate_memo *m)
 	free(m);
 }
 
-/* How many walks the memo of profile p has saved. */
+/* How many walks a memo has saved. */
 uint64_t
-aggregate_memo_hits(const struct profile *p)
+aggregate_memo_hits(const struct aggregate_memo *m)
 {
-	return (p->derived != NULL && p->derived->aggregate_memo != NULL ?
-	    p->derived->aggregate_memo->hits : 0);
+	return (m != NULL ? m->hits : 0);
 }

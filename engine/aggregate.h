@@ -38,7 +38,21 @@
 
 struct aggregate_memo;
 struct cost;
+struct funcnodes;
 struct profile;
+
+/*
+ * What sums may reuse from one query to the next on one profile, kept
+ * by the profile's index (profile-index.c): the memo of the last sums
+ * (aggregate_memo_create), and the per-function node index
+ * (funcnodes.h), with which a butterfly finds its set's nodes without a
+ * scan of every node. A NULL cache, or NULL members, work too, at the
+ * cost of a scan and no memo.
+ */
+struct aggregate_cache {
+	struct aggregate_memo	*memo;
+	const struct funcnodes	*nodes;
+};
 
 #define AGGREGATE_NONE	UINT32_MAX
 
@@ -93,20 +107,22 @@ enum aggregate_how {
 
 int	 aggregate_walk(const struct profile *, uint32_t,
 	     void (*)(void *, uint32_t, int), void *, struct cost *);
-int	 aggregate_groups(const struct profile *, const uint32_t *,
-	     uint32_t, struct aggregate_rows *, struct cost *);
-int	 aggregate_butterfly(const struct profile *,
+int	 aggregate_groups(const struct profile *, struct aggregate_cache *,
+	     const uint32_t *, uint32_t, struct aggregate_rows *,
+	     struct cost *);
+int	 aggregate_butterfly(const struct profile *, struct aggregate_cache *,
 	     const struct aggregate_spec *, struct aggregate_butterfly *,
 	     struct cost *);
 int	 aggregate_butterfly_how(const struct profile *,
-	     const struct aggregate_spec *, struct aggregate_butterfly *,
-	     struct cost *, enum aggregate_how);
+	     const struct aggregate_cache *, const struct aggregate_spec *,
+	     struct aggregate_butterfly *, struct cost *, enum aggregate_how);
 int	 aggregate_rows_init(struct aggregate_rows *, uint32_t, uint32_t,
 	     int);
 uint32_t aggregate_rows_row(struct aggregate_rows *, uint64_t, uint32_t);
 void	 aggregate_rows_clear(struct aggregate_rows *);
 void	 aggregate_butterfly_clear(struct aggregate_butterfly *);
+struct aggregate_memo *aggregate_memo_create(void);
 void	 aggregate_memo_free(struct aggregate_memo *);
-uint64_t aggregate_memo_hits(const struct profile *);
+uint64_t aggregate_memo_hits(const struct aggregate_memo *);
 
 #endif /* AGGREGATE_H */

@@ -30,6 +30,7 @@
 #include "display.h"
 #include "funcgraph.h"
 #include "profile.h"
+#include "profile-index.h"
 #include "query.h"
 #include "render.h"
 #include "report.h"
@@ -134,6 +135,7 @@ answer_query_parsed(const struct profile *p, const struct query *q,
 	struct report_error		 e = { 0, NULL };
 	struct transform_stack		*ts = NULL;
 	struct profile			*derived = NULL, *merged = NULL;
+	struct profile_index		*index = NULL;
 	struct report_context		 rc = ctx->report;
 	struct cost			 budget;
 	const struct profile		*bp;
@@ -208,6 +210,17 @@ answer_query_parsed(const struct profile *p, const struct query *q,
 		use = derived;
 	}
 	/*
+	 * The reports' derived data: the caller's index of its profile, or
+	 * one for this query alone when the profile is derived from it.
+	 */
+	if (use != p || rc.index == NULL) {
+		if ((index = profile_index_create(use)) == NULL) {
+			report_error_set(&e, 500, "out of memory");
+			goto fail;
+		}
+		rc.index = index;
+	}
+	/*
 	 * One result, then what the renderer takes: the JSON (format=json,
 	 * svg, the exports) or the page (html, text). A report on the JSON
 	 * adapter is its JSON already, and a flame graph's page draws its
@@ -268,6 +281,7 @@ done:
 	json_decref(j);
 	if (entry != NULL)
 		reports_free(entry, res);
+	profile_index_free(index);
 	profile_free(derived);
 	profile_free(merged);
 	transform_stack_free(ts);

@@ -239,16 +239,19 @@ cache_sum_file(int fd, struct cache_header *h)
 
 /*
  * Write a profile's cache to path, atomically (a temporary file renamed
- * into place). src is the source file's stat. Profiles with reader-specific
- * extra data or an exact call graph (funcgraph.h) are not cached.
+ * into place). graph is the profile's call graph if its owner has it
+ * (the server's index), else NULL: it is then built here, and freed.
+ * src is the source file's stat. Profiles with reader-specific extra
+ * data or an exact call graph (funcgraph.h) are not cached.
  */
 int
-cache_write(const struct profile *p, const char *path, const struct stat *src,
-    char **cause)
+cache_write(const struct profile *p, const struct callgraph *graph,
+    const char *path, const struct stat *src, char **cause)
 {
 	struct cache_header	 h;
 	struct cache_out	 o;
-	const struct callgraph	*g;
+	const struct callgraph	*g = graph;
+	struct callgraph	*own = NULL;
 	const char		*data;
 	const uint64_t		*off;
 	size_t			 len;
@@ -328,7 +331,7 @@ cache_write(const struct profile *p, const char *path, const struct stat *src,
 	 * recursive cliques) needs them. Found here, by the detached cache
 	 * writer, a restarted server has them at once.
 	 */
-	if ((g = callgraph_get(p, NULL)) == NULL) {
+	if (g == NULL && (g = own = callgraph_create(p, NULL)) == NULL) {
 		cause_set(cause, "out of memory");
 		fclose(o.f);
 		goto fail;
@@ -337,6 +340,8 @@ cache_write(const struct profile *p, const char *path, const struct stat *src,
 	out_pad(&o);
 	out_bytes(&o, g->recursive, p->nfuncs);
 	out_pad(&o);
+	callgraph_free(own);
+	own = NULL;
 
 	memcpy(h.magic, CACHE_MAGIC, sizeof h.magic);
 	h.version = CACHE_VERSION;
@@ -376,6 +381,7 @@ cache_write(const struct profile *p, const char *path, const struct stat *src,
 	free(tmp);
 	return (0);
 fail:
+	callgraph_free(own);
 	(void)unlink(tmp);
 	free(tmp);
 	return (-1);
@@ -514,7 +520,6 @@ cache_load(const char *path, const struct stat *src, char **cause)
 	struct cache_header	 h;
 	struct cache_in		 in;
 	struct profile		*p = NULL;
-	struct profile_derived	*d;
 	const uint32_t		*clique;
 	const uint8_t		*recursive;
 	const struct reader	*r;
@@ -663,12 +668,8 @@ cache_load(const char *path, const struct stat *src, char **cause)
 		cause_set(cause, "%s: checksum mismatch", path);
 		goto fail;
 	}
-	if ((d = profile_derived(p)) == NULL) {
-		cause_set(cause, "out of memory");
-		goto fail;
-	}
-	d->graph_clique = clique;
-	d->graph_recursive = recursive;
+	p->cache_clique = clique;
+	p->cache_recursive = recursive;
 	return (p);
 corrupt:
 	cause_set(cause, "%s: corrupt cache", path);

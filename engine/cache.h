@@ -28,14 +28,15 @@
 
 #include <sys/stat.h>
 
+struct callgraph;
 struct profile;
 
 #define CACHE_VERSION	5	/* 2: each metric's rate; 3: 4-lane checksum;
 				   4: the call graph's edges; 5: checksum
 				   in blocks, with the header */
 
-int		 cache_write(const struct profile *, const char *,
-		     const struct stat *, char **);
+int		 cache_write(const struct profile *, const struct callgraph *,
+		     const char *, const struct stat *, char **);
 struct profile	*cache_load(const char *, const struct stat *, char **);
 
 #endif /* CACHE_H */

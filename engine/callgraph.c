@@ -217,27 +217,6 @@ callgraph_from_cliques(uint32_t nfuncs, const uint32_t *clique,
 	return (g);
 }
 
-/*
- * The profile's call graph, built on its first query (charging that
- * query's cost), or from the cliques a cache file kept if the profile
- * was loaded from one, and kept with the profile (profile_derived); NULL
- * if out of memory or over the budget. Not to be freed.
- */
-const struct callgraph *
-callgraph_get(const struct profile *p, struct cost *cost)
-{
-	struct profile_derived	*d;
-
-	if ((d = profile_derived(p)) == NULL)
-		return (NULL);
-	if (d->graph == NULL && d->graph_clique != NULL)
-		d->graph = callgraph_from_cliques(p->nfuncs, d->graph_clique,
-		    d->graph_recursive);
-	else if (d->graph == NULL)
-		d->graph = callgraph_create(p, cost);
-	return (d->graph);
-}
-
 /* Free a call graph. */
 void
 callgraph_free(struct callgraph *g)

@@ -25,9 +25,9 @@
  * connected components, Mercury's recursive groups. A clique is named
  * by its smallest member function id, which is stable for a file and
  * makes clique 0 the synthetic root's. Built in O(nodes), once per
- * profile: callgraph_get() keeps it with the profile, and a cache file
- * keeps its cliques (cache.c). Only the cliques are kept: no query needs
- * the edges themselves.
+ * profile: the profile's index keeps it (profile_index_callgraph()), and
+ * a cache file keeps its cliques (cache.c). Only the cliques are kept: no
+ * query needs the edges themselves.
  */
 
 #include <stdint.h>
@@ -47,7 +47,6 @@ struct callgraph {
 struct callgraph *callgraph_create(const struct profile *, struct cost *);
 struct callgraph *callgraph_from_cliques(uint32_t, const uint32_t *,
 		     const uint8_t *);
-const struct callgraph *callgraph_get(const struct profile *, struct cost *);
 void		 callgraph_free(struct callgraph *);
 int		 callgraph_recursive(const struct callgraph *, uint32_t);
 

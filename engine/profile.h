@@ -125,38 +125,14 @@ struct profile {
 	size_t		 maplen;
 
 	/*
-	 * What queries derive from the whole profile (the call graph and
-	 * its cliques, the deepest node, the module count), built on first
-	 * use and kept until profile_free(): the profile is read-only once
-	 * loaded, so a warm query costs what it shows, not the profile's
-	 * size. NULL until a query asks. Not thread-safe: a profile is
-	 * queried by one thread at a time (the server's event loop).
+	 * The call graph's cliques, when the profile came from a cache file
+	 * that keeps them (cache.c, checked there): clique ids by function
+	 * and recursive flags by clique id, in the mapping. NULL otherwise.
+	 * What queries derive from a profile is kept by its index
+	 * (profile-index.h), not here: a profile never changes once built.
 	 */
-	struct profile_derived *derived;
-};
-
-struct aggregate_memo;
-struct funcgraph;
-struct profile_byfunc;
-struct callgraph;
-
-/* Parents per entry of the index of profile_children()'s groups. */
-#define PROFILE_CHILD_BLOCK	8
-
-struct profile_derived {
-	struct callgraph *graph;	/* callgraph_get() */
-	const uint32_t	*graph_clique;	/* its cliques, from a cache file */
-	const uint8_t	*graph_recursive;
-	int		 have_shape;	/* maxdepth and nmodules are set */
-	uint32_t	 maxdepth;	/* profile_max_depth() */
-	uint32_t	 nmodules;	/* profile_nmodules() */
-	uint32_t	*children[PROFILE_MAX_METRICS]; /* profile_children() */
-	uint32_t	*func_order[PROFILE_MAX_METRICS][2]; /* profile_func_order() */
-	uint32_t	*func_byname;	/* profile_func_order(), by name */
-	uint32_t	*children_block; /* profile_children() */
-	struct aggregate_memo *aggregate_memo; /* aggregate.c's last walks */
-	uint64_t	*children_bits;	/* profile_children(): group sizes */
-	struct profile_byfunc *byfunc;	/* profile_node_child()'s index */
+	const uint32_t	*cache_clique;
+	const uint8_t	*cache_recursive;
 };
 
 void		 profile_free(struct profile *);
@@ -171,11 +147,5 @@ uint32_t	 profile_node_child(const struct profile *, uint32_t, uint32_t);
 uint32_t	 profile_node_path(const struct profile *, const uint32_t *,
 		    size_t);
 size_t		 profile_memory(const struct profile *);
-struct profile_derived *profile_derived(const struct profile *);
-int		 profile_max_depth(const struct profile *, uint32_t *);
-int		 profile_nmodules(const struct profile *, uint32_t *);
-const uint32_t	*profile_children(const struct profile *, int, uint32_t,
-		    size_t *);
-const uint32_t	*profile_func_order(const struct profile *, int, int);
 
 #endif /* PROFILE_H */

@@ -30,6 +30,7 @@
 #include "display.h"
 #include "funcgraph.h"
 #include "profile.h"
+#include "profile-index.h"
 #include "query.h"
 #include "report.h"
 #include "rows.h"
@@ -115,14 +116,15 @@ callers_create(const struct profile *p, const struct query *q,
 	spec.callees_by = AGGREGATE_FUNC;
 	spec.internal = 1;
 	t->by = spec.callers_by;
-	if ((g = callgraph_get(p, ctx->cost)) == NULL ||
+	if ((g = profile_index_callgraph(ctx->index, ctx->cost)) == NULL ||
 	    (in = calloc(p->nfuncs, 1)) == NULL)
 		goto nomem;
 	t->g = g;
 	in[f] = 1;
 	spec.in = in;
 	spec.clique = g->clique;
-	if (aggregate_butterfly(p, &spec, &t->b, ctx->cost) == -1)
+	if (aggregate_butterfly(p, profile_index_aggregate(ctx->index,
+	    ctx->cost), &spec, &t->b, ctx->cost) == -1)
 		goto nomem;
 
 	memset(&rs, 0, sizeof rs);

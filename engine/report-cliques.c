@@ -29,6 +29,7 @@
 #include "diff.h"
 #include "display.h"
 #include "profile.h"
+#include "profile-index.h"
 #include "query.h"
 #include "report.h"
 #include "rows.h"
@@ -135,7 +136,7 @@ cliques_create(const struct profile *p, const struct query *q,
 	t->m = m;
 	if (report_rates_check(p, e) == -1)
 		goto fail;
-	if ((g = callgraph_get(p, ctx->cost)) == NULL ||
+	if ((g = profile_index_callgraph(ctx->index, ctx->cost)) == NULL ||
 	    (group = malloc(p->nfuncs * sizeof *group)) == NULL ||
 	    (t->id = malloc((g->nrecursive ? g->nrecursive : 1) *
 	    sizeof *t->id)) == NULL)
@@ -156,7 +157,8 @@ cliques_create(const struct profile *p, const struct query *q,
 			group[f] = group[c];
 	}
 	t->n = n;
-	if (aggregate_groups(p, group, n, &t->rows, ctx->cost) == -1 ||
+	if (aggregate_groups(p, profile_index_aggregate(ctx->index,
+	    ctx->cost), group, n, &t->rows, ctx->cost) == -1 ||
 	    (t->idx = malloc((n ? n : 1) * sizeof *t->idx)) == NULL ||
 	    (t->names = malloc((n ? n : 1) * sizeof *t->names)) == NULL)
 		goto nomem;
@@ -316,7 +318,7 @@ clique_create(const struct profile *p, const struct query *q,
 	if ((sort = diff_report_sort(&t->dd, ds, p, q, m, &sm, e)) == -1)
 		goto fail;
 	t->m = m;
-	if ((g = callgraph_get(p, ctx->cost)) == NULL)
+	if ((g = profile_index_callgraph(ctx->index, ctx->cost)) == NULL)
 		goto nomem;
 	t->g = g;
 	if (id >= p->nfuncs || g->clique[id] != id) {
@@ -347,7 +349,8 @@ clique_create(const struct profile *p, const struct query *q,
 	spec.callers_by = AGGREGATE_FUNC;
 	spec.callees_by = AGGREGATE_FUNC;
 	spec.clique = g->clique;
-	if (aggregate_butterfly(p, &spec, &t->b, ctx->cost) == -1)
+	if (aggregate_butterfly(p, profile_index_aggregate(ctx->index,
+	    ctx->cost), &spec, &t->b, ctx->cost) == -1)
 		goto nomem;
 	key = sort == REPORT_SORT_NAME ? NULL : sort == REPORT_SORT_SELF ?
 	    p->metrics[sm].func_self : p->metrics[sm].func_total;

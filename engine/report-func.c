@@ -30,6 +30,7 @@
 #include "display.h"
 #include "funcgraph.h"
 #include "profile.h"
+#include "profile-index.h"
 #include "query.h"
 #include "report.h"
 #include "rows.h"
@@ -105,7 +106,7 @@ func_create(const struct profile *p, const struct query *q,
 	if (report_rates_check(p, e) == -1)
 		goto fail;
 	t->f = f;
-	if ((g = callgraph_get(p, ctx->cost)) == NULL ||
+	if ((g = profile_index_callgraph(ctx->index, ctx->cost)) == NULL ||
 	    (in = calloc(p->nfuncs, 1)) == NULL)
 		goto nomem;
 	t->g = g;
@@ -115,7 +116,8 @@ func_create(const struct profile *p, const struct query *q,
 	spec.callers_by = AGGREGATE_FUNC;
 	spec.callees_by = AGGREGATE_FUNC;
 	spec.clique = g->clique;
-	if (aggregate_butterfly(p, &spec, &t->b, ctx->cost) == -1)
+	if (aggregate_butterfly(p, profile_index_aggregate(ctx->index,
+	    ctx->cost), &spec, &t->b, ctx->cost) == -1)
 		goto nomem;
 
 	memset(&rs, 0, sizeof rs);

@@ -26,6 +26,7 @@
 #include "cost.h"
 #include "display.h"
 #include "profile.h"
+#include "profile-index.h"
 #include "query.h"
 #include "report.h"
 #include "reports.h"
@@ -125,10 +126,10 @@ menu_create(const struct profile *p, const struct query *q,
 	if ((t->file = strdup(ctx->name ? ctx->name : "")) == NULL)
 		goto fail;
 	/* Whole-profile figures, derived once and kept with the profile. */
-	if (profile_max_depth(p, &t->depth) == -1 ||
-	    profile_nmodules(p, &t->nmod) == -1)
+	if (profile_index_max_depth(ctx->index, &t->depth) == -1 ||
+	    profile_index_nmodules(ctx->index, &t->nmod) == -1)
 		goto fail;
-	if ((g = callgraph_get(p, ctx->cost)) == NULL)
+	if ((g = profile_index_callgraph(ctx->index, ctx->cost)) == NULL)
 		goto fail;
 	t->ncliques = g->nrecursive;
 	t->action = report_path(p, menu_action(p, m));

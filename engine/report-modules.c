@@ -29,6 +29,7 @@
 #include "display.h"
 #include "idmap.h"
 #include "profile.h"
+#include "profile-index.h"
 #include "query.h"
 #include "report.h"
 
@@ -157,7 +158,8 @@ modules_create(const struct profile *p, const struct query *q,
 		t->nfunc[g]++;
 	}
 	t->ngroups = ngroups;
-	if (aggregate_groups(p, group, ngroups, &t->rows, ctx->cost) == -1 ||
+	if (aggregate_groups(p, profile_index_aggregate(ctx->index,
+	    ctx->cost), group, ngroups, &t->rows, ctx->cost) == -1 ||
 	    (t->idx = malloc((ngroups ? ngroups : 1) * sizeof *t->idx)) ==
 	    NULL ||
 	    (t->names = malloc((ngroups ? ngroups : 1) * sizeof *t->names)) ==
@@ -362,7 +364,8 @@ module_create(const struct profile *p, const struct query *q,
 		report_error_set(e, 404, "no module %s", name);
 		goto fail;
 	}
-	if (aggregate_groups(p, group, 1, &t->rows, ctx->cost) == -1)
+	if (aggregate_groups(p, profile_index_aggregate(ctx->index,
+	    ctx->cost), group, 1, &t->rows, ctx->cost) == -1)
 		goto nomem;
 	key = sort == REPORT_SORT_NAME ? NULL : sort == REPORT_SORT_SELF ?
 	    p->metrics[sm].func_self : p->metrics[sm].func_total;

@@ -28,6 +28,7 @@
 #include "display.h"
 #include "pattern.h"
 #include "profile.h"
+#include "profile-index.h"
 #include "query.h"
 #include "report.h"
 
@@ -164,7 +165,7 @@ search_create(const struct profile *p, const struct query *q,
 	free(cause);
 	cause = NULL;
 	nall = p->nfuncs > 0 ? p->nfuncs - 1 : 0;
-	if ((order = profile_func_order(p, m, 1)) == NULL)
+	if ((order = profile_index_func_order(ctx->index, m, 1)) == NULL)
 		goto nomem;
 	if (report_rates_check(p, e) == -1)
 		goto fail;

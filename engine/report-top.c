@@ -27,6 +27,7 @@
 #include "display.h"
 #include "funcgraph.h"
 #include "profile.h"
+#include "profile-index.h"
 #include "query.h"
 #include "report.h"
 
@@ -107,8 +108,9 @@ top_create(const struct profile *p, const struct query *q,
 	    (sort = report_sort(p, q, m, &sm, e)) == -1) {
 		top_free(t);
 		return (NULL);
-	} else if ((order = profile_func_order(p, sort == REPORT_SORT_NAME ?
-	    -1 : sm, sort == REPORT_SORT_TOTAL)) == NULL)
+	} else if ((order = profile_index_func_order(ctx->index,
+	    sort == REPORT_SORT_NAME ? -1 : sm, sort == REPORT_SORT_TOTAL)) ==
+	    NULL)
 		goto nomem;
 	t->m = m;
 	if (report_rates_check(p, e) == -1) {
@@ -126,8 +128,8 @@ top_create(const struct profile *p, const struct query *q,
 	    (size_t)limit : nall ? nall : 1, sizeof *t->rows)) == NULL)
 		goto nomem;
 	/*
-	 * The order is sorted once per profile (profile_func_order()): a
-	 * page is a walk that counts the matches and keeps only its rows.
+	 * The order is sorted once per profile (profile_index_func_order()):
+	 * a page is a walk that counts the matches and keeps only its rows.
 	 */
 	for (k = 0; k < nall; k++) {
 		f = order[k];

@@ -29,6 +29,7 @@
 #include "display.h"
 #include "idmap.h"
 #include "profile.h"
+#include "profile-index.h"
 #include "query.h"
 #include "report.h"
 
@@ -74,7 +75,7 @@ struct tree_cand {
 	uint32_t	 parent;	/* index in the shown list */
 	uint32_t	 reldepth;
 	size_t		 next, end;	/* its later siblings in tree_kids */
-	const uint32_t	*sorted;	/* or in this, by profile_children() */
+	const uint32_t	*sorted;	/* or in this, by profile_index_children() */
 	double		 decay;		/* their score is total * decay */
 };
 
@@ -151,10 +152,12 @@ static int	tree_kid_before(const struct tree_kid *,
 static int	tree_kid_cmp(const void *, const void *);
 static void	tree_kid_select(struct tree_kid *, size_t, size_t);
 static int	tree_push(struct tree_heap *, struct tree_cand);
-static void	tree_prefetch(const struct profile *, int, uint32_t);
+static void	tree_prefetch(const struct profile *,
+		    const struct profile_index *, int, uint32_t);
 static int	tree_sibling_cmp(const void *, const void *, void *);
 static struct tree_cand tree_pop(struct tree_heap *);
-static int	tree_open_paths(const struct profile *, const char *,
+static uint32_t	tree_resolve(struct profile_index *, const uint32_t *, size_t);
+static int	tree_open_paths(struct profile_index *, const char *,
 		    struct idmap *);
 static int	tree_hot_path(const struct profile *, int, uint32_t,
 		    const struct report_context *, struct idmap *);
@@ -269,10 +272,10 @@ tree_kid_select(struct tree_kid *v, size_t n, size_t k)
  * they were most of a page's time; asked early, they overlap.
  */
 static void
-tree_prefetch(const struct profile *p, int m, uint32_t n)
+tree_prefetch(const struct profile *p, const struct profile_index *ix, int m,
+    uint32_t n)
 {
-	const struct profile_derived	*d = p->derived;
-	uint32_t			 k;
+	uint32_t	 k;
 
 	__builtin_prefetch(&p->node_func[n]);
 	for (k = 0; k < p->nmetrics; k++) {
@@ -280,9 +283,7 @@ tree_prefetch(const struct profile *p, int m, uint32_t n)
 		if ((int)k != m)
 			__builtin_prefetch(&p->metrics[k].total[n]);
 	}
-	if (d != NULL && d->children_block != NULL)
-		__builtin_prefetch(&d->children_block[n /
-		    PROFILE_CHILD_BLOCK]);
+	profile_index_children_prefetch(ix, n);
 }
 
 static int
@@ -338,6 +339,18 @@ tree_pop(struct tree_heap *h)
 	return (top);
 }
 
+/* The node at the end of a path of function ids, or PROFILE_NONE. */
+static uint32_t
+tree_resolve(struct profile_index *ix, const uint32_t *path, size_t n)
+{
+	uint32_t	 node = PROFILE_ROOT;
+	size_t		 i;
+
+	for (i = 0; i < n && node != PROFILE_NONE; i++)
+		node = profile_index_node_child(ix, node, path[i]);
+	return (node);
+}
+
 /*
  * The path parent (n bytes) + "," + f ("" + f at the root), and its
  * length in *len; caller frees.
@@ -386,7 +399,7 @@ tree_module(const struct profile *p, uint32_t f, struct tree_mod *mods)
 
 /* Mark the nodes of open= ("1,2~1,3") in set; -1 on a malformed path. */
 static int
-tree_open_paths(const struct profile *p, const char *s, struct idmap *set)
+tree_open_paths(struct profile_index *ix, const char *s, struct idmap *set)
 {
 	struct query	*tmp;
 	const char	*tilde;
@@ -403,7 +416,7 @@ tree_open_paths(const struct profile *p, const char *s, struct idmap *set)
 			r = -1;
 		else if (query_set(tmp, QUERY_PATH, one, NULL) == -1)
 			r = -1;
-		else if ((node = profile_node_path(p, tmp->path, tmp->npath)) !=
+		else if ((node = tree_resolve(ix, tmp->path, tmp->npath)) !=
 		    PROFILE_NONE && idmap_put(set, node, 1) == -1)
 			r = -1;
 		free(one);
@@ -428,7 +441,8 @@ tree_hot_path(const struct profile *p, int m, uint32_t start,
 	size_t		 nk;
 
 	for (level = 0; level < TREE_HOT_MAX; level++) {
-		if ((kids = profile_children(p, m, n, &nk)) == NULL)
+		if ((kids = profile_index_children(ctx->index, m, n, &nk)) ==
+		    NULL)
 			return (-1);
 		if (nk == 0 || total[kids[0]] <= 0 ||
 		    total[kids[0]] <= total[n] / 2 ||
@@ -472,16 +486,19 @@ tree_walk(struct tree_walk *w, const struct profile *p, const struct query *q,
 	if ((m = report_metric(p, q, e)) == -1)
 		return (-1);
 	w->m = m;
-	if ((start = profile_node_path(p, q->path, q->npath)) == PROFILE_NONE) {
+	if ((start = tree_resolve(ctx->index, q->path, q->npath)) ==
+	    PROFILE_NONE) {
 		report_error_set(e, 404, "no call node at path %s",
 		    query_str(q, QUERY_PATH));
 		return (-1);
 	}
-	if (tree_open_paths(p, query_str(q, QUERY_OPEN), &open) == -1) {
+	if (tree_open_paths(ctx->index, query_str(q, QUERY_OPEN),
+	    &open) == -1) {
 		report_error_set(e, 400, "open: must be paths separated by ~");
 		goto done;
 	}
-	if (tree_open_paths(p, query_str(q, QUERY_CLOSE), &closed) == -1) {
+	if (tree_open_paths(ctx->index, query_str(q, QUERY_CLOSE),
+	    &closed) == -1) {
 		report_error_set(e, 400, "close: must be paths separated by "
 		    "~");
 		goto done;
@@ -529,7 +546,7 @@ tree_walk(struct tree_walk *w, const struct profile *p, const struct query *q,
 			if (c.sorted != NULL && c.next + TREE_AHEAD < c.end) {
 				ch = c.sorted[c.next + TREE_AHEAD];
 				__builtin_prefetch(&p->metrics[m].total[ch]);
-				tree_prefetch(p, m, ch);
+				tree_prefetch(p, ctx->index, m, ch);
 			}
 			if (tree_push(&h, k) == -1)
 				goto nomem;
@@ -588,12 +605,12 @@ tree_walk(struct tree_walk *w, const struct profile *p, const struct query *q,
 			/*
 			 * Within those levels the order of the scores is
 			 * that of the totals, which the profile keeps sorted
-			 * once (profile_children()): no pass over the
+			 * once (profile_index_children()): no pass over the
 			 * children at all.
 			 */
 			if (c.reldepth < TREE_EXACT) {
-				if ((k.sorted = profile_children(p, m, n,
-				    &nk)) == NULL)
+				if ((k.sorted = profile_index_children(
+				    ctx->index, m, n, &nk)) == NULL)
 					goto nomem;
 				if (cost_charge(ctx->cost, nk) == -1) {
 					report_error_cost(e, ctx->cost);
@@ -610,7 +627,8 @@ tree_walk(struct tree_walk *w, const struct profile *p, const struct query *q,
 				    i < TREE_AHEAD; i++) {
 					__builtin_prefetch(&p->metrics[m].total[
 					    k.sorted[i]]);
-					tree_prefetch(p, m, k.sorted[i]);
+					tree_prefetch(p, ctx->index, m,
+					    k.sorted[i]);
 				}
 				if (nk > 0 && room > 0) {
 					k.node = k.sorted[0];
@@ -718,7 +736,8 @@ tree_walk(struct tree_walk *w, const struct profile *p, const struct query *q,
 		 * cache miss a child on a big profile).
 		 */
 		if (w->nkids[i] == PROFILE_NONE &&
-		    profile_children(p, m, w->nodes[i], &nk) == NULL)
+		    profile_index_children(ctx->index, m, w->nodes[i],
+		    &nk) == NULL)
 			goto nomem;
 		w->hidden[i] = (int)nk - (int)(w->first[i + 1] -
 		    w->first[i]);

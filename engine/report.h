@@ -66,6 +66,7 @@
 struct cost;
 struct display;
 struct profile;
+struct profile_index;
 struct query;
 struct query_tmpl;
 struct transform_stack;
@@ -87,6 +88,7 @@ struct report_context {
 	uint64_t		 max_cost;	/* node visits per query, 0 = none */
 	uint64_t		 max_msec;	/* wall clock per query, 0 = none */
 	struct cost		*cost;		/* the query's budget, or NULL */
+	struct profile_index	*index;		/* the profile's derived data */
 };
 
 /* An error: an HTTP-like status and a message. */

@@ -39,6 +39,7 @@
 #include "conf.h"
 #include "input.h"
 #include "profile.h"
+#include "profile-index.h"
 #include "profpath.h"
 #include "proto.h"
 #include "reader.h"
@@ -286,7 +287,8 @@ main_cache_write(struct server *s, const char *path, const struct stat *st)
 		close(s->readyfd);
 	if ((pid = fork()) != 0)
 		_exit(pid == -1);
-	if (cache_write(s->profile, path, st, &cause) == -1)
+	if (cache_write(s->profile, profile_index_callgraph(s->index, NULL),
+	    path, st, &cause) == -1)
 		log_warnx("cache: %s", cause ? cause : "out of memory");
 	_exit(0);
 }
@@ -473,6 +475,16 @@ main(int argc, char **argv)
 	alarm(0);
 	if (s.profile == NULL)
 		goto fail;
+	/*
+	 * What a function's first page needs (the call graph, each
+	 * function's call nodes) is built now, with the load: no query
+	 * then pays a pass over every call node. Without it (out of
+	 * memory) queries build what they need as they come.
+	 */
+	if ((s.index = profile_index_create(s.profile)) == NULL)
+		goto fail;
+	if (profile_index_prepare(s.index, NULL) == -1)
+		log_warnx("%s: the profile's index: out of memory", s.path);
 	s.load_time = (double)(rundir_now() - t0) / 1000;
 	if (s.profile->source == NULL)
 		s.profile->source = strdup(s.path);
@@ -541,6 +553,7 @@ main(int argc, char **argv)
 	server_base_free(&s);
 	answer_cache_free(s.acache);
 	free(s.cache_dir);
+	profile_index_free(s.index);
 	profile_free(s.profile);
 	conf_free(cfg);
 	free((char *)s.path);

@@ -181,7 +181,7 @@ server_base_spawn(struct server *s, const char *path, const char *cpath,
 		p->source = strdup(path);
 	if (p->extra != NULL)
 		c = SERVER_BASE_INPROC;
-	else if (cache_write(p, cpath, st, &why) == -1) {
+	else if (cache_write(p, NULL, cpath, st, &why) == -1) {
 		c = SERVER_BASE_ERROR;
 		if (write(fd[1], &c, 1) == -1 || (why != NULL &&
 		    write(fd[1], why, strlen(why)) == -1))

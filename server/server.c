@@ -245,6 +245,7 @@ server_handle(struct server *s, struct proto_req *r)
 	ctx.report.status = server_status;
 	ctx.report.status_arg = s;
 	ctx.report.max_cost = s->max_cost;
+	ctx.report.index = s->index;
 	rq.server = s;
 	rq.root = r->root;
 	ctx.base_load = server_base_load;

@@ -44,6 +44,7 @@ struct evbuffer;
 struct input;
 struct stat;
 struct profile;
+struct profile_index;
 
 #define SERVER_MAX_CLIENTS	256	/* replies being written at once */
 #define SERVER_CHUNK		32768	/* bytes per write(2) of a reply */
@@ -105,6 +106,7 @@ struct server {
 	struct event		*ev_int;
 	struct event		*ev_chld;
 	struct profile		*profile;
+	struct profile_index	*index;		/* its derived data */
 	const char		*path;		/* canonical profile path */
 	char			 key[PROTO_KEY_LEN + 1];
 	const char		*rundir;

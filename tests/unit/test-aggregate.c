@@ -13,6 +13,7 @@
 
 #include "aggregate.h"
 #include "profile.h"
+#include "profile-index.h"
 #include "reader.h"
 #include "tap.h"
 
@@ -43,6 +44,7 @@ main(int argc, char **argv)
 	const char		*top = getenv("top_srcdir");
 	char			 src[4096], *cause = NULL;
 	struct profile		*p, *fresh;
+	struct profile_index	*ix;
 	struct aggregate_rows	 a, b;
 	struct aggregate_butterfly x, y;
 	struct aggregate_spec	 spec;
@@ -58,6 +60,11 @@ main(int argc, char **argv)
 		ok(0, "%s loads: %s", src, cause);
 		return (tap_done());
 	}
+	/* p's sums go through its index (memo, node index), fresh's not. */
+	if ((ix = profile_index_create(p)) == NULL) {
+		ok(0, "index");
+		return (tap_done());
+	}
 	group = calloc(p->nfuncs, sizeof *group);
 	in = calloc(p->nfuncs, 1);
 	for (i = 0; i < 60; i++) {
@@ -69,8 +76,9 @@ main(int argc, char **argv)
 			group[f] = next(3) == 0 ? AGGREGATE_NONE : next(ng);
 		fresh = reader_load(src, NULL, NULL, &cause);
 		if (fresh == NULL ||
-		    aggregate_groups(p, group, ng, &a, NULL) == -1 ||
-		    aggregate_groups(fresh, group, ng, &b, NULL) == -1 ||
+		    aggregate_groups(p, profile_index_aggregate(ix, NULL), group,
+		    ng, &a, NULL) == -1 ||
+		    aggregate_groups(fresh, NULL, group, ng, &b, NULL) == -1 ||
 		    !rows_equal(&a, &b))
 			bad++;
 		aggregate_rows_clear(&a);
@@ -84,8 +92,9 @@ main(int argc, char **argv)
 		spec.callers_by = i % 4 == 3 ? AGGREGATE_SITE : AGGREGATE_FUNC;
 		spec.callees_by = AGGREGATE_FUNC;
 		if (fresh == NULL ||
-		    aggregate_butterfly(p, &spec, &x, NULL) == -1 ||
-		    aggregate_butterfly(fresh, &spec, &y, NULL) == -1 ||
+		    aggregate_butterfly(p, profile_index_aggregate(ix, NULL),
+		    &spec, &x, NULL) == -1 ||
+		    aggregate_butterfly(fresh, NULL, &spec, &y, NULL) == -1 ||
 		    !rows_equal(&x.callers, &y.callers) ||
 		    !rows_equal(&x.callees, &y.callees) ||
 		    !rows_equal(&x.set, &y.set))
@@ -96,8 +105,10 @@ main(int argc, char **argv)
 	}
 	ok(bad == 0, "60 group sums through the memo equal fresh walks");
 	ok(badb == 0, "60 butterflies through the memo equal fresh walks");
-	ok(aggregate_memo_hits(p) >= 20, "the memo answered %llu of them",
-	    (unsigned long long)aggregate_memo_hits(p));
+	ok(aggregate_memo_hits(profile_index_aggregate(ix, NULL)->memo) >= 20,
+	    "the memo answered %llu of them", (unsigned long long)
+	    aggregate_memo_hits(profile_index_aggregate(ix, NULL)->memo));
+	profile_index_free(ix);
 	free(group);
 	free(in);
 	profile_free(p);

@@ -5,8 +5,9 @@
  * metrics, a call-site hook) and on their cache files, for every
  * function and for sets of several, with internal 0 and 1 and every
  * grouping of callers and callees, both must give the same rows in the
- * same order: keys, first nodes, node counts, self and total sums.
- * Also: which of the two aggregate_butterfly picks, and the cost budget.
+ * same order: keys, first nodes, node counts, self and total sums; and
+ * so must the span found through the per-function node index of the
+ * profile's index (profile-index.c) instead of a scan. Also: which of the two aggregate_butterfly picks, and the cost budget.
  */
 
 #include "config.h"
@@ -22,6 +23,7 @@
 #include "cache.h"
 #include "cost.h"
 #include "profile.h"
+#include "profile-index.h"
 #include "profile-builder.h"
 #include "tap.h"
 
@@ -148,21 +150,27 @@ same(const struct aggregate_butterfly *a, const struct aggregate_butterfly *b)
 }
 
 /*
- * Compare the span and the walk on every function alone and on nsets
- * random sets, for internal 0 and 1 and every pair of groupings; *rows
- * adds the rows compared. The number of mismatches.
+ * Compare the span (found by a scan, and through the node index) and
+ * the walk on every function alone and on nsets random sets, for
+ * internal 0 and 1 and every pair of groupings; *rows adds the rows
+ * compared. The number of mismatches.
  */
 static int
 compare(const struct profile *p, uint32_t nsets, uint64_t *rows)
 {
-	struct aggregate_butterfly	 x, y;
+	struct aggregate_butterfly	 x, y, z;
 	struct aggregate_spec		 s;
+	struct profile_index		*ix;
+	const struct aggregate_cache	*cache;
 	uint32_t			*clique, f, i, k;
 	uint8_t				*in;
 	int				 bad = 0, internal, cb, eb;
 
 	if ((in = calloc(p->nfuncs, 1)) == NULL ||
-	    (clique = calloc(p->nfuncs, sizeof *clique)) == NULL)
+	    (clique = calloc(p->nfuncs, sizeof *clique)) == NULL ||
+	    (ix = profile_index_create(p)) == NULL ||
+	    (cache = profile_index_aggregate(ix, NULL)) == NULL ||
+	    cache->nodes == NULL)
 		abort();
 	/* Cliques as callgraph.c names them: by a member's id. */
 	for (f = 0; f < p->nfuncs; f++)
@@ -185,12 +193,16 @@ compare(const struct profile *p, uint32_t nsets, uint64_t *rows)
 					s.callers_by = cb;
 					s.callees_by = eb;
 					s.clique = (cb + eb) % 3 ? clique : NULL;
-					if (aggregate_butterfly_how(p, &s, &x,
-					    NULL, AGGREGATE_HOW_SPAN) !=
+					if (aggregate_butterfly_how(p, NULL,
+					    &s, &x, NULL, AGGREGATE_HOW_SPAN) !=
 					    AGGREGATE_HOW_SPAN ||
-					    aggregate_butterfly_how(p, &s, &y,
-					    NULL, AGGREGATE_HOW_WALK) !=
-					    AGGREGATE_HOW_WALK || !same(&x, &y)) {
+					    aggregate_butterfly_how(p, cache,
+					    &s, &z, NULL, AGGREGATE_HOW_SPAN) !=
+					    AGGREGATE_HOW_SPAN ||
+					    aggregate_butterfly_how(p, NULL,
+					    &s, &y, NULL, AGGREGATE_HOW_WALK) !=
+					    AGGREGATE_HOW_WALK || !same(&x, &y) ||
+					    !same(&z, &y)) {
 						if (bad++ == 0)
 							diag("set %u internal "
 							    "%d by %d/%d "
@@ -200,10 +212,12 @@ compare(const struct profile *p, uint32_t nsets, uint64_t *rows)
 					*rows += x.callers.n + x.callees.n;
 					aggregate_butterfly_clear(&x);
 					aggregate_butterfly_clear(&y);
+					aggregate_butterfly_clear(&z);
 				}
 			}
 		}
 	}
+	profile_index_free(ix);
 	free(in);
 	free(clique);
 	return (bad);
@@ -223,7 +237,8 @@ recache(const struct profile *p, const char *dir)
 	if ((fp = fopen(src, "w")) == NULL)
 		return (NULL);
 	fclose(fp);
-	if (stat(src, &st) == 0 && cache_write(p, path, &st, &cause) == 0)
+	if (stat(src, &st) == 0 && cache_write(p, NULL, path, &st,
+	    &cause) == 0)
 		c = cache_load(path, &st, &cause);
 	if (c == NULL)
 		diag("cache: %s", cause ? cause : "?");
@@ -248,7 +263,8 @@ picks(const struct profile *p, uint32_t f)
 	memset(&s, 0, sizeof s);
 	s.in = in;
 	s.internal = 1;
-	how = aggregate_butterfly_how(p, &s, &x, NULL, AGGREGATE_HOW_AUTO);
+	how = aggregate_butterfly_how(p, NULL, &s, &x, NULL,
+	    AGGREGATE_HOW_AUTO);
 	aggregate_butterfly_clear(&x);
 	free(in);
 	return (how);
@@ -275,26 +291,27 @@ test_cost(const struct profile *p)
 	s.in = in;
 	s.internal = 1;
 	cost_init(&c, 0, 0);
-	r = aggregate_butterfly_how(p, &s, &x, &c, AGGREGATE_HOW_SPAN);
+	r = aggregate_butterfly_how(p, NULL, &s, &x, &c, AGGREGATE_HOW_SPAN);
 	used = c.used;
 	ok(r == AGGREGATE_HOW_SPAN && used > 0 && used < p->nnodes,
 	    "cost: the span charged %llu units, under the walk's %u",
 	    (unsigned long long)used, p->nnodes);
 	aggregate_butterfly_clear(&x);
 	cost_init(&c, used, 0);
-	r = aggregate_butterfly_how(p, &s, &x, &c, AGGREGATE_HOW_SPAN);
+	r = aggregate_butterfly_how(p, NULL, &s, &x, &c, AGGREGATE_HOW_SPAN);
 	ok(r == AGGREGATE_HOW_SPAN && !cost_over(&c) &&
-	    aggregate_butterfly_how(p, &s, &y, NULL, AGGREGATE_HOW_WALK) ==
+	    aggregate_butterfly_how(p, NULL, &s, &y, NULL,
+	    AGGREGATE_HOW_WALK) ==
 	    AGGREGATE_HOW_WALK && same(&x, &y),
 	    "cost: within a budget of exactly that, the walk's rows");
 	aggregate_butterfly_clear(&x);
 	aggregate_butterfly_clear(&y);
 	cost_init(&c, used - 1, 0);
-	r = aggregate_butterfly_how(p, &s, &x, &c, AGGREGATE_HOW_SPAN);
+	r = aggregate_butterfly_how(p, NULL, &s, &x, &c, AGGREGATE_HOW_SPAN);
 	ok(r == -1 && cost_over(&c) && x.callers.n == 0 && x.set.n == 0,
 	    "cost: one unit less, -1 and the budget spent, no rows");
 	cost_init(&c, 10, 0);
-	r = aggregate_butterfly(p, &s, &x, &c);
+	r = aggregate_butterfly(p, NULL, &s, &x, &c);
 	ok(r == -1 && cost_over(&c), "cost: aggregate_butterfly stops too");
 	free(in);
 }

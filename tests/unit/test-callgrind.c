@@ -384,14 +384,14 @@ test_funcgraph(void)
 	memset(&spec, 0, sizeof spec);
 	spec.in = in;
 	spec.callers_by = spec.callees_by = AGGREGATE_FUNC;
-	ok(aggregate_butterfly(p, &spec, &b, NULL) == 0 &&
+	ok(aggregate_butterfly(p, NULL, &spec, &b, NULL) == 0 &&
 	    b.set.total[0] == 50 && b.set.self[0] == 50 && b.callers.n == 1 &&
 	    b.callers.total[0] == 50 && b.callers.calls[0] == 3,
 	    "the cycle costs 50, called by b only (3 calls, 50)");
 	aggregate_butterfly_clear(&b);
 	memset(in, 0, p->nfuncs);
 	in[profile_func_find(p, "a")] = 1;
-	ok(aggregate_butterfly(p, &spec, &b, NULL) == 0 &&
+	ok(aggregate_butterfly(p, NULL, &spec, &b, NULL) == 0 &&
 	    b.set.total[0] == 100 && b.callees.n == 1 &&
 	    b.callees.total[0] == 80 && b.callees.calls[0] == 2 &&
 	    b.callees.self[0] == 30,

@@ -13,6 +13,7 @@
 
 #include "input.h"
 #include "profile.h"
+#include "profile-index.h"
 #include "profile-builder.h"
 #include "reader.h"
 #include "tap.h"
@@ -199,7 +200,7 @@ test_details(void)
 	}
 }
 
-/* The oracle of profile_children: heaviest first as doubles, then by number. */
+/* The oracle of profile_index_children: heaviest first as doubles, then by number. */
 static int
 children_cmp(const void *a, const void *b, void *arg)
 {
@@ -213,7 +214,7 @@ children_cmp(const void *a, const void *b, void *arg)
 }
 
 /*
- * profile_children against a qsort of every node's children: groups of
+ * profile_index_children against a qsort of every node's children: groups of
  * 0, 1, a few (insertion sort) and hundreds (radix sort) children, ties,
  * and totals above 2^53 that are equal as doubles (they tie, by number).
  */
@@ -221,6 +222,7 @@ static void
 test_children(void)
 {
 	struct profile	*p;
+	struct profile_index *ix;
 	const uint32_t	*got;
 	uint32_t	 want[700], n, c, k;
 	size_t		 len = 0, cap = 1 << 16, count, bad = 0, i;
@@ -244,7 +246,7 @@ test_children(void)
 	p = load(text, "folded");
 	free(text);
 	ok(p != NULL, "children: loads");
-	if (p == NULL)
+	if (p == NULL || (ix = profile_index_create(p)) == NULL)
 		return;
 	for (n = 0; n < p->nnodes; n++) {
 		k = 0;
@@ -253,7 +255,7 @@ test_children(void)
 			want[k++] = c;
 		qsort_r(want, k, sizeof *want, children_cmp,
 		    p->metrics[0].total);
-		got = profile_children(p, 0, n, &count);
+		got = profile_index_children(ix, 0, n, &count);
 		if (got == NULL || count != k ||
 		    (k > 0 && memcmp(got, want, k * sizeof *want) != 0))
 			bad++;
@@ -261,17 +263,19 @@ test_children(void)
 	is_int(bad, 0, "children: every node's in qsort's order (%u nodes)",
 	    p->nnodes);
 	n = node_at(p, "R", "big", NULL);
-	got = profile_children(p, 0, n, &count);
+	got = profile_index_children(ix, 0, n, &count);
 	/* x is the heavier as integers, but not as doubles: y, then x. */
 	ok(count == 3 && got[0] == node_at(p, "R", "big", "y", NULL) &&
 	    got[1] == node_at(p, "R", "big", "x", NULL) &&
 	    got[2] == node_at(p, "R", "big", "z", NULL),
 	    "children: totals equal as doubles tie, by number");
+	profile_index_free(ix);
 	profile_free(p);
 }
 
 /*
- * profile_node_child() against the sibling lists: 400 parents of 800
+ * profile_index_node_child() (and profile_node_child(), the walk)
+ * against the sibling lists: 400 parents of 800
  * children each (more pairs than its index keeps, so it starts again on
  * the way), every function asked for twice, present or not.
  */
@@ -279,6 +283,7 @@ static void
 test_node_child(void)
 {
 	struct profile	*p;
+	struct profile_index *ix;
 	uint32_t	*want, n, c, f, top;
 	size_t		 len = 0, cap = 8 << 20, bad = 0, asked = 0, i, j;
 	char		*text = malloc(cap);
@@ -293,10 +298,11 @@ test_node_child(void)
 	p = load(text, "folded");
 	free(text);
 	ok(p != NULL, "node child: loads");
-	if (p == NULL)
+	if (p == NULL || (ix = profile_index_create(p)) == NULL)
 		return;
 	ok(p->nnodes > 320000, "node child: %u nodes", p->nnodes);
 	if ((want = malloc(p->nfuncs * sizeof *want)) == NULL) {
+		profile_index_free(ix);
 		profile_free(p);
 		return;
 	}
@@ -310,13 +316,17 @@ test_node_child(void)
 				if (want[p->node_func[c]] == PROFILE_NONE)
 					want[p->node_func[c]] = c;
 			for (f = 0; f < p->nfuncs; f++, asked++)
-				if (profile_node_child(p, n, f) != want[f])
+				if (profile_index_node_child(ix, n, f) !=
+				    want[f] || (pass == 0 &&
+				    profile_node_child(p, n, f) != want[f]))
 					bad++;
 		}
 	}
 	is_int(bad, 0, "node child: %zu lookups agree with the lists", asked);
-	ok(profile_node_child(p, p->nnodes, 0) == PROFILE_NONE,
+	ok(profile_index_node_child(ix, p->nnodes, 0) == PROFILE_NONE &&
+	    profile_node_child(p, p->nnodes, 0) == PROFILE_NONE,
 	    "node child: no node, no child");
+	profile_index_free(ix);
 	free(want);
 	profile_free(p);
 }
