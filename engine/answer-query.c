@@ -29,6 +29,7 @@
 #include "diff.h"
 #include "display.h"
 #include "funcgraph.h"
+#include "outbuf.h"
 #include "profile.h"
 #include "query.h"
 #include "render.h"
@@ -138,12 +139,11 @@ answer_query_parsed(const struct profile *p, const struct query *q,
 	const struct profile		*bp;
 	struct diff			 dd;
 	struct display			*d = NULL;
-	struct answer_body		 ab;
+	struct outbuf			 ob;
 	struct answer			*a = NULL;
 	json_t				*j = NULL;
 	const char			*format;
 	char				*cause = NULL;
-	FILE				*f;
 	int				 status, estimated;
 
 	format = query_str(q, QUERY_FORMAT);
@@ -248,22 +248,16 @@ displayed:
 		goto fail;
 	a->status = 200;
 	a->content_type = r->content_type;
-	if ((f = answer_body_open(&ab)) == NULL) {
-		free(a);
-		a = NULL;
-		goto fail;
-	}
-	ab.check = answer_query_check;
-	ab.check_arg = &budget;
-	if (r->render(f, j, d, &ctx->render) == -1) {
-		fclose(f);
-		free(ab.b);
+	outbuf_init(&ob);
+	outbuf_check(&ob, answer_query_check, &budget);
+	if (r->render(&ob, j, d, &ctx->render) == -1) {
+		outbuf_clear(&ob);
 		answer_free(a);
 		a = NULL;
 		answer_render_error(&e, &budget);
 		goto fail;
 	}
-	if (answer_body_close(f, &ab, a) == -1) {
+	if ((a->body = outbuf_take(&ob, &a->len)) == NULL) {
 		answer_free(a);
 		a = NULL;
 		answer_render_error(&e, &budget);

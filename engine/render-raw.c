@@ -24,6 +24,7 @@
 #include <jansson.h>
 
 #include "base64.h"
+#include "outbuf.h"
 #include "render.h"
 
 /*
@@ -33,9 +34,9 @@
  * Errors are one line of plain text.
  */
 
-static int	raw_render(FILE *, const json_t *, const struct display *,
-		    const struct render_context *);
-static int	raw_error(FILE *, int, const char *,
+static int	raw_render(struct outbuf *, const json_t *,
+		    const struct display *, const struct render_context *);
+static int	raw_error(struct outbuf *, int, const char *,
 		    const struct render_context *);
 
 const struct renderer render_folded = {
@@ -71,7 +72,7 @@ const struct renderer render_speedscope = {
 };
 
 static int
-raw_render(FILE *f, const json_t *j, const struct display *d,
+raw_render(struct outbuf *ob, const json_t *j, const struct display *d,
     const struct render_context *ctx)
 {
 	const json_t	*text = json_object_get(j, "text");
@@ -85,22 +86,23 @@ raw_render(FILE *f, const json_t *j, const struct display *d,
 		if ((bytes = base64_decode(json_string_value(text),
 		    json_string_length(text), &len)) == NULL)
 			return (-1);
-		fwrite(bytes, 1, len, f);
+		outbuf_write(ob, bytes, len);
 		free(bytes);
-		return (ferror(f) ? -1 : 0);
+		return (outbuf_failed(ob));
 	}
-	fwrite(json_string_value(text), 1, json_string_length(text), f);
-	return (ferror(f) ? -1 : 0);
+	outbuf_write(ob, json_string_value(text), json_string_length(text));
+	return (outbuf_failed(ob));
 }
 
 /* One line; control characters from the message become '?'. */
 static int
-raw_error(FILE *f, int status, const char *message,
+raw_error(struct outbuf *ob, int status, const char *message,
     const struct render_context *ctx)
 {
-	fprintf(f, "error %d: ", status);
+	outbuf_printf(ob, "error %d: ", status);
 	for (; *message != '\0'; message++)
-		fputc((unsigned char)*message < 0x20 ? '?' : *message, f);
-	fputc('\n', f);
-	return (ferror(f) ? -1 : 0);
+		outbuf_putc(ob, (unsigned char)*message < 0x20 ? '?' :
+		    *message);
+	outbuf_putc(ob, '\n');
+	return (outbuf_failed(ob));
 }

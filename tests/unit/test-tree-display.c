@@ -26,6 +26,7 @@
 #include "cost.h"
 #include "display.h"
 #include "input.h"
+#include "outbuf.h"
 #include "profile.h"
 #include "query.h"
 #include "reader.h"
@@ -67,23 +68,18 @@ pages(const struct display *d)
 	static const char *const formats[] = { "html", "text" };
 	struct render_context	 rctx = { "?", "/static/", "test.folded" };
 	const struct renderer	*r;
-	char			*buf = NULL;
-	size_t			 len = 0, i;
-	FILE			*f;
+	struct outbuf		 ob;
+	size_t			 len, i;
 
-	if ((f = open_memstream(&buf, &len)) == NULL)
-		return (NULL);
+	outbuf_init(&ob);
 	for (i = 0; i < sizeof formats / sizeof formats[0]; i++) {
 		r = render_find(formats[i]);
-		if (r == NULL || r->render(f, NULL, d, &rctx) == -1) {
-			fclose(f);
-			free(buf);
+		if (r == NULL || r->render(&ob, NULL, d, &rctx) == -1) {
+			outbuf_clear(&ob);
 			return (NULL);
 		}
 	}
-	if (fclose(f) != 0)
-		return (NULL);
-	return (buf);
+	return (outbuf_take(&ob, &len));
 }
 
 /* Does qs give the same page (or error) both ways? */
