@@ -26,6 +26,7 @@
 #include "columns.h"
 #include "cost.h"
 #include "display.h"
+#include "outbuf.h"
 #include "profile.h"
 #include "query.h"
 #include "report.h"
@@ -646,27 +647,21 @@ report_integer(const json_t *j, const char *key)
  */
 json_t *
 report_export(const struct profile *p, const char *cmd,
-    int (*write)(FILE *, const struct profile *,
+    int (*write)(struct outbuf *, const struct profile *,
     const struct writer_options *, char **),
     const struct writer_options *o, struct report_error *e)
 {
-	json_t	*j = NULL;
-	char	*buf = NULL, *cause = NULL;
-	size_t	 len = 0;
-	FILE	*f;
-	int	 r;
+	struct outbuf	 ob;
+	json_t		*j = NULL;
+	char		*buf = NULL, *cause = NULL;
+	size_t		 len = 0;
+	int		 r;
 
-	if ((f = open_memstream(&buf, &len)) == NULL) {
-		report_error_set(e, 500, "out of memory");
-		return (NULL);
-	}
-	r = write(f, p, o, &cause);
-	/* glibc may lose the text and still return 0: check the buffer. */
-	if ((fclose(f) != 0 || buf == NULL) && r == 0) {
+	outbuf_init(&ob);
+	r = write(&ob, p, o, &cause);
+	if (r == 0 && (buf = outbuf_take(&ob, &len)) == NULL)
 		r = -1;
-		free(cause);
-		cause = NULL;
-	}
+	outbuf_clear(&ob);
 	if (r == -1) {
 		report_error_set(e, cause != NULL && strcmp(cause,
 		    "out of memory") != 0 && strcmp(cause, "write error") != 0 ?

@@ -44,6 +44,7 @@
 
 struct cost;
 struct display;
+struct outbuf;
 struct profile;
 struct query;
 struct query_tmpl;
@@ -130,7 +131,7 @@ char		*report_label(const json_t *);
 int64_t		 report_integer(const json_t *, const char *);
 
 json_t		*report_export(const struct profile *, const char *,
-		    int (*)(FILE *, const struct profile *,
+		    int (*)(struct outbuf *, const struct profile *,
 		    const struct writer_options *, char **),
 		    const struct writer_options *, struct report_error *);
 struct display	*report_export_display(const json_t *, const char *);
