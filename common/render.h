@@ -60,6 +60,10 @@ struct render_context {
 	const char	*file;		/* profile's display name, or NULL */
 };
 
+/*
+ * render is NULL for the formats of the export reports, which write the
+ * body themselves (report.h, render-raw.c).
+ */
 struct renderer {
 	const char	*name;		/* the format= value */
 	const char	*content_type;

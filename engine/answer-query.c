@@ -156,7 +156,8 @@ answer_query_parsed(const struct profile *p, const struct query *q,
 		goto fail;
 	}
 	if (!answer_has_format(entry->formats, format) ||
-	    (r = render_find(format)) == NULL) {
+	    (r = render_find(format)) == NULL ||
+	    (r->render == NULL && entry->export == NULL)) {
 		report_error_set(&e, 400, "format %s is not available for "
 		    "cmd=%s (available: %s)", format, entry->name,
 		    entry->formats);
@@ -205,6 +206,9 @@ answer_query_parsed(const struct profile *p, const struct query *q,
 		}
 		use = derived;
 	}
+	/* An export's own format: the report writes the body (report.h). */
+	if (r->render == NULL)
+		goto displayed;
 	/*
 	 * A page that needs only the display, and compares nothing, is
 	 * made from the profile without the JSON (one object a tree node
@@ -250,11 +254,13 @@ displayed:
 	a->content_type = r->content_type;
 	outbuf_init(&ob);
 	outbuf_check(&ob, answer_query_check, &budget);
-	if (r->render(&ob, j, d, &ctx->render) == -1) {
+	if ((r->render != NULL ? r->render(&ob, j, d, &ctx->render) :
+	    entry->export(&ob, use, q, &rc, &e)) == -1) {
 		outbuf_clear(&ob);
 		answer_free(a);
 		a = NULL;
-		answer_render_error(&e, &budget);
+		if (e.status == 0)
+			answer_render_error(&e, &budget);
 		goto fail;
 	}
 	if ((a->body = outbuf_take(&ob, &a->len)) == NULL) {

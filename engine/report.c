@@ -26,11 +26,9 @@
 #include "columns.h"
 #include "cost.h"
 #include "display.h"
-#include "outbuf.h"
 #include "profile.h"
 #include "query.h"
 #include "report.h"
-#include "writer.h"
 
 /* The report table, and helpers every report uses. */
 
@@ -638,66 +636,4 @@ int64_t
 report_integer(const json_t *j, const char *key)
 {
 	return (json_integer_value(json_object_get(j, key)));
-}
-
-/*
- * An export (cmd=folded, cmd=callgrind): the text a writer makes, with the
- * metric and its total. A profile the format cannot hold is the query's
- * fault (400); running out of memory is ours (500).
- */
-json_t *
-report_export(const struct profile *p, const char *cmd,
-    int (*write)(struct outbuf *, const struct profile *,
-    const struct writer_options *, char **),
-    const struct writer_options *o, struct report_error *e)
-{
-	struct outbuf	 ob;
-	json_t		*j = NULL;
-	char		*buf = NULL, *cause = NULL;
-	size_t		 len = 0;
-	int		 r;
-
-	outbuf_init(&ob);
-	r = write(&ob, p, o, &cause);
-	if (r == 0 && (buf = outbuf_take(&ob, &len)) == NULL)
-		r = -1;
-	outbuf_clear(&ob);
-	if (r == -1) {
-		report_error_set(e, cause != NULL && strcmp(cause,
-		    "out of memory") != 0 && strcmp(cause, "write error") != 0 ?
-		    400 : 500, "%s", cause ? cause : "out of memory");
-		goto done;
-	}
-	/*
-	 * No UTF-8 check of a file that may be hundreds of megabytes: it
-	 * holds only ASCII and the profile's names, which the builder made
-	 * valid UTF-8.
-	 */
-	if ((j = report_new(cmd)) == NULL ||
-	    json_object_set_new(j, "metric",
-	    json_string(p->metrics[o->metric].name)) == -1 ||
-	    json_object_set_new(j, "total",
-	    json_integer(p->metrics[o->metric].sum)) == -1 ||
-	    json_object_set_new(j, "text", json_stringn_nocheck(buf, len)) ==
-	    -1) {
-		json_decref(j);
-		j = NULL;
-		report_error_set(e, 500, "out of memory");
-	}
-done:
-	free(cause);
-	free(buf);
-	return (j);
-}
-
-/* The display of an export: only its size (the formats need none). */
-struct display *
-report_export_display(const json_t *j, const char *title)
-{
-	struct display	*d;
-
-	if ((d = display_create(title)) == NULL)
-		return (NULL);
-	display_text(d, "%zu bytes.", strlen(report_string(j, "text")));
-	return (d);
 }

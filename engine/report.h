@@ -48,7 +48,6 @@ struct outbuf;
 struct profile;
 struct query;
 struct query_tmpl;
-struct writer_options;
 
 #define REPORT_VERSION	ANSWER_JSON_VERSION
 
@@ -90,6 +89,16 @@ struct report_entry {
 	int		 live;		/* answers depend on more than the
 					   profile and the query: never
 					   cached (answer-cache.c) */
+	/*
+	 * An export's own format (a renderer without a render function,
+	 * render-raw.c): the report writes the answer's body itself, its
+	 * writer streaming into ob. -1 with *e set, or *e left empty when
+	 * ob failed (out of memory, the query's deadline).
+	 */
+	int		 (*export)(struct outbuf *ob,
+			    const struct profile *, const struct query *,
+			    const struct report_context *,
+			    struct report_error *);	/* or NULL */
 };
 
 const struct report_entry *report_find(const char *);
@@ -129,11 +138,5 @@ void		 report_order(uint32_t *, uint32_t, const int64_t *, size_t,
 const char	*report_string(const json_t *, const char *);
 char		*report_label(const json_t *);
 int64_t		 report_integer(const json_t *, const char *);
-
-json_t		*report_export(const struct profile *, const char *,
-		    int (*)(struct outbuf *, const struct profile *,
-		    const struct writer_options *, char **),
-		    const struct writer_options *, struct report_error *);
-struct display	*report_export_display(const json_t *, const char *);
 
 #endif /* REPORT_H */
