@@ -29,6 +29,7 @@
 #include "cost.h"
 #include "pattern.h"
 #include "display.h"
+#include "outbuf.h"
 #include "profile.h"
 #include "profile-builder.h"
 #include "query.h"
@@ -1352,27 +1353,22 @@ done:
 static char *
 transform_t_prefix(const struct transform_stack *s, size_t k)
 {
-	char	*buf = NULL, *item;
-	size_t	 len = 0, i;
-	FILE	*f;
+	struct outbuf	 ob;
+	char		*item;
+	size_t		 len, i;
 
-	if ((f = open_memstream(&buf, &len)) == NULL)
-		return (NULL);
-	fprintf(f, "%d", TRANSFORM_VERSION);
+	outbuf_init(&ob);
+	outbuf_i64(&ob, TRANSFORM_VERSION);
 	for (i = s->nfilters; i < s->nfilters + k && i < s->n; i++) {
 		if ((item = transform_item(&s->v[i])) == NULL) {
-			fclose(f);
-			free(buf);
+			outbuf_clear(&ob);
 			return (NULL);
 		}
-		fprintf(f, "~%s", item);
+		outbuf_putc(&ob, '~');
+		outbuf_puts(&ob, item);
 		free(item);
 	}
-	if (fclose(f) != 0) {
-		free(buf);
-		return (NULL);
-	}
-	return (buf);
+	return (outbuf_take(&ob, &len));
 }
 
 /*
@@ -1427,14 +1423,15 @@ transform_push_link(const struct profile *p, const struct query *q,
 	char			*tv = NULL, *link = NULL, *why = NULL, *ps;
 	char			*open = NULL, *piece;
 	uint32_t		*out;
-	size_t			 outn, olen = 0;
-	FILE			*of = NULL;
+	size_t			 outn, olen;
+	struct outbuf		 of;
 	int			 r;
 
 	if (transform_parse_item(item, &t, &why) == -1) {
 		free(why);
 		return (NULL);
 	}
+	outbuf_init(&of);
 	if ((c = query_copy(q)) == NULL || (one = query_create()) == NULL)
 		goto done;
 	if (asprintf(&tv, "%s~%s", *cur ? cur : "1", item) == -1) {
@@ -1458,8 +1455,6 @@ transform_push_link(const struct profile *p, const struct query *q,
 			goto done;
 	}
 	if (*(s = query_str(q, QUERY_OPEN)) != '\0') {
-		if ((of = open_memstream(&open, &olen)) == NULL)
-			goto done;
 		for (; *s != '\0'; s = tilde ? tilde + 1 : s + strlen(s)) {
 			tilde = strchr(s, '~');
 			if ((piece = strndup(s, tilde ? (size_t)(tilde - s) :
@@ -1472,21 +1467,16 @@ transform_push_link(const struct profile *p, const struct query *q,
 			if (transform_map_path(p, &t, one->path, one->npath,
 			    &out, &outn) == 1 && outn > 0 &&
 			    (ps = query_path_format(out, outn)) != NULL) {
-				fprintf(of, "%s%s", ftell(of) ? "~" : "", ps);
+				if (outbuf_len(&of) > 0)
+					outbuf_putc(&of, '~');
+				outbuf_puts(&of, ps);
 				free(ps);
 			}
 			free(out);
 		}
-		/*
-		 * A failed grow of the stream may show only as ferror() or
-		 * as no buffer at all: either way the link is not made.
-		 */
-		r = ferror(of);
-		if (fclose(of) != 0 || r || open == NULL) {
-			of = NULL;
+		/* Out of memory: the link is not made. */
+		if ((open = outbuf_take(&of, &olen)) == NULL)
 			goto done;
-		}
-		of = NULL;
 		if (*open == '\0')
 			query_unset(c, QUERY_OPEN);
 		else if (query_set(c, QUERY_OPEN, open, NULL) == -1)
@@ -1494,8 +1484,7 @@ transform_push_link(const struct profile *p, const struct query *q,
 	}
 	link = query_format(c);
 done:
-	if (of != NULL)
-		fclose(of);
+	outbuf_clear(&of);
 	free(open);
 	free(tv);
 	query_free(one);
