@@ -50,12 +50,17 @@ json_put(const char *buf, size_t n, void *arg)
 {
 	struct outbuf	*ob = arg;
 	const char	*del;
+	char		*d;
 	size_t		 k;
 
-	/* Most tokens are a few bytes: copied and checked in one pass. */
+	/*
+	 * Most tokens are a few bytes: copied and checked in one pass,
+	 * through a local pointer (a store through ob->b could change ob).
+	 */
 	if (n <= 64 && ob->lim - ob->n >= n) {
+		d = ob->b + ob->n;
 		for (k = 0; k < n && buf[k] != 0x7f; k++)
-			ob->b[ob->n + k] = buf[k];
+			d[k] = buf[k];
 		if (k == n) {
 			ob->n += n;
 			return (0);
