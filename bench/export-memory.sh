@@ -17,7 +17,9 @@ set -eu
 [ $# -ge 2 ] || { echo "usage: export-memory.sh FILE DEEPQ..." >&2; exit 1; }
 file=$1
 shift
-queries=${QUERIES:-"cmd=top&format=json cmd=folded&format=folded cmd=folded&format=json cmd=pprof&format=pprof cmd=speedscope&format=speedscope cmd=callgrind&format=callgrind"}
+queries=${QUERIES:-"cmd=top&format=json cmd=folded&format=folded \
+cmd=folded&format=json cmd=pprof&format=pprof \
+cmd=speedscope&format=speedscope cmd=callgrind&format=callgrind"}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/export-memory.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 command -v /usr/bin/time >/dev/null ||

@@ -66,7 +66,8 @@ cmd_convert(int argc, char **argv)
 	long long		 ll;
 	struct outbuf		 ob;
 	int			 ch, status, r, fd, tostdout;
-	int			 (*write)(struct outbuf *, const struct profile *,
+	int			 (*write)(struct outbuf *,
+				     const struct profile *,
 				     const struct writer_options *, char **);
 
 	memset(&o, 0, sizeof o);
