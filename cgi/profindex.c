@@ -74,13 +74,13 @@ static int	profindex_add(struct profindex *, const char *, off_t);
 static int	profindex_cmp(const void *, const void *);
 static void	profindex_free(struct profindex *);
 static void	profindex_number(struct outbuf *, int64_t);
-static int	profindex_html(FILE *, const struct profindex *,
+static int	profindex_html(struct outbuf *, const struct profindex *,
 		    const struct render_context *);
-static int	profindex_json(FILE *, const struct profindex *);
-static int	profindex_text(FILE *, const struct profindex *);
-static int	profindex_none(FILE *, const char *, const char *,
+static int	profindex_json(struct outbuf *, const struct profindex *);
+static int	profindex_text(struct outbuf *, const struct profindex *);
+static int	profindex_none(struct outbuf *, const char *, const char *,
 		    const struct render_context *);
-static struct answer *profindex_finish(FILE *, struct answer_body *,
+static struct answer *profindex_finish(struct outbuf *,
 		    struct answer *, int, char **);
 
 static int
@@ -215,14 +215,12 @@ profindex_link(const char *name)
  * comparison of two of them (as deepq web's index has).
  */
 static int
-profindex_html(FILE *f, const struct profindex *x,
+profindex_html(struct outbuf *ob, const struct profindex *x,
     const struct render_context *ctx)
 {
-	struct outbuf	 buf, *ob = &buf;
 	size_t		 i, s;
 	char		*l;
 
-	outbuf_init(ob, f);
 	page_begin(ob, "Profiles", ctx, NULL);
 	outbuf_puts(ob, "<p>");
 	profindex_number(ob, (int64_t)x->n);
@@ -235,7 +233,7 @@ profindex_html(FILE *f, const struct profindex *x,
 	    "class=\"num\">Bytes</th></tr></thead>\n<tbody>\n");
 	for (i = 0; i < x->n; i++) {
 		if ((l = profindex_link(x->ev[i].name)) == NULL) {
-			ob->error = 1;
+			outbuf_fail(ob);
 			break;
 		}
 		outbuf_puts(ob, "<tr><td><a");
@@ -274,12 +272,12 @@ profindex_html(FILE *f, const struct profindex *x,
 		    "</form>\n");
 	}
 	page_end(ob, ctx);
-	return (outbuf_flush(ob));
+	return (outbuf_failed(ob) ? -1 : 0);
 }
 
 /* {"deepq": 1, "cmd": "index", "profiles": [{name, size}], "truncated"} */
 static int
-profindex_json(FILE *f, const struct profindex *x)
+profindex_json(struct outbuf *ob, const struct profindex *x)
 {
 	json_t	*j, *rows;
 	char	*s;
@@ -298,27 +296,27 @@ profindex_json(FILE *f, const struct profindex *x)
 	}
 	if (r == 0 && (s = json_dumps(j, JSON_COMPACT |
 	    JSON_ENSURE_ASCII)) != NULL) {
-		fputs(s, f);
-		fputc('\n', f);
+		outbuf_puts(ob, s);
+		outbuf_putc(ob, '\n');
 		free(s);
 	} else
 		r = -1;
 	json_decref(j);
-	return (r == 0 && !ferror(f) ? 0 : -1);
+	return (r == 0 && !outbuf_failed(ob) ? 0 : -1);
 }
 
 /* One profile a line: its name, a tab, its size. */
 static int
-profindex_text(FILE *f, const struct profindex *x)
+profindex_text(struct outbuf *ob, const struct profindex *x)
 {
 	size_t	 i;
 
 	for (i = 0; i < x->n; i++)
-		fprintf(f, "%s\t%lld\n", x->ev[i].name,
+		outbuf_printf(ob, "%s\t%lld\n", x->ev[i].name,
 		    (long long)x->ev[i].size);
 	if (x->truncated)
-		fputs("# there are more\n", f);
-	return (ferror(f) ? -1 : 0);
+		outbuf_puts(ob, "# there are more\n");
+	return (outbuf_failed(ob) ? -1 : 0);
 }
 
 /*
@@ -326,13 +324,11 @@ profindex_text(FILE *f, const struct profindex *x)
  * to it, or back to the profile the link came from.
  */
 static int
-profindex_none(FILE *f, const char *url, const char *file,
+profindex_none(struct outbuf *ob, const char *url, const char *file,
     const struct render_context *ctx)
 {
-	struct outbuf	 buf, *ob = &buf;
 	char		*l;
 
-	outbuf_init(ob, f);
 	page_begin(ob, "Profiles", ctx, NULL);
 	if (url != NULL) {
 		outbuf_puts(ob, "<p>The profiles of this site are listed at "
@@ -360,21 +356,15 @@ profindex_none(FILE *f, const char *url, const char *file,
 		}
 	}
 	page_end(ob, ctx);
-	return (outbuf_flush(ob));
+	return (outbuf_failed(ob) ? -1 : 0);
 }
 
 static struct answer *
-profindex_finish(FILE *f, struct answer_body *ab, struct answer *a, int r,
-    char **cause)
+profindex_finish(struct outbuf *ob, struct answer *a, int r, char **cause)
 {
-	if (r == -1) {
-		fclose(f);
-		free(ab->b);
-		free(a);
-		cause_set(cause, "out of memory");
-		return (NULL);
-	}
-	if (answer_body_close(f, ab, a) == -1) {
+	if (r == -1 || outbuf_failed(ob) ||
+	    (a->body = outbuf_take(ob, &a->len)) == NULL) {
+		outbuf_clear(ob);
 		free(a);
 		cause_set(cause, "out of memory");
 		return (NULL);
@@ -391,11 +381,10 @@ profindex_answer(const struct config *cfg, const struct query *q,
     const struct render_context *ctx, char **cause)
 {
 	struct profindex	 x;
-	struct answer_body	 ab;
+	struct outbuf		 ob;
 	struct answer		*a;
 	const char		*format = query_str(q, QUERY_FORMAT);
 	const char		*file = NULL;
-	FILE			*f;
 	int			 fd, r;
 
 	if (strcmp(format, "html") != 0 && strcmp(format, "json") != 0 &&
@@ -410,19 +399,18 @@ profindex_answer(const struct config *cfg, const struct query *q,
 			return (answer_error(format, 404, *cfg->index_url ?
 			    "the profiles are listed elsewhere" :
 			    "this site does not list its profiles", ctx));
-		if ((a = calloc(1, sizeof *a)) == NULL ||
-		    (f = answer_body_open(&ab)) == NULL) {
-			free(a);
+		if ((a = calloc(1, sizeof *a)) == NULL) {
 			cause_set(cause, "out of memory");
 			return (NULL);
 		}
+		outbuf_init(&ob);
 		/* See Other: the browser goes on to the site's index. */
 		a->status = *cfg->index_url ? 303 : 200;
 		a->location = *cfg->index_url ? cfg->index_url : NULL;
 		a->content_type = "text/html; charset=utf-8";
-		r = profindex_none(f, *cfg->index_url ? cfg->index_url : NULL,
+		r = profindex_none(&ob, *cfg->index_url ? cfg->index_url : NULL,
 		    file, ctx);
-		return (profindex_finish(f, &ab, a, r, cause));
+		return (profindex_finish(&ob, a, r, cause));
 	}
 
 	if (*cfg->profile_root == '\0')
@@ -441,24 +429,23 @@ profindex_answer(const struct config *cfg, const struct query *q,
 	}
 	if (x.n > 0)
 		qsort(x.ev, x.n, sizeof *x.ev, profindex_cmp);
-	if ((a = calloc(1, sizeof *a)) == NULL ||
-	    (f = answer_body_open(&ab)) == NULL) {
-		free(a);
+	if ((a = calloc(1, sizeof *a)) == NULL) {
 		profindex_free(&x);
 		cause_set(cause, "out of memory");
 		return (NULL);
 	}
+	outbuf_init(&ob);
 	a->status = 200;
 	if (strcmp(format, "json") == 0) {
 		a->content_type = "application/json";
-		r = profindex_json(f, &x);
+		r = profindex_json(&ob, &x);
 	} else if (strcmp(format, "text") == 0) {
 		a->content_type = "text/plain; charset=utf-8";
-		r = profindex_text(f, &x);
+		r = profindex_text(&ob, &x);
 	} else {
 		a->content_type = "text/html; charset=utf-8";
-		r = profindex_html(f, &x, ctx);
+		r = profindex_html(&ob, &x, ctx);
 	}
 	profindex_free(&x);
-	return (profindex_finish(f, &ab, a, r, cause));
+	return (profindex_finish(&ob, a, r, cause));
 }

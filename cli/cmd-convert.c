@@ -18,6 +18,7 @@
 #include "config.h"
 
 #include <err.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,7 @@
 #include <unistd.h>
 
 #include "deepq.h"
+#include "outbuf.h"
 #include "profile.h"
 #include "query.h"
 #include "reader.h"
@@ -62,9 +64,10 @@ cmd_convert(int argc, char **argv)
 	const char		*metric = NULL, *maxdec = NULL;
 	char			*cause = NULL, *end;
 	long long		 ll;
-	FILE			*f;
-	int			 ch, status, r, tostdout;
-	int			 (*write)(FILE *, const struct profile *,
+	struct outbuf		 ob;
+	int			 ch, status, r, fd, tostdout;
+	int			 (*write)(struct outbuf *,
+				     const struct profile *,
 				     const struct writer_options *, char **);
 
 	memset(&o, 0, sizeof o);
@@ -141,16 +144,21 @@ cmd_convert(int argc, char **argv)
 	    (o.metric = profile_metric_find(p, metric)) == -1)
 		errx(1, "--metric: %s has no metric %s", argv[0], metric);
 
-	if (strcmp(argv[1], "-") == 0)
-		f = stdout;
-	else if ((f = fopen(argv[1], "w")) == NULL)
+	/* Written through the buffer's own sink: no stdio in between. */
+	tostdout = strcmp(argv[1], "-") == 0;
+	if (tostdout)
+		fd = STDOUT_FILENO;
+	else if ((fd = open(argv[1], O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+	    0666)) == -1)
 		err(1, "%s", argv[1]);
-	r = write(f, p, &o, &cause);
-	tostdout = f == stdout;
-	if ((tostdout ? fflush(f) : fclose(f)) != 0 && r == 0) {
+	outbuf_init_fd(&ob, fd);
+	r = write(&ob, p, &o, &cause);
+	if ((outbuf_flush(&ob) == -1 || (!tostdout && close(fd) == -1)) &&
+	    r == 0) {
 		r = -1;
 		cause = NULL;
 	}
+	outbuf_clear(&ob);
 	if (r == -1) {
 		if (!tostdout)
 			unlink(argv[1]);

@@ -46,6 +46,7 @@
 #include "beside.h"
 #include "display.h"
 #include "front.h"
+#include "outbuf.h"
 #include "profpath.h"
 #include "query.h"
 #include "reader.h"
@@ -331,7 +332,7 @@ web_index(struct web *w, struct MHD_Connection *c, const char *format)
 	size_t			 n = 0, cap = 0, nsv = 0, i, k, r, live = 0;
 	char			*link, *size, *cause = NULL, pid[32];
 	json_t			*j = NULL, *rows;
-	FILE			*f;
+	struct outbuf		 ob;
 	MHD_Result_t		 ret;
 
 	if (strcmp(format, "html") != 0 && strcmp(format, "json") != 0 &&
@@ -407,14 +408,12 @@ web_index(struct web *w, struct MHD_Connection *c, const char *format)
 	memset(&a, 0, sizeof a);
 	a.status = 200;
 	a.content_type = rd->content_type;
-	if (j != NULL && !display_failed(d) &&
-	    (f = open_memstream(&a.body, &a.len)) != NULL) {
-		if (rd->render(f, j, d, &rctx) == -1)
-			a.status = 500;
-		if (fclose(f) != 0)
-			a.status = 500;
-	} else
+	outbuf_init(&ob);
+	if (j == NULL || display_failed(d) ||
+	    rd->render(&ob, j, d, &rctx) == -1 ||
+	    (a.body = outbuf_take(&ob, &a.len)) == NULL)
 		a.status = 500;
+	outbuf_clear(&ob);
 	json_decref(j);
 	display_free(d);
 	if (a.status == 200)

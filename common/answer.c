@@ -20,7 +20,6 @@
 
 #include <stdint.h>
 #include <stdio.h>
-#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,20 +34,11 @@
 
 /* Answers and error pages (see answer.h). */
 
-/*
- * An answer's body as it is written: a buffer that doubles, behind a
- * FILE the renderers write to (fopencookie). open_memstream did the same
- * but cleared every byte it grew by and copied the body once more on
- * each growth, a tenth of a warm tree page's instructions.
- */
-#define ANSWER_BODY_MIN	16384
-
-static ssize_t	answer_body_write(void *, const char *, size_t);
-static int	answer_error_html(FILE *, int, const char *,
+static int	answer_error_html(struct outbuf *, int, const char *,
 		    const struct render_context *);
-static int	answer_error_json(FILE *, int, const char *,
+static int	answer_error_json(struct outbuf *, int, const char *,
 		    const struct render_context *);
-static int	answer_error_text(FILE *, int, const char *,
+static int	answer_error_text(struct outbuf *, int, const char *,
 		    const struct render_context *);
 
 /* The error pages, by format= (the first is the default). */
@@ -61,94 +51,6 @@ static const struct {
 	{ "json", "application/json", answer_error_json },
 	{ "text", "text/plain; charset=utf-8", answer_error_text },
 };
-
-/* The stream's write: append, the body kept NUL-terminated. */
-static ssize_t
-answer_body_write(void *cookie, const char *buf, size_t len)
-{
-	struct answer_body	*ab = cookie;
-	size_t			 cap;
-	char			*b;
-
-	if (ab->failed)
-		return (0);
-	/*
-	 * Rendering a big page takes time too: past the query's deadline
-	 * it stops, as the report would have.
-	 */
-	if (ab->check != NULL && ab->n - ab->checked >= ANSWER_BODY_CHECK) {
-		ab->checked = ab->n;
-		if (ab->check(ab->check_arg) == -1) {
-			ab->failed = 1;
-			return (0);
-		}
-	}
-	if (len >= ab->cap - ab->n) {
-		cap = ab->cap ? ab->cap : ANSWER_BODY_MIN;
-		while (len >= cap - ab->n) {
-			if (cap > SIZE_MAX / 2) {
-				ab->failed = 1;
-				return (0);
-			}
-			cap *= 2;
-		}
-		if ((b = realloc(ab->b, cap)) == NULL) {
-			ab->failed = 1;
-			return (0);
-		}
-		ab->b = b;
-		ab->cap = cap;
-	}
-	memcpy(ab->b + ab->n, buf, len);
-	ab->n += len;
-	ab->b[ab->n] = '\0';
-	return (len);
-}
-
-/* A stream into ab; NULL if out of memory. */
-FILE *
-answer_body_open(struct answer_body *ab)
-{
-	static const cookie_io_functions_t	 io = {
-		.write = answer_body_write,
-	};
-	FILE					*f;
-
-	memset(ab, 0, sizeof *ab);
-	if ((f = fopencookie(ab, "w", io)) == NULL)
-		return (NULL);
-	/*
-	 * The stream is this call's alone: skip stdio's lock, taken on
-	 * each of the thousands of small writes a page makes.
-	 */
-	__fsetlocking(f, FSETLOCKING_BYCALLER);
-	return (f);
-}
-
-/*
- * Close the stream and give its body to a (a->body, a->len): -1 if any
- * write failed (ab's buffer freed then).
- */
-int
-answer_body_close(FILE *f, struct answer_body *ab, struct answer *a)
-{
-	char	*b;
-
-	if (fclose(f) != 0 || ab->failed) {
-		free(ab->b);
-		return (-1);
-	}
-	/* An empty body is still a string. */
-	if (ab->b == NULL && (ab->b = calloc(1, 1)) == NULL)
-		return (-1);
-	/* Give back the doubling's slack of a big body. */
-	if (ab->cap - ab->n > ANSWER_BODY_MIN &&
-	    (b = realloc(ab->b, ab->n + 1)) != NULL)
-		ab->b = b;
-	a->body = ab->b;
-	a->len = ab->n;
-	return (0);
-}
 
 /*
  * The format= of a query string that may not parse, so an error can be
@@ -178,20 +80,18 @@ answer_guess_format(const char *qs)
 }
 
 static int
-answer_error_html(FILE *f, int status, const char *message,
+answer_error_html(struct outbuf *ob, int status, const char *message,
     const struct render_context *ctx)
 {
-	struct outbuf	 buf, *ob = &buf;
 	char		 title[32];
 
-	outbuf_init(ob, f);
 	snprintf(title, sizeof title, "Error %d", status);
 	page_begin(ob, title, ctx, NULL);
 	outbuf_puts(ob, "<p class=\"error\">");
 	escape_html_buf(ob, message, strlen(message));
 	outbuf_puts(ob, "</p>\n");
 	page_end(ob, ctx);
-	return (outbuf_flush(ob));
+	return (outbuf_failed(ob));
 }
 
 /*
@@ -199,7 +99,7 @@ answer_error_html(FILE *f, int status, const char *message,
  * writes it: compact, ASCII, DEL escaped too.
  */
 static int
-answer_error_json(FILE *f, int status, const char *message,
+answer_error_json(struct outbuf *ob, int status, const char *message,
     const struct render_context *ctx)
 {
 	json_t	*j;
@@ -220,26 +120,26 @@ answer_error_json(FILE *f, int status, const char *message,
 		return (-1);
 	for (p = s; *p != '\0'; p++) {
 		if (*p == 0x7f)
-			fputs("\\u007f", f);
+			outbuf_puts(ob, "\\u007f");
 		else
-			fputc(*p, f);
+			outbuf_putc(ob, *p);
 	}
-	fputc('\n', f);
+	outbuf_putc(ob, '\n');
 	free(s);
-	return (ferror(f) ? -1 : 0);
+	return (outbuf_failed(ob));
 }
 
 /* One line; control characters from the message become '?'. */
 static int
-answer_error_text(FILE *f, int status, const char *message,
+answer_error_text(struct outbuf *ob, int status, const char *message,
     const struct render_context *ctx)
 {
-	fprintf(f, "error %d: ", status);
+	outbuf_printf(ob, "error %d: ", status);
 	for (; *message != '\0'; message++)
-		fputc((unsigned char)*message < 0x20 || *message == 0x7f ?
-		    '?' : *message, f);
-	fputc('\n', f);
-	return (ferror(f) ? -1 : 0);
+		outbuf_putc(ob, (unsigned char)*message < 0x20 ||
+		    *message == 0x7f ? '?' : *message);
+	outbuf_putc(ob, '\n');
+	return (outbuf_failed(ob));
 }
 
 /*
@@ -251,27 +151,26 @@ answer_error_write(const char *content_type, answer_error_writer write,
     int status, const char *message, const struct render_context *rctx)
 {
 	struct render_context	 none = { "?", NULL, NULL };
-	struct answer_body	 ab;
+	struct outbuf		 ob;
 	struct answer		*a;
-	FILE			*f;
 
 	if ((a = calloc(1, sizeof *a)) == NULL)
 		return (NULL);
 	a->status = status;
 	a->content_type = content_type;
 	a->message = strdup(message ? message : "out of memory");
-	if (a->message == NULL || (f = answer_body_open(&ab)) == NULL) {
+	if (a->message == NULL) {
 		answer_free(a);
 		return (NULL);
 	}
-	if (write(f, status, message ? message : "out of memory",
+	outbuf_init(&ob);
+	if (write(&ob, status, message ? message : "out of memory",
 	    rctx ? rctx : &none) == -1) {
-		fclose(f);
-		free(ab.b);
+		outbuf_clear(&ob);
 		answer_free(a);
 		return (NULL);
 	}
-	if (answer_body_close(f, &ab, a) == -1) {
+	if ((a->body = outbuf_take(&ob, &a->len)) == NULL) {
 		answer_free(a);
 		return (NULL);
 	}

@@ -26,7 +26,6 @@
  */
 
 #include <stddef.h>
-#include <stdio.h>
 
 #include "render.h"
 
@@ -43,30 +42,12 @@ struct answer {
 	const char	*location;	/* a redirect's Location, NULL none */
 };
 
-/*
- * A body being written through a FILE (answer_body_open). The writer may
- * set check after the open: it is called every ANSWER_BODY_CHECK bytes,
- * and -1 stops the body (a query past its deadline while rendering).
- */
-struct answer_body {
-	char	*b;
-	size_t	 n, cap;
-	int	 failed;
-	int	 (*check)(void *);
-	void	*check_arg;
-	size_t	 checked;	/* n at the last check */
-};
+struct outbuf;
 
-/* Bytes rendered between checks. */
-#define ANSWER_BODY_CHECK	65536
-
-/* Writes an error page: FILE, status, message, context; -1 on failure. */
-typedef int	(*answer_error_writer)(FILE *, int, const char *,
+/* Writes an error page: buffer, status, message, context; -1 on failure. */
+typedef int	(*answer_error_writer)(struct outbuf *, int, const char *,
 		    const struct render_context *);
 
-FILE		*answer_body_open(struct answer_body *);
-int		 answer_body_close(FILE *, struct answer_body *,
-		     struct answer *);
 struct answer	*answer_error(const char *, int, const char *,
 		     const struct render_context *);
 struct answer	*answer_error_write(const char *, answer_error_writer, int,

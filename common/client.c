@@ -41,6 +41,7 @@
 #include "conf.h"
 #include "escape.h"
 #include "loadprogress.h"
+#include "outbuf.h"
 #include "profpath.h"
 #include "proto.h"
 #include "render.h"
@@ -166,7 +167,7 @@ client_loading(struct client *c)
 {
 	struct loadprogress	 lp;
 	struct answer		*a;
-	FILE			*f;
+	struct outbuf		 ob;
 	json_t			*j;
 	char			*msg, *prog = NULL;
 	double			 mb = (double)c->size / (1024 * 1024);
@@ -231,38 +232,34 @@ client_loading(struct client *c)
 	a->retry_after = CLIENT_RETRY;
 	a->content_type = "text/html; charset=utf-8";
 	a->message = msg;
-	if ((f = open_memstream(&a->body, &a->len)) == NULL) {
-		free(prog);
-		answer_free(a);
-		return (NULL);
-	}
-	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
+	outbuf_init(&ob);
+	outbuf_printf(&ob, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
 	    "<meta charset=\"utf-8\">\n"
 	    "<meta http-equiv=\"refresh\" content=\"%d\">\n<title>Loading ",
 	    CLIENT_RETRY);
-	escape_html(f, c->name);
-	fputs(" - deepq</title>\n", f);
+	escape_html(&ob, c->name);
+	outbuf_puts(&ob, " - deepq</title>\n");
 	if (c->rctx.static_base != NULL) {
-		fputs("<link rel=\"stylesheet\" href=\"", f);
-		escape_html(f, c->rctx.static_base);
-		fputs("deepq.css\">\n", f);
+		outbuf_puts(&ob, "<link rel=\"stylesheet\" href=\"");
+		escape_html(&ob, c->rctx.static_base);
+		outbuf_puts(&ob, "deepq.css\">\n");
 	}
-	fputs("</head>\n<body>\n<main>\n<h1>Loading ", f);
-	escape_html(f, c->name);
-	fprintf(f, "</h1>\n<p class=\"loading\">Loading ");
-	escape_html(f, c->name);
-	fprintf(f, " (%.1f MB). This page reloads itself every %d seconds "
-	    "until the profile is ready.</p>\n", mb, CLIENT_RETRY);
+	outbuf_puts(&ob, "</head>\n<body>\n<main>\n<h1>Loading ");
+	escape_html(&ob, c->name);
+	outbuf_puts(&ob, "</h1>\n<p class=\"loading\">Loading ");
+	escape_html(&ob, c->name);
+	outbuf_printf(&ob, " (%.1f MB). This page reloads itself every %d "
+	    "seconds until the profile is ready.</p>\n", mb, CLIENT_RETRY);
 	if (known && prog != NULL) {
-		fprintf(f, "<p><progress id=\"load\" max=\"%lld\" "
+		outbuf_printf(&ob, "<p><progress id=\"load\" max=\"%lld\" "
 		    "value=\"%lld\"></progress></p>\n<p class=\"progress\">",
 		    (long long)lp.total, (long long)lp.done);
-		escape_html(f, prog);
-		fputs("</p>\n", f);
+		escape_html(&ob, prog);
+		outbuf_puts(&ob, "</p>\n");
 	}
-	fputs("</main>\n</body>\n</html>\n", f);
+	outbuf_puts(&ob, "</main>\n</body>\n</html>\n");
 	free(prog);
-	if (fclose(f) != 0 || a->body == NULL) {
+	if ((a->body = outbuf_take(&ob, &a->len)) == NULL) {
 		answer_free(a);
 		return (NULL);
 	}

@@ -42,13 +42,10 @@ static const unsigned char escape_plain[256] = {
  * value: & < > " ' become entities. Returns -1 on a write error.
  */
 int
-escape_html(FILE *f, const char *s)
+escape_html(struct outbuf *ob, const char *s)
 {
-	struct outbuf	 ob;
-
-	outbuf_init(&ob, f);
-	escape_markup(&ob, s, strlen(s), 0);
-	return (outbuf_flush(&ob));
+	escape_markup(ob, s, strlen(s), 0);
+	return (outbuf_failed(ob));
 }
 
 /*
@@ -57,13 +54,10 @@ escape_html(FILE *f, const char *s)
  * document unreadable).
  */
 int
-escape_xml(FILE *f, const char *s)
+escape_xml(struct outbuf *ob, const char *s)
 {
-	struct outbuf	 ob;
-
-	outbuf_init(&ob, f);
-	escape_markup(&ob, s, strlen(s), 1);
-	return (outbuf_flush(&ob));
+	escape_markup(ob, s, strlen(s), 1);
+	return (outbuf_failed(ob));
 }
 
 /* escape_html() of the n bytes at s into a renderer's buffer. */
@@ -136,20 +130,10 @@ escape_markup(struct outbuf *ob, const char *s, size_t n, int xml)
 char *
 escape_html_string(const char *s)
 {
-	char	*buf = NULL;
-	size_t	 len = 0;
-	FILE	*f;
+	struct outbuf	 ob;
+	size_t		 len;
 
-	if ((f = open_memstream(&buf, &len)) == NULL)
-		return (NULL);
-	if (escape_html(f, s) == -1) {
-		fclose(f);
-		free(buf);
-		return (NULL);
-	}
-	if (fclose(f) != 0) {
-		free(buf);
-		return (NULL);
-	}
-	return (buf);
+	outbuf_init(&ob);
+	escape_html(&ob, s);
+	return (outbuf_take(&ob, &len));
 }

@@ -26,13 +26,12 @@
  */
 
 #include <stddef.h>
-#include <stdio.h>
 
 struct outbuf;
 
-int	escape_html(FILE *, const char *);
+int	escape_html(struct outbuf *, const char *);
 char	*escape_html_string(const char *);
-int	escape_xml(FILE *, const char *);
+int	escape_xml(struct outbuf *, const char *);
 void	escape_html_buf(struct outbuf *, const char *, size_t);
 
 #endif /* ESCAPE_H */

@@ -18,33 +18,72 @@
 #define OUTBUF_H
 
 /*
- * A fixed buffer in front of a FILE: renderers make thousands of small
- * writes a page, and each stdio call (fputs, fwrite, fputc) costs more
- * than the copy it makes. Appends are inline copies; the FILE sees one
- * write per OUTBUF_SIZE bytes. The buffer lives on the caller's stack,
- * so a page allocates nothing for it.
+ * The one output buffer: every answer body, page, export and converted
+ * file is written through it. Renderers and writers make millions of
+ * small writes, and each stdio call costs more than the copy it makes, so
+ * an append is an inline copy while it fits below lim; the rest is
+ * outbuf_spill, out of line. Two kinds:
+ *
+ * - a body (outbuf_init): the buffer grows by doubling and owns the bytes,
+ *   which outbuf_take gives away (an answer's body, a string);
+ * - a sink (outbuf_init_sink, outbuf_init_fd): a fixed buffer of
+ *   OUTBUF_SIZE bytes handed to a callback or written to a file
+ *   descriptor each time it fills (deepq convert, standard output).
+ *
+ * Either may carry a check (outbuf_check), called every OUTBUF_CHECK
+ * bytes: when it returns -1 the buffer fails (a query past its deadline
+ * while rendering stops there). A failed buffer drops every write;
+ * writers test outbuf_failed in their long loops to stop early.
  */
 
-#include <stdio.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 
-#define OUTBUF_SIZE	16384
+#define OUTBUF_SIZE	65536	/* a sink's buffer */
+#define OUTBUF_MIN	16384	/* a body's first allocation */
+#define OUTBUF_CHECK	65536	/* bytes written between checks */
+
+/* Takes len bytes; -1 on failure (the buffer fails). */
+typedef int	(*outbuf_sink)(void *, const void *, size_t);
 
 struct outbuf {
-	FILE	*f;
-	size_t	 n;
-	int	 error;
-	char	 b[OUTBUF_SIZE];
+	char		*b;
+	size_t		 n;		/* bytes in b */
+	size_t		 lim;		/* inline appends stay below it */
+	size_t		 cap;		/* b's size */
+	size_t		 done;		/* bytes handed to the sink */
+	int		 error;
+	outbuf_sink	 sink;		/* NULL: a body */
+	void		*sink_arg;
+	int		 fd;		/* outbuf_init_fd's */
+	int		 (*check)(void *);
+	void		*check_arg;
+	size_t		 next_check;	/* at this many bytes written */
 };
 
-void	outbuf_init(struct outbuf *, FILE *);
+void	outbuf_init(struct outbuf *);
+void	outbuf_init_sink(struct outbuf *, outbuf_sink, void *);
+void	outbuf_init_fd(struct outbuf *, int);
+void	outbuf_check(struct outbuf *, int (*)(void *), void *);
 int	outbuf_flush(struct outbuf *);
+char	*outbuf_take(struct outbuf *, size_t *);
+void	outbuf_clear(struct outbuf *);
+void	outbuf_fail(struct outbuf *);
 void	outbuf_spill(struct outbuf *, const void *, size_t);
+void	outbuf_printf(struct outbuf *, const char *, ...)
+	    __attribute__((__format__(__printf__, 2, 3)));
+void	outbuf_vprintf(struct outbuf *, const char *, va_list)
+	    __attribute__((__format__(__printf__, 2, 0)));
+void	outbuf_i64(struct outbuf *, int64_t);
+void	outbuf_u64(struct outbuf *, uint64_t);
 
+/* (Not len >, which would copy 0 bytes to a NULL buffer.) */
 static inline void
 outbuf_write(struct outbuf *ob, const void *p, size_t len)
 {
-	if (len > OUTBUF_SIZE - ob->n) {
+	if (len >= ob->lim - ob->n) {
 		outbuf_spill(ob, p, len);
 		return;
 	}
@@ -62,10 +101,24 @@ outbuf_puts(struct outbuf *ob, const char *s)
 static inline void
 outbuf_putc(struct outbuf *ob, char c)
 {
-	if (ob->n == OUTBUF_SIZE)
+	if (ob->n == ob->lim)
 		outbuf_spill(ob, &c, 1);
 	else
 		ob->b[ob->n++] = c;
+}
+
+/* Bytes written so far (a sink's included). */
+static inline size_t
+outbuf_len(const struct outbuf *ob)
+{
+	return (ob->done + ob->n);
+}
+
+/* -1 once a write, the sink or the check has failed. */
+static inline int
+outbuf_failed(const struct outbuf *ob)
+{
+	return (ob->error ? -1 : 0);
 }
 
 #endif /* OUTBUF_H */

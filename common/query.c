@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "cause.h"
+#include "outbuf.h"
 #include "query.h"
 #include "utf8.h"
 
@@ -767,17 +768,14 @@ query_equal(const struct query *a, const struct query *b)
 char *
 query_path_format(const uint32_t *path, size_t n)
 {
-	char	*buf = NULL;
-	size_t	 len = 0, i;
-	FILE	*f;
+	struct outbuf	 ob;
+	size_t		 i, len;
 
-	if ((f = open_memstream(&buf, &len)) == NULL)
-		return (NULL);
-	for (i = 0; i < n; i++)
-		fprintf(f, "%s%u", i ? "," : "", path[i]);
-	if (fclose(f) != 0) {
-		free(buf);
-		return (NULL);
+	outbuf_init(&ob);
+	for (i = 0; i < n; i++) {
+		if (i > 0)
+			outbuf_putc(&ob, ',');
+		outbuf_u64(&ob, path[i]);
 	}
-	return (buf);
+	return (outbuf_take(&ob, &len));
 }

@@ -21,14 +21,13 @@
  * Renderers: each format is one file, render-<format>.c, exporting a
  * const struct renderer; render.c keeps the table. HTML and text render
  * a display; JSON renders the report itself (with jansson, never printf).
- * Renderers write to a FILE * (a memory stream in the server).
+ * Renderers write to a struct outbuf (outbuf.h): the answer's body.
  */
-
-#include <stdio.h>
 
 #include <jansson.h>
 
 struct display;
+struct outbuf;
 
 /*
  * The headers every front end sends with an HTML page (the CGI, the
@@ -61,20 +60,24 @@ struct render_context {
 	const char	*file;		/* profile's display name, or NULL */
 };
 
+/*
+ * render is NULL for the formats of the export reports, which write the
+ * body themselves (report.h, render-raw.c).
+ */
 struct renderer {
 	const char	*name;		/* the format= value */
 	const char	*content_type;
 	int		 needs_display;
-	int		 (*render)(FILE *, const json_t *,
+	int		 (*render)(struct outbuf *, const json_t *,
 			    const struct display *,
 			    const struct render_context *);
-	int		 (*error)(FILE *, int, const char *,
+	int		 (*error)(struct outbuf *, int, const char *,
 			    const struct render_context *);
 };
 
 const struct renderer *render_find(const char *);
 struct query;
-int		 svg_inline(FILE *, const json_t *, const struct query *,
-		     const char *);
+int		 svg_inline(struct outbuf *, const json_t *,
+		     const struct query *, const char *);
 
 #endif /* RENDER_H */

@@ -29,6 +29,7 @@
 #include "diff.h"
 #include "display.h"
 #include "funcgraph.h"
+#include "outbuf.h"
 #include "profile.h"
 #include "profile-index.h"
 #include "query.h"
@@ -142,12 +143,11 @@ answer_query_parsed(const struct profile *p, const struct query *q,
 	struct report_notes		 notes;
 	struct display			*d = NULL;
 	void				*res = NULL;
-	struct answer_body		 ab;
+	struct outbuf			 ob;
 	struct answer			*a = NULL;
 	json_t				*j = NULL;
 	const char			*format;
 	char				*cause = NULL;
-	FILE				*f;
 	int				 status, estimated;
 
 	format = query_str(q, QUERY_FORMAT);
@@ -160,7 +160,8 @@ answer_query_parsed(const struct profile *p, const struct query *q,
 		goto fail;
 	}
 	if (!answer_has_format(entry->formats, format) ||
-	    (r = render_find(format)) == NULL) {
+	    (r = render_find(format)) == NULL ||
+	    (r->render == NULL && entry->export == NULL)) {
 		report_error_set(&e, 400, "format %s is not available for "
 		    "cmd=%s (available: %s)", format, entry->name,
 		    entry->formats);
@@ -209,6 +210,9 @@ answer_query_parsed(const struct profile *p, const struct query *q,
 		}
 		use = derived;
 	}
+	/* An export's own format: the report writes the body (report.h). */
+	if (r->render == NULL)
+		goto body;
 	/*
 	 * The reports' derived data: the caller's index of its profile, or
 	 * one for this query alone when the profile is derived from it.
@@ -245,26 +249,23 @@ answer_query_parsed(const struct profile *p, const struct query *q,
 		report_error_set(&e, 500, "out of memory");
 		goto fail;
 	}
+body:
 	if ((a = calloc(1, sizeof *a)) == NULL)
 		goto fail;
 	a->status = 200;
 	a->content_type = r->content_type;
-	if ((f = answer_body_open(&ab)) == NULL) {
-		free(a);
-		a = NULL;
-		goto fail;
-	}
-	ab.check = answer_query_check;
-	ab.check_arg = &budget;
-	if (r->render(f, j, d, &ctx->render) == -1) {
-		fclose(f);
-		free(ab.b);
+	outbuf_init(&ob);
+	outbuf_check(&ob, answer_query_check, &budget);
+	if ((r->render != NULL ? r->render(&ob, j, d, &ctx->render) :
+	    entry->export(&ob, use, q, &rc, &e)) == -1) {
+		outbuf_clear(&ob);
 		answer_free(a);
 		a = NULL;
-		answer_render_error(&e, &budget);
+		if (e.status == 0)
+			answer_render_error(&e, &budget);
 		goto fail;
 	}
-	if (answer_body_close(f, &ab, a) == -1) {
+	if ((a->body = outbuf_take(&ob, &a->len)) == NULL) {
 		answer_free(a);
 		a = NULL;
 		answer_render_error(&e, &budget);

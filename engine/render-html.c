@@ -37,8 +37,8 @@
  * page works with the Content-Security-Policy the front ends send.
  */
 
-static int	html_render(FILE *, const json_t *, const struct display *,
-		    const struct render_context *);
+static int	html_render(struct outbuf *, const json_t *,
+		    const struct display *, const struct render_context *);
 static void	html_escape(struct outbuf *, const char *);
 static void	html_href(struct outbuf *, const char *,
 		    const struct render_context *);
@@ -369,14 +369,11 @@ html_switch(struct outbuf *ob, const struct display_block *b,
 }
 
 static int
-html_render(FILE *f, const json_t *j, const struct display *d,
+html_render(struct outbuf *ob, const json_t *j, const struct display *d,
     const struct render_context *ctx)
 {
 	const struct display_block	*b;
-	struct outbuf			 buf, *ob = &buf;
 	size_t				 i, k;
-
-	outbuf_init(ob, f);
 
 	page_begin(ob, d->title, ctx, d->self);
 	for (i = 0; i < d->nblocks; i++) {
@@ -435,11 +432,10 @@ html_render(FILE *f, const json_t *j, const struct display *d,
 			html_compare(ob, b, ctx, d->self);
 			break;
 		case DISPLAY_FLAME:
-			/* Drawn from the report's JSON, straight to f. */
-			if (j == NULL || outbuf_flush(ob) == -1 ||
-			    svg_inline(f, j, d->self, ctx->link_base ?
-			    ctx->link_base : "?") == -1)
-				ob->error = 1;
+			/* Drawn from the report's JSON. */
+			if (j == NULL || svg_inline(ob, j, d->self,
+			    ctx->link_base ? ctx->link_base : "?") == -1)
+				outbuf_fail(ob);
 			break;
 		case DISPLAY_FORM:
 			if (b->nrows == 0)
@@ -455,5 +451,5 @@ html_render(FILE *f, const json_t *j, const struct display *d,
 		}
 	}
 	page_end(ob, ctx);
-	return (outbuf_flush(ob));
+	return (outbuf_failed(ob));
 }

@@ -17,90 +17,52 @@
 
 #include "config.h"
 
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include <jansson.h>
-
-#include "base64.h"
+#include "outbuf.h"
 #include "render.h"
 
 /*
- * format=folded, callgrind, pprof and speedscope: the export reports'
- * "text" member written as it is, for tools that read those formats
- * (base64 decoded when "encoding" says so: pprof's gzipped protobuf).
- * Errors are one line of plain text.
+ * format=folded, callgrind, pprof and speedscope: the formats of the
+ * export reports, which write the answer's body themselves (their writer
+ * streams into it: report-export.c), so these renderers have no render
+ * function, only a content type and their errors: one line of plain text.
  */
 
-static int	raw_render(FILE *, const json_t *, const struct display *,
-		    const struct render_context *);
-static int	raw_error(FILE *, int, const char *,
+static int	raw_error(struct outbuf *, int, const char *,
 		    const struct render_context *);
 
 const struct renderer render_folded = {
 	.name = "folded",
 	.content_type = "text/plain; charset=utf-8",
-	.needs_display = 0,
-	.render = raw_render,
 	.error = raw_error,
 };
 
 const struct renderer render_callgrind = {
 	.name = "callgrind",
 	.content_type = "text/plain; charset=utf-8",
-	.needs_display = 0,
-	.render = raw_render,
 	.error = raw_error,
 };
 
 const struct renderer render_pprof = {
 	.name = "pprof",
 	.content_type = "application/octet-stream",
-	.needs_display = 0,
-	.render = raw_render,
 	.error = raw_error,
 };
 
 const struct renderer render_speedscope = {
 	.name = "speedscope",
 	.content_type = "application/json",
-	.needs_display = 0,
-	.render = raw_render,
 	.error = raw_error,
 };
 
-static int
-raw_render(FILE *f, const json_t *j, const struct display *d,
-    const struct render_context *ctx)
-{
-	const json_t	*text = json_object_get(j, "text");
-
-	void		*bytes;
-	size_t		 len;
-
-	if (!json_is_string(text))
-		return (-1);
-	if (json_is_string(json_object_get(j, "encoding"))) {
-		if ((bytes = base64_decode(json_string_value(text),
-		    json_string_length(text), &len)) == NULL)
-			return (-1);
-		fwrite(bytes, 1, len, f);
-		free(bytes);
-		return (ferror(f) ? -1 : 0);
-	}
-	fwrite(json_string_value(text), 1, json_string_length(text), f);
-	return (ferror(f) ? -1 : 0);
-}
-
 /* One line; control characters from the message become '?'. */
 static int
-raw_error(FILE *f, int status, const char *message,
+raw_error(struct outbuf *ob, int status, const char *message,
     const struct render_context *ctx)
 {
-	fprintf(f, "error %d: ", status);
+	outbuf_printf(ob, "error %d: ", status);
 	for (; *message != '\0'; message++)
-		fputc((unsigned char)*message < 0x20 ? '?' : *message, f);
-	fputc('\n', f);
-	return (ferror(f) ? -1 : 0);
+		outbuf_putc(ob, (unsigned char)*message < 0x20 ? '?' :
+		    *message);
+	outbuf_putc(ob, '\n');
+	return (outbuf_failed(ob));
 }

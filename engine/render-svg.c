@@ -26,6 +26,7 @@
 
 #include "display.h"
 #include "escape.h"
+#include "outbuf.h"
 #include "query.h"
 #include "render.h"
 #include "report.h"
@@ -53,15 +54,16 @@
 #define SVG_BOTTOM	(SVG_FONT * 2 + 10)
 #define SVG_MAX_NAME	400	/* bytes of a name in a tooltip */
 
-static int	svg_render(FILE *, const json_t *, const struct display *,
+static int	svg_render(struct outbuf *, const json_t *,
+		    const struct display *, const struct render_context *);
+static int	svg_error(struct outbuf *, int, const char *,
 		    const struct render_context *);
-static int	svg_error(FILE *, int, const char *,
-		    const struct render_context *);
-static void	svg_begin(FILE *, int, int, const char *);
-static void	svg_color(FILE *, const char *, const char *, const char *);
-static void	svg_diff_color(FILE *, int64_t, int64_t);
-static void	svg_fitted(FILE *, const char *, double);
-static void	svg_capped(FILE *, const char *, size_t, const char *);
+static void	svg_begin(struct outbuf *, int, int, const char *);
+static void	svg_color(struct outbuf *, const char *, const char *,
+		    const char *);
+static void	svg_diff_color(struct outbuf *, int64_t, int64_t);
+static void	svg_fitted(struct outbuf *, const char *, double);
+static void	svg_capped(struct outbuf *, const char *, size_t, const char *);
 static uint32_t	svg_hash(const char *, uint32_t);
 
 const struct renderer render_svg = {
@@ -206,7 +208,8 @@ svg_hash(const char *s, uint32_t seed)
 
 /* fill="rgb(...)" for a frame, by palette. */
 static void
-svg_color(FILE *f, const char *palette, const char *name, const char *module)
+svg_color(struct outbuf *ob, const char *palette, const char *name,
+    const char *module)
 {
 	double	 v1 = (svg_hash(name, 1) % 1000) / 1000.0;
 	double	 v2 = (svg_hash(name, 2) % 1000) / 1000.0;
@@ -252,7 +255,7 @@ svg_color(FILE *f, const char *palette, const char *name, const char *module)
 		g = 230 * v1;
 		b = 55 * v2;
 	}
-	fprintf(f, " fill=\"rgb(%d,%d,%d)\"", (int)r, (int)g, (int)b);
+	outbuf_printf(ob, " fill=\"rgb(%d,%d,%d)\"", (int)r, (int)g, (int)b);
 }
 
 /*
@@ -261,42 +264,42 @@ svg_color(FILE *f, const char *palette, const char *name, const char *module)
  * relative to the largest change, near white for none.
  */
 static void
-svg_diff_color(FILE *f, int64_t delta, int64_t maxdelta)
+svg_diff_color(struct outbuf *ob, int64_t delta, int64_t maxdelta)
 {
 	double	 r = maxdelta > 0 ? (double)llabs(delta) / (double)maxdelta :
 		    0;
 	int	 c = (int)(210 * (1 - r));
 
 	if (delta > 0)
-		fprintf(f, " fill=\"rgb(255,%d,%d)\"", c, c);
+		outbuf_printf(ob, " fill=\"rgb(255,%d,%d)\"", c, c);
 	else if (delta < 0)
-		fprintf(f, " fill=\"rgb(%d,%d,255)\"", c, c);
+		outbuf_printf(ob, " fill=\"rgb(%d,%d,255)\"", c, c);
 	else
-		fprintf(f, " fill=\"rgb(250,250,250)\"");
+		outbuf_printf(ob, " fill=\"rgb(250,250,250)\"");
 }
 
 /* A name cut to n bytes at a character boundary, escaped; more marks a cut. */
 static void
-svg_capped(FILE *f, const char *s, size_t n, const char *more)
+svg_capped(struct outbuf *ob, const char *s, size_t n, const char *more)
 {
 	char	*c;
 
 	if (strlen(s) <= n) {
-		escape_xml(f, s);
+		escape_xml(ob, s);
 		return;
 	}
 	while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
 		n--;
 	if ((c = strndup(s, n)) == NULL)
 		return;
-	escape_xml(f, c);
-	fputs(more, f);
+	escape_xml(ob, c);
+	outbuf_puts(ob, more);
 	free(c);
 }
 
 /* The part of a name that fits in w pixels, ".." marking a cut. */
 static void
-svg_fitted(FILE *f, const char *s, double w)
+svg_fitted(struct outbuf *ob, const char *s, double w)
 {
 	size_t	 fit = (size_t)fmax(0, floor((w - 6) / (SVG_FONT * SVG_FONTW)));
 	size_t	 chars = 0, i, cut = 0;
@@ -311,21 +314,22 @@ svg_fitted(FILE *f, const char *s, double w)
 		}
 	}
 	if (chars <= fit) {
-		escape_xml(f, s);
+		escape_xml(ob, s);
 		return;
 	}
-	svg_capped(f, s, cut, "..");
+	svg_capped(ob, s, cut, "..");
 }
 
 static void
-svg_begin(FILE *f, int width, int height, const char *style)
+svg_begin(struct outbuf *ob, int width, int height, const char *style)
 {
-	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\" "
+	outbuf_printf(ob, "<?xml version=\"1.0\" encoding=\"UTF-8\" "
 	    "standalone=\"no\"?>\n"
 	    "<svg version=\"1.1\" xmlns=\"http://www.w3.org/2000/svg\" "
 	    "width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
 	    "data-style=\"%s\">\n", width, height, width, height, style);
-	fputs("<defs><linearGradient id=\"bg\" y1=\"0\" y2=\"1\" x1=\"0\" "
+	outbuf_puts(ob, "<defs><linearGradient id=\"bg\" y1=\"0\" y2=\"1\" "
+	    "x1=\"0\" "
 	    "x2=\"0\"><stop stop-color=\"#eeeeee\" offset=\"5%\"/>"
 	    "<stop stop-color=\"#eeeeb0\" offset=\"95%\"/></linearGradient>"
 	    "</defs>\n<style type=\"text/css\">text{font-family:Verdana,"
@@ -336,13 +340,13 @@ svg_begin(FILE *f, int width, int height, const char *style)
 	    /* Dark viewers: a dark ground, light text, frames as they are. */
 	    "@media (prefers-color-scheme:dark){#ground{fill:#16181b}"
 	    "text{fill:#e6e6e6}#subtitle{fill:#999}#frames text{fill:#000}}"
-	    "</style>\n", f);
-	fprintf(f, "<rect id=\"ground\" x=\"0\" y=\"0\" width=\"%d\" "
+	    "</style>\n");
+	outbuf_printf(ob, "<rect id=\"ground\" x=\"0\" y=\"0\" width=\"%d\" "
 	    "height=\"%d\" fill=\"url(#bg)\"/>\n", width, height);
 }
 
 static int
-svg_render(FILE *f, const json_t *j, const struct display *d,
+svg_render(struct outbuf *ob, const json_t *j, const struct display *d,
     const struct render_context *ctx)
 {
 	const json_t	*frames = json_object_get(j, "frames"), *fr;
@@ -372,31 +376,31 @@ svg_render(FILE *f, const json_t *j, const struct display *d,
 	icicle = strcmp(style, "icicle") == 0;
 	height = (depth + 1) * SVG_FRAME + SVG_TOP + SVG_BOTTOM;
 	scale = total > 0 ? (width - 2.0 * SVG_XPAD) / (double)total : 0;
-	svg_begin(f, width, height, style);
-	fputs("<script type=\"text/ecmascript\"><![CDATA[\n", f);
-	fputs(svg_script, f);
-	fputs("]]></script>\n", f);
+	svg_begin(ob, width, height, style);
+	outbuf_puts(ob, "<script type=\"text/ecmascript\"><![CDATA[\n");
+	outbuf_puts(ob, svg_script);
+	outbuf_puts(ob, "]]></script>\n");
 
-	fprintf(f, "<text id=\"title\" x=\"%d\" y=\"24\">", width / 2);
-	escape_xml(f, title != NULL && *title != '\0' ? title :
+	outbuf_printf(ob, "<text id=\"title\" x=\"%d\" y=\"24\">", width / 2);
+	escape_xml(ob, title != NULL && *title != '\0' ? title :
 	    strcmp(style, "chart") == 0 ? "Flame Chart" : icicle ?
 	    "Icicle Graph" : "Flame Graph");
-	fputs("</text>\n", f);
-	fprintf(f, "<text id=\"subtitle\" x=\"%d\" y=\"%d\">", width / 2,
+	outbuf_puts(ob, "</text>\n");
+	outbuf_printf(ob, "<text id=\"subtitle\" x=\"%d\" y=\"%d\">", width / 2,
 	    SVG_FONT * 3 + 6);
-	escape_xml(f, json_string_value(json_object_get(j, "subtitle")) ?
+	escape_xml(ob, json_string_value(json_object_get(j, "subtitle")) ?
 	    json_string_value(json_object_get(j, "subtitle")) : "");
-	fputs("</text>\n", f);
-	fprintf(f, "<text id=\"details\" x=\"%d\" y=\"%d\"> </text>\n",
+	outbuf_puts(ob, "</text>\n");
+	outbuf_printf(ob, "<text id=\"details\" x=\"%d\" y=\"%d\"> </text>\n",
 	    SVG_XPAD, height - SVG_FONT);
-	fprintf(f, "<text id=\"unzoom\" class=\"ui\" x=\"%d\" y=\"24\" "
+	outbuf_printf(ob, "<text id=\"unzoom\" class=\"ui\" x=\"%d\" y=\"24\" "
 	    "style=\"display:none\">Reset Zoom</text>\n", SVG_XPAD);
-	fprintf(f, "<text id=\"search\" class=\"ui\" x=\"%d\" y=\"24\">"
+	outbuf_printf(ob, "<text id=\"search\" class=\"ui\" x=\"%d\" y=\"24\">"
 	    "Search</text>\n", width - SVG_XPAD - 100);
-	fprintf(f, "<text id=\"matched\" x=\"%d\" y=\"%d\"> </text>\n",
+	outbuf_printf(ob, "<text id=\"matched\" x=\"%d\" y=\"%d\"> </text>\n",
 	    width - SVG_XPAD - 100, height - SVG_FONT);
 
-	fputs("<g id=\"frames\">\n", f);
+	outbuf_puts(ob, "<g id=\"frames\">\n");
 	for (i = 0; i < json_array_size(frames); i++) {
 		fr = json_array_get(frames, i);
 		dep = (int)json_integer_value(json_array_get(fr, 0));
@@ -417,41 +421,41 @@ svg_render(FILE *f, const json_t *j, const struct display *d,
 		    height - SVG_BOTTOM - (dep + 1) * SVG_FRAME;
 		num = display_number(w);
 		pct = display_percent(w, total);
-		fputs("<g><title>", f);
-		svg_capped(f, name, SVG_MAX_NAME, "...");
-		fputs(" (", f);
-		escape_xml(f, num ? num : "?");
-		fputc(' ', f);
-		escape_xml(f, countname ? countname : "samples");
-		fprintf(f, ", %s", pct ? pct : "?");
+		outbuf_puts(ob, "<g><title>");
+		svg_capped(ob, name, SVG_MAX_NAME, "...");
+		outbuf_puts(ob, " (");
+		escape_xml(ob, num ? num : "?");
+		outbuf_putc(ob, ' ');
+		escape_xml(ob, countname ? countname : "samples");
+		outbuf_printf(ob, ", %s", pct ? pct : "?");
 		if (json_array_size(fr) > 4) {
 			dl = json_integer_value(json_array_get(fr, 4));
-			fprintf(f, ", %s%lld", dl > 0 ? "+" : "",
+			outbuf_printf(ob, ", %s%lld", dl > 0 ? "+" : "",
 			    (long long)dl);
 		}
-		fputs(")</title>", f);
+		outbuf_puts(ob, ")</title>");
 		free(num);
 		free(pct);
 		if (*module != '\0') {
-			fputs("<desc>", f);
-			svg_capped(f, module, SVG_MAX_NAME, "...");
-			fputs("</desc>", f);
+			outbuf_puts(ob, "<desc>");
+			svg_capped(ob, module, SVG_MAX_NAME, "...");
+			outbuf_puts(ob, "</desc>");
 		}
-		fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+		outbuf_printf(ob, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
 		    "height=\"%d\" rx=\"2\" ry=\"2\"", px, y, pw,
 		    SVG_FRAME - 1);
 		if (json_array_size(fr) > 4)
-			svg_diff_color(f, json_integer_value(json_array_get(fr,
+			svg_diff_color(ob, json_integer_value(json_array_get(fr,
 			    4)), maxdelta);
 		else
-			svg_color(f, palette, name, module);
-		fprintf(f, "/><text x=\"%.1f\" y=\"%.1f\">", px + 3,
+			svg_color(ob, palette, name, module);
+		outbuf_printf(ob, "/><text x=\"%.1f\" y=\"%.1f\">", px + 3,
 		    y + SVG_FRAME - 5);
-		svg_fitted(f, name, pw);
-		fputs("</text></g>\n", f);
+		svg_fitted(ob, name, pw);
+		outbuf_puts(ob, "</text></g>\n");
 	}
-	fputs("</g>\n</svg>\n", f);
-	return (ferror(f) ? -1 : 0);
+	outbuf_puts(ob, "</g>\n</svg>\n");
+	return (outbuf_failed(ob));
 }
 
 /*
@@ -465,7 +469,7 @@ svg_render(FILE *f, const json_t *j, const struct display *d,
  * write error or out of memory.
  */
 int
-svg_inline(FILE *f, const json_t *j, const struct query *q,
+svg_inline(struct outbuf *ob, const json_t *j, const struct query *q,
     const char *link_base)
 {
 	const json_t	*frames = json_object_get(j, "frames"), *fr;
@@ -505,7 +509,8 @@ svg_inline(FILE *f, const json_t *j, const struct query *q,
 	chart = strcmp(style, "chart") == 0;
 	height = (depth + 1) * SVG_FRAME + 4;
 	scale = total > 0 ? (width - 2.0 * SVG_XPAD) / (double)total : 0;
-	fprintf(f, "<svg class=\"flame\" xmlns=\"http://www.w3.org/2000/svg\" "
+	outbuf_printf(ob, "<svg class=\"flame\" "
+	    "xmlns=\"http://www.w3.org/2000/svg\" "
 	    "width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
 	    "data-style=\"%s\" role=\"img\" aria-label=\"flame graph\">\n"
 	    "<g id=\"frames\">\n", width, height, width, height, style);
@@ -529,16 +534,16 @@ svg_inline(FILE *f, const json_t *j, const struct query *q,
 		pw = w * scale;
 		y = icicle ? dep * SVG_FRAME :
 		    height - (dep + 1) * SVG_FRAME;
-		fputs("<a", f);
+		outbuf_puts(ob, "<a");
 		if (dep > 0 && dep <= depth) {
 			snprintf(key, sizeof key, "%u", func);
 			v[0] = key;
 			if ((link = query_tmpl_fill(&tfunc, v)) == NULL)
 				goto done;
-			fputs(" href=\"", f);
-			escape_xml(f, link_base);
-			escape_xml(f, link);
-			fputc('"', f);
+			outbuf_puts(ob, " href=\"");
+			escape_xml(ob, link_base);
+			escape_xml(ob, link);
+			outbuf_putc(ob, '"');
 			free(link);
 			/* The push links: focus here, focus and merge f. */
 			for (k = 0; k < 3; k++) {
@@ -560,11 +565,11 @@ svg_inline(FILE *f, const json_t *j, const struct query *q,
 				v[0] = item;
 				if ((link = query_tmpl_fill(&tt, v)) == NULL)
 					goto done;
-				fprintf(f, " data-%s=\"", k == 0 ? "zoom" :
-				    k == 1 ? "focus" : "merge");
-				escape_xml(f, link_base);
-				escape_xml(f, link);
-				fputc('"', f);
+				outbuf_printf(ob, " data-%s=\"", k == 0 ?
+				    "zoom" : k == 1 ? "focus" : "merge");
+				escape_xml(ob, link_base);
+				escape_xml(ob, link);
+				outbuf_putc(ob, '"');
 				free(link);
 				free(item);
 				item = NULL;
@@ -572,36 +577,36 @@ svg_inline(FILE *f, const json_t *j, const struct query *q,
 		}
 		num = display_number(w);
 		pct = display_percent(w, total);
-		fputs("><title>", f);
+		outbuf_puts(ob, "><title>");
 		if (*module != '\0') {
-			svg_capped(f, module, SVG_MAX_NAME, "...");
-			fputc('`', f);
+			svg_capped(ob, module, SVG_MAX_NAME, "...");
+			outbuf_putc(ob, '`');
 		}
-		svg_capped(f, name, SVG_MAX_NAME, "...");
-		fprintf(f, " (%s, %s", num ? num : "?", pct ? pct : "?");
+		svg_capped(ob, name, SVG_MAX_NAME, "...");
+		outbuf_printf(ob, " (%s, %s", num ? num : "?", pct ? pct : "?");
 		if (json_array_size(fr) > 4) {
 			x = json_integer_value(json_array_get(fr, 4));
-			fprintf(f, ", %s%lld", x > 0 ? "+" : "",
+			outbuf_printf(ob, ", %s%lld", x > 0 ? "+" : "",
 			    (long long)x);
 		}
-		fputs(")</title>", f);
+		outbuf_puts(ob, ")</title>");
 		free(num);
 		free(pct);
-		fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+		outbuf_printf(ob, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
 		    "height=\"%d\" rx=\"2\" ry=\"2\"", px, y, pw,
 		    SVG_FRAME - 1);
 		if (json_array_size(fr) > 4)
-			svg_diff_color(f, json_integer_value(json_array_get(fr,
+			svg_diff_color(ob, json_integer_value(json_array_get(fr,
 			    4)), maxdelta);
 		else
-			svg_color(f, palette, name, module);
-		fprintf(f, "/><text x=\"%.1f\" y=\"%.1f\">", px + 3,
+			svg_color(ob, palette, name, module);
+		outbuf_printf(ob, "/><text x=\"%.1f\" y=\"%.1f\">", px + 3,
 		    y + SVG_FRAME - 5);
-		svg_fitted(f, name, pw);
-		fputs("</text></a>\n", f);
+		svg_fitted(ob, name, pw);
+		outbuf_puts(ob, "</text></a>\n");
 	}
-	fputs("</g>\n</svg>\n", f);
-	r = ferror(f) ? -1 : 0;
+	outbuf_puts(ob, "</g>\n</svg>\n");
+	r = outbuf_failed(ob);
 done:
 	free(item);
 	free(path);
@@ -613,12 +618,12 @@ done:
 
 /* An error as a small SVG, so an <img> or a viewer shows the reason. */
 static int
-svg_error(FILE *f, int status, const char *message,
+svg_error(struct outbuf *ob, int status, const char *message,
     const struct render_context *ctx)
 {
-	svg_begin(f, 800, 60, "error");
-	fprintf(f, "<text x=\"10\" y=\"35\">Error %d: ", status);
-	escape_xml(f, message);
-	fputs("</text>\n</svg>\n", f);
-	return (ferror(f) ? -1 : 0);
+	svg_begin(ob, 800, 60, "error");
+	outbuf_printf(ob, "<text x=\"10\" y=\"35\">Error %d: ", status);
+	escape_xml(ob, message);
+	outbuf_puts(ob, "</text>\n</svg>\n");
+	return (outbuf_failed(ob));
 }

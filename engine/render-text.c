@@ -23,6 +23,7 @@
 #include <jansson.h>
 
 #include "display.h"
+#include "outbuf.h"
 #include "render.h"
 
 /*
@@ -31,12 +32,13 @@
  * indented two spaces a level; links are not shown.
  */
 
-static int	text_render(FILE *, const json_t *, const struct display *,
-		    const struct render_context *);
+static int	text_render(struct outbuf *, const json_t *,
+		    const struct display *, const struct render_context *);
 static size_t	text_width(const char *);
-static void	text_cell(FILE *, const struct display_cell *, size_t, int);
-static int	text_table(FILE *, const struct display_block *);
-static void	text_clean(FILE *, const char *);
+static void	text_cell(struct outbuf *, const struct display_cell *, size_t,
+		    int);
+static int	text_table(struct outbuf *, const struct display_block *);
+static void	text_clean(struct outbuf *, const char *);
 
 const struct renderer render_text = {
 	.name = "text",
@@ -62,14 +64,16 @@ text_width(const char *s)
  * terminal.
  */
 static void
-text_clean(FILE *f, const char *s)
+text_clean(struct outbuf *ob, const char *s)
 {
 	for (; *s != '\0'; s++)
-		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, f);
+		outbuf_putc(ob, (unsigned char)*s < 0x20 || *s == 0x7f ?
+		    '?' : *s);
 }
 
 static void
-text_cell(FILE *f, const struct display_cell *c, size_t width, int last)
+text_cell(struct outbuf *ob, const struct display_cell *c, size_t width,
+    int last)
 {
 	const char	*s = c->text ? c->text : "";
 	size_t		 w = text_width(s) + (c->flags & DISPLAY_TREE ?
@@ -77,31 +81,31 @@ text_cell(FILE *f, const struct display_cell *c, size_t width, int last)
 
 	if (c->flags & DISPLAY_NUM) {
 		for (i = w; i < width; i++)
-			fputc(' ', f);
-		text_clean(f, s);
+			outbuf_putc(ob, ' ');
+		text_clean(ob, s);
 		return;
 	}
 	if (c->flags & DISPLAY_TREE) {
 		for (i = 0; i < c->indent; i++)
-			fputs("  ", f);
+			outbuf_puts(ob, "  ");
 	}
-	text_clean(f, s);
+	text_clean(ob, s);
 	if (!last) {
 		for (i = w; i < width; i++)
-			fputc(' ', f);
+			outbuf_putc(ob, ' ');
 	}
 }
 
 /* A table, columns aligned; -1 if out of memory. */
 static int
-text_table(FILE *f, const struct display_block *b)
+text_table(struct outbuf *ob, const struct display_block *b)
 {
 	size_t			*width, r, w, span, i;
 	uint32_t		 col, k;
 	const struct display_cell *c;
 
 	if (b->nrows == 0) {
-		fputs("None.\n", f);
+		outbuf_puts(ob, "None.\n");
 		return (0);
 	}
 	/* Without its widths a table is not left out: the page fails. */
@@ -133,84 +137,84 @@ text_table(FILE *f, const struct display_block *b)
 		for (col = 0; col < b->ncols; col = k) {
 			k = col + 1;
 			if (col > 0)
-				fputs("  ", f);
+				outbuf_puts(ob, "  ");
 			if (b->group[col].text == NULL ||
 			    b->group[col].span == 0) {
 				for (i = 0; i < width[col]; i++)
-					fputc(' ', f);
+					outbuf_putc(ob, ' ');
 				continue;
 			}
 			k = col + b->group[col].span;
 			for (span = 0, i = col; i < k; i++)
 				span += width[i] + (i > col ? 2 : 0);
-			text_clean(f, b->group[col].text);
+			text_clean(ob, b->group[col].text);
 			if (k < b->ncols) {
 				for (i = text_width(b->group[col].text);
 				    i < span; i++)
-					fputc(' ', f);
+					outbuf_putc(ob, ' ');
 			}
 		}
-		fputc('\n', f);
+		outbuf_putc(ob, '\n');
 	}
 	for (col = 0; col < b->ncols; col++) {
 		if (col > 0)
-			fputs("  ", f);
-		text_cell(f, &b->head[col], width[col], col + 1 == b->ncols);
+			outbuf_puts(ob, "  ");
+		text_cell(ob, &b->head[col], width[col], col + 1 == b->ncols);
 	}
-	fputc('\n', f);
+	outbuf_putc(ob, '\n');
 	for (r = 0; r < b->nrows; r++) {
 		for (col = 0; col < b->ncols; col++) {
 			if (col > 0)
-				fputs("  ", f);
-			text_cell(f, &b->cells[r * b->ncols + col], width[col],
+				outbuf_puts(ob, "  ");
+			text_cell(ob, &b->cells[r * b->ncols + col], width[col],
 			    col + 1 == b->ncols);
 		}
-		fputc('\n', f);
+		outbuf_putc(ob, '\n');
 	}
 	free(width);
 	return (0);
 }
 
 static int
-text_render(FILE *f, const json_t *j, const struct display *d,
+text_render(struct outbuf *ob, const json_t *j, const struct display *d,
     const struct render_context *ctx)
 {
 	const struct display_block	*b;
 	size_t				 i, k;
 
-	text_clean(f, d->title);
-	fputc('\n', f);
+	text_clean(ob, d->title);
+	outbuf_putc(ob, '\n');
 	for (k = text_width(d->title); k > 0; k--)
-		fputc('=', f);
-	fputc('\n', f);
+		outbuf_putc(ob, '=');
+	outbuf_putc(ob, '\n');
 	for (i = 0; i < d->nblocks; i++) {
 		b = &d->blocks[i];
 		/* The pages' controls: switches, the flame, the forms. */
 		if ((b->kind == DISPLAY_LINKS && b->text != NULL) ||
 		    b->kind == DISPLAY_FLAME || b->kind == DISPLAY_COMPARE)
 			continue;
-		fputc('\n', f);
+		outbuf_putc(ob, '\n');
 		switch (b->kind) {
 		case DISPLAY_HEADING:
-			text_clean(f, b->text);
-			fputc('\n', f);
+			text_clean(ob, b->text);
+			outbuf_putc(ob, '\n');
 			for (k = text_width(b->text); k > 0; k--)
-				fputc('-', f);
-			fputc('\n', f);
+				outbuf_putc(ob, '-');
+			outbuf_putc(ob, '\n');
 			break;
 		case DISPLAY_TEXT:
-			text_clean(f, b->text);
-			fputc('\n', f);
+			text_clean(ob, b->text);
+			outbuf_putc(ob, '\n');
 			break;
 		case DISPLAY_LINKS:
 			for (k = 0; k < b->nrows; k++) {
-				fputs("  - ", f);
-				text_clean(f, b->cells[k].text);
-				fputc('\n', f);
+				outbuf_puts(ob, "  - ");
+				text_clean(ob, b->cells[k].text);
+				outbuf_putc(ob, '\n');
 			}
 			break;
 		case DISPLAY_TABLE:
-			if (text_table(f, b) == -1)
+			if (text_table(ob, b) == -1)
 				return (-1);
 			break;
 		case DISPLAY_FORM:
@@ -218,15 +222,15 @@ text_render(FILE *f, const json_t *j, const struct display *d,
 		case DISPLAY_COMPARE:
 			break;
 		case DISPLAY_CRUMBS:
-			fputs("Transforms: ", f);
+			outbuf_puts(ob, "Transforms: ");
 			for (k = 0; k < b->nrows; k++) {
 				if (k > 0)
-					fputs(" > ", f);
-				text_clean(f, b->cells[k].text);
+					outbuf_puts(ob, " > ");
+				text_clean(ob, b->cells[k].text);
 			}
-			fputc('\n', f);
+			outbuf_putc(ob, '\n');
 			break;
 		}
 	}
-	return (ferror(f) ? -1 : 0);
+	return (outbuf_failed(ob));
 }

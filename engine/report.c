@@ -29,7 +29,6 @@
 #include "profile.h"
 #include "query.h"
 #include "report.h"
-#include "writer.h"
 
 /*
  * What reports build with: errors, the members every report's JSON has,
@@ -569,72 +568,4 @@ int64_t
 report_integer(const json_t *j, const char *key)
 {
 	return (json_integer_value(json_object_get(j, key)));
-}
-
-/*
- * An export (cmd=folded, cmd=callgrind): the text a writer makes, with the
- * metric and its total. A profile the format cannot hold is the query's
- * fault (400); running out of memory is ours (500).
- */
-json_t *
-report_export(const struct profile *p, const char *cmd,
-    int (*write)(FILE *, const struct profile *,
-    const struct writer_options *, char **),
-    const struct writer_options *o, struct report_error *e)
-{
-	json_t	*j = NULL;
-	char	*buf = NULL, *cause = NULL;
-	size_t	 len = 0;
-	FILE	*f;
-	int	 r;
-
-	if ((f = open_memstream(&buf, &len)) == NULL) {
-		report_error_set(e, 500, "out of memory");
-		return (NULL);
-	}
-	r = write(f, p, o, &cause);
-	/* glibc may lose the text and still return 0: check the buffer. */
-	if ((fclose(f) != 0 || buf == NULL) && r == 0) {
-		r = -1;
-		free(cause);
-		cause = NULL;
-	}
-	if (r == -1) {
-		report_error_set(e, cause != NULL && strcmp(cause,
-		    "out of memory") != 0 && strcmp(cause, "write error") != 0 ?
-		    400 : 500, "%s", cause ? cause : "out of memory");
-		goto done;
-	}
-	/*
-	 * No UTF-8 check of a file that may be hundreds of megabytes: it
-	 * holds only ASCII and the profile's names, which the builder made
-	 * valid UTF-8.
-	 */
-	if ((j = report_new(cmd)) == NULL ||
-	    json_object_set_new(j, "metric",
-	    json_string(p->metrics[o->metric].name)) == -1 ||
-	    json_object_set_new(j, "total",
-	    json_integer(p->metrics[o->metric].sum)) == -1 ||
-	    json_object_set_new(j, "text", json_stringn_nocheck(buf, len)) ==
-	    -1) {
-		json_decref(j);
-		j = NULL;
-		report_error_set(e, 500, "out of memory");
-	}
-done:
-	free(cause);
-	free(buf);
-	return (j);
-}
-
-/* The display of an export: only its size (the formats need none). */
-struct display *
-report_export_display(const json_t *j, const char *title)
-{
-	struct display	*d;
-
-	if ((d = display_create(title)) == NULL)
-		return (NULL);
-	display_text(d, "%zu bytes.", strlen(report_string(j, "text")));
-	return (d);
 }

@@ -48,8 +48,10 @@
  *	status		its figures come as a JSON object from the
  *			server's status callback (report_context.status);
  *	folded, callgrind, pprof, speedscope
- *			the exports: a writer's text in the JSON
- *			(report_export), which the raw renderer writes.
+ *			the exports (report-export.c), for format=json
+ *			only: a writer's text in a JSON string. In their
+ *			own format they stream into the answer's body
+ *			through the entry's export.
  *
  * report.c holds the helpers reports build with; reports.c the table.
  */
@@ -65,12 +67,12 @@
 
 struct cost;
 struct display;
+struct outbuf;
 struct profile;
 struct profile_index;
 struct query;
 struct query_tmpl;
 struct transform_stack;
-struct writer_options;
 
 #define REPORT_VERSION	ANSWER_JSON_VERSION
 
@@ -140,6 +142,16 @@ struct report_entry {
 	int		 live;		/* answers depend on more than the
 					   profile and the query: never
 					   cached (answer-cache.c) */
+	/*
+	 * An export's own format (a renderer without a render function,
+	 * render-raw.c): the report writes the answer's body itself, its
+	 * writer streaming into ob. -1 with *e set, or *e left empty when
+	 * ob failed (out of memory, the query's deadline).
+	 */
+	int		 (*export)(struct outbuf *ob,
+			    const struct profile *, const struct query *,
+			    const struct report_context *,
+			    struct report_error *);	/* or NULL */
 };
 
 int		 report_error_set(struct report_error *, int, const char *,
@@ -175,11 +187,5 @@ const char	*report_string(const json_t *, const char *);
 char		*report_func_label(const struct profile *, uint32_t);
 char		*report_label(const json_t *);
 int64_t		 report_integer(const json_t *, const char *);
-
-json_t		*report_export(const struct profile *, const char *,
-		    int (*)(FILE *, const struct profile *,
-		    const struct writer_options *, char **),
-		    const struct writer_options *, struct report_error *);
-struct display	*report_export_display(const json_t *, const char *);
 
 #endif /* REPORT_H */

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "display.h"
+#include "outbuf.h"
 #include "profile.h"
 #include "query.h"
 #include "transform.h"
@@ -97,14 +98,15 @@ transform_display_push_link(const struct profile *p, const struct query *q,
 	char			*tv = NULL, *link = NULL, *why = NULL, *ps;
 	char			*open = NULL, *piece;
 	uint32_t		*out;
-	size_t			 outn, olen = 0;
-	FILE			*of = NULL;
+	size_t			 outn, olen;
+	struct outbuf		 of;
 	int			 r;
 
 	if (transform_parse_item(item, &t, &why) == -1) {
 		free(why);
 		return (NULL);
 	}
+	outbuf_init(&of);
 	if ((c = query_copy(q)) == NULL || (one = query_create()) == NULL)
 		goto done;
 	if (asprintf(&tv, "%s~%s", *cur ? cur : "1", item) == -1) {
@@ -128,8 +130,6 @@ transform_display_push_link(const struct profile *p, const struct query *q,
 			goto done;
 	}
 	if (*(s = query_str(q, QUERY_OPEN)) != '\0') {
-		if ((of = open_memstream(&open, &olen)) == NULL)
-			goto done;
 		for (; *s != '\0'; s = tilde ? tilde + 1 : s + strlen(s)) {
 			tilde = strchr(s, '~');
 			if ((piece = strndup(s, tilde ? (size_t)(tilde - s) :
@@ -142,21 +142,16 @@ transform_display_push_link(const struct profile *p, const struct query *q,
 			if (transform_path_map(p, &t, one->path, one->npath,
 			    &out, &outn) == 1 && outn > 0 &&
 			    (ps = query_path_format(out, outn)) != NULL) {
-				fprintf(of, "%s%s", ftell(of) ? "~" : "", ps);
+				if (outbuf_len(&of) > 0)
+					outbuf_putc(&of, '~');
+				outbuf_puts(&of, ps);
 				free(ps);
 			}
 			free(out);
 		}
-		/*
-		 * A failed grow of the stream may show only as ferror() or
-		 * as no buffer at all: either way the link is not made.
-		 */
-		r = ferror(of);
-		if (fclose(of) != 0 || r || open == NULL) {
-			of = NULL;
+		/* Out of memory: the link is not made. */
+		if ((open = outbuf_take(&of, &olen)) == NULL)
 			goto done;
-		}
-		of = NULL;
 		if (*open == '\0')
 			query_unset(c, QUERY_OPEN);
 		else if (query_set(c, QUERY_OPEN, open, NULL) == -1)
@@ -164,8 +159,7 @@ transform_display_push_link(const struct profile *p, const struct query *q,
 	}
 	link = query_format(c);
 done:
-	if (of != NULL)
-		fclose(of);
+	outbuf_clear(&of);
 	free(open);
 	free(tv);
 	query_free(one);

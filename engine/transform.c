@@ -24,6 +24,7 @@
 
 #include "cause.h"
 #include "pattern.h"
+#include "outbuf.h"
 #include "profile.h"
 #include "query.h"
 #include "transform.h"
@@ -417,27 +418,22 @@ transform_item(const struct transform *t)
 char *
 transform_stack_format(const struct transform_stack *s, size_t k)
 {
-	char	*buf = NULL, *item;
-	size_t	 len = 0, i;
-	FILE	*f;
+	struct outbuf	 ob;
+	char		*item;
+	size_t		 len, i;
 
-	if ((f = open_memstream(&buf, &len)) == NULL)
-		return (NULL);
-	fprintf(f, "%d", TRANSFORM_VERSION);
+	outbuf_init(&ob);
+	outbuf_i64(&ob, TRANSFORM_VERSION);
 	for (i = s->nfilters; i < s->nfilters + k && i < s->n; i++) {
 		if ((item = transform_item(&s->v[i])) == NULL) {
-			fclose(f);
-			free(buf);
+			outbuf_clear(&ob);
 			return (NULL);
 		}
-		fprintf(f, "~%s", item);
+		outbuf_putc(&ob, '~');
+		outbuf_puts(&ob, item);
 		free(item);
 	}
-	if (fclose(f) != 0) {
-		free(buf);
-		return (NULL);
-	}
-	return (buf);
+	return (outbuf_take(&ob, &len));
 }
 
 /* A function's name for a label, "#id" if the profile has no such id. */

@@ -24,6 +24,7 @@
 
 #include "cause.h"
 #include "idmap.h"
+#include "outbuf.h"
 #include "profile.h"
 #include "strpool.h"
 #include "writer.h"
@@ -42,7 +43,7 @@
  */
 
 struct cw {
-	FILE			*f;
+	struct outbuf		*ob;
 	const struct profile	*p;
 	uint32_t		 nm;
 	uint32_t		*fnid;		/* [nfuncs] compressed id, 0 new */
@@ -52,7 +53,7 @@ struct cw {
 	int			 modules;	/* any function has a module */
 };
 
-static void	cw_text(FILE *, const char *);
+static void	cw_text(struct outbuf *, const char *);
 static void	cw_name(struct cw *, const char *, uint32_t *, uint32_t *,
 		    const char *);
 static void	cw_func(struct cw *, const char *, uint32_t);
@@ -60,10 +61,10 @@ static void	cw_costs(struct cw *, uint32_t, const int64_t *, size_t);
 
 /* A name on one line: line breaks become spaces. */
 static void
-cw_text(FILE *f, const char *s)
+cw_text(struct outbuf *ob, const char *s)
 {
 	for (; *s != '\0'; s++)
-		fputc(*s == '\n' || *s == '\r' ? ' ' : *s, f);
+		outbuf_putc(ob, *s == '\n' || *s == '\r' ? ' ' : *s);
 }
 
 /* key=(id) name the first time, key=(id) after. */
@@ -72,13 +73,13 @@ cw_name(struct cw *w, const char *key, uint32_t *slot, uint32_t *next,
     const char *name)
 {
 	if (*slot != 0) {
-		fprintf(w->f, "%s=(%u)\n", key, *slot);
+		outbuf_printf(w->ob, "%s=(%u)\n", key, *slot);
 		return;
 	}
 	*slot = ++*next;
-	fprintf(w->f, "%s=(%u) ", key, *slot);
-	cw_text(w->f, *name != '\0' ? name : "???");
-	fputc('\n', w->f);
+	outbuf_printf(w->ob, "%s=(%u) ", key, *slot);
+	cw_text(w->ob, *name != '\0' ? name : "???");
+	outbuf_putc(w->ob, '\n');
 }
 
 /* ob= or cob=, fl= or cfl=, fn= or cfn= for function f (prefix "" or "c"). */
@@ -106,15 +107,17 @@ cw_costs(struct cw *w, uint32_t line, const int64_t *v, size_t stride)
 {
 	uint32_t	 k;
 
-	fprintf(w->f, "%u", line);
-	for (k = 0; k < w->nm; k++)
-		fprintf(w->f, " %" PRId64, v[k * stride]);
-	fputc('\n', w->f);
+	outbuf_u64(w->ob, line);
+	for (k = 0; k < w->nm; k++) {
+		outbuf_putc(w->ob, ' ');
+		outbuf_i64(w->ob, v[k * stride]);
+	}
+	outbuf_putc(w->ob, '\n');
 }
 
 /* Write p as a callgrind profile (version 1). */
 int
-writer_callgrind(FILE *f, const struct profile *p,
+writer_callgrind(struct outbuf *ob, const struct profile *p,
     const struct writer_options *o, char **cause)
 {
 	struct cw	 w;
@@ -128,7 +131,7 @@ writer_callgrind(FILE *f, const struct profile *p,
 
 	memset(&w, 0, sizeof w);
 	idmap_init(&map);
-	w.f = f;
+	w.ob = ob;
 	w.p = p;
 	w.nm = p->nmetrics;
 	nstr = strpool_count(p->strings);
@@ -180,31 +183,31 @@ writer_callgrind(FILE *f, const struct profile *p,
 		first[i] = first[i - 1];
 	first[0] = 0;
 
-	fputs("# callgrind format\nversion: 1\ncreator: deepq " PACKAGE_VERSION
-	    "\n", f);
+	outbuf_puts(ob, "# callgrind format\nversion: 1\ncreator: deepq "
+	    PACKAGE_VERSION "\n");
 	if (p->source != NULL) {
-		fputs("cmd: ", f);
-		cw_text(f, p->source);
-		fputc('\n', f);
+		outbuf_puts(ob, "cmd: ");
+		cw_text(ob, p->source);
+		outbuf_putc(ob, '\n');
 	}
-	fputs("positions: line\nevents:", f);
+	outbuf_puts(ob, "positions: line\nevents:");
 	for (k = 0; k < w.nm; k++) {
-		fputc(' ', f);
+		outbuf_putc(ob, ' ');
 		/* Event names are tokens. */
 		for (s = p->metrics[k].name; *s != '\0'; s++)
-			fputc((*s >= 'a' && *s <= 'z') || (*s >= 'A' &&
-			    *s <= 'Z') || (*s >= '0' && *s <= '9') ? *s : '_',
-			    f);
+			outbuf_putc(ob, (*s >= 'a' && *s <= 'z') ||
+			    (*s >= 'A' && *s <= 'Z') || (*s >= '0' &&
+			    *s <= '9') ? *s : '_');
 		if (*p->metrics[k].name == '\0')
-			fprintf(f, "m%u", k);
+			outbuf_printf(ob, "m%u", k);
 	}
-	fputs("\n", f);
+	outbuf_puts(ob, "\n");
 	for (k = 0; k < w.nm; k++)
 		selfs[k] = p->metrics[k].sum;
-	fputs("summary:", f);
+	outbuf_puts(ob, "summary:");
 	for (k = 0; k < w.nm; k++)
-		fprintf(f, " %" PRId64, selfs[k]);
-	fputs("\n\n", f);
+		outbuf_printf(ob, " %" PRId64, selfs[k]);
+	outbuf_puts(ob, "\n\n");
 
 	for (fn = 0; fn < p->nfuncs; fn++) {
 		int64_t	 v[PROFILE_MAX_METRICS];
@@ -216,6 +219,9 @@ writer_callgrind(FILE *f, const struct profile *p,
 				continue;
 		} else if (!used[fn])
 			continue;
+		/* A failed buffer (a deadline) stops the walk. */
+		if (outbuf_failed(ob) == -1)
+			break;
 		cw_func(&w, "", fn);
 		for (k = 0; k < w.nm; k++)
 			v[k] = p->metrics[k].func_self[fn];
@@ -231,18 +237,18 @@ writer_callgrind(FILE *f, const struct profile *p,
 			    &w.nextfl, profile_string(p, p->func_file[to]));
 			cw_name(&w, "cfn", &w.fnid[to], &w.nextfn,
 			    profile_func_name(p, to));
-			fprintf(f, "calls=%" PRId64 " %u\n", calls[e],
+			outbuf_printf(ob, "calls=%" PRId64 " %u\n", calls[e],
 			    p->func_line[to]);
 			cw_costs(&w, p->func_line[fn], incl + (size_t)e * w.nm,
 			    1);
 		}
-		fputc('\n', f);
+		outbuf_putc(ob, '\n');
 	}
-	fputs("totals:", f);
+	outbuf_puts(ob, "totals:");
 	for (k = 0; k < w.nm; k++)
-		fprintf(f, " %" PRId64, selfs[k]);
-	fputc('\n', f);
-	if (ferror(f)) {
+		outbuf_printf(ob, " %" PRId64, selfs[k]);
+	outbuf_putc(ob, '\n');
+	if (outbuf_failed(ob) == -1) {
 		cause_set(cause, "write error");
 		goto done;
 	}

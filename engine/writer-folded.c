@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "cause.h"
+#include "outbuf.h"
 #include "profile.h"
 #include "writer.h"
 
@@ -44,7 +45,7 @@
  */
 
 struct fw {
-	FILE			*f;
+	struct outbuf		*ob;
 	const struct profile	*p;
 	char			**frame;	/* [nfuncs] */
 	int			 m, base;
@@ -133,10 +134,14 @@ fw_append(struct fw *w, uint32_t depth, uint32_t f)
 static void
 fw_line(struct fw *w, int64_t base, int64_t v)
 {
-	fwrite(w->buf, 1, w->len, w->f);
-	if (w->base >= 0)
-		fprintf(w->f, " %" PRId64, base);
-	fprintf(w->f, " %" PRId64 "\n", v);
+	outbuf_write(w->ob, w->buf, w->len);
+	if (w->base >= 0) {
+		outbuf_putc(w->ob, ' ');
+		outbuf_i64(w->ob, base);
+	}
+	outbuf_putc(w->ob, ' ');
+	outbuf_i64(w->ob, v);
+	outbuf_putc(w->ob, '\n');
 }
 
 static int
@@ -186,6 +191,9 @@ fw_tree(struct fw *w)
 			bv = bself == NULL ? 0 : cut ? btotal[n] : bself[n];
 			if (v != 0 || bv != 0)
 				fw_line(w, bv, v);
+			/* A failed buffer (a deadline) stops the walk. */
+			if (outbuf_failed(w->ob) == -1)
+				goto done;
 		}
 		if (!cut) {
 			nk = 0;
@@ -200,7 +208,7 @@ fw_tree(struct fw *w)
 			break;
 		n = stack[--sp];
 	}
-	r = ferror(w->f) ? -1 : 0;
+	r = outbuf_failed(w->ob);
 done:
 	free(stack);
 	free(kids);
@@ -260,19 +268,20 @@ fw_time(struct fw *w, char **cause)
 			sum += p->sample_weight[i];
 			continue;
 		}
-		if (fw_node_line(w, prev, sum) == -1)
+		if (fw_node_line(w, prev, sum) == -1 ||
+		    outbuf_failed(w->ob) == -1)
 			return (-1);
 		prev = n;
 		sum = p->sample_weight[i];
 	}
 	if (fw_node_line(w, prev, sum) == -1)
 		return (-1);
-	return (ferror(w->f) ? -1 : 0);
+	return (outbuf_failed(w->ob));
 }
 
 /* Write p as folded stacks. */
 int
-writer_folded(FILE *f, const struct profile *p,
+writer_folded(struct outbuf *ob, const struct profile *p,
     const struct writer_options *o, char **cause)
 {
 	struct fw	 w;
@@ -280,7 +289,7 @@ writer_folded(FILE *f, const struct profile *p,
 	int		 r = -1;
 
 	memset(&w, 0, sizeof w);
-	w.f = f;
+	w.ob = ob;
 	w.p = p;
 	w.m = o->metric;
 	w.maxdepth = o->maxdepth;
@@ -294,8 +303,8 @@ writer_folded(FILE *f, const struct profile *p,
 	}
 	if ((o->time_order ? fw_time(&w, cause) : fw_tree(&w)) == -1) {
 		if (cause != NULL && *cause == NULL)
-			cause_set(cause, "%s", ferror(f) ? "write error" :
-			    "out of memory");
+			cause_set(cause, "%s", outbuf_failed(ob) == -1 ?
+			    "write error" : "out of memory");
 		goto done;
 	}
 	r = 0;

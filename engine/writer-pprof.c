@@ -24,6 +24,7 @@
 
 #include "cause.h"
 #include "idmap.h"
+#include "outbuf.h"
 #include "pprof.h"
 #include "profile.h"
 #include "writer.h"
@@ -46,7 +47,7 @@
  */
 
 struct pw {
-	FILE			*f;
+	struct outbuf		*ob;
 	const struct profile	*p;
 	z_stream		 z;
 	uint8_t			 out[65536];
@@ -81,8 +82,8 @@ pw_bytes(struct pw *w, const void *data, size_t len, int flush)
 			w->error = 2;
 			return;
 		}
-		if (fwrite(w->out, 1, sizeof w->out - w->z.avail_out, w->f) !=
-		    sizeof w->out - w->z.avail_out) {
+		outbuf_write(w->ob, w->out, sizeof w->out - w->z.avail_out);
+		if (outbuf_failed(w->ob) == -1) {
 			w->error = 1;
 			return;
 		}
@@ -156,8 +157,8 @@ pw_pool(struct pw *w, uint32_t id)
 
 /* Write p as a gzipped profile.proto. */
 int
-writer_pprof(FILE *f, const struct profile *p, const struct writer_options *o,
-    char **cause)
+writer_pprof(struct outbuf *ob, const struct profile *p,
+    const struct writer_options *o, char **cause)
 {
 	Perftools__Profiles__ValueType	 vt;
 	Perftools__Profiles__Mapping	 mp;
@@ -173,7 +174,7 @@ writer_pprof(FILE *f, const struct profile *p, const struct writer_options *o,
 	int		 any, r = -1;
 
 	memset(&w, 0, sizeof w);
-	w.f = f;
+	w.ob = ob;
 	w.p = p;
 	idmap_init(&w.strs);
 	idmap_init(&maps);
@@ -268,7 +269,7 @@ writer_pprof(FILE *f, const struct profile *p, const struct writer_options *o,
 		pw_varint(&w, (uint64_t)dflt);
 	}
 	pw_bytes(&w, "", 0, Z_FINISH);
-	if (w.error == 0 && ferror(f))
+	if (w.error == 0 && outbuf_failed(ob) == -1)
 		w.error = 1;
 	if (w.error != 0)
 		cause_set(cause, "%s", w.error == 1 ? "write error" :

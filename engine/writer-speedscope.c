@@ -24,7 +24,9 @@
 #include <jansson.h>
 
 #include "cause.h"
+#include "outbuf.h"
 #include "profile.h"
+#include "utf8.h"
 #include "writer.h"
 
 /*
@@ -41,28 +43,51 @@
  */
 
 struct sw {
-	FILE			*f;
+	struct outbuf		*ob;
 	const struct profile	*p;
 	uint32_t		*path;
 	uint32_t		 pathcap;
 };
 
-static int	sw_string(FILE *, const char *);
+static int	sw_put(const char *, size_t, void *);
+static int	sw_string(struct outbuf *, const char *);
 static int	sw_path(struct sw *, uint32_t, uint32_t *);
 static const char *sw_unit(const char *);
 static int	sw_sampled(struct sw *, uint32_t);
+static void	sw_event(struct sw *, int, char, uint32_t, int64_t);
 static int	sw_evented(struct sw *);
 
-/* A JSON string, escaped by jansson. */
+/* jansson's output callback. */
 static int
-sw_string(FILE *f, const char *s)
+sw_put(const char *buf, size_t n, void *arg)
 {
-	json_t	*j;
-	int	 r;
+	outbuf_write(arg, buf, n);
+	return (outbuf_failed(arg));
+}
 
+/*
+ * A JSON string as jansson writes it. Most names need no escape: those
+ * are copied between quotes, which is what jansson would write.
+ */
+static int
+sw_string(struct outbuf *ob, const char *s)
+{
+	const unsigned char	*u = (const unsigned char *)s;
+	size_t			 n;
+	json_t			*j;
+	int			 r;
+
+	for (n = 0; u[n] >= 0x20 && u[n] != '"' && u[n] != '\\'; n++)
+		;
+	if (u[n] == '\0' && utf8_valid(s, n)) {
+		outbuf_putc(ob, '"');
+		outbuf_write(ob, s, n);
+		outbuf_putc(ob, '"');
+		return (outbuf_failed(ob));
+	}
 	if ((j = json_string(s)) == NULL)
 		return (-1);
-	r = json_dumpf(j, f, JSON_ENCODE_ANY);
+	r = json_dump_callback(j, sw_put, ob, JSON_ENCODE_ANY);
 	json_decref(j);
 	return (r);
 }
@@ -117,34 +142,56 @@ sw_sampled(struct sw *w, uint32_t m)
 
 	for (n = 0; n < p->nnodes; n++)
 		end += self[n];
-	fprintf(w->f, "{\"type\":\"sampled\",\"name\":");
-	if (sw_string(w->f, p->metrics[m].name) == -1)
+	outbuf_puts(w->ob, "{\"type\":\"sampled\",\"name\":");
+	if (sw_string(w->ob, p->metrics[m].name) == -1)
 		return (-1);
-	fprintf(w->f, ",\"unit\":\"%s\",\"startValue\":0,\"endValue\":%"
-	    PRId64 ",\"samples\":[", sw_unit(p->metrics[m].unit), end);
+	outbuf_printf(w->ob, ",\"unit\":\"%s\",\"startValue\":0,"
+	    "\"endValue\":%" PRId64 ",\"samples\":[",
+	    sw_unit(p->metrics[m].unit), end);
 	for (n = 0; n < p->nnodes; n++) {
 		if (self[n] == 0)
 			continue;
+		/* A failed buffer (a deadline) stops the walk. */
+		if (outbuf_failed(w->ob) == -1)
+			return (-1);
 		if (sw_path(w, n, &d) == -1)
 			return (-1);
-		fputs(first ? "[" : ",[", w->f);
+		outbuf_puts(w->ob, first ? "[" : ",[");
 		first = 0;
 		if (d == 0)	/* the root's own value: its frame */
-			fprintf(w->f, "%" PRIu32, p->node_func[n]);
-		for (k = 0; k < d; k++)
-			fprintf(w->f, k ? ",%" PRIu32 : "%" PRIu32, w->path[k]);
-		fputc(']', w->f);
+			outbuf_u64(w->ob, p->node_func[n]);
+		for (k = 0; k < d; k++) {
+			if (k > 0)
+				outbuf_putc(w->ob, ',');
+			outbuf_u64(w->ob, w->path[k]);
+		}
+		outbuf_putc(w->ob, ']');
 	}
-	fputs("],\"weights\":[", w->f);
+	outbuf_puts(w->ob, "],\"weights\":[");
 	first = 1;
 	for (n = 0; n < p->nnodes; n++) {
 		if (self[n] == 0)
 			continue;
-		fprintf(w->f, first ? "%" PRId64 : ",%" PRId64, self[n]);
+		if (!first)
+			outbuf_putc(w->ob, ',');
+		outbuf_i64(w->ob, self[n]);
 		first = 0;
 	}
-	fputs("]}", w->f);
-	return (ferror(w->f) ? -1 : 0);
+	outbuf_puts(w->ob, "]}");
+	return (outbuf_failed(w->ob));
+}
+
+/* {"type":"O","frame":F,"at":T}, after a comma unless first. */
+static void
+sw_event(struct sw *w, int first, char type, uint32_t frame, int64_t t)
+{
+	outbuf_puts(w->ob, first ? "{\"type\":\"" : ",{\"type\":\"");
+	outbuf_putc(w->ob, type);
+	outbuf_puts(w->ob, "\",\"frame\":");
+	outbuf_u64(w->ob, frame);
+	outbuf_puts(w->ob, ",\"at\":");
+	outbuf_i64(w->ob, t);
+	outbuf_putc(w->ob, '}');
 }
 
 /*
@@ -161,13 +208,16 @@ sw_evented(struct sw *w)
 
 	if ((cur = malloc(sizeof *cur)) == NULL)
 		return (-1);
-	fprintf(w->f, "{\"type\":\"evented\",\"name\":");
-	if (sw_string(w->f, p->metrics[0].name) == -1)
+	outbuf_puts(w->ob, "{\"type\":\"evented\",\"name\":");
+	if (sw_string(w->ob, p->metrics[0].name) == -1)
 		goto done;
-	fprintf(w->f, ",\"unit\":\"%s\",\"startValue\":0,\"events\":[",
+	outbuf_printf(w->ob, ",\"unit\":\"%s\",\"startValue\":0,"
+	    "\"events\":[",
 	    sw_unit(p->metrics[0].unit));
 	for (i = 0; i <= p->nsamples; i++) {
 		d = 0;
+		if (outbuf_failed(w->ob) == -1)
+			goto done;
 		if (i < p->nsamples) {
 			if ((n = p->sample_node[i]) >= p->nnodes)
 				continue;
@@ -177,15 +227,11 @@ sw_evented(struct sw *w)
 		for (c = 0; c < d && c < ncur && cur[c] == w->path[c]; c++)
 			;
 		for (k = ncur; k > c; k--) {
-			fprintf(w->f, "%s{\"type\":\"C\",\"frame\":%" PRIu32
-			    ",\"at\":%" PRId64 "}", first ? "" : ",",
-			    cur[k - 1], t);
+			sw_event(w, first, 'C', cur[k - 1], t);
 			first = 0;
 		}
 		for (k = c; k < d; k++) {
-			fprintf(w->f, "%s{\"type\":\"O\",\"frame\":%" PRIu32
-			    ",\"at\":%" PRId64 "}", first ? "" : ",",
-			    w->path[k], t);
+			sw_event(w, first, 'O', w->path[k], t);
 			first = 0;
 		}
 		if (d > 0) {
@@ -201,8 +247,8 @@ sw_evented(struct sw *w)
 		    __builtin_add_overflow(t, p->sample_weight[i], &t))
 			goto done;
 	}
-	fprintf(w->f, "],\"endValue\":%" PRId64 "}", t);
-	r = ferror(w->f) ? -1 : 0;
+	outbuf_printf(w->ob, "],\"endValue\":%" PRId64 "}", t);
+	r = outbuf_failed(w->ob);
 done:
 	free(cur);
 	return (r);
@@ -210,7 +256,7 @@ done:
 
 /* Write p as a speedscope file. */
 int
-writer_speedscope(FILE *f, const struct profile *p,
+writer_speedscope(struct outbuf *ob, const struct profile *p,
     const struct writer_options *o, char **cause)
 {
 	struct sw	 w;
@@ -219,49 +265,51 @@ writer_speedscope(FILE *f, const struct profile *p,
 	int		 r = -1;
 
 	memset(&w, 0, sizeof w);
-	w.f = f;
+	w.ob = ob;
 	w.p = p;
 	name = p->source != NULL ? p->source : "deepq";
 	if ((file = strrchr(name, '/')) != NULL && file[1] != '\0')
 		name = file + 1;
-	fputs("{\"$schema\":\"https://www.speedscope.app/"
+	outbuf_puts(ob, "{\"$schema\":\"https://www.speedscope.app/"
 	    "file-format-schema.json\",\"exporter\":\"deepq " PACKAGE_VERSION
-	    "\",\"name\":", f);
-	if (sw_string(f, name) == -1)
+	    "\",\"name\":");
+	if (sw_string(ob, name) == -1)
 		goto done;
-	fprintf(f, ",\"activeProfileIndex\":%d,\"shared\":{\"frames\":[",
+	outbuf_printf(ob, ",\"activeProfileIndex\":%d,"
+	    "\"shared\":{\"frames\":[",
 	    o->metric);
 	for (fn = 0; fn < p->nfuncs; fn++) {
-		fputs(fn ? ",{\"name\":" : "{\"name\":", f);
-		if (sw_string(f, profile_func_name(p, fn)) == -1)
+		outbuf_puts(ob, fn ? ",{\"name\":" : "{\"name\":");
+		if (sw_string(ob, profile_func_name(p, fn)) == -1)
 			goto done;
 		file = p->func_file[fn] != 0 ? profile_string(p,
 		    p->func_file[fn]) : profile_func_module(p, fn);
 		if (*file != '\0') {
-			fputs(",\"file\":", f);
-			if (sw_string(f, file) == -1)
+			outbuf_puts(ob, ",\"file\":");
+			if (sw_string(ob, file) == -1)
 				goto done;
 		}
 		if (p->func_line[fn] != 0)
-			fprintf(f, ",\"line\":%" PRIu32, p->func_line[fn]);
-		fputc('}', f);
+			outbuf_printf(ob, ",\"line\":%" PRIu32,
+			    p->func_line[fn]);
+		outbuf_putc(ob, '}');
 	}
-	fputs("]},\"profiles\":[", f);
+	outbuf_puts(ob, "]},\"profiles\":[");
 	for (m = 0; m < p->nmetrics; m++) {
 		if (m > 0)
-			fputc(',', f);
+			outbuf_putc(ob, ',');
 		if ((m == 0 && p->nsamples > 0 ? sw_evented(&w) :
 		    sw_sampled(&w, m)) == -1)
 			goto done;
 	}
-	fputs("]}\n", f);
+	outbuf_puts(ob, "]}\n");
 	r = 0;
 done:
 	free(w.path);
-	if (r == 0 && ferror(f))
+	if (r == 0 && outbuf_failed(ob) == -1)
 		r = -1;
 	if (r == -1)
-		cause_set(cause, "%s", ferror(f) ? "write error" :
-		    "out of memory");
+		cause_set(cause, "%s", outbuf_failed(ob) == -1 ?
+		    "write error" : "out of memory");
 	return (r);
 }

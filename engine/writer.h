@@ -20,14 +20,16 @@
 
 /*
  * Writers: a profile out to a file format other tools read. They write
- * straight to a stream (deepq convert writes files of any size without
- * building them in memory) and return -1 on a write error or a profile
- * that cannot be written in the format, with *cause set.
+ * straight into an output buffer (outbuf.h): a file descriptor's sink for
+ * deepq convert, which writes files of any size without building them in
+ * memory, or the answer's body for the export reports (report-export.c).
+ * They return -1 on a failed buffer (a write error, the query's deadline)
+ * or a profile that cannot be written in the format, with *cause set.
  */
 
 #include <stdint.h>
-#include <stdio.h>
 
+struct outbuf;
 struct profile;
 
 struct writer_options {
@@ -37,13 +39,13 @@ struct writer_options {
 	int		 no_modules;	/* folded: frames without module` */
 };
 
-int	writer_folded(FILE *, const struct profile *,
+int	writer_folded(struct outbuf *, const struct profile *,
 	    const struct writer_options *, char **);
-int	writer_callgrind(FILE *, const struct profile *,
+int	writer_callgrind(struct outbuf *, const struct profile *,
 	    const struct writer_options *, char **);
-int	writer_pprof(FILE *, const struct profile *,
+int	writer_pprof(struct outbuf *, const struct profile *,
 	    const struct writer_options *, char **);
-int	writer_speedscope(FILE *, const struct profile *,
+int	writer_speedscope(struct outbuf *, const struct profile *,
 	    const struct writer_options *, char **);
 
 #endif /* WRITER_H */

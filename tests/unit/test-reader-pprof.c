@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "input.h"
+#include "outbuf.h"
 #include "profile.h"
 #include "reader.h"
 #include "tap.h"
@@ -82,7 +83,7 @@ main(void)
 	struct input	*in;
 	char		*cause, *buf = NULL;
 	size_t		 len = 0, i;
-	FILE		*f;
+	struct outbuf	 ob;
 	int		 m;
 
 	p = load("cpu.pb", "labels", &cause);
@@ -120,9 +121,10 @@ main(void)
 			free(cause);
 			continue;
 		}
-		f = open_memstream(&buf, &len);
-		ok(f != NULL && writer_pprof(f, p, &wo, &cause) == 0 &&
-		    fclose(f) == 0, "%s: written as pprof", files[i]);
+		outbuf_init(&ob);
+		ok(writer_pprof(&ob, p, &wo, &cause) == 0 &&
+		    (buf = outbuf_take(&ob, &len)) != NULL,
+		    "%s: written as pprof", files[i]);
 		/* The export is gzipped: decoded as a file would be. */
 		in = input_memory_decoded(buf, len, &cause);
 		q = in == NULL ? NULL : reader_load_input(in, NULL, NULL,

@@ -1,0 +1,244 @@
+/*
+ * Copyright (c) 2026 The deepq developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "base64.h"
+#include "columns.h"
+#include "cost.h"
+#include "display.h"
+#include "outbuf.h"
+#include "profile.h"
+#include "query.h"
+#include "report.h"
+#include "writer.h"
+
+/*
+ * The export reports, cmd=folded|callgrind|pprof|speedscope: the profile
+ * in a file format other tools read, made by its writer (writer.h). Each
+ * answers in two formats:
+ *
+ * - its own (format=folded, ...): the writer streams straight into the
+ *   answer's body (export_stream, the report_entry's export), with no copy
+ *   of the text in between, and the body's deadline check stops a write
+ *   that takes too long;
+ * - format=json: {"deepq":1,"cmd":C,"metric":M,"total":T,"text":S}, the
+ *   text as a string (base64, with "encoding":"base64", for pprof's
+ *   gzipped protobuf).
+ *
+ * A profile the format cannot hold is the query's fault (400); running
+ * out of memory is ours (500).
+ */
+
+struct export {
+	const char	*name;
+	const char	*title;		/* the report's, for its page */
+	int		 (*write)(struct outbuf *, const struct profile *,
+			    const struct writer_options *, char **);
+	int		 binary;	/* base64 in the JSON */
+};
+
+static const struct export	*export_find(const struct query *,
+				    struct report_error *);
+static int	export_options(const struct profile *, const struct query *,
+		    struct writer_options *, struct report_error *);
+static void	export_error(struct report_error *, const char *);
+static int	export_check(void *);
+static json_t	*export_create(const struct profile *, const struct query *,
+		    const struct report_context *, struct report_error *);
+static struct display *export_display(const json_t *, const struct query *);
+static int	export_stream(struct outbuf *, const struct profile *,
+		    const struct query *, const struct report_context *,
+		    struct report_error *);
+
+static const struct export export_table[] = {
+	{ "folded", "Folded stacks", writer_folded, 0 },
+	{ "callgrind", "Callgrind", writer_callgrind, 0 },
+	{ "pprof", "pprof profile", writer_pprof, 1 },
+	{ "speedscope", "speedscope file", writer_speedscope, 0 },
+};
+
+/* One registration for the four: the cmd= is the format's name. */
+#define EXPORT_ENTRY(cmd, heading)					\
+const struct report_entry report_##cmd##_entry = {			\
+	.name = #cmd,							\
+	.title = heading,						\
+	.formats = #cmd "|json",					\
+	.create_json = export_create,					\
+	.display_json = export_display,					\
+	.export = export_stream,					\
+}
+
+EXPORT_ENTRY(folded, "Folded stacks");
+EXPORT_ENTRY(callgrind, "Callgrind");
+EXPORT_ENTRY(pprof, "pprof profile");
+EXPORT_ENTRY(speedscope, "speedscope file");
+
+static const struct export *
+export_find(const struct query *q, struct report_error *e)
+{
+	const char	*cmd = query_str(q, QUERY_CMD);
+	size_t		 i;
+
+	for (i = 0; i < sizeof export_table / sizeof export_table[0]; i++) {
+		if (strcmp(export_table[i].name, cmd) == 0)
+			return (&export_table[i]);
+	}
+	report_error_set(e, 400, "report %s is not available", cmd);
+	return (NULL);
+}
+
+/*
+ * The writer's options from the query (the writers ignore those their
+ * format has no use for), after the checks report_create makes.
+ */
+static int
+export_options(const struct profile *p, const struct query *q,
+    struct writer_options *o, struct report_error *e)
+{
+	int	 m;
+
+	if ((m = report_metric(p, q, e)) == -1 || columns_check(p, q, e) == -1)
+		return (-1);
+	memset(o, 0, sizeof *o);
+	o->metric = m;
+	o->maxdepth = (uint32_t)query_int(q, QUERY_MAXDEPTH);
+	o->time_order = strcmp(query_str(q, QUERY_ORDER), "time") == 0;
+	o->no_modules = !query_int(q, QUERY_MODULES);
+	return (0);
+}
+
+/* A writer's failure: the profile's (400) unless memory or the buffer. */
+static void
+export_error(struct report_error *e, const char *cause)
+{
+	report_error_set(e, cause != NULL && strcmp(cause, "out of memory") !=
+	    0 && strcmp(cause, "write error") != 0 ? 400 : 500, "%s",
+	    cause != NULL ? cause : "out of memory");
+}
+
+static int
+export_check(void *arg)
+{
+	return (cost_check(arg));
+}
+
+/* format=json: the text in a string. */
+static json_t *
+export_create(const struct profile *p, const struct query *q,
+    const struct report_context *ctx, struct report_error *e)
+{
+	const struct export	*x;
+	struct writer_options	 o;
+	struct outbuf		 ob;
+	json_t			*j = NULL;
+	char			*text = NULL, *b64, *cause = NULL;
+	size_t			 len;
+
+	if ((x = export_find(q, e)) == NULL ||
+	    export_options(p, q, &o, e) == -1)
+		return (NULL);
+	outbuf_init(&ob);
+	if (ctx->cost != NULL)
+		outbuf_check(&ob, export_check, ctx->cost);
+	if (x->write(&ob, p, &o, &cause) == -1) {
+		if (ctx->cost != NULL && cost_over(ctx->cost))
+			report_error_cost(e, ctx->cost);
+		else
+			export_error(e, cause);
+		goto done;
+	}
+	if ((text = outbuf_take(&ob, &len)) == NULL) {
+		report_error_set(e, 500, "out of memory");
+		goto done;
+	}
+	if (x->binary) {
+		b64 = base64_encode(text, len, &len);
+		free(text);
+		if ((text = b64) == NULL) {
+			report_error_set(e, 500, "out of memory");
+			goto done;
+		}
+	}
+	/*
+	 * No UTF-8 check of a text that may be hundreds of megabytes: it
+	 * holds only ASCII and the profile's names, which the builder made
+	 * valid UTF-8.
+	 */
+	if ((j = report_new(x->name)) == NULL ||
+	    json_object_set_new(j, "metric",
+	    json_string(p->metrics[o.metric].name)) == -1 ||
+	    json_object_set_new(j, "total",
+	    json_integer(p->metrics[o.metric].sum)) == -1 ||
+	    json_object_set_new(j, "text", json_stringn_nocheck(text, len)) ==
+	    -1 || (x->binary && json_object_set_new(j, "encoding",
+	    json_string("base64")) == -1)) {
+		json_decref(j);
+		j = NULL;
+		report_error_set(e, 500, "out of memory");
+	}
+done:
+	outbuf_clear(&ob);
+	free(cause);
+	free(text);
+	return (j);
+}
+
+/* The display of an export: only its size (the formats need none). */
+static struct display *
+export_display(const json_t *j, const struct query *q)
+{
+	const struct export	*x;
+	struct display		*d;
+
+	if ((x = export_find(q, NULL)) == NULL ||
+	    (d = display_create(x->title)) == NULL)
+		return (NULL);
+	display_text(d, "%zu bytes.", strlen(report_string(j, "text")));
+	return (d);
+}
+
+/*
+ * The export's own format, written into the answer's body. A failed
+ * body (out of memory, past the query's deadline) leaves *e empty: the
+ * caller knows why (answer-query.c).
+ */
+static int
+export_stream(struct outbuf *ob, const struct profile *p,
+    const struct query *q, const struct report_context *ctx,
+    struct report_error *e)
+{
+	const struct export	*x;
+	struct writer_options	 o;
+	char			*cause = NULL;
+
+	if ((x = export_find(q, e)) == NULL ||
+	    export_options(p, q, &o, e) == -1)
+		return (-1);
+	if (x->write(ob, p, &o, &cause) == -1) {
+		if (outbuf_failed(ob) == 0)
+			export_error(e, cause);
+		free(cause);
+		return (-1);
+	}
+	return (0);
+}

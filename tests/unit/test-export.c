@@ -1,0 +1,206 @@
+/*
+ * The export reports (engine/report-export.c): each export's own format,
+ * which its writer streams into the answer's body, is the same bytes as
+ * the writer gives into a buffer of its own and as the JSON form's text
+ * (base64 decoded for pprof); a profile the format cannot hold is a 400
+ * in both forms; an export past the query's deadline stops with a 503
+ * in both forms.
+ */
+
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "answer-query.h"
+#include "base64.h"
+#include "outbuf.h"
+#include "profile-builder.h"
+#include "profile.h"
+#include "reader.h"
+#include "tap.h"
+#include "writer.h"
+
+static const struct {
+	const char	*cmd;
+	int		 (*write)(struct outbuf *, const struct profile *,
+			    const struct writer_options *, char **);
+} exports[] = {
+	{ "folded", writer_folded },
+	{ "callgrind", writer_callgrind },
+	{ "pprof", writer_pprof },
+	{ "speedscope", writer_speedscope },
+};
+
+static struct answer *
+ask(const struct profile *p, const char *qs, uint64_t max_msec)
+{
+	struct answer_context	 ctx;
+
+	memset(&ctx, 0, sizeof ctx);
+	ctx.render.link_base = "?";
+	ctx.report.name = "test";
+	ctx.report.max_msec = max_msec;
+	return (answer_query(p, qs, &ctx));
+}
+
+/* The same bytes three ways, for each export. */
+static void
+test_same(const struct profile *p, const char *name)
+{
+	struct writer_options	 o;
+	struct outbuf		 ob;
+	struct answer		*raw, *js;
+	json_t			*j;
+	json_error_t		 err;
+	const char		*text;
+	char			 qs[128], *cause = NULL, *mine;
+	void			*dec = NULL;
+	size_t			 i, len, n;
+
+	for (i = 0; i < sizeof exports / sizeof exports[0]; i++) {
+		memset(&o, 0, sizeof o);
+		outbuf_init(&ob);
+		if (exports[i].write(&ob, p, &o, &cause) == -1)
+			ok(0, "%s: %s", exports[i].cmd, cause);
+		mine = outbuf_take(&ob, &len);
+		snprintf(qs, sizeof qs, "cmd=%s&format=%s", exports[i].cmd,
+		    exports[i].cmd);
+		raw = ask(p, qs, 0);
+		snprintf(qs, sizeof qs, "cmd=%s&format=json", exports[i].cmd);
+		js = ask(p, qs, 0);
+		ok(raw != NULL && raw->status == 200 && mine != NULL &&
+		    raw->len == len && memcmp(raw->body, mine, len) == 0,
+		    "%s: %s streamed is the writer's %zu bytes", name,
+		    exports[i].cmd, len);
+		j = js != NULL ? json_loadb(js->body, js->len, 0, &err) : NULL;
+		text = json_string_value(json_object_get(j, "text"));
+		n = json_string_length(json_object_get(j, "text"));
+		if (text != NULL && json_object_get(j, "encoding") != NULL) {
+			dec = base64_decode(text, n, &n);
+			text = dec;
+		}
+		ok(text != NULL && raw != NULL && n == raw->len &&
+		    memcmp(text, raw->body, n) == 0,
+		    "%s: %s's JSON text is the same bytes", name,
+		    exports[i].cmd);
+		free(dec);
+		dec = NULL;
+		json_decref(j);
+		answer_free(raw);
+		answer_free(js);
+		free(mine);
+	}
+}
+
+/*
+ * 4000 stacks 50 deep over 2000 functions, each stack its own after its
+ * first frames: about 190,000 call nodes, exports of megabytes.
+ */
+static struct profile *
+big_profile(void)
+{
+	struct profile_builder	*b;
+	struct profile		*p;
+	char			 name[64], *cause = NULL;
+	uint32_t		 f[2000], n, k, d;
+	int			 m;
+
+	if ((b = profile_builder_create("test")) == NULL)
+		return (NULL);
+	m = profile_builder_metric(b, "samples", "count");
+	for (k = 0; k < 2000; k++) {
+		snprintf(name, sizeof name, "namespace::Class%u::method_%u",
+		    k % 97, k);
+		f[k] = profile_builder_func(b, name, strlen(name), "", 0);
+	}
+	for (k = 0; k < 4000; k++) {
+		n = PROFILE_ROOT;
+		for (d = 0; d < 50; d++)
+			n = profile_builder_child(b, n, f[(((k + 1) *
+			    2654435761u + d * 2246822519u) >> 13) % 2000]);
+		profile_builder_add(b, n, m, 1 + k % 7);
+	}
+	/* finish frees the builder, whether it fails or not. */
+	p = profile_builder_finish(b, &cause);
+	free(cause);
+	return (p);
+}
+
+/* A file of tests/data. */
+static struct profile *
+load(const char *name)
+{
+	const char	*top = getenv("top_srcdir");
+	struct profile	*p;
+	char		 src[4096], *cause = NULL;
+
+	snprintf(src, sizeof src, "%s/tests/data/%s", top != NULL ? top : ".",
+	    name);
+	if ((p = reader_load(src, NULL, NULL, &cause)) == NULL)
+		ok(0, "%s loads: %s", src, cause);
+	free(cause);
+	return (p);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct profile	*p;
+	struct answer	*a;
+	char		 qs[128];
+	size_t		 i;
+
+	/* With a sample order (v8): speedscope's evented profile. */
+	if ((p = load("v8-small.cpuprofile")) == NULL)
+		return (tap_done());
+	test_same(p, "v8-small.cpuprofile");
+	a = ask(p, "cmd=folded&format=folded&order=time", 0);
+	ok(a != NULL && a->status == 200 && a->len > 0, "order=time: %zu "
+	    "bytes", a != NULL ? a->len : 0);
+	answer_free(a);
+	profile_free(p);
+
+	if ((p = load("firefox.folded")) == NULL)
+		return (tap_done());
+	test_same(p, "firefox.folded");
+
+	/* Folded's order=time needs a sample order this file has not. */
+	a = ask(p, "cmd=folded&format=folded&order=time", 0);
+	ok(a != NULL && a->status == 400 && a->len > 10 &&
+	    strncmp(a->body, "error 400: ", 11) == 0,
+	    "no sample order: a 400 in the format's own error line");
+	answer_free(a);
+	a = ask(p, "cmd=folded&format=json&order=time", 0);
+	ok(a != NULL && a->status == 400, "and as JSON");
+	answer_free(a);
+	profile_free(p);
+
+	if ((p = big_profile()) == NULL) {
+		ok(0, "the big profile builds");
+		return (tap_done());
+	}
+	ok(p->nnodes > 180000, "a big profile: %u nodes", p->nnodes);
+	test_same(p, "big");
+	/* A deadline of 1 ms: the export stops, the answer says why. */
+	for (i = 0; i < sizeof exports / sizeof exports[0]; i++) {
+		snprintf(qs, sizeof qs, "cmd=%s&format=%s", exports[i].cmd,
+		    exports[i].cmd);
+		a = ask(p, qs, 1);
+		ok(a != NULL && a->status == 503, "%s past its deadline: 503",
+		    qs);
+		answer_free(a);
+		snprintf(qs, sizeof qs, "cmd=%s&format=json", exports[i].cmd);
+		a = ask(p, qs, 1);
+		ok(a != NULL && a->status == 503, "%s past its deadline: 503",
+		    qs);
+		answer_free(a);
+	}
+	profile_free(p);
+	(void)argc;
+	(void)argv;
+	return (tap_done());
+}
