@@ -519,10 +519,10 @@ columns_metrics(struct display *d, const struct query *q,
 }
 
 /*
- * columns_metrics() from the profile and the current metric m, as
- * columns_metrics_json() reads them from a report's JSON: a comparison's
- * (cmp) base values, the profile's last metric, are no metric of their
- * own; the current one is the last of its name.
+ * columns_metrics() from the profile and the current metric m, as the
+ * report's JSON lists them: a comparison's (cmp) base values, the
+ * profile's last metric, are no metric of their own; the current one is
+ * the last of its name.
  */
 void
 columns_metrics_profile(struct display *d, const struct query *q,
@@ -540,30 +540,6 @@ columns_metrics_profile(struct display *d, const struct query *q,
 		names[k] = p->metrics[k].name;
 		if (strcmp(names[k], p->metrics[m].name) == 0)
 			at = k;
-	}
-	columns_metrics(d, q, names, n, at);
-}
-
-/* columns_metrics() from a report's "metrics" and "metric". */
-void
-columns_metrics_json(struct display *d, const json_t *j,
-    const struct query *q)
-{
-	const json_t	*ms = json_object_get(j, "metrics");
-	const char	*names[PROFILE_MAX_METRICS];
-	const char	*cur = report_string(j, "metric");
-	size_t		 i, n = 0, at = 0;
-
-	for (i = 0; i < json_array_size(ms) && n < PROFILE_MAX_METRICS; i++) {
-		names[n] = report_string(json_array_get(ms, i), "name");
-		/* A comparison's base values are no metric of their own. */
-		if (json_object_get(j, "comparison") != NULL &&
-		    i + 1 == json_array_size(ms) &&
-		    strcmp(names[n], "base") == 0)
-			break;
-		if (strcmp(names[n], cur) == 0)
-			at = n;
-		n++;
 	}
 	columns_metrics(d, q, names, n, at);
 }

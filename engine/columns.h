@@ -31,8 +31,6 @@
  * Everything is read from the profile and the query as report_metrics()
  * puts it in the JSON (a value a metric name: the last metric of that
  * name), so the HTML and text pages show what the JSON holds.
- * columns_metrics_json() reads a report's JSON, for the flame graph's
- * page, which is still made from it.
  */
 
 #include <stdint.h>
@@ -89,8 +87,6 @@ void		 columns_pager(struct display *, const struct query *,
 		     int64_t, int64_t, int64_t);
 void		 columns_metrics(struct display *, const struct query *,
 		     const char *const *, size_t, size_t);
-void		 columns_metrics_json(struct display *, const json_t *,
-		     const struct query *);
 void		 columns_metrics_profile(struct display *,
 		     const struct query *, const struct profile *, int, int);
 void		 columns_views(struct display *, const struct query *);
