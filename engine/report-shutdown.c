@@ -65,7 +65,7 @@ shutdown_create(const struct profile *p, const struct query *q,
     const struct report_context *ctx, struct report_error *e)
 {
 	struct shutdown_result	*t;
-	json_t			*s, *pid;
+	struct report_status	 s;
 
 	if (ctx->status == NULL) {
 		report_error_set(e, 400, "cmd=shutdown is answered by "
@@ -73,15 +73,13 @@ shutdown_create(const struct profile *p, const struct query *q,
 		return (NULL);
 	}
 	/* The server's status says which process it is. */
-	if ((s = ctx->status(ctx->status_arg)) == NULL ||
-	    !json_is_integer(pid = json_object_get(s, "pid")) ||
+	memset(&s, 0, sizeof s);
+	if (ctx->status(ctx->status_arg, &s) == -1 ||
 	    (t = calloc(1, sizeof *t)) == NULL) {
-		json_decref(s);
 		report_error_set(e, 500, "out of memory");
 		return (NULL);
 	}
-	t->pid = json_integer_value(pid);
-	json_decref(s);
+	t->pid = s.pid;
 	if ((t->file = strdup(ctx->name ? ctx->name : "")) == NULL) {
 		shutdown_free(t);
 		report_error_set(e, 500, "out of memory");

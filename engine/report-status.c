@@ -37,47 +37,93 @@
  * link could be followed by a crawler or a prefetcher.
  */
 
-static json_t	*status_create(const struct profile *, const struct query *,
+/* The result: the server's figures and the profile's name. */
+struct status_result {
+	struct report_status	 s;
+	char			*file;
+};
+
+static void	*status_create(const struct profile *, const struct query *,
 		    const struct report_context *, struct report_error *);
-static struct display *status_display(const json_t *, const struct query *);
+static json_t	*status_json(const void *, const struct query *);
+static struct display *status_display(const void *,
+		    const struct report_notes *, const struct query *);
+static void	 status_free(void *);
 static char	*status_seconds(double);
 
 const struct report_entry report_status_entry = {
 	.name = "status",
 	.title = "Server status",
 	.formats = "html|json|text",
-	.create_json = status_create,
-	.display_json = status_display,
+	.create = status_create,
+	.json = status_json,
+	.display = status_display,
+	.free = status_free,
 	.live = 1,
 };
 
-static json_t *
+static void *
 status_create(const struct profile *p, const struct query *q,
     const struct report_context *ctx, struct report_error *e)
 {
-	json_t	*j, *s;
+	struct status_result	*t;
 
 	if (ctx->status == NULL) {
 		report_error_set(e, 400, "cmd=status is answered by "
 		    "deepq-server, not in-process");
 		return (NULL);
 	}
-	if ((j = report_new("status")) == NULL ||
-	    (s = ctx->status(ctx->status_arg)) == NULL) {
-		json_decref(j);
+	if ((t = calloc(1, sizeof *t)) == NULL ||
+	    ctx->status(ctx->status_arg, &t->s) == -1 ||
+	    (t->file = strdup(ctx->name ? ctx->name : "")) == NULL) {
+		status_free(t);
 		report_error_set(e, 500, "out of memory");
 		return (NULL);
 	}
-	if (json_object_update(j, s) == -1 ||
-	    json_object_set_new(j, "file", json_string(ctx->name ?
-	    ctx->name : "")) == -1) {
-		json_decref(s);
-		json_decref(j);
-		report_error_set(e, 500, "out of memory");
-		return (NULL);
-	}
-	json_decref(s);
-	return (j);
+	return (t);
+}
+
+static void
+status_free(void *v)
+{
+	struct status_result	*t = v;
+
+	if (t == NULL)
+		return;
+	free(t->file);
+	free(t);
+}
+
+/* cmd=status as JSON (deepq-query(7)); NULL if out of memory. */
+static json_t *
+status_json(const void *v, const struct query *q)
+{
+	const struct status_result	*t = v;
+	const struct report_status	*s = &t->s;
+
+	return (json_pack("{s:i, s:s, s:I, s:s, s:I, s:b, s:I, s:I, s:I, "
+	    "s:I, s:I, s:i, s:I, s:{s:I, s:I, s:I, s:I, s:I, s:I}, s:s}",
+	    "deepq", REPORT_VERSION,
+	    "cmd", "status",
+	    "pid", (json_int_t)s->pid,
+	    "format", s->format ? s->format : "",
+	    "load_ms", (json_int_t)s->load_ms,
+	    "cached", s->cached,
+	    "started", (json_int_t)s->started,
+	    "uptime", (json_int_t)s->uptime,
+	    "idle_ms", (json_int_t)s->idle_ms,
+	    "queries", (json_int_t)s->queries,
+	    "rss", (json_int_t)s->rss,
+	    "idle_timeout", s->idle_timeout,
+	    "clients", (json_int_t)s->clients,
+	    "answer_cache",
+	    "hits", (json_int_t)s->answer_cache.hits,
+	    "misses", (json_int_t)s->answer_cache.misses,
+	    "evictions", (json_int_t)s->answer_cache.evictions,
+	    "entries", (json_int_t)s->answer_cache.entries,
+	    "bytes", (json_int_t)s->answer_cache.bytes,
+	    "limit", (json_int_t)s->answer_cache.limit,
+	    "file", t->file));
 }
 
 /* 3723.5 -> "1h 2m 3.5s". Caller frees. */
@@ -99,51 +145,52 @@ status_seconds(double t)
 }
 
 static struct display *
-status_display(const json_t *j, const struct query *q)
+status_display(const void *v, const struct report_notes *notes,
+    const struct query *q)
 {
 	struct display		*d;
-	struct display_block	*t;
+	struct display_block	*b;
 	const char		*names[] = { "File", "Format", "Process id",
 	    "Load time", "Uptime", "Idle", "Queries served", "Memory (RSS)",
 	    "Idle timeout", "Answer cache" };
-	const json_t		*ac;
-	char			*v[10], *link;
+	const struct status_result *t = v;
+	const struct report_status *s = &t->s;
+	char			*val[10], *link;
 	size_t			 i, r;
 	double			 rss;
 
 	if ((d = display_create("Server status")) == NULL)
 		return (NULL);
-	memset(v, 0, sizeof v);
-	v[0] = strdup(report_string(j, "file"));
-	v[1] = strdup(report_string(j, "format"));
-	if (asprintf(&v[2], "%lld", (long long)report_integer(j, "pid")) == -1)
-		v[2] = NULL;
-	v[3] = status_seconds((double)report_integer(j, "load_ms") / 1000);
-	v[4] = status_seconds(report_integer(j, "uptime"));
-	v[5] = status_seconds((double)report_integer(j, "idle_ms") / 1000);
-	v[6] = display_number(report_integer(j, "queries"));
-	rss = (double)report_integer(j, "rss") / (1024 * 1024);
-	if (asprintf(&v[7], "%.1f MB", rss) == -1)
-		v[7] = NULL;
-	v[8] = status_seconds(report_integer(j, "idle_timeout"));
-	ac = json_object_get(j, "answer_cache");
-	if (report_integer(ac, "limit") == 0)
-		v[9] = strdup("off");
-	else if (asprintf(&v[9], "%lld hits, %lld misses, %.1f of %.0f MB",
-	    (long long)report_integer(ac, "hits"),
-	    (long long)report_integer(ac, "misses"),
-	    (double)report_integer(ac, "bytes") / (1024 * 1024),
-	    (double)report_integer(ac, "limit") / (1024 * 1024)) == -1)
-		v[9] = NULL;
+	memset(val, 0, sizeof val);
+	val[0] = strdup(t->file);
+	val[1] = strdup(s->format ? s->format : "");
+	if (asprintf(&val[2], "%lld", (long long)s->pid) == -1)
+		val[2] = NULL;
+	val[3] = status_seconds((double)s->load_ms / 1000);
+	val[4] = status_seconds((double)s->uptime);
+	val[5] = status_seconds((double)s->idle_ms / 1000);
+	val[6] = display_number(s->queries);
+	rss = (double)s->rss / (1024 * 1024);
+	if (asprintf(&val[7], "%.1f MB", rss) == -1)
+		val[7] = NULL;
+	val[8] = status_seconds(s->idle_timeout);
+	if (s->answer_cache.limit == 0)
+		val[9] = strdup("off");
+	else if (asprintf(&val[9], "%lld hits, %lld misses, %.1f of %.0f MB",
+	    (long long)s->answer_cache.hits,
+	    (long long)s->answer_cache.misses,
+	    (double)s->answer_cache.bytes / (1024 * 1024),
+	    (double)s->answer_cache.limit / (1024 * 1024)) == -1)
+		val[9] = NULL;
 
-	t = display_table(d, 2, "status");
-	display_head(d, t, 0, "", NULL, 0);
-	display_head(d, t, 1, "", NULL, 0);
+	b = display_table(d, 2, "status");
+	display_head(d, b, 0, "", NULL, 0);
+	display_head(d, b, 1, "", NULL, 0);
 	for (i = 0; i < sizeof names / sizeof names[0]; i++) {
-		r = display_row(d, t);
-		display_cell(d, t, r, 0, names[i], NULL, 0);
-		display_cell(d, t, r, 1, v[i] ? v[i] : "?", NULL, 0);
-		free(v[i]);
+		r = display_row(d, b);
+		display_cell(d, b, r, 0, names[i], NULL, 0);
+		display_cell(d, b, r, 1, val[i] ? val[i] : "?", NULL, 0);
+		free(val[i]);
 	}
 	link = report_link(q, QUERY_CMD, "shutdown", -1);
 	display_form(d, "Shut down this server", link ? link : "");

@@ -45,8 +45,6 @@
  * and its page reads it back by key (report_string, report_integer).
  * The reports still on it:
  *
- *	status		its figures come as a JSON object from the
- *			server's status callback (report_context.status);
  *	folded, callgrind, pprof, speedscope
  *			the exports (report-export.c), for format=json
  *			only: a writer's text in a JSON string. In their
@@ -80,12 +78,34 @@ struct transform_stack;
 #define REPORT_SORT_TOTAL	1
 #define REPORT_SORT_NAME	2
 
+/*
+ * What only a serving process knows (cmd=status, cmd=shutdown), filled
+ * by its report_context.status callback (server/server-status.c).
+ */
+struct report_status {
+	int64_t		 pid;
+	const char	*format;	/* the profile's, static */
+	int64_t		 load_ms;
+	int		 cached;	/* loaded from a cache file */
+	int64_t		 started;	/* time(), seconds */
+	int64_t		 uptime;	/* seconds */
+	int64_t		 idle_ms;
+	int64_t		 queries;
+	int64_t		 rss;		/* bytes, -1 if unknown */
+	int		 idle_timeout;	/* seconds */
+	int64_t		 clients;
+	struct {
+		int64_t	 hits, misses, evictions, entries, bytes, limit;
+	}		 answer_cache;
+};
+
 /* What a report may need beyond the profile and the query. */
 struct report_context {
 	const char		*name;		/* profile's display name */
 	const struct profile	*base;		/* base= profile, or NULL */
 	const char		*base_name;
-	json_t			*(*status)(void *);	/* cmd=status */
+	/* cmd=status and shutdown: the server's figures; -1 if unknown. */
+	int			 (*status)(void *, struct report_status *);
 	void			*status_arg;
 	uint64_t		 max_cost;	/* node visits per query, 0 = none */
 	uint64_t		 max_msec;	/* wall clock per query, 0 = none */

@@ -24,10 +24,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <jansson.h>
-
 #include "answer-cache.h"
 #include "profile.h"
+#include "report.h"
 #include "rundir.h"
 #include "server.h"
 
@@ -54,9 +53,9 @@ server_status_rss(void)
 	return (resident < 0 ? -1 : resident * sysconf(_SC_PAGESIZE));
 }
 
-/* The status object (report_context.status callback). */
-json_t *
-server_status(void *arg)
+/* The server's figures (report_context.status callback). */
+int
+server_status(void *arg, struct report_status *rs)
 {
 	struct server	*s = arg;
 	struct answer_cache_stats st;
@@ -64,24 +63,22 @@ server_status(void *arg)
 	time_t		 t = time(NULL);
 
 	answer_cache_stats(s->acache, &st);
-	return (json_pack("{s:I, s:s, s:I, s:b, s:I, s:I, s:I, s:I, s:I, s:i, "
-	    "s:I, s:{s:I, s:I, s:I, s:I, s:I, s:I}}",
-	    "pid", (json_int_t)getpid(),
-	    "format", s->profile->format,
-	    "load_ms", (json_int_t)(s->load_time * 1000 + 0.5),
-	    "cached", s->from_cache,
-	    "started", (json_int_t)s->started,
-	    "uptime", (json_int_t)(t - s->started),
-	    "idle_ms", (json_int_t)(now - s->last),
-	    "queries", (json_int_t)s->queries,
-	    "rss", (json_int_t)server_status_rss(),
-	    "idle_timeout", s->idle_timeout,
-	    "clients", (json_int_t)s->nclients,
-	    "answer_cache",
-	    "hits", (json_int_t)st.hits,
-	    "misses", (json_int_t)st.misses,
-	    "evictions", (json_int_t)st.evictions,
-	    "entries", (json_int_t)st.entries,
-	    "bytes", (json_int_t)st.bytes,
-	    "limit", (json_int_t)st.limit));
+	rs->pid = (int64_t)getpid();
+	rs->format = s->profile->format;
+	rs->load_ms = (int64_t)(s->load_time * 1000 + 0.5);
+	rs->cached = s->from_cache;
+	rs->started = (int64_t)s->started;
+	rs->uptime = (int64_t)(t - s->started);
+	rs->idle_ms = (int64_t)(now - s->last);
+	rs->queries = (int64_t)s->queries;
+	rs->rss = (int64_t)server_status_rss();
+	rs->idle_timeout = s->idle_timeout;
+	rs->clients = (int64_t)s->nclients;
+	rs->answer_cache.hits = (int64_t)st.hits;
+	rs->answer_cache.misses = (int64_t)st.misses;
+	rs->answer_cache.evictions = (int64_t)st.evictions;
+	rs->answer_cache.entries = (int64_t)st.entries;
+	rs->answer_cache.bytes = (int64_t)st.bytes;
+	rs->answer_cache.limit = (int64_t)st.limit;
+	return (0);
 }

@@ -189,6 +189,7 @@ int	server_client_create(struct server *, const char *,
 void	server_client_free(struct server_client *);
 
 /* server-status.c */
-json_t	*server_status(void *);
+struct report_status;
+int	 server_status(void *, struct report_status *);
 
 #endif /* SERVER_H */
