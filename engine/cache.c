@@ -30,6 +30,7 @@
 #include "cache.h"
 #include "callgraph.h"
 #include "cause.h"
+#include "outbuf.h"
 #include "profile.h"
 #include "reader.h"
 #include "strpool.h"
@@ -80,7 +81,7 @@ struct cache_header {
 #define CACHE_BLOCK	(1U << 20)
 
 struct cache_out {
-	FILE		*f;
+	struct outbuf	 ob;		/* to the file's descriptor */
 	uint64_t	 len;
 };
 
@@ -175,7 +176,7 @@ cache_sum(const struct cache_header *hp, const char *payload)
 static void
 out_bytes(struct cache_out *o, const void *v, size_t n)
 {
-	fwrite(v, 1, n, o->f);
+	outbuf_write(&o->ob, v, n);
 	o->len += n;
 }
 
@@ -277,13 +278,9 @@ cache_write(const struct profile *p, const struct callgraph *graph,
 		return (-1);
 	}
 	memset(&o, 0, sizeof o);
-	if ((o.f = fdopen(fd, "w")) == NULL) {
-		cause_set(cause, "%s: %s", tmp, strerror(errno));
-		close(fd);
-		goto fail;
-	}
+	outbuf_init_fd(&o.ob, fd);
 	memset(&h, 0, sizeof h);
-	fwrite(&h, sizeof h, 1, o.f);	/* rewritten at the end */
+	outbuf_write(&o.ob, &h, sizeof h);	/* rewritten at the end */
 
 	strpool_export(p->strings, &data, &len, &off);
 	out_string(&o, p->format);
@@ -333,7 +330,8 @@ cache_write(const struct profile *p, const struct callgraph *graph,
 	 */
 	if (g == NULL && (g = own = callgraph_create(p, NULL)) == NULL) {
 		cause_set(cause, "out of memory");
-		fclose(o.f);
+		outbuf_clear(&o.ob);
+		close(fd);
 		goto fail;
 	}
 	out_bytes(&o, g->clique, p->nfuncs * sizeof *g->clique);
@@ -363,14 +361,19 @@ cache_write(const struct profile *p, const struct callgraph *graph,
 	 * The checksum of the payload as written, read back from the page
 	 * cache through the very blocks a loading server reads.
 	 */
-	if (fflush(o.f) != 0 || cache_sum_file(fileno(o.f), &h) != 0 ||
-	    pwrite(fileno(o.f), &h, sizeof h, 0) != (ssize_t)sizeof h ||
-	    fsync(fileno(o.f)) != 0) {
-		cause_set(cause, "%s: %s", tmp, strerror(errno));
-		fclose(o.f);
+	errno = 0;
+	if (outbuf_flush(&o.ob) != 0 ||
+	    cache_sum_file(fd, &h) != 0 ||
+	    pwrite(fd, &h, sizeof h, 0) != (ssize_t)sizeof h ||
+	    fsync(fd) != 0) {
+		cause_set(cause, "%s: %s", tmp, errno ? strerror(errno) :
+		    "write error");
+		outbuf_clear(&o.ob);
+		close(fd);
 		goto fail;
 	}
-	if (fclose(o.f) != 0) {
+	outbuf_clear(&o.ob);
+	if (close(fd) != 0) {
 		cause_set(cause, "%s: %s", tmp, strerror(errno));
 		goto fail;
 	}
