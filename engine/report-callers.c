@@ -173,24 +173,11 @@ callers_json(const void *v, const struct query *q)
 
 	if ((j = report_new("callers")) == NULL ||
 	    report_metrics(j, p, t->m) == -1 ||
-	    (fo = report_func(p, f)) == NULL ||
+	    (fo = rows_subject_json(p, g, f, &t->b.set, t->cmp ? &t->dd :
+	    NULL)) == NULL ||
 	    json_object_set_new(j, "function", fo) == -1)
 		goto nomem;
 	json_object_set_new(j, "by", json_string(rows_by_name(t->by)));
-	json_object_set_new(fo, "clique", json_integer(g->clique[f]));
-	json_object_set_new(fo, "recursive",
-	    json_boolean(callgraph_recursive(g, g->clique[f])));
-	json_object_set_new(fo, "contexts", json_integer(t->b.set.nodes[0]));
-	/* A call graph counts the calls into the function. */
-	if (t->b.set.calls != NULL)
-		json_object_set_new(fo, "calls",
-		    json_integer((json_int_t)t->b.set.calls[0]));
-	json_object_set_new(fo, "self", report_row_values(p, t->b.set.self));
-	json_object_set_new(fo, "total", report_row_values(p,
-	    t->b.set.total));
-	if (t->cmp && diff_add_values(fo, &t->dd, t->b.set.self,
-	    t->b.set.total) == -1)
-		goto nomem;
 	json_object_set_new(j, "sites", json_string(p->extra_site != NULL ?
 	    "static" : "call nodes"));
 	if ((a = rows_page_json(p, &t->rows)) == NULL ||

@@ -212,6 +212,37 @@ rows_page_clear(struct rows_page *pg)
 	pg->n = 0;
 }
 
+/*
+ * The subject of a butterfly page (cmd=func, cmd=callers): function f's
+ * object with its clique, the call nodes summed, a call graph's calls
+ * into it, its values (set: the butterfly's one row) and, with dd, the
+ * comparison. NULL if out of memory.
+ */
+json_t *
+rows_subject_json(const struct profile *p, const struct callgraph *g,
+    uint32_t f, const struct aggregate_rows *set, const struct diff *dd)
+{
+	json_t	*fo;
+
+	if ((fo = report_func(p, f)) == NULL)
+		return (NULL);
+	if (json_object_set_new(fo, "clique", json_integer(g->clique[f])) ==
+	    -1 || json_object_set_new(fo, "recursive",
+	    json_boolean(callgraph_recursive(g, g->clique[f]))) == -1 ||
+	    json_object_set_new(fo, "contexts", json_integer(set->nodes[0])) ==
+	    -1 || (set->calls != NULL && json_object_set_new(fo, "calls",
+	    json_integer((json_int_t)set->calls[0])) == -1) ||
+	    json_object_set_new(fo, "self", report_row_values(p, set->self)) ==
+	    -1 || json_object_set_new(fo, "total", report_row_values(p,
+	    set->total)) == -1 ||
+	    (dd != NULL && diff_add_values(fo, dd, set->self, set->total) ==
+	    -1)) {
+		json_decref(fo);
+		return (NULL);
+	}
+	return (fo);
+}
+
 /* The page's rows as a JSON array (rows.h); NULL if out of memory. */
 json_t *
 rows_page_json(const struct profile *p, const struct rows_page *pg)

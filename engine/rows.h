@@ -79,6 +79,9 @@ struct rows_page {
 int		 rows_page(struct rows_page *, const struct profile *,
 		     const struct aggregate_rows *, const struct rows_spec *);
 void		 rows_page_clear(struct rows_page *);
+json_t		*rows_subject_json(const struct profile *,
+		     const struct callgraph *, uint32_t,
+		     const struct aggregate_rows *, const struct diff *);
 json_t		*rows_page_json(const struct profile *,
 		     const struct rows_page *);
 void		 rows_page_display(struct display *, const char *,
