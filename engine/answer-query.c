@@ -226,15 +226,14 @@ answer_query_parsed(const struct profile *p, const struct query *q,
 	}
 	/*
 	 * One result, then what the renderer takes: the JSON (format=json,
-	 * svg, the exports) or the page (html, text). A report on the JSON
-	 * adapter is its JSON already, and a flame graph's page draws its
-	 * frames from its JSON (page_json): the page gets it too.
+	 * svg, an export's JSON form) or the page (html, text). A flame
+	 * graph's page draws its frames from its JSON (page_json): the
+	 * page gets it too.
 	 */
 	if ((res = reports_create(entry, use, q, &rc, &e)) == NULL)
 		goto fail;
 	reports_notes_init(&notes, use, q, rc.base_name, ts, estimated);
-	if ((!r->needs_display || !reports_typed(entry) ||
-	    entry->page_json) &&
+	if ((!r->needs_display || entry->page_json) &&
 	    (j = reports_json(entry, res, &notes, q)) == NULL) {
 		report_error_set(&e, 500, "out of memory");
 		goto fail;

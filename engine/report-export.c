@@ -57,15 +57,27 @@ struct export {
 	int		 binary;	/* base64 in the JSON */
 };
 
+/* format=json's result: the writer's whole text (base64 for binary). */
+struct export_result {
+	const struct export	*x;
+	const char		*metric;
+	int64_t			 total;
+	char			*text;
+	size_t			 len;
+};
+
 static const struct export	*export_find(const struct query *,
 				    struct report_error *);
 static int	export_options(const struct profile *, const struct query *,
 		    struct writer_options *, struct report_error *);
 static void	export_error(struct report_error *, const char *);
 static int	export_check(void *);
-static json_t	*export_create(const struct profile *, const struct query *,
+static void	*export_create(const struct profile *, const struct query *,
 		    const struct report_context *, struct report_error *);
-static struct display *export_display(const json_t *, const struct query *);
+static json_t	*export_json(const void *, const struct query *);
+static struct display *export_display(const void *,
+		    const struct report_notes *, const struct query *);
+static void	 export_free(void *);
 static int	export_stream(struct outbuf *, const struct profile *,
 		    const struct query *, const struct report_context *,
 		    struct report_error *);
@@ -83,8 +95,10 @@ const struct report_entry report_##cmd##_entry = {			\
 	.name = #cmd,							\
 	.title = heading,						\
 	.formats = #cmd "|json",					\
-	.create_json = export_create,					\
-	.display_json = export_display,					\
+	.create = export_create,					\
+	.json = export_json,						\
+	.display = export_display,					\
+	.free = export_free,						\
 	.export = export_stream,					\
 }
 
@@ -142,15 +156,15 @@ export_check(void *arg)
 	return (cost_check(arg));
 }
 
-/* format=json: the text in a string. */
-static json_t *
+/* format=json: the writer's text, whole, as the result. */
+static void *
 export_create(const struct profile *p, const struct query *q,
     const struct report_context *ctx, struct report_error *e)
 {
 	const struct export	*x;
+	struct export_result	*t = NULL;
 	struct writer_options	 o;
 	struct outbuf		 ob;
-	json_t			*j = NULL;
 	char			*text = NULL, *b64, *cause = NULL;
 	size_t			 len;
 
@@ -179,41 +193,69 @@ export_create(const struct profile *p, const struct query *q,
 			goto done;
 		}
 	}
-	/*
-	 * No UTF-8 check of a text that may be hundreds of megabytes: it
-	 * holds only ASCII and the profile's names, which the builder made
-	 * valid UTF-8.
-	 */
-	if ((j = report_new(x->name)) == NULL ||
-	    json_object_set_new(j, "metric",
-	    json_string(p->metrics[o.metric].name)) == -1 ||
-	    json_object_set_new(j, "total",
-	    json_integer(p->metrics[o.metric].sum)) == -1 ||
-	    json_object_set_new(j, "text", json_stringn_nocheck(text, len)) ==
-	    -1 || (x->binary && json_object_set_new(j, "encoding",
-	    json_string("base64")) == -1)) {
-		json_decref(j);
-		j = NULL;
+	if ((t = calloc(1, sizeof *t)) == NULL) {
 		report_error_set(e, 500, "out of memory");
+		goto done;
 	}
+	t->x = x;
+	t->metric = p->metrics[o.metric].name;
+	t->total = p->metrics[o.metric].sum;
+	t->text = text;
+	t->len = len;
+	text = NULL;
 done:
 	outbuf_clear(&ob);
 	free(cause);
 	free(text);
+	return (t);
+}
+
+static void
+export_free(void *v)
+{
+	struct export_result	*t = v;
+
+	if (t == NULL)
+		return;
+	free(t->text);
+	free(t);
+}
+
+/*
+ * {"deepq":1,"cmd":C,"metric":M,"total":T,"text":S} (and "encoding").
+ * No UTF-8 check of a text that may be hundreds of megabytes: it holds
+ * only ASCII and the profile's names, which the builder made valid
+ * UTF-8.
+ */
+static json_t *
+export_json(const void *v, const struct query *q)
+{
+	const struct export_result	*t = v;
+	json_t				*j;
+
+	if ((j = report_new(t->x->name)) == NULL ||
+	    json_object_set_new(j, "metric", json_string(t->metric)) == -1 ||
+	    json_object_set_new(j, "total", json_integer(t->total)) == -1 ||
+	    json_object_set_new(j, "text", json_stringn_nocheck(t->text,
+	    t->len)) == -1 || (t->x->binary && json_object_set_new(j,
+	    "encoding", json_string("base64")) == -1)) {
+		json_decref(j);
+		return (NULL);
+	}
 	return (j);
 }
 
 /* The display of an export: only its size (the formats need none). */
 static struct display *
-export_display(const json_t *j, const struct query *q)
+export_display(const void *v, const struct report_notes *n,
+    const struct query *q)
 {
-	const struct export	*x;
-	struct display		*d;
+	const struct export_result	*t = v;
+	struct display			*d;
 
-	if ((x = export_find(q, NULL)) == NULL ||
-	    (d = display_create(x->title)) == NULL)
+	if ((d = display_create(t->x->title)) == NULL)
 		return (NULL);
-	display_text(d, "%zu bytes.", strlen(report_string(j, "text")));
+	display_text(d, "%zu bytes.", t->len);
 	return (d);
 }
 

@@ -543,29 +543,16 @@ report_func_label(const struct profile *p, uint32_t f)
 char *
 report_label(const json_t *o)
 {
-	const char	*name = report_string(o, "name");
-	const char	*module = report_string(o, "module");
+	const char	*name = json_string_value(json_object_get(o, "name"));
+	const char	*module = json_string_value(json_object_get(o,
+			    "module"));
 	char		*s;
 
-	if (*module == '\0')
+	if (name == NULL)
+		name = "";
+	if (module == NULL || *module == '\0')
 		return (strdup(name));
 	if (asprintf(&s, "%s`%s", module, name) == -1)
 		return (NULL);
 	return (s);
-}
-
-/* A string member of a report, "" if absent. */
-const char *
-report_string(const json_t *j, const char *key)
-{
-	const char	*s = json_string_value(json_object_get(j, key));
-
-	return (s != NULL ? s : "");
-}
-
-/* An integer member of a report, 0 if absent. */
-int64_t
-report_integer(const json_t *j, const char *key)
-{
-	return (json_integer_value(json_object_get(j, key)));
 }

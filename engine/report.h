@@ -40,17 +40,6 @@
  * (reports_notes_json) and the pages (diff_text, diff_controls,
  * reports_notes_display) both read.
  *
- * The adapter: a report not yet typed has create_json and display_json
- * instead; its result is its JSON object, the notes are added to it,
- * and its page reads it back by key (report_string, report_integer).
- * The reports still on it:
- *
- *	folded, callgrind, pprof, speedscope
- *			the exports (report-export.c), for format=json
- *			only: a writer's text in a JSON string. In their
- *			own format they stream into the answer's body
- *			through the entry's export.
- *
  * report.c holds the helpers reports build with; reports.c the table.
  */
 
@@ -150,13 +139,6 @@ struct report_entry {
 	struct display	*(*display)(const void *,
 			    const struct report_notes *, const struct query *);
 	void		 (*free)(void *);
-	/* The adapter (see above): the result is the JSON. */
-	json_t		*(*create_json)(const struct profile *,
-			    const struct query *,
-			    const struct report_context *,
-			    struct report_error *);
-	struct display	*(*display_json)(const json_t *,
-			    const struct query *);
 	int		 page_json;	/* its page draws from its JSON
 					   too (the flame graph inline) */
 	int		 live;		/* answers depend on more than the
@@ -203,9 +185,7 @@ int		 report_sort(const struct profile *, const struct query *,
 		     int, int *, struct report_error *);
 void		 report_order(uint32_t *, uint32_t, const int64_t *, size_t,
 		     const char *const *);
-const char	*report_string(const json_t *, const char *);
 char		*report_func_label(const struct profile *, uint32_t);
 char		*report_label(const json_t *);
-int64_t		 report_integer(const json_t *, const char *);
 
 #endif /* REPORT_H */

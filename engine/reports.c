@@ -91,16 +91,9 @@ reports_find(const char *cmd)
 	return (NULL);
 }
 
-/* Is the report typed (not on the JSON adapter, report.h)? */
-int
-reports_typed(const struct report_entry *r)
-{
-	return (r->create != NULL);
-}
-
 /*
- * Create the result of report r for a query: the report's own struct,
- * or its JSON object on the adapter. NULL with *e filled on failure.
+ * Create the result of report r for a query: the report's own struct.
+ * NULL with *e filled on failure.
  */
 void *
 reports_create(const struct report_entry *r, const struct profile *p,
@@ -112,31 +105,20 @@ reports_create(const struct report_entry *r, const struct profile *p,
 	/* Preferences every page shares are checked once, here. */
 	if (report_metric(p, q, e) == -1 || columns_check(p, q, e) == -1)
 		return (NULL);
-	if (reports_typed(r))
-		v = r->create(p, q, ctx, e);
-	else
-		v = r->create_json(p, q, ctx, e);
+	v = r->create(p, q, ctx, e);
 	if (v == NULL && e->status == 0)
 		report_error_set(e, 500, "out of memory");
 	return (v);
 }
 
-/*
- * The JSON answer of a result, the notes included; NULL if out of
- * memory. On the adapter the result is the JSON itself: the notes are
- * added to it (so call this before reports_display(), whose page reads
- * them back) and a new reference is returned.
- */
+/* The JSON answer of a result, the notes included; NULL if out of memory. */
 json_t *
 reports_json(const struct report_entry *r, void *v,
     const struct report_notes *n, const struct query *q)
 {
 	json_t	*j;
 
-	if (reports_typed(r))
-		j = r->json(v, q);
-	else
-		j = json_incref(v);
+	j = r->json(v, q);
 	if (j != NULL && reports_notes_json(j, n) == -1) {
 		json_decref(j);
 		j = NULL;
@@ -144,20 +126,14 @@ reports_json(const struct report_entry *r, void *v,
 	return (j);
 }
 
-/*
- * The page of a result, the notes included (see reports_json() for the
- * adapter); NULL if out of memory.
- */
+/* The page of a result, the notes included; NULL if out of memory. */
 struct display *
 reports_display(const struct report_entry *r, void *v,
     const struct report_notes *n, const struct query *q)
 {
 	struct display	*d;
 
-	if (reports_typed(r))
-		d = r->display(v, n, q);
-	else
-		d = r->display_json(v, q);
+	d = r->display(v, n, q);
 	if (d != NULL)
 		reports_notes_display(d, n, q);
 	return (d);
@@ -167,12 +143,8 @@ reports_display(const struct report_entry *r, void *v,
 void
 reports_free(const struct report_entry *r, void *v)
 {
-	if (v == NULL)
-		return;
-	if (reports_typed(r))
+	if (v != NULL)
 		r->free(v);
-	else
-		json_decref(v);
 }
 
 /*

@@ -38,7 +38,6 @@ json_t		*reports_json(const struct report_entry *, void *,
 struct display	*reports_display(const struct report_entry *, void *,
 		    const struct report_notes *, const struct query *);
 void		 reports_free(const struct report_entry *, void *);
-int		 reports_typed(const struct report_entry *);
 void		 reports_notes_init(struct report_notes *,
 		    const struct profile *, const struct query *,
 		    const char *, const struct transform_stack *, int);
