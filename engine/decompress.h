@@ -47,5 +47,9 @@ struct decompress	*decompress_create(int, int, const void *, size_t,
 void			 decompress_free(struct decompress *);
 ssize_t			 decompress_read(struct decompress *, void *, size_t,
 			     char **);
+int			 decompress_ahead(struct decompress *, char **);
+
+/* A file at least this big (compressed) is decoded ahead (input.c). */
+#define DECOMPRESS_AHEAD_MIN	((off_t)4 * 1024 * 1024)
 
 #endif /* DECOMPRESS_H */

@@ -82,6 +82,7 @@ input_decoder(struct input *in, const void *mem, size_t len, char **cause)
 {
 	unsigned char	 head[65536];
 	ssize_t		 n;
+	char		*why = NULL;
 	int		 kind;
 
 	if (mem == NULL) {
@@ -102,6 +103,13 @@ input_decoder(struct input *in, const void *mem, size_t len, char **cause)
 	    len, cause)) == NULL)
 		return (-1);
 	in->compression = kind;
+	/*
+	 * A big file is decoded by a process of its own, beside the parse
+	 * (decompress_ahead); if that cannot start, here, as a small one.
+	 */
+	if (mem == NULL && in->size >= DECOMPRESS_AHEAD_MIN &&
+	    decompress_ahead(in->dec, &why) == -1)
+		free(why);
 	return (0);
 }
 
