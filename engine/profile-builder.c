@@ -25,6 +25,7 @@
 #include "profile.h"
 #include "profile-builder.h"
 #include "strpool.h"
+#include "timeline.h"
 #include "utf8.h"
 
 /*
@@ -49,6 +50,7 @@ struct profile_builder {
 	uint32_t	 funccap;
 	uint32_t	 samplecap;
 	uint32_t	 max_nodes;
+	struct timeline_builder *times;	/* NULL until a clock is declared */
 	const char	*error;
 };
 
@@ -151,6 +153,7 @@ profile_builder_free(struct profile_builder *b)
 	free(b->lazy);
 	idmap_clear(&b->funcs);
 	free(b->byname);
+	timeline_builder_free(b->times);
 	profile_free(b->p);
 	free(b);
 }
@@ -238,6 +241,15 @@ profile_builder_metric(struct profile_builder *b, const char *name,
 	    == NULL)
 		return (-1);
 	return ((int)p->nmetrics - 1);
+}
+
+/* The unit of metric m ("" if there is no such metric). */
+const char *
+profile_builder_metric_unit(const struct profile_builder *b, int m)
+{
+	if (m < 0 || (uint32_t)m >= b->p->nmetrics)
+		return ("");
+	return (b->p->metrics[m].unit);
 }
 
 /* Record metric m's rate in units per second (0 = unknown). */
@@ -594,6 +606,186 @@ profile_builder_sample(struct profile_builder *b, uint32_t n, int64_t w)
 	return (0);
 }
 
+/*
+ * The profile records when its samples happened (timeline.h): its
+ * clock's unit ("ns", "us", "ms", "s", or a counter such as "ticks")
+ * and rate (units per second, 0 if unknown). Declared before the first
+ * thread, record or mark.
+ */
+int
+profile_builder_clock(struct profile_builder *b, const char *unit,
+    double rate)
+{
+	if (b->times == NULL &&
+	    (b->times = timeline_builder_create()) == NULL)
+		return (-1);
+	if (timeline_builder_clock(b->times, unit, rate) == -1) {
+		b->error = "bad clock unit or rate";
+		return (-1);
+	}
+	return (0);
+}
+
+/*
+ * What each timed record gives metric m: TIMELINE_WEIGHT (its weight,
+ * at its time) or TIMELINE_SPAN (its duration, in the clock's unit).
+ * A metric given no mode is not carried by the records.
+ */
+int
+profile_builder_time_mode(struct profile_builder *b, int m, int mode)
+{
+	if (b->times == NULL || m < 0 || (uint32_t)m >= b->p->nmetrics ||
+	    timeline_builder_mode(b->times, m, mode) == -1) {
+		b->error = "bad metric or mode for the timeline";
+		return (-1);
+	}
+	return (0);
+}
+
+/*
+ * A thread of the timeline by its name, its process' name and its ids
+ * (-1: unknown), added on first sight; PROFILE_NONE on failure.
+ */
+uint32_t
+profile_builder_thread(struct profile_builder *b, const char *name,
+    size_t namelen, const char *process, size_t proclen, int64_t pid,
+    int64_t tid)
+{
+	uint32_t	 n, pr, t;
+
+	if (b->times == NULL) {
+		b->error = "a thread before the clock";
+		return (PROFILE_NONE);
+	}
+	if ((n = profile_builder_string(b, name, namelen)) == STRPOOL_NONE ||
+	    (pr = profile_builder_string(b, process, proclen)) ==
+	    STRPOOL_NONE)
+		return (PROFILE_NONE);
+	if ((t = timeline_builder_thread(b->times, n, pr, pid, tid)) ==
+	    UINT32_MAX) {
+		b->error = "too many threads";
+		return (PROFILE_NONE);
+	}
+	return (t);
+}
+
+/*
+ * A timed record: leaf node n of a thread at time t (the clock's
+ * units), lasting d >= 0 (0: an instant sample), of weight w. The
+ * reader adds the node's values as it always does; this says when.
+ */
+int
+profile_builder_timed(struct profile_builder *b, uint32_t n,
+    uint32_t thread, int64_t t, int64_t d, int64_t w)
+{
+	if (b->times == NULL || n >= b->p->nnodes) {
+		b->error = "a timed sample without a clock, or of a bad node";
+		return (-1);
+	}
+	if (timeline_builder_add(b->times, n, thread, t, d, w) == -1) {
+		b->error = "a sample's time, duration or thread out of range";
+		return (-1);
+	}
+	return (0);
+}
+
+/* An instant event of a thread at time t, named (a marker, not a sample). */
+int
+profile_builder_mark(struct profile_builder *b, uint32_t thread, int64_t t,
+    const char *name, size_t len)
+{
+	uint32_t	 s;
+
+	if (b->times == NULL) {
+		b->error = "a marker before the clock";
+		return (-1);
+	}
+	if ((s = profile_builder_string(b, name, len)) == STRPOOL_NONE)
+		return (-1);
+	if (timeline_builder_mark(b->times, thread, t, s) == -1) {
+		b->error = "a marker's time or thread out of range";
+		return (-1);
+	}
+	return (0);
+}
+
+/*
+ * A derived profile's timeline takes the clock, the bounds, the metrics'
+ * modes, the threads (with the same numbers) and, within [a, e), the
+ * markers of src's (of the threads keep[] flags, if not NULL): its
+ * records are then added with profile_builder_timed.
+ */
+int
+profile_builder_times_like(struct profile_builder *b,
+    const struct profile *src, int64_t a, int64_t e, const uint8_t *keep)
+{
+	const struct timeline	*tl = src->timeline;
+	const char		*name, *proc;
+	uint32_t		 i, k;
+
+	if (tl == NULL)
+		return (0);
+	if (profile_builder_clock(b, tl->unit, tl->rate) == -1)
+		return (-1);
+	timeline_builder_bounds(b->times, tl->start, tl->end);
+	for (k = 0; k < sizeof tl->mode && k < b->p->nmetrics; k++) {
+		if (tl->mode[k] != TIMELINE_NONE &&
+		    profile_builder_time_mode(b, (int)k, tl->mode[k]) == -1)
+			return (-1);
+	}
+	for (i = 0; i < tl->nthreads; i++) {
+		name = profile_string(src, tl->threads[i].name);
+		proc = profile_string(src, tl->threads[i].process);
+		if (profile_builder_thread(b, name, strlen(name), proc,
+		    strlen(proc), tl->threads[i].pid, tl->threads[i].tid) != i)
+			return (-1);
+	}
+	for (i = 0; i < tl->nmarks; i++) {
+		if (tl->marks[i].t < a || tl->marks[i].t >= e ||
+		    (keep != NULL && !keep[tl->marks[i].thread]))
+			continue;
+		name = profile_string(src, tl->marks[i].name);
+		if (profile_builder_mark(b, tl->marks[i].thread,
+		    tl->marks[i].t, name, strlen(name)) == -1)
+			return (-1);
+	}
+	return (0);
+}
+
+/*
+ * A derived profile starts as src: the same metrics (names, units,
+ * rates) and the same functions with the same ids and locations, so
+ * that links made for src keep their meaning. -1 if out of memory.
+ */
+int
+profile_builder_like(struct profile_builder *b, const struct profile *src)
+{
+	const char	*name, *mod, *file;
+	uint32_t	 f, k;
+
+	for (k = 0; k < src->nmetrics; k++) {
+		if (profile_builder_metric(b, src->metrics[k].name,
+		    src->metrics[k].unit) != (int)k)
+			return (-1);
+		b->p->metrics[k].rate = src->metrics[k].rate;
+	}
+	for (f = 0; f < src->nfuncs; f++) {
+		name = profile_func_name(src, f);
+		mod = profile_func_module(src, f);
+		if (profile_builder_func(b, name, strlen(name), mod,
+		    strlen(mod)) != f) {
+			b->error = "functions not unique";
+			return (-1);
+		}
+		file = src->func_file[f] != 0 ? profile_string(src,
+		    src->func_file[f]) : NULL;
+		if (file != NULL || src->func_line[f] != 0)
+			profile_builder_func_location(b, f, file,
+			    file ? strlen(file) : 0, src->func_line[f]);
+	}
+	return (0);
+}
+
 /* Attach reader-specific data, freed with the profile. Takes ownership. */
 void
 profile_builder_set_extra(struct profile_builder *b, void *extra,
@@ -829,6 +1021,15 @@ profile_builder_finish(struct profile_builder *b, char **cause)
 	memcpy(p->func_line, lines, p->nfuncs * sizeof *lines);
 	free(lines);
 
+	if (b->times != NULL && timeline_builder_used(b->times)) {
+		const char	*why;
+
+		if ((p->timeline = timeline_builder_finish(b->times, &why)) ==
+		    NULL) {
+			b->error = why;
+			goto fail;
+		}
+	}
 	strpool_seal(p->strings);
 	b->p = NULL;
 	profile_builder_free(b);
