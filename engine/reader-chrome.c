@@ -32,6 +32,7 @@
 #include "profile-builder.h"
 #include "reader.h"
 #include "reader-v8.h"
+#include "timeline.h"
 
 /*
  * Chrome's trace-event JSON: what DevTools' Performance panel saves,
@@ -64,9 +65,12 @@
  * Timestamps are rounded to the microsecond.
  *
  * Each thread is a child of the root named after its thread_name and
- * process_name metadata and its pid and tid. Lost: instant, counter,
- * async (b/e/n, S/T/F), flow and memory events, args, and the other
- * reading's data.
+ * process_name metadata and its pid and tid. Either reading keeps its
+ * samples' or slices' times and threads (timeline.h: a sample at its
+ * time, lasting until the next; a self span over its time; a slice's
+ * call at its start), and the instant events (i, I, R) as markers.
+ * Lost: counter, async (b/e/n, S/T/F), flow and memory events, args,
+ * and the other reading's data.
  */
 
 #define CHROME_MAX_PROFILES	65536
@@ -77,6 +81,7 @@ struct chrome_thread {
 	const char	*name;		/* borrowed, or NULL */
 	const char	*process;	/* borrowed process_name, or NULL */
 	uint32_t	 node;		/* PROFILE_NONE until used */
+	uint32_t	 tl;		/* timeline thread, or PROFILE_NONE */
 };
 
 struct chrome_profile {
@@ -119,13 +124,17 @@ static uint32_t	chrome_thread(struct chrome *, json_t *);
 static uint32_t	chrome_thread_id(struct chrome *, int64_t, int64_t);
 static uint32_t	chrome_pid_thread(struct chrome *, int64_t);
 static uint32_t	chrome_thread_node(struct chrome *, uint32_t);
+static uint32_t	chrome_tl_thread(struct chrome *, uint32_t);
+static const char *chrome_process(struct chrome *, uint32_t);
+static int	chrome_marks(struct chrome *);
 static int	chrome_metadata(struct chrome *);
 static int	chrome_samples(struct chrome *);
 static int	chrome_events(struct chrome *);
 static int	chrome_slice_cmp(const void *, const void *);
 static int	chrome_event_cmp(const void *, const void *);
 static int	chrome_extend(json_t *, const char *, json_t *);
-static int	chrome_span(struct chrome *, uint32_t, int64_t);
+static int	chrome_span(struct chrome *, uint32_t, uint32_t, int64_t,
+		    int64_t);
 
 const struct reader reader_chrome = {
 	.name = "chrome",
@@ -271,6 +280,7 @@ chrome_thread_id(struct chrome *c, int64_t pid, int64_t tid)
 	c->threads[i].name = NULL;
 	c->threads[i].process = NULL;
 	c->threads[i].node = PROFILE_NONE;
+	c->threads[i].tl = PROFILE_NONE;
 	if (idmap_get(&c->bythread, h) == IDMAP_NONE &&
 	    idmap_put(&c->bythread, h, i) == -1)
 		goto nomem;
@@ -280,24 +290,50 @@ nomem:
 	return (PROFILE_NONE);
 }
 
-/* The root child of thread i: "name (process pid P, tid T)". */
-static uint32_t
-chrome_thread_node(struct chrome *c, uint32_t i)
+/* The name of thread i's process, kept with its thread 0, or NULL. */
+static const char *
+chrome_process(struct chrome *c, uint32_t i)
 {
-	const char	*proc = NULL;
-	char		 label[256];
-	uint32_t	 f, j;
+	uint32_t	 j;
 	int64_t		 k[2];
 
-	if (c->threads[i].node != PROFILE_NONE)
-		return (c->threads[i].node);
-	/* The process name, kept with the process' thread 0. */
 	k[0] = c->threads[i].pid;
 	k[1] = 0;
 	if ((j = idmap_get(&c->bythread, hash_bytes(k, sizeof k))) !=
 	    IDMAP_NONE && c->threads[j].pid == c->threads[i].pid &&
 	    c->threads[j].tid == 0)
-		proc = c->threads[j].process;
+		return (c->threads[j].process);
+	return (NULL);
+}
+
+/* Thread i of the timeline (the clock declared), added on first use. */
+static uint32_t
+chrome_tl_thread(struct chrome *c, uint32_t i)
+{
+	const char	*name = c->threads[i].name, *proc;
+
+	if (c->threads[i].tl != PROFILE_NONE)
+		return (c->threads[i].tl);
+	proc = chrome_process(c, i);
+	c->threads[i].tl = profile_builder_thread(c->b, name ? name : "",
+	    name ? strlen(name) : 0, proc ? proc : "", proc ? strlen(proc) : 0,
+	    c->threads[i].pid, c->threads[i].tid);
+	return (c->threads[i].tl);
+}
+
+/* The root child of thread i: "name (process pid P, tid T)". */
+static uint32_t
+chrome_thread_node(struct chrome *c, uint32_t i)
+{
+	const char	*proc;
+	char		 label[256];
+	uint32_t	 f;
+
+	if (c->threads[i].node != PROFILE_NONE)
+		return (c->threads[i].node);
+	if (chrome_tl_thread(c, i) == PROFILE_NONE)
+		return (PROFILE_NONE);
+	proc = chrome_process(c, i);
 	snprintf(label, sizeof label, "%.100s (%.100s%spid %lld, tid %lld)",
 	    c->threads[i].name != NULL ? c->threads[i].name : "thread",
 	    proc != NULL ? proc : "", proc != NULL ? " " : "",
@@ -395,9 +431,10 @@ chrome_samples(struct chrome *c)
 	uint32_t		 i, t, node;
 	size_t			 j, k;
 
-	/* The V8 reader's metrics, in its order. */
+	/* The V8 reader's metrics, in its order; the trace's clock. */
 	if (profile_builder_metric(c->b, "samples", "count") == -1 ||
-	    profile_builder_metric(c->b, "time", "us") == -1)
+	    profile_builder_metric(c->b, "time", "us") == -1 ||
+	    profile_builder_clock(c->b, "us", 1e6) == -1)
 		return (-1);
 	json_array_foreach(c->events, j, ev) {
 		n = json_string_value(json_object_get(ev, "name"));
@@ -410,8 +447,8 @@ chrome_samples(struct chrome *c)
 			if ((t = chrome_thread(c, ev)) == PROFILE_NONE ||
 			    (node = chrome_thread_node(c, t)) == PROFILE_NONE)
 				return (-1);
-			if (reader_v8_profile(c->b, node, cpu, err,
-			    sizeof err) == -1)
+			if (reader_v8_profile(c->b, node, c->threads[t].tl,
+			    cpu, err, sizeof err) == -1)
 				goto v8err;
 			continue;
 		}
@@ -481,8 +518,8 @@ chrome_samples(struct chrome *c)
 			continue;
 		if ((node = chrome_thread_node(c, pr->thread)) == PROFILE_NONE)
 			return (-1);
-		if (reader_v8_profile(c->b, node, pr->doc, err,
-		    sizeof err) == -1)
+		if (reader_v8_profile(c->b, node, c->threads[pr->thread].tl,
+		    pr->doc, err, sizeof err) == -1)
 			goto v8err;
 	}
 	return (0);
@@ -523,14 +560,19 @@ chrome_slice_cmp(const void *a, const void *b)
 	return (x->index < y->index ? -1 : x->index > y->index);
 }
 
-/* Give node a self span of d us, and record it as a sample. */
+/*
+ * Give node a self span of d us from start on a (timeline) thread, and
+ * record it as a sample.
+ */
 static int
-chrome_span(struct chrome *c, uint32_t node, int64_t d)
+chrome_span(struct chrome *c, uint32_t node, uint32_t thread, int64_t start,
+    int64_t d)
 {
 	if (d <= 0)
 		return (0);
 	if (profile_builder_add(c->b, node, c->mtime, d) == -1 ||
-	    profile_builder_sample(c->b, node, d) == -1)
+	    profile_builder_sample(c->b, node, d) == -1 ||
+	    profile_builder_timed(c->b, node, thread, start, d, 0) == -1)
 		return (-1);
 	return (0);
 }
@@ -547,12 +589,15 @@ chrome_events(struct chrome *c)
 	json_t			*ev, *ph, *name, *cat;
 	size_t			 i, j, n = 0, depth, nopen = 0, first;
 	int64_t			 ts, dur, last = 0, tend;
-	uint32_t		 f, node, t;
+	uint32_t		 f, node, t, th = PROFILE_NONE;
 	const char		*p, *nm, *ct;
 	int			 rv = -1;
 
 	if ((c->mtime = profile_builder_metric(c->b, "time", "us")) == -1 ||
-	    (c->mcalls = profile_builder_metric(c->b, "calls", "count")) == -1)
+	    (c->mcalls = profile_builder_metric(c->b, "calls", "count")) == -1 ||
+	    profile_builder_clock(c->b, "us", 1e6) == -1 ||
+	    profile_builder_time_mode(c->b, c->mtime, TIMELINE_SPAN) == -1 ||
+	    profile_builder_time_mode(c->b, c->mcalls, TIMELINE_WEIGHT) == -1)
 		return (-1);
 	if ((c->slices = calloc(json_array_size(c->events) + 1,
 	    sizeof *c->slices)) == NULL)
@@ -653,21 +698,24 @@ chrome_events(struct chrome *c)
 		if (i == 0 || s->thread != c->slices[i - 1].thread) {
 			while (depth > 0) {
 				depth--;
-				if (chrome_span(c, stack[depth].node,
+				if (chrome_span(c, stack[depth].node, th, last,
 				    stack[depth].end - last) == -1)
 					goto out;
 				last = stack[depth].end;
 			}
+			if ((th = chrome_tl_thread(c, s->thread)) ==
+			    PROFILE_NONE)
+				goto out;
 		}
 		while (depth > 0 && stack[depth - 1].end <= s->start) {
 			depth--;
-			if (chrome_span(c, stack[depth].node,
+			if (chrome_span(c, stack[depth].node, th, last,
 			    stack[depth].end - last) == -1)
 				goto out;
 			last = stack[depth].end;
 		}
 		if (depth > 0) {
-			if (chrome_span(c, stack[depth - 1].node,
+			if (chrome_span(c, stack[depth - 1].node, th, last,
 			    s->start - last) == -1)
 				goto out;
 			if (s->end > stack[depth - 1].end)
@@ -687,15 +735,16 @@ chrome_events(struct chrome *c)
 		    json_is_string(cat) ? json_string_length(cat) : 0)) ==
 		    PROFILE_NONE || (node = profile_builder_child(c->b, node,
 		    f)) == PROFILE_NONE ||
-		    profile_builder_add(c->b, node, c->mcalls, 1) == -1)
+		    profile_builder_add(c->b, node, c->mcalls, 1) == -1 ||
+		    profile_builder_timed(c->b, node, th, s->start, 0, 1) == -1)
 			goto out;
 		stack[depth].node = node;
 		stack[depth++].end = s->end;
 	}
 	while (depth > 0) {
 		depth--;
-		if (chrome_span(c, stack[depth].node, stack[depth].end -
-		    last) == -1)
+		if (chrome_span(c, stack[depth].node, th, last,
+		    stack[depth].end - last) == -1)
 			goto out;
 		last = stack[depth].end;
 	}
@@ -707,6 +756,39 @@ out:
 	free(open);
 	free(stack);
 	return (rv);
+}
+
+/*
+ * The instant events (ph "i", "I", "R"): markers on the timeline, each
+ * its name at its time on its thread.
+ */
+static int
+chrome_marks(struct chrome *c)
+{
+	json_t		*ev, *name;
+	const char	*p;
+	size_t		 i;
+	int64_t		 ts;
+	uint32_t	 t, th;
+
+	if (profile_builder_clock(c->b, "us", 1e6) == -1)
+		return (-1);
+	json_array_foreach(c->events, i, ev) {
+		p = json_string_value(json_object_get(ev, "ph"));
+		if (p == NULL || (strcmp(p, "i") != 0 && strcmp(p, "I") != 0 &&
+		    strcmp(p, "R") != 0) || chrome_number(json_object_get(ev,
+		    "ts"), &ts) == -1 || ts <= -CHROME_MAX_TIME ||
+		    ts >= CHROME_MAX_TIME)
+			continue;
+		name = json_object_get(ev, "name");
+		if ((t = chrome_thread(c, ev)) == PROFILE_NONE ||
+		    (th = chrome_tl_thread(c, t)) == PROFILE_NONE ||
+		    profile_builder_mark(c->b, th, ts, json_is_string(name) ?
+		    json_string_value(name) : "(unnamed)", json_is_string(name) ?
+		    json_string_length(name) : 9) == -1)
+			return (-1);
+	}
+	return (0);
 }
 
 static struct profile *
@@ -754,7 +836,7 @@ chrome_load(struct input *in, const struct reader_options *opts,
 	if (v != NULL && strcmp(v, "events") == 0)
 		profiles = 0;
 	rv = profiles ? chrome_samples(&c) : chrome_events(&c);
-	if (rv == -1)
+	if (rv == -1 || chrome_marks(&c) == -1)
 		goto builderr;
 	p = profile_builder_finish(c.b, cause);
 	c.b = NULL;

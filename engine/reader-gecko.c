@@ -29,6 +29,7 @@
 #include "profile.h"
 #include "profile-builder.h"
 #include "reader.h"
+#include "timeline.h"
 
 /*
  * The Firefox Profiler's formats (docs-developer/ in its repository):
@@ -62,7 +63,9 @@
  * drops them. Metrics: "samples" (count; its rate is 1/meta.interval),
  * or the samples' weights: "time" (us) for weightType "tracing-ms",
  * "bytes" for "bytes". The samples are also kept in time order, thread
- * after thread, for flame charts. Lost: markers, allocations, counters,
+ * after thread, for flame charts, and each at its time (in us from the
+ * root process' start, a child process' times moved by the difference
+ * of the starts) on its thread, for the timeline. Lost: markers, allocations, counters,
  * CPU usage, frame lines and addresses, categories, JS tracer data.
  */
 
@@ -96,6 +99,9 @@ struct gecko {
 	size_t			 pathcap;
 	uint32_t		 last;		/* sample sequence run */
 	int64_t			 run;
+	uint32_t		 thread;	/* the timeline's, this thread */
+	double			 start;		/* root meta.startTime, ms */
+	double			 offset;	/* this process' times to it */
 	char			 err[256];
 };
 
@@ -108,7 +114,8 @@ static uint32_t	gecko_location(struct gecko *, json_t *, const char *,
 		    size_t);
 static uint32_t	gecko_thread_node(struct gecko *, json_t *);
 static uint32_t	gecko_node(struct gecko *, struct gecko_stacks *, json_t *);
-static int	gecko_sample(struct gecko *, uint32_t, int, double);
+static int	gecko_sample(struct gecko *, uint32_t, int, double, json_t *);
+static int64_t	gecko_id(json_t *);
 static int	gecko_flush(struct gecko *);
 static int	gecko_raw(struct gecko *, json_t *, int);
 static int	gecko_raw_thread(struct gecko *, json_t *, json_t *);
@@ -350,6 +357,23 @@ gecko_scalar(json_t *j, char *buf, size_t len)
 		snprintf(buf, len, "?");
 }
 
+/* A pid or tid (a number, or a string of digits), -1 if neither. */
+static int64_t
+gecko_id(json_t *j)
+{
+	const char	*s;
+	int64_t		 v = 0;
+
+	if (json_is_integer(j))
+		return (json_integer_value(j) >= 0 ? json_integer_value(j) : -1);
+	if ((s = json_string_value(j)) == NULL || *s == '\0' ||
+	    strlen(s) > 18 || s[strspn(s, "0123456789")] != '\0')
+		return (-1);
+	for (; *s != '\0'; s++)
+		v = v * 10 + (*s - '0');
+	return (v);
+}
+
 /* The root child of a thread: "name (process pid P, tid T)". */
 static uint32_t
 gecko_thread_node(struct gecko *g, json_t *th)
@@ -368,6 +392,14 @@ gecko_thread_node(struct gecko *g, json_t *th)
 	    json_is_string(name) ? json_string_value(name) : "thread",
 	    json_is_string(proc) ? json_string_value(proc) : "",
 	    json_is_string(proc) ? " " : "", pid, tid);
+	/* The timeline's thread: its name, process and ids. */
+	if ((g->thread = profile_builder_thread(g->b, json_is_string(name) ?
+	    json_string_value(name) : "", json_is_string(name) ?
+	    json_string_length(name) : 0, json_is_string(proc) ?
+	    json_string_value(proc) : "", json_is_string(proc) ?
+	    json_string_length(proc) : 0, gecko_id(json_object_get(th, "pid")),
+	    gecko_id(json_object_get(th, "tid")))) == PROFILE_NONE)
+		return (PROFILE_NONE);
 	/* Threads of one name and ids (a restarted thread) stay apart. */
 	base = strlen(label);
 	for (i = 2;; i++) {
@@ -442,12 +474,14 @@ gecko_flush(struct gecko *g)
 
 /*
  * A sample at node of weight w in the weight type's metric (wt: a
- * GECKO_* metric), kept in the sequence when that metric is metric 0.
+ * GECKO_* metric), kept in the sequence, and at its time (ms, when tj
+ * is a number) on the timeline, when that metric is metric 0.
  */
 static int
-gecko_sample(struct gecko *g, uint32_t node, int wt, double w)
+gecko_sample(struct gecko *g, uint32_t node, int wt, double w, json_t *tj)
 {
 	int64_t	 v;
+	double	 t;
 	int	 m;
 
 	if (wt == GECKO_TIME)
@@ -471,6 +505,12 @@ gecko_sample(struct gecko *g, uint32_t node, int wt, double w)
 		return (-1);
 	if (m != 0)
 		return (0);
+	t = (json_number_value(tj) + g->offset) * 1000;
+	if (json_is_number(tj) && isfinite(t) && fabs(t) < 4e18 &&
+	    (profile_builder_time_mode(g->b, 0, TIMELINE_WEIGHT) == -1 ||
+	    profile_builder_timed(g->b, node, g->thread, llround(t), 0, v) ==
+	    -1))
+		return (-1);
 	if (node != g->last && gecko_flush(g) == -1)
 		return (-1);
 	g->run += v;
@@ -501,6 +541,7 @@ gecko_raw_thread(struct gecko *g, json_t *th, json_t *libs)
 	json_t			*sdata, *fdata;
 	uint32_t		*byloc = NULL, *byframe = NULL, node, f;
 	int			 cprefix, cframe, cloc, cstack, cweight, wt;
+	int			 ctime;
 	size_t			 i, nframes, nstrings, len;
 	const char		*s;
 	json_int_t		 k;
@@ -518,6 +559,7 @@ gecko_raw_thread(struct gecko *g, json_t *th, json_t *libs)
 	cloc = gecko_col(json_object_get(frames, "schema"), "location");
 	cstack = gecko_col(json_object_get(samples, "schema"), "stack");
 	cweight = gecko_col(json_object_get(samples, "schema"), "weight");
+	ctime = gecko_col(json_object_get(samples, "schema"), "time");
 	if (!json_is_array(strings) || !json_is_array(sdata) ||
 	    !json_is_array(fdata) || !json_is_array(json_object_get(samples,
 	    "data")) || cprefix == -1 || cframe == -1 || cloc == -1 ||
@@ -588,7 +630,8 @@ gecko_raw_thread(struct gecko *g, json_t *th, json_t *libs)
 		    cweight)))
 			f = 0;
 		if (gecko_sample(g, node, wt, f ? 1 : json_number_value(
-		    json_array_get(row, cweight))) == -1)
+		    json_array_get(row, cweight)), ctime == -1 ? NULL :
+		    json_array_get(row, ctime)) == -1)
 			goto out;
 	}
 	rv = gecko_flush(g);
@@ -610,6 +653,7 @@ gecko_raw(struct gecko *g, json_t *prof, int nesting)
 {
 	json_t	*th, *sub, *libs, *parsed;
 	size_t	 i;
+	double	 saved;
 	int	 rv;
 
 	if (nesting > GECKO_MAX_NESTING) {
@@ -618,6 +662,15 @@ gecko_raw(struct gecko *g, json_t *prof, int nesting)
 		return (-1);
 	}
 	libs = json_object_get(prof, "libs");
+	/* A child process' times count from its own start. */
+	if (nesting == 0)
+		g->start = json_number_value(json_object_get(json_object_get(
+		    prof, "meta"), "startTime"));
+	saved = g->offset;
+	if (json_is_number(json_object_get(json_object_get(prof, "meta"),
+	    "startTime")))
+		g->offset = json_number_value(json_object_get(json_object_get(
+		    prof, "meta"), "startTime")) - g->start;
 	if (g->interval == 0)
 		g->interval = json_number_value(json_object_get(json_object_get(
 		    prof, "meta"), "interval"));
@@ -650,6 +703,7 @@ gecko_raw(struct gecko *g, json_t *prof, int nesting)
 		if (gecko_raw(g, sub, nesting + 1) == -1)
 			return (-1);
 	}
+	g->offset = saved;
 	return (0);
 }
 
@@ -735,7 +789,8 @@ gecko_processed_thread(struct gecko *g, json_t *th, json_t *shared)
 	struct gecko_stacks	 st;
 	struct gecko_tables	 t;
 	json_t			*samples, *stack, *weight, *prefix, *offset;
-	json_t			*j;
+	json_t			*j, *times, *deltas, *tj = NULL;
+	double			 at;
 	size_t			 i, n;
 	uint32_t		 node;
 	json_int_t		 v;
@@ -813,18 +868,35 @@ gecko_processed_thread(struct gecko *g, json_t *th, json_t *shared)
 		    "weights", n, json_array_size(weight));
 		goto out;
 	}
-	for (i = 0; i < n; i++) {
+	/* Times: "time", or from version 47 or so "timeDeltas". */
+	times = json_object_get(samples, "time");
+	deltas = json_object_get(samples, "timeDeltas");
+	if (!json_is_array(times) || json_array_size(times) != n)
+		times = NULL;
+	if (!json_is_array(deltas) || json_array_size(deltas) != n)
+		deltas = NULL;
+	if ((tj = json_real(0)) == NULL) {
+		snprintf(g->err, sizeof g->err, "out of memory");
+		goto out;
+	}
+	for (i = 0, at = 0; i < n; i++) {
+		at += json_number_value(json_array_get(deltas, i));
 		j = json_array_get(stack, i);
 		if (json_is_null(j))
 			continue;
 		if ((node = gecko_node(g, &st, j)) == PROFILE_NONE)
 			goto out;
+		if (deltas != NULL)
+			json_real_set(tj, at);
 		if (gecko_sample(g, node, wt, json_is_array(weight) ?
-		    json_number_value(json_array_get(weight, i)) : 1) == -1)
+		    json_number_value(json_array_get(weight, i)) : 1,
+		    times != NULL ? json_array_get(times, i) : deltas != NULL ?
+		    tj : NULL) == -1)
 			goto out;
 	}
 	rv = gecko_flush(g);
 out:
+	json_decref(tj);
 	free(t.byfunc);
 	free(st.prefix);
 	free(st.func);
@@ -882,7 +954,8 @@ gecko_load(struct input *in, const struct reader_options *opts,
 	    NULL || json_is_object(json_object_get(prof, "shared")) ||
 	    json_object_get(th0, "stringArray") != NULL ||
 	    json_object_get(th0, "funcTable") != NULL;
-	if ((g.b = profile_builder_create("gecko")) == NULL) {
+	if ((g.b = profile_builder_create("gecko")) == NULL ||
+	    profile_builder_clock(g.b, "us", 1e6) == -1) {
 		cause_set(cause, "out of memory");
 		goto out;
 	}

@@ -29,6 +29,7 @@
 #include "profile.h"
 #include "profile-builder.h"
 #include "reader.h"
+#include "timeline.h"
 
 /*
  * speedscope's file format (https://www.speedscope.app/file-format-schema.json,
@@ -40,7 +41,8 @@
  *
  * speedscope shows each profile as a view of its own; here each profile
  * is a child of the root named after it (" #N" added when a name repeats),
- * so each profile's node carries what speedscope shows for it: the sum of
+ * and an evented profile in time units a thread of the timeline, its
+ * spans at their times; so each profile's node carries what speedscope shows for it: the sum of
  * the weights of a sampled profile; for an evented one, the span from
  * startValue to the later of endValue and the last event, the time no
  * frame is open being the profile node's self time. Sampled stacks that
@@ -74,6 +76,7 @@ struct speedscope {
 	size_t			 nframes;
 	int			 metric[SPEEDSCOPE_NKINDS];
 	double			 scale;		/* time values to the metric */
+	uint32_t		 thread;	/* the timeline's, this profile */
 	const char		*path;		/* the current profile, for errors */
 	char			 err[256];
 };
@@ -91,7 +94,8 @@ static int	speedscope_sampled(struct speedscope *, json_t *, uint32_t,
 static int	speedscope_evented(struct speedscope *, json_t *, uint32_t,
 		    int, double);
 static int	speedscope_time_scale(struct speedscope *, json_t *);
-static int	speedscope_span(struct speedscope *, uint32_t, int, int64_t);
+static int	speedscope_span(struct speedscope *, uint32_t, int, int64_t,
+		    int64_t);
 
 const struct reader reader_speedscope = {
 	.name = "speedscope",
@@ -225,6 +229,11 @@ speedscope_time_scale(struct speedscope *s, json_t *profiles)
 	if ((s->metric[SPEEDSCOPE_TIME] = profile_builder_metric(s->b, "time",
 	    names[k + 1])) == -1)
 		return (-1);
+	/* Evented profiles' spans are on the timeline, in the same unit. */
+	if (profile_builder_clock(s->b, names[k + 1], 1e9 / finest) == -1 ||
+	    profile_builder_time_mode(s->b, s->metric[SPEEDSCOPE_TIME],
+	    TIMELINE_SPAN) == -1)
+		return (-1);
 	return (0);
 }
 
@@ -330,14 +339,20 @@ speedscope_sampled(struct speedscope *s, json_t *pr, uint32_t top, int m,
 	return (0);
 }
 
-/* Give node a span of d, and record it in the sequence for metric 0. */
+/*
+ * Give node a span of d from at, and record it in the sequence for
+ * metric 0 and, for time, on the timeline.
+ */
 static int
-speedscope_span(struct speedscope *s, uint32_t node, int m, int64_t d)
+speedscope_span(struct speedscope *s, uint32_t node, int m, int64_t at,
+    int64_t d)
 {
 	if (d == 0)
 		return (0);
 	if (profile_builder_add(s->b, node, m, d) == -1 ||
-	    (m == 0 && profile_builder_sample(s->b, node, d) == -1))
+	    (m == 0 && profile_builder_sample(s->b, node, d) == -1) ||
+	    (m == s->metric[SPEEDSCOPE_TIME] && profile_builder_timed(s->b,
+	    node, s->thread, at, d, 0) == -1))
 		return (-1);
 	return (0);
 }
@@ -392,7 +407,7 @@ speedscope_evented(struct speedscope *s, json_t *pr, uint32_t top, int m,
 			goto out;
 		}
 		cur = depth > 0 ? nodes[depth - 1] : top;
-		if (speedscope_span(s, cur, m, at - last) == -1)
+		if (speedscope_span(s, cur, m, last, at - last) == -1)
 			goto out;
 		last = at;
 		if (*t == 'O') {
@@ -417,7 +432,7 @@ speedscope_evented(struct speedscope *s, json_t *pr, uint32_t top, int m,
 		    "the end", s->path, depth);
 		goto out;
 	}
-	if (end > last && speedscope_span(s, top, m, end - last) == -1)
+	if (end > last && speedscope_span(s, top, m, last, end - last) == -1)
 		goto out;
 	rv = 0;
 out:
@@ -435,7 +450,7 @@ speedscope_load(struct input *in, const struct reader_options *opts,
 	json_t			*doc, *profiles, *pr, *name;
 	enum speedscope_kind	 kind;
 	const char		*unit, *type;
-	char			 label[256];
+	char			 label[256], tname[256];
 	double			 ns;
 	size_t			 i;
 	uint32_t		 f, top, before;
@@ -508,12 +523,18 @@ speedscope_load(struct input *in, const struct reader_options *opts,
 			    f)) == PROFILE_NONE)
 				goto builderr;
 		}
+		snprintf(tname, sizeof tname, "%s", label);
 		snprintf(label, sizeof label, "profiles[%zu]", i);
 		if (strcmp(type, "sampled") == 0) {
 			if (speedscope_sampled(&s, pr, top, m, kind ==
 			    SPEEDSCOPE_TIME ? ns / s.scale : 1) == -1)
 				goto builderr;
 		} else if (strcmp(type, "evented") == 0) {
+			/* Each evented profile is a thread of its own. */
+			if (kind == SPEEDSCOPE_TIME && (s.thread =
+			    profile_builder_thread(s.b, tname, strlen(tname),
+			    "", 0, -1, -1)) == PROFILE_NONE)
+				goto builderr;
 			if (speedscope_evented(&s, pr, top, m, kind ==
 			    SPEEDSCOPE_TIME ? ns / s.scale : 1) == -1)
 				goto builderr;

@@ -29,6 +29,7 @@
 #include "profile-builder.h"
 #include "reader.h"
 #include "reader-v8.h"
+#include "timeline.h"
 
 /*
  * V8 CPU profiles (.cpuprofile: node --cpu-prof, Chrome DevTools, the
@@ -48,7 +49,9 @@
  * timestamps are not shifted; the time total is exactly the span from
  * the first sample to the latest of endTime and the timestamps. Chrome
  * DevTools sorts such samples by time instead; we keep the file's order
- * (runs of one node merged) as the sample sequence for flame charts.
+ * (runs of one node merged) as the sample sequence for flame charts,
+ * and each sample at its timestamp, lasting as its time says, on one
+ * thread ("main"; the Chrome reader's thread) as the profile's timeline.
  *
  * A function is its functionName ("(anonymous)" when empty) and its url,
  * the module being the url's file ("file://" dropped); lineNumber is
@@ -70,6 +73,7 @@ struct v8 {
 	uint32_t		*parent;	/* index, or V8_NONE */
 	uint32_t		*built;		/* builder node, or V8_NONE */
 	uint8_t			*state;
+	uint32_t		 thread;	/* timeline thread */
 	struct idmap		 byid;
 	char			 err[256];
 };
@@ -268,6 +272,13 @@ v8_samples(struct v8 *v, json_t *doc)
 	    -1 || (deltas != NULL && (mtime = profile_builder_metric(v->b,
 	    "time", "us")) == -1))
 		goto fail;
+	/* Each sample's time and thread, with the deltas (timeline.h). */
+	if (mtime != -1 && (profile_builder_clock(v->b, "us", 1e6) == -1 ||
+	    profile_builder_time_mode(v->b, msamples, TIMELINE_WEIGHT) == -1 ||
+	    profile_builder_time_mode(v->b, mtime, TIMELINE_SPAN) == -1 ||
+	    (v->thread == PROFILE_NONE && (v->thread = profile_builder_thread(
+	    v->b, "main", 4, "", 0, -1, -1)) == PROFILE_NONE)))
+		goto fail;
 	j = json_object_get(doc, "startTime");
 	raw = json_is_integer(j) ? json_integer_value(j) : 0;
 	j = json_object_get(doc, "endTime");
@@ -309,16 +320,23 @@ v8_samples(struct v8 *v, json_t *doc)
 			if (dur != 0 && profile_builder_add(v->b, prevnode,
 			    mtime, dur) == -1)
 				goto fail;
+			if (profile_builder_timed(v->b, prevnode, v->thread,
+			    prev, dur, 1) == -1)
+				goto fail;
 		}
 		prev = t;
 		prevnode = node;
 	}
+	d = 0;
 	if (n > 0 && mtime != -1 && hasend && end > prev) {
 		if (__builtin_sub_overflow(end, prev, &d))
 			goto overflow;
 		if (profile_builder_add(v->b, last, mtime, d) == -1)
 			goto fail;
 	}
+	if (n > 0 && mtime != -1 &&
+	    profile_builder_timed(v->b, last, v->thread, prev, d, 1) == -1)
+		goto fail;
 	if (run > 0 && profile_builder_sample(v->b, last, run) == -1)
 		goto fail;
 	json_decref(samples);
@@ -338,8 +356,8 @@ fail:
  * the builder's error says it).
  */
 int
-reader_v8_profile(struct profile_builder *b, uint32_t root, json_t *doc,
-    char *err, size_t errlen)
+reader_v8_profile(struct profile_builder *b, uint32_t root, uint32_t thread,
+    json_t *doc, char *err, size_t errlen)
 {
 	struct v8	 v;
 	json_t		*nodes, *node, *kids, *k, *id, *par;
@@ -350,6 +368,7 @@ reader_v8_profile(struct profile_builder *b, uint32_t root, json_t *doc,
 	memset(&v, 0, sizeof v);
 	v.b = b;
 	v.root = root;
+	v.thread = thread;
 	idmap_init(&v.byid);
 	nodes = json_object_get(doc, "nodes");
 	if (!json_is_object(doc) || !json_is_array(nodes) ||
@@ -452,7 +471,8 @@ v8_load(struct input *in, const struct reader_options *opts, char **cause)
 	}
 	if (opts->max_nodes != 0)
 		profile_builder_set_max_nodes(b, opts->max_nodes);
-	if (reader_v8_profile(b, PROFILE_ROOT, doc, err, sizeof err) == -1) {
+	if (reader_v8_profile(b, PROFILE_ROOT, PROFILE_NONE, doc, err,
+	    sizeof err) == -1) {
 		cause_set(cause, "%s: %s", in->path, err[0] != '\0' ? err :
 		    profile_builder_error(b));
 		goto out;

@@ -21,6 +21,8 @@
  * A V8 CPU profile object built under a node of a profile being built:
  * shared by the .cpuprofile reader and the Chrome trace reader, whose
  * Profile/ProfileChunk events carry the same nodes, samples and deltas.
+ * The thread is the timeline's (profile_builder_thread), or PROFILE_NONE
+ * for one named "main".
  */
 
 #include <stddef.h>
@@ -30,7 +32,7 @@
 
 struct profile_builder;
 
-int	 reader_v8_profile(struct profile_builder *, uint32_t, json_t *,
-	    char *, size_t);
+int	 reader_v8_profile(struct profile_builder *, uint32_t, uint32_t,
+	    json_t *, char *, size_t);
 
 #endif /* READER_V8_H */
