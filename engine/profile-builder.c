@@ -51,6 +51,10 @@ struct profile_builder {
 	uint32_t	 samplecap;
 	uint32_t	 max_nodes;
 	struct timeline_builder *times;	/* NULL until a clock is declared */
+	int		 times_told;	/* whether the records are complete is
+					   known (a derived profile's) */
+	int		 grafted;	/* nodes made by profile_builder_graft:
+					   the child set does not know them */
 	const char	*error;
 };
 
@@ -62,6 +66,7 @@ static int	builder_grow_funcs(struct profile_builder *);
 static int	builder_compute(struct profile *);
 static int	builder_func_totals_by_id(struct profile *, uint32_t *);
 static int	builder_index(struct profile_builder *, uint32_t, uint32_t);
+static void	builder_times_complete(struct profile *);
 
 /* Resize *pp (elements of size sz) from old to cap elements, zero-filled. */
 static int
@@ -411,7 +416,7 @@ profile_builder_child_hashed(struct profile_builder *b, uint32_t parent,
 	struct profile	*p = b->p;
 	uint32_t	 n, m;
 
-	if (parent >= p->nnodes || f >= p->nfuncs) {
+	if (parent >= p->nnodes || f >= p->nfuncs || b->grafted) {
 		b->error = "bad node or function";
 		return (PROFILE_NONE);
 	}
@@ -460,7 +465,7 @@ profile_builder_chain(struct profile_builder *b, uint32_t parent,
 	uint32_t	 i, m, depth;
 	size_t		 k;
 
-	if (parent >= p->nnodes) {
+	if (parent >= p->nnodes || b->grafted) {
 		b->error = "bad node or function";
 		return (-1);
 	}
@@ -728,6 +733,10 @@ profile_builder_times_like(struct profile_builder *b,
 	if (profile_builder_clock(b, tl->unit, tl->rate) == -1)
 		return (-1);
 	timeline_builder_bounds(b->times, tl->start, tl->end);
+	/* What is derived from complete records is complete. */
+	timeline_builder_complete(b->times, (tl->flags & TIMELINE_F_COMPLETE) ?
+	    1 : 0);
+	b->times_told = 1;
 	for (k = 0; k < sizeof tl->mode && k < b->p->nmetrics; k++) {
 		if (tl->mode[k] != TIMELINE_NONE &&
 		    profile_builder_time_mode(b, (int)k, tl->mode[k]) == -1)
@@ -782,6 +791,56 @@ profile_builder_like(struct profile_builder *b, const struct profile *src)
 		if (file != NULL || src->func_line[f] != 0)
 			profile_builder_func_location(b, f, file,
 			    file ? strlen(file) : 0, src->func_line[f]);
+	}
+	return (0);
+}
+
+/*
+ * The nodes of src that keep[] flags (with each one's parent: the set is
+ * closed upwards), in src's order, made at once under the root of a
+ * builder that has no other node and src's functions with the same ids
+ * (profile_builder_like): out[n] is src node n's, PROFILE_NONE where not
+ * kept. No lookup is needed, so none is kept either: the builder then
+ * takes values and records, not children. -1 on failure.
+ */
+int
+profile_builder_graft(struct profile_builder *b, const struct profile *src,
+    const uint8_t *keep, uint32_t *out)
+{
+	struct profile	*p = b->p;
+	uint32_t	 n, i, par, k, count = 1;
+
+	if (p->nnodes != 1 || p->nfuncs < src->nfuncs) {
+		b->error = "graft into a builder with nodes";
+		return (-1);
+	}
+	for (n = 1; n < src->nnodes; n++)
+		count += keep[n] != 0;
+	if (count > b->max_nodes) {
+		b->error = "too many call nodes";
+		return (-1);
+	}
+	while (b->nodecap < count) {
+		if (builder_grow_nodes(b) == -1)
+			return (-1);
+	}
+	b->grafted = 1;
+	out[PROFILE_ROOT] = PROFILE_ROOT;
+	for (n = 1; n < src->nnodes; n++) {
+		out[n] = PROFILE_NONE;
+		if (!keep[n])
+			continue;
+		if ((par = out[src->node_parent[n]]) == PROFILE_NONE) {
+			b->error = "a node kept without its parent";
+			return (-1);
+		}
+		i = p->nnodes++;
+		p->node_parent[i] = par;
+		p->node_func[i] = src->node_func[n];
+		p->node_depth[i] = p->node_depth[par] + 1;
+		for (k = 0; k < p->nmetrics; k++)
+			p->metrics[k].self[i] = 0;
+		out[n] = i;
 	}
 	return (0);
 }
@@ -966,6 +1025,49 @@ out:
 }
 
 /*
+ * Do the timeline's records give every value of the metrics they carry?
+ * Then a time range's values are the profile's less what lies outside
+ * it (range.c), when that is less to read. One pass over the records,
+ * once, with the load; memory failing leaves the timeline as it is
+ * (without the flag: correct, only slower).
+ */
+static void
+builder_times_complete(struct profile *p)
+{
+	struct timeline		*tl = p->timeline;
+	struct timeline_iter	 it;
+	struct timeline_rec	 r;
+	const int64_t		 lim = INT64_C(1) << 62;
+	int64_t			*sum, *s, v;
+	uint32_t		 n, k, nm = p->nmetrics;
+
+	if (nm > sizeof tl->mode || (sum = calloc((size_t)p->nnodes * nm,
+	    sizeof *sum)) == NULL)
+		return;
+	timeline_iter_init(&it, tl);
+	while (timeline_next(&it, &r)) {
+		for (k = 0; k < nm; k++) {
+			v = timeline_value(tl, k, &r, -lim, lim);
+			s = &sum[(size_t)r.node * nm + k];
+			if (__builtin_add_overflow(*s, v, s))
+				goto out;
+		}
+	}
+	if (it.i != tl->n)
+		goto out;
+	for (n = 0; n < p->nnodes; n++) {
+		for (k = 0; k < nm; k++) {
+			if (tl->mode[k] != TIMELINE_NONE &&
+			    sum[(size_t)n * nm + k] != p->metrics[k].self[n])
+				goto out;
+		}
+	}
+	tl->flags |= TIMELINE_F_COMPLETE;
+out:
+	free(sum);
+}
+
+/*
  * Finish: compute derived values and return the profile; the builder is
  * freed in every case. NULL with *cause set on failure.
  */
@@ -1029,6 +1131,8 @@ profile_builder_finish(struct profile_builder *b, char **cause)
 			b->error = why;
 			goto fail;
 		}
+		if (!b->times_told)
+			builder_times_complete(p);
 	}
 	strpool_seal(p->strings);
 	b->p = NULL;

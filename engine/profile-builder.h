@@ -87,6 +87,8 @@ int		 profile_builder_times_like(struct profile_builder *,
 		     const uint8_t *);
 int		 profile_builder_like(struct profile_builder *,
 		     const struct profile *);
+int		 profile_builder_graft(struct profile_builder *,
+		     const struct profile *, const uint8_t *, uint32_t *);
 void		 profile_builder_set_extra(struct profile_builder *, void *,
 		     void (*)(void *));
 void		 profile_builder_set_site(struct profile_builder *,

@@ -32,11 +32,13 @@
 /*
  * A profile restricted to a time range and threads (range.h). Two
  * passes over the records in the range (found by the timeline's index):
- * the first sums each leaf node's values, the second, when the report
- * needs times (the timeline, the chart, the sample sequence), copies
- * the records, cut to the range, into the derived profile's timeline.
- * Between them, the nodes a record reaches and their ancestors are
- * built, parents first, under the same functions.
+ * the first sums each leaf node's values (or, when that reads fewer
+ * records, takes from the profile's values what lies outside), the
+ * second, when the report needs times (the timeline, the chart, the
+ * sample sequence), copies the records, cut to the range, into the
+ * derived profile's timeline. Between them, the nodes with a value and
+ * their ancestors are made, parents first, under the same functions
+ * (profile_builder_graft: no lookups).
  */
 
 #define RANGE_LIMIT	(INT64_C(1) << 62)
@@ -48,7 +50,7 @@ struct rg {
 	struct profile_builder	*b;
 	int64_t			 a, e;
 	const uint8_t		*keep;		/* threads, or NULL: all */
-	int64_t			*vals;		/* [nmetrics][nnodes] */
+	int64_t			*vals;		/* [nnodes][nmetrics] */
 	uint8_t			*hit;		/* [nnodes] */
 	uint32_t		*out;		/* [nnodes] */
 	struct cost		*cost;
@@ -59,7 +61,11 @@ struct rg {
 static int	rg_error(struct rg *, int, const char *, ...)
 		    __attribute__((__format__(__printf__, 3, 4)));
 static int	rg_charge(struct rg *, uint64_t);
-static int	rg_sum(struct rg *);
+static int	rg_add(struct rg *, const struct timeline_rec *, int64_t,
+		    int64_t, int);
+static int	rg_inside(struct rg *);
+static int	rg_outside(struct rg *);
+static int	rg_choose(const struct rg *);
 static int	rg_nodes(struct rg *);
 static int	rg_times(struct rg *);
 
@@ -215,16 +221,34 @@ nomem:
 	return (NULL);
 }
 
-/* Pass 1: each leaf node's values from the records in the range. */
-static int
-rg_sum(struct rg *x)
+/* Add record r's values within [a, e) to its node's, times sign. */
+static inline int
+rg_add(struct rg *x, const struct timeline_rec *r, int64_t a, int64_t e,
+    int sign)
 {
-	const struct profile	*p = x->p;
+	uint32_t	 k, nm = x->p->nmetrics;
+	int64_t		 v, *s = &x->vals[(size_t)r->node * nm];
+
+	for (k = 0; k < nm; k++) {
+		if ((v = timeline_value(x->tl, k, r, a, e)) == 0)
+			continue;
+		if (sign < 0 ? __builtin_sub_overflow(s[k], v, &s[k]) :
+		    __builtin_add_overflow(s[k], v, &s[k]))
+			return (rg_error(x, 500, "values overflow 64 bits"));
+	}
+	return (0);
+}
+
+/*
+ * Pass 1, the records within the range: each leaf node's values, the
+ * sum of what its records there give.
+ */
+static int
+rg_inside(struct rg *x)
+{
 	struct timeline_iter	 it;
 	struct timeline_rec	 r;
 	uint64_t		 seen = 0;
-	uint32_t		 k;
-	int64_t			 v, *s;
 
 	timeline_seek(&it, x->tl, x->a);
 	while (timeline_next(&it, &r) && r.t < x->e) {
@@ -233,52 +257,125 @@ rg_sum(struct rg *x)
 			return (-1);
 		if (x->keep != NULL && !x->keep[r.thread])
 			continue;
-		if (r.t < x->a && timeline_overlap(&r, x->a, x->e) == 0)
-			continue;
-		x->hit[r.node] = 1;
-		for (k = 0; k < p->nmetrics; k++) {
-			if ((v = timeline_value(x->tl, k, &r, x->a, x->e)) == 0)
-				continue;
-			s = &x->vals[(size_t)k * p->nnodes + r.node];
-			if (__builtin_add_overflow(*s, v, s))
-				return (rg_error(x, 500, "values overflow "
-				    "64 bits"));
-		}
+		if (rg_add(x, &r, x->a, x->e, 1) == -1)
+			return (-1);
 	}
 	return (0);
 }
 
-/* The nodes hit and their ancestors, parents first, with their values. */
+/*
+ * Pass 1 the other way, when the records give every value
+ * (TIMELINE_F_COMPLETE) and fewer lie outside the range than in it:
+ * each node's values less what its records before and after the range
+ * give. The records before it are those from the first to the range's
+ * start; after it, from the first block that may hold a record ending
+ * past the range's end (timeline_seek) to the last: what a record
+ * straddling an end gives is cut there, so none counts twice.
+ */
+static int
+rg_outside(struct rg *x)
+{
+	const struct profile	*p = x->p;
+	struct timeline_iter	 it;
+	struct timeline_rec	 r;
+	uint64_t		 seen = 0;
+	uint32_t		 n, k, nm = p->nmetrics;
+
+	if (rg_charge(x, (uint64_t)p->nnodes * nm) == -1)
+		return (-1);
+	for (k = 0; k < nm; k++) {
+		if (x->tl->mode[k] == TIMELINE_NONE)
+			continue;
+		for (n = 0; n < p->nnodes; n++)
+			x->vals[(size_t)n * nm + k] = p->metrics[k].self[n];
+	}
+	timeline_iter_init(&it, x->tl);
+	while (timeline_next(&it, &r) && r.t < x->a) {
+		if (++seen % RANGE_CHARGE == 0 &&
+		    rg_charge(x, RANGE_CHARGE) == -1)
+			return (-1);
+		if (rg_add(x, &r, -RANGE_LIMIT, x->a, -1) == -1)
+			return (-1);
+	}
+	timeline_seek(&it, x->tl, x->e);
+	while (timeline_next(&it, &r)) {
+		if (++seen % RANGE_CHARGE == 0 &&
+		    rg_charge(x, RANGE_CHARGE) == -1)
+			return (-1);
+		if (rg_add(x, &r, x->e, RANGE_LIMIT, -1) == -1)
+			return (-1);
+	}
+	return (0);
+}
+
+/*
+ * Which way reads fewer records: about those from the range's start to
+ * its end, against those before it and after it. 1: outside.
+ */
+static int
+rg_choose(const struct rg *x)
+{
+	const struct timeline	*tl = x->tl;
+	struct timeline_iter	 ia, ie;
+	uint64_t		 lo = 0, hi = tl->nindex, mid, in, out, before;
+
+	if (!(tl->flags & TIMELINE_F_COMPLETE) || x->keep != NULL ||
+	    tl->nindex == 0)
+		return (0);
+	timeline_seek(&ia, tl, x->a);
+	timeline_seek(&ie, tl, x->e);
+	/* The first block starting at or after the range's end. */
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (tl->index[mid].t < x->e)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	in = lo * TIMELINE_BLOCK - (ia.i < lo * TIMELINE_BLOCK ? ia.i :
+	    lo * TIMELINE_BLOCK);
+	for (lo = 0, hi = tl->nindex; lo < hi;) {
+		mid = lo + (hi - lo) / 2;
+		if (tl->index[mid].t < x->a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	before = lo * TIMELINE_BLOCK;
+	out = before + (tl->n - (ie.i < tl->n ? ie.i : tl->n));
+	return (out < in);
+}
+
+/* The nodes with a value and their ancestors, parents first, with them. */
 static int
 rg_nodes(struct rg *x)
 {
 	const struct profile	*p = x->p;
-	uint32_t		 n, k;
+	uint32_t		 n, k, nm = p->nmetrics;
 	int64_t			 v;
 
 	if (rg_charge(x, (uint64_t)p->nnodes * 2) == -1)
 		return (-1);
+	for (n = 0; n < p->nnodes; n++) {
+		for (k = 0; k < nm; k++) {
+			if (x->vals[(size_t)n * nm + k] != 0) {
+				x->hit[n] = 1;
+				break;
+			}
+		}
+	}
 	x->hit[PROFILE_ROOT] = 1;
 	for (n = p->nnodes - 1; n > 0; n--) {
 		if (x->hit[n])
 			x->hit[p->node_parent[n]] = 1;
 	}
-	x->out[PROFILE_ROOT] = PROFILE_ROOT;
-	for (n = 1; n < p->nnodes; n++) {
-		x->out[n] = PROFILE_NONE;
-		if (!x->hit[n])
-			continue;
-		if ((x->out[n] = profile_builder_child(x->b,
-		    x->out[p->node_parent[n]], p->node_func[n])) ==
-		    PROFILE_NONE)
-			return (rg_error(x, 500, "%s",
-			    profile_builder_error(x->b)));
-	}
+	if (profile_builder_graft(x->b, p, x->hit, x->out) == -1)
+		return (rg_error(x, 500, "%s", profile_builder_error(x->b)));
 	for (n = 0; n < p->nnodes; n++) {
 		if (!x->hit[n])
 			continue;
-		for (k = 0; k < p->nmetrics; k++) {
-			if ((v = x->vals[(size_t)k * p->nnodes + n]) != 0 &&
+		for (k = 0; k < nm; k++) {
+			if ((v = x->vals[(size_t)n * nm + k]) != 0 &&
 			    profile_builder_add(x->b, x->out[n], (int)k, v) ==
 			    -1)
 				return (rg_error(x, 500, "%s",
@@ -318,7 +415,9 @@ rg_times(struct rg *x)
 			continue;
 		t = in ? r.t : x->a;
 		w = in ? r.w : 0;
-		node = x->out[r.node];
+		/* A record that gives nothing made no node. */
+		if ((node = x->out[r.node]) == PROFILE_NONE)
+			continue;
 		if (profile_builder_timed(x->b, node, r.thread, t, d, w) == -1)
 			return (rg_error(x, 500, "%s",
 			    profile_builder_error(x->b)));
@@ -379,8 +478,8 @@ range_apply(const struct profile *p, const struct range *r, int times,
 		rg_error(&x, 500, "%s", profile_builder_error(x.b));
 		goto fail;
 	}
-	if (rg_sum(&x) == -1 || rg_nodes(&x) == -1 ||
-	    (times && rg_times(&x) == -1))
+	if ((!times && rg_choose(&x) ? rg_outside(&x) : rg_inside(&x)) ==
+	    -1 || rg_nodes(&x) == -1 || (times && rg_times(&x) == -1))
 		goto fail;
 	if ((out = profile_builder_finish(x.b, &x.cause)) == NULL) {
 		x.b = NULL;

@@ -53,6 +53,7 @@ struct timeline_builder {
 	uint64_t		 g;		/* gcd of every time and duration */
 	int			 sorted, dur, weight;
 	int			 bounded;	/* start, end fixed */
+	int			 complete;	/* -1: to be found */
 	int64_t			 bstart, bend;
 	uint32_t		 maxthread;
 	/* Threads and marks. */
@@ -79,7 +80,8 @@ static uint64_t	tl_gcd(uint64_t, uint64_t);
 static int	tl_raw_next(const struct timeline_builder *, size_t *,
 		    int64_t *, struct timeline_rec *);
 static int	tl_encode(struct timeline *, const struct timeline_rec *,
-		    uint64_t, size_t *, int64_t *, int64_t *, uint64_t);
+		    uint64_t, size_t *, int64_t *, int64_t *, int64_t *,
+		    uint64_t);
 static int	tl_sort_cmp(const void *, const void *);
 static int	tl_mark_cmp(const void *, const void *);
 static int	tl_finish_records(struct timeline_builder *,
@@ -175,6 +177,7 @@ timeline_builder_create(void)
 	if ((b = calloc(1, sizeof *b)) == NULL)
 		return (NULL);
 	b->sorted = 1;
+	b->complete = -1;
 	idmap_init(&b->bythread);
 	return (b);
 }
@@ -221,6 +224,17 @@ timeline_builder_bounds(struct timeline_builder *b, int64_t start,
 	b->bounded = 1;
 	b->bstart = start;
 	b->bend = end;
+}
+
+/*
+ * Whether the records give every value of the metrics they carry (1) or
+ * not (0), as a derived profile knows from its source; by default (-1)
+ * profile_builder_finish finds out.
+ */
+void
+timeline_builder_complete(struct timeline_builder *b, int c)
+{
+	b->complete = c;
 }
 
 /* What each record adds to metric m (TIMELINE_WEIGHT or _SPAN). */
@@ -389,7 +403,8 @@ tl_raw_next(const struct timeline_builder *b, size_t *off, int64_t *prev,
  */
 static int
 tl_encode(struct timeline *tl, const struct timeline_rec *r, uint64_t i,
-    size_t *nd, int64_t *prev_end, int64_t *max_end, uint64_t g)
+    size_t *nd, int64_t *prev_end, int64_t *max_end, int64_t *prev_w,
+    uint64_t g)
 {
 	struct timeline_index	*ix = (struct timeline_index *)tl->index;
 	uint8_t			*data = (uint8_t *)tl->data;
@@ -401,12 +416,17 @@ tl_encode(struct timeline *tl, const struct timeline_rec *r, uint64_t i,
 		ix[i / TIMELINE_BLOCK].t = t;
 		ix[i / TIMELINE_BLOCK].prev_end = *prev_end;
 		ix[i / TIMELINE_BLOCK].off = *nd;
+		*prev_w = 1;
 	}
 	tl_put(data, nd, tl_zig(t - *prev_end));
 	if (tl->flags & TIMELINE_F_DUR)
 		tl_put(data, nd, (uint64_t)d);
-	if (tl->flags & TIMELINE_F_WEIGHT)
-		tl_put(data, nd, tl_zig(r->w));
+	if (tl->flags & TIMELINE_F_WEIGHT) {
+		/* Wrapping differences: weights may be any int64. */
+		tl_put(data, nd, tl_zig((int64_t)((uint64_t)r->w -
+		    (uint64_t)*prev_w)));
+		*prev_w = r->w;
+	}
 	if (tl->flags & TIMELINE_F_THREAD)
 		tl_put(data, nd, r->thread);
 	*prev_end = t + d;
@@ -443,7 +463,7 @@ tl_finish_records(struct timeline_builder *b, struct timeline *tl)
 	struct timeline_rec	 r;
 	uint32_t		*nodes;
 	size_t			 off = 0, nd = 0;
-	int64_t			 prev = 0, prev_end, max_end;
+	int64_t			 prev = 0, prev_end, max_end, prev_w = 1;
 	uint64_t		 i, g = b->g;
 
 	if ((nodes = malloc((b->n ? b->n : 1) * sizeof *nodes)) == NULL ||
@@ -484,7 +504,7 @@ tl_finish_records(struct timeline_builder *b, struct timeline *tl)
 				return (-1);
 			nodes[i] = b->node[i];
 		}
-		tl_encode(tl, &r, i, &nd, &prev_end, &max_end, g);
+		tl_encode(tl, &r, i, &nd, &prev_end, &max_end, &prev_w, g);
 	}
 	if (b->n > 0)
 		((struct timeline_index *)tl->index)[(b->n - 1) /
@@ -560,7 +580,8 @@ timeline_builder_finish(struct timeline_builder *b, const char **why)
 	tl->end = b->end / (int64_t)g;
 	tl->flags = (b->dur ? TIMELINE_F_DUR : 0) |
 	    (b->weight ? TIMELINE_F_WEIGHT : 0) |
-	    (b->maxthread > 0 ? TIMELINE_F_THREAD : 0);
+	    (b->maxthread > 0 ? TIMELINE_F_THREAD : 0) |
+	    (b->complete == 1 ? TIMELINE_F_COMPLETE : 0);
 	tl->nindex = (b->n + TIMELINE_BLOCK - 1) / TIMELINE_BLOCK;
 	if (tl_finish_records(b, tl) == -1)
 		goto nomem;
@@ -622,6 +643,7 @@ timeline_iter_init(struct timeline_iter *it, const struct timeline *tl)
 	it->i = 0;
 	it->off = 0;
 	it->prev_end = tl->start;
+	it->prev_w = 1;
 }
 
 /*
@@ -650,6 +672,7 @@ timeline_seek(struct timeline_iter *it, const struct timeline *tl, int64_t a)
 	it->i = lo * TIMELINE_BLOCK;
 	it->off = tl->index[lo].off;
 	it->prev_end = tl->index[lo].prev_end;
+	it->prev_w = 1;
 }
 
 /* The next record: 1, or 0 at the end (or where the stream is short). */
@@ -673,7 +696,8 @@ timeline_next(struct timeline_iter *it, struct timeline_rec *r)
 	if (tl->flags & TIMELINE_F_WEIGHT) {
 		if (tl_get(tl->data, tl->ndata, &off, &v) == -1)
 			return (0);
-		r->w = tl_zag(v);
+		r->w = (int64_t)((uint64_t)it->prev_w + (uint64_t)tl_zag(v));
+		it->prev_w = r->w;
 	}
 	if (tl->flags & TIMELINE_F_THREAD) {
 		if (tl_get(tl->data, tl->ndata, &off, &v) == -1)
@@ -826,7 +850,7 @@ timeline_check(const struct timeline *tl, uint32_t nnodes,
 	    tl->nmarks > TIMELINE_MAX_MARKS ||
 	    tl->nindex != (tl->n + TIMELINE_BLOCK - 1) / TIMELINE_BLOCK ||
 	    (tl->flags & ~(uint32_t)(TIMELINE_F_DUR | TIMELINE_F_WEIGHT |
-	    TIMELINE_F_THREAD)) != 0)
+	    TIMELINE_F_THREAD | TIMELINE_F_COMPLETE)) != 0)
 		return (-1);
 	for (k = 0; k < sizeof tl->mode; k++) {
 		if (tl->mode[k] > TIMELINE_COUNT ||

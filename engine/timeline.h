@@ -42,8 +42,10 @@
  * in a byte stream, a record at a time: the gap from the previous
  * record's end (t - (t' + d'), zigzag varint: 0 for the contiguous
  * spans of a sampler or of an event trace), then the duration, the
- * weight (zigzag) and the thread (varints), each only when the
- * timeline has them (flags). Every TIMELINE_BLOCK records, an index
+ * weight (zigzag, the difference from the record before's, which a
+ * sampler's nearly constant period makes 0; from 1 at a block's start)
+ * and the thread (varints), each only when the timeline has them
+ * (flags). Every TIMELINE_BLOCK records, an index
  * entry keeps the absolute time, the decoding state and the latest end
  * so far: a range is found by binary search and decoded from there.
  *
@@ -68,6 +70,8 @@
 #define TIMELINE_F_DUR		0x1
 #define TIMELINE_F_WEIGHT	0x2
 #define TIMELINE_F_THREAD	0x4
+#define TIMELINE_F_COMPLETE	0x8	/* the records give every value of
+					   the metrics they carry */
 
 struct strpool;
 
@@ -123,6 +127,7 @@ struct timeline_iter {
 	uint64_t		 i;		/* the next record */
 	uint64_t		 off;		/* its first byte */
 	int64_t			 prev_end;
+	int64_t			 prev_w;	/* 1 at a block's start */
 };
 
 /* Building (profile-builder.c owns one per profile being built). */
@@ -135,6 +140,7 @@ int		 timeline_builder_clock(struct timeline_builder *,
 int		 timeline_builder_mode(struct timeline_builder *, int, int);
 void		 timeline_builder_bounds(struct timeline_builder *, int64_t,
 		     int64_t);
+void		 timeline_builder_complete(struct timeline_builder *, int);
 uint32_t	 timeline_builder_thread(struct timeline_builder *, uint32_t,
 		     uint32_t, int64_t, int64_t);
 int		 timeline_builder_add(struct timeline_builder *, uint32_t,

@@ -3,7 +3,7 @@
 # recordings of four formats (a perf script of a recording made here with
 # perf record, a .cpuprofile made here with node --cpu-prof, a Chrome
 # trace's CPU profile and its timeline slices, tests/data/json), cmd=top
-# and the folded export of the recording with range= (three ranges) or
+# and the folded export of the recording with range= (four ranges) or
 # thread= equal those of the recording cut by timeline-prefilter.py,
 # which reads the files on its own, function by function and stack by
 # stack. Over the whole recording (no range=), the answers are those of
@@ -94,13 +94,14 @@ compare() {
 	fi
 }
 
-# Three ranges of each recording: its start, its middle, a thin slice.
-# ranges FILE: "A1 B1 A2 B2 A3 B3" from the recording's length.
+# Four ranges of each recording: its start, its middle, a thin slice,
+# nearly all of it (read as the whole less what lies outside).
+# ranges FILE: "A1 B1 A2 B2 ..." from the recording's length.
 ranges() {
 	"$DEEPQ" query --local "$1" 'cmd=menu&format=json' | "$py" -c '
 import json, sys
 d = json.load(sys.stdin)["time"]["duration"]
-r = [(0, 0.4), (0.3, 0.8), (0.55, 0.6)]
+r = [(0, 0.4), (0.3, 0.8), (0.55, 0.6), (0.05, 0.97)]
 print(" ".join("%.6f %.6f" % (round(x * d, 6), round(y * d, 6)) for x, y in r))'
 }
 
