@@ -41,7 +41,9 @@
  * queries as the server answers them, warm (its index made): the
  * whole profile's top, top under ranges of 1%, 10%, 50% and 90% of the
  * recording and of one thread, the timeline page and its JSON, the heat
- * map and the flame chart of a second. Times are the thread's CPU
+ * map and the flame chart of a second (or the queries given after the
+ * options). Times are the
+ * thread's CPU
  * time, the first run (cold) and the median of the others (p50).
  */
 
@@ -226,6 +228,11 @@ main(int argc, char **argv)
 	ctx.render.file = "timebench";
 	ctx.report.name = "timebench";
 	ctx.report.index = ix;
+	/* Queries given after the options replace these. */
+	if (optind < argc) {
+		for (i = 0; optind < argc && i < 16; optind++)
+			snprintf(q[i++], sizeof q[0], "%s", argv[optind]);
+	}
 	printf("%-58s %9s %9s %9s\n", "query", "bytes", "cold ms", "p50 ms");
 	for (int k = 0; k < i; k++) {
 		len = 0;

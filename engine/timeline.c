@@ -464,10 +464,11 @@ tl_finish_records(struct timeline_builder *b, struct timeline *tl)
 	uint32_t		*nodes;
 	size_t			 off = 0, nd = 0;
 	int64_t			 prev = 0, prev_end, max_end, prev_w = 1;
-	uint64_t		 i, g = b->g;
+	uint64_t		 i, g = b->g, cap = b->nraw + 64;
+	uint8_t			*nb;
 
 	if ((nodes = malloc((b->n ? b->n : 1) * sizeof *nodes)) == NULL ||
-	    (tl->data = malloc(b->nraw + 1)) == NULL ||
+	    (tl->data = malloc(cap)) == NULL ||
 	    (tl->index = calloc(tl->nindex ? tl->nindex : 1,
 	    sizeof *tl->index)) == NULL) {
 		free(nodes);
@@ -503,6 +504,19 @@ tl_finish_records(struct timeline_builder *b, struct timeline *tl)
 			if (tl_raw_next(b, &off, &prev, &r) == -1)
 				return (-1);
 			nodes[i] = b->node[i];
+		}
+		/*
+		 * The final stream is about the raw one's size, but can be
+		 * more (sorted, the gaps and weights' differences change):
+		 * room for a record's four varints, always.
+		 */
+		if (nd + 40 > cap) {
+			if ((nb = realloc((void *)tl->data, cap * 2)) == NULL) {
+				free(s);
+				return (-1);
+			}
+			tl->data = nb;
+			cap *= 2;
 		}
 		tl_encode(tl, &r, i, &nd, &prev_end, &max_end, &prev_w, g);
 	}
@@ -684,6 +698,9 @@ timeline_next(struct timeline_iter *it, struct timeline_rec *r)
 
 	if (it->i >= tl->n || tl_get(tl->data, tl->ndata, &off, &v) == -1)
 		return (0);
+	/* A block's weights count from 1, so that a seek can start there. */
+	if (it->i % TIMELINE_BLOCK == 0)
+		it->prev_w = 1;
 	r->t = it->prev_end + tl_zag(v);
 	r->d = 0;
 	r->w = 1;
