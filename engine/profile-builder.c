@@ -62,6 +62,7 @@ static int	grow(void *, size_t, uint32_t, uint32_t);
 static int	grow_raw(void *, size_t, uint32_t);
 static int	trim(void *, size_t, uint32_t);
 static int	builder_grow_nodes(struct profile_builder *);
+static int	builder_grow_nodes_to(struct profile_builder *, uint32_t);
 static int	builder_grow_funcs(struct profile_builder *);
 static int	builder_compute(struct profile *);
 static int	builder_func_totals_by_id(struct profile *, uint32_t *);
@@ -180,11 +181,19 @@ profile_builder_error(const struct profile_builder *b)
 static int
 builder_grow_nodes(struct profile_builder *b)
 {
-	struct profile	*p = b->p;
-	uint32_t	 old = b->nodecap, cap, m;
+	uint32_t	 old = b->nodecap;
 
-	cap = old ? (old > UINT32_MAX / 2 ? UINT32_MAX : old * 2) : 1024;
-	(void)old;
+	return (builder_grow_nodes_to(b, old ? (old > UINT32_MAX / 2 ?
+	    UINT32_MAX : old * 2) : 1024));
+}
+
+/* Room for cap nodes (more than now). */
+static int
+builder_grow_nodes_to(struct profile_builder *b, uint32_t cap)
+{
+	struct profile	*p = b->p;
+	uint32_t	 old = b->nodecap, m;
+
 	if (grow_raw(&p->node_parent, sizeof *p->node_parent, cap) == -1 ||
 	    grow_raw(&p->node_func, sizeof *p->node_func, cap) == -1 ||
 	    grow_raw(&p->node_depth, sizeof *p->node_depth, cap) == -1)
@@ -820,10 +829,9 @@ profile_builder_graft(struct profile_builder *b, const struct profile *src,
 		b->error = "too many call nodes";
 		return (-1);
 	}
-	while (b->nodecap < count) {
-		if (builder_grow_nodes(b) == -1)
-			return (-1);
-	}
+	/* At once: doubling would copy every array a few times over. */
+	if (b->nodecap < count && builder_grow_nodes_to(b, count) == -1)
+		return (-1);
 	b->grafted = 1;
 	out[PROFILE_ROOT] = PROFILE_ROOT;
 	for (n = 1; n < src->nnodes; n++) {
