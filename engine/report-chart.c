@@ -45,12 +45,14 @@
  * sampler's silence is idle time, not the last sample's). Walking the
  * spans in time order keeps each depth's open frame; a frame closes
  * when the next span's stack leaves it or a gap comes. Frames narrower
- * than minwidth pixels are dropped, and past CHART_MAX_FRAMES the
- * narrowest: a zoom (range=) brings them back, drawn wider.
+ * than minwidth pixels (at least a pixel) are dropped, and past
+ * CHART_MAX_FRAMES the narrowest: a zoom (range=) brings them back,
+ * drawn wider. So a page stays a few hundred KB at most.
  */
 
 #define CHART_LANES		8
-#define CHART_MAX_FRAMES	12000
+#define CHART_MAX_FRAMES	2500	/* about 150 bytes each in a page */
+#define CHART_MIN_PX		1.0	/* a frame narrower is not drawn */
 #define CHART_GAP		2
 #define CHART_CHARGE		4096
 
@@ -328,8 +330,9 @@ chart_create(const struct profile *p, const struct query *q,
 	if (timeline_view_init(&c->v, p, q, ctx->cost, e) == -1)
 		goto fail;
 	c->maxdepth = (uint32_t)query_int(q, QUERY_MAXDEPTH);
-	c->minunits = query_number(q, QUERY_MINWIDTH) * (double)(c->v.e -
-	    c->v.a) / width;
+	c->minunits = (query_number(q, QUERY_MINWIDTH) > CHART_MIN_PX ?
+	    query_number(q, QUERY_MINWIDTH) : CHART_MIN_PX) *
+	    (double)(c->v.e - c->v.a) / width;
 	c->nlanes = c->v.nactive < CHART_LANES ? c->v.nactive : CHART_LANES;
 	if ((lane = malloc(c->v.tl->nthreads * sizeof *lane)) == NULL)
 		goto nomem;

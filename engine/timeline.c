@@ -73,9 +73,9 @@ struct timeline_sortrec {
 
 static int	tl_grow(void *, size_t, uint64_t *, uint64_t);
 static void	tl_put(uint8_t *, size_t *, uint64_t);
-static int	tl_get(const uint8_t *, uint64_t, uint64_t *, uint64_t *);
+static int	timeline_varint(const uint8_t *, uint64_t, uint64_t *, uint64_t *);
 static uint64_t	tl_zig(int64_t);
-static int64_t	tl_zag(uint64_t);
+static int64_t	timeline_zag(uint64_t);
 static uint64_t	tl_gcd(uint64_t, uint64_t);
 static int	tl_raw_next(const struct timeline_builder *, size_t *,
 		    int64_t *, struct timeline_rec *);
@@ -123,36 +123,10 @@ tl_put(uint8_t *b, size_t *off, uint64_t v)
 	*off = o;
 }
 
-/* A varint from b[*off..n): 0, or -1 past the end or too long. */
-static inline int
-tl_get(const uint8_t *b, uint64_t n, uint64_t *off, uint64_t *v)
-{
-	uint64_t	 o = *off, r = 0;
-	unsigned	 shift = 0;
-	uint8_t		 c;
-
-	do {
-		if (o >= n || shift > 63)
-			return (-1);
-		c = b[o++];
-		r |= (uint64_t)(c & 0x7f) << shift;
-		shift += 7;
-	} while (c & 0x80);
-	*off = o;
-	*v = r;
-	return (0);
-}
-
 static inline uint64_t
 tl_zig(int64_t v)
 {
 	return (((uint64_t)v << 1) ^ (uint64_t)(v >> 63));
-}
-
-static inline int64_t
-tl_zag(uint64_t v)
-{
-	return ((int64_t)(v >> 1) ^ -(int64_t)(v & 1));
 }
 
 static uint64_t
@@ -385,12 +359,12 @@ tl_raw_next(const struct timeline_builder *b, size_t *off, int64_t *prev,
 	int		 i;
 
 	for (i = 0; i < 4; i++) {
-		if (tl_get(b->raw, b->nraw, &o, &v[i]) == -1)
+		if (timeline_varint(b->raw, b->nraw, &o, &v[i]) == -1)
 			return (-1);
 	}
-	r->t = *prev + tl_zag(v[0]);
+	r->t = *prev + timeline_zag(v[0]);
 	r->d = (int64_t)v[1];
-	r->w = tl_zag(v[2]);
+	r->w = timeline_zag(v[2]);
 	r->thread = (uint32_t)v[3];
 	*prev = r->t;
 	*off = o;
@@ -687,76 +661,6 @@ timeline_seek(struct timeline_iter *it, const struct timeline *tl, int64_t a)
 	it->off = tl->index[lo].off;
 	it->prev_end = tl->index[lo].prev_end;
 	it->prev_w = 1;
-}
-
-/* The next record: 1, or 0 at the end (or where the stream is short). */
-int
-timeline_next(struct timeline_iter *it, struct timeline_rec *r)
-{
-	const struct timeline	*tl = it->tl;
-	uint64_t		 v, off = it->off;
-
-	if (it->i >= tl->n || tl_get(tl->data, tl->ndata, &off, &v) == -1)
-		return (0);
-	/* A block's weights count from 1, so that a seek can start there. */
-	if (it->i % TIMELINE_BLOCK == 0)
-		it->prev_w = 1;
-	r->t = it->prev_end + tl_zag(v);
-	r->d = 0;
-	r->w = 1;
-	r->thread = 0;
-	if ((tl->flags & TIMELINE_F_DUR) &&
-	    tl_get(tl->data, tl->ndata, &off, &v) == -1)
-		return (0);
-	if (tl->flags & TIMELINE_F_DUR)
-		r->d = (int64_t)(v & (UINT64_MAX >> 2));
-	if (tl->flags & TIMELINE_F_WEIGHT) {
-		if (tl_get(tl->data, tl->ndata, &off, &v) == -1)
-			return (0);
-		r->w = (int64_t)((uint64_t)it->prev_w + (uint64_t)tl_zag(v));
-		it->prev_w = r->w;
-	}
-	if (tl->flags & TIMELINE_F_THREAD) {
-		if (tl_get(tl->data, tl->ndata, &off, &v) == -1)
-			return (0);
-		/* Checked when a cache is read: out of range is corrupt. */
-		if (v >= tl->nthreads)
-			return (0);
-		r->thread = (uint32_t)v;
-	}
-	r->node = tl->node[it->i];
-	it->prev_end = r->t + r->d;
-	it->off = off;
-	it->i++;
-	return (1);
-}
-
-/* How much of r's span lies within [a, b). */
-int64_t
-timeline_overlap(const struct timeline_rec *r, int64_t a, int64_t b)
-{
-	int64_t	 lo = r->t > a ? r->t : a;
-	int64_t	 hi = r->t + r->d < b ? r->t + r->d : b;
-
-	return (hi > lo ? hi - lo : 0);
-}
-
-/* What record r adds to metric m within [a, b). */
-int64_t
-timeline_value(const struct timeline *tl, uint32_t m,
-    const struct timeline_rec *r, int64_t a, int64_t b)
-{
-	switch (m < sizeof tl->mode ? tl->mode[m] : TIMELINE_NONE) {
-	case TIMELINE_WEIGHT:
-		return (r->t >= a && r->t < b ? r->w : 0);
-	case TIMELINE_SPAN:
-		return (timeline_overlap(r, a, b));
-	case TIMELINE_COUNT:
-		/* A span cut at a range's start weighs 0: not a sample. */
-		return (r->t >= a && r->t < b && r->w != 0 ? 1 : 0);
-	default:
-		return (0);
-	}
 }
 
 /* Clock time t as seconds from the start (units if no rate is known). */

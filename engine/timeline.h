@@ -160,11 +160,6 @@ void		 timeline_iter_init(struct timeline_iter *,
 		     const struct timeline *);
 void		 timeline_seek(struct timeline_iter *, const struct timeline *,
 		     int64_t);
-int		 timeline_next(struct timeline_iter *, struct timeline_rec *);
-int64_t		 timeline_overlap(const struct timeline_rec *, int64_t,
-		     int64_t);
-int64_t		 timeline_value(const struct timeline *, uint32_t,
-		     const struct timeline_rec *, int64_t, int64_t);
 
 double		 timeline_seconds(const struct timeline *, int64_t);
 int64_t		 timeline_time(const struct timeline *, double);
@@ -172,5 +167,114 @@ char		*timeline_thread_label(const struct timeline *,
 		     const struct strpool *, uint32_t);
 int		 timeline_thread_match(const struct timeline *,
 		     const struct strpool *, uint32_t, const char *);
+
+/*
+ * Decoding, inline: a range's pass reads millions of records, and a call
+ * a field would cost more than the field.
+ */
+
+/* A varint from b[*off..n): 0, or -1 past the end or too long. */
+static inline int
+timeline_varint(const uint8_t *b, uint64_t n, uint64_t *off, uint64_t *v)
+{
+	uint64_t	 o = *off, r = 0;
+	unsigned	 shift = 0;
+	uint8_t		 c;
+
+	/* Most fields are a byte. */
+	if (o < n && b[o] < 0x80) {
+		*v = b[o];
+		*off = o + 1;
+		return (0);
+	}
+	do {
+		if (o >= n || shift > 63)
+			return (-1);
+		c = b[o++];
+		r |= (uint64_t)(c & 0x7f) << shift;
+		shift += 7;
+	} while (c & 0x80);
+	*off = o;
+	*v = r;
+	return (0);
+}
+
+static inline int64_t
+timeline_zag(uint64_t v)
+{
+	return ((int64_t)(v >> 1) ^ -(int64_t)(v & 1));
+}
+
+/* The next record: 1, or 0 at the end (or where the stream is short). */
+static inline int
+timeline_next(struct timeline_iter *it, struct timeline_rec *r)
+{
+	const struct timeline	*tl = it->tl;
+	uint64_t		 v, off = it->off;
+
+	if (it->i >= tl->n ||
+	    timeline_varint(tl->data, tl->ndata, &off, &v) == -1)
+		return (0);
+	/* A block's weights count from 1, so that a seek can start there. */
+	if (it->i % TIMELINE_BLOCK == 0)
+		it->prev_w = 1;
+	r->t = it->prev_end + timeline_zag(v);
+	r->d = 0;
+	r->w = 1;
+	r->thread = 0;
+	if ((tl->flags & TIMELINE_F_DUR) &&
+	    timeline_varint(tl->data, tl->ndata, &off, &v) == -1)
+		return (0);
+	if (tl->flags & TIMELINE_F_DUR)
+		r->d = (int64_t)(v & (UINT64_MAX >> 2));
+	if (tl->flags & TIMELINE_F_WEIGHT) {
+		if (timeline_varint(tl->data, tl->ndata, &off, &v) == -1)
+			return (0);
+		r->w = (int64_t)((uint64_t)it->prev_w +
+		    (uint64_t)timeline_zag(v));
+		it->prev_w = r->w;
+	}
+	if (tl->flags & TIMELINE_F_THREAD) {
+		if (timeline_varint(tl->data, tl->ndata, &off, &v) == -1)
+			return (0);
+		/* Checked when a cache is read: out of range is corrupt. */
+		if (v >= tl->nthreads)
+			return (0);
+		r->thread = (uint32_t)v;
+	}
+	r->node = tl->node[it->i];
+	it->prev_end = r->t + r->d;
+	it->off = off;
+	it->i++;
+	return (1);
+}
+
+/* How much of r's span lies within [a, b). */
+static inline int64_t
+timeline_overlap(const struct timeline_rec *r, int64_t a, int64_t b)
+{
+	int64_t	 lo = r->t > a ? r->t : a;
+	int64_t	 hi = r->t + r->d < b ? r->t + r->d : b;
+
+	return (hi > lo ? hi - lo : 0);
+}
+
+/* What record r adds to metric m within [a, b). */
+static inline int64_t
+timeline_value(const struct timeline *tl, uint32_t m,
+    const struct timeline_rec *r, int64_t a, int64_t b)
+{
+	switch (m < sizeof tl->mode ? tl->mode[m] : TIMELINE_NONE) {
+	case TIMELINE_WEIGHT:
+		return (r->t >= a && r->t < b ? r->w : 0);
+	case TIMELINE_SPAN:
+		return (timeline_overlap(r, a, b));
+	case TIMELINE_COUNT:
+		/* A span cut at a range's start weighs 0: not a sample. */
+		return (r->t >= a && r->t < b && r->w != 0 ? 1 : 0);
+	default:
+		return (0);
+	}
+}
 
 #endif /* TIMELINE_H */
