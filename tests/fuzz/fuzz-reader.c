@@ -1,7 +1,10 @@
 /*
  * libFuzzer harness for one reader, chosen at build time with
  * -DFUZZ_READER='"name"' (tests/fuzz/include.am builds one per reader), or
- * all readers through detection when FUZZ_READER is NULL.
+ * all readers through detection when FUZZ_READER is NULL. A profile that
+ * records times is also cut (range.h) to a middle third of its recording
+ * and to its first thread, as range= and thread= cut it: the timeline a
+ * reader built from hostile input must decode and cut, or say why.
  */
 
 #include "config.h"
@@ -12,13 +15,45 @@
 
 #include "input.h"
 #include "profile.h"
+#include "range.h"
 #include "reader.h"
+#include "timeline.h"
 
 #ifndef FUZZ_READER
 #define FUZZ_READER NULL
 #endif
 
 int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
+
+static void
+fuzz_range(const struct profile *p, int timed, int thread)
+{
+	const struct timeline	*tl = p->timeline;
+	struct range		 r = { 0 };
+	struct profile		*cut;
+	char			*label = NULL, *cause = NULL;
+	double			 len = timeline_seconds(tl, tl->end);
+	int			 status = 0;
+
+	if (timed) {
+		r.timed = 1;
+		r.a = len / 3;
+		r.b = len * 2 / 3 > r.a ? len * 2 / 3 : r.a + 1;
+	}
+	if (thread) {
+		if (tl->nthreads == 0 ||
+		    (label = timeline_thread_label(tl, p->strings, 0)) == NULL)
+			return;
+		r.threads = &label;
+		r.nthreads = 1;
+	}
+	cut = range_apply(p, &r, timed, NULL, &status, &cause);
+	if (cut == NULL && (cause == NULL || status == 0))
+		abort();	/* every failure must say why */
+	profile_free(cut);
+	free(cause);
+	free(label);
+}
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
@@ -33,6 +68,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	p = reader_load_input(in, FUZZ_READER, &opts, &cause);
 	if (p == NULL && cause == NULL)
 		abort();	/* every failure must say why */
+	if (p != NULL && p->timeline != NULL) {
+		fuzz_range(p, 1, 0);
+		fuzz_range(p, 0, 1);
+		fuzz_range(p, 1, 1);
+	}
 	profile_free(p);
 	free(cause);
 	input_free(in);
