@@ -194,7 +194,9 @@ menu_json(const void *v, const struct query *q)
 	    profile_metric_calls(p) == -1 ? "" :
 	    p->metrics[profile_metric_calls(p)].name));
 	json_object_set_new(j, "server", json_boolean(t->server));
-	if (json_object_set_new(j, "time", menu_time_json(p)) == -1)
+	/* Absent without times: the answers of those profiles as before. */
+	if (p->timeline != NULL &&
+	    json_object_set_new(j, "time", menu_time_json(p)) == -1)
 		goto fail;
 	if ((views = json_array()) == NULL ||
 	    json_object_set_new(j, "views", views) == -1)
@@ -217,8 +219,8 @@ fail:
 }
 
 /*
- * Whether the profile records when its samples happened: false, or its
- * clock, the recording's length, threads, samples and markers.
+ * What the profile records of when its samples happened: its clock, the
+ * recording's length, threads, samples and markers (false without).
  */
 static json_t *
 menu_time_json(const struct profile *p)
@@ -233,7 +235,10 @@ menu_time_json(const struct profile *p)
 	    "marks", (json_int_t)tl->nmarks));
 }
 
-/* The sentence on time, and the links to the views of it. */
+/*
+ * The sentence on time and the links to the views of it; nothing for a
+ * format without times (range= and thread= say why when asked).
+ */
 static void
 menu_time_display(struct display *d, const struct profile *p,
     const struct query *q)
@@ -242,13 +247,9 @@ menu_time_display(struct display *d, const struct profile *p,
 	struct display_block	*l;
 	char			*len;
 
-	display_heading(d, "Time");
-	if (tl == NULL) {
-		display_text(d, "This format (%s) records no times: there is "
-		    "no timeline, and range= and thread= do not apply.",
-		    p->format);
+	if (tl == NULL)
 		return;
-	}
+	display_heading(d, "Time");
 	len = tl->rate > 0 ? display_seconds(timeline_seconds(tl, tl->end)) :
 	    display_number(tl->end - tl->start);
 	display_text(d, "Recorded over %s%s on %u thread%s.", len ? len : "?",
