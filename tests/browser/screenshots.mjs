@@ -21,6 +21,9 @@ const shots = [
 	["narrow", "?file=jvm.folded&cmd=tree",
 	    { width: 400, dark: true }],
 	["index", "?cmd=index", {}],
+	["timeline", "?file=chromium-startup.json.xz&cmd=timeline", {}],
+	["heatmap", "?file=chromium-startup.json.xz&cmd=heatmap", {}],
+	["chart", "?file=firefox-gecko.json&cmd=flame&style=chart", {}],
 ];
 
 const browser = await chromium.launch({
