@@ -31,6 +31,7 @@
 #include <jansson.h>
 
 #include "answer.h"
+#include "catalog.h"
 #include "cause.h"
 #include "conf.h"
 #include "escape.h"
@@ -385,10 +386,11 @@ profindex_answer(const struct config *cfg, const struct query *q,
 	struct answer		*a;
 	const char		*format = query_str(q, QUERY_FORMAT);
 	const char		*file = NULL;
-	int			 fd, r;
+	int			 fd, r, fmt;
 
-	if (strcmp(format, "html") != 0 && strcmp(format, "json") != 0 &&
-	    strcmp(format, "text") != 0)
+	/* The index's formats are the catalog's (html, json, text). */
+	if ((fmt = catalog_format_find(format)) == -1 ||
+	    !catalog_report_answers(CMD_INDEX, fmt))
 		return (answer_error(format, 400, "the index is html, json or "
 		    "text", ctx));
 	if (query_isset(q, QUERY_FILE))

@@ -44,6 +44,7 @@
 #include "conf.h"
 #include "deepq.h"
 #include "beside.h"
+#include "catalog.h"
 #include "display.h"
 #include "front.h"
 #include "outbuf.h"
@@ -334,12 +335,14 @@ web_index(struct web *w, struct MHD_Connection *c, const char *format)
 	json_t			*j = NULL, *rows;
 	struct outbuf		 ob;
 	MHD_Result_t		 ret;
+	int			 fmt;
 
-	if (strcmp(format, "html") != 0 && strcmp(format, "json") != 0 &&
-	    strcmp(format, "text") != 0)
+	/* The index's formats are the catalog's (html, json, text). */
+	if ((fmt = catalog_format_find(format)) == -1 ||
+	    !catalog_report_answers(CMD_INDEX, fmt))
 		return (web_fail(c, format, 400, "the index is html, json or "
 		    "text", 0));
-	rd = render_find(format);
+	rd = render_find(fmt);
 	web_scan(w, "", 0, &ev, &n, &cap);
 	if (n > 0)
 		qsort(ev, n, sizeof *ev, web_entry_cmp);
@@ -407,7 +410,7 @@ web_index(struct web *w, struct MHD_Connection *c, const char *format)
 
 	memset(&a, 0, sizeof a);
 	a.status = 200;
-	a.content_type = rd->content_type;
+	a.content_type = catalog_formats[fmt].content_type;
 	outbuf_init(&ob);
 	if (j == NULL || display_failed(d) ||
 	    rd->render(&ob, j, d, &rctx) == -1 ||

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "catalog.h"
 #include "escape.h"
 #include "outbuf.h"
 #include "page.h"
@@ -317,16 +318,8 @@ void
 page_begin(struct outbuf *ob, const char *title,
     const struct render_context *ctx, const struct query *self)
 {
-	static const struct {
-		const char	*cmd;
-		const char	*text;
-	} nav[] = {
-		{ "top", "Top" }, { "tree", "Tree" }, { "flame", "Flame" },
-		{ "modules", "Modules" }, { "cliques", "Cliques" },
-	};
 	struct query_tmpl	 t;
-	size_t			 i;
-	int			 r;
+	int			 r, pos, i;
 
 	outbuf_puts(ob, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
 	    "<meta charset=\"utf-8\">\n"
@@ -361,8 +354,15 @@ page_begin(struct outbuf *ob, const char *title,
 		page_nav(ob, ctx, &t, NULL, " class=\"file\" title=\"summary\"",
 		    self != NULL && query_isset(self, QUERY_FILE) ?
 		    query_str(self, QUERY_FILE) : ctx->file);
-		for (i = 0; i < sizeof nav / sizeof nav[0]; i++)
-			page_nav(ob, ctx, &t, nav[i].cmd, "", nav[i].text);
+		/* The catalog's reports in the header, in their places. */
+		for (pos = 1; pos < CMD_N; pos++) {
+			for (i = 0; i < CMD_N; i++) {
+				if (catalog_reports[i].nav == pos)
+					page_nav(ob, ctx, &t,
+					    catalog_reports[i].name, "",
+					    catalog_reports[i].nav_text);
+			}
+		}
 	}
 	query_tmpl_clear(&t);
 	outbuf_puts(ob, "</nav>");

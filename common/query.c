@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "catalog.h"
 #include "cause.h"
 #include "outbuf.h"
 #include "query.h"
@@ -29,17 +30,14 @@
 
 /* Query parsing, validation and the canonical query string. */
 
-#define CMDS	"menu|top|tree|func|callers|modules|module|cliques|clique|" \
-		"flame|folded|callgrind|pprof|speedscope|dump|status|shutdown|search|" \
-		"index"
-
 static const struct query_keyinfo query_keys[QUERY_NKEYS] = {
 	[QUERY_FILE] = { "file", QUERY_TYPE_STRING, NULL, 0, 4096, "",
 	    "profile, relative to the profile root" },
 	[QUERY_BASE] = { "base", QUERY_TYPE_STRING, NULL, 0, 4096, "",
 	    "second profile to compare with" },
-	[QUERY_CMD] = { "cmd", QUERY_TYPE_ENUM, CMDS, 0, 0, "menu",
-	    "report" },
+	[QUERY_CMD] = { "cmd", QUERY_TYPE_ENUM, NULL, 0, 0, "menu",
+	    "report", &catalog_reports[0].name, sizeof catalog_reports[0],
+	    CMD_N },
 	[QUERY_T] = { "t", QUERY_TYPE_STRING, NULL, 0, 8192, "",
 	    "transform stack" },
 	[QUERY_FOCUS] = { "focus", QUERY_TYPE_STRING, NULL, 0, 1024, "",
@@ -114,16 +112,17 @@ static const struct query_keyinfo query_keys[QUERY_NKEYS] = {
 	    "", "name of the unit in flame graph tooltips" },
 	[QUERY_ORDER] = { "order", QUERY_TYPE_ENUM, "name|time", 0, 0, "name",
 	    "folded export order" },
-	[QUERY_FORMAT] = { "format", QUERY_TYPE_ENUM,
-	    "html|json|text|svg|folded|callgrind|pprof|speedscope", 0, 0,
-	    "html", "output format" },
+	[QUERY_FORMAT] = { "format", QUERY_TYPE_ENUM, NULL, 0, 0, "html",
+	    "output format", &catalog_formats[0].name,
+	    sizeof catalog_formats[0], FMT_N },
 	[QUERY_MODULES] = { "modules", QUERY_TYPE_BOOL, NULL, 0, 1, "1",
 	    "folded export: frames as module`name (0: the name alone)" },
 };
 
 static int	query_check(enum query_key, const char *, struct query *,
 		    char **);
-static int	query_enum_has(const char *, const char *);
+static int	query_enum_has(const struct query_keyinfo *, const char *);
+static const char *query_keyinfo_name(const struct query_keyinfo *, int);
 static int	query_edit_values(const struct query *,
 		    const struct query_edit *, size_t, const char **);
 static size_t	query_encoded_len(const char *const *, int, int);
@@ -135,6 +134,28 @@ const struct query_keyinfo *
 query_keyinfo(enum query_key k)
 {
 	return ((unsigned)k < QUERY_NKEYS ? &query_keys[k] : NULL);
+}
+
+/*
+ * The values of an ENUM key, '|'-separated: "a|b|c". Caller frees; NULL
+ * if out of memory.
+ */
+char *
+query_keyinfo_list(const struct query_keyinfo *ki)
+{
+	struct outbuf	 ob;
+	size_t		 len;
+	int		 i;
+
+	if (ki->values != NULL)
+		return (strdup(ki->values));
+	outbuf_init(&ob);
+	for (i = 0; i < ki->nnames; i++) {
+		if (i > 0)
+			outbuf_putc(&ob, '|');
+		outbuf_puts(&ob, query_keyinfo_name(ki, i));
+	}
+	return (outbuf_take(&ob, &len));
 }
 
 /* The key with a name, or -1. */
@@ -197,12 +218,29 @@ fail:
 	return (NULL);
 }
 
+/* Name i of an ENUM key with names. */
+static const char *
+query_keyinfo_name(const struct query_keyinfo *ki, int i)
+{
+	return (*(const char *const *)(const void *)((const char *)ki->names +
+	    (size_t)i * ki->stride));
+}
+
+/* Is v one of an ENUM key's values? */
 static int
-query_enum_has(const char *list, const char *v)
+query_enum_has(const struct query_keyinfo *ki, const char *v)
 {
 	size_t	 n = strlen(v);
-	const char *p = list, *bar;
+	const char *p = ki->values, *bar;
+	int	 i;
 
+	if (p == NULL) {
+		for (i = 0; i < ki->nnames; i++) {
+			if (strcmp(query_keyinfo_name(ki, i), v) == 0)
+				return (1);
+		}
+		return (0);
+	}
 	for (;;) {
 		bar = strchr(p, '|');
 		if ((size_t)(bar ? bar - p : (ptrdiff_t)strlen(p)) == n &&
@@ -225,6 +263,7 @@ query_check(enum query_key k, const char *v, struct query *q, char **cause)
 	uint32_t	*path = NULL;
 	size_t		 n = 0;
 	const char	*s;
+	char		*list;
 
 	switch (ki->type) {
 	case QUERY_TYPE_STRING:
@@ -244,9 +283,11 @@ query_check(enum query_key k, const char *v, struct query *q, char **cause)
 		}
 		return (0);
 	case QUERY_TYPE_ENUM:
-		if (!query_enum_has(ki->values, v)) {
+		if (!query_enum_has(ki, v)) {
+			list = query_keyinfo_list(ki);
 			cause_set(cause, "%s: must be one of %s", ki->name,
-			    ki->values);
+			    list != NULL ? list : "(out of memory)");
+			free(list);
 			return (-1);
 		}
 		return (0);

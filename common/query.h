@@ -86,6 +86,9 @@ enum query_type {
 	QUERY_TYPE_PATH,	/* function ids separated by ',' */
 };
 
+/* Key k as a bit of a mask of keys (catalog.h's prefs). */
+#define QUERY_BIT(k)	(UINT64_C(1) << (k))
+
 struct query_keyinfo {
 	const char	*name;
 	enum query_type	 type;
@@ -93,6 +96,13 @@ struct query_keyinfo {
 	int64_t		 min, max;	/* INT, NUMBER; STRING: max length */
 	const char	*def;		/* the value when absent */
 	const char	*help;
+	/*
+	 * ENUM: or nnames names, the first at names and each stride bytes
+	 * after the last (the name member of a catalog's rows).
+	 */
+	const char *const *names;
+	size_t		 stride;
+	int		 nnames;
 };
 
 /* One change of a query_format_edit() link: value NULL unsets the key. */
@@ -120,6 +130,7 @@ struct query {
 };
 
 const struct query_keyinfo *query_keyinfo(enum query_key);
+char		*query_keyinfo_list(const struct query_keyinfo *);
 int		 query_key_find(const char *);
 struct query	*query_create(void);
 void		 query_free(struct query *);

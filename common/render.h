@@ -26,6 +26,8 @@
 
 #include <jansson.h>
 
+#include "catalog.h"
+
 struct display;
 struct outbuf;
 
@@ -61,13 +63,11 @@ struct render_context {
 };
 
 /*
- * render is NULL for the formats of the export reports, which write the
- * body themselves (report.h, render-raw.c).
+ * The code of a format of the catalog (catalog.h: its name, content type
+ * and kind); render is NULL for the formats of the export reports, which
+ * write the body themselves (report.h, render-raw.c).
  */
 struct renderer {
-	const char	*name;		/* the format= value */
-	const char	*content_type;
-	int		 needs_display;
 	int		 (*render)(struct outbuf *, const json_t *,
 			    const struct display *,
 			    const struct render_context *);
@@ -75,7 +75,7 @@ struct renderer {
 			    const struct render_context *);
 };
 
-const struct renderer *render_find(const char *);
+const struct renderer *render_find(enum catalog_fmt);
 struct query;
 int		 svg_inline(struct outbuf *, const json_t *,
 		     const struct query *, const char *);

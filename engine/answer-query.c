@@ -25,6 +25,7 @@
 
 #include "answer.h"
 #include "answer-query.h"
+#include "catalog.h"
 #include "cost.h"
 #include "diff.h"
 #include "display.h"
@@ -40,28 +41,11 @@
 
 /* Query string + profile -> answer (see answer-query.h). */
 
-static int	answer_has_format(const char *, const char *);
 static int	answer_query_check(void *);
 static void	answer_render_error(struct report_error *,
 		    const struct cost *);
 static struct answer *answer_query_error(const char *, int, const char *,
 		    const struct render_context *);
-
-/* Is fmt one of the '|'-separated list? */
-static int
-answer_has_format(const char *list, const char *fmt)
-{
-	size_t		 n = strlen(fmt);
-	const char	*p = list;
-
-	while ((p = strstr(p, fmt)) != NULL) {
-		if ((p == list || p[-1] == '|') &&
-		    (p[n] == '\0' || p[n] == '|'))
-			return (1);
-		p += n;
-	}
-	return (0);
-}
 
 /*
  * An error answer in the query's format: the renderer's own error page
@@ -73,11 +57,12 @@ answer_query_error(const char *format, int status, const char *message,
     const struct render_context *rctx)
 {
 	const struct renderer	*r;
+	int			 fmt;
 
-	if (format != NULL && (r = render_find(format)) != NULL &&
-	    r->error != NULL)
-		return (answer_error_write(r->content_type, r->error, status,
-		    message, rctx));
+	if (format != NULL && (fmt = catalog_format_find(format)) != -1 &&
+	    (r = render_find(fmt)) != NULL && r->error != NULL)
+		return (answer_error_write(catalog_formats[fmt].content_type,
+		    r->error, status, message, rctx));
 	return (answer_error(format, status, message, rctx));
 }
 
@@ -146,27 +131,32 @@ answer_query_parsed(const struct profile *p, const struct query *q,
 	struct outbuf			 ob;
 	struct answer			*a = NULL;
 	json_t				*j = NULL;
+	const struct catalog_format	*cf;
 	const char			*format;
 	char				*cause = NULL;
-	int				 status, estimated;
+	int				 status, estimated, cmd, fmt, page;
 
 	format = query_str(q, QUERY_FORMAT);
 	/* One budget for the whole query: transforms and report alike. */
 	cost_init(&budget, rc.max_cost, rc.max_msec);
 	rc.cost = &budget;
-	if ((entry = reports_find(query_str(q, QUERY_CMD))) == NULL) {
+	if ((cmd = catalog_report_find(query_str(q, QUERY_CMD))) == -1 ||
+	    (entry = reports_find(cmd)) == NULL) {
 		report_error_set(&e, 400, "report %s is not available",
 		    query_str(q, QUERY_CMD));
 		goto fail;
 	}
-	if (!answer_has_format(entry->formats, format) ||
-	    (r = render_find(format)) == NULL ||
+	if ((fmt = catalog_format_find(format)) == -1 ||
+	    !catalog_report_answers(cmd, fmt) ||
+	    (r = render_find(fmt)) == NULL ||
 	    (r->render == NULL && entry->export == NULL)) {
 		report_error_set(&e, 400, "format %s is not available for "
-		    "cmd=%s (available: %s)", format, entry->name,
-		    entry->formats);
+		    "cmd=%s (available: %s)", format, catalog_reports[cmd].name,
+		    catalog_reports[cmd].formats);
 		goto fail;
 	}
+	cf = &catalog_formats[fmt];
+	page = cf->kind == CATALOG_PAGE;
 	/*
 	 * base=: merge before the transforms, so that they apply to both
 	 * sides alike (the merged profile keeps this profile's ids).
@@ -200,7 +190,8 @@ answer_query_parsed(const struct profile *p, const struct query *q,
 		goto fail;
 	}
 	/* Whether the answer rests on a call graph's estimated tree. */
-	estimated = funcgraph_estimate(use, entry->name, ts->n > 0);
+	estimated = funcgraph_estimate(use,
+	    (catalog_reports[cmd].flags & CATALOG_TREE) != 0, ts->n > 0);
 	if (ts->n > 0) {
 		if ((derived = transform_apply(use, ts, &budget,
 		    &status, &cause)) == NULL) {
@@ -233,17 +224,17 @@ answer_query_parsed(const struct profile *p, const struct query *q,
 	if ((res = reports_create(entry, use, q, &rc, &e)) == NULL)
 		goto fail;
 	reports_notes_init(&notes, use, q, rc.base_name, ts, estimated);
-	if ((!r->needs_display || entry->page_json) &&
+	if ((!page || entry->page_json) &&
 	    (j = reports_json(entry, res, &notes, q)) == NULL) {
 		report_error_set(&e, 500, "out of memory");
 		goto fail;
 	}
 	/* The JSON holds all it needs: the result's memory back first. */
-	if (!r->needs_display) {
+	if (!page) {
 		reports_free(entry, res);
 		res = NULL;
 	}
-	if (r->needs_display && ((d = reports_display(entry, res, &notes,
+	if (page && ((d = reports_display(entry, res, &notes,
 	    q)) == NULL || display_failed(d))) {
 		report_error_set(&e, 500, "out of memory");
 		goto fail;
@@ -252,7 +243,7 @@ body:
 	if ((a = calloc(1, sizeof *a)) == NULL)
 		goto fail;
 	a->status = 200;
-	a->content_type = r->content_type;
+	a->content_type = cf->content_type;
 	outbuf_init(&ob);
 	outbuf_check(&ob, answer_query_check, &budget);
 	if ((r->render != NULL ? r->render(&ob, j, d, &ctx->render) :

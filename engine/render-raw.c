@@ -31,26 +31,18 @@ static int	raw_error(struct outbuf *, int, const char *,
 		    const struct render_context *);
 
 const struct renderer render_folded = {
-	.name = "folded",
-	.content_type = "text/plain; charset=utf-8",
 	.error = raw_error,
 };
 
 const struct renderer render_callgrind = {
-	.name = "callgrind",
-	.content_type = "text/plain; charset=utf-8",
 	.error = raw_error,
 };
 
 const struct renderer render_pprof = {
-	.name = "pprof",
-	.content_type = "application/octet-stream",
 	.error = raw_error,
 };
 
 const struct renderer render_speedscope = {
-	.name = "speedscope",
-	.content_type = "application/json",
 	.error = raw_error,
 };
 

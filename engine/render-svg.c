@@ -67,9 +67,6 @@ static void	svg_capped(struct outbuf *, const char *, size_t, const char *);
 static uint32_t	svg_hash(const char *, uint32_t);
 
 const struct renderer render_svg = {
-	.name = "svg",
-	.content_type = "image/svg+xml",
-	.needs_display = 0,
 	.render = svg_render,
 	.error = svg_error,
 };

@@ -67,9 +67,6 @@ static struct display *callers_display(const void *,
 static void	 callers_free(void *);
 
 const struct report_entry report_callers_entry = {
-	.name = "callers",
-	.title = "Callers",
-	.formats = "html|json|text",
 	.create = callers_create,
 	.json = callers_json,
 	.display = callers_display,
@@ -171,7 +168,7 @@ callers_json(const void *v, const struct query *q)
 	json_t				*j = NULL, *fo, *a;
 	uint32_t			 f = t->f;
 
-	if ((j = report_new("callers")) == NULL ||
+	if ((j = report_new(CMD_CALLERS)) == NULL ||
 	    report_metrics(j, p, t->m) == -1 ||
 	    (fo = rows_subject_json(p, g, f, &t->b.set, t->cmp ? &t->dd :
 	    NULL)) == NULL ||

@@ -95,9 +95,6 @@ static struct display *clique_display(const void *,
 static void	 clique_free(void *);
 
 const struct report_entry report_cliques_entry = {
-	.name = "cliques",
-	.title = "Cliques",
-	.formats = "html|json|text",
 	.create = cliques_create,
 	.json = cliques_json,
 	.display = cliques_display,
@@ -105,9 +102,6 @@ const struct report_entry report_cliques_entry = {
 };
 
 const struct report_entry report_clique_entry = {
-	.name = "clique",
-	.title = "Clique",
-	.formats = "html|json|text",
 	.create = clique_create,
 	.json = clique_json,
 	.display = clique_display,
@@ -203,7 +197,7 @@ cliques_json(const void *v, const struct query *q)
 	uint32_t			 c;
 	int64_t				 i;
 
-	if ((j = report_new("cliques")) == NULL ||
+	if ((j = report_new(CMD_CLIQUES)) == NULL ||
 	    report_metrics(j, p, t->m) == -1 || (a = json_array()) == NULL ||
 	    json_object_set_new(j, "rows", a) == -1)
 		goto nomem;
@@ -414,7 +408,7 @@ clique_json(const void *v, const struct query *q)
 	json_t				*j = NULL, *a, *o;
 	uint32_t			 i;
 
-	if ((j = report_new("clique")) == NULL ||
+	if ((j = report_new(CMD_CLIQUE)) == NULL ||
 	    report_metrics(j, p, t->m) == -1 || (a = json_array()) == NULL ||
 	    json_object_set_new(j, "members", a) == -1)
 		goto nomem;

@@ -54,9 +54,6 @@ static void	 dump_index_cell(struct display *, struct display_block *,
 		    size_t, uint32_t, uint32_t);
 
 const struct report_entry report_dump_entry = {
-	.name = "dump",
-	.title = "Raw structures",
-	.formats = "html|json|text",
 	.create = dump_create,
 	.json = dump_json,
 	.display = dump_display,
@@ -103,7 +100,7 @@ dump_json(const void *v, const struct query *q)
 	int64_t				 from = t->from, limit = t->limit;
 	uint32_t			 i;
 
-	if ((j = report_new("dump")) == NULL ||
+	if ((j = report_new(CMD_DUMP)) == NULL ||
 	    report_metrics(j, p, t->m) == -1 ||
 	    (funcs = json_array()) == NULL ||
 	    json_object_set_new(j, "functions", funcs) == -1 ||

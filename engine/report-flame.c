@@ -102,9 +102,6 @@ static int	flame_width_cmp(const void *, const void *);
 static int	flame_order_cmp(const void *, const void *);
 
 const struct report_entry report_flame_entry = {
-	.name = "flame",
-	.title = "Flame graph",
-	.formats = "svg|json|html",
 	.create = flame_create,
 	.json = flame_json,
 	.display = flame_display,
@@ -418,7 +415,7 @@ flame_json(const void *v, const struct query *q)
 	char				 key[16];
 	size_t				 i, k;
 
-	if ((j = report_new("flame")) == NULL ||
+	if ((j = report_new(CMD_FLAME)) == NULL ||
 	    (frames = json_array()) == NULL)
 		goto nomem;
 	json_object_set_new(j, "frames", frames);

@@ -68,9 +68,6 @@ static struct display *func_display(const void *,
 static void	 func_free(void *);
 
 const struct report_entry report_func_entry = {
-	.name = "func",
-	.title = "Function",
-	.formats = "html|json|text",
 	.create = func_create,
 	.json = func_json,
 	.display = func_display,
@@ -168,7 +165,7 @@ func_json(const void *v, const struct query *q)
 	json_t				*j = NULL, *fo, *a;
 	uint32_t			 f = t->f;
 
-	if ((j = report_new("func")) == NULL ||
+	if ((j = report_new(CMD_FUNC)) == NULL ||
 	    report_metrics(j, p, t->m) == -1 ||
 	    (fo = rows_subject_json(p, g, f, &t->b.set, t->cmp ? &t->dd :
 	    NULL)) == NULL ||

@@ -23,6 +23,7 @@
 #include <jansson.h>
 
 #include "callgraph.h"
+#include "catalog.h"
 #include "cost.h"
 #include "display.h"
 #include "profile.h"
@@ -48,7 +49,7 @@ struct menu_result {
 	uint32_t			 depth, nmod, ncliques;
 	char				*action;
 	int				 server;
-	const struct report_entry	*views[3];
+	enum catalog_cmd		 views[CMD_N];
 	size_t				 nviews;
 };
 
@@ -63,9 +64,6 @@ static void	menu_link(struct display *, struct display_block *,
 		    const char *, char *);
 
 const struct report_entry report_menu_entry = {
-	.name = "menu",
-	.title = "Summary",
-	.formats = "html|json|text",
 	.create = menu_create,
 	.json = menu_json,
 	.display = menu_display,
@@ -105,13 +103,9 @@ static void *
 menu_create(const struct profile *p, const struct query *q,
     const struct report_context *ctx, struct report_error *e)
 {
-	static const char *const others[] = { "flame", "folded",
-	    "callgrind" };
-	const struct report_entry *r;
 	const struct callgraph	*g = NULL;
 	struct menu_result	*t;
-	size_t			 i;
-	int			 m;
+	int			 m, i;
 
 	if ((m = report_metric(p, q, e)) == -1)
 		return (NULL);
@@ -135,12 +129,14 @@ menu_create(const struct profile *p, const struct query *q,
 	t->action = report_path(p, menu_action(p, m));
 	t->server = ctx->status != NULL;
 	/*
-	 * The views built elsewhere (flame graphs, exports): linked when
-	 * this build has them, in the first format each answers.
+	 * The views built elsewhere (flame graphs, exports: CATALOG_VIEW):
+	 * linked when this build has them, in the first format each
+	 * answers.
 	 */
-	for (i = 0; i < sizeof others / sizeof others[0]; i++) {
-		if ((r = reports_find(others[i])) != NULL)
-			t->views[t->nviews++] = r;
+	for (i = 0; i < CMD_N; i++) {
+		if ((catalog_reports[i].flags & CATALOG_VIEW) &&
+		    reports_find(i) != NULL)
+			t->views[t->nviews++] = i;
 	}
 	return (t);
 fail:
@@ -167,12 +163,12 @@ menu_json(const void *v, const struct query *q)
 {
 	const struct menu_result	*t = v;
 	const struct profile		*p = t->p;
-	const struct report_entry	*r;
+	const struct catalog_report	*r;
+	const struct catalog_format	*fmt;
 	json_t				*j, *views;
-	char				*fmt;
 	size_t				 i;
 
-	if ((j = report_new("menu")) == NULL ||
+	if ((j = report_new(CMD_MENU)) == NULL ||
 	    report_metrics(j, p, t->m) == -1)
 		goto fail;
 	json_object_set_new(j, "file", json_string(t->file));
@@ -194,15 +190,12 @@ menu_json(const void *v, const struct query *q)
 	    json_object_set_new(j, "views", views) == -1)
 		goto fail;
 	for (i = 0; i < t->nviews; i++) {
-		r = t->views[i];
-		fmt = strndup(r->formats, strcspn(r->formats, "|"));
-		if (fmt == NULL || json_array_append_new(views, json_pack(
-		    "{s:s, s:s, s:s}", "cmd", r->name, "title", r->title,
-		    "format", fmt)) == -1) {
-			free(fmt);
+		r = &catalog_reports[t->views[i]];
+		fmt = &catalog_formats[catalog_report_format(t->views[i])];
+		if (json_array_append_new(views, json_pack("{s:s, s:s, s:s}",
+		    "cmd", r->name, "title", r->title, "format",
+		    fmt->name)) == -1)
 			goto fail;
-		}
-		free(fmt);
 	}
 	return (j);
 fail:
@@ -231,6 +224,7 @@ menu_display(const void *v, const struct report_notes *notes,
 	uint32_t			 i, nm = p->nmetrics, base = nm;
 	size_t				 r;
 	int				 rated = 0, ci;
+	enum catalog_cmd		 view;
 	const char			*name, *first, *calls, *fmt;
 	char				*s, text[256];
 	double				 rate;
@@ -331,18 +325,15 @@ menu_display(const void *v, const struct report_notes *notes,
 		display_heading(d, "Views and exports");
 		l = display_links(d);
 		for (i = 0; i < tr->nviews; i++) {
-			const struct report_entry *e = tr->views[i];
-			char	 f[32];
-
-			snprintf(f, sizeof f, "%.*s", (int)strcspn(e->formats,
-			    "|"), e->formats);
-			fmt = f;
+			view = tr->views[i];
+			fmt = catalog_formats[catalog_report_format(view)].name;
 			/* The flame graph has its page in the site. */
-			if (strcmp(e->name, "flame") == 0)
+			if (view == CMD_FLAME)
 				fmt = "html";
-			menu_link(d, l, e->title, report_goto(q, e->name,
-			    QUERY_FORMAT, strcmp(fmt, "html") == 0 ? NULL :
-			    fmt, -1));
+			menu_link(d, l, catalog_reports[view].title,
+			    report_goto(q, catalog_reports[view].name,
+			    QUERY_FORMAT, strcmp(fmt, "html") == 0 ? NULL : fmt,
+			    -1));
 		}
 	}
 

@@ -95,9 +95,6 @@ static void	module_row_name(struct display *, struct display_block *,
 		    size_t, const char *, const struct query *);
 
 const struct report_entry report_modules_entry = {
-	.name = "modules",
-	.title = "Modules",
-	.formats = "html|json|text",
 	.create = modules_create,
 	.json = modules_json,
 	.display = modules_display,
@@ -105,9 +102,6 @@ const struct report_entry report_modules_entry = {
 };
 
 const struct report_entry report_module_entry = {
-	.name = "module",
-	.title = "Module",
-	.formats = "html|json|text",
 	.create = module_create,
 	.json = module_json,
 	.display = module_display,
@@ -220,7 +214,7 @@ modules_json(const void *v, const struct query *q)
 	uint32_t			 g;
 	int64_t				 i;
 
-	if ((j = report_new("modules")) == NULL ||
+	if ((j = report_new(CMD_MODULES)) == NULL ||
 	    report_metrics(j, p, t->m) == -1 || (a = json_array()) == NULL ||
 	    json_object_set_new(j, "rows", a) == -1)
 		goto nomem;
@@ -403,7 +397,7 @@ module_json(const void *v, const struct query *q)
 	json_t				*j = NULL, *a, *o;
 	int64_t				 i;
 
-	if ((j = report_new("module")) == NULL ||
+	if ((j = report_new(CMD_MODULE)) == NULL ||
 	    report_metrics(j, p, t->m) == -1 || (a = json_array()) == NULL ||
 	    json_object_set_new(j, "rows", a) == -1)
 		goto nomem;

@@ -70,9 +70,6 @@ static int	search_match(const struct profile *, uint32_t, const char *,
 static char	*search_focus(const char *, int);
 
 const struct report_entry report_search_entry = {
-	.name = "search",
-	.title = "Search",
-	.formats = "html|json|text",
 	.create = search_create,
 	.json = search_json,
 	.display = search_display,
@@ -227,7 +224,7 @@ search_json(const void *v, const struct query *q)
 	json_t				*j = NULL, *rows, *row;
 	uint32_t			 i, f;
 
-	if ((j = report_new("search")) == NULL ||
+	if ((j = report_new(CMD_SEARCH)) == NULL ||
 	    report_metrics(j, p, t->m) == -1 ||
 	    (rows = json_array()) == NULL ||
 	    json_object_set_new(j, "rows", rows) == -1 ||

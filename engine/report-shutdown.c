@@ -50,14 +50,10 @@ static struct display *shutdown_display(const void *,
 static void	 shutdown_free(void *);
 
 const struct report_entry report_shutdown_entry = {
-	.name = "shutdown",
-	.title = "Shut down",
-	.formats = "html|json|text",
 	.create = shutdown_create,
 	.json = shutdown_json,
 	.display = shutdown_display,
 	.free = shutdown_free,
-	.live = 1,
 };
 
 static void *

@@ -52,14 +52,10 @@ static void	 status_free(void *);
 static char	*status_seconds(double);
 
 const struct report_entry report_status_entry = {
-	.name = "status",
-	.title = "Server status",
-	.formats = "html|json|text",
 	.create = status_create,
 	.json = status_json,
 	.display = status_display,
 	.free = status_free,
-	.live = 1,
 };
 
 static void *

@@ -61,9 +61,6 @@ static struct display *top_display(const void *,
 static void	 top_free(void *);
 
 const struct report_entry report_top_entry = {
-	.name = "top",
-	.title = "Top functions",
-	.formats = "html|json|text",
 	.create = top_create,
 	.json = top_json,
 	.display = top_display,
@@ -173,7 +170,7 @@ top_json(const void *v, const struct query *q)
 	json_t			*j = NULL, *rows, *row;
 	uint32_t		 i, f;
 
-	if ((j = report_new("top")) == NULL ||
+	if ((j = report_new(CMD_TOP)) == NULL ||
 	    report_metrics(j, p, t->m) == -1 ||
 	    (rows = json_array()) == NULL ||
 	    json_object_set_new(j, "rows", rows) == -1)

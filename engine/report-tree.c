@@ -176,9 +176,6 @@ static char	*tree_toggle(const struct query_tmpl *, const struct query *,
 		    const char *, int);
 
 const struct report_entry report_tree_entry = {
-	.name = "tree",
-	.title = "Call tree",
-	.formats = "html|json|text",
 	.create = tree_create,
 	.json = tree_json,
 	.display = tree_display,
@@ -869,7 +866,7 @@ tree_json(const void *v, const struct query *q)
 		json_object_set_new(objs[i], "hidden",
 		    json_integer(wp->hidden[i]));
 	}
-	if ((j = report_new("tree")) == NULL ||
+	if ((j = report_new(CMD_TREE)) == NULL ||
 	    report_metrics(j, p, wp->m) == -1)
 		goto nomem;
 	json_object_set_new(j, "shown", json_integer(nshown));

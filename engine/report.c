@@ -77,9 +77,10 @@ report_error_cost(struct report_error *e, const struct cost *c)
 
 /* A new report object with the fields every answer has. */
 json_t *
-report_new(const char *cmd)
+report_new(enum catalog_cmd cmd)
 {
-	return (json_pack("{s:i, s:s}", "deepq", REPORT_VERSION, "cmd", cmd));
+	return (json_pack("{s:i, s:s}", "deepq", REPORT_VERSION, "cmd",
+	    catalog_reports[cmd].name));
 }
 
 /* The metric a query names (metric=), or 0; -1 with *e if unknown. */

@@ -50,6 +50,7 @@
 #include <jansson.h>
 
 #include "answer.h"
+#include "catalog.h"
 #include "diff.h"
 
 struct cost;
@@ -124,10 +125,12 @@ struct report_notes {
 	int				 estimated;
 };
 
+/*
+ * A report's code. What every process knows of it (its name, title,
+ * formats, flags) is its row of the catalog (common/catalog.c);
+ * reports.c binds the two by the catalog's enum.
+ */
 struct report_entry {
-	const char	*name;		/* the cmd= value */
-	const char	*title;
-	const char	*formats;	/* '|'-separated formats it answers */
 	/* The typed result, NULL with the error set. */
 	void		*(*create)(const struct profile *,
 			    const struct query *,
@@ -141,9 +144,6 @@ struct report_entry {
 	void		 (*free)(void *);
 	int		 page_json;	/* its page draws from its JSON
 					   too (the flame graph inline) */
-	int		 live;		/* answers depend on more than the
-					   profile and the query: never
-					   cached (answer-cache.c) */
 	/*
 	 * An export's own format (a renderer without a render function,
 	 * render-raw.c): the report writes the answer's body itself, its
@@ -160,7 +160,7 @@ int		 report_error_set(struct report_error *, int, const char *,
 		    ...) __attribute__((__format__(__printf__, 3, 4)));
 int		 report_error_cost(struct report_error *,
 		    const struct cost *);
-json_t		*report_new(const char *);
+json_t		*report_new(enum catalog_cmd);
 int		 report_metric(const struct profile *, const struct query *,
 		    struct report_error *);
 json_t		*report_values(const struct profile *, const int64_t *const *,

@@ -17,6 +17,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "query.h"
@@ -62,6 +63,7 @@ int
 main(void)
 {
 	const struct query_keyinfo	*ki;
+	char				*list;
 	int				 k;
 
 	puts(".Bl -tag -width Ds");
@@ -73,7 +75,12 @@ main(void)
 			puts("Ar string");
 			break;
 		case QUERY_TYPE_ENUM:
-			mdoc_values(ki->values);
+			if ((list = query_keyinfo_list(ki)) == NULL) {
+				fputs("mkkeys: out of memory\n", stderr);
+				return (1);
+			}
+			mdoc_values(list);
+			free(list);
 			putchar('\n');
 			break;
 		case QUERY_TYPE_INT:

@@ -34,6 +34,7 @@
 #include "answer.h"
 #include "answer-cache.h"
 #include "answer-query.h"
+#include "catalog.h"
 #include "proto.h"
 #include "render.h"
 #include "rundir.h"
@@ -281,11 +282,10 @@ server_worker_start(struct server *s, const char *id, const char *query,
     const char *key, struct answer_context *ctx, uint64_t msec)
 {
 	struct server_fill	*f = NULL;
-	const struct renderer	*r;
 	char			 name[PROTO_NAME_MAX];
 	pid_t			 pid;
 	size_t			 i;
-	int			 fd, back[2] = { -1, -1 };
+	int			 fd, back[2] = { -1, -1 }, fmt;
 
 	if (s->max_workers <= 0 || s->nworkers >= (size_t)s->max_workers ||
 	    s->nworkers >= SERVER_WORKERS)
@@ -295,7 +295,7 @@ server_worker_start(struct server *s, const char *id, const char *query,
 		return (0);	/* the client is gone */
 	/* The way back for the answer cache; without it, no caching. */
 	if (s->acache != NULL && key != NULL &&
-	    (r = render_find(answer_guess_format(query))) != NULL &&
+	    (fmt = catalog_format_find(answer_guess_format(query))) != -1 &&
 	    pipe2(back, O_CLOEXEC) == 0) {
 		if ((f = calloc(1, sizeof *f)) == NULL ||
 		    (f->key = strdup(key)) == NULL ||
@@ -337,7 +337,7 @@ server_worker_start(struct server *s, const char *id, const char *query,
 	if (f != NULL) {
 		close(back[1]);
 		f->server = s;
-		f->ctype = r->content_type;
+		f->ctype = catalog_formats[fmt].content_type;
 		f->fd = back[0];
 		(void)fcntl(f->fd, F_SETFL, fcntl(f->fd, F_GETFL) | O_NONBLOCK);
 		TAILQ_INSERT_TAIL(&s->fills, f, entry);

@@ -241,7 +241,7 @@ test_json(void)
 {
 	static const size_t sizes[] = { 0, 1, 16377, 16378, 16379, 16383,
 	    16384, 16385, 40000 };
-	const struct renderer	*r = render_find("json");
+	const struct renderer	*r = render_find(FMT_JSON);
 	json_t			*j;
 	char			*s, *want, *got = NULL, *o;
 	size_t			 i, k, len = 0, good = 0;

@@ -112,13 +112,16 @@ test_roundtrip(void)
 				    (sizeof strs / sizeof strs[0])]);
 				break;
 			case QUERY_TYPE_ENUM: {
-				const char	*p = ki->values, *bar;
+				char		*list;
+				const char	*p, *bar;
 				int		 pick = random() % 4;
 
+				p = list = query_keyinfo_list(ki);
 				while (pick-- > 0 && (bar = strchr(p, '|')))
 					p = bar + 1;
 				snprintf(v, sizeof v, "%.*s",
 				    (int)strcspn(p, "|"), p);
+				free(list);
 				break;
 			}
 			case QUERY_TYPE_INT:
