@@ -33,6 +33,10 @@
 /* The HTML page frame (see page.h). */
 
 static void	page_escape(struct outbuf *, const char *);
+static int	page_state_set(struct query *, const struct query *,
+		    enum query_key);
+static void	page_hidden_key(struct outbuf *, const struct query *,
+		    enum query_key);
 static void	page_home(struct outbuf *, const struct render_context *,
 		    const struct query *);
 static void	page_href(struct outbuf *, const char *,
@@ -144,8 +148,7 @@ page_nav_tmpl(struct query_tmpl *t, const struct render_context *ctx,
 		return (-1);
 	for (i = 0; self != NULL && i < PAGE_NSTATE; i++) {
 		if (query_isset(self, page_state_keys[i]) &&
-		    query_set(q, page_state_keys[i], query_str(self,
-		    page_state_keys[i]), NULL) == -1)
+		    page_state_set(q, self, page_state_keys[i]) == -1)
 			r = -1;
 	}
 	if (r == -1)
@@ -181,6 +184,34 @@ page_nav(struct outbuf *ob, const struct render_context *ctx,
 	free(link);
 }
 
+/* Key k of q set as in self; -1 if out of memory. */
+static int
+page_state_set(struct query *q, const struct query *self, enum query_key k)
+{
+	char	*v;
+	int	 r;
+
+	if ((v = query_key_text(self, k)) == NULL)
+		return (-1);
+	r = query_set(q, k, v, NULL);
+	free(v);
+	return (r);
+}
+
+/* A hidden field of key k's value in self. */
+static void
+page_hidden_key(struct outbuf *ob, const struct query *self, enum query_key k)
+{
+	char	*v;
+
+	if ((v = query_key_text(self, k)) == NULL) {
+		ob->error = 1;
+		return;
+	}
+	page_hidden(ob, k, v);
+	free(v);
+}
+
 /* <input type="hidden" name=KEY value=VALUE>. */
 void
 page_hidden(struct outbuf *ob, enum query_key k, const char *v)
@@ -206,8 +237,7 @@ page_state_hidden(struct outbuf *ob, const struct query *self)
 		if (page_state_keys[i] != QUERY_BASE &&
 		    page_state_keys[i] != QUERY_NORMALIZE &&
 		    query_isset(self, page_state_keys[i]))
-			page_hidden(ob, page_state_keys[i],
-			    query_str(self, page_state_keys[i]));
+			page_hidden_key(ob, self, page_state_keys[i]);
 	}
 }
 
@@ -234,8 +264,7 @@ page_search(struct outbuf *ob, const struct render_context *ctx,
 	page_hidden(ob, QUERY_FILE, file);
 	for (i = 0; self != NULL && i < PAGE_NSTATE; i++) {
 		if (query_isset(self, page_state_keys[i]))
-			page_hidden(ob, page_state_keys[i],
-			    query_str(self, page_state_keys[i]));
+			page_hidden_key(ob, self, page_state_keys[i]);
 	}
 	page_hidden(ob, QUERY_CMD, "search");
 	outbuf_puts(ob, "<input type=\"search\" name=\"find\" "
@@ -259,7 +288,7 @@ page_state(struct outbuf *ob, const struct render_context *ctx,
     const struct query *self)
 {
 	struct query	*c;
-	char		*link;
+	char		*link, *v;
 	size_t		 i, j, n = 0;
 
 	for (i = 0; self != NULL && i < PAGE_NSTATE; i++)
@@ -300,7 +329,14 @@ page_state(struct outbuf *ob, const struct render_context *ctx,
 			outbuf_puts(ob, " <span class=\"chip\"><code>");
 			outbuf_puts(ob, query_keyinfo(page_state_keys[i])->name);
 			outbuf_putc(ob, '=');
-			page_escape(ob, query_str(self, page_state_keys[i]));
+			if ((v = query_key_text(self,
+			    page_state_keys[i])) == NULL) {
+				ob->error = 1;
+				free(link);
+				return;
+			}
+			page_escape(ob, v);
+			free(v);
 			outbuf_puts(ob, "</code> <a");
 			page_href(ob, link, ctx);
 			outbuf_puts(ob, " title=\"drop ");

@@ -429,7 +429,7 @@ columns_toggles(struct display *d, const struct columns *c, int rated,
 	if (!lists)
 		return;
 	for (i = 0; i < sizeof limits / sizeof limits[0]; i++) {
-		if (strcmp(query_str(q, QUERY_LIMIT), limits[i]) == 0)
+		if (strtoll(limits[i], NULL, 10) == q->limit)
 			continue;
 		snprintf(text, sizeof text, "%s rows", limits[i]);
 		control(d, l, q, text, QUERY_LIMIT, limits[i]);

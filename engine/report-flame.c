@@ -493,7 +493,7 @@ flame_display(const void *v, const struct report_notes *notes,
 	const char		*style = query_str(q, QUERY_STYLE);
 	const char		*metric = p->metrics[fl->m].name;
 	const char		*t = query_str(q, QUERY_T), *c;
-	char			*title = NULL, *link, *item, *num;
+	char			*title = NULL, *link, *item, *num, *mw;
 	int64_t			 narrow = tr->chart ? 0 : fl->narrow;
 	int64_t			 omitted = (int64_t)(fl->n - tr->kept);
 	int			 ntf = 0, r;
@@ -535,10 +535,13 @@ flame_display(const void *v, const struct report_notes *notes,
 	    num ? num : "?", metric, narrow > 0 || omitted > 0 ?
 	    "" : " Nothing left out.");
 	free(num);
-	if (narrow > 0)
+	if (narrow > 0) {
+		mw = query_key_text(q, QUERY_MINWIDTH);
 		display_text(d, "%lld subtree%s narrower than %s px left out: "
 		    "zoom on a frame to see what it holds.", (long long)narrow,
-		    narrow == 1 ? "" : "s", query_str(q, QUERY_MINWIDTH));
+		    narrow == 1 ? "" : "s", mw ? mw : "?");
+		free(mw);
+	}
 	if (omitted > 0)
 		display_text(d, "%lld more frames left out beyond the %d-frame "
 		    "budget.", (long long)omitted, FLAME_MAX_FRAMES);

@@ -215,7 +215,7 @@ top_display(const void *v, const struct report_notes *notes,
 	const char		*metric = p->metrics[tr->m].name;
 	const char		*sort = query_str(q, QUERY_SORT);
 	size_t			 r;
-	char			*link, *title, *label, id[32];
+	char			*link, *title, *label, *minp, id[32];
 	const char		*idp = id;
 	struct query_tmpl	 tfunc;
 	int64_t			 sv[PROFILE_MAX_METRICS];
@@ -238,11 +238,13 @@ top_display(const void *v, const struct report_notes *notes,
 		diff_text(d, p, &notes->diff, notes->base_name);
 		diff_controls(d, q, 1);
 	}
-	if (query_isset(q, QUERY_MIN))
+	if (q->min > 0) {
+		minp = query_key_text(q, QUERY_MIN);
 		display_text(d, "%lld functions with at least %s%% of the %s "
-		    "total.", (long long)tr->matched,
-		    query_str(q, QUERY_MIN), metric);
-	else {
+		    "total.", (long long)tr->matched, minp ? minp : "?",
+		    metric);
+		free(minp);
+	} else {
 		char	 n[DISPLAY_NUMBUF];
 
 		display_number_buf(n, tr->matched);

@@ -485,8 +485,10 @@ tree_walk(struct tree_walk *w, const struct profile *p, const struct query *q,
 	w->m = m;
 	if ((start = tree_resolve(ctx->index, q->path, q->npath)) ==
 	    PROFILE_NONE) {
+		path = query_path_format(q->path, q->npath);
 		report_error_set(e, 404, "no call node at path %s",
-		    query_str(q, QUERY_PATH));
+		    path ? path : "?");
+		free(path);
 		return (-1);
 	}
 	if (tree_open_paths(ctx->index, query_str(q, QUERY_OPEN),

@@ -63,7 +63,8 @@ int
 main(void)
 {
 	const struct query_keyinfo	*ki;
-	char				*list;
+	struct query			 q;
+	char				*list, *def;
 	int				 k;
 
 	puts(".Bl -tag -width Ds");
@@ -108,10 +109,18 @@ main(void)
 			    (long long)ki->max);
 		else if (ki->type == QUERY_TYPE_STRING)
 			printf("At most %lld bytes.\n", (long long)ki->max);
-		if (*ki->def != '\0') {
+		/* The default, as a link would write it; none for text. */
+		if (ki->type != QUERY_TYPE_STRING &&
+		    ki->type != QUERY_TYPE_PATH) {
+			query_init(&q);
+			if ((def = query_key_text(&q, k)) == NULL) {
+				fputs("mkkeys: out of memory\n", stderr);
+				return (1);
+			}
 			fputs("Default:\n.Cm ", stdout);
-			mdoc_text(ki->def);
+			mdoc_text(def);
 			puts(" .");
+			free(def);
 		}
 	}
 	puts(".El");

@@ -39,7 +39,12 @@ test_parse(void)
 	if (q != NULL) {
 		is_str(query_str(q, QUERY_CMD), "top", "cmd");
 		is_int(query_int(q, QUERY_LIMIT), 20, "limit");
-		is_str(query_str(q, QUERY_DEPTH), "3", "depth default");
+		is_int(q->depth, 3, "depth default");
+		ok(q->cmd == CMD_TOP && q->sort == QUERY_SORT_SELF &&
+		    q->format == FMT_JSON && q->limit == 20 &&
+		    strcmp(q->metric, "samples") == 0 && q->pct == 1 &&
+		    q->minwidth == 0.1 && *q->func == '\0',
+		    "typed fields, given and default");
 		s = query_format(q);
 		is_str(s, "cmd=top&metric=samples&sort=self&limit=20&"
 		    "format=json", "canonical string");
@@ -193,11 +198,13 @@ test_keys(void)
 	for (k = 0; k < QUERY_NKEYS; k++) {
 		ki = query_keyinfo(k);
 		q = query_create();
-		if (ki->help != NULL && *ki->help != '\0' &&
-		    query_set(q, k, ki->def, NULL) == 0)
+		s = query_key_text(q, k);
+		if (ki->help != NULL && *ki->help != '\0' && s != NULL &&
+		    query_set(q, k, s, NULL) == 0 && !query_key_isset(q, k))
 			good++;
 		else
 			diag("key %s: bad default or no help", ki->name);
+		free(s);
 		query_free(q);
 	}
 	is_int(good, QUERY_NKEYS, "every key has help and a valid default");
