@@ -254,6 +254,14 @@ query_keyinfo_list(const struct query_keyinfo *ki)
 	return (outbuf_take(&ob, &len));
 }
 
+/* The name of value v of ENUM key k (NULL if none): "self" for sort=. */
+const char *
+query_enum_name(enum query_key k, int v)
+{
+	return ((unsigned)k < QUERY_NKEYS ? query_keyinfo_name(&query_keys[k],
+	    v) : NULL);
+}
+
 /* The key with a name, or -1. */
 int
 query_key_find(const char *name)

@@ -249,6 +249,7 @@ struct query_tmpl {
 const struct query_keyinfo *query_keyinfo(enum query_key);
 char		*query_keyinfo_list(const struct query_keyinfo *);
 const char	*query_keyinfo_name(const struct query_keyinfo *, int);
+const char	*query_enum_name(enum query_key, int);
 int		 query_key_find(const char *);
 void		 query_init(struct query *);
 struct query	*query_create(void);

@@ -88,7 +88,7 @@ int
 report_metric(const struct profile *p, const struct query *q,
     struct report_error *e)
 {
-	const char	*name = query_str(q, QUERY_METRIC);
+	const char	*name = q->metric;
 	int		 m;
 
 	if (*name == '\0')
@@ -296,6 +296,34 @@ report_goto(const struct query *q, const char *cmd, ...)
 }
 
 /*
+ * A view of q (query.h) for a link from its page to report cmd: the
+ * preferences are kept (metric, sort, fields, units, pct, avg, limit,
+ * transforms, file...), what addresses the page (QUERY_KEY_PAGE: path,
+ * func, module, clique, by, from, open, close, min, find) is dropped,
+ * and so are the other reports' own preferences (the catalog's prefs:
+ * depth and budget stay with tree pages). The caller sets what the link
+ * addresses (v->func = id...) and makes it with query_format(v).
+ */
+void
+report_view(struct query *v, const struct query *q, enum catalog_cmd cmd)
+{
+	uint64_t	 drop = 0;
+	int		 i, k;
+
+	*v = *q;
+	for (i = 0; i < CMD_N; i++) {
+		if (i != (int)cmd)
+			drop |= catalog_reports[i].prefs;
+	}
+	for (k = 0; k < QUERY_NKEYS; k++) {
+		if ((drop & QUERY_BIT(k)) ||
+		    (query_keyinfo(k)->flags & QUERY_KEY_PAGE))
+			query_key_reset(v, k);
+	}
+	v->cmd = cmd;
+}
+
+/*
  * The edits of report_goto() to cmd, in ed (room for 16); returns their
  * number.
  */
@@ -373,17 +401,16 @@ report_func_find(const struct profile *p, const struct query *q,
 {
 	uint32_t	 f;
 
-	if (!query_isset(q, QUERY_FUNC)) {
+	if (*q->func == '\0') {
 		report_error_set(e, 400, "func= is required (a function id "
 		    "or exact name)");
 		return (PROFILE_NONE);
 	}
-	f = profile_func_find(p, query_str(q, QUERY_FUNC));
+	f = profile_func_find(p, q->func);
 	if (f == PROFILE_NONE)
-		f = report_func_qualified(p, query_str(q, QUERY_FUNC));
+		f = report_func_qualified(p, q->func);
 	if (f == PROFILE_NONE || f == PROFILE_ROOT) {
-		report_error_set(e, 404, "no function %s",
-		    query_str(q, QUERY_FUNC));
+		report_error_set(e, 404, "no function %s", q->func);
 		return (PROFILE_NONE);
 	}
 	return (f);
@@ -396,12 +423,15 @@ report_func_find(const struct profile *p, const struct query *q,
 char *
 report_func_link(const struct query *q, int64_t f)
 {
-	char	 id[32];
+	struct query	 v;
+	char		 id[32];
 
 	if (f <= 0)
 		return (NULL);
 	snprintf(id, sizeof id, "%lld", (long long)f);
-	return (report_goto(q, "func", QUERY_FUNC, id, -1));
+	report_view(&v, q, CMD_FUNC);
+	v.func = id;
+	return (query_format(&v));
 }
 
 /*
@@ -459,23 +489,23 @@ int
 report_sort(const struct profile *p, const struct query *q, int m, int *mp,
     struct report_error *e)
 {
-	const char	*sort = query_str(q, QUERY_SORT);
-
 	*mp = m;
-	if (strcmp(sort, "self") == 0)
+	switch (q->sort) {
+	case QUERY_SORT_SELF:
 		return (REPORT_SORT_SELF);
-	if (strcmp(sort, "total") == 0)
+	case QUERY_SORT_TOTAL:
 		return (REPORT_SORT_TOTAL);
-	if (strcmp(sort, "name") == 0)
+	case QUERY_SORT_NAME:
 		return (REPORT_SORT_NAME);
-	if (strcmp(sort, "calls") == 0) {
+	case QUERY_SORT_CALLS:
 		if ((*mp = profile_metric_calls(p)) == -1)
 			return (report_error_set(e, 400, "sort=calls: the "
 			    "profile has no calls metric"));
 		return (REPORT_SORT_SELF);
+	default:
+		return (report_error_set(e, 400, "sort=%s is for comparisons "
+		    "(base=)", query_enum_name(QUERY_SORT, q->sort)));
 	}
-	return (report_error_set(e, 400, "sort=%s is for comparisons (base=)",
-	    sort));
 }
 
 struct order_arg {
