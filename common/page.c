@@ -33,19 +33,17 @@
 /* The HTML page frame (see page.h). */
 
 static void	page_escape(struct outbuf *, const char *);
-static int	page_state_set(struct query *, const struct query *,
-		    enum query_key);
 static void	page_hidden_key(struct outbuf *, const struct query *,
 		    enum query_key);
 static void	page_home(struct outbuf *, const struct render_context *,
 		    const struct query *);
 static void	page_href(struct outbuf *, const char *,
 		    const struct render_context *);
-static int	page_nav_tmpl(struct query_tmpl *,
+static int	page_nav_tmpl(struct query_tmpl *, struct query *,
 		    const struct render_context *, const struct query *);
 static void	page_nav(struct outbuf *, const struct render_context *,
-		    const struct query_tmpl *, const char *, const char *,
-		    const char *);
+		    const struct query_tmpl *, struct query *,
+		    enum catalog_cmd, const char *, const char *);
 static void	page_search(struct outbuf *, const struct render_context *,
 		    const struct query *);
 static void	page_state(struct outbuf *, const struct render_context *,
@@ -130,48 +128,34 @@ static const enum query_key page_state_keys[] = {
  * cannot be in a link (no links then), or -1 if out of memory.
  */
 static int
-page_nav_tmpl(struct query_tmpl *t, const struct render_context *ctx,
-    const struct query *self)
+page_nav_tmpl(struct query_tmpl *t, struct query *v,
+    const struct render_context *ctx, const struct query *self)
 {
-	struct query	*q;
-	char		*cause = NULL;
 	const char	*file = ctx->file;
 	size_t		 i;
-	int		 r = 0;
 
 	memset(t, 0, sizeof *t);
 	if (self != NULL && query_isset(self, QUERY_FILE))
-		file = query_str(self, QUERY_FILE);
-	if (file == NULL)
+		file = self->file;
+	if (file == NULL || query_key_valid(QUERY_FILE, file) == -1)
 		return (1);
-	if ((q = query_create()) == NULL)
-		return (-1);
-	for (i = 0; self != NULL && i < PAGE_NSTATE; i++) {
-		if (query_isset(self, page_state_keys[i]) &&
-		    page_state_set(q, self, page_state_keys[i]) == -1)
-			r = -1;
-	}
-	if (r == -1)
-		;
-	else if (query_set(q, QUERY_FILE, file, &cause) == -1)
-		r = cause == NULL || strcmp(cause, "out of memory") == 0 ?
-		    -1 : 1;
-	else if (query_tmpl_init(t, q, NULL, 0, QUERY_CMD, 1) == -1)
-		r = -1;
-	free(cause);
-	query_free(q);
-	return (r);
+	query_init(v);
+	for (i = 0; self != NULL && i < PAGE_NSTATE; i++)
+		query_key_copy(v, self, page_state_keys[i]);
+	v->file = file;
+	return (query_tmpl_init(t, v, QUERY_CMD, 1) == -1 ? -1 : 0);
 }
 
-/* <a href="LINK">TEXT</a>, the template filled with cmd. */
+/* <a href="LINK">TEXT</a>, the template filled with cmd from v. */
 static void
 page_nav(struct outbuf *ob, const struct render_context *ctx,
-    const struct query_tmpl *t, const char *cmd, const char *attrs,
-    const char *text)
+    const struct query_tmpl *t, struct query *v, enum catalog_cmd cmd,
+    const char *attrs, const char *text)
 {
 	char	*link;
 
-	if ((link = query_tmpl_fill(t, &cmd)) == NULL) {
+	v->cmd = cmd;
+	if ((link = query_tmpl_fill(t, v)) == NULL) {
 		ob->error = 1;
 		return;
 	}
@@ -182,20 +166,6 @@ page_nav(struct outbuf *ob, const struct render_context *ctx,
 	page_escape(ob, text);
 	outbuf_puts(ob, "</a>");
 	free(link);
-}
-
-/* Key k of q set as in self; -1 if out of memory. */
-static int
-page_state_set(struct query *q, const struct query *self, enum query_key k)
-{
-	char	*v;
-	int	 r;
-
-	if ((v = query_key_text(self, k)) == NULL)
-		return (-1);
-	r = query_set(q, k, v, NULL);
-	free(v);
-	return (r);
 }
 
 /* A hidden field of key k's value in self. */
@@ -355,6 +325,7 @@ page_begin(struct outbuf *ob, const char *title,
     const struct render_context *ctx, const struct query *self)
 {
 	struct query_tmpl	 t;
+	struct query		 v;
 	int			 r, pos, i;
 
 	outbuf_puts(ob, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
@@ -384,18 +355,18 @@ page_begin(struct outbuf *ob, const char *title,
 	outbuf_puts(ob, "</head>\n<body>\n<header><nav>");
 	page_home(ob, ctx, self);
 	/* A link lost for want of memory fails the page (a 500). */
-	if ((r = page_nav_tmpl(&t, ctx, self)) == -1)
+	if ((r = page_nav_tmpl(&t, &v, ctx, self)) == -1)
 		ob->error = 1;
 	else if (r == 0) {
-		page_nav(ob, ctx, &t, NULL, " class=\"file\" title=\"summary\"",
+		page_nav(ob, ctx, &t, &v, CMD_MENU,
+		    " class=\"file\" title=\"summary\"",
 		    self != NULL && query_isset(self, QUERY_FILE) ?
 		    query_str(self, QUERY_FILE) : ctx->file);
 		/* The catalog's reports in the header, in their places. */
 		for (pos = 1; pos < CMD_N; pos++) {
 			for (i = 0; i < CMD_N; i++) {
 				if (catalog_reports[i].nav == pos)
-					page_nav(ob, ctx, &t,
-					    catalog_reports[i].name, "",
+					page_nav(ob, ctx, &t, &v, i, "",
 					    catalog_reports[i].nav_text);
 			}
 		}

@@ -1141,76 +1141,51 @@ done:
 }
 
 /*
- * A template of query_format_edit(q, ed, ned) whose keys key .. key + n
- * - 1 are left to query_tmpl_fill(). -1 if a value is bad or out of
- * memory; query_tmpl_clear() frees it either way.
+ * A template of query_format(v) whose keys key .. key + n - 1 are left
+ * to query_tmpl_fill(). -1 if a value is out of its key's range or out
+ * of memory; query_tmpl_clear() frees it either way.
  */
 int
-query_tmpl_init(struct query_tmpl *t, const struct query *q,
-    const struct query_edit *ed, size_t ned, int key, int n)
+query_tmpl_init(struct query_tmpl *t, const struct query *v, int key, int n)
 {
-	struct query	 v = *q;
-	uint32_t	*scratch = NULL;
-	size_t		 i;
-	int		 r = -1;
-
 	memset(t, 0, sizeof *t);
-	if (key < 0 || n < 1 || key + n > QUERY_NKEYS)
+	if (key < 0 || n < 1 || key + n > QUERY_NKEYS ||
+	    !query_keys_ok(v, 0, key) || !query_keys_ok(v, key + n,
+	    QUERY_NKEYS))
 		return (-1);
-	for (i = 0; i < ned; i++) {
-		if (query_view_edit(&v, ed[i].key, ed[i].value, &scratch) ==
-		    -1)
-			goto done;
-	}
-	if (!query_keys_ok(&v, 0, key) ||
-	    !query_keys_ok(&v, key + n, QUERY_NKEYS))
-		goto done;
 	t->key = key;
 	t->n = n;
-	if ((t->pre = malloc(query_encoded_len(&v, 0, key) + 1)) == NULL ||
-	    (t->post = malloc(query_encoded_len(&v, key + n, QUERY_NKEYS) +
+	if ((t->pre = malloc(query_encoded_len(v, 0, key) + 1)) == NULL ||
+	    (t->post = malloc(query_encoded_len(v, key + n, QUERY_NKEYS) +
 	    1)) == NULL)
-		goto done;
-	*query_encode(t->pre, &v, 0, key) = '\0';
-	*query_encode(t->post, &v, key + n, QUERY_NKEYS) = '\0';
-	r = 0;
-done:
-	free(scratch);
-	return (r);
+		return (-1);
+	*query_encode(t->pre, v, 0, key) = '\0';
+	*query_encode(t->post, v, key + n, QUERY_NKEYS) = '\0';
+	return (0);
 }
 
 /*
- * The link of a template with its keys set to values[0..n) (NULL: the
- * key absent): what query_format_edit() would make, the values
- * validated as it does. Caller frees; NULL if a value is bad or out of
+ * The link of a template with its keys as in v (of v, only they are
+ * read): what query_format() makes of the template's query with them.
+ * Caller frees; NULL if a value is out of its key's range or out of
  * memory.
  */
 char *
-query_tmpl_fill(const struct query_tmpl *t, const char *const *values)
+query_tmpl_fill(const struct query_tmpl *t, const struct query *v)
 {
-	struct query	 v;
-	uint32_t	*scratch = NULL;
 	size_t		 npre = strlen(t->pre), npost = strlen(t->post);
 	size_t		 len;
-	char		*buf = NULL, *o, *mid;
-	int		 i;
+	char		*buf, *o, *mid;
 
-	/* Only the template's keys of v are read. */
-	for (i = 0; i < t->n; i++)
-		query_key_reset(&v, t->key + i);
-	for (i = 0; i < t->n; i++) {
-		if (query_view_edit(&v, t->key + i, values[i], &scratch) == -1)
-			goto done;
-	}
-	if (!query_keys_ok(&v, t->key, t->key + t->n))
-		goto done;
-	len = npre + npost + 2 + query_encoded_len(&v, t->key, t->key + t->n);
+	if (!query_keys_ok(v, t->key, t->key + t->n))
+		return (NULL);
+	len = npre + npost + 2 + query_encoded_len(v, t->key, t->key + t->n);
 	if ((o = buf = malloc(len + 1)) == NULL)
-		goto done;
+		return (NULL);
 	memcpy(o, t->pre, npre);
 	o += npre;
 	mid = o + (npre != 0);
-	o = query_encode(mid, &v, t->key, t->key + t->n);
+	o = query_encode(mid, v, t->key, t->key + t->n);
 	if (o == mid)
 		o = mid - (npre != 0);	/* no '&' before nothing */
 	else if (npre != 0)
@@ -1222,8 +1197,6 @@ query_tmpl_fill(const struct query_tmpl *t, const char *const *values)
 		o += npost;
 	}
 	*o = '\0';
-done:
-	free(scratch);
 	return (buf);
 }
 

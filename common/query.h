@@ -235,10 +235,10 @@ struct query_edit {
 };
 
 /*
- * A link template (query_tmpl_init): the canonical string of a query
- * with some keys edited, cut around keys key .. key + n - 1, whose values
- * query_tmpl_fill() splices in. A page that makes one link a row, each
- * differing only in those keys, formats the rest once.
+ * A link template (query_tmpl_init): the canonical string of a view cut
+ * around keys key .. key + n - 1, whose values query_tmpl_fill() splices
+ * in from another view. A page that makes one link a row, each differing
+ * only in those keys, formats the rest once.
  */
 struct query_tmpl {
 	char		*pre;		/* the keys before, encoded */
@@ -272,10 +272,10 @@ int		 query_key_valid(enum query_key, const char *);
 char		*query_format(const struct query *);
 char		*query_format_edit(const struct query *,
 		     const struct query_edit *, size_t);
-int		 query_tmpl_init(struct query_tmpl *, const struct query *,
-		     const struct query_edit *, size_t, int, int);
+int		 query_tmpl_init(struct query_tmpl *, const struct query *, int,
+		     int);
 char		*query_tmpl_fill(const struct query_tmpl *,
-		     const char *const *);
+		     const struct query *);
 void		 query_tmpl_clear(struct query_tmpl *);
 int		 query_equal(const struct query *, const struct query *);
 char		*query_path_format(const uint32_t *, size_t);

@@ -474,8 +474,9 @@ svg_inline(struct outbuf *ob, const json_t *j, const struct query *q,
 	const char	*style = json_string_value(json_object_get(j, "style"));
 	const char	*palette = json_string_value(json_object_get(j,
 			    "palette"));
-	const char	*name, *module, *cur, *v[1];
+	const char	*name, *module, *cur;
 	struct query_tmpl tfunc, tt;
+	struct query	 vf, vt;
 	char		 key[16], *num, *pct, *link, *item = NULL, *pathbuf = NULL;
 	int64_t		 total = json_integer_value(json_object_get(j,
 			    "total")), x, w;
@@ -495,13 +496,16 @@ svg_inline(struct outbuf *ob, const json_t *j, const struct query *q,
 	if (!json_is_array(frames) || style == NULL || palette == NULL ||
 	    q == NULL)
 		goto done;
+	/* The links of a frame: its function's page, and its pushes. */
+	report_view(&vf, q, CMD_FUNC);
 	/* Frames come depth first (not a chart's): path[d] is d's function. */
 	if ((path = calloc((size_t)depth + 2, sizeof *path)) == NULL ||
 	    (pathbuf = malloc(((size_t)depth + 2) * 11 + 1)) == NULL ||
-	    report_goto_tmpl(&tfunc, q, "func", QUERY_FUNC, 1) == -1 ||
-	    query_tmpl_init(&tt, q, NULL, 0, QUERY_T, 1) == -1)
+	    query_tmpl_init(&tfunc, &vf, QUERY_FUNC, 1) == -1 ||
+	    query_tmpl_init(&tt, q, QUERY_T, 1) == -1)
 		goto done;
-	cur = query_str(q, QUERY_T);
+	cur = q->t;
+	vt = *q;
 	icicle = strcmp(style, "icicle") == 0;
 	chart = strcmp(style, "chart") == 0;
 	height = (depth + 1) * SVG_FRAME + 4;
@@ -534,8 +538,8 @@ svg_inline(struct outbuf *ob, const json_t *j, const struct query *q,
 		outbuf_puts(ob, "<a");
 		if (dep > 0 && dep <= depth) {
 			snprintf(key, sizeof key, "%u", func);
-			v[0] = key;
-			if ((link = query_tmpl_fill(&tfunc, v)) == NULL)
+			vf.func = key;
+			if ((link = query_tmpl_fill(&tfunc, &vf)) == NULL)
 				goto done;
 			outbuf_puts(ob, " href=\"");
 			escape_xml(ob, link_base);
@@ -559,8 +563,8 @@ svg_inline(struct outbuf *ob, const json_t *j, const struct query *q,
 					item = NULL;
 					goto done;
 				}
-				v[0] = item;
-				if ((link = query_tmpl_fill(&tt, v)) == NULL)
+				vt.t = item;
+				if ((link = query_tmpl_fill(&tt, &vt)) == NULL)
 					goto done;
 				outbuf_printf(ob, " data-%s=\"", k == 0 ?
 				    "zoom" : k == 1 ? "focus" : "merge");

@@ -216,7 +216,7 @@ top_display(const void *v, const struct report_notes *notes,
 	const char		*sort = query_str(q, QUERY_SORT);
 	size_t			 r;
 	char			*link, *title, *label, *minp, id[32];
-	const char		*idp = id;
+	struct query		 vf;
 	struct query_tmpl	 tfunc;
 	int64_t			 sv[PROFILE_MAX_METRICS];
 	int64_t			 tv[PROFILE_MAX_METRICS];
@@ -262,7 +262,9 @@ top_display(const void *v, const struct report_notes *notes,
 	if (tr->cmp)
 		diff_head_sort(d, t, nc, q);
 	/* Each row's link differs from the page's in one key: a template. */
-	if (report_goto_tmpl(&tfunc, q, "func", QUERY_FUNC, 1) == -1) {
+	report_view(&vf, q, CMD_FUNC);
+	vf.func = id;
+	if (query_tmpl_init(&tfunc, &vf, QUERY_FUNC, 1) == -1) {
 		query_tmpl_clear(&tfunc);
 		display_free(d);
 		return (NULL);
@@ -271,7 +273,7 @@ top_display(const void *v, const struct report_notes *notes,
 		f = tr->rows[i];
 		r = display_row(d, t);
 		snprintf(id, sizeof id, "%u", f);
-		link = query_tmpl_fill(&tfunc, &idp);
+		link = query_tmpl_fill(&tfunc, &vf);
 		label = report_func_label(p, f);
 		display_cell(d, t, r, 0, label ? label : "", link, 0);
 		free(label);

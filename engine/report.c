@@ -352,21 +352,6 @@ report_goto_edits(struct query_edit *ed, const char *cmd)
 }
 
 /*
- * A template (query.h) of report_goto(q, cmd, ...) whose keys key ..
- * key + nkeys - 1 are filled in per link: -1 if out of memory;
- * query_tmpl_clear() frees it either way.
- */
-int
-report_goto_tmpl(struct query_tmpl *t, const struct query *q,
-    const char *cmd, int key, int nkeys)
-{
-	struct query_edit	 ed[16];
-
-	return (query_tmpl_init(t, q, ed, report_goto_edits(ed, cmd), key,
-	    nkeys));
-}
-
-/*
  * The function named "module`name", as pages show it (report_func_label), or
  * PROFILE_NONE: the name that tells two functions of one name apart.
  */

@@ -59,7 +59,6 @@ struct outbuf;
 struct profile;
 struct profile_index;
 struct query;
-struct query_tmpl;
 struct transform_stack;
 
 #define REPORT_VERSION	ANSWER_JSON_VERSION
@@ -177,8 +176,6 @@ char		*report_goto(const struct query *, const char *, ...);
 void		 report_view(struct query *, const struct query *,
 		     enum catalog_cmd);
 char		*report_func_link(const struct query *, int64_t);
-int		 report_goto_tmpl(struct query_tmpl *, const struct query *,
-		     const char *, int, int);
 json_t		*report_func(const struct profile *, uint32_t);
 uint32_t	 report_func_find(const struct profile *, const struct query *,
 		     struct report_error *);
