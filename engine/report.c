@@ -419,6 +419,71 @@ report_func_link(const struct query *q, int64_t f)
 	return (query_format(&v));
 }
 
+/* The link from q's page to report cmd (report_view()). Caller frees. */
+char *
+report_cmd_link(const struct query *q, enum catalog_cmd cmd)
+{
+	struct query	 v;
+
+	report_view(&v, q, cmd);
+	return (query_format(&v));
+}
+
+/* The link to clique c's page (cmd=clique). Caller frees. */
+char *
+report_clique_link(const struct query *q, uint32_t c)
+{
+	struct query	 v;
+
+	report_view(&v, q, CMD_CLIQUE);
+	v.clique = c;
+	return (query_format(&v));
+}
+
+/* The link to a module's page (cmd=module; "" is no module). */
+char *
+report_module_link(const struct query *q, const char *module)
+{
+	struct query	 v;
+
+	report_view(&v, q, CMD_MODULE);
+	v.module = module;
+	return (query_format(&v));
+}
+
+/*
+ * The link to the tree rooted at node n of p; NULL if deeper than a
+ * query can address or out of memory.
+ */
+char *
+report_node_link(const struct query *q, const struct profile *p, uint32_t n)
+{
+	struct query	 v;
+	uint32_t	*ids;
+	size_t		 len;
+	char		*link;
+
+	if (report_path_ids(p, n, &ids, &len) == -1)
+		return (NULL);
+	report_view(&v, q, CMD_TREE);
+	v.path = ids;
+	v.npath = len;
+	link = query_format(&v);
+	free(ids);
+	return (link);
+}
+
+/* The same page sorted by sort, from its first row. Caller frees. */
+char *
+report_sort_link(const struct query *q, enum query_sort sort)
+{
+	struct query	 v = *q;
+
+	v.sort = sort;
+	v.from = 0;
+	return (query_format(&v));
+}
+
 /*
  * {"func", "name", "module"} of function f, with "file" and "line" when
  * the profile knows them: the subject of a row.
@@ -447,22 +512,42 @@ report_func(const struct profile *p, uint32_t f)
 char *
 report_path(const struct profile *p, uint32_t n)
 {
-	uint32_t	*ids, d, i;
+	uint32_t	*ids;
+	size_t		 d;
 	char		*s;
 
-	if (n >= p->nnodes || (d = p->node_depth[n]) > QUERY_MAX_PATH)
+	if (report_path_ids(p, n, &ids, &d) == -1)
 		return (NULL);
-	if (d == 0)
-		return (strdup(""));
-	if ((ids = malloc(d * sizeof *ids)) == NULL)
-		return (NULL);
-	for (i = d; i > 0; i--) {
-		ids[i - 1] = p->node_func[n];
-		n = p->node_parent[n];
-	}
 	s = query_path_format(ids, d);
 	free(ids);
 	return (s);
+}
+
+/*
+ * The call node path of node n as function ids from the root, *n of
+ * them in *ids (the caller frees; NULL for the root); -1 if deeper than
+ * a query can address or out of memory.
+ */
+int
+report_path_ids(const struct profile *p, uint32_t n, uint32_t **ids,
+    size_t *len)
+{
+	uint32_t	 d, i;
+
+	*ids = NULL;
+	*len = 0;
+	if (n >= p->nnodes || (d = p->node_depth[n]) > QUERY_MAX_PATH)
+		return (-1);
+	if (d == 0)
+		return (0);
+	if ((*ids = malloc(d * sizeof **ids)) == NULL)
+		return (-1);
+	for (i = d; i > 0; i--) {
+		(*ids)[i - 1] = p->node_func[n];
+		n = p->node_parent[n];
+	}
+	*len = d;
+	return (0);
 }
 
 /*

@@ -52,6 +52,7 @@
 #include "answer.h"
 #include "catalog.h"
 #include "diff.h"
+#include "query.h"
 
 struct cost;
 struct display;
@@ -176,10 +177,18 @@ char		*report_goto(const struct query *, const char *, ...);
 void		 report_view(struct query *, const struct query *,
 		     enum catalog_cmd);
 char		*report_func_link(const struct query *, int64_t);
+char		*report_cmd_link(const struct query *, enum catalog_cmd);
+char		*report_clique_link(const struct query *, uint32_t);
+char		*report_module_link(const struct query *, const char *);
+char		*report_node_link(const struct query *, const struct profile *,
+		    uint32_t);
+char		*report_sort_link(const struct query *, enum query_sort);
 json_t		*report_func(const struct profile *, uint32_t);
 uint32_t	 report_func_find(const struct profile *, const struct query *,
 		     struct report_error *);
 char		*report_path(const struct profile *, uint32_t);
+int		 report_path_ids(const struct profile *, uint32_t, uint32_t **,
+		    size_t *);
 int		 report_sort(const struct profile *, const struct query *,
 		     int, int *, struct report_error *);
 void		 report_order(uint32_t *, uint32_t, const int64_t *, size_t,
