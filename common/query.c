@@ -81,6 +81,7 @@ static const char *const query_order_names[] = {
 
 #define S	QUERY_KEY_STATE
 #define T	(QUERY_KEY_STATE | QUERY_KEY_TREE)
+#define F	(QUERY_KEY_STATE | QUERY_KEY_TREE | QUERY_KEY_FILTER)
 #define P	QUERY_KEY_PAGE
 
 static const struct query_keyinfo query_keys[QUERY_NKEYS] = {
@@ -94,21 +95,21 @@ static const struct query_keyinfo query_keys[QUERY_NKEYS] = {
 	[QUERY_T] = { "t", QUERY_TYPE_STRING, QUERY_FIELD(t),
 	    0, 8192, 0, T, "transform stack" },
 	[QUERY_FOCUS] = { "focus", QUERY_TYPE_STRING, QUERY_FIELD(focus),
-	    0, 1024, 0, T, "keep samples with a frame matching this regex" },
+	    0, 1024, 0, F, "keep samples with a frame matching this regex" },
 	[QUERY_IGNORE] = { "ignore", QUERY_TYPE_STRING, QUERY_FIELD(ignore),
-	    0, 1024, 0, T, "drop samples with a frame matching this regex" },
+	    0, 1024, 0, F, "drop samples with a frame matching this regex" },
 	[QUERY_HIDE] = { "hide", QUERY_TYPE_STRING, QUERY_FIELD(hide),
-	    0, 1024, 0, T, "remove frames matching this regex" },
+	    0, 1024, 0, F, "remove frames matching this regex" },
 	[QUERY_SHOW] = { "show", QUERY_TYPE_STRING, QUERY_FIELD(show),
-	    0, 1024, 0, T, "keep only frames matching this regex" },
+	    0, 1024, 0, F, "keep only frames matching this regex" },
 	[QUERY_MIN_TICKS] = { "min_ticks", QUERY_TYPE_INT,
-	    QUERY_FIELD(min_ticks), 0, INT64_MAX, 0, T,
+	    QUERY_FIELD(min_ticks), 0, INT64_MAX, 0, F,
 	    "prune nodes below this many ticks" },
 	[QUERY_MIN_WORDS] = { "min_words", QUERY_TYPE_INT,
-	    QUERY_FIELD(min_words), 0, INT64_MAX, 0, T,
+	    QUERY_FIELD(min_words), 0, INT64_MAX, 0, F,
 	    "prune nodes below this many words" },
 	[QUERY_EXCLUDE] = { "exclude", QUERY_TYPE_STRING,
-	    QUERY_FIELD(exclude), 0, 4096, 0, T,
+	    QUERY_FIELD(exclude), 0, 4096, 0, F,
 	    "comma-separated functions to prune" },
 	[QUERY_PATH] = { "path", QUERY_TYPE_PATH, QUERY_FIELD(path),
 	    0, 0, 0, P | QUERY_KEY_NODE,
@@ -186,6 +187,7 @@ static const struct query_keyinfo query_keys[QUERY_NKEYS] = {
 
 #undef S
 #undef T
+#undef F
 #undef P
 
 /* A value parsed from its text (query_check). */

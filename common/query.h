@@ -155,6 +155,8 @@ enum query_type {
 #define QUERY_KEY_NODE	0x08	/* names call nodes of the tree */
 #define QUERY_KEY_ROW	0x10	/* a row offset, meaningless once the rows
 				   change */
+#define QUERY_KEY_FILTER 0x20	/* a filter of the samples, applied before
+				   t= (transform.c) */
 
 struct query_keyinfo {
 	const char	*name;
