@@ -60,7 +60,7 @@ struct export_result {
 	size_t			 len;
 };
 
-static const struct writer *export_find(const struct query *, int *,
+static const struct writer *export_find(const struct query *,
 		    struct report_error *);
 static int	export_options(const struct profile *, const struct query *,
 		    struct writer_options *, struct report_error *);
@@ -94,16 +94,15 @@ EXPORT_ENTRY(callgrind);
 EXPORT_ENTRY(pprof);
 EXPORT_ENTRY(speedscope);
 
-/* The writer of the query's cmd (the format of its name), its cmd in *cmd. */
+/* The writer of the query's cmd (the format of its name). */
 static const struct writer *
-export_find(const struct query *q, int *cmd, struct report_error *e)
+export_find(const struct query *q, struct report_error *e)
 {
-	const char		*name = query_str(q, QUERY_CMD);
+	const char		*name = catalog_reports[q->cmd].name;
 	const struct writer	*x;
 	int			 fmt;
 
-	if ((*cmd = catalog_report_find(name)) == -1 ||
-	    (fmt = catalog_format_find(name)) == -1 ||
+	if ((fmt = catalog_format_find(name)) == -1 ||
 	    (x = writer_find(fmt)) == NULL) {
 		report_error_set(e, 400, "report %s is not available", name);
 		return (NULL);
@@ -121,9 +120,9 @@ export_options(const struct profile *p, const struct query *q,
 		return (-1);
 	memset(o, 0, sizeof *o);
 	o->metric = m;
-	o->maxdepth = (uint32_t)query_int(q, QUERY_MAXDEPTH);
-	o->time_order = strcmp(query_str(q, QUERY_ORDER), "time") == 0;
-	o->no_modules = !query_int(q, QUERY_MODULES);
+	o->maxdepth = (uint32_t)q->maxdepth;
+	o->time_order = q->order == QUERY_ORDER_TIME;
+	o->no_modules = !q->modules;
 	return (0);
 }
 
@@ -153,9 +152,8 @@ export_create(const struct profile *p, const struct query *q,
 	struct outbuf		 ob;
 	char			*text = NULL, *b64, *cause = NULL;
 	size_t			 len;
-	int			 cmd;
 
-	if ((x = export_find(q, &cmd, e)) == NULL ||
+	if ((x = export_find(q, e)) == NULL ||
 	    export_options(p, q, &o, e) == -1)
 		return (NULL);
 	outbuf_init(&ob);
@@ -184,7 +182,7 @@ export_create(const struct profile *p, const struct query *q,
 		report_error_set(e, 500, "out of memory");
 		goto done;
 	}
-	t->cmd = cmd;
+	t->cmd = q->cmd;
 	t->x = x;
 	t->metric = p->metrics[o.metric].name;
 	t->total = p->metrics[o.metric].sum;
@@ -260,9 +258,8 @@ export_stream(struct outbuf *ob, const struct profile *p,
 	const struct writer	*x;
 	struct writer_options	 o;
 	char			*cause = NULL;
-	int			 cmd;
 
-	if ((x = export_find(q, &cmd, e)) == NULL ||
+	if ((x = export_find(q, e)) == NULL ||
 	    export_options(p, q, &o, e) == -1)
 		return (-1);
 	if (x->write(ob, p, &o, &cause) == -1) {
