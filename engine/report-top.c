@@ -77,9 +77,9 @@ top_create(const struct profile *p, const struct query *q,
 	const int64_t		*cut;
 	int64_t			*dkey = NULL, n = 0;
 	int			 m, sort, sm;
-	int64_t			 limit = query_int(q, QUERY_LIMIT), sum;
-	int64_t			 from = query_int(q, QUERY_FROM);
-	double			 min = query_number(q, QUERY_MIN);
+	int64_t			 limit = q->limit, sum;
+	int64_t			 from = q->from;
+	double			 min = q->min;
 
 	if ((t = calloc(1, sizeof *t)) == NULL)
 		goto nomem;
@@ -88,13 +88,12 @@ top_create(const struct profile *p, const struct query *q,
 	nall = p->nfuncs > 0 ? p->nfuncs - 1 : 0;
 	t->cmp = diff_init(&t->dd, p, q);
 	/* sort=delta and ratio: by the change of the total. */
-	if (t->cmp && (strcmp(query_str(q, QUERY_SORT), "delta") == 0 ||
-	    strcmp(query_str(q, QUERY_SORT), "ratio") == 0)) {
+	if (t->cmp && (q->sort == QUERY_SORT_DELTA ||
+	    q->sort == QUERY_SORT_RATIO)) {
 		if ((dkey = malloc(p->nfuncs * sizeof *dkey)) == NULL ||
 		    (byd = malloc((nall ? nall : 1) * sizeof *byd)) == NULL)
 			goto nomem;
-		diff_key(&t->dd, p, strcmp(query_str(q, QUERY_SORT),
-		    "ratio") == 0, 1, dkey);
+		diff_key(&t->dd, p, q->sort == QUERY_SORT_RATIO, 1, dkey);
 		for (f = 1; f < p->nfuncs; f++)
 			byd[f - 1] = f;
 		report_order(byd, nall, dkey, 1, NULL);
@@ -175,7 +174,8 @@ top_json(const void *v, const struct query *q)
 	    (rows = json_array()) == NULL ||
 	    json_object_set_new(j, "rows", rows) == -1)
 		goto nomem;
-	json_object_set_new(j, "sort", json_string(query_str(q, QUERY_SORT)));
+	json_object_set_new(j, "sort", json_string(query_enum_name(QUERY_SORT,
+	    q->sort)));
 	json_object_set_new(j, "matched", json_integer(t->matched));
 	json_object_set_new(j, "from", json_integer(t->from));
 	for (i = 0; i < t->nrows; i++) {
@@ -213,7 +213,7 @@ top_display(const void *v, const struct report_notes *notes,
 	struct display_block	*t;
 	struct columns		 c;
 	const char		*metric = p->metrics[tr->m].name;
-	const char		*sort = query_str(q, QUERY_SORT);
+	const char		*sort = query_enum_name(QUERY_SORT, q->sort);
 	size_t			 r;
 	char			*link, *title, *label, *minp, id[32];
 	struct query		 vf;
@@ -222,12 +222,12 @@ top_display(const void *v, const struct report_notes *notes,
 	int64_t			 tv[PROFILE_MAX_METRICS];
 	uint32_t		 nc, i, f, k;
 
-	if ((strcmp(sort, "delta") == 0 || strcmp(sort, "ratio") == 0 ?
+	if ((q->sort == QUERY_SORT_DELTA || q->sort == QUERY_SORT_RATIO ?
 	    asprintf(&title, "Top functions by %s of total %s", sort,
-	    metric) : strcmp(sort, "name") == 0 ? asprintf(&title,
-	    "Functions by name") : strcmp(sort, "calls") == 0 ? asprintf(&title, "Top "
-	    "functions by calls") : asprintf(&title, "Top functions by %s %s",
-	    sort, metric)) == -1)
+	    metric) : q->sort == QUERY_SORT_NAME ? asprintf(&title,
+	    "Functions by name") : q->sort == QUERY_SORT_CALLS ?
+	    asprintf(&title, "Top functions by calls") : asprintf(&title,
+	    "Top functions by %s %s", sort, metric)) == -1)
 		return (NULL);
 	d = display_create(title);
 	free(title);
@@ -255,7 +255,7 @@ top_display(const void *v, const struct report_notes *notes,
 	    COLUMNS_SORT);
 	nc = 1 + columns_count(&c);
 	t = display_table(d, nc + (tr->cmp ? DIFF_COLUMNS : 0), "top");
-	link = report_link(q, QUERY_SORT, "name", QUERY_FROM, NULL, -1);
+	link = report_sort_link(q, QUERY_SORT_NAME);
 	display_head(d, t, 0, "Function", link, 0);
 	free(link);
 	columns_head(d, t, 1, &c, q);
