@@ -536,6 +536,25 @@ query_store(struct query *q, enum query_key k, const union query_value *val)
 	}
 }
 
+/*
+ * Parse a path's text ("3,7,9": function ids from the root; "" is the
+ * root) as path= does: the ids in *ids (the caller frees; NULL for none),
+ * their number in *n. -1 if it is no path or out of memory.
+ */
+int
+query_path_parse(const char *s, uint32_t **ids, size_t *n)
+{
+	union query_value	 val;
+
+	*ids = NULL;
+	*n = 0;
+	if (query_check_path(&query_keys[QUERY_PATH], s, &val, NULL) == -1)
+		return (-1);
+	*ids = val.p.ids;
+	*n = val.p.n;
+	return (0);
+}
+
 /* Is v a valid value of key k? 0 if so, -1 if not or out of memory. */
 int
 query_key_valid(enum query_key k, const char *v)

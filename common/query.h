@@ -281,6 +281,7 @@ char		*query_tmpl_fill(const struct query_tmpl *,
 void		 query_tmpl_clear(struct query_tmpl *);
 int		 query_equal(const struct query *, const struct query *);
 char		*query_path_format(const uint32_t *, size_t);
+int		 query_path_parse(const char *, uint32_t **, size_t *);
 int		 query_set_path(struct query *, const uint32_t *, size_t);
 char		*query_urlencode(const char *);
 char		*query_urldecode(const char *, size_t, char **);

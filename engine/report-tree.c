@@ -412,28 +412,27 @@ tree_module(const struct profile *p, uint32_t f, struct tree_mod *mods)
 static int
 tree_open_paths(struct profile_index *ix, const char *s, struct idmap *set)
 {
-	struct query	*tmp;
 	const char	*tilde;
 	char		*one;
-	uint32_t	 node;
+	uint32_t	 node, *ids = NULL;
+	size_t		 n;
 	int		 r = 0;
 
-	if ((tmp = query_create()) == NULL)
-		return (-1);
 	while (*s != '\0' && r == 0) {
 		tilde = strchr(s, '~');
 		if ((one = strndup(s, tilde ? (size_t)(tilde - s) :
 		    strlen(s))) == NULL)
 			r = -1;
-		else if (query_set(tmp, QUERY_PATH, one, NULL) == -1)
+		else if (query_path_parse(one, &ids, &n) == -1)
 			r = -1;
-		else if ((node = tree_resolve(ix, tmp->path, tmp->npath)) !=
-		    PROFILE_NONE && idmap_put(set, node, 1) == -1)
+		else if ((node = tree_resolve(ix, ids, n)) != PROFILE_NONE &&
+		    idmap_put(set, node, 1) == -1)
 			r = -1;
 		free(one);
+		free(ids);
+		ids = NULL;
 		s = tilde ? tilde + 1 : s + strlen(s);
 	}
-	query_free(tmp);
 	return (r);
 }
 
@@ -485,8 +484,8 @@ tree_walk(struct tree_walk *w, const struct profile *p, const struct query *q,
 	char			*path;
 	uint32_t		 start, n, ch, nshown = 0, *order;
 	int			 m, r = -1;
-	int64_t			 depth = query_int(q, QUERY_DEPTH);
-	int64_t			 budget = query_int(q, QUERY_BUDGET);
+	int64_t			 depth = q->depth;
+	int64_t			 budget = q->budget;
 	size_t			 i, base, nk, room, len, run, end;
 	double			 decay;
 
@@ -505,19 +504,18 @@ tree_walk(struct tree_walk *w, const struct profile *p, const struct query *q,
 		free(path);
 		return (-1);
 	}
-	if (tree_open_paths(ctx->index, query_str(q, QUERY_OPEN),
+	if (tree_open_paths(ctx->index, q->open,
 	    &open) == -1) {
 		report_error_set(e, 400, "open: must be paths separated by ~");
 		goto done;
 	}
-	if (tree_open_paths(ctx->index, query_str(q, QUERY_CLOSE),
+	if (tree_open_paths(ctx->index, q->close,
 	    &closed) == -1) {
 		report_error_set(e, 400, "close: must be paths separated by "
 		    "~");
 		goto done;
 	}
-	if (!query_isset(q, QUERY_DEPTH) &&
-	    strcmp(query_str(q, QUERY_FORMAT), "html") == 0 &&
+	if (!query_key_isset(q, QUERY_DEPTH) && q->format == FMT_HTML &&
 	    tree_hot_path(p, m, start, ctx, &hot) == -1)
 		goto nomem;
 	/* budget >= 1 (query.c): the start is always shown. */
@@ -1118,7 +1116,8 @@ tree_display(const void *v, const struct report_notes *notes,
 	struct columns		 c;
 	struct tree_links	 links;
 	const char		*path, *module, *name;
-	char			*link, *s, *label = NULL;
+	char			*link, *label = NULL;
+	struct query		 view;
 	uint32_t		*stack = NULL, *depths = NULL, ncols, depth;
 	uint32_t		 i, n, f, nk, k;
 	int64_t			 sv[PROFILE_MAX_METRICS];
@@ -1138,15 +1137,15 @@ tree_display(const void *v, const struct report_notes *notes,
 	}
 	if (q->npath > 0) {
 		l = display_links(d);
+		/* The breadcrumbs: the tree at each ancestor of the start. */
+		report_view(&view, q, CMD_TREE);
+		view.path = q->path;
 		for (i = 0; i < q->npath; i++) {
-			if ((s = query_path_format(q->path, i)) == NULL)
-				goto nomem;
-			link = report_goto(q, "tree", QUERY_PATH, *s ? s : NULL,
-			    -1);
+			view.npath = i;
+			link = query_format(&view);
 			display_link(d, l, profile_func_name(p, i ?
 			    q->path[i - 1] : PROFILE_ROOT), link);
 			free(link);
-			free(s);
 		}
 	}
 	display_text(d, "%lld nodes shown, chosen by %s total; "
