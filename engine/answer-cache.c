@@ -120,11 +120,10 @@ answer_cache_key(const struct query *q, const char *name,
     const char *static_base)
 {
 	char				*canon, *key;
-	int				 n, cmd;
+	int				 n;
 
-	if ((cmd = catalog_report_find(query_str(q, QUERY_CMD))) == -1 ||
-	    (catalog_reports[cmd].flags & (CATALOG_LIVE | CATALOG_FRONT)) ||
-	    *query_str(q, QUERY_BASE) != '\0')
+	if ((catalog_reports[q->cmd].flags & (CATALOG_LIVE |
+	    CATALOG_FRONT)) || *q->base != '\0')
 		return (NULL);
 	if ((canon = query_format(q)) == NULL)
 		return (NULL);

@@ -131,53 +131,47 @@ answer_query_parsed(const struct profile *p, const struct query *q,
 	struct outbuf			 ob;
 	struct answer			*a = NULL;
 	json_t				*j = NULL;
-	const struct catalog_format	*cf;
-	const char			*format;
+	const struct catalog_report	*cr = &catalog_reports[q->cmd];
+	const struct catalog_format	*cf = &catalog_formats[q->format];
+	const char			*format = cf->name;
 	char				*cause = NULL;
-	int				 status, estimated, cmd, fmt, page;
+	int				 status, estimated, page;
 
-	format = query_str(q, QUERY_FORMAT);
 	/* One budget for the whole query: transforms and report alike. */
 	cost_init(&budget, rc.max_cost, rc.max_msec);
 	rc.cost = &budget;
-	if ((cmd = catalog_report_find(query_str(q, QUERY_CMD))) == -1 ||
-	    (entry = reports_find(cmd)) == NULL) {
+	if ((entry = reports_find(q->cmd)) == NULL) {
 		report_error_set(&e, 400, "report %s is not available",
-		    query_str(q, QUERY_CMD));
+		    cr->name);
 		goto fail;
 	}
-	if ((fmt = catalog_format_find(format)) == -1 ||
-	    !catalog_report_answers(cmd, fmt) ||
-	    (r = render_find(fmt)) == NULL ||
+	if (!catalog_report_answers(q->cmd, q->format) ||
+	    (r = render_find(q->format)) == NULL ||
 	    (r->render == NULL && entry->export == NULL)) {
 		report_error_set(&e, 400, "format %s is not available for "
-		    "cmd=%s (available: %s)", format, catalog_reports[cmd].name,
-		    catalog_reports[cmd].formats);
+		    "cmd=%s (available: %s)", format, cr->name, cr->formats);
 		goto fail;
 	}
-	cf = &catalog_formats[fmt];
 	page = cf->kind == CATALOG_PAGE;
 	/*
 	 * base=: merge before the transforms, so that they apply to both
 	 * sides alike (the merged profile keeps this profile's ids).
 	 */
-	if (*query_str(q, QUERY_BASE) != '\0') {
+	if (*q->base != '\0') {
 		if (ctx->base_load == NULL) {
 			report_error_set(&e, 400, "base= is not available "
 			    "here");
 			goto fail;
 		}
-		if ((bp = ctx->base_load(ctx->base_arg, query_str(q,
-		    QUERY_BASE), &status, &cause)) == NULL ||
-		    (merged = diff_merge(p, bp, query_str(q, QUERY_METRIC),
+		if ((bp = ctx->base_load(ctx->base_arg, q->base, &status,
+		    &cause)) == NULL || (merged = diff_merge(p, bp, q->metric,
 		    &status, &cause)) == NULL) {
-			report_error_set(&e, status, "base=%s: %s",
-			    query_str(q, QUERY_BASE), cause ? cause :
-			    "out of memory");
+			report_error_set(&e, status, "base=%s: %s", q->base,
+			    cause ? cause : "out of memory");
 			goto fail;
 		}
 		rc.base = bp;
-		rc.base_name = query_str(q, QUERY_BASE);
+		rc.base_name = q->base;
 		use = merged;
 	}
 	/*
@@ -190,8 +184,8 @@ answer_query_parsed(const struct profile *p, const struct query *q,
 		goto fail;
 	}
 	/* Whether the answer rests on a call graph's estimated tree. */
-	estimated = funcgraph_estimate(use,
-	    (catalog_reports[cmd].flags & CATALOG_TREE) != 0, ts->n > 0);
+	estimated = funcgraph_estimate(use, (cr->flags & CATALOG_TREE) != 0,
+	    ts->n > 0);
 	if (ts->n > 0) {
 		if ((derived = transform_apply(use, ts, &budget,
 		    &status, &cause)) == NULL) {
