@@ -224,8 +224,8 @@ cgi_request(const char *conf, cgi_get get, void *arg, cgi_out out,
 	client_options_init(&opts);
 	opts.cancel = &cgi_cancel;
 	opts.log = cgi_log;
-	if ((a = client_query_with(cfg, &opts, query_str(v.query, QUERY_FILE),
-	    v.qs, &cause)) == NULL) {
+	if ((a = client_query_with(cfg, &opts, v.query->file, v.qs,
+	    &cause)) == NULL) {
 		r = cgi_fail(v.format, 500, cause ? cause : "out of memory",
 		    &rctx, v.head, 0, out, oarg);
 		free(cause);

@@ -384,17 +384,16 @@ profindex_answer(const struct config *cfg, const struct query *q,
 	struct profindex	 x;
 	struct outbuf		 ob;
 	struct answer		*a;
-	const char		*format = query_str(q, QUERY_FORMAT);
+	const char		*format = catalog_formats[q->format].name;
 	const char		*file = NULL;
-	int			 fd, r, fmt;
+	int			 fd, r;
 
 	/* The index's formats are the catalog's (html, json, text). */
-	if ((fmt = catalog_format_find(format)) == -1 ||
-	    !catalog_report_answers(CMD_INDEX, fmt))
+	if (!catalog_report_answers(CMD_INDEX, q->format))
 		return (answer_error(format, 400, "the index is html, json or "
 		    "text", ctx));
-	if (query_isset(q, QUERY_FILE))
-		file = query_str(q, QUERY_FILE);
+	if (*q->file != '\0')
+		file = q->file;
 
 	if (cfg->index_entries == 0) {
 		if (strcmp(format, "html") != 0)

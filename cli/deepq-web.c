@@ -125,7 +125,7 @@ static MHD_Result_t web_fail(struct MHD_Connection *, const char *, int,
 static MHD_Result_t web_static(struct web *, struct MHD_Connection *,
 		    const char *);
 static MHD_Result_t web_index(struct web *, struct MHD_Connection *,
-		    const char *);
+		    enum catalog_fmt);
 static void	web_scan(struct web *, const char *, int, struct web_entry **,
 		    size_t *, size_t *);
 static int	web_entry_cmp(const void *, const void *);
@@ -321,8 +321,9 @@ web_scan(struct web *w, const char *rel, int depth, struct web_entry **ev,
 
 /* `/': the profiles under the root, in the format asked for. */
 static MHD_Result_t
-web_index(struct web *w, struct MHD_Connection *c, const char *format)
+web_index(struct web *w, struct MHD_Connection *c, enum catalog_fmt fmt)
 {
+	const char		*format = catalog_formats[fmt].name;
 	struct render_context	 rctx = { "?", WEB_STATIC, NULL };
 	const struct renderer	*rd;
 	struct client_server	*sv = NULL;
@@ -335,11 +336,9 @@ web_index(struct web *w, struct MHD_Connection *c, const char *format)
 	json_t			*j = NULL, *rows;
 	struct outbuf		 ob;
 	MHD_Result_t		 ret;
-	int			 fmt;
 
 	/* The index's formats are the catalog's (html, json, text). */
-	if ((fmt = catalog_format_find(format)) == -1 ||
-	    !catalog_report_answers(CMD_INDEX, fmt))
+	if (!catalog_report_answers(CMD_INDEX, fmt))
 		return (web_fail(c, format, 400, "the index is html, json or "
 		    "text", 0));
 	rd = render_find(fmt);
@@ -483,8 +482,8 @@ web_handler(void *arg, struct MHD_Connection *c, const char *url,
 		front_verdict_free(&v);
 		return (ret);
 	}
-	if (!query_isset(v.query, QUERY_FILE) || front_is_index(v.query)) {
-		ret = web_index(w, c, query_str(v.query, QUERY_FORMAT));
+	if (*v.query->file == '\0' || front_is_index(v.query)) {
+		ret = web_index(w, c, v.query->format);
 		front_verdict_free(&v);
 		return (ret);
 	}
@@ -493,8 +492,8 @@ web_handler(void *arg, struct MHD_Connection *c, const char *url,
 	opts.root = w->root;
 	opts.static_base = WEB_STATIC;
 	opts.cancel = &web_cancel;
-	if ((a = client_query_with(w->cfg, &opts, query_str(v.query,
-	    QUERY_FILE), v.qs, &cause)) == NULL) {
+	if ((a = client_query_with(w->cfg, &opts, v.query->file, v.qs,
+	    &cause)) == NULL) {
 		ret = web_fail(c, v.format, 500, cause ? cause :
 		    "out of memory", 0);
 		free(cause);

@@ -229,7 +229,6 @@ server_handle(struct server *s, struct proto_req *r)
 	struct answer		*a;
 	struct query		*q = NULL;
 	const char		*query = NULL;
-	const char		*cmd;
 	char			*qtext = NULL, *why = NULL, *key = NULL;
 	long long		 t0;
 	int			 status, shutdown = 0, busy = 1;
@@ -268,9 +267,8 @@ server_handle(struct server *s, struct proto_req *r)
 	 * must not keep every server alive.
 	 */
 	if ((q = query_parse(query, &status, &why)) != NULL) {
-		cmd = query_str(q, QUERY_CMD);
-		shutdown = strcmp(cmd, "shutdown") == 0;
-		busy = !shutdown && strcmp(cmd, "status") != 0;
+		shutdown = q->cmd == CMD_SHUTDOWN;
+		busy = !shutdown && q->cmd != CMD_STATUS;
 		if (s->acache != NULL)
 			key = answer_cache_key(q, r->name,
 			    ctx.render.static_base);
