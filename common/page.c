@@ -28,7 +28,6 @@
 #include "page.h"
 #include "query.h"
 #include "render.h"
-#include "utf8.h"
 
 /* The HTML page frame (see page.h). */
 
@@ -60,31 +59,28 @@ static void
 page_home(struct outbuf *ob, const struct render_context *ctx,
     const struct query *self)
 {
+	struct query	 v;
 	const char	*file = ctx->file;
-	char		*enc;
+	char		*link;
 
-	if (self != NULL && query_isset(self, QUERY_FILE))
-		file = query_str(self, QUERY_FILE);
-	outbuf_puts(ob, "<a class=\"home\" href=\"");
-	page_escape(ob, ctx->link_base ? ctx->link_base : "?");
+	if (self != NULL && *self->file != '\0')
+		file = self->file;
 	/*
-	 * The canonical order (file= first) by hand: every page has this
-	 * link. A name that could not be a file= value is left out; the
-	 * index is still the index.
+	 * A name that could not be a file= value is left out; the index
+	 * is still the index.
 	 */
-	if (file != NULL && *file != '\0' &&
-	    (int64_t)strlen(file) <= query_keyinfo(QUERY_FILE)->max &&
-	    utf8_valid(file, strlen(file))) {
-		if ((enc = query_urlencode(file)) == NULL) {
-			ob->error = 1;
-			return;
-		}
-		outbuf_puts(ob, "file=");
-		page_escape(ob, enc);
-		outbuf_puts(ob, "&amp;");
-		free(enc);
+	query_init(&v);
+	if (file != NULL && query_key_valid(QUERY_FILE, file) == 0)
+		v.file = file;
+	v.cmd = CMD_INDEX;
+	if ((link = query_format(&v)) == NULL) {
+		ob->error = 1;
+		return;
 	}
-	outbuf_puts(ob, "cmd=index\" title=\"all profiles\">deepq</a>");
+	outbuf_puts(ob, "<a class=\"home\"");
+	page_href(ob, link, ctx);
+	outbuf_puts(ob, " title=\"all profiles\">deepq</a>");
+	free(link);
 }
 
 static void
@@ -107,18 +103,29 @@ page_href(struct outbuf *ob, const char *link,
 /*
  * The view state: what every link of the header keeps from the page
  * (the transforms and filters, the comparison, the metric and the
- * preferences), so moving between reports never drops it. The first
- * PAGE_TREE_STATE keys change the call tree itself: removing one makes
- * the page's path= and open= meaningless.
+ * preferences: the keys flagged QUERY_KEY_STATE in query.c), so moving
+ * between reports never drops it. In the order the page shows it, in
+ * keys[] (QUERY_NKEYS of them): first the keys that change the call tree
+ * itself (QUERY_KEY_TREE), then the others, each in the table's order.
+ * Returns their number.
  */
-#define PAGE_TREE_STATE	10
-static const enum query_key page_state_keys[] = {
-	QUERY_BASE, QUERY_T, QUERY_FOCUS, QUERY_IGNORE, QUERY_HIDE,
-	QUERY_SHOW, QUERY_MIN_TICKS, QUERY_MIN_WORDS, QUERY_EXCLUDE,
-	QUERY_NORMALIZE, QUERY_METRIC, QUERY_LIMIT, QUERY_FIELDS, QUERY_UNITS,
-	QUERY_PCT, QUERY_AVG, QUERY_PALETTE,
-};
-#define PAGE_NSTATE	(sizeof page_state_keys / sizeof page_state_keys[0])
+static size_t
+page_state_keys(enum query_key *keys)
+{
+	const struct query_keyinfo	*ki;
+	size_t				 n = 0;
+	int				 pass, k;
+
+	for (pass = 0; pass < 2; pass++) {
+		for (k = 0; k < QUERY_NKEYS; k++) {
+			ki = query_keyinfo(k);
+			if ((ki->flags & QUERY_KEY_STATE) &&
+			    ((ki->flags & QUERY_KEY_TREE) != 0) == (pass == 0))
+				keys[n++] = k;
+		}
+	}
+	return (n);
+}
 
 /*
  * The template of the links to the current file's reports with the
@@ -132,16 +139,18 @@ page_nav_tmpl(struct query_tmpl *t, struct query *v,
     const struct render_context *ctx, const struct query *self)
 {
 	const char	*file = ctx->file;
-	size_t		 i;
+	int		 k;
 
 	memset(t, 0, sizeof *t);
-	if (self != NULL && query_isset(self, QUERY_FILE))
+	if (self != NULL && *self->file != '\0')
 		file = self->file;
 	if (file == NULL || query_key_valid(QUERY_FILE, file) == -1)
 		return (1);
 	query_init(v);
-	for (i = 0; self != NULL && i < PAGE_NSTATE; i++)
-		query_key_copy(v, self, page_state_keys[i]);
+	for (k = 0; self != NULL && k < QUERY_NKEYS; k++) {
+		if (query_keyinfo(k)->flags & QUERY_KEY_STATE)
+			query_key_copy(v, self, k);
+	}
 	v->file = file;
 	return (query_tmpl_init(t, v, QUERY_CMD, 1) == -1 ? -1 : 0);
 }
@@ -201,13 +210,14 @@ page_hidden(struct outbuf *ob, enum query_key k, const char *v)
 void
 page_state_hidden(struct outbuf *ob, const struct query *self)
 {
-	size_t	 i;
+	enum query_key	 keys[QUERY_NKEYS];
+	size_t		 i, n;
 
-	for (i = 0; self != NULL && i < PAGE_NSTATE; i++) {
-		if (page_state_keys[i] != QUERY_BASE &&
-		    page_state_keys[i] != QUERY_NORMALIZE &&
-		    query_isset(self, page_state_keys[i]))
-			page_hidden_key(ob, self, page_state_keys[i]);
+	n = page_state_keys(keys);
+	for (i = 0; self != NULL && i < n; i++) {
+		if (keys[i] != QUERY_BASE && keys[i] != QUERY_NORMALIZE &&
+		    query_key_isset(self, keys[i]))
+			page_hidden_key(ob, self, keys[i]);
 	}
 }
 
@@ -221,10 +231,11 @@ page_search(struct outbuf *ob, const struct render_context *ctx,
     const struct query *self)
 {
 	const char	*file = ctx->file;
-	size_t		 i;
+	enum query_key	 keys[QUERY_NKEYS];
+	size_t		 i, n;
 
-	if (self != NULL && query_isset(self, QUERY_FILE))
-		file = query_str(self, QUERY_FILE);
+	if (self != NULL && *self->file != '\0')
+		file = self->file;
 	if (file == NULL)
 		return;
 	outbuf_puts(ob, "<form class=\"search\" role=\"search\" "
@@ -232,17 +243,18 @@ page_search(struct outbuf *ob, const struct render_context *ctx,
 	page_escape(ob, ctx->link_base ? ctx->link_base : "?");
 	outbuf_puts(ob, "\">");
 	page_hidden(ob, QUERY_FILE, file);
-	for (i = 0; self != NULL && i < PAGE_NSTATE; i++) {
-		if (query_isset(self, page_state_keys[i]))
-			page_hidden_key(ob, self, page_state_keys[i]);
+	n = page_state_keys(keys);
+	for (i = 0; self != NULL && i < n; i++) {
+		if (query_key_isset(self, keys[i]))
+			page_hidden_key(ob, self, keys[i]);
 	}
-	page_hidden(ob, QUERY_CMD, "search");
+	page_hidden(ob, QUERY_CMD, catalog_reports[CMD_SEARCH].name);
 	outbuf_puts(ob, "<input type=\"search\" name=\"find\" "
 	    "placeholder=\"Search functions\" aria-label=\"Search functions "
 	    "(substring or regex)\" title=\"substring or regex; / focuses\"");
-	if (self != NULL && query_isset(self, QUERY_FIND)) {
+	if (self != NULL && *self->find != '\0') {
 		outbuf_puts(ob, " value=\"");
-		page_escape(ob, query_str(self, QUERY_FIND));
+		page_escape(ob, self->find);
 		outbuf_putc(ob, '"');
 	}
 	outbuf_puts(ob, "></form>");
@@ -257,50 +269,55 @@ static void
 page_state(struct outbuf *ob, const struct render_context *ctx,
     const struct query *self)
 {
-	struct query	*c;
+	struct query	 c;
+	enum query_key	 keys[QUERY_NKEYS];
 	char		*link, *v;
-	size_t		 i, j, n = 0;
+	size_t		 i, j, nkeys, n = 0;
+	int		 k, flags, tree;
 
-	for (i = 0; self != NULL && i < PAGE_NSTATE; i++)
-		n += query_isset(self, page_state_keys[i]) != 0;
+	if (self == NULL)
+		return;
+	nkeys = page_state_keys(keys);
+	for (i = 0; i < nkeys; i++)
+		n += query_key_isset(self, keys[i]) != 0;
 	if (n == 0)
 		return;
 	outbuf_puts(ob, "<nav class=\"state\" aria-label=\"view state\">"
 	    "View:");
-	/* i == PAGE_NSTATE: the link that clears them all. */
-	for (i = 0; i <= PAGE_NSTATE; i++) {
-		if (i < PAGE_NSTATE && !query_isset(self, page_state_keys[i]))
+	/* i == nkeys: the link that clears them all. */
+	for (i = 0; i <= nkeys; i++) {
+		if (i < nkeys && !query_key_isset(self, keys[i]))
 			continue;
-		if ((c = query_copy(self)) == NULL) {
+		c = *self;
+		for (j = 0; j < nkeys; j++) {
+			if (i == j || i == nkeys)
+				query_key_reset(&c, keys[j]);
+		}
+		/*
+		 * The tree changed: its nodes (path=, open=, close=) are
+		 * gone; the rows changed: back to the first.
+		 */
+		tree = i == nkeys ||
+		    (query_keyinfo(keys[i])->flags & QUERY_KEY_TREE);
+		for (k = 0; k < QUERY_NKEYS; k++) {
+			flags = query_keyinfo(k)->flags;
+			if ((tree && (flags & QUERY_KEY_NODE)) ||
+			    (flags & QUERY_KEY_ROW))
+				query_key_reset(&c, k);
+		}
+		if ((link = query_format(&c)) == NULL) {
 			ob->error = 1;
 			return;
 		}
-		for (j = 0; j < PAGE_NSTATE; j++) {
-			if (i == j || i == PAGE_NSTATE)
-				query_unset(c, page_state_keys[j]);
-		}
-		if (i < PAGE_TREE_STATE || i == PAGE_NSTATE) {
-			query_unset(c, QUERY_PATH);
-			query_unset(c, QUERY_OPEN);
-			query_unset(c, QUERY_CLOSE);
-		}
-		query_unset(c, QUERY_FROM);
-		link = query_format(c);
-		query_free(c);
-		if (link == NULL) {
-			ob->error = 1;
-			return;
-		}
-		if (i == PAGE_NSTATE) {
+		if (i == nkeys) {
 			outbuf_puts(ob, " <a class=\"clear\"");
 			page_href(ob, link, ctx);
 			outbuf_puts(ob, ">clear all</a>");
 		} else {
 			outbuf_puts(ob, " <span class=\"chip\"><code>");
-			outbuf_puts(ob, query_keyinfo(page_state_keys[i])->name);
+			outbuf_puts(ob, query_keyinfo(keys[i])->name);
 			outbuf_putc(ob, '=');
-			if ((v = query_key_text(self,
-			    page_state_keys[i])) == NULL) {
+			if ((v = query_key_text(self, keys[i])) == NULL) {
 				ob->error = 1;
 				free(link);
 				return;
@@ -310,9 +327,9 @@ page_state(struct outbuf *ob, const struct render_context *ctx,
 			outbuf_puts(ob, "</code> <a");
 			page_href(ob, link, ctx);
 			outbuf_puts(ob, " title=\"drop ");
-			outbuf_puts(ob, query_keyinfo(page_state_keys[i])->name);
+			outbuf_puts(ob, query_keyinfo(keys[i])->name);
 			outbuf_puts(ob, "=\" aria-label=\"drop ");
-			outbuf_puts(ob, query_keyinfo(page_state_keys[i])->name);
+			outbuf_puts(ob, query_keyinfo(keys[i])->name);
 			outbuf_puts(ob, "=\">&#215;</a></span>");
 		}
 		free(link);
@@ -360,8 +377,8 @@ page_begin(struct outbuf *ob, const char *title,
 	else if (r == 0) {
 		page_nav(ob, ctx, &t, &v, CMD_MENU,
 		    " class=\"file\" title=\"summary\"",
-		    self != NULL && query_isset(self, QUERY_FILE) ?
-		    query_str(self, QUERY_FILE) : ctx->file);
+		    self != NULL && *self->file != '\0' ? self->file :
+		    ctx->file);
 		/* The catalog's reports in the header, in their places. */
 		for (pos = 1; pos < CMD_N; pos++) {
 			for (i = 0; i < CMD_N; i++) {
