@@ -190,6 +190,13 @@ static const struct query_keyinfo query_keys[QUERY_NKEYS] = {
 #undef F
 #undef P
 
+/*
+ * ENUM and BOOL fields are read and written as int (query_store and the
+ * rest): an enum of the query is an int.
+ */
+_Static_assert(sizeof(enum query_sort) == sizeof(int) &&
+    sizeof(enum catalog_cmd) == sizeof(int), "enum fields are ints");
+
 /* A value parsed from its text (query_check). */
 union query_value {
 	const char	*s;		/* STRING: the text itself */
@@ -209,8 +216,6 @@ static int	query_check_path(const struct query_keyinfo *, const char *,
 		    union query_value *, char **);
 static void	query_store(struct query *, enum query_key,
 		    const union query_value *);
-static int	query_view_edit(struct query *, enum query_key, const char *,
-		    uint32_t **);
 static size_t	query_number_text(double, char *, size_t);
 static int	query_key_ok(const struct query *, enum query_key);
 static size_t	query_key_len(const struct query *, enum query_key);
@@ -594,23 +599,6 @@ query_set(struct query *q, enum query_key k, const char *v, char **cause)
 	return (0);
 }
 
-/* Set path= from an array of function ids. */
-int
-query_set_path(struct query *q, const uint32_t *path, size_t n)
-{
-	uint32_t	*ids;
-
-	query_unset(q, QUERY_PATH);
-	if (n == 0)
-		return (0);
-	if (n > QUERY_MAX_PATH || (ids = malloc(n * sizeof *ids)) == NULL)
-		return (-1);
-	memcpy(ids, path, n * sizeof *ids);
-	q->path = ids;
-	q->npath = n;
-	return (0);
-}
-
 /* Remove key k of q (no view): back to its default. */
 void
 query_unset(struct query *q, enum query_key k)
@@ -728,40 +716,6 @@ query_key_text(const struct query *q, enum query_key k)
 		return (query_path_format(q->path, q->npath));
 	}
 	return (NULL);
-}
-
-/* Transitional: the old accessors, from the typed fields. */
-int
-query_isset(const struct query *q, enum query_key k)
-{
-	return (query_key_isset(q, k));
-}
-
-const char *
-query_str(const struct query *q, enum query_key k)
-{
-	const struct query_keyinfo	*ki = &query_keys[k];
-
-	if (ki->type == QUERY_TYPE_STRING)
-		return (*(const char *const *)query_field(q, k));
-	if (ki->type == QUERY_TYPE_ENUM)
-		return (query_keyinfo_name(ki, *(const int *)query_field(q,
-		    k)));
-	return (NULL);
-}
-
-int64_t
-query_int(const struct query *q, enum query_key k)
-{
-	if (query_keys[k].type == QUERY_TYPE_INT)
-		return (*(const int64_t *)query_field(q, k));
-	return (*(const int *)query_field(q, k));
-}
-
-double
-query_number(const struct query *q, enum query_key k)
-{
-	return (*(const double *)query_field(q, k));
 }
 
 /*
@@ -1105,60 +1059,6 @@ query_format(const struct query *q)
 		return (NULL);
 	*query_encode(buf, q, 0, QUERY_NKEYS) = '\0';
 	return (buf);
-}
-
-/*
- * Set key k of view v from the text of a value (NULL: its default),
- * validated as query_set() does; a path goes in *scratch (freed before,
- * the caller's to free after). -1 if the value is bad or out of memory.
- */
-static int
-query_view_edit(struct query *v, enum query_key k, const char *text,
-    uint32_t **scratch)
-{
-	union query_value	 val;
-
-	if ((unsigned)k >= QUERY_NKEYS)
-		return (-1);
-	if (text == NULL) {
-		query_key_reset(v, k);
-		return (0);
-	}
-	if (query_check(k, text, &val, NULL) == -1)
-		return (-1);
-	if (query_keys[k].type == QUERY_TYPE_PATH) {
-		free(*scratch);
-		*scratch = val.p.ids;
-	}
-	query_store(v, k, &val);
-	return (0);
-}
-
-/*
- * query_format() of q changed by the edits ed[0..ned): a NULL value
- * unsets its key, a later edit of a key wins. q is not copied: a page
- * makes hundreds of links, each differing from its query in a key or
- * two. Edited values are validated as query_set() does. Caller frees;
- * NULL if a value is bad or out of memory.
- */
-char *
-query_format_edit(const struct query *q, const struct query_edit *ed,
-    size_t ned)
-{
-	struct query	 v = *q;
-	uint32_t	*scratch = NULL;
-	char		*link = NULL;
-	size_t		 i;
-
-	for (i = 0; i < ned; i++) {
-		if (query_view_edit(&v, ed[i].key, ed[i].value, &scratch) ==
-		    -1)
-			goto done;
-	}
-	link = query_format(&v);
-done:
-	free(scratch);
-	return (link);
 }
 
 /*

@@ -230,12 +230,6 @@ struct query {
 	int			 modules;
 };
 
-/* One change of a query_format_edit() link: value NULL unsets the key. */
-struct query_edit {
-	int		 key;
-	const char	*value;
-};
-
 /*
  * A link template (query_tmpl_init): the canonical string of a view cut
  * around keys key .. key + n - 1, whose values query_tmpl_fill() splices
@@ -261,10 +255,6 @@ struct query	*query_parse(const char *, int *, char **);
 int		 query_set(struct query *, enum query_key, const char *,
 		     char **);
 void		 query_unset(struct query *, enum query_key);
-int		 query_isset(const struct query *, enum query_key);
-const char	*query_str(const struct query *, enum query_key);
-int64_t		 query_int(const struct query *, enum query_key);
-double		 query_number(const struct query *, enum query_key);
 int		 query_key_isset(const struct query *, enum query_key);
 void		 query_key_reset(struct query *, enum query_key);
 void		 query_key_copy(struct query *, const struct query *,
@@ -272,8 +262,6 @@ void		 query_key_copy(struct query *, const struct query *,
 char		*query_key_text(const struct query *, enum query_key);
 int		 query_key_valid(enum query_key, const char *);
 char		*query_format(const struct query *);
-char		*query_format_edit(const struct query *,
-		     const struct query_edit *, size_t);
 int		 query_tmpl_init(struct query_tmpl *, const struct query *, int,
 		     int);
 char		*query_tmpl_fill(const struct query_tmpl *,
@@ -282,7 +270,6 @@ void		 query_tmpl_clear(struct query_tmpl *);
 int		 query_equal(const struct query *, const struct query *);
 char		*query_path_format(const uint32_t *, size_t);
 int		 query_path_parse(const char *, uint32_t **, size_t *);
-int		 query_set_path(struct query *, const uint32_t *, size_t);
 char		*query_urlencode(const char *);
 char		*query_urldecode(const char *, size_t, char **);
 

@@ -38,10 +38,6 @@
 
 static uint32_t	report_func_qualified(const struct profile *, const char *);
 static int	order_cmp(const void *, const void *, void *);
-static size_t	report_goto_edits(struct query_edit *, const char *);
-
-/* The most (key, value) changes one link makes. */
-#define REPORT_EDITS	16
 
 /* Fill an error; returns -1 so callers can `return (report_error_set())'. */
 int
@@ -241,61 +237,6 @@ report_func_values(const struct profile *p, int which, uint32_t f)
 }
 
 /*
- * The canonical link to q with some keys changed: pairs of (enum
- * query_key, const char *value) ending with -1; a NULL value removes the
- * key. Caller frees; NULL if out of memory or a value is invalid.
- */
-char *
-report_link(const struct query *q, ...)
-{
-	struct query_edit	 ed[REPORT_EDITS];
-	va_list			 ap;
-	size_t			 n = 0;
-	int			 k;
-
-	va_start(ap, q);
-	while ((k = va_arg(ap, int)) != -1) {
-		if (n == REPORT_EDITS) {
-			va_end(ap);
-			return (NULL);
-		}
-		ed[n].key = k;
-		ed[n++].value = va_arg(ap, const char *);
-	}
-	va_end(ap);
-	return (query_format_edit(q, ed, n));
-}
-
-/*
- * A link to another report (cmd) from a page: the preferences are kept
- * (metric, sort, fields, units, pct, avg, limit, transforms, file...),
- * what addresses the current page (path, func, module, clique, by, from,
- * open, close, min; depth and budget unless going to a tree) is dropped,
- * then the (key, value) pairs given are set, ending with -1. Caller frees; NULL if out of memory.
- */
-char *
-report_goto(const struct query *q, const char *cmd, ...)
-{
-	struct query_edit	 ed[REPORT_EDITS + 16];
-	va_list			 ap;
-	size_t			 n;
-	int			 k;
-
-	n = report_goto_edits(ed, cmd);
-	va_start(ap, cmd);
-	while ((k = va_arg(ap, int)) != -1) {
-		if (n == sizeof ed / sizeof ed[0]) {
-			va_end(ap);
-			return (NULL);
-		}
-		ed[n].key = k;
-		ed[n++].value = va_arg(ap, const char *);
-	}
-	va_end(ap);
-	return (query_format_edit(q, ed, n));
-}
-
-/*
  * A view of q (query.h) for a link from its page to report cmd: the
  * preferences are kept (metric, sort, fields, units, pct, avg, limit,
  * transforms, file...), what addresses the page (QUERY_KEY_PAGE: path,
@@ -321,34 +262,6 @@ report_view(struct query *v, const struct query *q, enum catalog_cmd cmd)
 			query_key_reset(v, k);
 	}
 	v->cmd = cmd;
-}
-
-/*
- * The edits of report_goto() to cmd, in ed (room for 16); returns their
- * number.
- */
-static size_t
-report_goto_edits(struct query_edit *ed, const char *cmd)
-{
-	static const enum query_key page[] = { QUERY_PATH, QUERY_FUNC,
-	    QUERY_MODULE, QUERY_CLIQUE, QUERY_BY, QUERY_FROM, QUERY_OPEN,
-	    QUERY_CLOSE, QUERY_MIN, QUERY_FIND };
-	size_t			 i, n = 0;
-
-	for (i = 0; i < sizeof page / sizeof page[0]; i++) {
-		ed[n].key = page[i];
-		ed[n++].value = NULL;
-	}
-	/* The tree's own preferences stay with tree pages. */
-	if (strcmp(cmd, "tree") != 0) {
-		ed[n].key = QUERY_DEPTH;
-		ed[n++].value = NULL;
-		ed[n].key = QUERY_BUDGET;
-		ed[n++].value = NULL;
-	}
-	ed[n].key = QUERY_CMD;
-	ed[n++].value = cmd;
-	return (n);
 }
 
 /*

@@ -172,8 +172,6 @@ int		 report_rates_check(const struct profile *,
 uint32_t	 report_metric_last(const struct profile *, uint32_t);
 json_t		*report_node_values(const struct profile *, int, uint32_t);
 json_t		*report_func_values(const struct profile *, int, uint32_t);
-char		*report_link(const struct query *, ...);
-char		*report_goto(const struct query *, const char *, ...);
 void		 report_view(struct query *, const struct query *,
 		     enum catalog_cmd);
 char		*report_func_link(const struct query *, int64_t);

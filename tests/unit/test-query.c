@@ -37,8 +37,8 @@ test_parse(void)
 	    &status, &cause);
 	ok(q != NULL, "the example query parses");
 	if (q != NULL) {
-		is_str(query_str(q, QUERY_CMD), "top", "cmd");
-		is_int(query_int(q, QUERY_LIMIT), 20, "limit");
+		ok(q->cmd == CMD_TOP, "cmd");
+		is_int(q->limit, 20, "limit");
 		is_int(q->depth, 3, "depth default");
 		ok(q->cmd == CMD_TOP && q->sort == QUERY_SORT_SELF &&
 		    q->format == FMT_JSON && q->limit == 20 &&
@@ -55,14 +55,14 @@ test_parse(void)
 	    &status, &cause);
 	ok(q != NULL, "escapes and paths parse");
 	if (q != NULL) {
-		is_str(query_str(q, QUERY_FILE), "a b/c.prof", "decoded file");
+		is_str(q->file, "a b/c.prof", "decoded file");
 		is_int(q->npath, 3, "three path ids");
 		is_int(q->path[2], 3, "path id");
-		is_str(query_str(q, QUERY_FUNC), "<script>", "decoded func");
+		is_str(q->func, "<script>", "decoded func");
 		query_free(q);
 	}
 	q = query_parse("", &status, &cause);
-	ok(q != NULL && strcmp(query_str(q, QUERY_CMD), "menu") == 0,
+	ok(q != NULL && q->cmd == CMD_MENU,
 	    "empty query is the menu");
 	query_free(q);
 	q = query_parse("cmd=top&&limit=5&", &status, &cause);
@@ -178,9 +178,9 @@ test_keys(void)
 	    "fields=samples,calls&units=seconds&avg=1&pct=0", &status, &cause);
 	ok(q != NULL, "tree and preference keys parse");
 	if (q != NULL) {
-		is_str(query_str(q, QUERY_CLOSE), "1,2,4", "close");
-		is_int(query_int(q, QUERY_FROM), 100, "from");
-		is_str(query_str(q, QUERY_FIELDS), "samples,calls", "fields");
+		is_str(q->close, "1,2,4", "close");
+		is_int(q->from, 100, "from");
+		is_str(q->fields, "samples,calls", "fields");
 		s = query_format(q);
 		is_str(s, "cmd=tree&from=100&open=1,2~1,3&close=1,2,4&"
 		    "fields=samples,calls&units=seconds&pct=0&avg=1",
