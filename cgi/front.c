@@ -91,7 +91,7 @@ front_check(const struct config *cfg, const struct front_request *r,
 	} else
 		v->qs = strdup(qs);
 	if (v->qs == NULL) {
-		v->format = "html";
+		v->format = FMT_HTML;
 		return (front_refuse(v, 500, "out of memory"));
 	}
 	v->format = answer_guess_format(v->qs);
@@ -106,6 +106,7 @@ front_check(const struct config *cfg, const struct front_request *r,
 		v->message = cause;
 		return (front_refuse(v, status, "bad query"));
 	}
+	v->format = v->query->format;
 	if (v->query->cmd == CMD_SHUTDOWN) {
 		/*
 		 * State-changing: GET works for curl, POST for the pages'

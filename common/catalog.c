@@ -61,18 +61,27 @@ const struct catalog_report catalog_reports[CMD_N] = {
 	    0, NULL, 0 },
 };
 
+/*
+ * An export's errors are a line of text, as its other readers (a script,
+ * curl) print them; the content type stays the format's.
+ */
 const struct catalog_format catalog_formats[FMT_N] = {
-	[FMT_HTML] = { "html", "text/html; charset=utf-8", CATALOG_PAGE },
-	[FMT_JSON] = { "json", "application/json", CATALOG_DATA },
-	[FMT_TEXT] = { "text", "text/plain; charset=utf-8", CATALOG_PAGE },
-	[FMT_SVG] = { "svg", "image/svg+xml", CATALOG_DATA },
+	[FMT_HTML] = { "html", "text/html; charset=utf-8", CATALOG_PAGE,
+	    CATALOG_ERROR_PAGE },
+	[FMT_JSON] = { "json", "application/json", CATALOG_DATA,
+	    CATALOG_ERROR_JSON },
+	[FMT_TEXT] = { "text", "text/plain; charset=utf-8", CATALOG_PAGE,
+	    CATALOG_ERROR_TEXT },
+	[FMT_SVG] = { "svg", "image/svg+xml", CATALOG_DATA,
+	    CATALOG_ERROR_SVG },
 	[FMT_FOLDED] = { "folded", "text/plain; charset=utf-8",
-	    CATALOG_EXPORT },
+	    CATALOG_EXPORT, CATALOG_ERROR_TEXT },
 	[FMT_CALLGRIND] = { "callgrind", "text/plain; charset=utf-8",
-	    CATALOG_EXPORT },
-	[FMT_PPROF] = { "pprof", "application/octet-stream", CATALOG_EXPORT },
+	    CATALOG_EXPORT, CATALOG_ERROR_TEXT },
+	[FMT_PPROF] = { "pprof", "application/octet-stream", CATALOG_EXPORT,
+	    CATALOG_ERROR_TEXT },
 	[FMT_SPEEDSCOPE] = { "speedscope", "application/json",
-	    CATALOG_EXPORT },
+	    CATALOG_EXPORT, CATALOG_ERROR_TEXT },
 };
 
 /* The report named name (its enum), or -1. */

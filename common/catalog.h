@@ -103,10 +103,20 @@ struct catalog_report {
 				   an export's own format, and deepq
 				   convert --to */
 
+/*
+ * catalog_format.error: what an error answer in the format is
+ * (answer_error(), common/answer.c).
+ */
+#define CATALOG_ERROR_PAGE	1	/* an HTML page in the site's frame */
+#define CATALOG_ERROR_JSON	2	/* {"deepq":1,"error":{status,message}} */
+#define CATALOG_ERROR_TEXT	3	/* one line: "error 404: message" */
+#define CATALOG_ERROR_SVG	4	/* a small image that says it */
+
 struct catalog_format {
 	const char	*name;		/* the format= value */
 	const char	*content_type;
 	int		 kind;
+	int		 error;		/* CATALOG_ERROR_* */
 };
 
 extern const struct catalog_report	catalog_reports[CMD_N];

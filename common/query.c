@@ -707,7 +707,8 @@ query_key_text(const struct query *q, enum query_key k)
 	case QUERY_TYPE_BOOL:
 		return (strdup(*(const int *)f ? "1" : "0"));
 	case QUERY_TYPE_INT:
-		snprintf(buf, sizeof buf, "%lld", (long long)*(const int64_t *)f);
+		snprintf(buf, sizeof buf, "%lld",
+		    (long long)*(const int64_t *)f);
 		return (strdup(buf));
 	case QUERY_TYPE_NUMBER:
 		query_number_text(*(const double *)f, buf, sizeof buf);

@@ -134,8 +134,8 @@ enum query_order {
 enum query_type {
 	QUERY_TYPE_STRING,	/* const char *: "" when absent */
 	QUERY_TYPE_ENUM,	/* an enum: one of the key's names */
-	QUERY_TYPE_INT,		/* int64_t: a decimal integer in [min, max] */
-	QUERY_TYPE_NUMBER,	/* double: a decimal number in [min, max] */
+	QUERY_TYPE_INT,		/* int64_t: an integer in [min, max] */
+	QUERY_TYPE_NUMBER,	/* double: a number in [min, max] */
 	QUERY_TYPE_BOOL,	/* int: 0 or 1 */
 	QUERY_TYPE_PATH,	/* path, npath: function ids separated by ',' */
 };
@@ -144,8 +144,9 @@ enum query_type {
 #define QUERY_BIT(k)	(UINT64_C(1) << (k))
 
 /* query_keyinfo.flags: what a key is to the pages' links. */
-#define QUERY_KEY_STATE	0x01	/* the view state: every link of a page
-				   keeps it (header, search, state bar) */
+#define QUERY_KEY_STATE	0x01	/* the view state: every link of a
+				   page keeps it (header, search,
+				   state bar) */
 #define QUERY_KEY_TREE	0x02	/* view state that changes the tree
 				   itself: dropping it drops the NODE keys;
 				   the state bar shows these first */
@@ -153,8 +154,8 @@ enum query_type {
 				   node, a row): a link to another report
 				   drops it */
 #define QUERY_KEY_NODE	0x08	/* names call nodes of the tree */
-#define QUERY_KEY_ROW	0x10	/* a row offset, meaningless once the rows
-				   change */
+#define QUERY_KEY_ROW	0x10	/* a row offset, meaningless once the
+				   rows change */
 #define QUERY_KEY_FILTER 0x20	/* a filter of the samples, applied before
 				   t= (transform.c) */
 
@@ -262,8 +263,8 @@ void		 query_key_copy(struct query *, const struct query *,
 char		*query_key_text(const struct query *, enum query_key);
 int		 query_key_valid(enum query_key, const char *);
 char		*query_format(const struct query *);
-int		 query_tmpl_init(struct query_tmpl *, const struct query *, int,
-		     int);
+int		 query_tmpl_init(struct query_tmpl *, const struct query *,
+		     int, int);
 char		*query_tmpl_fill(const struct query_tmpl *,
 		     const struct query *);
 void		 query_tmpl_clear(struct query_tmpl *);

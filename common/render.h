@@ -63,15 +63,14 @@ struct render_context {
 };
 
 /*
- * The code of a format of the catalog (catalog.h: its name, content type
- * and kind); render is NULL for the formats of the export reports, which
- * write the body themselves (report.h, render-raw.c).
+ * The code of a format of the catalog (catalog.h: its name, content type,
+ * kind and errors): a page's (html, text) or the JSON's (json, svg). The
+ * export formats have none: their report writes the body itself
+ * (report.h's export).
  */
 struct renderer {
 	int		 (*render)(struct outbuf *, const json_t *,
 			    const struct display *,
-			    const struct render_context *);
-	int		 (*error)(struct outbuf *, int, const char *,
 			    const struct render_context *);
 };
 

@@ -44,27 +44,6 @@
 static int	answer_query_check(void *);
 static void	answer_render_error(struct report_error *,
 		    const struct cost *);
-static struct answer *answer_query_error(const char *, int, const char *,
-		    const struct render_context *);
-
-/*
- * An error answer in the query's format: the renderer's own error page
- * where it has one (an SVG image, a line of folded or callgrind text),
- * else answer_error's.
- */
-static struct answer *
-answer_query_error(const char *format, int status, const char *message,
-    const struct render_context *rctx)
-{
-	const struct renderer	*r;
-	int			 fmt;
-
-	if (format != NULL && (fmt = catalog_format_find(format)) != -1 &&
-	    (r = render_find(fmt)) != NULL && r->error != NULL)
-		return (answer_error_write(catalog_formats[fmt].content_type,
-		    r->error, status, message, rctx));
-	return (answer_error(format, status, message, rctx));
-}
 
 /* The body's check: the query's deadline, without charging units. */
 static int
@@ -97,7 +76,7 @@ answer_query(const struct profile *p, const char *qs,
 	int		 status;
 
 	if ((q = query_parse(qs, &status, &cause)) == NULL) {
-		a = answer_query_error(answer_guess_format(qs), status, cause,
+		a = answer_error(answer_guess_format(qs), status, cause,
 		    &ctx->render);
 		free(cause);
 		return (a);
@@ -116,7 +95,7 @@ answer_query_parsed(const struct profile *p, const struct query *q,
     const struct answer_context *ctx)
 {
 	const struct report_entry	*entry = NULL;
-	const struct renderer		*r;
+	const struct renderer		*r = NULL;
 	const struct profile		*use = p;
 	struct report_error		 e = { 0, NULL };
 	struct transform_stack		*ts = NULL;
@@ -146,8 +125,8 @@ answer_query_parsed(const struct profile *p, const struct query *q,
 		goto fail;
 	}
 	if (!catalog_report_answers(q->cmd, q->format) ||
-	    (r = render_find(q->format)) == NULL ||
-	    (r->render == NULL && entry->export == NULL)) {
+	    (cf->kind == CATALOG_EXPORT ? entry->export == NULL :
+	    (r = render_find(q->format)) == NULL)) {
 		report_error_set(&e, 400, "format %s is not available for "
 		    "cmd=%s (available: %s)", format, cr->name, cr->formats);
 		goto fail;
@@ -196,7 +175,7 @@ answer_query_parsed(const struct profile *p, const struct query *q,
 		use = derived;
 	}
 	/* An export's own format: the report writes the body (report.h). */
-	if (r->render == NULL)
+	if (r == NULL)
 		goto body;
 	/*
 	 * The reports' derived data: the caller's index of its profile, or
@@ -240,7 +219,7 @@ body:
 	a->content_type = cf->content_type;
 	outbuf_init(&ob);
 	outbuf_check(&ob, answer_query_check, &budget);
-	if ((r->render != NULL ? r->render(&ob, j, d, &ctx->render) :
+	if ((r != NULL ? r->render(&ob, j, d, &ctx->render) :
 	    entry->export(&ob, use, q, &rc, &e)) == -1) {
 		outbuf_clear(&ob);
 		answer_free(a);
@@ -257,7 +236,7 @@ body:
 	}
 	goto done;
 fail:
-	a = answer_query_error(format, e.status ? e.status : 500, e.message,
+	a = answer_error(q->format, e.status ? e.status : 500, e.message,
 	    &ctx->render);
 done:
 	free(cause);

@@ -30,6 +30,7 @@
 #include "query.h"
 #include "render.h"
 #include "report.h"
+#include "svgdoc.h"
 
 /*
  * format=svg: a cmd=flame report drawn as a self-contained interactive
@@ -56,9 +57,6 @@
 
 static int	svg_render(struct outbuf *, const json_t *,
 		    const struct display *, const struct render_context *);
-static int	svg_error(struct outbuf *, int, const char *,
-		    const struct render_context *);
-static void	svg_begin(struct outbuf *, int, int, const char *);
 static void	svg_color(struct outbuf *, const char *, const char *,
 		    const char *);
 static void	svg_diff_color(struct outbuf *, int64_t, int64_t);
@@ -68,7 +66,6 @@ static uint32_t	svg_hash(const char *, uint32_t);
 
 const struct renderer render_svg = {
 	.render = svg_render,
-	.error = svg_error,
 };
 
 /* The interactive part; constant, so nothing from a profile reaches it. */
@@ -317,31 +314,6 @@ svg_fitted(struct outbuf *ob, const char *s, double w)
 	svg_capped(ob, s, cut, "..");
 }
 
-static void
-svg_begin(struct outbuf *ob, int width, int height, const char *style)
-{
-	outbuf_printf(ob, "<?xml version=\"1.0\" encoding=\"UTF-8\" "
-	    "standalone=\"no\"?>\n"
-	    "<svg version=\"1.1\" xmlns=\"http://www.w3.org/2000/svg\" "
-	    "width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
-	    "data-style=\"%s\">\n", width, height, width, height, style);
-	outbuf_puts(ob, "<defs><linearGradient id=\"bg\" y1=\"0\" y2=\"1\" "
-	    "x1=\"0\" "
-	    "x2=\"0\"><stop stop-color=\"#eeeeee\" offset=\"5%\"/>"
-	    "<stop stop-color=\"#eeeeb0\" offset=\"95%\"/></linearGradient>"
-	    "</defs>\n<style type=\"text/css\">text{font-family:Verdana,"
-	    "sans-serif;font-size:12px;fill:#000}#title{font-size:17px;"
-	    "text-anchor:middle}#subtitle{text-anchor:middle;fill:#777}"
-	    ".ui{cursor:pointer}#frames g{cursor:pointer}#frames g:hover rect"
-	    "{stroke:#000;stroke-width:0.5}"
-	    /* Dark viewers: a dark ground, light text, frames as they are. */
-	    "@media (prefers-color-scheme:dark){#ground{fill:#16181b}"
-	    "text{fill:#e6e6e6}#subtitle{fill:#999}#frames text{fill:#000}}"
-	    "</style>\n");
-	outbuf_printf(ob, "<rect id=\"ground\" x=\"0\" y=\"0\" width=\"%d\" "
-	    "height=\"%d\" fill=\"url(#bg)\"/>\n", width, height);
-}
-
 static int
 svg_render(struct outbuf *ob, const json_t *j, const struct display *d,
     const struct render_context *ctx)
@@ -373,7 +345,7 @@ svg_render(struct outbuf *ob, const json_t *j, const struct display *d,
 	icicle = strcmp(style, "icicle") == 0;
 	height = (depth + 1) * SVG_FRAME + SVG_TOP + SVG_BOTTOM;
 	scale = total > 0 ? (width - 2.0 * SVG_XPAD) / (double)total : 0;
-	svg_begin(ob, width, height, style);
+	svgdoc_begin(ob, width, height, style);
 	outbuf_puts(ob, "<script type=\"text/ecmascript\"><![CDATA[\n");
 	outbuf_puts(ob, svg_script);
 	outbuf_puts(ob, "]]></script>\n");
@@ -615,16 +587,4 @@ done:
 	query_tmpl_clear(&tfunc);
 	query_tmpl_clear(&tt);
 	return (r);
-}
-
-/* An error as a small SVG, so an <img> or a viewer shows the reason. */
-static int
-svg_error(struct outbuf *ob, int status, const char *message,
-    const struct render_context *ctx)
-{
-	svg_begin(ob, 800, 60, "error");
-	outbuf_printf(ob, "<text x=\"10\" y=\"35\">Error %d: ", status);
-	escape_xml(ob, message);
-	outbuf_puts(ob, "</text>\n</svg>\n");
-	return (outbuf_failed(ob));
 }

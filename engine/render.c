@@ -25,25 +25,18 @@
 extern const struct renderer render_html;
 extern const struct renderer render_json;
 extern const struct renderer render_text;
-extern const struct renderer render_folded;
-extern const struct renderer render_callgrind;
-extern const struct renderer render_pprof;
-extern const struct renderer render_speedscope;
 extern const struct renderer render_svg;
 
 /*
- * Each format of the catalog bound to its code: every format has one
- * (tests/unit/test-catalog.c checks).
+ * Each format of the catalog bound to its renderer; none for the export
+ * formats, whose reports write the body (tests/unit/test-catalog.c
+ * checks both).
  */
 static const struct renderer *const render_table[FMT_N] = {
 	[FMT_HTML] = &render_html,
 	[FMT_JSON] = &render_json,
 	[FMT_TEXT] = &render_text,
 	[FMT_SVG] = &render_svg,
-	[FMT_FOLDED] = &render_folded,
-	[FMT_CALLGRIND] = &render_callgrind,
-	[FMT_PPROF] = &render_pprof,
-	[FMT_SPEEDSCOPE] = &render_speedscope,
 };
 
 /* The renderer of a format, or NULL. */

@@ -145,8 +145,8 @@ struct report_entry {
 	int		 page_json;	/* its page draws from its JSON
 					   too (the flame graph inline) */
 	/*
-	 * An export's own format (a renderer without a render function,
-	 * render-raw.c): the report writes the answer's body itself, its
+	 * An export's own format (CATALOG_EXPORT in the catalog, which
+	 * has no renderer): the report writes the answer's body itself, its
 	 * writer streaming into ob. -1 with *e set, or *e left empty when
 	 * ob failed (out of memory, the query's deadline).
 	 */
@@ -178,15 +178,15 @@ char		*report_func_link(const struct query *, int64_t);
 char		*report_cmd_link(const struct query *, enum catalog_cmd);
 char		*report_clique_link(const struct query *, uint32_t);
 char		*report_module_link(const struct query *, const char *);
-char		*report_node_link(const struct query *, const struct profile *,
-		    uint32_t);
+char		*report_node_link(const struct query *,
+		    const struct profile *, uint32_t);
 char		*report_sort_link(const struct query *, enum query_sort);
 json_t		*report_func(const struct profile *, uint32_t);
 uint32_t	 report_func_find(const struct profile *, const struct query *,
 		     struct report_error *);
 char		*report_path(const struct profile *, uint32_t);
-int		 report_path_ids(const struct profile *, uint32_t, uint32_t **,
-		    size_t *);
+int		 report_path_ids(const struct profile *, uint32_t,
+		    uint32_t **, size_t *);
 int		 report_sort(const struct profile *, const struct query *,
 		     int, int *, struct report_error *);
 void		 report_order(uint32_t *, uint32_t, const int64_t *, size_t,
