@@ -25,6 +25,7 @@
 
 #include "answer.h"
 #include "answer-query.h"
+#include "catalog.h"
 #include "cost.h"
 #include "diff.h"
 #include "display.h"
@@ -44,33 +45,13 @@
 /* The flame chart on a time axis (report-chart.c). */
 extern const struct report_entry report_chart_entry;
 
-static int	answer_has_format(const char *, const char *);
-static int	answer_needs_times(const struct report_entry *,
-		    const struct query *);
+static int	answer_needs_times(const struct query *);
 static const struct profile *answer_range(const struct profile *,
 		    const struct query *, int, int, struct cost *,
 		    struct profile **, struct report_error *);
 static int	answer_query_check(void *);
 static void	answer_render_error(struct report_error *,
 		    const struct cost *);
-static struct answer *answer_query_error(const char *, int, const char *,
-		    const struct render_context *);
-
-/* Is fmt one of the '|'-separated list? */
-static int
-answer_has_format(const char *list, const char *fmt)
-{
-	size_t		 n = strlen(fmt);
-	const char	*p = list;
-
-	while ((p = strstr(p, fmt)) != NULL) {
-		if ((p == list || p[-1] == '|') &&
-		    (p[n] == '\0' || p[n] == '|'))
-			return (1);
-		p += n;
-	}
-	return (0);
-}
 
 /*
  * Does the report draw time, or read the sample sequence (the timeline,
@@ -78,16 +59,12 @@ answer_has_format(const char *list, const char *fmt)
  * derived for it (range=, transforms) then keeps its timeline.
  */
 static int
-answer_needs_times(const struct report_entry *entry, const struct query *q)
+answer_needs_times(const struct query *q)
 {
-	const char	*cmd = entry->name;
-
-	return (strcmp(cmd, "timeline") == 0 || strcmp(cmd, "heatmap") == 0 ||
-	    strcmp(cmd, "dump") == 0 || strcmp(cmd, "speedscope") == 0 ||
-	    (strcmp(cmd, "flame") == 0 &&
-	    strcmp(query_str(q, QUERY_STYLE), "chart") == 0) ||
-	    (strcmp(cmd, "folded") == 0 &&
-	    strcmp(query_str(q, QUERY_ORDER), "time") == 0));
+	return (q->cmd == CMD_TIMELINE || q->cmd == CMD_HEATMAP ||
+	    q->cmd == CMD_DUMP || q->cmd == CMD_SPEEDSCOPE ||
+	    (q->cmd == CMD_FLAME && q->style == QUERY_STYLE_CHART) ||
+	    (q->cmd == CMD_FOLDED && q->order == QUERY_ORDER_TIME));
 }
 
 /*
@@ -126,23 +103,6 @@ answer_range(const struct profile *p, const struct query *q, int base,
 	return (*own);
 }
 
-/*
- * An error answer in the query's format: the renderer's own error page
- * where it has one (an SVG image, a line of folded or callgrind text),
- * else answer_error's.
- */
-static struct answer *
-answer_query_error(const char *format, int status, const char *message,
-    const struct render_context *rctx)
-{
-	const struct renderer	*r;
-
-	if (format != NULL && (r = render_find(format)) != NULL &&
-	    r->error != NULL)
-		return (answer_error_write(r->content_type, r->error, status,
-		    message, rctx));
-	return (answer_error(format, status, message, rctx));
-}
 
 /* The body's check: the query's deadline, without charging units. */
 static int
@@ -175,7 +135,7 @@ answer_query(const struct profile *p, const char *qs,
 	int		 status;
 
 	if ((q = query_parse(qs, &status, &cause)) == NULL) {
-		a = answer_query_error(answer_guess_format(qs), status, cause,
+		a = answer_error(answer_guess_format(qs), status, cause,
 		    &ctx->render);
 		free(cause);
 		return (a);
@@ -194,7 +154,7 @@ answer_query_parsed(const struct profile *p, const struct query *q,
     const struct answer_context *ctx)
 {
 	const struct report_entry	*entry = NULL;
-	const struct renderer		*r;
+	const struct renderer		*r = NULL;
 	const struct profile		*use = p;
 	struct report_error		 e = { 0, NULL };
 	struct transform_stack		*ts = NULL;
@@ -210,69 +170,70 @@ answer_query_parsed(const struct profile *p, const struct query *q,
 	struct outbuf			 ob;
 	struct answer			*a = NULL;
 	json_t				*j = NULL;
-	const char			*format;
-	char				*cause = NULL;
-	int				 status, estimated;
+	const struct catalog_report	*cr = &catalog_reports[q->cmd];
+	const struct catalog_format	*cf = &catalog_formats[q->format];
+	const char			*format = cf->name;
+	char				*cause = NULL, *brtext = NULL;
+	int				 status, estimated, page;
 
-	format = query_str(q, QUERY_FORMAT);
 	/* One budget for the whole query: transforms and report alike. */
 	cost_init(&budget, rc.max_cost, rc.max_msec);
 	rc.cost = &budget;
-	if ((entry = reports_find(query_str(q, QUERY_CMD))) == NULL) {
+	if ((entry = reports_find(q->cmd)) == NULL) {
 		report_error_set(&e, 400, "report %s is not available",
-		    query_str(q, QUERY_CMD));
+		    cr->name);
 		goto fail;
 	}
-	if (!answer_has_format(entry->formats, format) ||
-	    (r = render_find(format)) == NULL ||
-	    (r->render == NULL && entry->export == NULL)) {
+	if (!catalog_report_answers(q->cmd, q->format) ||
+	    (cf->kind == CATALOG_EXPORT ? entry->export == NULL :
+	    (r = render_find(q->format)) == NULL)) {
 		report_error_set(&e, 400, "format %s is not available for "
-		    "cmd=%s (available: %s)", format, entry->name,
-		    entry->formats);
+		    "cmd=%s (available: %s)", format, cr->name, cr->formats);
 		goto fail;
 	}
+	page = cf->kind == CATALOG_PAGE;
 	/*
 	 * range= and thread=: the samples of a time range and of threads,
 	 * a profile of their own before anything else (range.h).
 	 */
-	if ((use = answer_range(p, q, 0, answer_needs_times(entry, q),
-	    &budget, &ranged, &e)) == NULL)
+	if ((use = answer_range(p, q, 0, answer_needs_times(q), &budget,
+	    &ranged, &e)) == NULL)
 		goto fail;
 	/*
 	 * base=: merge before the transforms, so that they apply to both
 	 * sides alike (the merged profile keeps this profile's ids). With
 	 * base_range= alone, the base is another range of this recording.
 	 */
-	if (*query_str(q, QUERY_BASE) != '\0' ||
-	    *query_str(q, QUERY_BASE_RANGE) != '\0') {
+	if (*q->base != '\0' || query_range_set(q->base_range)) {
 		bp = p;
-		if (*query_str(q, QUERY_BASE) != '\0' &&
-		    ctx->base_load == NULL) {
+		if (*q->base != '\0' && ctx->base_load == NULL) {
 			report_error_set(&e, 400, "base= is not available "
 			    "here");
 			goto fail;
 		}
-		if (*query_str(q, QUERY_BASE) != '\0' &&
-		    (bp = ctx->base_load(ctx->base_arg, query_str(q,
-		    QUERY_BASE), &status, &cause)) == NULL) {
-			report_error_set(&e, status, "base=%s: %s",
-			    query_str(q, QUERY_BASE), cause ? cause :
-			    "out of memory");
+		if (*q->base != '\0' && (bp = ctx->base_load(ctx->base_arg,
+		    q->base, &status, &cause)) == NULL) {
+			report_error_set(&e, status, "base=%s: %s", q->base,
+			    cause ? cause : "out of memory");
 			goto fail;
 		}
 		if ((bp = answer_range(bp, q, 1, 0, &budget, &branged,
 		    &e)) == NULL)
 			goto fail;
-		if ((merged = diff_merge(use, bp, query_str(q, QUERY_METRIC),
+		if ((merged = diff_merge(use, bp, q->metric,
 		    &status, &cause)) == NULL) {
-			report_error_set(&e, status, "base=%s: %s",
-			    query_str(q, QUERY_BASE), cause ? cause :
-			    "out of memory");
+			report_error_set(&e, status, "base=%s: %s", q->base,
+			    cause ? cause : "out of memory");
 			goto fail;
 		}
 		rc.base = bp;
-		rc.base_name = *query_str(q, QUERY_BASE) != '\0' ?
-		    query_str(q, QUERY_BASE) : query_str(q, QUERY_BASE_RANGE);
+		/* base_range= alone: the base is named by its range. */
+		if (*q->base == '\0' && (brtext = query_key_text(q,
+		    QUERY_BASE_RANGE)) == NULL) {
+			report_error_set(&e, 500, "out of memory");
+			goto fail;
+		}
+		rc.base_name = *q->base != '\0' ? q->base : brtext;
 		use = merged;
 	}
 	/*
@@ -285,8 +246,9 @@ answer_query_parsed(const struct profile *p, const struct query *q,
 		goto fail;
 	}
 	/* Whether the answer rests on a call graph's estimated tree. */
-	estimated = funcgraph_estimate(use, entry->name, ts->n > 0);
-	ts->times = answer_needs_times(entry, q);
+	estimated = funcgraph_estimate(use, (cr->flags & CATALOG_TREE) != 0,
+	    ts->n > 0);
+	ts->times = answer_needs_times(q);
 	if (ts->n > 0) {
 		if ((derived = transform_apply(use, ts, &budget,
 		    &status, &cause)) == NULL) {
@@ -301,12 +263,12 @@ answer_query_parsed(const struct profile *p, const struct query *q,
 	 * time axis, a lane per thread (report-chart.c); its page and JSON
 	 * only: format=svg keeps the sample sequence's chart.
 	 */
-	if (strcmp(entry->name, "flame") == 0 && use->timeline != NULL &&
-	    strcmp(query_str(q, QUERY_STYLE), "chart") == 0 &&
-	    answer_has_format(report_chart_entry.formats, format))
+	if (q->cmd == CMD_FLAME && use->timeline != NULL &&
+	    q->style == QUERY_STYLE_CHART && (q->format == FMT_HTML ||
+	    q->format == FMT_JSON))
 		entry = &report_chart_entry;
 	/* An export's own format: the report writes the body (report.h). */
-	if (r->render == NULL)
+	if (r == NULL)
 		goto body;
 	/*
 	 * The reports' derived data: the caller's index of its profile, or
@@ -328,17 +290,17 @@ answer_query_parsed(const struct profile *p, const struct query *q,
 	if ((res = reports_create(entry, use, q, &rc, &e)) == NULL)
 		goto fail;
 	reports_notes_init(&notes, use, q, rc.base_name, ts, estimated);
-	if ((!r->needs_display || entry->page_json) &&
+	if ((!page || entry->page_json) &&
 	    (j = reports_json(entry, res, &notes, q)) == NULL) {
 		report_error_set(&e, 500, "out of memory");
 		goto fail;
 	}
 	/* The JSON holds all it needs: the result's memory back first. */
-	if (!r->needs_display) {
+	if (!page) {
 		reports_free(entry, res);
 		res = NULL;
 	}
-	if (r->needs_display && ((d = reports_display(entry, res, &notes,
+	if (page && ((d = reports_display(entry, res, &notes,
 	    q)) == NULL || display_failed(d))) {
 		report_error_set(&e, 500, "out of memory");
 		goto fail;
@@ -347,10 +309,10 @@ body:
 	if ((a = calloc(1, sizeof *a)) == NULL)
 		goto fail;
 	a->status = 200;
-	a->content_type = r->content_type;
+	a->content_type = cf->content_type;
 	outbuf_init(&ob);
 	outbuf_check(&ob, answer_query_check, &budget);
-	if ((r->render != NULL ? r->render(&ob, j, d, &ctx->render) :
+	if ((r != NULL ? r->render(&ob, j, d, &ctx->render) :
 	    entry->export(&ob, use, q, &rc, &e)) == -1) {
 		outbuf_clear(&ob);
 		answer_free(a);
@@ -367,7 +329,7 @@ body:
 	}
 	goto done;
 fail:
-	a = answer_query_error(format, e.status ? e.status : 500, e.message,
+	a = answer_error(q->format, e.status ? e.status : 500, e.message,
 	    &ctx->render);
 done:
 	free(cause);
@@ -381,6 +343,7 @@ done:
 	profile_free(merged);
 	profile_free(ranged);
 	profile_free(branged);
+	free(brtext);
 	transform_stack_free(ts);
 	return (a);
 }
