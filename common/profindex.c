@@ -73,6 +73,7 @@ struct profindex_file {
 	uint64_t	 dev, ino;
 	int64_t		 size, mtime, mtime_ns;
 	int32_t		 format;	/* profprobe_format_id, -1 none */
+#define PROFINDEX_UNPROBED	(-2)	/* ... or not yet known */
 };
 
 /* A directory walked: changed when its entries change. */
@@ -122,7 +123,8 @@ static int	profindex_walk_dir(struct profindex_walk *, int, const char *,
 		    int);
 static struct profindex_list *profindex_build(const char *, int,
 		    const struct profindex_list *, char **);
-static int	profindex_fresh(const struct profindex_list *, int);
+static int	profindex_unchanged(const struct profindex_list *, int);
+static int	profindex_more(struct profindex_list *, int);
 static struct profindex_list *profindex_load(int, const char *);
 static void	profindex_save(int, const char *,
 		    const struct profindex_list *);
@@ -159,7 +161,22 @@ profindex_file_cmp(const void *a, const void *b)
 	    ((const struct profindex_file *)b)->name));
 }
 
-/* The old verdict of a file unchanged since, or -2 if none. */
+/*
+ * The verdict of the file open at fd, if it is still the file stat'ed
+ * (st): its format's id, or -1.
+ */
+static int32_t
+profindex_probe(int fd, const struct stat *st, char *head)
+{
+	struct stat	 fst;
+
+	if (fstat(fd, &fst) == 0 && S_ISREG(fst.st_mode) &&
+	    fst.st_dev == st->st_dev && fst.st_ino == st->st_ino)
+		return (profprobe_format_id(profprobe_fd(fd, head)));
+	return (-1);
+}
+
+/* The old verdict of a file unchanged since, or PROFINDEX_UNPROBED. */
 static int32_t
 profindex_known(const struct profindex_list *old, const char *name,
     const struct stat *st)
@@ -167,14 +184,14 @@ profindex_known(const struct profindex_list *old, const char *name,
 	struct profindex_file	 key, *f;
 
 	if (old == NULL || old->nf == 0)
-		return (-2);
+		return (PROFINDEX_UNPROBED);
 	key.name = (char *)name;
 	if ((f = bsearch(&key, old->fv, old->nf, sizeof *f,
 	    profindex_file_cmp)) == NULL || f->dev != (uint64_t)st->st_dev ||
 	    f->ino != (uint64_t)st->st_ino || f->size != st->st_size ||
 	    f->mtime != st->st_mtim.tv_sec ||
 	    f->mtime_ns != st->st_mtim.tv_nsec)
-		return (-2);
+		return (PROFINDEX_UNPROBED);
 	return (f->format);
 }
 
@@ -215,26 +232,19 @@ profindex_add_file(struct profindex_walk *w, int dfd, const char *base,
 {
 	struct profindex_list	*l = w->list;
 	struct profindex_file	*nf, *f;
-	struct stat		 fst;
 	int32_t			 format;
 	int			 fd;
 
-	if ((format = profindex_known(w->old, name, st)) == -2) {
-		if (profindex_ms() > w->deadline) {
+	if ((format = profindex_known(w->old, name, st)) ==
+	    PROFINDEX_UNPROBED) {
+		if (profindex_ms() > w->deadline)
 			l->partial = 1;
-			free(name);
-			return (0);
-		}
-		format = -1;
-		if ((fd = openat(dfd, base, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
-		    O_NOCTTY | O_CLOEXEC)) != -1) {
-			if (fstat(fd, &fst) == 0 && S_ISREG(fst.st_mode) &&
-			    fst.st_dev == st->st_dev &&
-			    fst.st_ino == st->st_ino)
-				format = profprobe_format_id(profprobe_fd(fd,
-				    w->head));
+		else if ((fd = openat(dfd, base, O_RDONLY | O_NOFOLLOW |
+		    O_NONBLOCK | O_NOCTTY | O_CLOEXEC)) != -1) {
+			format = profindex_probe(fd, st, w->head);
 			close(fd);
-		}
+		} else
+			format = -1;
 	}
 	if (l->nf == l->capf) {
 		l->capf = l->capf ? l->capf * 2 : 64;
@@ -358,20 +368,21 @@ profindex_build(const char *root, int rootfd,
 }
 
 /*
- * May the listing be answered as it is? It is young, complete, of this
- * very root, and no directory of it changed (a file added, removed or
- * renamed changes its directory's times; one replaced by a link too).
+ * May the listing be answered? It is young, of this very root, and no
+ * directory of it changed (a file added, removed or renamed changes its
+ * directory's times; one replaced by a link too). Its files may still
+ * be partly unprobed (profindex_more).
  */
 static int
-profindex_fresh(const struct profindex_list *l, int rootfd)
+profindex_unchanged(const struct profindex_list *l, int rootfd)
 {
 	struct stat	 st;
 	int64_t		 now = time(NULL);
 	size_t		 i;
 
-	if (l == NULL || l->partial || now < l->made ||
-	    now - l->made >= PROFINDEX_MAX_AGE || fstat(rootfd, &st) == -1 ||
-	    (uint64_t)st.st_dev != l->dev || (uint64_t)st.st_ino != l->ino)
+	if (l == NULL || now < l->made || now - l->made >= PROFINDEX_MAX_AGE ||
+	    fstat(rootfd, &st) == -1 || (uint64_t)st.st_dev != l->dev ||
+	    (uint64_t)st.st_ino != l->ino)
 		return (0);
 	for (i = 0; i < l->nd; i++) {
 		if (fstatat(rootfd, *l->dv[i].rel ? l->dv[i].rel : ".", &st,
@@ -385,6 +396,47 @@ profindex_fresh(const struct profindex_list *l, int rootfd)
 			return (0);
 	}
 	return (1);
+}
+
+/*
+ * Probe the files a walk left unprobed (its time budget spent), for
+ * another budget: each opened beneath the root with no link on the way
+ * (profpath_openat) and checked to be the file the walk saw. 1 if any
+ * was, 0 if none; -1 if out of memory.
+ */
+static int
+profindex_more(struct profindex_list *l, int rootfd)
+{
+	struct stat	 st;
+	long long	 deadline = profindex_ms() + PROFINDEX_PROBE_MS;
+	char		*head;
+	size_t		 i;
+	int		 fd, done = 0;
+
+	if (!l->partial)
+		return (0);
+	if ((head = malloc(PROFPROBE_HEAD)) == NULL)
+		return (-1);
+	l->partial = 0;
+	for (i = 0; i < l->nf; i++) {
+		if (l->fv[i].format != PROFINDEX_UNPROBED)
+			continue;
+		if (profindex_ms() > deadline) {
+			l->partial = 1;
+			break;
+		}
+		memset(&st, 0, sizeof st);
+		st.st_dev = (dev_t)l->fv[i].dev;
+		st.st_ino = (ino_t)l->fv[i].ino;
+		l->fv[i].format = -1;
+		if ((fd = profpath_openat(rootfd, l->fv[i].name)) != -1) {
+			l->fv[i].format = profindex_probe(fd, &st, head);
+			close(fd);
+		}
+		done = 1;
+	}
+	free(head);
+	return (done);
 }
 
 /*
@@ -521,7 +573,7 @@ profindex_load(int rundirfd, const char *name)
 		profindex_rd(&r, &f->mtime, sizeof f->mtime);
 		profindex_rd(&r, &f->mtime_ns, sizeof f->mtime_ns);
 		profindex_rd(&r, &f->format, sizeof f->format);
-		if (f->format < -1 || (f->format >= 0 &&
+		if (f->format < PROFINDEX_UNPROBED || (f->format >= 0 &&
 		    profprobe_format_name(f->format) == NULL) ||
 		    (i > 0 && f->name != NULL &&
 		    strcmp(l->fv[i - 1].name, f->name) >= 0))
@@ -666,8 +718,9 @@ profindex_free(struct profindex *x)
 }
 
 /*
- * The listing, fresh: the one held, else the runtime directory's, else
- * a new walk (kept in both). -1 with *cause (and *status) on failure.
+ * The listing, up to date: the one held, else the runtime directory's,
+ * else a new walk (kept in both); files left unprobed are probed for
+ * another budget on the way. -1 with *cause (and *status) on failure.
  */
 static int
 profindex_refresh(struct profindex *x, const struct config *cfg,
@@ -676,54 +729,51 @@ profindex_refresh(struct profindex *x, const struct config *cfg,
 	struct profindex_list	*l = NULL;
 	struct stat		 st;
 	char			 name[64], *rundir = NULL;
-	int			 rootfd, rundirfd = -1;
+	int			 rootfd, rundirfd = -1, more = 0;
 
 	if ((rootfd = open(x->root, O_RDONLY | O_DIRECTORY |
-	    O_CLOEXEC)) == -1) {
+	    O_CLOEXEC)) == -1 || fstat(rootfd, &st) == -1) {
+		if (rootfd != -1)
+			close(rootfd);
 		*status = 500;
 		cause_set(cause, "the profile root cannot be read");
 		return (-1);
 	}
-	if (profindex_fresh(x->list, rootfd)) {
-		close(rootfd);
-		return (0);
-	}
-	if (x->persist && fstat(rootfd, &st) == 0 &&
-	    (rundir = conf_runtime_dir(cfg, NULL)) != NULL &&
-	    (rundirfd = rundir_open(rundir, 1, NULL)) != -1) {
+	if (x->persist && (rundir = conf_runtime_dir(cfg, NULL)) != NULL &&
+	    (rundirfd = rundir_open(rundir, 1, NULL)) != -1)
 		profindex_file_name(x->root, st.st_dev, st.st_ino, name,
 		    sizeof name);
-		if ((l = profindex_load(rundirfd, name)) != NULL &&
-		    profindex_fresh(l, rootfd)) {
+	free(rundir);
+	if (!profindex_unchanged(x->list, rootfd) && rundirfd != -1 &&
+	    (l = profindex_load(rundirfd, name)) != NULL) {
+		/* Another process's, or our own older one. */
+		profindex_list_free(x->list);
+		x->list = l;
+	}
+	if (profindex_unchanged(x->list, rootfd))
+		more = profindex_more(x->list, rootfd);
+	else {
+		/* A walk, keeping the verdicts of files still the same. */
+		if ((l = profindex_build(x->root, rootfd, x->list,
+		    cause)) == NULL)
+			more = -1;
+		else {
 			profindex_list_free(x->list);
 			x->list = l;
-			l = NULL;
-			goto done;
+			more = 1;
 		}
 	}
-	if (x->list == NULL && l != NULL) {
-		/* Its verdicts are still worth having. */
-		x->list = l;
-		l = NULL;
-	}
-	profindex_list_free(l);
-	if ((l = profindex_build(x->root, rootfd, x->list, cause)) == NULL) {
-		*status = 500;
-		close(rootfd);
-		if (rundirfd != -1)
-			close(rundirfd);
-		free(rundir);
-		return (-1);
-	}
-	profindex_list_free(x->list);
-	x->list = l;
-	if (rundirfd != -1)
-		profindex_save(rundirfd, name, l);
-done:
+	if (more == 1 && rundirfd != -1)
+		profindex_save(rundirfd, name, x->list);
 	close(rootfd);
 	if (rundirfd != -1)
 		close(rundirfd);
-	free(rundir);
+	if (more == -1) {
+		*status = 500;
+		if (*cause == NULL)
+			cause_set(cause, "out of memory");
+		return (-1);
+	}
 	return (0);
 }
 
