@@ -147,7 +147,7 @@ answer_query_parsed(const struct profile *p, const struct query *q,
 	struct answer			*a = NULL;
 	json_t				*j = NULL;
 	const char			*format;
-	char				*cause = NULL;
+	char				*cause = NULL, own[32];
 	int				 status, estimated;
 
 	format = query_str(q, QUERY_FORMAT);
@@ -158,6 +158,16 @@ answer_query_parsed(const struct profile *p, const struct query *q,
 		report_error_set(&e, 400, "report %s is not available",
 		    query_str(q, QUERY_CMD));
 		goto fail;
+	}
+	/*
+	 * No format= and a report that has no page (the exports): its own
+	 * format, the first it lists (cmd=folded is a folded file).
+	 */
+	if (!query_isset(q, QUERY_FORMAT) &&
+	    !answer_has_format(entry->formats, "html")) {
+		snprintf(own, sizeof own, "%.*s", (int)strcspn(entry->formats,
+		    "|"), entry->formats);
+		format = own;
 	}
 	if (!answer_has_format(entry->formats, format) ||
 	    (r = render_find(format)) == NULL ||
