@@ -370,7 +370,7 @@ main(int argc, char **argv)
 	struct timespec		 slice = { 0, 100 * 1000 * 1000 };
 	struct web		 w;
 	const char		*listen = WEB_LISTEN, *www = NULL;
-	char			*host, *port, *server, *cause = NULL, *p;
+	char			*host, *port, *cause = NULL, *p;
 	sigset_t		 set;
 	unsigned int		 bound;
 	int			 ch, e, sig, waited;
@@ -403,15 +403,11 @@ main(int argc, char **argv)
 		errx(1, "%s", cause);
 	pthread_mutex_init(&w.index_lock, NULL);
 	/*
-	 * Run from a build tree, use its server and assets unless the
-	 * configured server exists: `sh setup.sh demo' installs nothing.
+	 * Run from a build tree, use its server and assets unless
+	 * deepq.conf names others: `sh setup.sh demo' installs nothing.
 	 */
-	if (access(w.cfg->server_path, X_OK) == -1 &&
-	    (server = beside_path("server/deepq-server")) != NULL) {
-		if (conf_set(w.cfg, "server_path", server, &cause) == -1)
-			errx(1, "%s", cause);
-		free(server);
-	}
+	if (beside_server(w.cfg, &cause) == -1)
+		errx(1, "%s", cause);
 	if (www != NULL) {
 		if ((w.www = realpath(www, NULL)) == NULL)
 			err(1, "%s", www);
