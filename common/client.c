@@ -617,6 +617,8 @@ client_receive(struct client *c)
 	}
 	if (!proto_ctype_valid(head + PROTO_ANS_HDR, h.ctype_len))
 		return (client_error(c, 502, 0, "bad content type"));
+	/* The answer begun, its body not yet read (tests: a slow reader). */
+	testhook_pause("client-body");
 
 	/* The body, into its own buffer. */
 	if ((body = malloc(h.body_len + 1)) == NULL)
