@@ -7,7 +7,7 @@
 if [ -z "${RDV_DEADLINE:-}" ]; then
 	RDV_DEADLINE=1
 	export RDV_DEADLINE
-	exec timeout -k 5 240 /bin/sh "$0" "$@"
+	exec timeout -k 5 600 /bin/sh "$0" "$@"
 fi
 . "${0%/*}/../lib.sh"
 . "${0%/*}/rendezvous-lib.sh"
@@ -52,13 +52,17 @@ echo "# 64 cold requests: $n200 answered 200, $same identical, $(rdv_count) serv
 grep -vh '^200$' "$tmp"/cold.*.code | sort | uniq -c | sed 's/^/# not 200: /'
 rdv_conf
 
-# 64 simultaneous different queries to one server: no cross-talk.
+# 64 simultaneous different queries to one server: no cross-talk. They
+# queue for the one server: on a loaded machine (T27 pins all of this to
+# one CPU) the last waits long, and what is tested is the answers, not
+# the wait, so every one is given the time.
+rdv_conf query_timeout=240
 rdv_get 'file=many.folded' >/dev/null
 pids=
 i=0
 while [ $i -lt 64 ]; do
 	i=$((i + 1))
-	curl -sS --max-time 30 -o "$tmp/lim.$i" \
+	curl -sS --max-time 300 -o "$tmp/lim.$i" \
 	    "$url?file=many.folded&cmd=top&limit=$i&format=json" &
 	pids="$pids $!"
 done
@@ -76,6 +80,7 @@ done
 check "64 different simultaneous queries: each got its own answer ($good)" \
     test "$good" -eq 64
 rdv_stop
+rdv_conf
 
 # Idle timeout 1 s, 200 requests in 20 bursts fired around the expiry
 # (0.90-1.10 s after the previous burst, each request 0-60 ms into it).
