@@ -121,6 +121,10 @@ check "two servers for two files" test "$(rdv_count)" -eq 2
 "$DEEPQ" stop --all
 check "deepq stop --all stops both" rdv_wait 5 rdv_none
 check "nothing left in the runtime dir" test -z "$(rdv_leftovers)"
+check "deepq status with none running says so" sh -c \
+    "'$DEEPQ' status | grep -qx 'no server is running (runtime directory $run)'"
+check "deepq status --json with none running: []" \
+    sh -c "test \"\$('$DEEPQ' status --json)\" = '[]'"
 
 # Idle timeout: exits by itself, FIFO first.
 rdv_conf idle_timeout=1
@@ -209,6 +213,21 @@ check "...saying why, without the real path" sh -c \
     "grep -q 'cannot load bad.folded' '$tmp/body' && ! grep -q '$root' '$tmp/body'"
 check "...and no server left" rdv_wait 3 rdv_none
 check "nothing left in the runtime dir" test -z "$(rdv_leftovers)"
+key=$(stat -c '%d %i' "$root/bad.folded" | awk '{ printf "%016x%016x", $1, $2 }')
+check "...not even its lock or liveness file" \
+    sh -c "! ls '$run' | grep -q '^$key\.'"
+
+# cmd=status and cmd=shutdown of a profile no server has: 404 at once,
+# no server started (nothing loaded), no file made in the runtime dir.
+rm -f "$run"/*.lock "$run"/*.alive
+for c in status shutdown; do
+	code=$(rdv_get "file=recursion.folded&cmd=$c&format=json")
+	check "cmd=$c with no server: 404 ($code)" test "$code" = 404
+	check "...saying so" grep -q 'no server is running' "$tmp/body"
+done
+check "...no server started by either" rdv_none
+check "...no file made for them" \
+    sh -c "! ls '$run' | grep -q '\.\(lock\|alive\)$'"
 
 # A load that needs more memory than max_memory (RLIMIT_AS) fails
 # cleanly: an error page, no half-started server (T19).
