@@ -116,7 +116,13 @@ query_growth(const json_t *o, double pct, const char *what)
 	b = json_integer_value(json_object_get(o, "base"));
 	if (v <= b)
 		return (0);
-	g = b > 0 ? 100.0 * (double)(v - b) / (double)b : INFINITY;
+	/* Nothing in the base: no percentage says it ("inf%"). */
+	if (b <= 0) {
+		warnx("%s is new: %lld, none in the base", what,
+		    (long long)v);
+		return (1);
+	}
+	g = 100.0 * (double)(v - b) / (double)b;
 	if (g <= pct)
 		return (0);
 	warnx("%s grew by %.2f%% (%lld -> %lld), more than %g%%", what, g,
