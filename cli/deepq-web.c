@@ -95,6 +95,13 @@ struct web_request {
 
 /* Set at SIGINT once the drain is over: waiting clients give up. */
 static volatile sig_atomic_t	web_cancel;
+/*
+ * Requests under way (from their URI to their completion): what a stop
+ * waits for. Not MHD's connection count, which holds a browser's idle
+ * keep-alive connections too, so that an idle deepq web took seconds
+ * to exit.
+ */
+static int			web_active;
 
 static void	*web_uri(void *, const char *, struct MHD_Connection *);
 static MHD_Result_t web_handler(void *, struct MHD_Connection *,
@@ -121,6 +128,7 @@ web_uri(void *arg, const char *uri, struct MHD_Connection *c)
 
 	if ((req = calloc(1, sizeof *req)) == NULL)
 		return (NULL);
+	__atomic_add_fetch(&web_active, 1, __ATOMIC_SEQ_CST);
 	q = uri != NULL ? strchr(uri, '?') : NULL;
 	if ((req->query = strdup(q != NULL ? q + 1 : "")) == NULL) {
 		free(req);
@@ -138,6 +146,7 @@ web_completed(void *arg, struct MHD_Connection *c, void **state,
 	if (req != NULL) {
 		free(req->query);
 		free(req);
+		__atomic_sub_fetch(&web_active, 1, __ATOMIC_SEQ_CST);
 	}
 	*state = NULL;
 }
@@ -487,10 +496,11 @@ main(int argc, char **argv)
 	fprintf(stderr, "deepq web: stopping\n");
 	if ((e = MHD_quiesce_daemon(mhd)) != -1)
 		close(e);
+	if ((e = __atomic_load_n(&web_active, __ATOMIC_SEQ_CST)) > 0)
+		fprintf(stderr, "deepq web: waiting for %d request%s under "
+		    "way\n", e, e == 1 ? "" : "s");
 	for (waited = 0; waited < WEB_DRAIN_MS; waited += 100) {
-		info = MHD_get_daemon_info(mhd,
-		    MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
-		if (info == NULL || info->num_connections == 0 ||
+		if (__atomic_load_n(&web_active, __ATOMIC_SEQ_CST) == 0 ||
 		    sigtimedwait(&set, NULL, &slice) != -1)
 			break;
 	}
