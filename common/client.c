@@ -146,9 +146,10 @@ client_canceled(const struct client *c)
 static struct answer *
 client_error(struct client *c, int status, int retry, const char *fmt, ...)
 {
-	struct answer	*a;
-	va_list		 ap;
-	char		*msg;
+	struct render_context	 rctx;
+	struct answer		*a;
+	va_list			 ap;
+	char			*msg;
 
 	va_start(ap, fmt);
 	if (vasprintf(&msg, fmt, ap) == -1)
@@ -156,7 +157,15 @@ client_error(struct client *c, int status, int retry, const char *fmt, ...)
 	va_end(ap);
 	if (msg == NULL)
 		return (NULL);
-	if ((a = answer_error(c->format, status, msg, &c->rctx)) != NULL)
+	/*
+	 * A profile that cannot be had (refused, missing, too large, not
+	 * loadable) gets a page without its own links (summary, Top, Tree,
+	 * Flame...), which would all fail the same way: only the index's.
+	 */
+	rctx = c->rctx;
+	if (status == 403 || status == 404 || status == 413 || status == 422)
+		rctx.file = NULL;
+	if ((a = answer_error(c->format, status, msg, &rctx)) != NULL)
 		a->retry_after = retry;
 	free(msg);
 	return (a);

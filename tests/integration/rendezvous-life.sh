@@ -135,11 +135,13 @@ check "idle exit leaves no FIFO" test -z "$(rdv_leftovers)"
 
 # Want files: a stale one (older than want_max_age) does not keep the
 # server alive, and is removed; a fresh one does, until it ages out.
+# (Made before the query: with idle_timeout=1 a loaded machine may let
+# the server reach its idle exit before a file made after it is seen.)
 key=$(rdv_key "$root/firefox.folded")
-rdv_get "$q" >/dev/null
-pid=$(rdv_pids)
 touch "$run/$key.want.00000000000000aa"
 touch -d '-1 hour' "$run/$key.want.00000000000000aa"
+rdv_get "$q" >/dev/null
+pid=$(rdv_pids)
 check "stale want file does not keep the server alive" \
     rdv_wait 5 rdv_gone "$pid"
 check "stale want file was removed" test ! -e "$run/$key.want.00000000000000aa"
@@ -211,6 +213,11 @@ code=$(rdv_get 'file=bad.folded&format=json')
 check "unloadable profile: 422" test "$code" = 422
 check "...saying why, without the real path" sh -c \
     "grep -q 'cannot load bad.folded' '$tmp/body' && ! grep -q '$root' '$tmp/body'"
+check "...and no server left" rdv_wait 3 rdv_none
+code=$(rdv_get 'file=bad.folded')
+check "...its page: 422, with no link to its own pages, which would fail" \
+    sh -c "test $code = 422 && grep -q 'class=\"home\"' '$tmp/body' &&
+    ! grep -q 'cmd=top\|cmd=tree\|cmd=flame' '$tmp/body'"
 check "...and no server left" rdv_wait 3 rdv_none
 check "nothing left in the runtime dir" test -z "$(rdv_leftovers)"
 key=$(stat -c '%d %i' "$root/bad.folded" | awk '{ printf "%016x%016x", $1, $2 }')
