@@ -25,8 +25,10 @@ t1=$(rdv_ms)
 check "cold request answers 200" test "$code" = 200
 check "cold answer equals the in-process answer" cmp "$tmp/want.json" \
     "$tmp/body"
-check "cold request completes at once ($((t1 - t0)) ms)" \
-    test $((t1 - t0)) -lt 5000
+# The forked server keeps no descriptor of the CGI's: had it, lighttpd
+# would wait for it to exit (idle 60 s), past curl's 20 s.
+check "cold request completes while its server lives on ($((t1 - t0)) ms)" \
+    test "$code" = 200 -a "$(rdv_count)" -eq 1
 check "exactly one server started" rdv_one
 pid=$(rdv_pids)
 check "its FIFO is in place" test -p "$run/$(rdv_key "$root/firefox.folded").fifo"
