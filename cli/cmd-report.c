@@ -22,11 +22,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "catalog.h"
 #include "deepq.h"
 #include "outbuf.h"
 #include "query.h"
-#include "report.h"
-#include "reports.h"
 
 /*
  * deepq top|tree|func|flame|diff: one word per report, as pprof -top,
@@ -71,16 +70,14 @@ report_key(struct outbuf *ob, const char *key, const char *value)
  * report answers text, else its own first format (a flame graph's SVG).
  */
 static const char *
-report_format(const char *cmd, char *buf, size_t size)
+report_format(const char *cmd)
 {
-	const struct report_entry	*entry;
+	int	c;
 
-	if ((entry = reports_find(cmd)) == NULL ||
-	    strstr(entry->formats, "text") != NULL)
+	if ((c = catalog_report_find(cmd)) == -1 ||
+	    catalog_report_answers(c, FMT_TEXT))
 		return ("text");
-	snprintf(buf, size, "%.*s", (int)strcspn(entry->formats, "|"),
-	    entry->formats);
-	return (buf);
+	return (catalog_formats[catalog_report_format(c)].name);
 }
 
 /* deepq WORD [options] FILE [NAME | FILE]: see the top of this file. */
@@ -101,7 +98,7 @@ cmd_report(int argc, char **argv)
 	struct outbuf			 ob;
 	const char			*limit = NULL, *metric = NULL;
 	const char			*focus = NULL, *extra = NULL;
-	char				 fmt[32], *qs;
+	char				*qs;
 	size_t				 i, len;
 	int				 ch, json = 0, rc;
 
@@ -163,7 +160,7 @@ cmd_report(int argc, char **argv)
 	if (extra == NULL || (strncmp(extra, "format=", 7) != 0 &&
 	    strstr(extra, "&format=") == NULL))
 		outbuf_printf(&ob, "&format=%s", json ? "json" :
-		    report_format(w->cmd, fmt, sizeof fmt));
+		    report_format(w->cmd));
 	if ((qs = outbuf_take(&ob, &len)) == NULL)
 		err(1, NULL);
 

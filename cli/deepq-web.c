@@ -42,6 +42,7 @@
 #include "conf.h"
 #include "deepq.h"
 #include "beside.h"
+#include "catalog.h"
 #include "front.h"
 #include "profindex.h"
 #include "query.h"
@@ -112,7 +113,7 @@ static void	web_completed(void *, struct MHD_Connection *, void **,
 static void	web_header(void *, const char *, const char *);
 static MHD_Result_t web_send(struct MHD_Connection *, const struct answer *,
 		    int);
-static MHD_Result_t web_fail(struct MHD_Connection *, const char *, int,
+static MHD_Result_t web_fail(struct MHD_Connection *, enum catalog_fmt, int,
 		    const char *, int);
 static MHD_Result_t web_static(struct web *, struct MHD_Connection *,
 		    const char *);
@@ -176,7 +177,7 @@ web_send(struct MHD_Connection *c, const struct answer *a, int allow_post)
 
 /* An error of our own in a format; the message is escaped by the renderer. */
 static MHD_Result_t
-web_fail(struct MHD_Connection *c, const char *format, int status,
+web_fail(struct MHD_Connection *c, enum catalog_fmt format, int status,
     const char *message, int allow_post)
 {
 	/* From "/" on: a 404 for any other path still links home. */
@@ -216,7 +217,7 @@ web_static(struct web *w, struct MHD_Connection *c, const char *name)
 	if (*name == '\0' || name[0] == '.' ||
 	    name[strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789._-")] !=
 	    '\0' || (dot = strrchr(name, '.')) == NULL)
-		return (web_fail(c, "html", 404, "not found", 0));
+		return (web_fail(c, FMT_HTML, 404, "not found", 0));
 	for (i = 0; i < sizeof types / sizeof types[0]; i++) {
 		if (strcmp(dot, types[i].ext) == 0)
 			a.content_type = types[i].type;
@@ -224,20 +225,20 @@ web_static(struct web *w, struct MHD_Connection *c, const char *name)
 	if (a.content_type == NULL || w->www == NULL ||
 	    snprintf(path, sizeof path, "%s/%s", w->www, name) >=
 	    (int)sizeof path)
-		return (web_fail(c, "html", 404, "not found", 0));
+		return (web_fail(c, FMT_HTML, 404, "not found", 0));
 	if ((fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) == -1)
-		return (web_fail(c, "html", 404, "not found", 0));
+		return (web_fail(c, FMT_HTML, 404, "not found", 0));
 	if (fstat(fd, &st) == -1 || !S_ISREG(st.st_mode) ||
 	    st.st_size > 4 * 1024 * 1024 ||
 	    (buf = malloc(st.st_size + 1)) == NULL) {
 		close(fd);
-		return (web_fail(c, "html", 404, "not found", 0));
+		return (web_fail(c, FMT_HTML, 404, "not found", 0));
 	}
 	n = read(fd, buf, st.st_size);
 	close(fd);
 	if (n != st.st_size) {
 		free(buf);
-		return (web_fail(c, "html", 500, "read error", 0));
+		return (web_fail(c, FMT_HTML, 500, "read error", 0));
 	}
 	a.status = 200;
 	a.body = buf;
@@ -263,7 +264,7 @@ web_index(struct web *w, struct MHD_Connection *c, const struct query *q)
 	a = profindex_answer(w->index, w->cfg, q, &rctx, &cause);
 	pthread_mutex_unlock(&w->index_lock);
 	if (a == NULL) {
-		ret = web_fail(c, query_str(q, QUERY_FORMAT), 500, cause ?
+		ret = web_fail(c, q->format, 500, cause ?
 		    cause : "out of memory", 0);
 		free(cause);
 		return (ret);
@@ -326,7 +327,7 @@ web_handler(void *arg, struct MHD_Connection *c, const char *url,
 		front_verdict_free(&v);
 		return (ret);
 	}
-	if (!query_isset(v.query, QUERY_FILE) || front_is_index(v.query)) {
+	if (*v.query->file == '\0' || front_is_index(v.query)) {
 		ret = web_index(w, c, v.query);
 		front_verdict_free(&v);
 		return (ret);
@@ -336,8 +337,8 @@ web_handler(void *arg, struct MHD_Connection *c, const char *url,
 	opts.root = w->root;
 	opts.static_base = WEB_STATIC;
 	opts.cancel = &web_cancel;
-	if ((a = client_query_with(w->cfg, &opts, query_str(v.query,
-	    QUERY_FILE), v.qs, &cause)) == NULL) {
+	if ((a = client_query_with(w->cfg, &opts, v.query->file, v.qs,
+	    &cause)) == NULL) {
 		ret = web_fail(c, v.format, 500, cause ? cause :
 		    "out of memory", 0);
 		free(cause);

@@ -32,6 +32,7 @@
 #include <jansson.h>
 
 #include "answer.h"
+#include "catalog.h"
 #include "cause.h"
 #include "client.h"
 #include "conf.h"
@@ -1126,21 +1127,20 @@ profindex_answer(struct profindex *x, const struct config *cfg,
 	struct profindex_row	*rv;
 	struct outbuf		 ob;
 	struct answer		*a;
-	const char		*format = query_str(q, QUERY_FORMAT);
 	char			*why = NULL;
 	size_t			 n, live;
 	int			 status, truncated;
 
-	if (strcmp(format, "html") != 0 && strcmp(format, "json") != 0 &&
-	    strcmp(format, "text") != 0)
-		return (answer_error(format, 400, "the index is html, json or "
-		    "text", ctx));
-	if (x == NULL && strcmp(format, "html") != 0)
-		return (answer_error(format, 404, *cfg->index_url ?
+	/* The index's formats are the catalog's (html, json, text). */
+	if (!catalog_report_answers(CMD_INDEX, q->format))
+		return (answer_error(q->format, 400, "the index is html, json "
+		    "or text", ctx));
+	if (x == NULL && q->format != FMT_HTML)
+		return (answer_error(q->format, 404, *cfg->index_url ?
 		    "the profiles are listed elsewhere" :
 		    "this site does not list its profiles", ctx));
 	if (x != NULL && profindex_refresh(x, cfg, &status, &why) == -1) {
-		a = answer_error(format, status, why, ctx);
+		a = answer_error(q->format, status, why, ctx);
 		free(why);
 		return (a);
 	}
@@ -1156,8 +1156,7 @@ profindex_answer(struct profindex *x, const struct config *cfg,
 		a->location = *cfg->index_url ? cfg->index_url : NULL;
 		a->content_type = "text/html; charset=utf-8";
 		profindex_none(&ob, *cfg->index_url ? cfg->index_url : NULL,
-		    query_isset(q, QUERY_FILE) ? query_str(q, QUERY_FILE) :
-		    NULL, ctx);
+		    *q->file != '\0' ? q->file : NULL, ctx);
 		return (profindex_finish(&ob, a, cause));
 	}
 	if ((rv = profindex_rows(x, cfg, &n, &live, &truncated)) == NULL) {
@@ -1165,10 +1164,10 @@ profindex_answer(struct profindex *x, const struct config *cfg,
 		cause_set(cause, "out of memory");
 		return (NULL);
 	}
-	if (strcmp(format, "json") == 0) {
+	if (q->format == FMT_JSON) {
 		a->content_type = "application/json";
 		profindex_json(&ob, rv, n, truncated);
-	} else if (strcmp(format, "text") == 0) {
+	} else if (q->format == FMT_TEXT) {
 		a->content_type = "text/plain; charset=utf-8";
 		profindex_text(&ob, rv, n, truncated);
 	} else {

@@ -44,9 +44,6 @@ static void	text_clean(struct outbuf *, const char *);
 static int	text_shown(const struct display *, size_t);
 
 const struct renderer render_text = {
-	.name = "text",
-	.content_type = "text/plain; charset=utf-8",
-	.needs_display = 1,
 	.render = text_render,
 };
 
