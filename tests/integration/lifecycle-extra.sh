@@ -46,18 +46,22 @@ sane() {
 	    "$tmp/lighttpd.err"
 }
 
-# T20a: unwritable before the first request. The waits are long, so an
-# answer at all (curl gives up after 20 s) says it did not wait for a
-# server that cannot start.
-rdv_conf load_wait=600 query_timeout=600
+# T20a: unwritable before the first request. The waits are the longest
+# deepq.conf allows (load_wait 60 s), so an answer at all (curl gives up
+# after 50 s) says it did not wait for a server that cannot start; the
+# page must say why, not that deepq.conf is wrong.
+rdv_conf load_wait=60 query_timeout=600
 rm -rf "$run"
 mkdir -m 700 "$run"
 chmod 500 "$run"
 t0=$(rdv_ms)
-code=$(rdv_get 'file=firefox.folded&cmd=top')
+code=$(rdv_get 'file=firefox.folded&cmd=top' --max-time 50)
 t=$(($(rdv_ms) - t0))
 check "T20 unwritable runtime dir: 500 or 503 at once ($code, $t ms)" \
     sh -c "[ '$code' = 500 ] || [ '$code' = 503 ]"
+check "T20 unwritable runtime dir: the cause, not the configuration" \
+    sh -c "grep -qi 'runtime directory' '$tmp/body' &&
+    ! grep -qi 'configuration' '$tmp/body'"
 check "T20 unwritable runtime dir: an HTML error page" \
     sh -c "rdv_ct=\$(tr -d '\r' <'$tmp/head' |
 	sed -n 's/^content-type: //Ip'); case \$rdv_ct in text/html*) ;;
