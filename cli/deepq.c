@@ -39,7 +39,8 @@ static const struct {
 	    "[--query query] [--reader name] [--variant words] [--max-decompressed MB] in out" },
 	{ "ingest", cmd_ingest, "ingest --clickhouse url --table table "
 	    "[--label key=value]... [--time iso8601] [--user name] "
-	    "[--password-file file] [--quiet] file ..." },
+	    "[--password-file file] [--migrate] [--quiet] file ... | "
+	    "ingest --schema [--cluster name] --table table" },
 	{ "query", cmd_query, "query [--local] [--reader name] [--static-base url] "
 	    "[--max-decompressed MB] file [query]" },
 	{ "status", cmd_status, "status [--json]" },

@@ -31,7 +31,7 @@
 
 #define CMDS	"menu|top|tree|func|callers|modules|module|cliques|clique|" \
 		"flame|folded|callgrind|pprof|speedscope|dump|status|shutdown|search|" \
-		"index"
+		"index|series"
 
 static const struct query_keyinfo query_keys[QUERY_NKEYS] = {
 	[QUERY_FILE] = { "file", QUERY_TYPE_STRING, NULL, 0, 4096, "",
@@ -119,6 +119,22 @@ static const struct query_keyinfo query_keys[QUERY_NKEYS] = {
 	    "html", "output format" },
 	[QUERY_MODULES] = { "modules", QUERY_TYPE_BOOL, NULL, 0, 1, "1",
 	    "folded export: frames as module`name (0: the name alone)" },
+	[QUERY_SELECT] = { "select", QUERY_TYPE_STRING, NULL, 0, 4096, "",
+	    "view: label matchers, {key=\"value\", key=~\"regex\"}" },
+	[QUERY_FROM_TIME] = { "from_time", QUERY_TYPE_INT, NULL, 0,
+	    UINT32_MAX, "0", "view: samples from this Unix time on" },
+	[QUERY_TO_TIME] = { "to_time", QUERY_TYPE_INT, NULL, 0, UINT32_MAX,
+	    "0", "view: samples before this Unix time" },
+	[QUERY_BASE_SELECT] = { "base_select", QUERY_TYPE_STRING, NULL, 0,
+	    4096, "", "view: label matchers of the base= view" },
+	[QUERY_BASE_FROM_TIME] = { "base_from_time", QUERY_TYPE_INT, NULL,
+	    0, UINT32_MAX, "0", "view: the base's samples from this time" },
+	[QUERY_BASE_TO_TIME] = { "base_to_time", QUERY_TYPE_INT, NULL, 0,
+	    UINT32_MAX, "0", "view: the base's samples before this time" },
+	[QUERY_STEP] = { "step", QUERY_TYPE_INT, NULL, 1, 31622400, "3600",
+	    "series: seconds per time bucket" },
+	[QUERY_MARKER] = { "marker", QUERY_TYPE_STRING, NULL, 0, 128,
+	    "version", "series: the label whose new values are marked" },
 };
 
 static int	query_check(enum query_key, const char *, struct query *,

@@ -33,6 +33,7 @@
 #include "profile.h"
 #include "profile-index.h"
 #include "query.h"
+#include "reader-view.h"
 #include "render.h"
 #include "report.h"
 #include "reports.h"
@@ -46,6 +47,9 @@ static void	answer_render_error(struct report_error *,
 		    const struct cost *);
 static struct answer *answer_query_error(const char *, int, const char *,
 		    const struct render_context *);
+static const struct profile *answer_narrow(const struct profile *,
+		    const struct query *, enum query_key, struct cost *,
+		    struct report_error *);
 
 /* Is fmt one of the '|'-separated list? */
 static int
@@ -101,6 +105,32 @@ answer_render_error(struct report_error *e, const struct cost *budget)
 		report_error_set(e, 500, "out of memory");
 }
 
+/*
+ * A view narrowed by the query's select=, from_time= and to_time= (or
+ * base_select=... from key on): the view's, kept by it; p itself when
+ * none is set; NULL with the error (400 for a profile that is not a
+ * view or a bad selector, 503 when ClickHouse does not answer in time).
+ */
+static const struct profile *
+answer_narrow(const struct profile *p, const struct query *q,
+    enum query_key key, struct cost *budget, struct report_error *e)
+{
+	const struct profile	*np;
+	char			*cause = NULL;
+	int			 status = 500;
+
+	if (!query_isset(q, key) && !query_isset(q, key + 1) &&
+	    !query_isset(q, key + 2))
+		return (p);
+	if ((np = reader_view_select(p, query_str(q, key), query_int(q,
+	    key + 1), query_int(q, key + 2), budget, &status, &cause)) ==
+	    NULL)
+		report_error_set(e, status, "%s%s", key == QUERY_SELECT ? "" :
+		    "base=: ", cause ? cause : "out of memory");
+	free(cause);
+	return (np);
+}
+
 /* Answer a query string about a profile. NULL only if out of memory. */
 struct answer *
 answer_query(const struct profile *p, const char *qs,
@@ -132,7 +162,7 @@ answer_query_parsed(const struct profile *p, const struct query *q,
 {
 	const struct report_entry	*entry = NULL;
 	const struct renderer		*r;
-	const struct profile		*use = p;
+	const struct profile		*use = p, *view;
 	struct report_error		 e = { 0, NULL };
 	struct transform_stack		*ts = NULL;
 	struct profile			*derived = NULL, *merged = NULL;
@@ -167,6 +197,18 @@ answer_query_parsed(const struct profile *p, const struct query *q,
 		    entry->formats);
 		goto fail;
 	}
+	if (*query_str(q, QUERY_BASE) == '\0' &&
+	    (query_isset(q, QUERY_BASE_SELECT) ||
+	    query_isset(q, QUERY_BASE_FROM_TIME) ||
+	    query_isset(q, QUERY_BASE_TO_TIME))) {
+		report_error_set(&e, 400, "base_select=, base_from_time= and "
+		    "base_to_time= narrow the base= view: name it");
+		goto fail;
+	}
+	/* A view narrowed by the query (reader-view.c): the one seen. */
+	if ((view = answer_narrow(p, q, QUERY_SELECT, &budget, &e)) == NULL)
+		goto fail;
+	use = view;
 	/*
 	 * base=: merge before the transforms, so that they apply to both
 	 * sides alike (the merged profile keeps this profile's ids).
@@ -178,9 +220,12 @@ answer_query_parsed(const struct profile *p, const struct query *q,
 			goto fail;
 		}
 		if ((bp = ctx->base_load(ctx->base_arg, query_str(q,
-		    QUERY_BASE), &status, &cause)) == NULL ||
-		    (merged = diff_merge(p, bp, query_str(q, QUERY_METRIC),
-		    &status, &cause)) == NULL) {
+		    QUERY_BASE), &status, &cause)) != NULL &&
+		    (bp = answer_narrow(bp, q, QUERY_BASE_SELECT, &budget,
+		    &e)) == NULL)
+			goto fail;
+		if (bp == NULL || (merged = diff_merge(view, bp,
+		    query_str(q, QUERY_METRIC), &status, &cause)) == NULL) {
 			report_error_set(&e, status, "base=%s: %s",
 			    query_str(q, QUERY_BASE), cause ? cause :
 			    "out of memory");

@@ -32,6 +32,7 @@
 #include "profile.h"
 #include "profile-index.h"
 #include "query.h"
+#include "reader-view.h"
 #include "report.h"
 #include "rows.h"
 
@@ -199,6 +200,7 @@ func_display(const void *v, const struct report_notes *notes,
 	struct display			*d;
 	struct display_block		*t, *l;
 	struct columns			 c;
+	struct reader_view_info		 vi;
 	uint32_t			 f = tr->f;
 	const char			*name = profile_func_name(p, f);
 	const char			*module = profile_func_module(p, f);
@@ -283,6 +285,12 @@ func_display(const void *v, const struct report_notes *notes,
 	    -1);
 	display_link(d, l, "its module", link);
 	free(link);
+	/* A view of ClickHouse: the function's share over time. */
+	if (reader_view_info(p, &vi) == 0) {
+		link = report_goto(q, "series", QUERY_FUNC, id, -1);
+		display_link(d, l, "its share over time", link);
+		free(link);
+	}
 	if (rec) {
 		snprintf(id, sizeof id, "%u", tr->g->clique[f]);
 		link = report_goto(q, "clique", QUERY_CLIQUE, id, -1);

@@ -303,7 +303,7 @@ report_goto_edits(struct query_edit *ed, const char *cmd)
 {
 	static const enum query_key page[] = { QUERY_PATH, QUERY_FUNC,
 	    QUERY_MODULE, QUERY_CLIQUE, QUERY_BY, QUERY_FROM, QUERY_OPEN,
-	    QUERY_CLOSE, QUERY_MIN, QUERY_FIND };
+	    QUERY_CLOSE, QUERY_MIN, QUERY_FIND, QUERY_STEP, QUERY_MARKER };
 	size_t			 i, n = 0;
 
 	for (i = 0; i < sizeof page / sizeof page[0]; i++) {

@@ -55,6 +55,7 @@ extern const struct report_entry report_pprof_entry;
 extern const struct report_entry report_speedscope_entry;
 extern const struct report_entry report_flame_entry;
 extern const struct report_entry report_search_entry;
+extern const struct report_entry report_series_entry;
 
 static const struct report_entry *report_table[] = {
 	&report_menu_entry,
@@ -75,6 +76,7 @@ static const struct report_entry *report_table[] = {
 	&report_clique_entry,
 	&report_dump_entry,
 	&report_search_entry,
+	&report_series_entry,
 };
 #define NREPORTS (sizeof report_table / sizeof report_table[0])
 
