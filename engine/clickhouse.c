@@ -47,6 +47,7 @@
 #define CLICKHOUSE_MAX_HEAD	(64 * 1024)	/* status line and headers */
 #define CLICKHOUSE_MAX_ERROR	(64 * 1024)	/* of an error body, read */
 #define CLICKHOUSE_MAX_WINDOW	(256 * 1024 * 1024) /* one row at most */
+#define CLICKHOUSE_RAW		65536		/* bytes read at once */
 
 struct clickhouse {
 	char		*url;		/* as given, for messages */
@@ -61,6 +62,10 @@ struct clickhouse {
 static int	 clickhouse_wait(int, short, long long);
 static int	 clickhouse_write_all(int, const void *, size_t, long long);
 static int	 clickhouse_connect(struct clickhouse *, long long, char **);
+static ssize_t	 clickhouse_rawread(struct clickhouse_answer *, char **);
+static size_t	 clickhouse_rawline(const struct clickhouse_answer *);
+static ssize_t	 clickhouse_decode(struct clickhouse_answer *,
+		     unsigned char *, size_t, char **);
 static int	 clickhouse_head(struct clickhouse_answer *, int *, char **);
 static char	*clickhouse_shard(const char *);
 static int	 clickhouse_error(const char *, int, const char *, size_t,
@@ -593,76 +598,203 @@ clickhouse_error(const char *url, int status, const char *text, size_t len,
 }
 
 /*
- * Read the status line and headers into the window: 0 with the status,
- * the window then holding the first bytes of the body.
+ * Read more of the connection into the raw buffer (what was consumed
+ * dropped first): the bytes read, 0 at its end, -1 with *cause.
+ */
+static ssize_t
+clickhouse_rawread(struct clickhouse_answer *a, char **cause)
+{
+	ssize_t	 k;
+
+	if (a->rawp > 0) {
+		memmove(a->raw, a->raw + a->rawp, a->rawn - a->rawp);
+		a->rawn -= a->rawp;
+		a->rawp = 0;
+	}
+	if (a->rawn == CLICKHOUSE_RAW) {
+		a->error = CLICKHOUSE_UNAVAILABLE;
+		cause_set(cause, CLICKHOUSE_UNAVAILABLE_TEXT "%s: a line of "
+		    "the answer is longer than %d bytes", a->url,
+		    CLICKHOUSE_RAW);
+		return (-1);
+	}
+	for (;;) {
+		if (clickhouse_wait(a->fd, POLLIN, a->deadline) == -1)
+			break;
+		if ((k = read(a->fd, a->raw + a->rawn, CLICKHOUSE_RAW -
+		    a->rawn)) == -1) {
+			if (errno == EINTR || errno == EAGAIN)
+				continue;
+			break;
+		}
+		a->rawn += (size_t)k;
+		return (k);
+	}
+	a->error = CLICKHOUSE_UNAVAILABLE;
+	cause_set(cause, CLICKHOUSE_UNAVAILABLE_TEXT "%s: %s", a->url,
+	    strerror(errno));
+	return (-1);
+}
+
+/* A line of the raw buffer: its length with the CRLF, or 0 if none yet. */
+static size_t
+clickhouse_rawline(const struct clickhouse_answer *a)
+{
+	const unsigned char	*e;
+
+	e = memmem(a->raw + a->rawp, a->rawn - a->rawp, "\r\n", 2);
+	return (e == NULL ? 0 : (size_t)(e - (a->raw + a->rawp)) + 2);
+}
+
+/*
+ * Up to room bytes of the body into dst, undoing the transfer coding:
+ * how many (0 once the body has ended: a->done), or -1 with *cause. A
+ * chunked body ends with its last chunk; a connection closed before it
+ * is a cut answer, never taken for a whole one.
+ */
+static ssize_t
+clickhouse_decode(struct clickhouse_answer *a, unsigned char *dst,
+    size_t room, char **cause)
+{
+	unsigned long long	 v;
+	size_t			 k, line;
+	ssize_t			 r;
+	char			*e;
+
+	for (;;) {
+		if (a->done)
+			return (0);
+		if (a->state == CLICKHOUSE_CHUNK_SIZE ||
+		    a->state == CLICKHOUSE_CHUNK_END ||
+		    a->state == CLICKHOUSE_CHUNK_TRAILER) {
+			if ((line = clickhouse_rawline(a)) == 0)
+				goto more;
+			if (a->state == CLICKHOUSE_CHUNK_END) {
+				if (line != 2)
+					goto bad;
+				a->state = CLICKHOUSE_CHUNK_SIZE;
+			} else if (a->state == CLICKHOUSE_CHUNK_TRAILER) {
+				if (line == 2)
+					a->done = 1;
+			} else {
+				errno = 0;
+				v = strtoull((char *)a->raw + a->rawp, &e, 16);
+				if (e == (char *)a->raw + a->rawp || errno != 0 ||
+				    (*e != '\r' && *e != ';' && *e != ' '))
+					goto bad;
+				a->left = v;
+				a->state = v == 0 ? CLICKHOUSE_CHUNK_TRAILER :
+				    CLICKHOUSE_CHUNK_DATA;
+			}
+			a->rawp += line;
+			continue;
+		}
+		if (a->state == CLICKHOUSE_LENGTH && a->left == 0) {
+			a->done = 1;
+			return (0);
+		}
+		if (a->state == CLICKHOUSE_CHUNK_DATA && a->left == 0) {
+			a->state = CLICKHOUSE_CHUNK_END;
+			continue;
+		}
+		if (a->rawp == a->rawn)
+			goto more;
+		k = a->rawn - a->rawp;
+		if (k > room)
+			k = room;
+		if (a->state != CLICKHOUSE_CLOSE && k > a->left)
+			k = (size_t)a->left;
+		memcpy(dst, a->raw + a->rawp, k);
+		a->rawp += k;
+		if (a->state != CLICKHOUSE_CLOSE)
+			a->left -= k;
+		return ((ssize_t)k);
+more:
+		if ((r = clickhouse_rawread(a, cause)) == -1)
+			return (-1);
+		if (r == 0) {
+			close(a->fd);
+			a->fd = -1;
+			if (a->state != CLICKHOUSE_CLOSE) {
+				a->error = CLICKHOUSE_UNAVAILABLE;
+				cause_set(cause, CLICKHOUSE_UNAVAILABLE_TEXT "%s: "
+				    "the answer is cut", a->url);
+				return (-1);
+			}
+			a->done = 1;
+			return (0);
+		}
+	}
+bad:
+	a->error = CLICKHOUSE_UNAVAILABLE;
+	cause_set(cause, CLICKHOUSE_UNAVAILABLE_TEXT "%s: bad chunked answer",
+	    a->url);
+	return (-1);
+}
+
+/*
+ * Read the status line and headers: 0 with the status, the transfer
+ * coding of the body set, what came of it in the raw buffer.
  */
 static int
 clickhouse_head(struct clickhouse_answer *a, int *status, char **cause)
 {
 	unsigned char	*hend = NULL;
-	char		*p, *te = NULL;
-	size_t		 n = 0;
+	char		*p, *h, *v;
 	ssize_t		 k;
 
-	while (hend == NULL) {
-		if (n >= CLICKHOUSE_MAX_HEAD) {
+	while ((hend = memmem(a->raw, a->rawn, "\r\n\r\n", 4)) == NULL) {
+		if (a->rawn >= CLICKHOUSE_MAX_HEAD) {
 			cause_set(cause, CLICKHOUSE_UNAVAILABLE_TEXT "%s: the "
 			    "HTTP headers are longer than %d bytes", a->url,
 			    CLICKHOUSE_MAX_HEAD);
 			return (-1);
 		}
-		if (clickhouse_wait(a->fd, POLLIN, a->deadline) == -1)
-			goto io;
-		if ((k = read(a->fd, a->buf + n, a->cap - 1 - n)) == -1) {
-			if (errno == EINTR || errno == EAGAIN)
-				continue;
-			goto io;
-		}
+		if ((k = clickhouse_rawread(a, cause)) == -1)
+			return (-1);
 		if (k == 0)
 			break;
-		n += (size_t)k;
-		a->buf[n] = '\0';
-		hend = memmem(a->buf, n, "\r\n\r\n", 4);
 	}
-	if (hend == NULL || sscanf((char *)a->buf, "HTTP/1.%*1d %3d",
+	if (hend == NULL || sscanf((char *)a->raw, "HTTP/1.%*1d %3d",
 	    status) != 1) {
 		cause_set(cause, CLICKHOUSE_UNAVAILABLE_TEXT "%s: no HTTP "
 		    "answer", a->url);
 		return (-1);
 	}
 	*hend = '\0';
-	for (p = (char *)a->buf; (p = strstr(p, "\r\n")) != NULL; p += 2) {
-		if (strncasecmp(p + 2, "Transfer-Encoding:", 18) == 0)
-			te = p + 20;
+	a->state = CLICKHOUSE_CLOSE;
+	for (p = (char *)a->raw; (p = strstr(p, "\r\n")) != NULL; p += 2) {
+		h = p + 2;
+		if ((v = strchr(h, ':')) == NULL)
+			continue;
+		v += 1 + strspn(v + 1, " \t");
+		if (strncasecmp(h, "Transfer-Encoding:", 18) == 0) {
+			if (strncasecmp(v, "chunked", 7) != 0) {
+				cause_set(cause, CLICKHOUSE_UNAVAILABLE_TEXT
+				    "%s: a transfer coding other than "
+				    "chunked", a->url);
+				return (-1);
+			}
+			a->state = CLICKHOUSE_CHUNK_SIZE;
+		} else if (strncasecmp(h, "Content-Length:", 15) == 0 &&
+		    a->state == CLICKHOUSE_CLOSE) {
+			a->left = strtoull(v, NULL, 10);
+			a->state = CLICKHOUSE_LENGTH;
+		}
 	}
-	/*
-	 * A server may not send chunked coding to an HTTP/1.0 client
-	 * (RFC 9112, 6.1): the body is the rest of the connection.
-	 */
-	if (te != NULL && strncasecmp(te + strspn(te, " \t"), "identity",
-	    8) != 0) {
-		cause_set(cause, CLICKHOUSE_UNAVAILABLE_TEXT "%s: a chunked "
-		    "answer to HTTP/1.0", a->url);
-		return (-1);
-	}
-	a->p = hend + 4;
-	a->end = a->buf + n;
-	a->body = (unsigned long long)(a->end - a->p);
+	a->rawp = (size_t)(hend + 4 - a->raw);
 	return (0);
-io:
-	cause_set(cause, CLICKHOUSE_UNAVAILABLE_TEXT "%s: %s", a->url,
-	    strerror(errno));
-	return (-1);
 }
 
 /*
  * POST body to ClickHouse with query (the URL's query string: settings,
  * and the SQL when the body is data), and start reading the answer: 0
  * with *out, whose body is at most max bytes (read it with
- * clickhouse_need, which fails past max, the window read first too); CLICKHOUSE_REFUSED with ClickHouse's message in
- * *cause; CLICKHOUSE_UNAVAILABLE when there was no answer or a shard
- * gave none (the cause names the URL or the shard and starts with
- * CLICKHOUSE_UNAVAILABLE_TEXT).
+ * clickhouse_need, which fails past max); CLICKHOUSE_REFUSED with
+ * ClickHouse's message in *cause; CLICKHOUSE_UNAVAILABLE when there was
+ * no answer or a shard gave none (the cause names the URL or the shard
+ * and starts with CLICKHOUSE_UNAVAILABLE_TEXT). HTTP/1.1, so that the
+ * end of a streamed answer (its last chunk) tells it from a cut one.
  */
 int
 clickhouse_open(struct clickhouse *ch, const char *query, const void *body,
@@ -677,13 +809,17 @@ clickhouse_open(struct clickhouse *ch, const char *query, const void *body,
 
 	*out = NULL;
 	if ((a = calloc(1, sizeof *a)) == NULL ||
-	    (a->buf = malloc(CLICKHOUSE_WINDOW)) == NULL) {
+	    (a->buf = malloc(CLICKHOUSE_WINDOW)) == NULL ||
+	    (a->raw = malloc(CLICKHOUSE_RAW)) == NULL) {
+		if (a != NULL)
+			free(a->buf);
 		free(a);
 		cause_set(cause, "out of memory");
 		return (CLICKHOUSE_REFUSED);
 	}
 	a->cap = CLICKHOUSE_WINDOW;
 	a->maxwin = CLICKHOUSE_MAX_WINDOW;
+	a->p = a->end = a->buf;
 	a->max = max;
 	a->url = ch->url;
 	a->deadline = rundir_now() + ch->timeout * 1000LL;
@@ -691,8 +827,8 @@ clickhouse_open(struct clickhouse *ch, const char *query, const void *body,
 		a->deadline = ch->deadline;
 	a->fd = -1;
 	outbuf_init(&head);
-	outbuf_printf(&head, "POST %s%s%s HTTP/1.0\r\n"
-	    "Host: %s\r\nContent-Length: %zu\r\n"
+	outbuf_printf(&head, "POST %s%s%s HTTP/1.1\r\n"
+	    "Host: %s\r\nConnection: close\r\nContent-Length: %zu\r\n"
 	    "Content-Type: application/octet-stream\r\n", ch->path,
 	    query != NULL && *query != '\0' ? "?" : "",
 	    query != NULL ? query : "", ch->host, len);
@@ -734,7 +870,6 @@ clickhouse_open(struct clickhouse *ch, const char *query, const void *body,
 		clickhouse_answer_free(a);
 		return (r);
 	}
-	/* A body over max fails at the next clickhouse_fill. */
 	*out = a;
 	return (0);
 }
@@ -759,7 +894,7 @@ clickhouse_fill(struct clickhouse_answer *a, size_t n, char **cause)
 	}
 	if (have >= n)
 		return (0);
-	if (a->fd == -1)
+	if (a->done)
 		return (1);
 	if (n > a->maxwin) {
 		a->error = CLICKHOUSE_REFUSED;
@@ -787,18 +922,11 @@ clickhouse_fill(struct clickhouse_answer *a, size_t n, char **cause)
 		a->end = b + have;
 	}
 	while (have < n) {
-		if (clickhouse_wait(a->fd, POLLIN, a->deadline) == -1)
-			goto io;
-		if ((k = read(a->fd, a->buf + have, a->cap - have)) == -1) {
-			if (errno == EINTR || errno == EAGAIN)
-				continue;
-			goto io;
-		}
-		if (k == 0) {
-			close(a->fd);
-			a->fd = -1;
+		if ((k = clickhouse_decode(a, a->buf + have, a->cap - have,
+		    cause)) == -1)
+			return (-1);
+		if (k == 0)
 			break;
-		}
 		have += (size_t)k;
 		a->end = a->buf + have;
 		a->body += (unsigned long long)k;
@@ -810,11 +938,6 @@ clickhouse_fill(struct clickhouse_answer *a, size_t n, char **cause)
 		}
 	}
 	return (have >= n ? 0 : 1);
-io:
-	a->error = CLICKHOUSE_UNAVAILABLE;
-	cause_set(cause, CLICKHOUSE_UNAVAILABLE_TEXT "%s: %s", a->url,
-	    strerror(errno));
-	return (-1);
 }
 
 /*
@@ -856,6 +979,7 @@ clickhouse_answer_memory(const void *buf, size_t len)
 	a->end = a->buf + len;
 	a->body = a->max = len;
 	a->fd = -1;
+	a->done = 1;
 	a->url = "memory";
 	return (a);
 }
@@ -867,6 +991,7 @@ clickhouse_answer_free(struct clickhouse_answer *a)
 		return;
 	if (a->fd != -1)
 		close(a->fd);
+	free(a->raw);
 	free(a->buf);
 	free(a);
 }

@@ -19,7 +19,7 @@
 
 /*
  * A ClickHouse HTTP client (deepq-clickhouse(7)): one POST per call over
- * HTTP/1.0 on a plain TCP connection, every step bounded by a deadline,
+ * HTTP/1.1 (Connection: close) on a plain TCP connection, every step bounded by a deadline,
  * the answer bounded in size and read as a stream through a window of
  * bounded size (clickhouse_open, clickhouse_need), so that a view of
  * millions of stacks is parsed while ClickHouse still sends it and is
@@ -56,9 +56,20 @@
 
 struct clickhouse;
 
+/* How an answer's body ends (clickhouse.c). */
+enum clickhouse_coding {
+	CLICKHOUSE_CLOSE,		/* with the connection */
+	CLICKHOUSE_LENGTH,		/* after Content-Length bytes */
+	CLICKHOUSE_CHUNK_SIZE,		/* chunked: at a chunk's size line */
+	CLICKHOUSE_CHUNK_DATA,		/* in a chunk's data */
+	CLICKHOUSE_CHUNK_END,		/* at the CRLF after it */
+	CLICKHOUSE_CHUNK_TRAILER,	/* after the last chunk */
+};
+
 /*
- * An answer being read. p and end delimit the bytes read and not yet
- * consumed; the caller advances p. The other members are clickhouse.c's.
+ * An answer being read. p and end delimit the bytes of the body read
+ * and not yet consumed; the caller advances p. The other members are
+ * clickhouse.c's.
  */
 struct clickhouse_answer {
 	const unsigned char	*p;
@@ -67,10 +78,15 @@ struct clickhouse_answer {
 	unsigned char		*buf;		/* the window */
 	size_t			 cap;
 	size_t			 maxwin;	/* largest window allowed */
+	unsigned char		*raw;		/* read, not yet decoded */
+	size_t			 rawp, rawn;
+	enum clickhouse_coding	 state;
+	unsigned long long	 left;		/* of a chunk or the length */
+	int			 done;		/* the body has ended */
 	unsigned long long	 body;		/* body bytes read so far */
 	unsigned long long	 max;		/* most body bytes allowed */
 	long long		 deadline;	/* ms, rundir_now() */
-	int			 fd;		/* -1 once the answer ended */
+	int			 fd;
 	int			 error;		/* CLICKHOUSE_* once failed */
 	const char		*url;
 };

@@ -638,7 +638,7 @@ view_build_answer(struct clickhouse_answer *a, struct view_build *vb,
     long long max_rows, const char *path, int *status, char **cause)
 {
 	struct view_row	 row;
-	char		*why = NULL;
+	char		*why = NULL, *msg = NULL;
 	int		 r;
 
 	for (;;) {
@@ -659,6 +659,13 @@ view_build_answer(struct clickhouse_answer *a, struct view_build *vb,
 			continue;
 		if (r == 1 && a->p == a->end)
 			break;
+		if (r == -1 && why != NULL && clickhouse_exception(a, &msg) ==
+		    0) {
+			/* ClickHouse said why before the answer broke off. */
+			free(why);
+			why = msg;
+			r = 2;
+		}
 		if (r == -1 && why != NULL) {
 			*status = a->error == CLICKHOUSE_UNAVAILABLE ? 503 :
 			    422;
@@ -669,7 +676,7 @@ view_build_answer(struct clickhouse_answer *a, struct view_build *vb,
 		}
 		/* Cut, malformed, or ClickHouse failed after it began. */
 		*status = 422;
-		if (clickhouse_exception(a, &why) == 0) {
+		if (r == 2 || clickhouse_exception(a, &why) == 0) {
 			if (strncmp(why, CLICKHOUSE_UNAVAILABLE_TEXT,
 			    sizeof CLICKHOUSE_UNAVAILABLE_TEXT - 1) == 0)
 				*status = 503;
@@ -694,21 +701,22 @@ fail:
 }
 
 /*
- * The profile of a stacks' answer held in memory, its values those of
- * nmetrics metrics m0, m1...: the parse of view_query_profile without
- * ClickHouse, for the fuzzer and the unit tests. NULL with *cause.
+ * The profile of a stacks' answer a (read to its end), its values those
+ * of nmetrics metrics m0, m1...: the parse of view_query_profile without
+ * the SQL, for the fuzzer and the unit tests (an answer in memory,
+ * clickhouse_answer_memory, or from a server of their own). NULL with
+ * *cause.
  */
 struct profile *
-view_query_answer(const void *buf, size_t len, size_t nmetrics,
+view_query_answer(struct clickhouse_answer *a, size_t nmetrics,
     long long max_rows, char **cause)
 {
-	struct clickhouse_answer	*a;
-	struct view_metric		 m[VIEW_MAX_METRICS];
-	struct view_build		 vb;
-	struct profile			*p = NULL;
-	char				 name[16];
-	size_t				 i;
-	int				 status;
+	struct view_metric	 m[VIEW_MAX_METRICS];
+	struct view_build	 vb;
+	struct profile		*p = NULL;
+	char			 name[16];
+	size_t			 i;
+	int			 status;
 
 	if (nmetrics == 0 || nmetrics > VIEW_MAX_METRICS) {
 		cause_set(cause, "1 to %d metrics", VIEW_MAX_METRICS);
@@ -716,17 +724,18 @@ view_query_answer(const void *buf, size_t len, size_t nmetrics,
 	}
 	memset(&vb, 0, sizeof vb);
 	memset(m, 0, sizeof m);
-	if ((a = clickhouse_answer_memory(buf, len)) == NULL ||
-	    (vb.b = profile_builder_create("view")) == NULL) {
-		clickhouse_answer_free(a);
+	if ((vb.b = profile_builder_create("view")) == NULL) {
 		cause_set(cause, "out of memory");
 		return (NULL);
 	}
 	for (i = 0; i < nmetrics; i++) {
 		snprintf(name, sizeof name, "m%zu", i);
 		if ((m[i].col = profile_builder_metric(vb.b, name, "count")) ==
-		    -1)
-			goto out;
+		    -1) {
+			cause_set(cause, "%s", profile_builder_error(vb.b));
+			profile_builder_free(vb.b);
+			return (NULL);
+		}
 	}
 	vb.m = m;
 	vb.nm = nmetrics;
@@ -735,14 +744,7 @@ view_query_answer(const void *buf, size_t len, size_t nmetrics,
 		p = profile_builder_finish(vb.b, cause);
 	else
 		profile_builder_free(vb.b);
-	vb.b = NULL;
-out:
-	if (vb.b != NULL) {
-		cause_set(cause, "%s", profile_builder_error(vb.b));
-		profile_builder_free(vb.b);
-	}
 	free(vb.leaf);
-	clickhouse_answer_free(a);
 	return (p);
 }
 

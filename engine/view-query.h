@@ -33,6 +33,7 @@
 #include "selector.h"
 
 struct clickhouse;
+struct clickhouse_answer;
 struct profile;
 
 #define VIEW_MAX_LABELS		1000	/* label=value pairs of a summary */
@@ -114,8 +115,8 @@ int		 view_query_series(const struct view_query *, const char *,
 		     const char *, long long, const char *,
 		     const struct view_summary *, const char *const *, size_t,
 		     struct view_series **, int *, char **);
-struct profile	*view_query_answer(const void *, size_t, size_t, long long,
-		     char **);
+struct profile	*view_query_answer(struct clickhouse_answer *, size_t,
+		     long long, char **);
 void		 view_summary_clear(struct view_summary *);
 void		 view_series_free(struct view_series *);
 
