@@ -668,22 +668,18 @@ reader_view_remote(const struct profile *p, const struct query *q)
 
 	if ((ve = view_extra_of(p)) == NULL)
 		return (0);
-	if (strcmp(query_str(q, QUERY_CMD), "series") == 0 ||
-	    query_isset(q, QUERY_BASE_SELECT) ||
-	    query_isset(q, QUERY_BASE_FROM_TIME) ||
-	    query_isset(q, QUERY_BASE_TO_TIME))
+	if (q->cmd == CMD_SERIES || *q->base_select != '\0' ||
+	    q->base_from_time != 0 || q->base_to_time != 0)
 		return (1);
-	if (!query_isset(q, QUERY_SELECT) && !query_isset(q, QUERY_FROM_TIME) &&
-	    !query_isset(q, QUERY_TO_TIME))
+	if (*q->select == '\0' && q->from_time == 0 && q->to_time == 0)
 		return (0);
-	if (asprintf(&key, "%s\n%lld\n%lld", query_str(q, QUERY_SELECT),
-	    (long long)query_int(q, QUERY_FROM_TIME),
-	    (long long)query_int(q, QUERY_TO_TIME)) == -1)
+	if (asprintf(&key, "%s\n%lld\n%lld", q->select,
+	    (long long)q->from_time, (long long)q->to_time) == -1)
 		return (1);
 	for (i = 0; i < VIEW_MEMO; i++) {
 		if (ve->memo[i].key != NULL &&
 		    strcmp(ve->memo[i].key, key) == 0)
-			kept = strcmp(query_str(q, QUERY_CMD), "menu") != 0 ||
+			kept = q->cmd != CMD_MENU ||
 			    view_extra_of(ve->memo[i].p)->summary.labelled;
 	}
 	free(key);

@@ -55,9 +55,6 @@ static void	html_compare(struct outbuf *, const struct display_block *,
 static void	html_chart(struct outbuf *, const struct display_chart *);
 
 const struct renderer render_html = {
-	.name = "html",
-	.content_type = "text/html; charset=utf-8",
-	.needs_display = 1,
 	.render = html_render,
 };
 

@@ -24,6 +24,7 @@
 #include <jansson.h>
 
 #include "callgraph.h"
+#include "catalog.h"
 #include "cost.h"
 #include "display.h"
 #include "profile.h"
@@ -51,8 +52,9 @@ struct menu_result {
 	char				*file;
 	uint32_t			 depth, nmod, ncliques;
 	char				*action;
+	uint32_t			 action_node;
 	int				 server;
-	const struct report_entry	*views[3];
+	enum catalog_cmd		 views[CMD_N];
 	size_t				 nviews;
 };
 
@@ -72,9 +74,6 @@ static void	menu_view(struct display *, const struct profile *,
 #define MENU_VIEW_VALUES	50	/* values of one label key shown */
 
 const struct report_entry report_menu_entry = {
-	.name = "menu",
-	.title = "Summary",
-	.formats = "html|json|text",
 	.create = menu_create,
 	.json = menu_json,
 	.display = menu_display,
@@ -114,14 +113,10 @@ static void *
 menu_create(const struct profile *p, const struct query *q,
     const struct report_context *ctx, struct report_error *e)
 {
-	static const char *const others[] = { "flame", "folded",
-	    "callgrind" };
-	const struct report_entry *r;
 	const struct callgraph	*g = NULL;
 	struct menu_result	*t;
 	char			*cause = NULL;
-	size_t			 i;
-	int			 m, status = 500;
+	int			 m, i, status = 500;
 
 	if ((m = report_metric(p, q, e)) == -1)
 		return (NULL);
@@ -149,15 +144,18 @@ menu_create(const struct profile *p, const struct query *q,
 	if ((g = profile_index_callgraph(ctx->index, ctx->cost)) == NULL)
 		goto fail;
 	t->ncliques = g->nrecursive;
-	t->action = report_path(p, menu_action(p, m));
+	t->action_node = menu_action(p, m);
+	t->action = report_path(p, t->action_node);
 	t->server = ctx->status != NULL;
 	/*
-	 * The views built elsewhere (flame graphs, exports): linked when
-	 * this build has them, in the first format each answers.
+	 * The views built elsewhere (flame graphs, exports: CATALOG_VIEW):
+	 * linked when this build has them, in the first format each
+	 * answers.
 	 */
-	for (i = 0; i < sizeof others / sizeof others[0]; i++) {
-		if ((r = reports_find(others[i])) != NULL)
-			t->views[t->nviews++] = r;
+	for (i = 0; i < CMD_N; i++) {
+		if ((catalog_reports[i].flags & CATALOG_VIEW) &&
+		    reports_find(i) != NULL)
+			t->views[t->nviews++] = i;
 	}
 	return (t);
 fail:
@@ -184,12 +182,12 @@ menu_json(const void *v, const struct query *q)
 {
 	const struct menu_result	*t = v;
 	const struct profile		*p = t->p;
-	const struct report_entry	*r;
+	const struct catalog_report	*r;
+	const struct catalog_format	*fmt;
 	json_t				*j, *views;
-	char				*fmt;
 	size_t				 i;
 
-	if ((j = report_new("menu")) == NULL ||
+	if ((j = report_new(CMD_MENU)) == NULL ||
 	    report_metrics(j, p, t->m) == -1)
 		goto fail;
 	json_object_set_new(j, "file", json_string(t->file));
@@ -213,15 +211,12 @@ menu_json(const void *v, const struct query *q)
 	    json_object_set_new(j, "views", views) == -1)
 		goto fail;
 	for (i = 0; i < t->nviews; i++) {
-		r = t->views[i];
-		fmt = strndup(r->formats, strcspn(r->formats, "|"));
-		if (fmt == NULL || json_array_append_new(views, json_pack(
-		    "{s:s, s:s, s:s}", "cmd", r->name, "title", r->title,
-		    "format", fmt)) == -1) {
-			free(fmt);
+		r = &catalog_reports[t->views[i]];
+		fmt = &catalog_formats[catalog_report_format(t->views[i])];
+		if (json_array_append_new(views, json_pack("{s:s, s:s, s:s}",
+		    "cmd", r->name, "title", r->title, "format",
+		    fmt->name)) == -1)
 			goto fail;
-		}
-		free(fmt);
 	}
 	return (j);
 fail:
@@ -280,6 +275,7 @@ menu_view_narrow(const struct query *q, const char *key, size_t klen,
 {
 	struct selector	*sel;
 	struct outbuf	 ob;
+	struct query	 v;
 	char		 k[SELECTOR_MAX_KEY + 1], *s, *link;
 	size_t		 len;
 
@@ -287,7 +283,7 @@ menu_view_narrow(const struct query *q, const char *key, size_t klen,
 		return (NULL);
 	memcpy(k, key, klen);
 	k[klen] = '\0';
-	if ((sel = selector_parse(query_str(q, QUERY_SELECT), NULL)) == NULL &&
+	if ((sel = selector_parse(q->select, NULL)) == NULL &&
 	    (sel = calloc(1, sizeof *sel)) == NULL)
 		return (NULL);
 	if (selector_add(sel, k, SELECTOR_EQ, value, NULL) == -1) {
@@ -299,7 +295,9 @@ menu_view_narrow(const struct query *q, const char *key, size_t klen,
 	selector_free(sel);
 	if ((s = outbuf_take(&ob, &len)) == NULL)
 		return (NULL);
-	link = report_goto(q, "menu", QUERY_SELECT, s, -1);
+	report_view(&v, q, CMD_MENU);
+	v.select = s;
+	link = query_format(&v);
 	free(s);
 	return (link);
 }
@@ -404,7 +402,9 @@ menu_display(const void *v, const struct report_notes *notes,
 	uint32_t			 i, nm = p->nmetrics, base = nm;
 	size_t				 r;
 	int				 rated = 0, ci;
-	const char			*name, *first, *calls, *fmt;
+	enum catalog_cmd		 vc;
+	struct query			 view;
+	const char			*name, *first, *calls;
 	char				*s, text[256];
 	double				 rate;
 	int64_t				 total;
@@ -444,14 +444,15 @@ menu_display(const void *v, const struct report_notes *notes,
 	display_head(d, t, 2, "Total", NULL, DISPLAY_NUM);
 	if (rated)
 		display_head(d, t, 3, "Seconds", NULL, DISPLAY_NUM);
+	report_view(&view, q, CMD_TOP);
 	for (i = 0; i < nm; i++) {
 		name = p->metrics[i].name;
 		rate = profile_metric_rate(p, i);
 		total = p->metrics[report_metric_last(p, i)].sum;
 		r = display_row(d, t);
 		/* A comparison's base values: no metric to rank by. */
-		s = i == base ? NULL : report_goto(q, "top", QUERY_METRIC,
-		    i == 0 ? NULL : name, -1);
+		view.metric = i == 0 ? "" : name;
+		s = i == base ? NULL : query_format(&view);
 		display_cell(d, t, r, 0, name, s, 0);
 		free(s);
 		display_cell(d, t, r, 1, p->metrics[i].unit, NULL, 0);
@@ -469,18 +470,20 @@ menu_display(const void *v, const struct report_notes *notes,
 
 	display_heading(d, "Start");
 	l = display_links(d);
-	menu_link(d, l, "Call tree", report_goto(q, "tree", -1));
+	menu_link(d, l, "Call tree", report_cmd_link(q, CMD_TREE));
 	if (tr->action != NULL && *tr->action != '\0')
 		menu_link(d, l, "Call tree at the action (the path that "
-		    "holds 90% of the total)", report_goto(q, "tree",
-		    QUERY_PATH, tr->action, -1));
-	menu_link(d, l, "Modules", report_goto(q, "modules", -1));
-	menu_link(d, l, "Recursive cliques", report_goto(q, "cliques", -1));
+		    "holds 90% of the total)", report_node_link(q, p,
+		    tr->action_node));
+	menu_link(d, l, "Modules", report_cmd_link(q, CMD_MODULES));
+	menu_link(d, l, "Recursive cliques", report_cmd_link(q, CMD_CLIQUES));
 	calls = (ci = profile_metric_calls(p)) == -1 ? "" :
 	    p->metrics[ci].name;
-	if (*calls != '\0')
-		menu_link(d, l, "Top functions by calls", report_goto(q,
-		    "top", QUERY_SORT, "calls", -1));
+	if (*calls != '\0') {
+		report_view(&view, q, CMD_TOP);
+		view.sort = QUERY_SORT_CALLS;
+		menu_link(d, l, "Top functions by calls", query_format(&view));
+	}
 
 	display_heading(d, "Top functions");
 	l = display_links(d);
@@ -488,48 +491,50 @@ menu_display(const void *v, const struct report_notes *notes,
 		name = p->metrics[i].name;
 		if (strcmp(name, calls) == 0 || i == base)
 			continue;
+		report_view(&view, q, CMD_TOP);
+		view.metric = i == 0 ? "" : name;
+		view.sort = QUERY_SORT_SELF;
 		snprintf(text, sizeof text, "by self %s", name);
-		menu_link(d, l, text, report_goto(q, "top", QUERY_METRIC,
-		    i == 0 ? NULL : name, QUERY_SORT, "self", -1));
+		menu_link(d, l, text, query_format(&view));
+		view.sort = QUERY_SORT_TOTAL;
 		snprintf(text, sizeof text, "by total %s", name);
-		menu_link(d, l, text, report_goto(q, "top", QUERY_METRIC,
-		    i == 0 ? NULL : name, QUERY_SORT, "total", -1));
+		menu_link(d, l, text, query_format(&view));
 	}
+	report_view(&view, q, CMD_TOP);
+	view.metric = "";
+	view.min = 1;
+	view.limit = 1000;
 	snprintf(text, sizeof text, "at least 1%% of %s, by total", first);
-	menu_link(d, l, text, report_goto(q, "top", QUERY_METRIC, NULL,
-	    QUERY_MIN, "1", QUERY_LIMIT, "1000", -1));
+	menu_link(d, l, text, query_format(&view));
+	view.sort = QUERY_SORT_SELF;
+	view.min = 0.1;
 	snprintf(text, sizeof text, "at least 0.1%% of %s, by self", first);
-	menu_link(d, l, text, report_goto(q, "top", QUERY_METRIC, NULL,
-	    QUERY_SORT, "self", QUERY_MIN, "0.1", QUERY_LIMIT, "1000", -1));
+	menu_link(d, l, text, query_format(&view));
 
 	if (tr->nviews > 0) {
 		display_heading(d, "Views and exports");
 		l = display_links(d);
 		for (i = 0; i < tr->nviews; i++) {
-			const struct report_entry *e = tr->views[i];
-			char	 f[32];
-
-			snprintf(f, sizeof f, "%.*s", (int)strcspn(e->formats,
-			    "|"), e->formats);
-			fmt = f;
+			vc = tr->views[i];
+			report_view(&view, q, vc);
 			/* The flame graph has its page in the site. */
-			if (strcmp(e->name, "flame") == 0)
-				fmt = "html";
-			menu_link(d, l, e->title, report_goto(q, e->name,
-			    QUERY_FORMAT, strcmp(fmt, "html") == 0 ? NULL :
-			    fmt, -1));
+			view.format = vc == CMD_FLAME ? FMT_HTML :
+			    catalog_report_format(vc);
+			menu_link(d, l, catalog_reports[vc].title,
+			    query_format(&view));
 		}
 	}
 
 	/* Where the page names its file, a comparison starts here. */
-	if (query_isset(q, QUERY_FILE) && !query_isset(q, QUERY_BASE) &&
+	if (*q->file != '\0' && *q->base == '\0' &&
 	    (l = display_compare(d)) != NULL)
-		display_link(d, l, query_str(q, QUERY_FILE), NULL);
+		display_link(d, l, q->file, NULL);
 
 	display_heading(d, "Debugging");
 	l = display_links(d);
-	menu_link(d, l, "Raw structures", report_goto(q, "dump", -1));
+	menu_link(d, l, "Raw structures", report_cmd_link(q, CMD_DUMP));
 	if (tr->server)
-		menu_link(d, l, "Server status", report_goto(q, "status", -1));
+		menu_link(d, l, "Server status", report_cmd_link(q,
+		    CMD_STATUS));
 	return (d);
 }

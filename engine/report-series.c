@@ -56,9 +56,6 @@ static struct display *series_display(const void *,
 static void	 series_free(void *);
 
 const struct report_entry report_series_entry = {
-	.name = "series",
-	.title = "Share over time",
-	.formats = "html|json|text",
 	.create = series_create,
 	.json = series_json,
 	.display = series_display,
@@ -70,7 +67,8 @@ series_create(const struct profile *p, const struct query *q,
     const struct report_context *ctx, struct report_error *e)
 {
 	struct series_result	*r;
-	const char		*marker = query_str(q, QUERY_MARKER);
+	const char		*marker = *q->marker != '\0' ? q->marker :
+				    "version";
 	char			*cause = NULL;
 	int			 status = 500, m;
 	uint32_t		 f;
@@ -90,7 +88,7 @@ series_create(const struct profile *p, const struct query *q,
 	r->p = p;
 	r->func = f;
 	r->m = m;
-	if (reader_view_series(p, f, query_int(q, QUERY_STEP),
+	if (reader_view_series(p, f, q->step,
 	    *marker != '\0' ? marker : NULL, ctx->cost, &r->s, &status,
 	    &cause) == -1) {
 		report_error_set(e, status, "%s", cause ? cause :
@@ -196,9 +194,9 @@ series_markers(struct display *d, const struct series_result *r,
 {
 	const struct view_series	*s = r->s;
 	struct display_block		*t;
-	char				 when[32], a[24], b[24], c[24];
-	char				*link;
-	int64_t				 start, end;
+	struct query			 v;
+	char				 when[32], *link;
+	int64_t				 start, end, after, before;
 	size_t				 i, row;
 
 	if (s->marker == NULL || s->nmarkers == 0 || s->nbuckets == 0)
@@ -222,17 +220,19 @@ series_markers(struct display *d, const struct series_result *r,
 		/* No bucket before it, or none after: nothing to compare. */
 		if (s->mtime[i] - start < s->step || s->mtime[i] >= end)
 			continue;
-		snprintf(a, sizeof a, "%lld", (long long)s->mtime[i]);
-		snprintf(b, sizeof b, "%lld", (long long)(i + 1 < s->nmarkers &&
-		    s->mtime[i + 1] < end ? s->mtime[i + 1] : end));
-		snprintf(c, sizeof c, "%lld", (long long)(i > 0 &&
-		    s->mtime[i - 1] > start ? s->mtime[i - 1] : start));
-		link = report_goto(q, "top", QUERY_SORT, "delta",
-		    QUERY_FROM_TIME, a, QUERY_TO_TIME, b, QUERY_BASE,
-		    query_str(q, QUERY_FILE), QUERY_BASE_SELECT,
-		    *query_str(q, QUERY_SELECT) != '\0' ?
-		    query_str(q, QUERY_SELECT) : NULL, QUERY_BASE_FROM_TIME, c,
-		    QUERY_BASE_TO_TIME, a, -1);
+		after = i + 1 < s->nmarkers && s->mtime[i + 1] < end ?
+		    s->mtime[i + 1] : end;
+		before = i > 0 && s->mtime[i - 1] > start ? s->mtime[i - 1] :
+		    start;
+		report_view(&v, q, CMD_TOP);
+		v.sort = QUERY_SORT_DELTA;
+		v.from_time = s->mtime[i];
+		v.to_time = after;
+		v.base = q->file;
+		v.base_select = q->select;
+		v.base_from_time = before;
+		v.base_to_time = s->mtime[i];
+		link = query_format(&v);
 		display_cell_take(d, t, row, 2, strdup("after against before"),
 		    link, 0);
 	}
