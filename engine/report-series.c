@@ -116,7 +116,7 @@ series_json(const void *arg, const struct query *q)
 	size_t				 i, k, x;
 
 	(void)q;
-	if ((o = report_new("series")) == NULL)
+	if ((o = report_new(CMD_SERIES)) == NULL)
 		return (NULL);
 	if (json_object_set_new(o, "func", report_func(r->p, r->func)) ==
 	    -1 || json_object_set_new(o, "step", json_integer(s->step)) ==
