@@ -35,6 +35,7 @@
 #include "profile-index.h"
 #include "query.h"
 #include "range.h"
+#include "reader-view.h"
 #include "render.h"
 #include "report.h"
 #include "reports.h"
@@ -52,6 +53,9 @@ static const struct profile *answer_range(const struct profile *,
 static int	answer_query_check(void *);
 static void	answer_render_error(struct report_error *,
 		    const struct cost *);
+static const struct profile *answer_narrow(const struct profile *,
+		    const char *, int64_t, int64_t, int, struct cost *,
+		    struct report_error *);
 
 /*
  * Does the report draw time, or read the sample sequence (the timeline,
@@ -124,6 +128,30 @@ answer_render_error(struct report_error *e, const struct cost *budget)
 		report_error_set(e, 500, "out of memory");
 }
 
+/*
+ * A view narrowed by the query's select=, from_time= and to_time= (or
+ * base_select=... from key on): the view's, kept by it; p itself when
+ * none is set; NULL with the error (400 for a profile that is not a
+ * view or a bad selector, 503 when ClickHouse does not answer in time).
+ */
+static const struct profile *
+answer_narrow(const struct profile *p, const char *select, int64_t from,
+    int64_t to, int base, struct cost *budget, struct report_error *e)
+{
+	const struct profile	*np;
+	char			*cause = NULL;
+	int			 status = 500;
+
+	if (*select == '\0' && from == 0 && to == 0)
+		return (p);
+	if ((np = reader_view_select(p, select, from, to, budget, &status,
+	    &cause)) == NULL)
+		report_error_set(e, status, "%s%s", base ? "base=: " : "",
+		    cause ? cause : "out of memory");
+	free(cause);
+	return (np);
+}
+
 /* Answer a query string about a profile. NULL only if out of memory. */
 struct answer *
 answer_query(const struct profile *p, const char *qs,
@@ -155,7 +183,7 @@ answer_query_parsed(const struct profile *p, const struct query *q,
 {
 	const struct report_entry	*entry = NULL;
 	const struct renderer		*r = NULL;
-	const struct profile		*use = p;
+	const struct profile		*use = p, *view;
 	struct report_error		 e = { 0, NULL };
 	struct transform_stack		*ts = NULL;
 	struct profile			*derived = NULL, *merged = NULL;
@@ -206,11 +234,22 @@ answer_query_parsed(const struct profile *p, const struct query *q,
 		goto fail;
 	}
 	page = cf->kind == CATALOG_PAGE;
+	if (*q->base == '\0' && (*q->base_select != '\0' ||
+	    q->base_from_time != 0 || q->base_to_time != 0)) {
+		report_error_set(&e, 400, "base_select=, base_from_time= and "
+		    "base_to_time= narrow the base= view: name it");
+		goto fail;
+	}
+	/* A view narrowed by the query (reader-view.c): the one seen. */
+	if ((view = answer_narrow(p, q->select, q->from_time, q->to_time, 0,
+	    &budget, &e)) == NULL)
+		goto fail;
+	use = view;
 	/*
 	 * range= and thread=: the samples of a time range and of threads,
 	 * a profile of their own before anything else (range.h).
 	 */
-	if ((use = answer_range(p, q, 0, answer_needs_times(q), &budget,
+	if ((use = answer_range(view, q, 0, answer_needs_times(q), &budget,
 	    &ranged, &e)) == NULL)
 		goto fail;
 	/*
@@ -219,7 +258,7 @@ answer_query_parsed(const struct profile *p, const struct query *q,
 	 * base_range= alone, the base is another range of this recording.
 	 */
 	if (*q->base != '\0' || query_range_set(q->base_range)) {
-		bp = p;
+		bp = view;
 		if (*q->base != '\0' && ctx->base_load == NULL) {
 			report_error_set(&e, 400, "base= is not available "
 			    "here");
@@ -231,6 +270,10 @@ answer_query_parsed(const struct profile *p, const struct query *q,
 			    cause ? cause : "out of memory");
 			goto fail;
 		}
+		if (*q->base != '\0' && (bp = answer_narrow(bp,
+		    q->base_select, q->base_from_time, q->base_to_time, 1,
+		    &budget, &e)) == NULL)
+			goto fail;
 		if ((bp = answer_range(bp, q, 1, 0, &budget, &branged,
 		    &e)) == NULL)
 			goto fail;

@@ -59,6 +59,7 @@ extern const struct report_entry report_flame_entry;
 extern const struct report_entry report_search_entry;
 extern const struct report_entry report_timeline_entry;
 extern const struct report_entry report_heatmap_entry;
+extern const struct report_entry report_series_entry;
 
 /*
  * Each report of the catalog bound to its code; NULL for those the front
@@ -85,6 +86,7 @@ static const struct report_entry *const report_table[CMD_N] = {
 	[CMD_SEARCH] = &report_search_entry,
 	[CMD_TIMELINE] = &report_timeline_entry,
 	[CMD_HEATMAP] = &report_heatmap_entry,
+	[CMD_SERIES] = &report_series_entry,
 };
 
 /* The code of report cmd, or NULL (the front ends answer it). */
