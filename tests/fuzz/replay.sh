@@ -8,8 +8,6 @@
 
 names="any bpftrace decompress escape-html escape-json fastcgi folded ghc-json
     ghc-prof mercury pattern perf pgcl proto query trace v8 chrome gecko speedscope
-    pprof callgrind gprof"
-    ghc-prof mercury pattern pgcl proto query trace v8 chrome gecko speedscope
     pprof callgrind gprof selector view"
 
 for name in $names; do
