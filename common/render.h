@@ -76,8 +76,10 @@ struct renderer {
 };
 
 const struct renderer *render_find(const char *);
+struct flame_graph;
 struct query;
-int		 svg_inline(struct outbuf *, const json_t *,
+int		 svg_inline(struct outbuf *, const struct flame_graph *,
 		     const struct query *, const char *);
+const struct flame_graph *svg_graph(const struct display *);
 
 #endif /* RENDER_H */

@@ -416,13 +416,18 @@ display_self(struct display *d, const struct query *q)
 }
 
 /*
- * Where the report's flame graph goes: HTML draws the report's frames
- * there as an inline SVG; text shows nothing.
+ * Where the report's flame graph goes, and its frames (the report's
+ * result, flame.h, which must outlive the display): HTML draws them
+ * there as an inline SVG, format=svg as the whole file; text shows
+ * nothing.
  */
 void
-display_flame(struct display *d)
+display_flame(struct display *d, const struct flame_graph *g)
 {
-	(void)display_add(d, DISPLAY_FLAME);
+	struct display_block	*b;
+
+	if ((b = display_add(d, DISPLAY_FLAME)) != NULL)
+		b->flame = g;
 }
 
 /*

@@ -36,6 +36,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct flame_graph;
 struct query;
 
 enum display_kind {
@@ -81,6 +82,9 @@ struct display_block {
 	struct display_cell	*group;		/* [ncols] headers over head */
 	struct display_cell	*cells;		/* [nrows * ncols] or links */
 	size_t			 nrows, cap;
+	const struct flame_graph *flame;	/* DISPLAY_FLAME: the report's
+						   result, which outlives the
+						   display */
 };
 
 /* The arena a display's strings live in (display.c). */
@@ -126,7 +130,7 @@ char		*display_take(struct display *, char *);
 void		 display_form(struct display *, const char *, const char *);
 struct display_block *display_crumbs(struct display *);
 void		 display_self(struct display *, const struct query *);
-void		 display_flame(struct display *);
+void		 display_flame(struct display *, const struct flame_graph *);
 struct display_block *display_compare(struct display *);
 #define DISPLAY_NUMBUF	48	/* display_number_buf(), _percent_buf() */
 char		*display_number(int64_t);

@@ -432,8 +432,8 @@ html_render(struct outbuf *ob, const json_t *j, const struct display *d,
 			html_compare(ob, b, ctx, d->self);
 			break;
 		case DISPLAY_FLAME:
-			/* Drawn from the report's JSON. */
-			if (j == NULL || svg_inline(ob, j, d->self,
+			/* Drawn from the report's result (flame.h). */
+			if (svg_inline(ob, b->flame, d->self,
 			    ctx->link_base ? ctx->link_base : "?") == -1)
 				outbuf_fail(ob);
 			break;

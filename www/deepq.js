@@ -254,7 +254,10 @@
 	document.addEventListener("keydown", function (ev) {
 		var t = ev.target;
 
-		if (ev.ctrlKey || ev.metaKey || ev.altKey)
+		if (ev.ctrlKey || ev.metaKey || ev.altKey || ev.defaultPrevented)
+			return;
+		/* The flame graph and its card have keys of their own. */
+		if (t && t.closest && t.closest("svg.flame, .flamecard"))
 			return;
 		if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" ||
 		    t.tagName === "SELECT" || t.isContentEditable))
@@ -305,53 +308,17 @@
 	});
 
 	/*
-	 * A flame graph page: the frame under the pointer (or focused) is
-	 * named in a line under the graph, with its zoom, focus and merge
-	 * links (the server made them: data-zoom, data-focus, data-merge).
+	 * A flame graph page: flame.js (beside this script) makes it
+	 * interactive; it is a module of its own so that other graphs
+	 * (a flame chart on a time axis) can reuse it.
 	 */
-	function flamePanel(svg) {
-		var panel = document.createElement("p"), what, links = {};
-		var names = [["zoom", "zoom here"], ["focus", "focus on function"],
-		    ["merge", "merge function"]];
+	var me = document.currentScript;
+	if (document.querySelector("svg.flame") && me && me.src) {
+		var fs = document.createElement("script");
 
-		panel.id = "frame";
-		what = document.createElement("span");
-		what.textContent = "Point at a frame.";
-		panel.appendChild(what);
-		names.forEach(function (n) {
-			var a = document.createElement("a");
-
-			a.textContent = n[1];
-			a.className = "act";
-			a.hidden = true;
-			panel.appendChild(document.createTextNode(" "));
-			panel.appendChild(a);
-			links[n[0]] = a;
-		});
-		svg.parentNode.insertBefore(panel, svg.nextSibling);
-		function show(ev) {
-			var g = ev.target.closest ? ev.target.closest("a") : null;
-			var t;
-
-			if (!g || !svg.contains(g))
-				return;
-			t = g.querySelector("title");
-			what.textContent = t ? t.textContent : "";
-			names.forEach(function (n) {
-				var h = g.getAttribute("data-" + n[0]);
-
-				links[n[0]].hidden = !h;
-				if (h)
-					links[n[0]].setAttribute("href", h);
-			});
-		}
-		svg.addEventListener("mouseover", show);
-		svg.addEventListener("focusin", show);
+		fs.src = me.src.replace(/deepq\.js(\?.*)?$/, "flame.js");
+		document.body.appendChild(fs);
 	}
-
-	var flame = document.querySelector("svg.flame");
-	if (flame)
-		flamePanel(flame);
 
 	visible();
 	document.documentElement.classList.add("js");
