@@ -25,6 +25,7 @@
 #include "answer.h"
 #include "conf.h"
 #include "front.h"
+#include "gzip.h"
 #include "query.h"
 #include "render.h"
 
@@ -248,6 +249,9 @@ front_headers(const struct answer *a, int allow_post,
 		add(arg, "Referrer-Policy", "same-origin");
 	}
 	add(arg, "Cache-Control", a->status == 200 ? "no-cache" : "no-store");
+	/* Text may go gzip-compressed to a client that accepts it. */
+	if (gzip_compressible(a->content_type, GZIP_MIN))
+		add(arg, "Vary", "Accept-Encoding");
 	if (a->retry_after > 0) {
 		snprintf(buf, sizeof buf, "%d", a->retry_after);
 		add(arg, "Retry-After", buf);

@@ -38,6 +38,7 @@
 
 #include <jansson.h>
 #include <microhttpd.h>
+#include <stdint.h>
 
 #include "answer.h"
 #include "client.h"
@@ -46,6 +47,7 @@
 #include "beside.h"
 #include "display.h"
 #include "front.h"
+#include "gzip.h"
 #include "outbuf.h"
 #include "profpath.h"
 #include "query.h"
@@ -165,18 +167,46 @@ web_header(void *arg, const char *name, const char *value)
 	MHD_add_response_header(arg, name, value);
 }
 
+/*
+ * A response of len bytes of body, gzip-compressed when the client
+ * accepts it and the type is worth it (*gz set then). NULL if out of
+ * memory.
+ */
+static struct MHD_Response *
+web_response(struct MHD_Connection *c, const char *type, const char *body,
+    size_t len, int *gz)
+{
+	char			*z;
+	size_t			 zlen;
+
+	*gz = 0;
+	if (body != NULL && gzip_compressible(type, len) &&
+	    gzip_wanted(MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+	    MHD_HTTP_HEADER_ACCEPT_ENCODING)) &&
+	    (z = gzip_body(body, len, &zlen)) != NULL) {
+		*gz = 1;
+		return (MHD_create_response_from_buffer(zlen, z,
+		    MHD_RESPMEM_MUST_FREE));
+	}
+	return (MHD_create_response_from_buffer(len, (void *)(uintptr_t)body,
+	    MHD_RESPMEM_MUST_COPY));
+}
+
 /* Send an answer with the headers deepq.cgi sends (cgi/front.c). */
 static MHD_Result_t
 web_send(struct MHD_Connection *c, const struct answer *a, int allow_post)
 {
 	struct MHD_Response	*r;
 	MHD_Result_t		 ret;
+	int			 gz;
 
-	r = MHD_create_response_from_buffer(a->len, a->body,
-	    MHD_RESPMEM_MUST_COPY);
-	if (r == NULL)
+	if ((r = web_response(c, a->content_type, a->body, a->len, &gz)) ==
+	    NULL)
 		return (MHD_NO);
 	front_headers(a, allow_post, web_header, r);
+	if (gz)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_ENCODING,
+		    "gzip");
 	ret = MHD_queue_response(c, a->status, r);
 	MHD_destroy_response(r);
 	return (ret);
@@ -198,6 +228,56 @@ web_fail(struct MHD_Connection *c, const char *format, int status,
 		return (MHD_NO);
 	ret = web_send(c, a, allow_post);
 	answer_free(a);
+	return (ret);
+}
+
+/*
+ * A static file's answer: validators (an ETag of its modification time
+ * and size, Last-Modified) and a lifetime, so a browser keeps deepq.css
+ * and the scripts an hour and then asks again with If-None-Match,
+ * answered 304 when the file is the same.
+ */
+static MHD_Result_t
+web_static_send(struct MHD_Connection *c, const char *type, const char *buf,
+    size_t len, const struct stat *st)
+{
+	struct MHD_Response	*r;
+	MHD_Result_t		 ret;
+	const char		*inm;
+	char			 etag[64], date[64];
+	struct tm		 tm;
+	int			 gz = 0, status = 200;
+
+	snprintf(etag, sizeof etag, "\"%llx-%llx-%llx\"",
+	    (unsigned long long)st->st_mtim.tv_sec,
+	    (unsigned long long)st->st_mtim.tv_nsec,
+	    (unsigned long long)st->st_size);
+	date[0] = '\0';
+	if (gmtime_r(&st->st_mtim.tv_sec, &tm) != NULL)
+		strftime(date, sizeof date, "%a, %d %b %Y %H:%M:%S GMT", &tm);
+	inm = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+	    MHD_HTTP_HEADER_IF_NONE_MATCH);
+	if (inm != NULL && strstr(inm, etag) != NULL) {
+		status = MHD_HTTP_NOT_MODIFIED;
+		r = MHD_create_response_from_buffer(0, NULL,
+		    MHD_RESPMEM_PERSISTENT);
+	} else
+		r = web_response(c, type, buf, len, &gz);
+	if (r == NULL)
+		return (MHD_NO);
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+	MHD_add_response_header(r, "X-Content-Type-Options", RENDER_NOSNIFF);
+	MHD_add_response_header(r, MHD_HTTP_HEADER_ETAG, etag);
+	if (date[0] != '\0')
+		MHD_add_response_header(r, MHD_HTTP_HEADER_LAST_MODIFIED, date);
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL,
+	    "public, max-age=3600");
+	MHD_add_response_header(r, MHD_HTTP_HEADER_VARY, "Accept-Encoding");
+	if (gz)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_ENCODING,
+		    "gzip");
+	ret = MHD_queue_response(c, status, r);
+	MHD_destroy_response(r);
 	return (ret);
 }
 
@@ -247,10 +327,7 @@ web_static(struct web *w, struct MHD_Connection *c, const char *name)
 		free(buf);
 		return (web_fail(c, "html", 500, "read error", 0));
 	}
-	a.status = 200;
-	a.body = buf;
-	a.len = n;
-	ret = web_send(c, &a, 0);
+	ret = web_static_send(c, a.content_type, buf, n, &st);
 	free(buf);
 	return (ret);
 }
