@@ -307,7 +307,8 @@ diff_sort(int cmp, const struct query *q)
 
 	if (!cmp)
 		return (-1);
-	if (strcmp(sort, "delta") == 0)
+	/* The rows of callers and callees sort by the total's change. */
+	if (strcmp(sort, "delta") == 0 || strcmp(sort, "dself") == 0)
 		return (DIFF_SORT_DELTA);
 	if (strcmp(sort, "ratio") == 0)
 		return (DIFF_SORT_RATIO);
@@ -444,8 +445,8 @@ diff_row(struct display *d, struct display_block *t, size_t r,
  */
 static void
 diff_sentence(struct display *d, const char *name, int normalize,
-    const char *metric, int64_t value, int64_t base, int64_t delta,
-    int has_ratio, double ratio)
+    double scale, const char *metric, int64_t value, int64_t base,
+    int64_t delta, int has_ratio, double ratio)
 {
 	char	*v, *b, *dl;
 
@@ -457,6 +458,11 @@ diff_sentence(struct display *d, const char *name, int normalize,
 	    normalize ? " (normalised to equal totals)" : "", v ? v : "?",
 	    metric, b ? b : "?", delta > 0 ? "+" : "", dl ? dl : "?",
 	    has_ratio ? ratio : 0.0);
+	if (normalize && scale != 1.0)
+		display_text(d, "The base's figures are multiplied by %.4g so "
+		    "that both totals are equal: a row's change is its change "
+		    "of share. \"raw totals\" compares the counts as they "
+		    "are.", scale);
 	free(v);
 	free(b);
 	free(dl);
@@ -473,7 +479,8 @@ diff_text(struct display *d, const struct profile *p,
 	int64_t	 v = p->metrics[df->m].sum;
 	int64_t	 sb = diff_base(df, p->metrics[df->bm].sum);
 
-	diff_sentence(d, name, df->normalize, p->metrics[df->m].name, v, sb,
+	diff_sentence(d, name, df->normalize, df->scale,
+	    p->metrics[df->m].name, v, sb,
 	    v - sb, sb != 0, sb != 0 ? (double)v / (double)sb : 0);
 }
 
@@ -489,12 +496,16 @@ diff_controls(struct display *d, const struct query *q, int sorts)
 	int			 norm = query_int(q, QUERY_NORMALIZE) != 0;
 
 	l = display_switch(d, "Comparison");
-	link = report_link(q, QUERY_NORMALIZE, norm ? NULL : "1", -1);
+	/* Normalised is the default: raw totals are normalize=0. */
+	link = report_link(q, QUERY_NORMALIZE, norm ? "0" : NULL, -1);
 	display_link(d, l, norm ? "raw totals" : "normalize the totals", link);
 	free(link);
 	if (sorts) {
 		link = report_link(q, QUERY_SORT, "delta", QUERY_FROM, NULL, -1);
 		display_link(d, l, "sort by \xce\x94 total", link);
+		free(link);
+		link = report_link(q, QUERY_SORT, "dself", QUERY_FROM, NULL, -1);
+		display_link(d, l, "sort by \xce\x94 self", link);
 		free(link);
 		link = report_link(q, QUERY_SORT, "ratio", QUERY_FROM, NULL, -1);
 		display_link(d, l, "sort by ratio", link);
@@ -524,5 +535,10 @@ diff_head_sort(struct display *d, struct display_block *t, uint32_t col,
 	display_head(d, t, col + 2, strcmp(query_str(q, QUERY_SORT),
 	    "ratio") == 0 ? "Ratio \xe2\x96\xbc" : "Ratio", link,
 	    DISPLAY_NUM);
+	free(link);
+	link = report_link(q, QUERY_SORT, "dself", QUERY_FROM, NULL, -1);
+	display_head(d, t, col + 3, strcmp(query_str(q, QUERY_SORT),
+	    "dself") == 0 ? "\xce\x94 self \xe2\x96\xbc" : "\xce\x94 self",
+	    link, DISPLAY_NUM);
 	free(link);
 }

@@ -298,18 +298,23 @@ html_compare(struct outbuf *ob, const struct display_block *b,
 
 	/* One profile (a summary): the base is named, not picked. */
 	if (b->nrows == 1) {
-		outbuf_puts(ob, "<form class=\"compare\" method=\"get\" "
-		    "action=\"");
+		outbuf_puts(ob, "<form class=\"compare\" id=\"compare\" "
+		    "method=\"get\" action=\"");
 		html_escape(ob, ctx->link_base ? ctx->link_base : "?");
 		outbuf_puts(ob, "\">");
 		page_hidden(ob, QUERY_FILE, b->cells[0].text);
 		/* The page's view state goes on, as with every link. */
 		page_state_hidden(ob, self);
+		/*
+		 * deepq.js turns the field into a list of the profiles
+		 * (cmd=index); without it, the base's name is typed.
+		 */
 		outbuf_puts(ob, "<label>Compare with the base <input "
 		    "type=\"text\" name=\"base\" required "
+		    "data-profiles=\"1\" "
 		    "placeholder=\"profile under the root\"></label>\n"
 		    "<label><input type=\"checkbox\" name=\"normalize\" "
-		    "value=\"1\"> normalize the totals</label>\n"
+		    "value=\"0\"> raw totals (not normalised)</label>\n"
 		    "<input type=\"hidden\" name=\"cmd\" value=\"top\">"
 		    "<input type=\"hidden\" name=\"sort\" value=\"delta\">"
 		    "<button type=\"submit\">Compare</button></form>\n");
@@ -334,7 +339,7 @@ html_compare(struct outbuf *ob, const struct display_block *b,
 		outbuf_puts(ob, "</select></label>\n");
 	}
 	outbuf_puts(ob, "<label><input type=\"checkbox\" name=\"normalize\" "
-	    "value=\"1\"> normalize the totals</label>\n"
+	    "value=\"0\"> raw totals (not normalised)</label>\n"
 	    "<input type=\"hidden\" name=\"cmd\" value=\"top\">"
 	    "<input type=\"hidden\" name=\"sort\" value=\"delta\">"
 	    "<button type=\"submit\">Compare</button></form>\n");

@@ -90,14 +90,16 @@ top_create(const struct profile *p, const struct query *q,
 	t->from = from;
 	nall = p->nfuncs > 0 ? p->nfuncs - 1 : 0;
 	t->cmp = diff_init(&t->dd, p, q);
-	/* sort=delta and ratio: by the change of the total. */
+	/* sort=delta, dself and ratio: by the change. */
 	if (t->cmp && (strcmp(query_str(q, QUERY_SORT), "delta") == 0 ||
+	    strcmp(query_str(q, QUERY_SORT), "dself") == 0 ||
 	    strcmp(query_str(q, QUERY_SORT), "ratio") == 0)) {
 		if ((dkey = malloc(p->nfuncs * sizeof *dkey)) == NULL ||
 		    (byd = malloc((nall ? nall : 1) * sizeof *byd)) == NULL)
 			goto nomem;
 		diff_key(&t->dd, p, strcmp(query_str(q, QUERY_SORT),
-		    "ratio") == 0, 1, dkey);
+		    "ratio") == 0, strcmp(query_str(q, QUERY_SORT),
+		    "dself") != 0, dkey);
 		for (f = 1; f < p->nfuncs; f++)
 			byd[f - 1] = f;
 		report_order(byd, nall, dkey, 1, NULL);

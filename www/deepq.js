@@ -320,6 +320,45 @@
 		document.body.appendChild(fs);
 	}
 
+	/*
+	 * The summary's compare box: the base picked from the list of
+	 * profiles (cmd=index, which every front end answers), never typed;
+	 * the field stays as it is when the list cannot be had.
+	 */
+	var baseField = document.querySelector("form.compare input[data-profiles]");
+	if (baseField && window.fetch) {
+		var cur = new URLSearchParams(window.location.search).get("file");
+
+		fetch("?cmd=index&format=json", { credentials: "same-origin",
+		    headers: { "Accept": "application/json" } }).then(function (r) {
+			if (!r.ok)
+				throw new Error("HTTP " + r.status);
+			return r.json();
+		}).then(function (j) {
+			var sel = document.createElement("select"), o;
+			var names = (j.profiles || []).map(function (p) {
+				return p.name;
+			}).filter(function (n) { return n !== cur; });
+
+			if (names.length === 0)
+				return;
+			sel.name = "base";
+			sel.required = true;
+			o = document.createElement("option");
+			o.value = "";
+			o.textContent = "choose a profile";
+			sel.appendChild(o);
+			names.forEach(function (n) {
+				var op = document.createElement("option");
+
+				op.value = n;
+				op.textContent = n;
+				sel.appendChild(op);
+			});
+			baseField.parentNode.replaceChild(sel, baseField);
+		}).catch(function () {});
+	}
+
 	visible();
 	document.documentElement.classList.add("js");
 	var keys = document.createElement("p");
