@@ -59,7 +59,7 @@ enum display_kind {
 #define DISPLAY_DIM	0x20	/* zero or negligible value */
 #define DISPLAY_UP	0x40	/* a change up (comparisons) */
 #define DISPLAY_DOWN	0x80	/* a change down */
-#define DISPLAY_HEAT_SHIFT 12	/* share of the total, in tenths */
+#define DISPLAY_HEAT_SHIFT 12	/* share of the total, in percents */
 #define DISPLAY_HEAT(share)	((int)(share) << DISPLAY_HEAT_SHIFT)
 
 struct display_cell {

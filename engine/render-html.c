@@ -168,9 +168,11 @@ html_tree(struct outbuf *ob, const struct display_cell *c,
 		outbuf_puts(ob, "<a class=\"tog\"");
 		html_href(ob, c->toggle, ctx);
 		if (c->flags & DISPLAY_OPEN)
-			outbuf_puts(ob, " title=\"collapse\">&#8722;</a> ");
+			outbuf_puts(ob, " title=\"collapse\" "
+			    "aria-expanded=\"true\">&#8722;</a> ");
 		else
-			outbuf_puts(ob, " title=\"expand\">+</a> ");
+			outbuf_puts(ob, " title=\"expand\" "
+			    "aria-expanded=\"false\">+</a> ");
 	} else if (c->flags & DISPLAY_OPEN)
 		outbuf_puts(ob, "<span class=\"tog\">&#8722;</span> ");
 	else

@@ -149,6 +149,7 @@
 	function setTog(tog, open, p) {
 		tog.textContent = open ? "\u2212" : "+";
 		tog.setAttribute("title", open ? "collapse" : "expand");
+		tog.setAttribute("aria-expanded", open ? "true" : "false");
 		if (p !== null)
 			tog.setAttribute("href", toggled(p, !open));
 	}
