@@ -582,8 +582,10 @@ svg_inline(struct outbuf *ob, const struct flame_graph *g,
 	    "href=\"#flame-end\">Skip the flame graph</a>\n");
 	if (g->compared)
 		svg_legend(ob, g);
-	outbuf_printf(ob, "<div class=\"flamescroll %s\">"
+	/* Not a tab stop of its own: the graph's one is its root. */
+	outbuf_printf(ob, "<div class=\"flamescroll %s\" tabindex=\"-1\">"
 	    "<svg class=\"flame\" xmlns=\"http://www.w3.org/2000/svg\" "
+	    "tabindex=\"-1\" "
 	    "width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
 	    "data-style=\"%s\" data-total=\"%lld\" data-unit=\"",
 	    icicle ? "down" : "up", g->width, height, g->width, height,

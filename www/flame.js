@@ -545,8 +545,9 @@
 
 		if (left + w > vw - 4)
 			left = Math.max(4, cx - w - 2);
+		/* Too low: above the pointer, its bottom corner beside it. */
 		if (top + hh > vh - 4)
-			top = Math.max(4, vh - hh - 4);
+			top = Math.max(4, cy + 8 - hh);
 		c.style.left = (left + window.scrollX) + "px";
 		c.style.top = (top + window.scrollY) + "px";
 		void self;
