@@ -148,6 +148,34 @@ query_gate(const struct answer *a, double pct)
 	return (grew);
 }
 
+/*
+ * The gate's query: raw totals (normalize=0) unless the query says
+ * otherwise. Comparisons are normalised by default, which scales the
+ * base to this profile's total, so a total could never grow.
+ */
+static char *
+query_gate_qs(const char *qs)
+{
+	const char	*s;
+	char		*out;
+
+	for (s = qs; s != NULL && *s != '\0'; s = strchr(s, '&')) {
+		if (*s == '&')
+			s++;
+		if (strncmp(s, "normalize=", 10) == 0)
+			break;
+	}
+	if (s != NULL && *s != '\0') {
+		if ((out = strdup(qs)) == NULL)
+			err(1, NULL);
+		return (out);
+	}
+	if (asprintf(&out, "%s%snormalize=0", qs, *qs != '\0' ? "&" : "") ==
+	    -1)
+		err(1, NULL);
+	return (out);
+}
+
 /* The answer of the file's server; exits on a local error. */
 static struct answer *
 query_server(const char *file, const char *qs)
@@ -202,7 +230,7 @@ cmd_query(int argc, char **argv)
 	const char		*reader = NULL, *qs, *static_base = NULL;
 	const char		*maxdec = NULL;
 	struct query_base	 qb;
-	char			*cause = NULL, *end, *bname;
+	char			*cause = NULL, *end, *bname, *gateqs = NULL;
 	int			 ch, rc, local = 0;
 	double			 gate = -1;
 
@@ -240,6 +268,8 @@ cmd_query(int argc, char **argv)
 	if (argc < 1 || argc > 2)
 		deepq_usage();
 	qs = argc == 2 ? argv[1] : "";
+	if (gate >= 0)
+		qs = gateqs = query_gate_qs(qs);
 
 	memset(&qb, 0, sizeof qb);
 	if (!local)
@@ -279,6 +309,7 @@ cmd_query(int argc, char **argv)
 	profile_free(qb.profile);
 	free(qb.name);
 	free(qb.root);
+	free(gateqs);
 	/* ferror too: stdio may have dropped output it had no buffer for. */
 	if (fflush(stdout) != 0 || ferror(stdout))
 		err(1, "stdout");
