@@ -199,6 +199,8 @@ answer_query_parsed(const struct profile *p, const struct query *q,
 		    "out of memory");
 		goto fail;
 	}
+	/* An export is the whole profile: never a bounded inversion. */
+	ts->exact = entry->export != NULL;
 	/* Whether the answer rests on a call graph's estimated tree. */
 	estimated = funcgraph_estimate(use, entry->name, ts->n > 0);
 	if (ts->n > 0) {

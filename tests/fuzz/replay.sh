@@ -7,7 +7,7 @@
 . "${top_srcdir:-$(cd "${0%/*}/../.." && pwd)}/tests/lib.sh"
 
 names="any bpftrace decompress escape-html escape-json fastcgi folded ghc-json
-    ghc-prof mercury pattern pgcl proto query trace v8 chrome gecko speedscope
+    ghc-prof mercury pattern pgcl proto query trace transform v8 chrome gecko speedscope
     pprof callgrind gprof"
 
 for name in $names; do
