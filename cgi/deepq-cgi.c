@@ -206,6 +206,8 @@ cgi_request(const char *conf, cgi_get get, void *arg, cgi_out out,
 	req.purpose = get(arg, "HTTP_PURPOSE");
 	req.x_moz = get(arg, "HTTP_X_MOZ");
 	if (front_check(cfg, &req, 0, &v) != 0) {
+		/* The profile's header links, when its name is valid. */
+		rctx.file = v.file;
 		r = cgi_fail(v.format, v.status, v.message ? v.message :
 		    "out of memory", &rctx, v.head, v.allow_post, gz, out, oarg);
 		goto done;

@@ -36,6 +36,7 @@
 
 static int	front_refuse(struct front_verdict *, int, const char *);
 static int	front_has_key(const char *, const char *);
+static char	*front_file(const char *);
 static int	front_origin_matches(const char *, const char *);
 
 static int
@@ -61,6 +62,33 @@ front_has_key(const char *qs, const char *key)
 			return (1);
 	}
 	return (0);
+}
+
+/*
+ * The file= of a query string that did not parse as a whole, if that
+ * key alone parses: an error page keeps the profile's header links.
+ * NULL if there is none, or it is no valid file name.
+ */
+static char *
+front_file(const char *qs)
+{
+	struct query	*q;
+	const char	*p;
+	char		*one, *file = NULL;
+	int		 status;
+
+	for (p = qs; (p = strstr(p, "file=")) != NULL; p += 5) {
+		if (p == qs || p[-1] == '&' || p[-1] == ';')
+			break;
+	}
+	if (p == NULL || (one = strndup(p, strcspn(p, "&;"))) == NULL)
+		return (NULL);
+	if ((q = query_parse(one, &status, NULL)) != NULL &&
+	    query_isset(q, QUERY_FILE))
+		file = strdup(query_str(q, QUERY_FILE));
+	query_free(q);
+	free(one);
+	return (file);
 }
 
 /*
@@ -105,6 +133,7 @@ front_check(const struct config *cfg, const struct front_request *r,
 		return (front_refuse(v, 414, "query string too long"));
 	if ((v->query = query_parse(v->qs, &status, &cause)) == NULL) {
 		v->message = cause;
+		v->file = front_file(v->qs);
 		return (front_refuse(v, status, "bad query"));
 	}
 	if (strcmp(query_str(v->query, QUERY_CMD), "shutdown") == 0) {
@@ -138,6 +167,8 @@ front_check(const struct config *cfg, const struct front_request *r,
 refused:
 	status = 403;
 refused_status:
+	if (query_isset(v->query, QUERY_FILE))
+		v->file = strdup(query_str(v->query, QUERY_FILE));
 	query_free(v->query);
 	v->query = NULL;
 	return (front_refuse(v, status, why));
@@ -156,6 +187,7 @@ front_verdict_free(struct front_verdict *v)
 {
 	free(v->message);
 	free(v->qs);
+	free(v->file);
 	query_free(v->query);
 	memset(v, 0, sizeof *v);
 }

@@ -121,6 +121,8 @@ static void	web_completed(void *, struct MHD_Connection *, void **,
 static void	web_header(void *, const char *, const char *);
 static MHD_Result_t web_send(struct MHD_Connection *, const struct answer *,
 		    int);
+static MHD_Result_t web_fail_file(struct MHD_Connection *, const char *,
+		    int, const char *, int, const char *);
 static MHD_Result_t web_fail(struct MHD_Connection *, const char *, int,
 		    const char *, int);
 static MHD_Result_t web_static(struct web *, struct MHD_Connection *,
@@ -217,6 +219,14 @@ static MHD_Result_t
 web_fail(struct MHD_Connection *c, const char *format, int status,
     const char *message, int allow_post)
 {
+	return (web_fail_file(c, format, status, message, allow_post, NULL));
+}
+
+/* The same, with the header links of profile file (NULL: none). */
+static MHD_Result_t
+web_fail_file(struct MHD_Connection *c, const char *format, int status,
+    const char *message, int allow_post, const char *file)
+{
 	/* From "/" on: a 404 for any other path still links home. */
 	struct render_context	 rctx = { "/?", WEB_STATIC, NULL };
 	struct answer		*a;
@@ -224,6 +234,7 @@ web_fail(struct MHD_Connection *c, const char *format, int status,
 
 	if (status >= 500)
 		fprintf(stderr, "deepq web: %d %s\n", status, message);
+	rctx.file = file;
 	if ((a = answer_error(format, status, message, &rctx)) == NULL)
 		return (MHD_NO);
 	ret = web_send(c, a, allow_post);
@@ -552,8 +563,8 @@ web_handler(void *arg, struct MHD_Connection *c, const char *url,
 	fr.x_moz = H("X-Moz");
 #undef H
 	if (front_check(w->cfg, &fr, FRONT_FILE_OPTIONAL, &v) != 0) {
-		ret = web_fail(c, v.format, v.status, v.message ? v.message :
-		    "out of memory", v.allow_post);
+		ret = web_fail_file(c, v.format, v.status, v.message ?
+		    v.message : "out of memory", v.allow_post, v.file);
 		front_verdict_free(&v);
 		return (ret);
 	}
