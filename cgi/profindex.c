@@ -75,7 +75,7 @@ static int	profindex_cmp(const void *, const void *);
 static void	profindex_free(struct profindex *);
 static void	profindex_number(struct outbuf *, int64_t);
 static int	profindex_html(struct outbuf *, const struct profindex *,
-		    const struct render_context *);
+		    const char *, const struct render_context *);
 static int	profindex_json(struct outbuf *, const struct profindex *);
 static int	profindex_text(struct outbuf *, const struct profindex *);
 static int	profindex_none(struct outbuf *, const char *, const char *,
@@ -216,9 +216,10 @@ profindex_link(const char *name)
  */
 static int
 profindex_html(struct outbuf *ob, const struct profindex *x,
-    const struct render_context *ctx)
+    const char *file, const struct render_context *ctx)
 {
-	size_t		 i, s;
+	const char	**names;
+	size_t		 i;
 	char		*l;
 
 	page_begin(ob, "Profiles", ctx, NULL);
@@ -246,30 +247,17 @@ profindex_html(struct outbuf *ob, const struct profindex *x,
 		outbuf_puts(ob, "</td></tr>\n");
 	}
 	outbuf_puts(ob, "</tbody>\n</table>\n");
+	/* The profile a summary sent the user from comes chosen. */
 	if (x->n >= 2) {
-		outbuf_puts(ob, "<form class=\"compare\" method=\"get\" "
-		    "action=\"");
-		escape_html_buf(ob, ctx->link_base, strlen(ctx->link_base));
-		outbuf_puts(ob, "\"><h2>Compare two profiles</h2>\n");
-		for (s = 0; s < 2; s++) {
-			outbuf_puts(ob, s == 0 ? "<label>Profile <select "
-			    "name=\"file\">" : " <label>with the base <select "
-			    "name=\"base\">");
-			for (i = 0; i < x->n; i++) {
-				outbuf_puts(ob, i == s ? "<option selected>" :
-				    "<option>");
-				escape_html_buf(ob, x->ev[i].name,
-				    strlen(x->ev[i].name));
-				outbuf_puts(ob, "</option>");
-			}
-			outbuf_puts(ob, "</select></label>\n");
+		if ((names = reallocarray(NULL, x->n, sizeof *names)) ==
+		    NULL) {
+			outbuf_fail(ob);
+			return (-1);
 		}
-		outbuf_puts(ob, "<label><input type=\"checkbox\" "
-		    "name=\"normalize\" value=\"1\"> normalize the totals"
-		    "</label>\n<input type=\"hidden\" name=\"cmd\" "
-		    "value=\"top\"><input type=\"hidden\" name=\"sort\" "
-		    "value=\"delta\"><button type=\"submit\">Compare</button>"
-		    "</form>\n");
+		for (i = 0; i < x->n; i++)
+			names[i] = x->ev[i].name;
+		page_compare(ob, ctx, names, x->n, file);
+		free(names);
 	}
 	page_end(ob, ctx);
 	return (outbuf_failed(ob) ? -1 : 0);
@@ -444,7 +432,7 @@ profindex_answer(const struct config *cfg, const struct query *q,
 		r = profindex_text(&ob, &x);
 	} else {
 		a->content_type = "text/html; charset=utf-8";
-		r = profindex_html(&ob, &x, ctx);
+		r = profindex_html(&ob, &x, file, ctx);
 	}
 	profindex_free(&x);
 	return (profindex_finish(&ob, a, r, cause));

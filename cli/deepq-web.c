@@ -128,7 +128,7 @@ static MHD_Result_t web_fail(struct MHD_Connection *, const char *, int,
 static MHD_Result_t web_static(struct web *, struct MHD_Connection *,
 		    const char *);
 static MHD_Result_t web_index(struct web *, struct MHD_Connection *,
-		    const char *);
+		    const char *, const char *);
 static void	web_scan(struct web *, const char *, int, struct web_entry **,
 		    size_t *, size_t *);
 static int	web_entry_cmp(const void *, const void *);
@@ -408,7 +408,8 @@ web_scan(struct web *w, const char *rel, int depth, struct web_entry **ev,
 
 /* `/': the profiles under the root, in the format asked for. */
 static MHD_Result_t
-web_index(struct web *w, struct MHD_Connection *c, const char *format)
+web_index(struct web *w, struct MHD_Connection *c, const char *format,
+    const char *file)
 {
 	struct render_context	 rctx = { "?", WEB_STATIC, NULL };
 	const struct renderer	*rd;
@@ -489,9 +490,14 @@ web_index(struct web *w, struct MHD_Connection *c, const char *format)
 			display_cell(d, t, r, 3, "none", NULL, DISPLAY_DIM);
 	}
 
+	/* The profile a summary sent the user from comes chosen. */
 	t = display_compare(d);
-	for (i = 0; i < n; i++)
+	for (i = 0; t != NULL && i < n; i++) {
 		display_link(d, t, ev[i].name, NULL);
+		if (file != NULL && strcmp(ev[i].name, file) == 0 &&
+		    t->nrows > 0)
+			t->cells[t->nrows - 1].flags |= DISPLAY_STRONG;
+	}
 
 	memset(&a, 0, sizeof a);
 	a.status = 200;
@@ -569,7 +575,9 @@ web_handler(void *arg, struct MHD_Connection *c, const char *url,
 		return (ret);
 	}
 	if (!query_isset(v.query, QUERY_FILE) || front_is_index(v.query)) {
-		ret = web_index(w, c, query_str(v.query, QUERY_FORMAT));
+		ret = web_index(w, c, query_str(v.query, QUERY_FORMAT),
+		    query_isset(v.query, QUERY_FILE) ?
+		    query_str(v.query, QUERY_FILE) : NULL);
 		front_verdict_free(&v);
 		return (ret);
 	}

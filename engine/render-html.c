@@ -288,63 +288,36 @@ html_table(struct outbuf *ob, const struct display_block *b,
 }
 
 /*
- * The form that starts a comparison: a profile, a base (the second
- * profile preselected), normalize; it opens the top functions by the
- * change of their total.
+ * The form that starts a comparison (common/page.c): on a summary (one
+ * profile), the base picked from the front end's list; on an index,
+ * both picked from its list, the profile a summary sent the user from
+ * (a row flagged DISPLAY_STRONG) already chosen.
  */
 static void
 html_compare(struct outbuf *ob, const struct display_block *b,
     const struct render_context *ctx, const struct query *self)
 {
-	size_t	 k, s;
+	const char	**names;
+	const char	 *file = NULL;
+	size_t		  k;
 
-	/* One profile (a summary): the base is named, not picked. */
 	if (b->nrows == 1) {
-		outbuf_puts(ob, "<form class=\"compare\" id=\"compare\" "
-		    "method=\"get\" action=\"");
-		html_escape(ob, ctx->link_base ? ctx->link_base : "?");
-		outbuf_puts(ob, "\">");
-		page_hidden(ob, QUERY_FILE, b->cells[0].text);
-		/* The page's view state goes on, as with every link. */
-		page_state_hidden(ob, self);
-		/*
-		 * deepq.js turns the field into a list of the profiles
-		 * (cmd=index); without it, the base's name is typed.
-		 */
-		outbuf_puts(ob, "<label>Compare with the base <input "
-		    "type=\"text\" name=\"base\" required "
-		    "data-profiles=\"1\" "
-		    "placeholder=\"profile under the root\"></label>\n"
-		    "<label><input type=\"checkbox\" name=\"normalize\" "
-		    "value=\"0\"> raw totals (not normalised)</label>\n"
-		    "<input type=\"hidden\" name=\"cmd\" value=\"top\">"
-		    "<input type=\"hidden\" name=\"sort\" value=\"delta\">"
-		    "<button type=\"submit\">Compare</button></form>\n");
+		page_compare_pick(ob, ctx, b->cells[0].text, self);
 		return;
 	}
 	if (b->nrows < 2)
 		return;
-	outbuf_puts(ob, "<form class=\"compare\" method=\"get\" action=\"");
-	html_escape(ob, ctx->link_base ? ctx->link_base : "?");
-	outbuf_puts(ob, "\"><h2>Compare two profiles</h2>\n");
-	for (s = 0; s < 2; s++) {
-		outbuf_puts(ob, s == 0 ? "<label>Profile <select name=\"file\">" :
-		    " <label>with the base <select name=\"base\">");
-		for (k = 0; k < b->nrows; k++) {
-			outbuf_puts(ob, "<option");
-			if (k == s)
-				outbuf_puts(ob, " selected");
-			outbuf_putc(ob, '>');
-			html_escape(ob, b->cells[k].text);
-			outbuf_puts(ob, "</option>");
-		}
-		outbuf_puts(ob, "</select></label>\n");
+	if ((names = reallocarray(NULL, b->nrows, sizeof *names)) == NULL) {
+		ob->error = 1;
+		return;
 	}
-	outbuf_puts(ob, "<label><input type=\"checkbox\" name=\"normalize\" "
-	    "value=\"0\"> raw totals (not normalised)</label>\n"
-	    "<input type=\"hidden\" name=\"cmd\" value=\"top\">"
-	    "<input type=\"hidden\" name=\"sort\" value=\"delta\">"
-	    "<button type=\"submit\">Compare</button></form>\n");
+	for (k = 0; k < b->nrows; k++) {
+		names[k] = b->cells[k].text ? b->cells[k].text : "";
+		if (b->cells[k].flags & DISPLAY_STRONG)
+			file = names[k];
+	}
+	page_compare(ob, ctx, names, b->nrows, file);
+	free(names);
 }
 
 /* A switch: its label, then the ways, the current one not a link. */

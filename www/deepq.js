@@ -322,12 +322,13 @@
 	}
 
 	/*
-	 * The summary's compare box: the base picked from the list of
-	 * profiles (cmd=index, which every front end answers), never typed;
-	 * the field stays as it is when the list cannot be had.
+	 * The summary's compare box: the base picked here from the list of
+	 * profiles (cmd=index, which every front end answers), never typed.
+	 * Without the script (or the list) its link opens the index's form
+	 * with this profile chosen.
 	 */
-	var baseField = document.querySelector("form.compare input[data-profiles]");
-	if (baseField && window.fetch) {
+	var pick = document.querySelector("form.compare a[data-profiles]");
+	if (pick && window.fetch) {
 		var cur = new URLSearchParams(window.location.search).get("file");
 
 		fetch("?cmd=index&format=json", { credentials: "same-origin",
@@ -336,13 +337,17 @@
 				throw new Error("HTTP " + r.status);
 			return r.json();
 		}).then(function (j) {
-			var sel = document.createElement("select"), o;
 			var names = (j.profiles || []).map(function (p) {
 				return p.name;
 			}).filter(function (n) { return n !== cur; });
+			var box = pick.parentNode, lab, sel, o, raw, btn;
 
 			if (names.length === 0)
 				return;
+			lab = document.createElement("label");
+			lab.appendChild(document.createTextNode(
+			    "Compare with the base "));
+			sel = document.createElement("select");
 			sel.name = "base";
 			sel.required = true;
 			o = document.createElement("option");
@@ -356,7 +361,23 @@
 				op.textContent = n;
 				sel.appendChild(op);
 			});
-			baseField.parentNode.replaceChild(sel, baseField);
+			lab.appendChild(sel);
+			raw = document.createElement("label");
+			o = document.createElement("input");
+			o.type = "checkbox";
+			o.name = "normalize";
+			o.value = "0";
+			raw.appendChild(o);
+			raw.appendChild(document.createTextNode(
+			    " raw totals (not normalised)"));
+			btn = document.createElement("button");
+			btn.type = "submit";
+			btn.textContent = "Compare";
+			box.parentNode.replaceChild(lab, box);
+			lab.parentNode.appendChild(document.createTextNode(" "));
+			lab.parentNode.appendChild(raw);
+			lab.parentNode.appendChild(document.createTextNode(" "));
+			lab.parentNode.appendChild(btn);
 		}).catch(function () {});
 	}
 
