@@ -59,6 +59,7 @@ enum display_kind {
 #define DISPLAY_DIM	0x20	/* zero or negligible value */
 #define DISPLAY_UP	0x40	/* a change up (comparisons) */
 #define DISPLAY_DOWN	0x80	/* a change down */
+#define DISPLAY_MORE	0x100	/* tree: the row of a node's hidden children */
 #define DISPLAY_HEAT_SHIFT 12	/* share of the total, in percents */
 #define DISPLAY_HEAT(share)	((int)(share) << DISPLAY_HEAT_SHIFT)
 
@@ -108,6 +109,7 @@ struct display	*display_create(const char *);
 void		 display_free(struct display *);
 int		 display_failed(const struct display *);
 void		 display_heading(struct display *, const char *);
+void		 display_hoist(struct display *, size_t);
 void		 display_text(struct display *, const char *, ...)
 		     __attribute__((__format__(__printf__, 2, 3)));
 struct display_block *display_links(struct display *);

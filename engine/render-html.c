@@ -245,6 +245,9 @@ html_table(struct outbuf *ob, const struct display_block *b,
 				html_uint(ob, c->indent);
 				outbuf_putc(ob, '"');
 			}
+			/* deepq.js expands it in place. */
+			if (c->flags & DISPLAY_MORE)
+				outbuf_puts(ob, " data-more=\"1\"");
 			/* deepq.css shades shares and colours changes. */
 			if (c->flags >> DISPLAY_HEAT_SHIFT) {
 				outbuf_puts(ob, " data-h=\"");
@@ -273,7 +276,20 @@ html_table(struct outbuf *ob, const struct display_block *b,
 				outbuf_puts(ob, "</strong>");
 			if (c->link != NULL)
 				outbuf_puts(ob, "</a>");
-			if (c->aux != NULL) {
+			/*
+			 * A tree row's menu, always there: its page (the
+			 * tree rooted at the row) lists the transforms first;
+			 * deepq.js opens them at the row instead.
+			 */
+			if (c->aux != NULL && (c->flags & DISPLAY_TREE)) {
+				outbuf_puts(ob, " <a class=\"aux\"");
+				html_href(ob, c->aux, ctx);
+				outbuf_puts(ob, " title=\"");
+				html_escape(ob, c->auxtext ? c->auxtext : "");
+				outbuf_puts(ob, "\" aria-label=\"");
+				html_escape(ob, c->auxtext ? c->auxtext : "");
+				outbuf_puts(ob, "\">&#8943;</a>");
+			} else if (c->aux != NULL) {
 				outbuf_puts(ob, " <a class=\"aux\"");
 				html_href(ob, c->aux, ctx);
 				outbuf_putc(ob, '>');

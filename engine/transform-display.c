@@ -189,6 +189,34 @@ transform_display_action(struct display *d, struct display_block *b,
 	free(item);
 }
 
+/*
+ * "Invert from here": the subtree at path focused, then inverted (which
+ * functions it spends in, and their callers up to it), from its root.
+ */
+static void
+transform_display_invert(struct display *d, struct display_block *b,
+    const struct query *q, const char *path)
+{
+	const char	*cur = query_str(q, QUERY_T);
+	struct query	*c;
+	char		*tv, *link = NULL;
+
+	if ((c = query_copy(q)) == NULL)
+		return;
+	query_unset(c, QUERY_PATH);
+	query_unset(c, QUERY_OPEN);
+	query_unset(c, QUERY_CLOSE);
+	if (asprintf(&tv, "%s~fs-%s~inv", *cur ? cur : "1", path) == -1)
+		tv = NULL;
+	if (tv != NULL && query_set(c, QUERY_T, tv, NULL) == 0)
+		link = query_format(c);
+	if (link != NULL)
+		display_link(d, b, "invert from here", link);
+	free(link);
+	free(tv);
+	query_free(c);
+}
+
 /* Links that push a transform on the node of path= or the function of func=. */
 static void
 transform_display_actions(struct display *d, const struct profile *p,
@@ -197,6 +225,7 @@ transform_display_actions(struct display *d, const struct profile *p,
 	struct display_block	*b;
 	uint32_t		 node = PROFILE_NONE, f = PROFILE_NONE;
 	char			*path;
+	size_t			 first = d->nblocks;
 
 	if (q->npath > 0 &&
 	    (node = profile_node_path(p, q->path, q->npath)) != PROFILE_NONE)
@@ -215,6 +244,7 @@ transform_display_actions(struct display *d, const struct profile *p,
 		    "mcn-%s", path);
 		transform_display_action(d, b, p, q, "merge its subtree",
 		    "ms-%s", path);
+		transform_display_invert(d, b, q, path);
 		free(path);
 	}
 	transform_display_action(d, b, p, q, "focus on function", "ff-%u", f);
@@ -228,6 +258,9 @@ transform_display_actions(struct display *d, const struct profile *p,
 	if (*profile_func_module(p, f) != '\0')
 		transform_display_action(d, b, p, q, "collapse module",
 		    "cm-%u", f);
+	/* Above the tree's rows: no scrolling past them to reach these. */
+	if (strcmp(query_str(q, QUERY_CMD), "tree") == 0)
+		display_hoist(d, first);
 }
 
 /*
