@@ -10,7 +10,13 @@
 // share, kept across zooms; zoom and reset without a page load; the
 // keyboard alone; a phone's viewport; a comparison normalised by default
 // with its legend; the accessibility check (contrast of the theme
-// colours in both themes, labels, roles).
+// colours in both themes, labels, roles). Then the pages around it:
+// inverted trees of a call graph's profile and of one too large to
+// invert whole (bounded, what it merged counted, a node opened with its
+// real callers); a refused query's error page with the profile's
+// header; the tree's rows (their menu of transforms at the row, "N more"
+// expanded in place with its cost, caller sites by name); a comparison
+// started without the script.
 
 import path from "node:path";
 import { chromium } from "playwright-core";
@@ -414,6 +420,242 @@ async function access(browser) {
 	await page.close();
 }
 
+// The answer to query once its profile is loaded: the first request of
+// a large file starts its load in the background and answers 503 with
+// a page that refreshes itself (Retry-After); a minute at most.
+async function loaded(query) {
+	let r;
+	for (let i = 0; i < 120; i++) {
+		r = await fetch(url(query));
+		if (r.status !== 503 || !r.headers.get("retry-after"))
+			return r;
+		await r.text();
+		await new Promise((res) => setTimeout(res, 500));
+	}
+	return r;
+}
+
+// Inverted trees: a CPython run under callgrind (135,000 call nodes, a
+// call graph's estimated tree) and a generated profile whose inversion
+// is bounded for the page: 200 within the budget, the bounded one's
+// merged callers counted, a closed row opened in place with its real
+// callers.
+async function inverted(browser) {
+	const errors = [];
+	const page = await newPage(browser, errors);
+
+	for (const f of ["cpython-json.callgrind.gz", "big.trace"]) {
+		const tree = url(`?file=${f}&cmd=tree&t=1~inv`);
+		let r = await loaded(tree);
+		let body = await r.text();
+		ok(r.status === 200 && body.length <= BUDGET_BYTES,
+		    `inverted ${f}: the tree, 200, ${body.length} bytes`,
+		    `${r.status} ${body.slice(0, 300)}`);
+		r = await fetch(url(`?file=${f}&cmd=flame&t=1~inv`));
+		body = await r.text();
+		ok(r.status === 200 && body.length <= BUDGET_BYTES &&
+		    (f !== "big.trace" ||
+		    /more callers: \d+ stacks merged/.test(body)),
+		    `inverted ${f}: the flame graph, 200, ${body.length} bytes` +
+		    (f === "big.trace" ? ", the callers merged counted" : ""),
+		    `${r.status} ${body.slice(0, 300)}`);
+		await page.goto(tree);
+		await page.evaluate(() => { window.__same = true; });
+		const rows = page.locator("table#tree tbody tr");
+		const before = await rows.count();
+		const tr = rows.filter({ has: page.locator("a.tog[title=expand]") })
+		    .first();
+		const name = await tr.locator("td.tree a:not(.tog):not(.aux)")
+		    .textContent();
+		const d = parseInt(await tr.locator("td.tree")
+		    .getAttribute("data-depth"), 10);
+		await tr.locator("a.tog").click();
+		await page.waitForFunction((b) => document.querySelectorAll(
+		    "table#tree tbody tr").length > b, before);
+		const kids = await tr.evaluate((row, depth) => {
+			const out = [];
+			for (let n = row.nextElementSibling; n; n = n.nextElementSibling) {
+				const td = n.querySelector("td.tree");
+				const nd = parseInt(td.getAttribute("data-depth"), 10);
+				if (nd <= depth)
+					break;
+				if (nd === depth + 1)
+					out.push(td.textContent.trim());
+			}
+			return out;
+		}, d);
+		ok(kids.length > 0 && kids.every((k) => !/more callers/.test(k)) &&
+		    await page.evaluate(() => window.__same === true),
+		    `inverted ${f}: ${name} opened in place, ${kids.length} ` +
+		    "real callers", kids.join(" | "));
+	}
+	ok(errors.length === 0, "inverted: no script errors",
+	    errors.join("\n"));
+	await page.close();
+}
+
+// A query the front end refuses (400) keeps the profile's header: its
+// links start again from the profile's pages.
+async function refused(browser) {
+	const errors = [];
+	const page = await newPage(browser, errors);
+	const r = await page.goto(url("?file=cliques.folded&cmd=top&limit=abc"));
+	const nav = await page.$$eval("header nav a", (as) =>
+	    as.map((a) => a.textContent));
+	ok(r.status() === 400 && ["cliques.folded", "Top", "Tree", "Flame"]
+	    .every((t) => nav.includes(t)) &&
+	    await page.locator("form.search").count() === 1,
+	    "refused: the 400 page keeps the profile's header", nav.join(" "));
+	await Promise.all([page.waitForURL(/cmd=tree/),
+	    page.click("header nav a:text-is('Tree')")]);
+	ok((await page.textContent("h1")).trim() === "Call tree",
+	    "refused: its Tree link opens the profile's tree");
+	// Whatever the file, the index link is there.
+	await page.goto(url("?file=nothere.folded&cmd=top&limit=abc"));
+	ok(await page.locator("header nav a.home").count() === 1,
+	    "refused: the index link is there whatever the file");
+	// A 404 is an expected console error; only script errors count.
+	ok(errors.filter((e) => !/status of 40[04]/.test(e)).length === 0,
+	    "refused: no script errors", errors.join("\n"));
+	await page.close();
+}
+
+// The tree's rows: each row's menu of transforms at the row (no page
+// load, no scrolling), keyboard too; "N more" expanded in place with its
+// cost shown; without the script the menu's link opens the tree rooted
+// at the row with the transforms first; caller sites by name.
+async function rows(browser) {
+	const errors = [];
+	const page = await newPage(browser, errors);
+
+	await page.goto(url("?file=cliques.folded&cmd=tree"));
+	await page.evaluate(() => { window.__same = true; });
+	const tr = page.locator("table#tree tbody tr", { hasText: "app`eval" })
+	    .first();
+	await tr.locator("a.aux").click();
+	const menu = page.locator(".rowmenu");
+	await menu.waitFor();
+	const items = await menu.locator("a").allTextContents();
+	const rb = await tr.boundingBox(), mb = await menu.boundingBox();
+	ok(["Focus on this node", "Merge this node", "Focus on function",
+	    "Drop samples with function", "Invert from here"]
+	    .every((t) => items.includes(t)) &&
+	    mb.y >= rb.y && mb.y <= rb.y + rb.height + 4 &&
+	    mb.y + mb.height <= 900 &&
+	    await page.evaluate(() => window.__same === true),
+	    "rows: the row's menu opens at the row, its transforms in it",
+	    `${items.join(", ")} at ${mb.y} (row ${rb.y})`);
+	await page.keyboard.press("Escape");
+	ok(await menu.count() === 0, "rows: Esc closes it");
+	await page.keyboard.press("j");
+	await page.keyboard.press("j");
+	await page.keyboard.press("m");
+	const focused = await page.evaluate(() => document.activeElement
+	    .textContent);
+	ok(focused === "Root here", "rows: m opens the selected row's menu",
+	    focused);
+	await page.keyboard.press("Escape");
+	await tr.locator("a.aux").click();
+	await Promise.all([page.waitForURL(/t=1~fs-/),
+	    page.click(".rowmenu a:text-is('Invert from here')")]);
+	const sp = new URL(page.url()).searchParams;
+	ok(sp.get("t") === "1~fs-1,5~inv" &&
+	    /Inverted/.test(await page.textContent("main")),
+	    "rows: Invert from here inverts the row's subtree", page.url());
+
+	// "N more": the cost of what it stands for, then those rows in place.
+	await page.goto(url("?file=wide.folded&cmd=tree"));
+	await page.evaluate(() => { window.__same = true; });
+	const more = page.locator("table#tree td[data-more] a").first();
+	const text = await more.textContent();
+	const cost = await page.locator("table#tree tr:has(td[data-more])")
+	    .first().locator("td.num").first().textContent();
+	const href = await more.getAttribute("href");
+	const before = await page.locator("table#tree tbody tr").count();
+	await more.click();
+	await page.waitForFunction((b) => document.querySelectorAll(
+	    "table#tree tbody tr").length > b, before);
+	const after = await page.locator("table#tree tbody tr").count();
+	const names = await page.$$eval("table#tree td.tree",
+	    (tds) => tds.map((td) => {
+		const a = td.querySelector("a:not(.tog):not(.aux)");
+		return a ? a.textContent : td.textContent.trim();
+	    }));
+	ok(/^\d+ more$/.test(text) && /^[\d,]+$/.test(cost.trim()) &&
+	    /path=1,2/.test(href) && after >= before + parseInt(text, 10) - 1 &&
+	    names.includes("f299") &&
+	    new Set(names).size === names.length &&
+	    await page.evaluate(() => window.__same === true),
+	    `rows: "${text}" (${cost.trim()}) expanded in place, ` +
+	    `${after - before} more rows`, `${before} -> ${after} ${href}`);
+
+	// Caller sites by name, never by node id.
+	await page.goto(url("?file=cliques.folded&cmd=callers&func=5&by=site"));
+	const sites = await page.$$eval("table.report tbody tr td:first-child",
+	    (tds) => tds.map((td) => td.textContent.trim()));
+	ok(sites.some((t) => /via main \u203a eval/.test(t)) &&
+	    sites.every((t) => !/\[[\d,]+\]/.test(t)),
+	    "rows: caller sites by name", sites.join(" | "));
+	ok(errors.length === 0, "rows: no script errors", errors.join("\n"));
+	await page.close();
+
+	// Without the script: the row's link opens the tree rooted at the
+	// row, its transforms above the rows; the link shows on every row.
+	const plain = await newPage(browser, errors, { viewport:
+	    { width: 1200, height: 900 }, javaScriptEnabled: false });
+	await plain.goto(url("?file=cliques.folded&cmd=tree"));
+	const vis = await plain.$$eval("td.tree a.aux", (as) => as.map((a) =>
+	    getComputedStyle(a).opacity));
+	ok(vis.length > 3 && vis.every((o) => o === "1"),
+	    `rows, no script: every row's menu link shows (${vis.length})`);
+	await Promise.all([plain.waitForURL(/path=1,5/), plain.locator(
+	    "table#tree tbody tr", { hasText: "app`eval" }).first()
+	    .locator("a.aux").click()]);
+	const ty = await plain.locator("a:text-is('focus on this node')")
+	    .boundingBox();
+	const tb = await plain.locator("table#tree").boundingBox();
+	ok(ty !== null && ty.y < tb.y && ty.y < 900,
+	    "rows, no script: the transforms come first, on the screen",
+	    `${ty && ty.y} table ${tb.y}`);
+	await plain.close();
+}
+
+// A comparison started without the script: the summary links to the
+// index's form with its profile chosen, the base left to pick (nothing
+// unrelated preselected).
+async function compareNoJs(browser) {
+	const errors = [];
+	const page = await newPage(browser, errors, { viewport:
+	    { width: 1200, height: 900 }, javaScriptEnabled: false });
+
+	await page.goto(url("?cmd=index"));
+	const none = await page.$$eval("form.compare select", (ss) =>
+	    ss.map((s) => s.value));
+	ok(none.length === 2 && none.every((v) => v === ""),
+	    "compare, no script: the index preselects nothing",
+	    none.join(" "));
+	await page.goto(url("?file=diff-new.folded&metric=samples"));
+	ok(await page.locator("form.compare input[type=text]").count() === 0,
+	    "compare, no script: no name to type");
+	await Promise.all([page.waitForURL(/cmd=index/),
+	    page.click("form.compare a[data-profiles]")]);
+	const chosen = await page.$$eval("form.compare select", (ss) =>
+	    ss.map((s) => s.value));
+	ok(chosen[0] === "diff-new.folded" && chosen[1] === "",
+	    "compare, no script: the index's form, this profile chosen",
+	    chosen.join(" "));
+	await page.selectOption("form.compare select[name=base]",
+	    "diff-old.folded");
+	await Promise.all([page.waitForURL(/base=diff-old/),
+	    page.click("form.compare button")]);
+	ok(/Compared with diff-old\.folded \(normalised/.test(
+	    await page.textContent("main")),
+	    "compare, no script: the comparison, normalised", page.url());
+	ok(errors.length === 0, "compare, no script: no errors",
+	    errors.join("\n"));
+	await page.close();
+}
+
 const browser = await chromium.launch({
 	executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
 	args: ["--headless", "--no-sandbox", "--disable-gpu",
@@ -421,7 +663,11 @@ const browser = await chromium.launch({
 	    "--disable-sync", "--no-first-run"],
 });
 try {
-	for (const part of [deep, pointer, keyboard, phone, compare, access]) {
+	const all = [deep, pointer, keyboard, phone, compare, access,
+	    inverted, refused, rows, compareNoJs];
+	const only = (process.env.FLAME_PARTS || "").split(",");
+	for (const part of all.filter((p) => only[0] === "" ||
+	    only.includes(p.name))) {
 		try {
 			await part(browser);
 		} catch (e) {
