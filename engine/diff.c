@@ -194,7 +194,7 @@ nomem:
 int
 diff_init(struct diff *d, const struct profile *p, const struct query *q)
 {
-	const char	*metric = query_str(q, QUERY_METRIC);
+	const char	*metric = q->metric;
 
 	memset(d, 0, sizeof *d);
 	if ((d->bm = profile_metric_find(p, DIFF_METRIC)) == -1)
@@ -203,7 +203,7 @@ diff_init(struct diff *d, const struct profile *p, const struct query *q)
 	if (d->m == -1 || d->m == d->bm)
 		return (0);
 	d->scale = 1.0;
-	d->normalize = query_int(q, QUERY_NORMALIZE) != 0;
+	d->normalize = q->normalize;
 	/* Normalised as pprof does: the base scaled to the same total. */
 	if (d->normalize && p->metrics[d->bm].sum > 0)
 		d->scale = (double)p->metrics[d->m].sum /
@@ -303,14 +303,12 @@ diff_summary(json_t *j, const struct profile *p, const struct diff *d)
 int
 diff_sort(int cmp, const struct query *q)
 {
-	const char	*sort = query_str(q, QUERY_SORT);
-
 	if (!cmp)
 		return (-1);
 	/* The rows of callers and callees sort by the total's change. */
-	if (strcmp(sort, "delta") == 0 || strcmp(sort, "dself") == 0)
+	if (q->sort == QUERY_SORT_DELTA || q->sort == QUERY_SORT_DSELF)
 		return (DIFF_SORT_DELTA);
-	if (strcmp(sort, "ratio") == 0)
+	if (q->sort == QUERY_SORT_RATIO)
 		return (DIFF_SORT_RATIO);
 	return (-1);
 }
@@ -492,28 +490,36 @@ void
 diff_controls(struct display *d, const struct query *q, int sorts)
 {
 	struct display_block	*l;
+	struct query		 v = *q;
 	char			*link;
-	int			 norm = query_int(q, QUERY_NORMALIZE) != 0;
 
 	l = display_switch(d, "Comparison");
 	/* Normalised is the default: raw totals are normalize=0. */
-	link = report_link(q, QUERY_NORMALIZE, norm ? "0" : NULL, -1);
-	display_link(d, l, norm ? "raw totals" : "normalize the totals", link);
+	v.normalize = !q->normalize;
+	link = query_format(&v);
+	display_link(d, l, q->normalize ? "raw totals" :
+	    "normalize the totals", link);
 	free(link);
 	if (sorts) {
-		link = report_link(q, QUERY_SORT, "delta", QUERY_FROM, NULL, -1);
+		link = report_sort_link(q, QUERY_SORT_DELTA);
 		display_link(d, l, "sort by \xce\x94 total", link);
 		free(link);
-		link = report_link(q, QUERY_SORT, "dself", QUERY_FROM, NULL, -1);
+		link = report_sort_link(q, QUERY_SORT_DSELF);
 		display_link(d, l, "sort by \xce\x94 self", link);
 		free(link);
-		link = report_link(q, QUERY_SORT, "ratio", QUERY_FROM, NULL, -1);
+		link = report_sort_link(q, QUERY_SORT_RATIO);
 		display_link(d, l, "sort by ratio", link);
 		free(link);
 	}
-	link = report_link(q, QUERY_BASE, NULL, QUERY_NORMALIZE, NULL,
-	    QUERY_SORT, NULL, QUERY_PATH, NULL, QUERY_OPEN, NULL, QUERY_CLOSE,
-	    NULL, -1);
+	/* The profile alone: its tree's nodes are no longer the same. */
+	v = *q;
+	v.base = "";
+	query_key_reset(&v, QUERY_NORMALIZE);
+	v.sort = QUERY_SORT_TOTAL;
+	v.path = NULL;
+	v.npath = 0;
+	v.open = v.close = "";
+	link = query_format(&v);
 	display_link(d, l, "stop comparing", link);
 	free(link);
 }
@@ -526,19 +532,18 @@ diff_head_sort(struct display *d, struct display_block *t, uint32_t col,
 	char	*link;
 
 	diff_head(d, t, col);
-	link = report_link(q, QUERY_SORT, "delta", QUERY_FROM, NULL, -1);
-	display_head(d, t, col + 1, strcmp(query_str(q, QUERY_SORT),
-	    "delta") == 0 ? "\xce\x94 total \xe2\x96\xbc" : "\xce\x94 total",
-	    link, DISPLAY_NUM);
-	free(link);
-	link = report_link(q, QUERY_SORT, "ratio", QUERY_FROM, NULL, -1);
-	display_head(d, t, col + 2, strcmp(query_str(q, QUERY_SORT),
-	    "ratio") == 0 ? "Ratio \xe2\x96\xbc" : "Ratio", link,
+	link = report_sort_link(q, QUERY_SORT_DELTA);
+	display_head(d, t, col + 1, q->sort == QUERY_SORT_DELTA ?
+	    "\xce\x94 total \xe2\x96\xbc" : "\xce\x94 total", link,
 	    DISPLAY_NUM);
 	free(link);
-	link = report_link(q, QUERY_SORT, "dself", QUERY_FROM, NULL, -1);
-	display_head(d, t, col + 3, strcmp(query_str(q, QUERY_SORT),
-	    "dself") == 0 ? "\xce\x94 self \xe2\x96\xbc" : "\xce\x94 self",
-	    link, DISPLAY_NUM);
+	link = report_sort_link(q, QUERY_SORT_RATIO);
+	display_head(d, t, col + 2, q->sort == QUERY_SORT_RATIO ?
+	    "Ratio \xe2\x96\xbc" : "Ratio", link, DISPLAY_NUM);
+	free(link);
+	link = report_sort_link(q, QUERY_SORT_DSELF);
+	display_head(d, t, col + 3, q->sort == QUERY_SORT_DSELF ?
+	    "\xce\x94 self \xe2\x96\xbc" : "\xce\x94 self", link,
+	    DISPLAY_NUM);
 	free(link);
 }

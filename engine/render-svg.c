@@ -32,6 +32,7 @@
 #include "query.h"
 #include "render.h"
 #include "report.h"
+#include "svgdoc.h"
 
 /*
  * format=svg: a cmd=flame report drawn from its typed result (flame.h),
@@ -59,9 +60,6 @@
 
 static int	svg_render(struct outbuf *, const json_t *,
 		    const struct display *, const struct render_context *);
-static int	svg_error(struct outbuf *, int, const char *,
-		    const struct render_context *);
-static void	svg_begin(struct outbuf *, int, int, const char *);
 static void	svg_color(struct outbuf *, const char *, const char *,
 		    const char *);
 static void	svg_diff_color(struct outbuf *, int64_t, int64_t);
@@ -70,11 +68,7 @@ static void	svg_capped(struct outbuf *, const char *, size_t, const char *);
 static uint32_t	svg_hash(const char *, uint32_t);
 
 const struct renderer render_svg = {
-	.name = "svg",
-	.content_type = "image/svg+xml",
-	.needs_display = 1,
 	.render = svg_render,
-	.error = svg_error,
 };
 
 /* The interactive part; constant, so nothing from a profile reaches it. */
@@ -325,31 +319,6 @@ svg_fitted(struct outbuf *ob, const char *s, double w)
 	svg_capped(ob, s, cut, "..");
 }
 
-static void
-svg_begin(struct outbuf *ob, int width, int height, const char *style)
-{
-	outbuf_printf(ob, "<?xml version=\"1.0\" encoding=\"UTF-8\" "
-	    "standalone=\"no\"?>\n"
-	    "<svg version=\"1.1\" xmlns=\"http://www.w3.org/2000/svg\" "
-	    "width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
-	    "data-style=\"%s\">\n", width, height, width, height, style);
-	outbuf_puts(ob, "<defs><linearGradient id=\"bg\" y1=\"0\" y2=\"1\" "
-	    "x1=\"0\" "
-	    "x2=\"0\"><stop stop-color=\"#eeeeee\" offset=\"5%\"/>"
-	    "<stop stop-color=\"#eeeeb0\" offset=\"95%\"/></linearGradient>"
-	    "</defs>\n<style type=\"text/css\">text{font-family:Verdana,"
-	    "sans-serif;font-size:12px;fill:#000}#title{font-size:17px;"
-	    "text-anchor:middle}#subtitle{text-anchor:middle;fill:#777}"
-	    ".ui{cursor:pointer}#frames g{cursor:pointer}#frames g:hover rect"
-	    "{stroke:#000;stroke-width:0.5}"
-	    /* Dark viewers: a dark ground, light text, frames as they are. */
-	    "@media (prefers-color-scheme:dark){#ground{fill:#16181b}"
-	    "text{fill:#e6e6e6}#subtitle{fill:#999}#frames text{fill:#000}}"
-	    "</style>\n");
-	outbuf_printf(ob, "<rect id=\"ground\" x=\"0\" y=\"0\" width=\"%d\" "
-	    "height=\"%d\" fill=\"url(#bg)\"/>\n", width, height);
-}
-
 /* A frame's name and module: the root is "all". */
 static const char *
 svg_name(const struct flame_graph *g, const struct flame_frame *f,
@@ -432,7 +401,7 @@ svg_render(struct outbuf *ob, const json_t *j, const struct display *d,
 	height = ((int)g->depth + 1) * SVG_FRAME + SVG_TOP + SVG_BOTTOM;
 	scale = g->total > 0 ? (g->width - 2.0 * SVG_XPAD) / (double)g->total :
 	    0;
-	svg_begin(ob, g->width, height, g->style);
+	svgdoc_begin(ob, g->width, height, g->style);
 	outbuf_puts(ob, "<script type=\"text/ecmascript\"><![CDATA[\n");
 	outbuf_puts(ob, svg_script);
 	outbuf_puts(ob, "]]></script>\n");
@@ -513,17 +482,16 @@ svg_legend(struct outbuf *ob, const struct flame_graph *g)
 static void
 svg_frame_attrs(struct outbuf *ob, const struct flame_graph *g,
     const struct flame_frame *f, const char *module,
-    const struct query_tmpl *tfunc, const char *link_base)
+    const struct query_tmpl *tfunc, struct query *vf, const char *link_base)
 {
 	char		 key[16], *link;
-	const char	*v[1];
 
 	outbuf_printf(ob, "<a role=\"treeitem\" aria-level=\"%u\" "
 	    "tabindex=\"%d\"", f->depth + 1, f->depth == 0 ? 0 : -1);
 	if (f->depth > 0) {
 		snprintf(key, sizeof key, "%u", f->func);
-		v[0] = key;
-		if ((link = query_tmpl_fill(tfunc, v)) == NULL) {
+		vf->func = key;
+		if ((link = query_tmpl_fill(tfunc, vf)) == NULL) {
 			outbuf_fail(ob);
 			return;
 		}
@@ -566,13 +534,17 @@ svg_inline(struct outbuf *ob, const struct flame_graph *g,
 	const struct flame_frame	*f;
 	const char			*name, *module;
 	struct query_tmpl		 tfunc;
+	struct query			 vf;
 	int				 height, icicle, r = -1;
 	double				 scale, px, pw, y;
 	size_t				 i;
 
 	memset(&tfunc, 0, sizeof tfunc);
-	if (g == NULL || q == NULL ||
-	    report_goto_tmpl(&tfunc, q, "func", QUERY_FUNC, 1) == -1)
+	if (g == NULL || q == NULL)
+		goto done;
+	/* Each frame's function page: the view of cmd=func. */
+	report_view(&vf, q, CMD_FUNC);
+	if (query_tmpl_init(&tfunc, &vf, QUERY_FUNC, 1) == -1)
 		goto done;
 	icicle = strcmp(g->style, "flame") != 0;
 	height = ((int)g->depth + 1) * SVG_FRAME + 4;
@@ -604,7 +576,7 @@ svg_inline(struct outbuf *ob, const struct flame_graph *g,
 		pw = f->w * scale;
 		y = icicle ? f->depth * SVG_FRAME :
 		    height - (f->depth + 1.0) * SVG_FRAME;
-		svg_frame_attrs(ob, g, f, module, &tfunc, link_base);
+		svg_frame_attrs(ob, g, f, module, &tfunc, &vf, link_base);
 		outbuf_puts(ob, "<title>");
 		svg_capped(ob, name, SVG_MAX_NAME, "...");
 		svg_figures(ob, g, f, NULL);
@@ -627,16 +599,4 @@ svg_inline(struct outbuf *ob, const struct flame_graph *g,
 done:
 	query_tmpl_clear(&tfunc);
 	return (r);
-}
-
-/* An error as a small SVG, so an <img> or a viewer shows the reason. */
-static int
-svg_error(struct outbuf *ob, int status, const char *message,
-    const struct render_context *ctx)
-{
-	svg_begin(ob, 800, 60, "error");
-	outbuf_printf(ob, "<text x=\"10\" y=\"35\">Error %d: ", status);
-	escape_xml(ob, message);
-	outbuf_puts(ob, "</text>\n</svg>\n");
-	return (outbuf_failed(ob));
 }

@@ -116,9 +116,6 @@ static int	flame_order_cmp(const void *, const void *);
 static int	flame_page_cmp(const void *, const void *);
 
 const struct report_entry report_flame_entry = {
-	.name = "flame",
-	.title = "Flame graph",
-	.formats = "svg|json|html",
 	.create = flame_create,
 	.json = flame_json,
 	.display = flame_display,
@@ -519,12 +516,13 @@ flame_create(const struct profile *p, const struct query *q,
 {
 	struct flame_result	*t;
 	struct flame		*fl;
-	const char		*style = query_str(q, QUERY_STYLE);
+	const char		*style = query_enum_name(QUERY_STYLE,
+				    q->style);
 	char			*self;
 	int64_t			 total;
 	double			 scale;
 	size_t			 i, linkbytes;
-	int			 chart = strcmp(style, "chart") == 0, m;
+	int			 chart = q->style == QUERY_STYLE_CHART, m;
 
 	if ((m = report_metric(p, q, e)) == -1)
 		return (NULL);
@@ -534,7 +532,7 @@ flame_create(const struct profile *p, const struct query *q,
 	fl->p = p;
 	fl->m = m;
 	fl->cost = ctx->cost;
-	fl->maxdepth = (uint32_t)query_int(q, QUERY_MAXDEPTH);
+	fl->maxdepth = (uint32_t)q->maxdepth;
 	fl->cmp = diff_init(&fl->dd, p, q) && fl->dd.m == fl->m;
 	if (chart && fl->cmp) {
 		report_error_set(e, 400, "style=chart cannot compare (base=)");
@@ -556,9 +554,8 @@ flame_create(const struct profile *p, const struct query *q,
 			total += p->sample_weight[i];
 	} else
 		total = p->metrics[fl->m].total[PROFILE_ROOT];
-	scale = total > 0 ? (query_int(q, QUERY_WIDTH) - 2.0 * FLAME_XPAD) /
-	    (double)total : 0;
-	fl->minunits = scale > 0 ? query_number(q, QUERY_MINWIDTH) / scale : 0;
+	scale = total > 0 ? (q->width - 2.0 * FLAME_XPAD) / (double)total : 0;
+	fl->minunits = scale > 0 ? q->minwidth / scale : 0;
 	if (total > 0 && (chart ? flame_chart(fl) : flame_tree(fl)) == -1)
 		goto costly;
 	if (chart) {
@@ -568,7 +565,7 @@ flame_create(const struct profile *p, const struct query *q,
 	}
 	t->laid = fl->n;
 	/* The page has its budget, the JSON and the SVG file theirs. */
-	t->page = strcmp(query_str(q, QUERY_FORMAT), "html") == 0;
+	t->page = q->format == FMT_HTML;
 	if (t->page) {
 		if ((self = query_format(q)) == NULL)
 			goto nomem;
@@ -593,15 +590,15 @@ flame_create(const struct profile *p, const struct query *q,
 	t->g.v = fl->v;
 	t->g.n = t->kept;
 	t->g.total = total;
-	t->g.width = (int)query_int(q, QUERY_WIDTH);
+	t->g.width = (int)q->width;
 	t->g.compared = fl->cmp;
 	t->g.cut = t->pagecut > 0;
 	t->g.style = style;
-	t->g.palette = query_str(q, QUERY_PALETTE);
-	t->g.title = query_str(q, QUERY_TITLE);
+	t->g.palette = query_enum_name(QUERY_PALETTE, q->palette);
+	t->g.title = q->title;
 	t->g.subtitle = t->subtitle;
-	t->g.countname = *query_str(q, QUERY_COUNTNAME) ? query_str(q,
-	    QUERY_COUNTNAME) : p->metrics[fl->m].name;
+	t->g.countname = *q->countname ? q->countname :
+	    p->metrics[fl->m].name;
 	return (t);
 costly:
 	if (cost_over(ctx->cost)) {
@@ -642,7 +639,7 @@ flame_json(const void *v, const struct query *q)
 	char				 key[16];
 	size_t				 i, k;
 
-	if ((j = report_new("flame")) == NULL ||
+	if ((j = report_new(CMD_FLAME)) == NULL ||
 	    (frames = json_array()) == NULL)
 		goto nomem;
 	json_object_set_new(j, "frames", frames);
@@ -678,7 +675,7 @@ flame_json(const void *v, const struct query *q)
 	json_object_set_new(j, "palette", json_string(g->palette));
 	json_object_set_new(j, "width", json_integer(g->width));
 	json_object_set_new(j, "minwidth", json_real(t->thr > 0 ?
-	    (double)t->thr * t->scale : query_number(q, QUERY_MINWIDTH)));
+	    (double)t->thr * t->scale : q->minwidth));
 	json_object_set_new(j, "maxdepth", json_integer(t->fl.maxdepth));
 	json_object_set_new(j, "depth", json_integer(g->depth));
 	json_object_set_new(j, "omitted", json_integer((json_int_t)(t->laid -
@@ -702,23 +699,21 @@ nomem:
 static char *
 flame_title(const struct query *q, const char *metric, int *ntf)
 {
-	const char	*style = query_str(q, QUERY_STYLE), *c;
+	const char	*c;
 	char		*title;
-	size_t		 i;
-	static const enum query_key filters[] = { QUERY_FOCUS, QUERY_IGNORE,
-	    QUERY_HIDE, QUERY_SHOW, QUERY_MIN_TICKS, QUERY_MIN_WORDS,
-	    QUERY_EXCLUDE };
+	int		 k;
 
 	*ntf = 0;
-	for (c = query_str(q, QUERY_T); *c != '\0'; c++)
+	for (c = q->t; *c != '\0'; c++)
 		*ntf += *c == '~';
-	for (i = 0; i < sizeof filters / sizeof filters[0]; i++)
-		*ntf += query_isset(q, filters[i]) != 0;
-	if (asprintf(&title, "%s of %s%s%s%s", strcmp(style, "chart") == 0 ?
-	    "Flame chart" : strcmp(style, "icicle") == 0 ? "Icicle graph" :
-	    "Flame graph", metric,
-	    query_isset(q, QUERY_BASE) ? ", compared with " : "",
-	    query_isset(q, QUERY_BASE) ? query_str(q, QUERY_BASE) : "",
+	for (k = 0; k < QUERY_NKEYS; k++) {
+		if (query_keyinfo(k)->flags & QUERY_KEY_FILTER)
+			*ntf += query_key_isset(q, k) != 0;
+	}
+	if (asprintf(&title, "%s of %s%s%s%s", q->style ==
+	    QUERY_STYLE_CHART ? "Flame chart" : q->style ==
+	    QUERY_STYLE_ICICLE ? "Icicle graph" : "Flame graph", metric,
+	    *q->base ? ", compared with " : "", q->base,
 	    *ntf == 0 ? "" : *ntf == 1 ? ", 1 transform" : ", transforms") ==
 	    -1)
 		return (NULL);
@@ -741,20 +736,22 @@ flame_display(const void *v, const struct report_notes *notes,
 	const struct profile	*p = fl->p;
 	struct display		*d;
 	struct display_block	*l;
-	const char		*style = query_str(q, QUERY_STYLE);
 	const char		*metric = p->metrics[fl->m].name;
-	const char		*t = query_str(q, QUERY_T);
-	char			*title, *link, *item, *num;
+	const char		*t = q->t;
+	struct query		 view;
+	char			*title, *link, *item, *num, *mw;
 	int64_t			 narrow = tr->chart ? 0 : fl->narrow;
 	int64_t			 omitted = (int64_t)(tr->laid - tr->kept);
 	int			 ntf, chartable = p->nsamples > 0 &&
 				    fl->m == 0 && !fl->cmp;
 	size_t			 i;
 	static const struct {
-		const char	*style, *text;
+		enum query_style	 style;
+		const char		*text;
 	} styles[] = {
-		{ "flame", "flame graph" }, { "icicle", "icicle graph" },
-		{ "chart", "flame chart (time order)" },
+		{ QUERY_STYLE_FLAME, "flame graph" },
+		{ QUERY_STYLE_ICICLE, "icicle graph" },
+		{ QUERY_STYLE_CHART, "flame chart (time order)" },
 	};
 
 	if ((title = flame_title(q, metric, &ntf)) == NULL ||
@@ -763,7 +760,7 @@ flame_display(const void *v, const struct report_notes *notes,
 		return (NULL);
 	}
 	free(title);
-	if (strcmp(style, "chart") != 0)
+	if (q->style != QUERY_STYLE_CHART)
 		columns_metrics_profile(d, q, p, fl->m, notes->compared);
 	if (notes->compared)
 		diff_text(d, p, &notes->diff, notes->base_name);
@@ -774,10 +771,13 @@ flame_display(const void *v, const struct report_notes *notes,
 	    num ? num : "?", metric, narrow > 0 || omitted > 0 ?
 	    "" : " Nothing left out.");
 	free(num);
-	if (narrow > 0)
+	if (narrow > 0) {
+		mw = query_key_text(q, QUERY_MINWIDTH);
 		display_text(d, "%lld subtree%s narrower than %s px left out: "
 		    "zoom on a frame to see what it holds.", (long long)narrow,
-		    narrow == 1 ? "" : "s", query_str(q, QUERY_MINWIDTH));
+		    narrow == 1 ? "" : "s", mw ? mw : "?");
+		free(mw);
+	}
 	if (omitted > 0 && tr->page)
 		display_text(d, "%lld more frame%s merged into the frames "
 		    "under them to keep the page light (at most %d frames, "
@@ -789,22 +789,27 @@ flame_display(const void *v, const struct report_notes *notes,
 		    "budget.", (long long)omitted, FLAME_MAX_FRAMES);
 	l = display_links(d);
 	for (i = 0; i < sizeof styles / sizeof styles[0]; i++) {
-		if (strcmp(styles[i].style, style) == 0 || (i == 2 &&
-		    !chartable))
+		if (styles[i].style == q->style ||
+		    (styles[i].style == QUERY_STYLE_CHART && !chartable))
 			continue;
-		link = report_link(q, QUERY_STYLE, i == 0 ? NULL :
-		    styles[i].style, -1);
+		view = *q;
+		view.style = styles[i].style;
+		link = query_format(&view);
 		display_link(d, l, styles[i].text, link);
 		free(link);
 	}
-	if (strcmp(style, "chart") != 0 && asprintf(&item, "%s~inv",
+	if (q->style != QUERY_STYLE_CHART && asprintf(&item, "%s~inv",
 	    *t ? t : "1") != -1) {
-		link = report_link(q, QUERY_T, item, -1);
+		view = *q;
+		view.t = item;
+		link = query_format(&view);
 		display_link(d, l, "inverted (callers above)", link);
 		free(link);
 		free(item);
 	}
-	link = report_link(q, QUERY_FORMAT, "svg", -1);
+	view = *q;
+	view.format = FMT_SVG;
+	link = query_format(&view);
 	display_link(d, l, "SVG file", link);
 	free(link);
 	if (notes->compared)

@@ -565,7 +565,7 @@ transform_want_create(const struct query *q)
 		return (NULL);
 	if ((q->npath > 0 && transform_want_add(w, q->path, q->npath,
 	    1) == -1) ||
-	    transform_want_open(w, query_str(q, QUERY_OPEN)) == -1) {
+	    transform_want_open(w, q->open) == -1) {
 		transform_want_free(w);
 		return (NULL);
 	}
