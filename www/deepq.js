@@ -511,10 +511,20 @@
 	 * The summary's compare box: the base picked here from the list of
 	 * profiles (cmd=index, which every front end answers), never typed.
 	 * Without the script (or the list) its link opens the index's form
-	 * with this profile chosen.
+	 * with this profile chosen. The list is asked for on the link's
+	 * click, not with every summary: a site that does not list its
+	 * profiles answers 404, and the link's page says so.
 	 */
 	var pick = document.querySelector("form.compare a[data-profiles]");
-	if (pick && window.fetch) {
+	if (pick && window.fetch)
+		pick.addEventListener("click", function (ev) {
+			if (ev.ctrlKey || ev.metaKey || ev.shiftKey || ev.button !== 0)
+				return;
+			ev.preventDefault();
+			pickList(pick);
+		});
+
+	function pickList(pick) {
 		var cur = new URLSearchParams(window.location.search).get("file");
 
 		fetch("?cmd=index&format=json", { credentials: "same-origin",
@@ -529,7 +539,7 @@
 			var box = pick.parentNode, lab, sel, o, raw, btn;
 
 			if (names.length === 0)
-				return;
+				throw new Error("no other profile");
 			lab = document.createElement("label");
 			lab.appendChild(document.createTextNode(
 			    "Compare with the base "));
@@ -564,7 +574,9 @@
 			lab.parentNode.appendChild(raw);
 			lab.parentNode.appendChild(document.createTextNode(" "));
 			lab.parentNode.appendChild(btn);
-		}).catch(function () {});
+		}).catch(function () {
+			window.location.href = pick.href;
+		});
 	}
 
 	visible();
