@@ -623,19 +623,19 @@ async function rows(browser) {
 }
 
 // A comparison started without the script: the summary links to the
-// index's form with its profile chosen, the base left to pick (nothing
-// unrelated preselected).
+// index's form (common/profindex.c) with its profile chosen and a base
+// of its format.
 async function compareNoJs(browser) {
 	const errors = [];
 	const page = await newPage(browser, errors, { viewport:
 	    { width: 1200, height: 900 }, javaScriptEnabled: false });
 
 	await page.goto(url("?cmd=index"));
-	const none = await page.$$eval("form.compare select", (ss) =>
+	const pair = await page.$$eval("form.compare select", (ss) =>
 	    ss.map((s) => s.value));
-	ok(none.length === 2 && none.every((v) => v === ""),
-	    "compare, no script: the index preselects nothing",
-	    none.join(" "));
+	ok(pair.length === 2 && pair[0] !== pair[1],
+	    "compare, no script: the index offers two different profiles",
+	    pair.join(" "));
 	await page.goto(url("?file=diff-new.folded&metric=samples"));
 	ok(await page.locator("form.compare input[type=text]").count() === 0,
 	    "compare, no script: no name to type");
@@ -643,7 +643,8 @@ async function compareNoJs(browser) {
 	    page.click("form.compare a[data-profiles]")]);
 	const chosen = await page.$$eval("form.compare select", (ss) =>
 	    ss.map((s) => s.value));
-	ok(chosen[0] === "diff-new.folded" && chosen[1] === "",
+	ok(chosen[0] === "diff-new.folded" && chosen[1] !== "" &&
+	    chosen[1] !== "diff-new.folded",
 	    "compare, no script: the index's form, this profile chosen",
 	    chosen.join(" "));
 	await page.selectOption("form.compare select[name=base]",
