@@ -302,6 +302,8 @@ answer_query_parsed(const struct profile *p, const struct query *q,
 		    "out of memory");
 		goto fail;
 	}
+	/* An export is the whole profile: never a bounded inversion. */
+	ts->exact = entry->export != NULL;
 	/* Whether the answer rests on a call graph's estimated tree. */
 	estimated = funcgraph_estimate(use, (cr->flags & CATALOG_TREE) != 0,
 	    ts->n > 0);
@@ -340,9 +342,9 @@ answer_query_parsed(const struct profile *p, const struct query *q,
 	}
 	/*
 	 * One result, then what the renderer takes: the JSON (format=json,
-	 * svg, an export's JSON form) or the page (html, text). A flame
-	 * graph's page draws its frames from its JSON (page_json): the
-	 * page gets it too.
+	 * an export's JSON form) or the page (html, text, and svg, which
+	 * draws the flame graph's result that its page carries). A time
+	 * view's page draws from its JSON (page_json): the page gets it too.
 	 */
 	if ((res = reports_create(entry, use, q, &rc, &e)) == NULL)
 		goto fail;
