@@ -32,6 +32,7 @@
 #include <zstd.h>
 
 #include "cause.h"
+#include "child.h"
 #include "decompress.h"
 
 /*
@@ -593,30 +594,13 @@ decompress_child(struct decompress *d, int out, int err)
 	unsigned char	*buf;
 	char		*why = NULL;
 	ssize_t		 n;
-	int		 keep[3], i, from = 3;
+	int		 keep[3];
 
 	(void)signal(SIGPIPE, SIG_DFL);
 	keep[0] = d->fd;
 	keep[1] = out;
 	keep[2] = err;
-	/* Close 3.. around the three kept, in increasing order. */
-	for (i = 0; i < 3; i++) {
-		int	 j, k = i;
-
-		for (j = i + 1; j < 3; j++)
-			if (keep[j] < keep[k])
-				k = j;
-		j = keep[i];
-		keep[i] = keep[k];
-		keep[k] = j;
-	}
-	for (i = 0; i < 3; i++) {
-		if (keep[i] > from)
-			(void)close_range(from, keep[i] - 1, 0);
-		if (keep[i] >= from)
-			from = keep[i] + 1;
-	}
-	(void)close_range(from, ~0U, 0);
+	child_closefrom(3, keep, 3);
 	if ((buf = malloc(DECOMPRESS_BLOCK)) == NULL) {
 		(void)decompress_write(err, "Eout of memory", 14);
 		_exit(1);

@@ -22,7 +22,6 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-#include <dirent.h>
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -35,6 +34,7 @@
 
 #include "answer-cache.h"
 #include "cache.h"
+#include "child.h"
 #include "compat.h"
 #include "conf.h"
 #include "input.h"
@@ -53,8 +53,6 @@
  * (deepq-server(8)). Started by a client (deepq.cgi, deepq query) with
  * -R, or by hand, when it detaches itself the same way.
  */
-
-extern char	**environ;
 
 static int	 main_readyfd = -1;
 static char	 main_alarm_msg[96];
@@ -162,17 +160,7 @@ main_daemon(void)
 static void
 main_sanitize(int keep)
 {
-	static const char *const pass[] = {
-#ifdef TESTHOOK_ENABLED
-	    "DEEPQ_TEST_HOOKS",
-#endif
-	    "ASAN_OPTIONS", "LSAN_OPTIONS", "UBSAN_OPTIONS" };
-	char		*saved[sizeof pass / sizeof pass[0]];
-	struct dirent	*de;
-	DIR		*d;
-	size_t		 i;
-	int		 fd, null, max = 0, fds[1024];
-	const char	*v;
+	int	 null;
 
 	if ((null = open("/dev/null", O_RDWR)) == -1)
 		err(1, "/dev/null");
@@ -181,31 +169,12 @@ main_sanitize(int keep)
 		exit(1);
 	if (null > 2)
 		close(null);
-	if ((d = opendir("/proc/self/fd")) != NULL) {
-		while ((de = readdir(d)) != NULL && max < 1024) {
-			fd = atoi(de->d_name);
-			if (fd > 2 && fd != keep && fd != dirfd(d) &&
-			    de->d_name[0] != '.')
-				fds[max++] = fd;
-		}
-		closedir(d);
-		for (i = 0; i < (size_t)max; i++)
-			close(fds[i]);
-	}
+	child_closefrom(3, &keep, keep >= 3 ? 1 : 0);
 	umask(077);
 	if (chdir("/") == -1)
 		exit(1);
-	for (i = 0; i < sizeof pass / sizeof pass[0]; i++) {
-		v = getenv(pass[i]);
-		saved[i] = v != NULL ? strdup(v) : NULL;
-	}
-	clearenv();
-	(void)setenv("PATH", "/usr/bin:/bin", 1);
-	for (i = 0; i < sizeof pass / sizeof pass[0]; i++) {
-		if (saved[i] != NULL)
-			(void)setenv(pass[i], saved[i], 1);
-		free(saved[i]);
-	}
+	if (child_env_reset() == -1)
+		exit(1);
 }
 
 /*
