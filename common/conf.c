@@ -71,6 +71,7 @@ static const struct conf_key conf_keys[] = {
 	{ "load_timeout", CONF_INT, OFF(load_timeout), 1, 86400,
 	    "seconds" },
 	{ "load_wait", CONF_INT, OFF(load_wait), 0, 60, "seconds" },
+	{ "max_answer", CONF_U64, OFF(max_answer), 1, 512, "MB" },
 	{ "max_cost", CONF_U64, OFF(max_cost), 0, INT64_MAX,
 	    "node visits" },
 	{ "max_decompressed", CONF_U64, OFF(max_decompressed), 1, 1 << 30,
@@ -87,6 +88,7 @@ static const struct conf_key conf_keys[] = {
 	{ "static_url", CONF_STRING, OFF(static_url), 0, 1024, NULL },
 	{ "want_max_age", CONF_INT, OFF(want_max_age), 1, 86400,
 	    "seconds" },
+	{ "worker_memory", CONF_U64, OFF(worker_memory), 0, 1 << 30, "MB" },
 	{ "write_timeout", CONF_INT, OFF(write_timeout), 1, 3600,
 	    "seconds" },
 };
@@ -136,6 +138,8 @@ conf_create(void)
 	c->max_decompressed = 16384;
 	c->answer_cache = 16;
 	c->max_workers = 2;
+	c->worker_memory = 2048;
+	c->max_answer = 512;
 	c->write_timeout = 10;
 	return (c);
 }

@@ -55,6 +55,8 @@ struct config {
 	uint64_t	 max_decompressed; /* MB a compressed profile gives */
 	uint64_t	 answer_cache;	/* MB of answers kept, 0 = none */
 	int		 max_workers;	/* expensive queries at once, 0 none */
+	uint64_t	 worker_memory;	/* MB a worker may add, 0 = no limit */
+	uint64_t	 max_answer;	/* MB of an answer's body */
 	int		 write_timeout;	/* seconds a reply may stall */
 };
 

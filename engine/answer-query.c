@@ -153,6 +153,7 @@ answer_query_parsed(const struct profile *p, const struct query *q,
 	format = query_str(q, QUERY_FORMAT);
 	/* One budget for the whole query: transforms and report alike. */
 	cost_init(&budget, rc.max_cost, rc.max_msec);
+	cost_watch(&budget, rc.gone, rc.gone_arg);
 	rc.cost = &budget;
 	if ((entry = reports_find(query_str(q, QUERY_CMD))) == NULL) {
 		report_error_set(&e, 400, "report %s is not available",
@@ -255,8 +256,11 @@ body:
 	a->content_type = r->content_type;
 	outbuf_init(&ob);
 	outbuf_check(&ob, answer_query_check, &budget);
+	outbuf_max(&ob, rc.max_body);
 	if ((r->render != NULL ? r->render(&ob, j, d, &ctx->render) :
 	    entry->export(&ob, use, q, &rc, &e)) == -1) {
+		if (e.status == 0 && outbuf_too_large(&ob))
+			report_error_too_large(&e, rc.max_body);
 		outbuf_clear(&ob);
 		answer_free(a);
 		a = NULL;

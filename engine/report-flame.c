@@ -24,6 +24,7 @@
 #include <jansson.h>
 
 #include "columns.h"
+#include "cost.h"
 #include "diff.h"
 #include "display.h"
 #include "profile.h"
@@ -71,6 +72,7 @@ struct flame {
 	int64_t			 narrow;	/* frames left out, minwidth */
 	int			 cmp;		/* a base= comparison */
 	struct diff		 dd;
+	struct cost		*cost;		/* the query's, charged */
 };
 
 /*
@@ -172,6 +174,8 @@ flame_tree(struct flame *fl)
 	stack[sp] = PROFILE_ROOT;
 	xs[sp++] = 0;
 	while (sp > 0) {
+		if (cost_charge(fl->cost, 1) == -1)
+			goto done;
 		sp--;
 		n = stack[sp];
 		x = xs[sp];
@@ -234,6 +238,8 @@ flame_chart(struct flame *fl)
 			    p->node_depth[n] > fl->maxdepth)
 				n = p->node_parent[n];
 			depth = p->node_depth[n];
+			if (cost_charge(fl->cost, (uint64_t)depth + 1) == -1)
+				goto done;
 			for (d = depth; ; n = p->node_parent[n], d--) {
 				anc[d] = n;
 				if (d == 0)
@@ -325,6 +331,7 @@ flame_create(const struct profile *p, const struct query *q,
 	fl->m = m;
 	fl->maxdepth = (uint32_t)query_int(q, QUERY_MAXDEPTH);
 	fl->cmp = diff_init(&fl->dd, p, q) && fl->dd.m == fl->m;
+	fl->cost = ctx->cost;
 	if (chart && fl->cmp) {
 		report_error_set(e, 400, "style=chart cannot compare (base=)");
 		goto fail;
@@ -348,8 +355,13 @@ flame_create(const struct profile *p, const struct query *q,
 	scale = total > 0 ? (query_int(q, QUERY_WIDTH) - 2.0 * FLAME_XPAD) /
 	    (double)total : 0;
 	fl->minunits = scale > 0 ? query_number(q, QUERY_MINWIDTH) / scale : 0;
-	if (total > 0 && (chart ? flame_chart(fl) : flame_tree(fl)) == -1)
+	if (total > 0 && (chart ? flame_chart(fl) : flame_tree(fl)) == -1) {
+		if (cost_over(fl->cost)) {
+			report_error_cost(e, fl->cost);
+			goto fail;
+		}
 		goto nomem;
+	}
 	if (chart)
 		qsort(fl->v, fl->n, sizeof *fl->v, flame_order_cmp);
 

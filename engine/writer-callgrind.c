@@ -152,6 +152,10 @@ writer_callgrind(struct outbuf *ob, const struct profile *p,
 
 	/* The edges: (caller, callee) -> inclusive costs and calls. */
 	for (n = 1; n < p->nnodes; n++) {
+		if (writer_charge(o, ob, 1) == -1) {
+			cause_set(cause, "write error");
+			goto done;
+		}
 		fn = p->node_func[n];
 		used[fn] = 1;
 		if (*profile_func_module(p, fn) != '\0')
@@ -220,7 +224,8 @@ writer_callgrind(struct outbuf *ob, const struct profile *p,
 		} else if (!used[fn])
 			continue;
 		/* A failed buffer (a deadline) stops the walk. */
-		if (outbuf_failed(ob) == -1)
+		if (outbuf_failed(ob) == -1 || writer_charge(o, ob, 1 +
+		    first[fn + 1] - first[fn]) == -1)
 			break;
 		cw_func(&w, "", fn);
 		for (k = 0; k < w.nm; k++)

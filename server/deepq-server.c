@@ -37,6 +37,7 @@
 #include "child.h"
 #include "compat.h"
 #include "conf.h"
+#include "decompress.h"
 #include "input.h"
 #include "profile.h"
 #include "profile-index.h"
@@ -67,7 +68,8 @@ static void	 main_sanitize(int);
 static char	*main_cache_path(const struct config *, const char *,
 		    const char *);
 static void	 main_cache_write(struct server *, const char *,
-		    const struct stat *);
+		    const struct stat *, int);
+static void	 main_cache_wait(struct server *, int);
 
 static void
 usage(void)
@@ -218,19 +220,20 @@ server_title(const char *title)
 }
 
 /*
- * Write the cache of a profile just loaded from its source, in a
- * detached grandchild so that the server is ready at once whatever the
- * write costs. The child shares the profile copy-on-write (nothing in
- * it is written) and first closes every rendezvous fd, so that it holds
- * no lock and is no server. The cache is renamed into place only once
- * complete (cache_write).
+ * Write the cache of a profile just loaded from its source, in a child
+ * so that the server is ready at once whatever the write costs. The
+ * child shares the profile copy-on-write (nothing in it is written) and
+ * first closes every rendezvous fd, so that it holds no lock and is no
+ * server; it dies with the server (child_tie: the cache it would leave
+ * is only ever renamed into place once complete, cache_write) and after
+ * a load's time of CPU. The server reaps it (server.c).
  */
 static void
-main_cache_write(struct server *s, const char *path, const struct stat *st)
+main_cache_write(struct server *s, const char *path, const struct stat *st,
+    int load_timeout)
 {
 	char	*cause = NULL;
-	pid_t	 pid;
-	int	 status;
+	pid_t	 pid, server = getpid();
 
 	if (s->profile->extra != NULL) {
 		log_info("%s: format %s is not cached", s->path,
@@ -242,9 +245,11 @@ main_cache_write(struct server *s, const char *path, const struct stat *st)
 		return;
 	}
 	if (pid != 0) {
-		(void)waitpid(pid, &status, 0);
+		s->cache_writer = pid;
 		return;
 	}
+	if (child_tie(server) == -1)
+		_exit(1);
 	server_title("deepq-server: cache writer");
 	if (s->fifofd != -1)
 		close(s->fifofd);
@@ -254,12 +259,31 @@ main_cache_write(struct server *s, const char *path, const struct stat *st)
 	close(s->dirfd);
 	if (s->readyfd != -1)
 		close(s->readyfd);
-	if ((pid = fork()) != 0)
-		_exit(pid == -1);
+	child_limit_cpu((unsigned int)load_timeout);
 	if (cache_write(s->profile, profile_index_callgraph(s->index, NULL),
 	    path, st, &cause) == -1)
 		log_warnx("cache: %s", cause ? cause : "out of memory");
 	_exit(0);
+}
+
+/*
+ * At the end, the cache writer may finish its file (the next server
+ * maps it), for at most a load's time; then it goes with us.
+ */
+static void
+main_cache_wait(struct server *s, int load_timeout)
+{
+	long long	 end = rundir_now() + (long long)load_timeout * 1000;
+
+	while (s->cache_writer > 0 && rundir_now() < end) {
+		if (waitpid(s->cache_writer, NULL, WNOHANG) != 0)
+			return;
+		usleep(20000);
+	}
+	if (s->cache_writer > 0) {
+		(void)kill(s->cache_writer, SIGKILL);
+		(void)waitpid(s->cache_writer, NULL, 0);
+	}
 }
 
 int
@@ -342,6 +366,8 @@ main(int argc, char **argv)
 		errx(1, "%s", cause);
 	/* The profile's and every base's decompressed-size limit. */
 	input_set_default_limit(cfg->max_decompressed << 20);
+	/* A decoding process is part of a load: no longer than one. */
+	decompress_set_cpu_limit((unsigned int)cfg->load_timeout);
 
 	if (!foreground) {
 		if (main_readyfd == -1)
@@ -487,6 +513,8 @@ main(int argc, char **argv)
 	s.want_max_age = cfg->want_max_age;
 	s.write_timeout = cfg->write_timeout;
 	s.max_workers = cfg->max_workers;
+	s.worker_memory = cfg->worker_memory << 20;
+	s.max_body = cfg->max_answer << 20;
 	s.max_cost = cfg->max_cost;
 	s.load_timeout = cfg->load_timeout;
 	/* Waiting longer for a base than the client waits is no use. */
@@ -510,10 +538,11 @@ main(int argc, char **argv)
 	log_info("%s: loaded in %.3f s (%s%s)", s.path, s.load_time,
 	    s.profile->format, s.from_cache ? ", from the cache" : "");
 	if (cachepath != NULL && !s.from_cache)
-		main_cache_write(&s, cachepath, &st);
+		main_cache_write(&s, cachepath, &st, cfg->load_timeout);
 	free(cachepath);
 
 	server_run(&s);
+	main_cache_wait(&s, cfg->load_timeout);
 
 	if (s.alivefd != -1)
 		close(s.alivefd);
