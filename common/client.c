@@ -137,6 +137,26 @@ client_canceled(const struct client *c)
 	return (c->opts->cancel != NULL && *c->opts->cancel);
 }
 
+/*
+ * No absolute path of ours in a message to the client: the profile's
+ * becomes the name it sent, the root's goes (deepq.cgi(8)).
+ */
+static void
+client_unroot(const struct client *c, char **msg)
+{
+	char	*slash;
+
+	if (c->path != NULL)
+		cause_replace(msg, c->path, c->name);
+	if (c->root != NULL && strcmp(c->root, "/") != 0) {
+		if (asprintf(&slash, "%s/", c->root) != -1) {
+			cause_replace(msg, slash, "");
+			free(slash);
+		}
+		cause_replace(msg, c->root, "the profile root");
+	}
+}
+
 /* An error answer in the query's format; NULL only if out of memory. */
 static struct answer *
 client_error(struct client *c, int status, int retry, const char *fmt, ...)
@@ -149,6 +169,7 @@ client_error(struct client *c, int status, int retry, const char *fmt, ...)
 	if (vasprintf(&msg, fmt, ap) == -1)
 		msg = NULL;
 	va_end(ap);
+	client_unroot(c, &msg);
 	if (msg == NULL)
 		return (NULL);
 	if ((a = answer_error(c->format, status, msg, &c->rctx)) != NULL)
@@ -1016,6 +1037,9 @@ client_query_with(const struct config *cfg, const struct client_options *o,
 	memcpy(c.key, pp.key, sizeof c.key);
 	if (client_open(&c, 1, &why) == -1)
 		a = client_open_error(&c, "runtime directory", errno, why);
+	else if (rundir_secret(c.dirfd, &pp.st))
+		/* A view's password file: as if it were not there. */
+		a = client_error(&c, 404, 0, "%s: no such profile", c.name);
 	else
 		a = client_run(&c, query);
 	client_close(&c);

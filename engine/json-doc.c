@@ -169,6 +169,28 @@ json_doc_parse(char *text, size_t len, json_error_t *jerr)
 }
 
 /*
+ * The bound of a JSON reader that holds its whole text: the file on disk
+ * no larger than JSON_DOC_MAX_FILE, and, decompressed, no more of it
+ * than that either (input_limit: the bytes are counted as they are
+ * decoded, so a small compressed bomb stops at the bound instead of
+ * growing the server by gigabytes). Every JSON reader's input goes
+ * through here, whatever it then does with the text. 0, or -1 with
+ * *cause.
+ */
+int
+json_doc_limit(struct input *in, const char *what, char **cause)
+{
+	if (in->size > JSON_DOC_MAX_FILE) {
+		cause_set(cause, "%s: %llu bytes, more than the %d MiB a %s "
+		    "may have (jansson holds it all in memory)", in->path,
+		    (unsigned long long)in->size, JSON_DOC_MAX_FILE >> 20, what);
+		return (-1);
+	}
+	input_limit(in, JSON_DOC_MAX_FILE, what);
+	return (0);
+}
+
+/*
  * Parse a whole input as one JSON document (what is the format's name
  * in errors). NULL with *cause on failure.
  */
@@ -180,12 +202,8 @@ json_doc_load(struct input *in, const char *what, char **cause)
 	char		*text;
 	size_t		 len;
 
-	if (in->size > JSON_DOC_MAX_FILE) {
-		cause_set(cause, "%s: %llu bytes, more than the %d MiB a %s "
-		    "may have (jansson holds it all in memory)", in->path,
-		    (unsigned long long)in->size, JSON_DOC_MAX_FILE >> 20, what);
+	if (json_doc_limit(in, what, cause) == -1)
 		return (NULL);
-	}
 	if ((text = input_slurp(in, &len, cause)) == NULL)
 		return (NULL);
 	doc = json_doc_parse(text, len, &jerr);

@@ -36,6 +36,7 @@ struct input;
 int	 json_doc_first(const char *, size_t);
 int	 json_doc_has_key(const char *, size_t, int, const char *);
 json_t	*json_doc_parse(char *, size_t, json_error_t *);
+int	 json_doc_limit(struct input *, const char *, char **);
 json_t	*json_doc_load(struct input *, const char *, char **);
 
 #endif /* JSON_DOC_H */

@@ -83,6 +83,8 @@ struct view_extra {
 	struct timespec	 mtime;
 	time_t		 loaded;
 	long long	 refresh;
+	int		 has_secret;	/* a password_file, as secret */
+	struct stat	 secret;
 };
 
 /* A metric of the answer, in the order the ingested profiles had them. */
@@ -297,7 +299,8 @@ view_conf_parse(struct input *in, struct view_conf *vc, char **cause)
  * the view file's directory unless absolute.
  */
 static char *
-view_password(const char *viewpath, const char *file, char **cause)
+view_password(const char *viewpath, const char *file, struct stat *st,
+    char **cause)
 {
 	char	 buf[1024], *path = NULL, *slash;
 	ssize_t	 n;
@@ -312,9 +315,10 @@ view_password(const char *viewpath, const char *file, char **cause)
 		cause_set(cause, "out of memory");
 		return (NULL);
 	}
+	/* Its name is the administrator's: not for the web client. */
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)) == -1 ||
-	    (n = read(fd, buf, sizeof buf - 1)) == -1) {
-		cause_set(cause, "password_file %s: %s", file, strerror(errno));
+	    fstat(fd, st) == -1 || (n = read(fd, buf, sizeof buf - 1)) == -1) {
+		cause_set(cause, "password_file: %s", strerror(errno));
 		if (fd != -1)
 			close(fd);
 		free(path);
@@ -594,7 +598,7 @@ view_load(struct input *in, const struct reader_options *opts, char **cause)
 	struct clickhouse	*ch = NULL;
 	struct clickhouse_buf	 sql = { 0 }, q = { 0 }, ans = { 0 };
 	struct profile		*p = NULL;
-	struct stat		 st;
+	struct stat		 st, pst;
 	char			*password = NULL, *why = NULL;
 	time_t			 now = time(NULL);
 	unsigned		 left;
@@ -626,7 +630,7 @@ view_load(struct input *in, const struct reader_options *opts, char **cause)
 	}
 	clickhouse_timeout(ch, (int)vc.timeout);
 	if (vc.password_file != NULL && (password = view_password(in->path,
-	    vc.password_file, cause)) == NULL)
+	    vc.password_file, &pst, cause)) == NULL)
 		goto out;
 	if ((vc.user != NULL || password != NULL) && clickhouse_auth(ch,
 	    vc.user ? vc.user : "default", password, cause) == -1)
@@ -674,6 +678,10 @@ view_load(struct input *in, const struct reader_options *opts, char **cause)
 	ve->mtime = st.st_mtim;
 	ve->loaded = now;
 	ve->refresh = vc.refresh;
+	if (password != NULL) {
+		ve->has_secret = 1;
+		ve->secret = pst;
+	}
 	p->extra = ve;
 	p->extra_free = free;
 out:
@@ -713,6 +721,22 @@ reader_view_stale(const struct profile *p, const char *path)
 	    st.st_mtim.tv_nsec != ve->mtime.tv_nsec))
 		return ("view file changed");
 	return (NULL);
+}
+
+/*
+ * The password file of a loaded view, if it has one: 1 and its stat in
+ * *st (the server marks it so that no client gets it served), else 0.
+ */
+int
+reader_view_secret(const struct profile *p, struct stat *st)
+{
+	const struct view_extra	*ve;
+
+	if (p == NULL || p->format == NULL || strcmp(p->format, "view") != 0 ||
+	    (ve = p->extra) == NULL || !ve->has_secret)
+		return (0);
+	*st = ve->secret;
+	return (1);
 }
 
 /* Is the file at path a view file (by content, as the probe decides)? */

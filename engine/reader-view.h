@@ -49,5 +49,6 @@ struct profile;
 int		 reader_view_file(const char *);
 const char	*reader_view_stale(const struct profile *, const char *);
 int		 reader_view_unavailable(const char *);
+int		 reader_view_secret(const struct profile *, struct stat *);
 
 #endif /* READER_VIEW_H */

@@ -190,8 +190,10 @@ writer_callgrind(struct outbuf *ob, const struct profile *p,
 	outbuf_puts(ob, "# callgrind format\nversion: 1\ncreator: deepq "
 	    PACKAGE_VERSION "\n");
 	if (p->source != NULL) {
+		/* The file's name only: no server path in an answer. */
+		s = strrchr(p->source, '/');
 		outbuf_puts(ob, "cmd: ");
-		cw_text(ob, p->source);
+		cw_text(ob, s != NULL && s[1] != '\0' ? s + 1 : p->source);
 		outbuf_putc(ob, '\n');
 	}
 	outbuf_puts(ob, "positions: line\nevents:");

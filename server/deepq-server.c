@@ -44,6 +44,7 @@
 #include "profpath.h"
 #include "proto.h"
 #include "reader.h"
+#include "reader-view.h"
 #include "rundir.h"
 #include "server.h"
 #include "testhook.h"
@@ -294,7 +295,7 @@ main(int argc, char **argv)
 	struct input		*in;
 	struct rlimit		 rl;
 	struct sigaction	 sa;
-	struct stat		 st;
+	struct stat		 st, pst;
 	sigset_t		 set;
 	const char		*conffile = NULL, *idle = NULL, *key = NULL;
 	const char		*rundir = NULL, *errstr;
@@ -483,6 +484,10 @@ main(int argc, char **argv)
 	s.load_time = (double)(rundir_now() - t0) / 1000;
 	if (s.profile->source == NULL)
 		s.profile->source = strdup(s.path);
+	/* A view's password file: no client may have it served. */
+	if (reader_view_secret(s.profile, &pst) &&
+	    rundir_secret_mark(s.dirfd, &pst) == -1)
+		log_warn("%s: cannot mark the password file", s.path);
 
 	/* No signal may kill us now without the FIFO being removed. */
 	sigemptyset(&set);

@@ -78,6 +78,8 @@ static int	 server_base_spawn(struct server *, struct server_base *,
 		    const char *, const char *, const struct stat *, char **);
 static int	 server_base_wait(struct server *, struct server_base *,
 		    const char *, const struct stat *, int *, char **);
+static const struct profile *server_base_get(void *, const char *, int *,
+		    char **);
 
 /* Forget a slot, and kill its loader: nobody will read what it makes. */
 static void
@@ -299,17 +301,39 @@ server_base_wait(struct server *s, struct server_base *b, const char *path,
 
 /*
  * The answer_context base_load of a request whose client resolved
- * file= under root (see the top of this file).
+ * file= under root (see the top of this file). Its messages go to the
+ * client: no absolute path in them (a loader's cause starts with the
+ * base's), only names under the root.
  */
 const struct profile *
 server_base_load(void *arg, const char *name, int *status, char **cause)
+{
+	struct server_request	*rq = arg;
+	const struct profile	*p;
+	char			*slash;
+
+	if ((p = server_base_get(arg, name, status, cause)) == NULL &&
+	    rq->root != NULL && *rq->root == '/' && strcmp(rq->root, "/") !=
+	    0) {
+		if (asprintf(&slash, "%s/", rq->root) != -1) {
+			cause_replace(cause, slash, "");
+			free(slash);
+		}
+		cause_replace(cause, rq->root, "the profile root");
+	}
+	return (p);
+}
+
+/* server_base_load's work. */
+static const struct profile *
+server_base_get(void *arg, const char *name, int *status, char **cause)
 {
 	struct server_request	*rq = arg;
 	struct server		*s = rq->server;
 	struct server_base	*b = NULL, *lru = NULL;
 	struct profpath		 pp;
 	struct input		*in;
-	struct stat		 st;
+	struct stat		 st, pst;
 	size_t			 i;
 	int			 r, fd;
 
@@ -320,6 +344,13 @@ server_base_load(void *arg, const char *name, int *status, char **cause)
 	}
 	if (profpath_resolve(rq->root, name, &pp, status, cause) == -1)
 		return (NULL);
+	/* A view's password file: as if it were not there (rundir.c). */
+	if (rundir_secret(s->dirfd, &pp.st)) {
+		*status = 404;
+		cause_set(cause, "%s: no such profile", name);
+		profpath_clear(&pp);
+		return (NULL);
+	}
 	/* What the server reads must be what profpath_resolve opened. */
 	if ((fd = profpath_open_checked(pp.path, pp.dev, pp.ino, &st,
 	    NULL)) == -1) {
@@ -393,6 +424,8 @@ server_base_load(void *arg, const char *name, int *status, char **cause)
 		else {
 			if (b->profile->source == NULL)
 				b->profile->source = strdup(pp.path);
+			if (reader_view_secret(b->profile, &pst))
+				(void)rundir_secret_mark(s->dirfd, &pst);
 			r = 1;
 		}
 		input_free(in);
