@@ -54,12 +54,30 @@ struct clickhouse {
 	char		*path;		/* "/" or "/prefix/" */
 	char		*auth;		/* "Basic ..." or NULL */
 	int		 timeout;	/* seconds per request */
+	/* clickhouse_on_body: the body so far, after each read. */
+	int		 (*on_body)(void *, const char *, size_t, char **);
+	void		*on_body_arg;
+};
+
+/*
+ * An answer as it comes: its headers end at body (0 until seen), the
+ * bytes decoded (de-chunked) end at done, those not yet decoded follow
+ * up to the buffer's end.
+ */
+struct clickhouse_rx {
+	size_t		 body;
+	size_t		 done;
+	int		 chunked;
+	int		 ended;		/* the last chunk seen */
+	int		 crlf;		/* a chunk's CRLF is due */
+	uint64_t	 left;		/* bytes left of the chunk */
 };
 
 static int	 clickhouse_connect(struct clickhouse *, long long, char **);
 static int	 clickhouse_wait(int, short, long long);
 static int	 clickhouse_write_all(int, const void *, size_t, long long);
-static int	 clickhouse_dechunk(struct clickhouse_buf *, size_t);
+static int	 clickhouse_rx_step(struct clickhouse_buf *,
+		    struct clickhouse_rx *);
 static void	 clickhouse_base64(struct clickhouse_buf *, const char *,
 		     size_t);
 
@@ -546,34 +564,89 @@ clickhouse_connect(struct clickhouse *ch, long long end, char **cause)
 	return (fd);
 }
 
-/* Undo chunked transfer coding of the body at cb->b + off, in place. */
+/*
+ * Decode what came since the last call, in place: find the end of the
+ * headers, then undo chunked transfer coding as the chunks arrive, so
+ * that the body decoded so far can be looked at while it is read. 0,
+ * or -1 on a bad chunked answer.
+ */
 static int
-clickhouse_dechunk(struct clickhouse_buf *cb, size_t off)
+clickhouse_rx_step(struct clickhouse_buf *cb, struct clickhouse_rx *rx)
 {
-	char			*r = cb->b + off, *w = r, *end = cb->b + cb->n;
-	char			*e;
+	char			*hend, *p, *e;
+	size_t			 r, k;
 	unsigned long long	 len;
 
-	for (;;) {
-		errno = 0;
-		len = strtoull(r, &e, 16);
-		if (e == r || errno != 0)
-			return (-1);
-		if ((e = memmem(e, end - e, "\r\n", 2)) == NULL)
-			return (-1);
-		r = e + 2;
-		if (len == 0)
-			break;
-		if (len > (unsigned long long)(end - r) ||
-		    (size_t)(end - r) - len < 2)
-			return (-1);
-		memmove(w, r, len);
-		w += len;
-		r += len + 2;
+	if (rx->body == 0) {
+		if ((hend = memmem(cb->b, cb->n, "\r\n\r\n", 4)) == NULL)
+			return (0);
+		rx->body = rx->done = hend + 4 - cb->b;
+		for (p = cb->b; p < hend && (p = memmem(p, hend - p + 2,
+		    "\r\n", 2)) != NULL; p += 2) {
+			if (strncasecmp(p + 2, "Transfer-Encoding:", 18) == 0 &&
+			    strncasecmp(p + 20 + strspn(p + 20, " \t"),
+			    "chunked", 7) == 0)
+				rx->chunked = 1;
+		}
 	}
-	cb->n = w - cb->b;
-	*w = '\0';
+	if (!rx->chunked) {
+		rx->done = cb->n;
+		return (0);
+	}
+	for (r = rx->done; r < cb->n && !rx->ended; ) {
+		if (rx->left > 0) {
+			k = cb->n - r < rx->left ? cb->n - r : rx->left;
+			memmove(cb->b + rx->done, cb->b + r, k);
+			rx->done += k;
+			r += k;
+			if ((rx->left -= k) == 0)
+				rx->crlf = 1;
+		} else if (rx->crlf) {
+			if (cb->n - r < 2)
+				break;
+			if (memcmp(cb->b + r, "\r\n", 2) != 0)
+				return (-1);
+			r += 2;
+			rx->crlf = 0;
+		} else {
+			if ((p = memmem(cb->b + r, cb->n - r, "\r\n", 2)) ==
+			    NULL) {
+				if (cb->n - r > 64)
+					return (-1);
+				break;
+			}
+			errno = 0;
+			len = strtoull(cb->b + r, &e, 16);
+			if (e == cb->b + r || errno != 0 || e > p)
+				return (-1);
+			r = p + 2 - cb->b;
+			if (len == 0)
+				rx->ended = 1;
+			rx->left = len;
+		}
+	}
+	/* What is not decoded yet moves down behind what is. */
+	if (rx->ended)
+		r = cb->n;
+	memmove(cb->b + rx->done, cb->b + r, cb->n - r);
+	cb->n = rx->done + (cb->n - r);
+	cb->b[cb->n] = '\0';
 	return (0);
+}
+
+/*
+ * Look at the body as it is read: after each read, fn(arg, body, len,
+ * cause) gets the body decoded so far (the whole of it, from its first
+ * byte); -1 from it ends the request, its *cause the error's. A reader
+ * of the answer stops a stream that can only be refused (malformed,
+ * past its bounds) at once, instead of holding all of it first.
+ */
+void
+clickhouse_on_body(struct clickhouse *ch, int (*fn)(void *, const char *,
+    size_t, char **), void *arg)
+{
+	ch->on_body = fn;
+	ch->on_body_arg = arg;
 }
 
 /*
@@ -589,11 +662,12 @@ clickhouse_post(struct clickhouse *ch, const char *query, const void *body,
     size_t len, size_t max, struct clickhouse_buf *out, char **cause)
 {
 	struct clickhouse_buf	 head = { 0 };
+	struct clickhouse_rx	 rx;
 	long long		 end = rundir_now() + ch->timeout * 1000LL;
-	char			*hend, *p, *q, *te;
+	char			*p, *q;
 	ssize_t			 n;
 	size_t			 off, cap;
-	int			 fd, status, saved;
+	int			 fd, status = 0, saved, cut = 0;
 
 	out->n = 0;
 	out->error = 0;
@@ -621,6 +695,7 @@ clickhouse_post(struct clickhouse *ch, const char *query, const void *body,
 	clickhouse_buf_free(&head);
 
 	/* HTTP/1.0: the answer ends when the connection does. */
+	memset(&rx, 0, sizeof rx);
 	cap = max + CLICKHOUSE_MAX_HEAD;
 	for (;;) {
 		if (clickhouse_buf_grow(out, CLICKHOUSE_IO) == -1) {
@@ -639,36 +714,52 @@ clickhouse_post(struct clickhouse *ch, const char *query, const void *body,
 			break;
 		out->n += n;
 		out->b[out->n] = '\0';
+		if (clickhouse_rx_step(out, &rx) == -1) {
+			close(fd);
+			cause_set(cause, CLICKHOUSE_UNAVAILABLE_TEXT "%s: bad "
+			    "chunked answer", ch->url);
+			return (CLICKHOUSE_UNAVAILABLE);
+		}
 		if (out->n > cap) {
 			close(fd);
 			cause_set(cause, "%s: the answer is larger than %zu "
 			    "bytes", ch->url, max);
 			return (CLICKHOUSE_REFUSED);
 		}
+		if (rx.body == 0 || sscanf(out->b, "HTTP/1.%*1d %3d",
+		    &status) != 1)
+			continue;
+		/* An error's message: its start is all we keep. */
+		if (status != 200 && rx.done - rx.body > CLICKHOUSE_MAX_ERROR) {
+			cut = 1;
+			break;
+		}
+		/* A 200's body, as it comes. */
+		if (status == 200 && ch->on_body != NULL &&
+		    ch->on_body(ch->on_body_arg, out->b + rx.body, rx.done -
+		    rx.body, cause) == -1) {
+			close(fd);
+			return (CLICKHOUSE_REFUSED);
+		}
 	}
 	close(fd);
-	if (out->n == 0 || (hend = memmem(out->b, out->n, "\r\n\r\n", 4)) ==
-	    NULL || sscanf(out->b, "HTTP/1.%*1d %3d", &status) != 1) {
+	if (out->n == 0 || rx.body == 0 ||
+	    sscanf(out->b, "HTTP/1.%*1d %3d", &status) != 1) {
 		cause_set(cause, CLICKHOUSE_UNAVAILABLE_TEXT "%s: no HTTP "
 		    "answer", ch->url);
 		return (CLICKHOUSE_UNAVAILABLE);
 	}
-	*hend = '\0';
-	te = NULL;
-	for (p = out->b; (p = strstr(p, "\r\n")) != NULL; p += 2) {
-		if (strncasecmp(p + 2, "Transfer-Encoding:", 18) == 0)
-			te = p + 20;
-	}
-	off = hend + 4 - out->b;
-	if (te != NULL && strncasecmp(te + strspn(te, " \t"), "chunked", 7) ==
-	    0 && clickhouse_dechunk(out, off) == -1) {
+	if (rx.chunked && !cut && (!rx.ended || rx.done != out->n)) {
 		cause_set(cause, CLICKHOUSE_UNAVAILABLE_TEXT "%s: bad chunked "
 		    "answer", ch->url);
 		return (CLICKHOUSE_UNAVAILABLE);
 	}
+	off = rx.body;
 	memmove(out->b, out->b + off, out->n - off);
 	out->n -= off;
 	out->b[out->n] = '\0';
+	if (rx.chunked && cut)
+		out->n = rx.done - off;
 	if (out->n > max) {
 		cause_set(cause, "%s: the answer is larger than %zu bytes",
 		    ch->url, max);

@@ -62,6 +62,8 @@ void		 clickhouse_free(struct clickhouse *);
 int		 clickhouse_auth(struct clickhouse *, const char *,
 		     const char *, char **);
 void		 clickhouse_timeout(struct clickhouse *, int);
+void		 clickhouse_on_body(struct clickhouse *, int (*)(void *,
+		     const char *, size_t, char **), void *);
 int		 clickhouse_post(struct clickhouse *, const char *,
 		     const void *, size_t, size_t, struct clickhouse_buf *,
 		     char **);

@@ -57,6 +57,7 @@
 #define VIEW_MAX_LINES		256
 #define VIEW_MAX_ROWS		5000000		/* max_rows= default */
 #define VIEW_MAX_DEPTH		65536		/* frames in one stack */
+#define VIEW_MAX_ROW		(64 * 1024 * 1024)	/* bytes of one row */
 #define VIEW_TIMEOUT		60		/* timeout= default */
 
 struct view_conf {
@@ -492,6 +493,47 @@ view_metric_find(struct view_metric *m, size_t n, const struct view_row *r)
 	return (NULL);
 }
 
+/*
+ * The answer looked at as it is read (clickhouse_on_body): whole rows
+ * counted from where the last look stopped, so that a stream past
+ * max_rows, or bytes that cannot be a row (VIEW_MAX_ROW without one
+ * ending), is refused at once, not once all of it is held.
+ */
+struct view_stream {
+	const char	*path;
+	size_t		 off;
+	uint64_t	 rows;
+	long long	 max_rows;
+};
+
+static int
+view_stream_check(void *arg, const char *body, size_t len, char **cause)
+{
+	struct view_stream	*vs = arg;
+	struct view_rb		 rb;
+	struct view_row		 r;
+
+	rb.end = (const unsigned char *)body + len;
+	for (;;) {
+		rb.p = (const unsigned char *)body + vs->off;
+		if (rb.p >= rb.end || view_row(&rb, &r) == -1)
+			break;
+		vs->off = rb.p - (const unsigned char *)body;
+		if (++vs->rows > (uint64_t)vs->max_rows) {
+			cause_set(cause, "%s: the selection has more than %lld "
+			    "stacks (max_rows=); narrow where= or the time "
+			    "range", vs->path, vs->max_rows);
+			return (-1);
+		}
+	}
+	if (len - vs->off > VIEW_MAX_ROW) {
+		cause_set(cause, "%s: ClickHouse's answer is malformed at row "
+		    "%llu", vs->path, (unsigned long long)vs->rows + 1);
+		return (-1);
+	}
+	return (0);
+}
+
 /* Build the profile from the answer: two passes, metrics then stacks. */
 static struct profile *
 view_build(const struct clickhouse_buf *ans, const char *path,
@@ -606,6 +648,7 @@ view_load(struct input *in, const struct reader_options *opts, char **cause)
 	uint64_t		 rows;
 	struct view_rb		 rb;
 	struct view_row		 r;
+	struct view_stream	 vs;
 
 	memset(&vc, 0, sizeof vc);
 	if (fstat(in->fd, &st) == -1) {
@@ -647,6 +690,11 @@ view_load(struct input *in, const struct reader_options *opts, char **cause)
 	max = (size_t)vc.max_rows * 8192;
 	if (max > (size_t)1 << 32)
 		max = (size_t)1 << 32;
+	vs.path = in->path;
+	vs.off = 0;
+	vs.rows = 0;
+	vs.max_rows = vc.max_rows;
+	clickhouse_on_body(ch, view_stream_check, &vs);
 	if (clickhouse_post(ch, q.b, sql.b, sql.n, max, &ans, cause) != 0)
 		goto out;
 	rows = 0;
