@@ -76,6 +76,7 @@ static const struct conf_key conf_keys[] = {
 	    "node visits" },
 	{ "max_decompressed", CONF_U64, OFF(max_decompressed), 1, 1 << 30,
 	    "MB" },
+	{ "max_json", CONF_U64, OFF(max_json), 1, 1024, "MB" },
 	{ "max_memory", CONF_U64, OFF(max_memory), 0, 1 << 30, "MB" },
 	{ "max_query", CONF_SIZE, OFF(max_query), 256, 65536, "bytes" },
 	{ "max_servers", CONF_INT, OFF(max_servers), 1, 4096, "servers" },
@@ -136,6 +137,7 @@ conf_create(void)
 	c->max_cost = 50000000;
 	c->max_memory = 0;
 	c->max_decompressed = 16384;
+	c->max_json = 1024;
 	c->answer_cache = 16;
 	c->max_workers = 2;
 	c->worker_memory = 2048;

@@ -39,6 +39,7 @@
 #include "conf.h"
 #include "decompress.h"
 #include "input.h"
+#include "json-doc.h"
 #include "profile.h"
 #include "profile-index.h"
 #include "profpath.h"
@@ -367,6 +368,7 @@ main(int argc, char **argv)
 		errx(1, "%s", cause);
 	/* The profile's and every base's decompressed-size limit. */
 	input_set_default_limit(cfg->max_decompressed << 20);
+	json_doc_set_max(cfg->max_json << 20);
 	/* A decoding process is part of a load: no longer than one. */
 	decompress_set_cpu_limit((unsigned int)cfg->load_timeout);
 
