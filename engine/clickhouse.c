@@ -71,6 +71,8 @@ struct clickhouse_rx {
 	int		 ended;		/* the last chunk seen */
 	int		 crlf;		/* a chunk's CRLF is due */
 	uint64_t	 left;		/* bytes left of the chunk */
+	int		 status;	/* the HTTP status, 0 until seen */
+	int		 cut;		/* an error's body, read in part */
 };
 
 static int	 clickhouse_connect(struct clickhouse *, long long, char **);
@@ -78,6 +80,9 @@ static int	 clickhouse_wait(int, short, long long);
 static int	 clickhouse_write_all(int, const void *, size_t, long long);
 static int	 clickhouse_rx_step(struct clickhouse_buf *,
 		    struct clickhouse_rx *);
+static int	 clickhouse_receive(struct clickhouse *, int, long long,
+		    size_t, struct clickhouse_buf *, struct clickhouse_rx *,
+		    char **);
 static void	 clickhouse_base64(struct clickhouse_buf *, const char *,
 		     size_t);
 
@@ -650,6 +655,66 @@ clickhouse_on_body(struct clickhouse *ch, int (*fn)(void *, const char *,
 }
 
 /*
+ * Read the answer on fd until the connection ends (HTTP/1.0), decoding
+ * it as it comes (rx): 0, or CLICKHOUSE_REFUSED or
+ * CLICKHOUSE_UNAVAILABLE with *cause. An error's body is read no further
+ * than what is kept of it (rx->cut); a 200's goes to on_body as it
+ * grows.
+ */
+static int
+clickhouse_receive(struct clickhouse *ch, int fd, long long end, size_t max,
+    struct clickhouse_buf *out, struct clickhouse_rx *rx, char **cause)
+{
+	size_t	 cap = max + CLICKHOUSE_MAX_HEAD;
+	ssize_t	 n;
+
+	memset(rx, 0, sizeof *rx);
+	for (;;) {
+		if (clickhouse_buf_grow(out, CLICKHOUSE_IO) == -1) {
+			cause_set(cause, "out of memory");
+			return (CLICKHOUSE_REFUSED);
+		}
+		if (clickhouse_wait(fd, POLLIN, end) == -1)
+			goto io;
+		if ((n = read(fd, out->b + out->n, CLICKHOUSE_IO)) == -1) {
+			if (errno == EINTR || errno == EAGAIN)
+				continue;
+			goto io;
+		}
+		if (n == 0)
+			return (0);
+		out->n += n;
+		out->b[out->n] = '\0';
+		if (clickhouse_rx_step(out, rx) == -1) {
+			cause_set(cause, CLICKHOUSE_UNAVAILABLE_TEXT "%s: bad "
+			    "chunked answer", ch->url);
+			return (CLICKHOUSE_UNAVAILABLE);
+		}
+		if (out->n > cap) {
+			cause_set(cause, "%s: the answer is larger than %zu "
+			    "bytes", ch->url, max);
+			return (CLICKHOUSE_REFUSED);
+		}
+		if (rx->body == 0 || (rx->status == 0 && sscanf(out->b,
+		    "HTTP/1.%*1d %3d", &rx->status) != 1))
+			continue;
+		if (rx->status != 200 && rx->done - rx->body >
+		    CLICKHOUSE_MAX_ERROR) {
+			rx->cut = 1;
+			return (0);
+		}
+		if (rx->status == 200 && ch->on_body != NULL &&
+		    ch->on_body(ch->on_body_arg, out->b + rx->body, rx->done -
+		    rx->body, cause) == -1)
+			return (CLICKHOUSE_REFUSED);
+	}
+io:
+	cause_set(cause, CLICKHOUSE_UNAVAILABLE_TEXT "%s: %s", ch->url,
+	    strerror(errno));
+	return (CLICKHOUSE_UNAVAILABLE);
+}
+
+/*
  * POST body to ClickHouse with query (the URL's query string: settings,
  * and the SQL when the body is data). The answer's body goes to out
  * (emptied first), at most max bytes. 0 on a 200 answer;
@@ -665,9 +730,8 @@ clickhouse_post(struct clickhouse *ch, const char *query, const void *body,
 	struct clickhouse_rx	 rx;
 	long long		 end = rundir_now() + ch->timeout * 1000LL;
 	char			*p, *q;
-	ssize_t			 n;
-	size_t			 off, cap;
-	int			 fd, status = 0, saved, cut = 0;
+	size_t			 off;
+	int			 fd, status, saved, r;
 
 	out->n = 0;
 	out->error = 0;
@@ -695,61 +759,17 @@ clickhouse_post(struct clickhouse *ch, const char *query, const void *body,
 	clickhouse_buf_free(&head);
 
 	/* HTTP/1.0: the answer ends when the connection does. */
-	memset(&rx, 0, sizeof rx);
-	cap = max + CLICKHOUSE_MAX_HEAD;
-	for (;;) {
-		if (clickhouse_buf_grow(out, CLICKHOUSE_IO) == -1) {
-			close(fd);
-			cause_set(cause, "out of memory");
-			return (CLICKHOUSE_REFUSED);
-		}
-		if (clickhouse_wait(fd, POLLIN, end) == -1)
-			goto io;
-		if ((n = read(fd, out->b + out->n, CLICKHOUSE_IO)) == -1) {
-			if (errno == EINTR || errno == EAGAIN)
-				continue;
-			goto io;
-		}
-		if (n == 0)
-			break;
-		out->n += n;
-		out->b[out->n] = '\0';
-		if (clickhouse_rx_step(out, &rx) == -1) {
-			close(fd);
-			cause_set(cause, CLICKHOUSE_UNAVAILABLE_TEXT "%s: bad "
-			    "chunked answer", ch->url);
-			return (CLICKHOUSE_UNAVAILABLE);
-		}
-		if (out->n > cap) {
-			close(fd);
-			cause_set(cause, "%s: the answer is larger than %zu "
-			    "bytes", ch->url, max);
-			return (CLICKHOUSE_REFUSED);
-		}
-		if (rx.body == 0 || sscanf(out->b, "HTTP/1.%*1d %3d",
-		    &status) != 1)
-			continue;
-		/* An error's message: its start is all we keep. */
-		if (status != 200 && rx.done - rx.body > CLICKHOUSE_MAX_ERROR) {
-			cut = 1;
-			break;
-		}
-		/* A 200's body, as it comes. */
-		if (status == 200 && ch->on_body != NULL &&
-		    ch->on_body(ch->on_body_arg, out->b + rx.body, rx.done -
-		    rx.body, cause) == -1) {
-			close(fd);
-			return (CLICKHOUSE_REFUSED);
-		}
-	}
+	r = clickhouse_receive(ch, fd, end, max, out, &rx, cause);
 	close(fd);
-	if (out->n == 0 || rx.body == 0 ||
-	    sscanf(out->b, "HTTP/1.%*1d %3d", &status) != 1) {
+	if (r != 0)
+		return (r);
+	status = rx.status;
+	if (out->n == 0 || rx.body == 0 || status == 0) {
 		cause_set(cause, CLICKHOUSE_UNAVAILABLE_TEXT "%s: no HTTP "
 		    "answer", ch->url);
 		return (CLICKHOUSE_UNAVAILABLE);
 	}
-	if (rx.chunked && !cut && (!rx.ended || rx.done != out->n)) {
+	if (rx.chunked && !rx.cut && (!rx.ended || rx.done != out->n)) {
 		cause_set(cause, CLICKHOUSE_UNAVAILABLE_TEXT "%s: bad chunked "
 		    "answer", ch->url);
 		return (CLICKHOUSE_UNAVAILABLE);
@@ -758,7 +778,7 @@ clickhouse_post(struct clickhouse *ch, const char *query, const void *body,
 	memmove(out->b, out->b + off, out->n - off);
 	out->n -= off;
 	out->b[out->n] = '\0';
-	if (rx.chunked && cut)
+	if (rx.chunked && rx.cut)
 		out->n = rx.done - off;
 	if (out->n > max) {
 		cause_set(cause, "%s: the answer is larger than %zu bytes",
