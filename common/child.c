@@ -243,10 +243,10 @@ child_limit_memory(uint64_t bytes)
 		return (-1);
 	if (pages > (UINT64_MAX - bytes) / (uint64_t)psz)
 		return (0);	/* no limit that high */
-	if (rl.rlim_max != RLIM_INFINITY &&
-	    pages * (uint64_t)psz + bytes > rl.rlim_max)
-		rl.rlim_cur = rl.rlim_max;
-	else
-		rl.rlim_cur = pages * (uint64_t)psz + bytes;
+	if (rl.rlim_max == RLIM_INFINITY ||
+	    pages * (uint64_t)psz + bytes <= rl.rlim_max)
+		rl.rlim_max = pages * (uint64_t)psz + bytes;
+	/* The hard limit too: the process cannot raise it again. */
+	rl.rlim_cur = rl.rlim_max;
 	return (setrlimit(RLIMIT_AS, &rl));
 }

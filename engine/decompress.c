@@ -34,6 +34,7 @@
 #include "cause.h"
 #include "child.h"
 #include "decompress.h"
+#include "testhook.h"
 
 /*
  * Streaming decompression (see decompress.h). Compressed bytes are read
@@ -639,6 +640,7 @@ decompress_child(struct decompress *d, pid_t parent, int out, int err)
 	if (child_tie(parent) == -1)
 		_exit(1);
 	child_limit_cpu(decompress_cpu);
+	testhook_pause("decoder");
 	(void)signal(SIGPIPE, SIG_DFL);
 	keep[0] = d->fd;
 	keep[1] = out;

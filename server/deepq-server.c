@@ -71,7 +71,6 @@ static char	*main_cache_path(const struct config *, const char *,
 		    const char *);
 static void	 main_cache_write(struct server *, const char *,
 		    const struct stat *, int);
-static void	 main_cache_wait(struct server *, int);
 
 static void
 usage(void)
@@ -226,9 +225,11 @@ server_title(const char *title)
  * so that the server is ready at once whatever the write costs. The
  * child shares the profile copy-on-write (nothing in it is written) and
  * first closes every rendezvous fd, so that it holds no lock and is no
- * server; it dies with the server (child_tie: the cache it would leave
- * is only ever renamed into place once complete, cache_write) and after
- * a load's time of CPU. The server reaps it (server.c).
+ * server; it dies with the server (child_tie: a server that exits
+ * within seconds of its load leaves no cache, the next one writes it;
+ * what is written is only ever renamed into place once complete,
+ * cache_write) and after a load's time of CPU. The server reaps it
+ * (server.c).
  */
 static void
 main_cache_write(struct server *s, const char *path, const struct stat *st,
@@ -266,26 +267,6 @@ main_cache_write(struct server *s, const char *path, const struct stat *st,
 	    path, st, &cause) == -1)
 		log_warnx("cache: %s", cause ? cause : "out of memory");
 	_exit(0);
-}
-
-/*
- * At the end, the cache writer may finish its file (the next server
- * maps it), for at most a load's time; then it goes with us.
- */
-static void
-main_cache_wait(struct server *s, int load_timeout)
-{
-	long long	 end = rundir_now() + (long long)load_timeout * 1000;
-
-	while (s->cache_writer > 0 && rundir_now() < end) {
-		if (waitpid(s->cache_writer, NULL, WNOHANG) != 0)
-			return;
-		usleep(20000);
-	}
-	if (s->cache_writer > 0) {
-		(void)kill(s->cache_writer, SIGKILL);
-		(void)waitpid(s->cache_writer, NULL, 0);
-	}
 }
 
 int
@@ -549,7 +530,6 @@ main(int argc, char **argv)
 	free(cachepath);
 
 	server_run(&s);
-	main_cache_wait(&s, cfg->load_timeout);
 
 	if (s.alivefd != -1)
 		close(s.alivefd);

@@ -80,6 +80,9 @@ static int	 server_base_wait(struct server *, struct server_base *,
 		    const char *, const struct stat *, int *, char **);
 static const struct profile *server_base_get(void *, const char *, int *,
 		    char **);
+static struct server_base *server_base_slot(struct server *,
+		    const struct stat *, const char *, const char *, int *,
+		    char **);
 
 /* Forget a slot, and kill its loader: nobody will read what it makes. */
 static void
@@ -324,17 +327,68 @@ server_base_load(void *arg, const char *name, int *status, char **cause)
 	return (p);
 }
 
+/*
+ * The slot of the base st (name, key): its own if kept and unchanged,
+ * else the least recently used one not loading, emptied for it. NULL
+ * with 503 when every slot is loading: no loader more, none killed.
+ */
+static struct server_base *
+server_base_slot(struct server *s, const struct stat *st, const char *name,
+    const char *key, int *status, char **cause)
+{
+	struct server_base	*b = NULL, *lru = NULL;
+	size_t			 i;
+
+	s->base_tick++;
+	for (i = 0; i < SERVER_BASES; i++) {
+		if (s->bases[i].used != 0 && s->bases[i].dev == st->st_dev &&
+		    s->bases[i].ino == st->st_ino)
+			b = &s->bases[i];
+		else if (s->bases[i].loader == 0 && (lru == NULL ||
+		    s->bases[i].used < lru->used))
+			lru = &s->bases[i];
+	}
+	if (b == NULL && lru == NULL) {
+		*status = 503;
+		cause_set(cause, "busy: %d comparison profiles are loading, "
+		    "retry", SERVER_BASES);
+		return (NULL);
+	}
+	if (b != NULL && (!server_base_fresh(b, st) ||
+	    reader_view_stale(b->profile, NULL) != NULL)) {
+		log_info("base %s changed: loading it again", name);
+		server_base_drop(b);
+	}
+	if (b == NULL || b->used == 0) {
+		if (b == NULL) {
+			b = lru;
+			if (b->used != 0)
+				log_info("base cache full: dropping %s",
+				    b->name);
+			server_base_drop(b);
+		}
+		b->dev = st->st_dev;
+		b->ino = st->st_ino;
+		b->size = st->st_size;
+		b->mtime = st->st_mtim;
+		snprintf(b->name, sizeof b->name, "%s", name);
+		if (s->cache_dir != NULL)
+			snprintf(b->cpath, sizeof b->cpath, "%s/%s.cache",
+			    s->cache_dir, key);
+	}
+	return (b);
+}
+
 /* server_base_load's work. */
 static const struct profile *
 server_base_get(void *arg, const char *name, int *status, char **cause)
 {
 	struct server_request	*rq = arg;
 	struct server		*s = rq->server;
-	struct server_base	*b = NULL, *lru = NULL;
+	struct server_base	*b;
 	struct profpath		 pp;
 	struct input		*in;
 	struct stat		 st, pst;
-	size_t			 i;
 	int			 r, fd;
 
 	if (rq->root == NULL || *rq->root == '\0') {
@@ -365,44 +419,10 @@ server_base_get(void *arg, const char *name, int *status, char **cause)
 		profpath_clear(&pp);
 		return (s->profile);
 	}
-	s->base_tick++;
-	for (i = 0; i < SERVER_BASES; i++) {
-		if (s->bases[i].used != 0 && s->bases[i].dev == st.st_dev &&
-		    s->bases[i].ino == st.st_ino)
-			b = &s->bases[i];
-		else if (s->bases[i].loader == 0 && (lru == NULL ||
-		    s->bases[i].used < lru->used))
-			lru = &s->bases[i];
-	}
-	if (b == NULL && lru == NULL) {
-		/* Every slot is loading: no loader more, none killed. */
-		*status = 503;
-		cause_set(cause, "busy: %d comparison profiles are loading, "
-		    "retry", SERVER_BASES);
+	if ((b = server_base_slot(s, &st, name, pp.key, status,
+	    cause)) == NULL) {
 		profpath_clear(&pp);
 		return (NULL);
-	}
-	if (b != NULL && (!server_base_fresh(b, &st) ||
-	    reader_view_stale(b->profile, NULL) != NULL)) {
-		log_info("base %s changed: loading it again", name);
-		server_base_drop(b);
-	}
-	if (b == NULL || b->used == 0) {
-		if (b == NULL) {
-			b = lru;
-			if (b->used != 0)
-				log_info("base cache full: dropping %s",
-				    b->name);
-			server_base_drop(b);
-		}
-		b->dev = st.st_dev;
-		b->ino = st.st_ino;
-		b->size = st.st_size;
-		b->mtime = st.st_mtim;
-		snprintf(b->name, sizeof b->name, "%s", name);
-		if (s->cache_dir != NULL)
-			snprintf(b->cpath, sizeof b->cpath, "%s/%s.cache",
-			    s->cache_dir, pp.key);
 	}
 	b->used = s->base_tick;
 	if (b->profile != NULL) {
