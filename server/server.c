@@ -99,6 +99,10 @@ struct server_waiter {
 	int		 fd;
 };
 
+static void	server_context(struct server *, const struct proto_req *,
+		    struct answer_context *, struct server_request *,
+		    struct server_waiter *);
+
 /* Re-arm a timer for sec seconds (ms when sec is negative). */
 static void
 server_arm(struct event *ev, int sec)
@@ -306,6 +310,35 @@ server_busy(const char *query, const struct render_context *render)
 	return (a);
 }
 
+/* The context of a request's answer, with what it points to. */
+static void
+server_context(struct server *s, const struct proto_req *r,
+    struct answer_context *ctx, struct server_request *rq,
+    struct server_waiter *waiter)
+{
+	memset(ctx, 0, sizeof *ctx);
+	ctx->render.link_base = "?";
+	ctx->render.static_base = r->static_base[0] != '\0' ?
+	    r->static_base : NULL;
+	ctx->render.file = r->name;
+	ctx->report.name = r->name;
+	ctx->report.status = server_status;
+	ctx->report.status_arg = s;
+	ctx->report.max_cost = s->max_cost;
+	ctx->report.index = s->index;
+	rq->server = s;
+	rq->root = r->root;
+	ctx->base_load = server_base_load;
+	ctx->base_arg = rq;
+	ctx->report.max_msec = s->max_msec;
+	ctx->report.max_body = s->max_body;
+	waiter->server = s;
+	waiter->id = r->id;
+	waiter->fd = -1;
+	ctx->report.gone = server_gone;
+	ctx->report.gone_arg = waiter;
+}
+
 /* Answer one request. */
 static void
 server_handle(struct server *s, struct proto_req *r)
@@ -325,27 +358,7 @@ server_handle(struct server *s, struct proto_req *r)
 
 	testhook_pause("server-answer");
 
-	memset(&ctx, 0, sizeof ctx);
-	ctx.render.link_base = "?";
-	ctx.render.static_base = r->static_base[0] != '\0' ?
-	    r->static_base : NULL;
-	ctx.render.file = r->name;
-	ctx.report.name = r->name;
-	ctx.report.status = server_status;
-	ctx.report.status_arg = s;
-	ctx.report.max_cost = s->max_cost;
-	ctx.report.index = s->index;
-	rq.server = s;
-	rq.root = r->root;
-	ctx.base_load = server_base_load;
-	ctx.base_arg = &rq;
-	ctx.report.max_msec = s->max_msec;
-	ctx.report.max_body = s->max_body;
-	waiter.server = s;
-	waiter.id = r->id;
-	waiter.fd = -1;
-	ctx.report.gone = server_gone;
-	ctx.report.gone_arg = &waiter;
+	server_context(s, r, &ctx, &rq, &waiter);
 
 	if (r->flags & PROTO_REQ_FILE) {
 		if ((qtext = server_query_file(s, r)) == NULL) {
@@ -403,6 +416,7 @@ server_handle(struct server *s, struct proto_req *r)
 	if (s->max_workers > 0 && !shutdown && s->max_msec > SERVER_SLICE)
 		ctx.report.max_msec = SERVER_SLICE;
 	t0 = rundir_now();
+	testhook_pause("server-slice");
 	/* Parsed once: what did not parse gets its 400 from answer_query. */
 	a = q != NULL ? answer_query_parsed(s->profile, q, &ctx) :
 	    answer_query(s->profile, query, &ctx);
