@@ -29,12 +29,13 @@ done
 # a server's helper (a decoder is a fork of its server; workers, loaders
 # and the cache writer retitle themselves).
 helpers() {
-	for _c in /proc/[0-9]*/cmdline; do
+	{
+		grep -laF -- "$run" /proc/[0-9]*/cmdline
+		grep -laE 'deepq-server: (worker|base loader|cache writer)' \
+		    /proc/[0-9]*/cmdline
+	} 2>/dev/null | sort -u | while read -r _c; do
 		_p=${_c#/proc/}
 		_p=${_p%/cmdline}
-		grep -qaF -- "$run" "$_c" 2>/dev/null ||
-		    grep -qaE 'deepq-server: (worker|base loader|cache writer)' \
-		    "$_c" 2>/dev/null || continue
 		case $(rdv_state "$_p") in '' | Z | X) continue ;; esac
 		echo "$_p"
 	done
@@ -49,17 +50,13 @@ ppid() {
 	sed -n 's/^[0-9]* ([^)]*) . \([0-9]*\).*/\1/p' "/proc/$1/stat" \
 	    2>/dev/null
 }
-# children PID: how many running processes have PID as parent.
+# children PID: how many running processes have PID as parent (one
+# pass over /proc: a process per entry is minutes on a busy machine).
 children() {
-	_n=0
-	for _c in /proc/[0-9]*/stat; do
-		_p=${_c#/proc/}
-		_p=${_p%/stat}
-		[ "$(ppid "$_p")" = "$1" ] || continue
-		case $(rdv_state "$_p") in '' | Z | X) continue ;; esac
-		_n=$((_n + 1))
-	done
-	echo "$_n"
+	cat /proc/[0-9]*/stat 2>/dev/null | awk -v p="$1" '
+	    { sub(/^.*\) /, "") }
+	    $2 == p && $1 != "Z" && $1 != "X" { n++ }
+	    END { print n + 0 }'
 }
 rdv_conf load_wait=30 load_timeout=30 query_timeout=30
 rdv_httpd
@@ -138,7 +135,7 @@ rm -f "$hooks"/worker.*
 rdv_stop
 
 # 4. base= over five files, their loaders paused: one per slot at most.
-rdv_conf query_timeout=1 load_timeout=30
+rdv_conf query_timeout=3 load_timeout=30
 for i in 1 2 3 4 5; do
 	printf 'main;base%s %s\n' "$i" "$i" >"$root/b$i.folded"
 done
