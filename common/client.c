@@ -875,7 +875,7 @@ client_run(struct client *c, const char *query)
 	struct answer	*a;
 	long long	 load_end;
 	char		*why = NULL, *msg = NULL;
-	int		 attempt, alive, fd, rfd, r, seen, load_wait;
+	int		 attempt, alive, fd, rfd, r, seen, load_wait, died = 0;
 
 	load_wait = c->opts->load_wait >= 0 ? c->opts->load_wait :
 	    c->cfg->load_wait;
@@ -977,6 +977,13 @@ client_run(struct client *c, const char *query)
 			return (client_loading(c));
 		if (client_canceled(c))
 			return (client_error(c, 503, CLIENT_RETRY, "canceled"));
+		/*
+		 * Killed while loading (SIGKILL, the OOM killer, a web
+		 * server's restart): start another. Twice is the file's
+		 * doing: say so.
+		 */
+		if (++died < 2)
+			continue;
 		return (client_error(c, 500, 0, "the server exited while "
 		    "loading %s", c->name));
 	}
