@@ -30,6 +30,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "catalog.h"
 #include "cost.h"
 #include "outbuf.h"
 
@@ -63,6 +64,18 @@ writer_charge(const struct writer_options *o, struct outbuf *ob, uint64_t n)
 	outbuf_fail(ob);
 	return (-1);
 }
+
+/*
+ * A writer, the code of an export format of the catalog (CATALOG_EXPORT):
+ * the profile written in the format; -1 with *cause on failure.
+ */
+struct writer {
+	int	(*write)(struct outbuf *, const struct profile *,
+		    const struct writer_options *, char **);
+	int	 binary;	/* not text: base64 in a JSON answer */
+};
+
+const struct writer *writer_find(enum catalog_fmt);
 
 int	writer_folded(struct outbuf *, const struct profile *,
 	    const struct writer_options *, char **);

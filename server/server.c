@@ -84,7 +84,7 @@ static void	server_arm(struct event *, int);
 static int	server_gone(void *);
 static uint64_t	server_heavy_hash(const struct query *, const char *);
 static int	server_heavy_known(const struct server *, uint64_t);
-static struct answer *server_busy(const char *,
+static struct answer *server_busy(enum catalog_fmt,
 		    const struct render_context *);
 
 /*
@@ -168,7 +168,7 @@ server_parse(struct server *s)
 		}
 		log_warnx("bad request: %s", why ? why : "?");
 		if (r.version != PROTO_VERSION && r.id[0] != '\0' &&
-		    (a = answer_error("html", 503, "protocol version "
+		    (a = answer_error(FMT_HTML, 503, "protocol version "
 		    "mismatch: the server is restarting, retry", NULL)) !=
 		    NULL) {
 			a->retry_after = 1;
@@ -224,11 +224,11 @@ server_query_file(struct server *s, const struct proto_req *r)
  * Frees a and returns another if it must; NULL if out of memory.
  */
 struct answer *
-server_answer_fix(struct answer *a, const char *query,
+server_answer_fix(struct answer *a, enum catalog_fmt fmt,
     const struct render_context *render)
 {
 	if (a == NULL)
-		a = answer_error("text", 500, "out of memory", NULL);
+		a = answer_error(FMT_TEXT, 500, "out of memory", NULL);
 	if (a == NULL)
 		return (NULL);
 	if (a->status == 503 && a->retry_after == 0)
@@ -237,8 +237,7 @@ server_answer_fix(struct answer *a, const char *query,
 		a->message[PROTO_MAX_MESSAGE] = '\0';
 	if (a->len > PROTO_MAX_BODY) {
 		answer_free(a);
-		a = answer_error(answer_guess_format(query), 500,
-		    "answer too large", render);
+		a = answer_error(fmt, 500, "answer too large", render);
 	}
 	return (a);
 }
@@ -299,11 +298,11 @@ server_heavy_known(const struct server *s, uint64_t h)
 
 /* 503 busy: every worker has an expensive query. */
 static struct answer *
-server_busy(const char *query, const struct render_context *render)
+server_busy(enum catalog_fmt fmt, const struct render_context *render)
 {
 	struct answer	*a;
 
-	if ((a = answer_error(answer_guess_format(query), 503, "busy: the "
+	if ((a = answer_error(fmt, 503, "busy: the "
 	    "server's expensive queries are all running, retry", render)) !=
 	    NULL)
 		a->retry_after = 1;
@@ -350,11 +349,11 @@ server_handle(struct server *s, struct proto_req *r)
 	struct answer		*a;
 	struct query		*q = NULL;
 	const char		*query = NULL;
-	const char		*cmd;
 	char			*qtext = NULL, *why = NULL, *key = NULL;
 	uint64_t		 heavy = 0;
 	long long		 t0;
 	int			 status, shutdown = 0, busy = 1;
+	enum catalog_fmt	 fmt = FMT_HTML;
 
 	testhook_pause("server-answer");
 
@@ -362,7 +361,7 @@ server_handle(struct server *s, struct proto_req *r)
 
 	if (r->flags & PROTO_REQ_FILE) {
 		if ((qtext = server_query_file(s, r)) == NULL) {
-			a = answer_error(answer_guess_format(NULL), 400,
+			a = answer_error(FMT_HTML, 400,
 			    "cannot read the query", &ctx.render);
 			goto send;
 		}
@@ -376,14 +375,14 @@ server_handle(struct server *s, struct proto_req *r)
 	 * must not keep every server alive.
 	 */
 	if ((q = query_parse(query, &status, &why)) != NULL) {
-		cmd = query_str(q, QUERY_CMD);
-		shutdown = strcmp(cmd, "shutdown") == 0;
-		busy = !shutdown && strcmp(cmd, "status") != 0;
+		fmt = q->format;
+		shutdown = q->cmd == CMD_SHUTDOWN;
+		busy = !shutdown && q->cmd != CMD_STATUS;
 		if (s->acache != NULL)
 			key = answer_cache_key(q, r->name,
 			    ctx.render.static_base);
-	}
-	free(why);
+	} else
+		fmt = answer_guess_format(query);
 	if (busy) {
 		s->queries++;
 		s->last = rundir_now();
@@ -403,10 +402,10 @@ server_handle(struct server *s, struct proto_req *r)
 	if (q != NULL && s->max_workers > 0 && !shutdown &&
 	    s->max_msec > SERVER_SLICE &&
 	    server_heavy_known(s, heavy = server_heavy_hash(q, r->name))) {
-		if (server_worker_start(s, r->id, query, key, &ctx,
+		if (server_worker_start(s, r->id, q, key, &ctx,
 		    s->max_msec) == 0)
 			goto done;
-		a = server_busy(query, &ctx.render);
+		a = server_busy(fmt, &ctx.render);
 		goto send;
 	}
 	/*
@@ -417,9 +416,9 @@ server_handle(struct server *s, struct proto_req *r)
 		ctx.report.max_msec = SERVER_SLICE;
 	t0 = rundir_now();
 	testhook_pause("server-slice");
-	/* Parsed once: what did not parse gets its 400 from answer_query. */
+	/* Parsed once, above: what did not parse gets its 400 here. */
 	a = q != NULL ? answer_query_parsed(s->profile, q, &ctx) :
-	    answer_query(s->profile, query, &ctx);
+	    answer_error(fmt, status, why, &ctx.render);
 	if (a != NULL && a->status == 503 &&
 	    ctx.report.max_msec < s->max_msec &&
 	    rundir_now() - t0 >= SERVER_SLICE) {
@@ -429,13 +428,13 @@ server_handle(struct server *s, struct proto_req *r)
 			s->heavy[s->heavy_next] = heavy;
 			s->heavy_next = (s->heavy_next + 1) % SERVER_HEAVY;
 		}
-		if (server_worker_start(s, r->id, query, key, &ctx,
+		if (server_worker_start(s, r->id, q, key, &ctx,
 		    s->max_msec - (uint64_t)(rundir_now() - t0)) == 0)
 			goto done;
-		a = server_busy(query, &ctx.render);
+		a = server_busy(fmt, &ctx.render);
 	}
 send:
-	a = server_answer_fix(a, query, &ctx.render);
+	a = server_answer_fix(a, fmt, &ctx.render);
 	if (a != NULL) {
 		/* Only 200s of pure reports: see answer-cache.c. */
 		if (answer_cache_put(s->acache, key, a) == -1)
@@ -453,6 +452,7 @@ done:
 	query_free(q);
 	free(key);
 	free(qtext);
+	free(why);
 }
 
 /* The FIFO is readable. */
