@@ -187,6 +187,8 @@ server_worker_child(struct server *s, pid_t server, int fd, int back,
 	ctx->report.gone = server_worker_gone;
 	ctx->report.gone_arg = &fd;
 
+	/* A query handed over, not yet answered (tests: held workers). */
+	testhook_pause("worker-run");
 	if ((a = answer_query_parsed(s->profile, q, ctx)) == NULL)
 		a = answer_error(FMT_TEXT, 500, "out of memory", NULL);
 	if (a == NULL)
