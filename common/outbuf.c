@@ -141,6 +141,14 @@ outbuf_fail_size(struct outbuf *ob)
 	ob->lim = ob->n;
 }
 
+/* Empty a body that has not failed, keeping its memory for more. */
+void
+outbuf_rewind(struct outbuf *ob)
+{
+	if (ob->sink == NULL && !ob->error)
+		ob->n = 0;
+}
+
 /* Drop what is written and every later write. */
 void
 outbuf_fail(struct outbuf *ob)

@@ -1,9 +1,10 @@
 #!/bin/sh
 # A view's endpoint that streams (T60): a fake ClickHouse
-# (tests/unit/stream-server) answering 200 with chunks of zero bytes
-# that never end (each 21 zeros are a valid empty row) is refused once
-# the rows pass max_rows, after megabytes, not after the view's timeout
-# and gigabytes. And a view's password file (T61): following the old
+# (tests/unit/stream-server) answering the stacks' query with chunks of
+# zero bytes that never end (each 18 zeros are a valid row: stack 0, no
+# frames) is refused once the rows reach the query's LIMIT (twice
+# max_rows), after megabytes, not after the view's timeout and
+# gigabytes. And a view's password file (T61): following the old
 # advice of deepq-clickhouse(7), it sits beside the view under the
 # profile root, and reads as a folded profile; once a server has loaded
 # the view, file= and base= of it are 404 as if it were not there.
@@ -31,8 +32,8 @@ fake() {
 rdv_conf query_timeout=40 load_wait=40 load_timeout=60
 rdv_httpd
 
-# The stream: 40 s of timeout, 5,000,000 rows (the default max_rows,
-# whose byte bound is then four gigabytes).
+# The stream: 40 s of timeout, 5,000,000 stacks (the default max_rows,
+# whose byte bound, max_bytes, is then 16 GiB).
 fake zeros zeros
 mkdir -p "$root/ch"
 { echo '# deepq-view 1'; echo "clickhouse = http://127.0.0.1:$fport/";
@@ -45,8 +46,8 @@ check "an endless stream of rows: refused ($st in $ms ms)" \
 check "...past max_rows" grep -q 'more than 5000000 stacks' "$tmp/body"
 rdv_wait 5 test -s "$tmp/zeros.count" || :
 sent=$(cat "$tmp/zeros.count" 2>/dev/null || echo 0)
-check "...after $((sent >> 20)) MiB of it (5,000,000 empty rows are 100)" \
-    test "$sent" -gt 0 -a "$sent" -lt $((160 << 20))
+check "...after $((sent >> 20)) MiB of it (10,000,002 rows are 172)" \
+    test "$sent" -gt 0 -a "$sent" -lt $((256 << 20))
 kill "$(cat "$tmp/zeros.pid")" 2>/dev/null || :
 
 # The password file beside the view, as the old advice had it, whose

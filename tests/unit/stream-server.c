@@ -32,53 +32,65 @@
 #include <unistd.h>
 
 /*
- * A fake ClickHouse for the tests (clickhouse-stream.sh): it listens on
- * a free loopback port (written to PORTFILE) and answers every request
- * with MODE:
+ * A fake ClickHouse for the tests (view-stream.sh): it listens on a
+ * free loopback port (written to PORTFILE) and answers a view's queries
+ * (engine/view-query.c): the summary (one profile), the labels (none),
+ * the metrics (samples, count), and the stacks with MODE:
  *
- *   row	one RowBinary row (samples, count; the stack "main"; 5) and
- *		the end: a view of it loads;
+ *   row	one RowBinary row (the stack "main"; 5) and the end: a
+ *		view of it loads;
  *   zeros	a 200 in chunked coding whose chunks of zero bytes never
- *		end (each 21 zero bytes are a valid empty row), until the
- *		client hangs up;
+ *		end (each 18 zero bytes are a valid row: stack hash 0, no
+ *		frames, 0), until the client hangs up;
  *
  * and writes the bytes of body it sent to COUNTFILE when a client hangs
  * up. Until killed.
  */
 
-static void	serve_row(int);
+static void	serve_bytes(int, const void *, size_t);
 static size_t	serve_zeros(int);
-static void	read_request(int);
+static int	read_request(int);
+
+/* What a request asks (read_request). */
+#define ASK_SUMMARY	0
+#define ASK_METRICS	1
+#define ASK_STACKS	2
+#define ASK_LABELS	3
 
 /*
  * The whole request (headers, then Content-Length bytes): a socket
  * closed with bytes unread would reset the connection under the answer.
+ * Which of the view's queries it is, by its SQL.
  */
-static void
+static int
 read_request(int fd)
 {
-	char	 buf[65536], *e, *cl;
-	size_t	 have = 0, want = 0;
-	ssize_t	 n;
+	static char	 buf[1 << 20];
+	char		*e, *cl;
+	size_t		 have = 0, want = 0;
+	ssize_t		 n;
 
 	while (have < sizeof buf - 1) {
 		if ((n = read(fd, buf + have, sizeof buf - 1 - have)) <= 0)
-			return;
+			break;
 		have += (size_t)n;
 		buf[have] = '\0';
-		if ((e = strstr(buf, "\r\n\r\n")) != NULL) {
+		if (want == 0 && (e = strstr(buf, "\r\n\r\n")) != NULL) {
 			if ((cl = strcasestr(buf, "Content-Length:")) != NULL &&
 			    cl < e)
 				want = strtoul(cl + 15, NULL, 10);
 			want += (size_t)(e + 4 - buf);
-			break;
 		}
+		if (want != 0 && have >= want)
+			break;
 	}
-	while (have < want) {
-		if ((n = read(fd, buf, sizeof buf)) <= 0)
-			return;
-		have += (size_t)n;
-	}
+	if (strstr(buf, "uniqExact(profile_id), ") != NULL)
+		return (ASK_SUMMARY);
+	if (strstr(buf, "arrayEnumerate(metrics)") != NULL)
+		return (ASK_METRICS);
+	if (strstr(buf, "ARRAY JOIN labels") != NULL)
+		return (ASK_LABELS);
+	return (ASK_STACKS);
 }
 
 static int
@@ -99,24 +111,35 @@ write_all(int fd, const void *p, size_t n)
 	return (0);
 }
 
+/* A 200 whose body is the n bytes at p, ended by the connection. */
 static void
-serve_row(int fd)
+serve_bytes(int fd, const void *p, size_t n)
 {
 	static const char	 head[] = "HTTP/1.0 200 OK\r\n"
 	    "Content-Type: application/octet-stream\r\n\r\n";
-	static const unsigned char row[] = {
-		7, 's', 'a', 'm', 'p', 'l', 'e', 's',	/* metric */
-		0,					/* index */
-		5, 'c', 'o', 'u', 'n', 't',		/* unit */
-		0, 0, 0, 0, 0, 0, 0, 0,			/* rate */
-		1, 4, 'm', 'a', 'i', 'n',		/* stack_func */
-		1, 0,					/* stack_module */
-		5, 0, 0, 0, 0, 0, 0, 0,			/* value */
-	};
 
 	(void)write_all(fd, head, sizeof head - 1);
-	(void)write_all(fd, row, sizeof row);
+	(void)write_all(fd, p, n);
 }
+
+/* The answers (RowBinary) to the summary, the metrics, one stack. */
+static const unsigned char summary[] = {
+	1, 0, 0, 0, 0, 0, 0, 0,			/* profiles */
+	0, 0x5e, 0xd0, 0x69,			/* first */
+	0, 0x5e, 0xd0, 0x69,			/* last */
+};
+static const unsigned char metrics[] = {
+	7, 's', 'a', 'm', 'p', 'l', 'e', 's',	/* metric */
+	0, 0, 0, 0, 0, 0, 0, 0,			/* index */
+	5, 'c', 'o', 'u', 'n', 't',		/* unit */
+	0, 0, 0, 0, 0, 0, 0, 0,			/* rate */
+};
+static const unsigned char row[] = {
+	1, 0, 0, 0, 0, 0, 0, 0,			/* stack_hash */
+	1, 4, 'm', 'a', 'i', 'n',		/* funcs */
+	1, 0,					/* modules */
+	5, 0, 0, 0, 0, 0, 0, 0,			/* v0 */
+};
 
 static size_t
 serve_zeros(int fd)
@@ -144,7 +167,7 @@ main(int argc, char **argv)
 	socklen_t		 len = sizeof sin;
 	FILE			*f;
 	size_t			 sent;
-	int			 s, c, one = 1;
+	int			 s, c, ask, one = 1;
 
 	if (argc != 4 || (strcmp(argv[1], "row") != 0 &&
 	    strcmp(argv[1], "zeros") != 0))
@@ -167,10 +190,16 @@ main(int argc, char **argv)
 	for (;;) {
 		if ((c = accept(s, NULL, NULL)) == -1)
 			continue;
-		read_request(c);
+		ask = read_request(c);
 		sent = 0;
-		if (strcmp(argv[1], "row") == 0)
-			serve_row(c);
+		if (ask == ASK_SUMMARY)
+			serve_bytes(c, summary, sizeof summary);
+		else if (ask == ASK_METRICS)
+			serve_bytes(c, metrics, sizeof metrics);
+		else if (ask == ASK_LABELS)
+			serve_bytes(c, "", 0);
+		else if (strcmp(argv[1], "row") == 0)
+			serve_bytes(c, row, sizeof row);
 		else
 			sent = serve_zeros(c);
 		close(c);
