@@ -111,10 +111,24 @@ answer_query_parsed(const struct profile *p, const struct query *q,
 	struct answer			*a = NULL;
 	json_t				*j = NULL;
 	const struct catalog_report	*cr = &catalog_reports[q->cmd];
-	const struct catalog_format	*cf = &catalog_formats[q->format];
-	const char			*format = cf->name;
+	const struct catalog_format	*cf;
+	const char			*format;
+	struct query			 own;
 	char				*cause = NULL;
 	int				 status, estimated, page;
+
+	/*
+	 * No format= and a report that has no page (the exports): its own
+	 * format, the first it lists (cmd=folded is a folded file).
+	 */
+	if (!query_key_isset(q, QUERY_FORMAT) &&
+	    !catalog_report_answers(q->cmd, FMT_HTML)) {
+		own = *q;
+		own.format = catalog_report_format(q->cmd);
+		q = &own;
+	}
+	cf = &catalog_formats[q->format];
+	format = cf->name;
 
 	/* One budget for the whole query: transforms and report alike. */
 	cost_init(&budget, rc.max_cost, rc.max_msec);

@@ -178,7 +178,11 @@ menu_json(const void *v, const struct query *q)
 	json_object_set_new(j, "nodes", json_integer(p->nnodes));
 	/* The synthetic root is not a function of the program. */
 	json_object_set_new(j, "functions", json_integer(p->nfuncs - 1));
-	json_object_set_new(j, "samples", json_integer(p->nsamples));
+	/*
+	 * The time-ordered sample sequence's length: "samples" beside
+	 * totals.samples read as a second, wrong, total.
+	 */
+	json_object_set_new(j, "sequence", json_integer(p->nsamples));
 	json_object_set_new(j, "depth", json_integer(t->depth));
 	json_object_set_new(j, "modules", json_integer(t->nmod));
 	json_object_set_new(j, "cliques", json_integer(t->ncliques));
