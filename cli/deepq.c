@@ -44,7 +44,8 @@ static const struct {
 	    "[--query query] [--reader name] [--variant words] [--max-decompressed MB] in out" },
 	{ "ingest", cmd_ingest, "ingest --clickhouse url --table table "
 	    "[--label key=value]... [--time iso8601] [--user name] "
-	    "[--password-file file] [--quiet] file ..." },
+	    "[--password-file file] [--migrate] [--quiet] file ... | "
+	    "ingest --schema [--cluster name] --table table" },
 	{ "top", cmd_report, "top " REPORT_OPTS " file" },
 	{ "tree", cmd_report, "tree " REPORT_OPTS " file" },
 	{ "func", cmd_report, "func " REPORT_OPTS " file function" },

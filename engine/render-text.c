@@ -241,6 +241,7 @@ text_render(struct outbuf *ob, const json_t *j, const struct display *d,
 		case DISPLAY_FORM:
 		case DISPLAY_FLAME:
 		case DISPLAY_COMPARE:
+		case DISPLAY_CHART:
 			break;
 		case DISPLAY_CRUMBS:
 			outbuf_puts(ob, "Transforms: ");
