@@ -24,7 +24,7 @@
  */
 
 /* deepq web's usage line, shared with deepq-web (cli/deepq-web.c). */
-#define DEEPQ_WEB_USAGE	"web [--listen address:port] [--www dir] dir"
+#define DEEPQ_WEB_USAGE	"web [--host name] [--listen address:port] [--www dir] dir"
 
 /* One query to answer and print (cli/cmd-query.c). */
 struct deepq_run {
