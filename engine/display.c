@@ -357,6 +357,15 @@ display_cell_take(struct display *d, struct display_block *b, size_t row,
 	return (c);
 }
 
+/* Name cell c so that a link ending in #anchor leads to it (HTML). */
+void
+display_anchor(struct display *d, struct display_cell *c, const char *anchor)
+{
+	if (c == NULL || d->failed)
+		return;
+	c->anchor = display_strdup(d, anchor);
+}
+
 /* display_aux() with the link taken, not copied (freed if not taken). */
 void
 display_aux_take(struct display *d, struct display_cell *c,

@@ -26,6 +26,7 @@
 
 #include "cost.h"
 #include "display.h"
+#include "lines.h"
 #include "profile.h"
 #include "query.h"
 #include "report.h"
@@ -401,6 +402,31 @@ report_func_link(const struct query *q, int64_t f)
 		return (NULL);
 	snprintf(id, sizeof id, "%lld", (long long)f);
 	return (report_goto(q, "func", QUERY_FUNC, id, -1));
+}
+
+/*
+ * The link to function f's source page (cmd=source), or NULL when the
+ * profile loaded (ctx->origin, else p) has no line costs for f. The
+ * page shows the whole profile's lines: the transforms and base= are
+ * not carried.
+ */
+char *
+report_source_link(const struct query *q, const struct profile *p,
+    const struct report_context *ctx, uint32_t f)
+{
+	const struct profile_lines	*l;
+	char				 id[32];
+
+	l = ctx != NULL && ctx->origin != NULL ? ctx->origin->lines :
+	    p->lines;
+	if (l == NULL || f == PROFILE_ROOT ||
+	    lines_func_first(l, f) == lines_func_end(l, f))
+		return (NULL);
+	snprintf(id, sizeof id, "%u", f);
+	return (report_goto(q, "source", QUERY_FUNC, id, QUERY_BASE, NULL,
+	    QUERY_T, NULL, QUERY_FOCUS, NULL, QUERY_IGNORE, NULL, QUERY_HIDE,
+	    NULL, QUERY_SHOW, NULL, QUERY_MIN_TICKS, NULL, QUERY_MIN_WORDS,
+	    NULL, QUERY_EXCLUDE, NULL, -1));
 }
 
 /*

@@ -55,6 +55,7 @@ extern const struct report_entry report_pprof_entry;
 extern const struct report_entry report_speedscope_entry;
 extern const struct report_entry report_flame_entry;
 extern const struct report_entry report_search_entry;
+extern const struct report_entry report_source_entry;
 
 static const struct report_entry *report_table[] = {
 	&report_menu_entry,
@@ -75,6 +76,7 @@ static const struct report_entry *report_table[] = {
 	&report_clique_entry,
 	&report_dump_entry,
 	&report_search_entry,
+	&report_source_entry,
 };
 #define NREPORTS (sizeof report_table / sizeof report_table[0])
 
@@ -196,7 +198,9 @@ void
 reports_notes_display(struct display *d, const struct report_notes *n,
     const struct query *q)
 {
-	transform_display(d, n->profile, q, n->transforms);
+	/* cmd=source shows the profile as loaded: nothing to transform. */
+	if (strcmp(query_str(q, QUERY_CMD), "source") != 0)
+		transform_display(d, n->profile, q, n->transforms);
 	if (n->estimated)
 		funcgraph_note(d);
 }
