@@ -697,7 +697,8 @@ lines_builder_finish(struct lines_builder *lb, const struct profile *p,
 	}
 	arg[0] = lb;
 	arg[1] = p;
-	qsort_r(order, l->nrows, sizeof *order, lines_frame_cmp, arg);
+	if (l->nrows > 0)
+		qsort_r(order, l->nrows, sizeof *order, lines_frame_cmp, arg);
 	for (r = 0; r < l->nrows; r++)
 		frame_row[order[r]] = r;
 
@@ -732,7 +733,8 @@ lines_builder_finish(struct lines_builder *lb, const struct profile *p,
 		if (idmap_put(&calls, key, npairs++) == -1)
 			goto done;
 	}
-	qsort(pairs, npairs, sizeof *pairs, lines_pair_cmp);
+	if (npairs > 0)
+		qsort(pairs, npairs, sizeof *pairs, lines_pair_cmp);
 	idmap_clear(&calls);
 	idmap_init(&calls);
 	for (i = 0; i < npairs; i++) {

@@ -356,6 +356,13 @@ profile_builder_func_location(struct profile_builder *b, uint32_t f,
 	b->p->func_line[f] = line;
 }
 
+/* The file (string id, 0 if unknown) recorded for function f. */
+uint32_t
+profile_builder_func_file(const struct profile_builder *b, uint32_t f)
+{
+	return (f < b->p->nfuncs ? b->p->func_file[f] : 0);
+}
+
 /* Find or create the child of parent for function f. */
 uint32_t
 profile_builder_child(struct profile_builder *b, uint32_t parent, uint32_t f)

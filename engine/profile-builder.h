@@ -63,6 +63,8 @@ uint32_t	 profile_builder_func_find(struct profile_builder *,
 		     const char *, size_t, const char *, size_t);
 void		 profile_builder_func_location(struct profile_builder *,
 		     uint32_t, const char *, size_t, uint32_t);
+uint32_t	 profile_builder_func_file(const struct profile_builder *,
+		     uint32_t);
 uint32_t	 profile_builder_child(struct profile_builder *, uint32_t,
 		     uint32_t);
 uint32_t	 profile_builder_child_hashed(struct profile_builder *,
