@@ -68,6 +68,8 @@ struct display_cell {
 	char		*toggle;	/* tree: link that opens or closes */
 	char		*aux;		/* a second, minor link (HTML only) */
 	char		*auxtext;	/* its text */
+	char		*more;		/* a third link (HTML only) */
+	char		*moretext;	/* its text */
 	char		*anchor;	/* HTML id a link's #fragment names */
 	int		 flags;
 	uint32_t	 indent;
@@ -143,5 +145,7 @@ void		 display_aux_take(struct display *, struct display_cell *,
 		     const char *, char *);
 void		 display_anchor(struct display *, struct display_cell *,
 		     const char *);
+void		 display_more_take(struct display *, struct display_cell *,
+		     const char *, char *);
 
 #endif /* DISPLAY_H */

@@ -285,6 +285,13 @@ html_table(struct outbuf *ob, const struct display_block *b,
 				html_escape(ob, c->auxtext ? c->auxtext : "");
 				outbuf_puts(ob, "</a>");
 			}
+			if (c->more != NULL) {
+				outbuf_puts(ob, " <a class=\"aux\"");
+				html_href(ob, c->more, ctx);
+				outbuf_putc(ob, '>');
+				html_escape(ob, c->moretext ? c->moretext : "");
+				outbuf_puts(ob, "</a>");
+			}
 			outbuf_puts(ob, "</td>");
 		}
 		outbuf_puts(ob, "</tr>\n");

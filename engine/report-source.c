@@ -69,6 +69,8 @@ struct source_result {
 	int				 m;
 	uint32_t			 first, end;	/* f's rows */
 	uint32_t			 hot;	/* hottest row, or LINES_NONE */
+	const int64_t			*shade;	/* rows shaded by these, */
+	int64_t				 shademax; /* against this */
 	int				 derived;
 	struct source_file		*files;
 	size_t				 nfiles;
@@ -91,6 +93,7 @@ static void	 source_row(struct display *, struct display_block *,
 static void	 source_calls(struct display *, struct display_block *,
 		    const struct source_result *, const struct columns *,
 		    const struct query *, uint32_t);
+static int64_t	 source_sum(const struct source_result *);
 static void	 source_file_table(struct display *,
 		    const struct source_result *, const struct columns *,
 		    const struct query *, size_t);
@@ -207,6 +210,12 @@ source_create(const struct profile *dp, const struct query *q,
 		    total[i] > total[r->hot]))
 			r->hot = i;
 	}
+	/*
+	 * Lines are shaded by their cost against the hottest's: self, or
+	 * total for a function all of whose cost is in its calls.
+	 */
+	r->shade = r->hot != LINES_NONE && self[r->hot] == 0 ? total : self;
+	r->shademax = r->hot != LINES_NONE ? r->shade[r->hot] : 0;
 	/* The files: runs of rows of one file (rows sort by file). */
 	for (i = r->first; i < r->end; i = k) {
 		for (k = i + 1; k < r->end &&
@@ -408,8 +417,6 @@ source_row(struct display *d, struct display_block *t,
 	int64_t				 tv[PROFILE_MAX_METRICS];
 	size_t				 row;
 	char				 buf[48], *text;
-	const int64_t			*self;
-	int64_t				 max;
 	int				 heat = 0;
 	uint32_t			 j;
 
@@ -440,14 +447,9 @@ source_row(struct display *d, struct display_block *t,
 	}
 	if (sf->starts == NULL || ln == 0 || ln > sf->nlines)
 		return;
-	/* Shaded by its self cost against the function's hottest line. */
-	self = l->self + (size_t)r->m * l->nrows;
-	for (max = 0, j = r->first; j < r->end; j++) {
-		if (self[j] > max)
-			max = self[j];
-	}
-	if (i != LINES_NONE && max > 0 && self[i] > 0)
-		heat = DISPLAY_HEAT(1 + 9 * (double)self[i] / (double)max);
+	if (i != LINES_NONE && r->shademax > 0 && r->shade[i] > 0)
+		heat = DISPLAY_HEAT(1 + 9 * (double)r->shade[i] /
+		    (double)r->shademax);
 	if ((text = source_text(sf, ln)) == NULL) {
 		display_cell(d, t, row, t->ncols - 1, NULL, NULL, 0);
 		return;
@@ -476,8 +478,8 @@ source_calls(struct display *d, struct display_block *t,
 		source_values(r, l->call_total, l->ncalls, k, tv);
 		columns_row(d, t, row, 1, c, sv, tv);
 		/* A call has no self cost of its own: those cells blank. */
-		per = c->ngroups > 0 ? (t->ncols - 2) / c->ngroups : 0;
-		for (col = 0; col < (t->ncols - 2); col++) {
+		per = c->ngroups > 0 ? columns_count(c) / c->ngroups : 0;
+		for (col = 0; col < columns_count(c); col++) {
 			if (per > 0 && col % per < per / 2)
 				display_cell(d, t, row, 1 + col, "", NULL,
 				    DISPLAY_NUM);
@@ -494,7 +496,7 @@ source_calls(struct display *d, struct display_block *t,
 			text = NULL;
 		free(label);
 		snprintf(id, sizeof id, "%u", g);
-		if ((link = report_source_link(q, r->p, NULL, g)) == NULL)
+		if ((link = report_source_link(q, r->l, g)) == NULL)
 			link = report_goto(q, "func", QUERY_FUNC, id, -1);
 		display_cell(d, t, row, 0, "", NULL, 0);
 		if (text == NULL)
@@ -518,11 +520,14 @@ source_file_table(struct display *d, const struct source_result *r,
 	uint32_t			 i, j, ln, from, to, shown = 0, def;
 	size_t				 row;
 
-	t = display_table(d, 2 + columns_count(c), NULL);
+	/* Addresses have no source: no column for it. */
+	t = display_table(d, (l->row_addr != NULL ? 1 : 2) +
+	    columns_count(c), NULL);
 	display_head(d, t, 0, l->row_addr != NULL ? "Address" : "Line",
 	    NULL, DISPLAY_NUM);
 	columns_head(d, t, 1, c, q);
-	display_head(d, t, t->ncols - 1, "Source", NULL, 0);
+	if (l->row_addr == NULL)
+		display_head(d, t, t->ncols - 1, "Source", NULL, 0);
 	if (sf->starts == NULL) {
 		for (i = sf->first; i < sf->end; i++) {
 			source_row(d, t, r, c, q, i, k, l->row_line[i]);
@@ -574,6 +579,19 @@ source_file_table(struct display *d, const struct source_result *r,
 	}
 }
 
+/* The self cost of metric m over the function's rows. */
+static int64_t
+source_sum(const struct source_result *r)
+{
+	const int64_t	*self = r->l->self + (size_t)r->m * r->l->nrows;
+	int64_t		 sum = 0;
+	uint32_t	 i;
+
+	for (i = r->first; i < r->end; i++)
+		sum += self[i];
+	return (sum);
+}
+
 /* cmd=source's page. */
 static struct display *
 source_display(const void *v, const struct report_notes *notes,
@@ -591,6 +609,7 @@ source_display(const void *v, const struct report_notes *notes,
 	char				 id[32];
 	size_t				 k;
 	int				 m = r->m;
+	int64_t				 unlined;
 
 	(void)notes;
 	label = report_func_label(p, r->f);
@@ -612,6 +631,12 @@ source_display(const void *v, const struct report_notes *notes,
 		    "transforms and base= do not apply to them.");
 	if (r->first == r->end)
 		display_text(d, "No line costs for this function.");
+	else if ((unlined = p->metrics[m].func_self[r->f] - source_sum(r)) >
+	    0) {
+		display_number_buf(n1, unlined);
+		display_text(d, "%s of its self cost is at no line the profile "
+		    "records.", n1);
+	}
 	links = display_links(d);
 	snprintf(id, sizeof id, "%u", r->f);
 	if (r->hot != LINES_NONE) {
@@ -646,13 +671,18 @@ source_display(const void *v, const struct report_notes *notes,
 	for (k = 0; k < r->nfiles; k++) {
 		const struct source_file *sf = &r->files[k];
 
-		if (l->row_addr != NULL)
+		if (l->row_addr != NULL) {
 			display_heading(d, "Addresses");
-		else
+			display_text(d, "The profile has no source lines: "
+			    "the cost at each address of the function where "
+			    "samples were taken.");
+		} else
 			display_heading(d, l->row_file[sf->first] != 0 ?
 			    profile_string(p, l->row_file[sf->first]) :
 			    "(no file)");
-		if (sf->starts == NULL && sf->why != NULL)
+		if (l->row_addr != NULL)
+			;
+		else if (sf->starts == NULL && sf->why != NULL)
 			display_text(d, "Source not shown: %s.", sf->why);
 		else if (sf->starts != NULL && strcmp(sf->sf.rel,
 		    profile_string(p, l->row_file[sf->first])) != 0)

@@ -405,28 +405,73 @@ report_func_link(const struct query *q, int64_t f)
 }
 
 /*
- * The link to function f's source page (cmd=source), or NULL when the
- * profile loaded (ctx->origin, else p) has no line costs for f. The
- * page shows the whole profile's lines: the transforms and base= are
- * not carried.
+ * The costs by source line a report links to: the profile loaded's
+ * (ctx->origin), which a derived profile shares the function ids of.
+ * NULL when it has none.
+ */
+const struct profile_lines *
+report_lines(const struct profile *p, const struct report_context *ctx)
+{
+	return (ctx != NULL && ctx->origin != NULL ? ctx->origin->lines :
+	    p->lines);
+}
+
+/* The keys a link to cmd=source drops: the page shows the whole profile. */
+static const enum query_key report_source_drop[] = { QUERY_BASE, QUERY_T,
+    QUERY_FOCUS, QUERY_IGNORE, QUERY_HIDE, QUERY_SHOW, QUERY_MIN_TICKS,
+    QUERY_MIN_WORDS, QUERY_EXCLUDE };
+#define REPORT_SOURCE_DROP \
+	(sizeof report_source_drop / sizeof report_source_drop[0])
+
+/* Has function f rows in l (lines.h)? */
+int
+report_has_lines(const struct profile_lines *l, uint32_t f)
+{
+	return (l != NULL && f != PROFILE_ROOT &&
+	    lines_func_first(l, f) != lines_func_end(l, f));
+}
+
+/*
+ * The link to function f's source page (cmd=source), or NULL when l has
+ * no rows for f. The transforms and base= are not carried.
  */
 char *
-report_source_link(const struct query *q, const struct profile *p,
-    const struct report_context *ctx, uint32_t f)
+report_source_link(const struct query *q, const struct profile_lines *l,
+    uint32_t f)
 {
-	const struct profile_lines	*l;
-	char				 id[32];
+	struct query_edit	 ed[REPORT_EDITS + 16];
+	size_t			 n, i;
+	char			 id[32];
 
-	l = ctx != NULL && ctx->origin != NULL ? ctx->origin->lines :
-	    p->lines;
-	if (l == NULL || f == PROFILE_ROOT ||
-	    lines_func_first(l, f) == lines_func_end(l, f))
+	if (!report_has_lines(l, f))
 		return (NULL);
 	snprintf(id, sizeof id, "%u", f);
-	return (report_goto(q, "source", QUERY_FUNC, id, QUERY_BASE, NULL,
-	    QUERY_T, NULL, QUERY_FOCUS, NULL, QUERY_IGNORE, NULL, QUERY_HIDE,
-	    NULL, QUERY_SHOW, NULL, QUERY_MIN_TICKS, NULL, QUERY_MIN_WORDS,
-	    NULL, QUERY_EXCLUDE, NULL, -1));
+	n = report_goto_edits(ed, "source");
+	for (i = 0; i < REPORT_SOURCE_DROP; i++) {
+		ed[n].key = report_source_drop[i];
+		ed[n++].value = NULL;
+	}
+	ed[n].key = QUERY_FUNC;
+	ed[n++].value = id;
+	return (query_format_edit(q, ed, n));
+}
+
+/*
+ * A template of report_source_link's links, func= filled in per link
+ * (query.h): -1 if out of memory; query_tmpl_clear() frees it.
+ */
+int
+report_source_tmpl(struct query_tmpl *t, const struct query *q)
+{
+	struct query_edit	 ed[REPORT_EDITS + 16];
+	size_t			 n, i;
+
+	n = report_goto_edits(ed, "source");
+	for (i = 0; i < REPORT_SOURCE_DROP; i++) {
+		ed[n].key = report_source_drop[i];
+		ed[n++].value = NULL;
+	}
+	return (query_tmpl_init(t, q, ed, n, QUERY_FUNC, 1));
 }
 
 /*

@@ -57,6 +57,7 @@ struct display;
 struct outbuf;
 struct profile;
 struct profile_index;
+struct profile_lines;
 struct query;
 struct query_tmpl;
 struct transform_stack;
@@ -184,9 +185,12 @@ json_t		*report_func_values(const struct profile *, int, uint32_t);
 char		*report_link(const struct query *, ...);
 char		*report_goto(const struct query *, const char *, ...);
 char		*report_func_link(const struct query *, int64_t);
+const struct profile_lines *report_lines(const struct profile *,
+		    const struct report_context *);
+int		 report_has_lines(const struct profile_lines *, uint32_t);
 char		*report_source_link(const struct query *,
-		    const struct profile *, const struct report_context *,
-		    uint32_t);
+		    const struct profile_lines *, uint32_t);
+int		 report_source_tmpl(struct query_tmpl *, const struct query *);
 int		 report_goto_tmpl(struct query_tmpl *, const struct query *,
 		     const char *, int, int);
 json_t		*report_func(const struct profile *, uint32_t);
