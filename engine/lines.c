@@ -688,12 +688,26 @@ lines_builder_finish(struct lines_builder *lb, const struct profile *p,
 	    (frame_row = malloc((lb->nframes + 1) * sizeof *frame_row)) ==
 	    NULL)
 		goto done;
-	/* Rows: the frames at a position, in order. */
-	for (i = 0; i < lb->nframes; i++) {
+	/*
+	 * Rows: the frames at a position that a stack or a given cost
+	 * used (a location no sample has makes none), in order.
+	 */
+	for (i = 0; i < lb->nframes; i++)
 		frame_row[i] = LINES_NONE;
-		if (lb->frame_pos[i] != LINES_NONE &&
+	for (i = 1; i < lb->nnodes; i++)
+		frame_row[lb->node_frame[i]] = 0;
+	for (i = 0; i < lb->ndcalls; i++)
+		frame_row[lb->dcall_frame[i]] = 0;
+	for (f = 0; f < PROFILE_MAX_METRICS; f++) {
+		for (i = 0; lb->frame_self[f] != NULL && i < lb->nframes; i++)
+			if (lb->frame_self[f][i] != 0)
+				frame_row[i] = 0;
+	}
+	for (i = 0; i < lb->nframes; i++) {
+		if (frame_row[i] == 0 && lb->frame_pos[i] != LINES_NONE &&
 		    lb->frame_func[i] < p->nfuncs)
 			order[l->nrows++] = i;
+		frame_row[i] = LINES_NONE;
 	}
 	arg[0] = lb;
 	arg[1] = p;
