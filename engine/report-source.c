@@ -175,7 +175,7 @@ source_create(const struct profile *dp, const struct query *q,
 	const struct profile	*p;
 	const int64_t		*self, *total;
 	uint32_t		 i, k;
-	int			 read;
+	int			 json;
 
 	p = ctx->origin != NULL ? ctx->origin : dp;
 	if ((r = calloc(1, sizeof *r)) == NULL) {
@@ -186,8 +186,12 @@ source_create(const struct profile *dp, const struct query *q,
 	r->l = p->lines;
 	r->derived = p != dp;
 	r->hot = LINES_NONE;
+	json = strcmp(query_str(q, QUERY_FORMAT), "json") == 0;
+	r->f = PROFILE_NONE;
+	/* Scripts may ask for every function's lines at once. */
 	if ((r->m = report_metric(p, q, e)) == -1 ||
-	    (r->f = report_func_find(p, q, e)) == PROFILE_NONE ||
+	    ((query_isset(q, QUERY_FUNC) || !json) &&
+	    (r->f = report_func_find(p, q, e)) == PROFILE_NONE) ||
 	    report_rates_check(p, e) == -1)
 		goto fail;
 	if (r->l == NULL) {
@@ -195,6 +199,8 @@ source_create(const struct profile *dp, const struct query *q,
 		    "(format %s)", p->format);
 		goto fail;
 	}
+	if (r->f == PROFILE_NONE)
+		return (r);
 	r->first = lines_func_first(r->l, r->f);
 	r->end = lines_func_end(r->l, r->f);
 	/* The hottest line: the most self cost, else the most total. */
@@ -234,8 +240,7 @@ source_create(const struct profile *dp, const struct query *q,
 		r->files[r->nfiles++].end = k;
 	}
 	/* Scripts get the rows: no file is read for JSON. */
-	read = strcmp(query_str(q, QUERY_FORMAT), "json") != 0;
-	for (i = 0; read && i < r->nfiles && i < SOURCE_FILES; i++) {
+	for (i = 0; !json && i < r->nfiles && i < SOURCE_FILES; i++) {
 		if (source_read(r, &r->files[i], ctx) == -1) {
 			report_error_cost(e, ctx->cost);
 			goto fail;
@@ -260,61 +265,46 @@ source_values(const struct source_result *r, const int64_t *v, uint32_t n,
 		out[k] = v[(size_t)k * n + i];
 }
 
-/* cmd=source as JSON (deepq-query(7)); NULL if out of memory. */
-static json_t *
-source_json(const void *v, const struct query *q)
+/* Rows first..end of function f into array rows; -1 if out of memory. */
+static int
+source_json_rows(const struct source_result *r, uint32_t first,
+    uint32_t end, json_t *rows)
 {
-	const struct source_result	*r = v;
 	const struct profile		*p = r->p;
 	const struct profile_lines	*l = r->l;
-	json_t				*j, *rows, *row, *calls, *c, *h, *fo;
+	json_t				*row, *calls, *c;
 	int64_t				 vals[PROFILE_MAX_METRICS];
 	uint32_t			 i, k;
 	char				 addr[32];
 
-	(void)q;
-	/* The function as cmd=top's rows have it: its self and total. */
-	if ((j = report_new("source")) == NULL ||
-	    report_metrics(j, p, r->m) == -1 ||
-	    (fo = report_func(p, r->f)) == NULL ||
-	    json_object_set_new(j, "func", fo) == -1 ||
-	    json_object_set_new(fo, "self", report_func_values(p, 0, r->f)) ==
-	    -1 ||
-	    json_object_set_new(fo, "total", report_func_values(p, 1, r->f)) ==
-	    -1 ||
-	    (rows = json_array()) == NULL ||
-	    json_object_set_new(j, "lines", rows) == -1)
-		goto nomem;
-	if (r->derived && json_object_set_new(j, "whole", json_true()) == -1)
-		goto nomem;
-	for (i = r->first; i < r->end; i++) {
+	for (i = first; i < end; i++) {
 		if ((row = json_object()) == NULL ||
 		    json_array_append_new(rows, row) == -1 ||
 		    json_object_set_new(row, "file", json_string(
 		    profile_string(p, l->row_file[i]))) == -1)
-			goto nomem;
+			return (-1);
 		if (l->row_addr != NULL) {
 			snprintf(addr, sizeof addr, "0x%llx",
 			    (unsigned long long)l->row_addr[i]);
 			if (json_object_set_new(row, "address",
 			    json_string(addr)) == -1)
-				goto nomem;
+				return (-1);
 		} else if (json_object_set_new(row, "line",
 		    json_integer(l->row_line[i])) == -1)
-			goto nomem;
+			return (-1);
 		source_values(r, l->self, l->nrows, i, vals);
 		if (json_object_set_new(row, "self", report_row_values(p,
 		    vals)) == -1)
-			goto nomem;
+			return (-1);
 		source_values(r, l->total, l->nrows, i, vals);
 		if (json_object_set_new(row, "total", report_row_values(p,
 		    vals)) == -1)
-			goto nomem;
+			return (-1);
 		if (l->row_calls[i] == l->row_calls[i + 1])
 			continue;
 		if ((calls = json_array()) == NULL ||
 		    json_object_set_new(row, "calls", calls) == -1)
-			goto nomem;
+			return (-1);
 		for (k = l->row_calls[i]; k < l->row_calls[i + 1]; k++) {
 			source_values(r, l->call_total, l->ncalls, k, vals);
 			if ((c = report_func(p, l->call_func[k])) == NULL ||
@@ -324,9 +314,70 @@ source_json(const void *v, const struct query *q)
 			    (l->call_count != NULL && json_object_set_new(c,
 			    "count", json_integer((json_int_t)
 			    l->call_count[k])) == -1))
-				goto nomem;
+				return (-1);
 		}
 	}
+	return (0);
+}
+
+/*
+ * Function f as cmd=top's rows have it (its self and total), in o's
+ * "func", and its rows in o's "lines". -1 if out of memory.
+ */
+static int
+source_json_func(const struct source_result *r, uint32_t f, json_t *o)
+{
+	const struct profile	*p = r->p;
+	json_t			*fo, *rows;
+
+	if ((fo = report_func(p, f)) == NULL ||
+	    json_object_set_new(o, "func", fo) == -1 ||
+	    json_object_set_new(fo, "self", report_func_values(p, 0, f)) ==
+	    -1 ||
+	    json_object_set_new(fo, "total", report_func_values(p, 1, f)) ==
+	    -1 ||
+	    (rows = json_array()) == NULL ||
+	    json_object_set_new(o, "lines", rows) == -1)
+		return (-1);
+	return (source_json_rows(r, lines_func_first(r->l, f),
+	    lines_func_end(r->l, f), rows));
+}
+
+/*
+ * cmd=source as JSON (deepq-query(7)); NULL if out of memory. Without
+ * func=, every function with lines, in "functions".
+ */
+static json_t *
+source_json(const void *v, const struct query *q)
+{
+	const struct source_result	*r = v;
+	const struct profile		*p = r->p;
+	const struct profile_lines	*l = r->l;
+	json_t				*j, *h, *all, *o;
+	uint32_t			 f;
+
+	(void)q;
+	if ((j = report_new("source")) == NULL ||
+	    report_metrics(j, p, r->m) == -1)
+		goto nomem;
+	if (r->derived && json_object_set_new(j, "whole", json_true()) == -1)
+		goto nomem;
+	if (r->f == PROFILE_NONE) {
+		if ((all = json_array()) == NULL ||
+		    json_object_set_new(j, "functions", all) == -1)
+			goto nomem;
+		for (f = 1; f < p->nfuncs; f++) {
+			if (lines_func_first(l, f) == lines_func_end(l, f))
+				continue;
+			if ((o = json_object()) == NULL ||
+			    json_array_append_new(all, o) == -1 ||
+			    source_json_func(r, f, o) == -1)
+				goto nomem;
+		}
+		return (j);
+	}
+	if (source_json_func(r, r->f, j) == -1)
+		goto nomem;
 	if (r->hot != LINES_NONE) {
 		if ((h = json_object()) == NULL ||
 		    json_object_set_new(j, "hottest", h) == -1 ||
