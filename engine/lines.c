@@ -883,6 +883,31 @@ lines_func_first(const struct profile_lines *l, uint32_t f)
 	return (l == NULL || f >= l->nfuncs ? 0 : l->func_rows[f]);
 }
 
+/*
+ * Function f's hottest row in metric m: the most self cost, else (a
+ * function all of whose cost is in its calls) the most total; the
+ * first of equals. LINES_NONE if none has a cost.
+ */
+uint32_t
+lines_hottest(const struct profile_lines *l, uint32_t f, uint32_t m)
+{
+	const int64_t	*v;
+	uint32_t	 i, end, hot = LINES_NONE;
+	int		 pass;
+
+	if (l == NULL || f >= l->nfuncs || m >= l->nmetrics)
+		return (LINES_NONE);
+	end = l->func_rows[f + 1];
+	for (pass = 0; pass < 2 && hot == LINES_NONE; pass++) {
+		v = (pass == 0 ? l->self : l->total) + (size_t)m * l->nrows;
+		for (i = l->func_rows[f]; i < end; i++) {
+			if (v[i] > 0 && (hot == LINES_NONE || v[i] > v[hot]))
+				hot = i;
+		}
+	}
+	return (hot);
+}
+
 /* One past the last row of function f. */
 uint32_t
 lines_func_end(const struct profile_lines *l, uint32_t f)

@@ -109,5 +109,6 @@ void		 lines_free(struct profile_lines *);
 size_t		 lines_memory(const struct profile_lines *);
 uint32_t	 lines_func_first(const struct profile_lines *, uint32_t);
 uint32_t	 lines_func_end(const struct profile_lines *, uint32_t);
+uint32_t	 lines_hottest(const struct profile_lines *, uint32_t, uint32_t);
 
 #endif /* LINES_H */

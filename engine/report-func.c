@@ -51,7 +51,7 @@
 /* The result: the function, its butterfly and the two pages of rows. */
 struct func_result {
 	const struct profile		*p;
-	const struct profile_lines	*lines;	/* its source page */
+	const struct profile		*origin; /* its source page's */
 	int				 m;
 	uint32_t			 f;
 	const struct callgraph		*g;
@@ -95,7 +95,7 @@ func_create(const struct profile *p, const struct query *q,
 		return (NULL);
 	}
 	t->p = p;
-	t->lines = report_lines(p, ctx);
+	t->origin = report_origin(p, ctx);
 	t->cmp = diff_init(&t->dd, p, q);
 	ds = diff_sort(t->cmp, q);
 	if ((m = report_metric(p, q, e)) == -1)
@@ -271,7 +271,7 @@ func_display(const void *v, const struct report_notes *notes,
 
 	display_heading(d, "See also");
 	l = display_links(d);
-	if ((link = report_source_link(q, tr->lines, f)) != NULL) {
+	if ((link = report_source_link(q, tr->origin, f)) != NULL) {
 		display_link(d, l, "its source lines", link);
 		free(link);
 	}

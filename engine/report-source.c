@@ -206,16 +206,7 @@ source_create(const struct profile *dp, const struct query *q,
 	/* The hottest line: the most self cost, else the most total. */
 	self = r->l->self + (size_t)r->m * r->l->nrows;
 	total = r->l->total + (size_t)r->m * r->l->nrows;
-	for (i = r->first; i < r->end; i++) {
-		if (self[i] > 0 && (r->hot == LINES_NONE ||
-		    self[i] > self[r->hot]))
-			r->hot = i;
-	}
-	for (i = r->first; r->hot == LINES_NONE && i < r->end; i++) {
-		if (total[i] > 0 && (r->hot == LINES_NONE ||
-		    total[i] > total[r->hot]))
-			r->hot = i;
-	}
+	r->hot = lines_hottest(r->l, r->f, (uint32_t)r->m);
 	/*
 	 * Lines are shaded by their cost against the hottest's: self, or
 	 * total for a function all of whose cost is in its calls.
@@ -481,10 +472,7 @@ source_row(struct display *d, struct display_block *t,
 	cell = display_cell(d, t, row, 0, buf, NULL, DISPLAY_NUM |
 	    (i == LINES_NONE ? DISPLAY_DIM : 0));
 	if (i != LINES_NONE && i == r->hot) {
-		if (k == 0)
-			snprintf(buf, sizeof buf, "L%u", ln);
-		else
-			snprintf(buf, sizeof buf, "F%zu-L%u", k + 1, ln);
+		report_source_anchor(l, r->f, i, buf, sizeof buf);
 		display_anchor(d, cell, buf);
 	}
 	if (i != LINES_NONE) {
@@ -547,7 +535,7 @@ source_calls(struct display *d, struct display_block *t,
 			text = NULL;
 		free(label);
 		snprintf(id, sizeof id, "%u", g);
-		if ((link = report_source_link(q, r->l, g)) == NULL)
+		if ((link = report_source_link(q, r->p, g)) == NULL)
 			link = report_goto(q, "func", QUERY_FUNC, id, -1);
 		display_cell(d, t, row, 0, "", NULL, 0);
 		if (text == NULL)
@@ -691,13 +679,9 @@ source_display(const void *v, const struct report_notes *notes,
 	links = display_links(d);
 	snprintf(id, sizeof id, "%u", r->f);
 	if (r->hot != LINES_NONE) {
-		for (k = 0; k < r->nfiles && r->files[k].end <= r->hot; k++)
-			;
-		if (k == 0)
-			snprintf(frag, sizeof frag, "#L%u", l->row_line[r->hot]);
-		else
-			snprintf(frag, sizeof frag, "#F%zu-L%u", k + 1,
-			    l->row_line[r->hot]);
+		frag[0] = '#';
+		report_source_anchor(l, r->f, r->hot, frag + 1,
+		    sizeof frag - 1);
 		link = report_link(q, -1);
 		if (link != NULL && asprintf(&title, "%s%s", link, frag) != -1) {
 			if (l->row_addr != NULL)

@@ -187,9 +187,13 @@ char		*report_goto(const struct query *, const char *, ...);
 char		*report_func_link(const struct query *, int64_t);
 const struct profile_lines *report_lines(const struct profile *,
 		    const struct report_context *);
+const struct profile *report_origin(const struct profile *,
+		    const struct report_context *);
 int		 report_has_lines(const struct profile_lines *, uint32_t);
 char		*report_source_link(const struct query *,
-		    const struct profile_lines *, uint32_t);
+		    const struct profile *, uint32_t);
+void		 report_source_anchor(const struct profile_lines *, uint32_t,
+		    uint32_t, char *, size_t);
 int		 report_source_tmpl(struct query_tmpl *, const struct query *);
 int		 report_goto_tmpl(struct query_tmpl *, const struct query *,
 		     const char *, int, int);
