@@ -145,6 +145,28 @@ check "some answers showed the file ($inside)" test "$inside" -gt 0
 check "every answer is a 200" sh -c "! grep -v '^200 ' '$tmp/results'"
 rdv_stop
 
+# Through a server the answers are --local's, from the processed-profile
+# cache too (a pprof profile: its lines are a section of the cache).
+cp "$top_srcdir/tests/data/pprof/cpu.pb" "$root/"
+mkdir -p "$tmp/gosrc"
+cp "$top_srcdir/tests/data/pprof/prog.go" "$tmp/gosrc/"
+rdv_conf idle_timeout=60 "source_root=$tmp/gosrc"
+for round in first cached; do
+	for q in 'cmd=source&func=main.spin&format=json' \
+	    'cmd=source&format=json&metric=samples' \
+	    'cmd=source&func=main.recurse&format=text'; do
+		c=$(rdv_get "file=cpu.pb&$q")
+		(cd "$root" && "$DEEPQ" query --local --source "$tmp/gosrc" \
+		    cpu.pb "$q") >"$tmp/local"
+		check "$round: $q through the server is --local's ($c)" \
+		    sh -c "[ '$c' = 200 ] && cmp -s '$tmp/body' '$tmp/local'"
+	done
+	c=$(rdv_get 'file=cpu.pb&cmd=status&format=json')
+	[ "$round" = first ] || check "the second server loaded the cache" \
+	    grep -q '"cached": *true' "$tmp/body"
+	rdv_stop
+done
+
 # deepq web --source: the servers it starts read there.
 [ -L "$src/e" ] || { mv "$src/e" "$src/x"; mv "$src/d" "$src/e"; mv "$src/x" "$src/d"; }
 rdv_conf idle_timeout=60
