@@ -86,6 +86,15 @@ static int	lines_totals(struct lines_builder *, const uint32_t *,
 		    const uint32_t *, struct profile_lines *, uint32_t);
 static int	lines_direct(struct lines_builder *, const uint32_t *,
 		    struct idmap *, struct profile_lines *);
+static void	lines_rows(struct lines_builder *, const struct profile *,
+		    struct profile_lines *, uint32_t *, uint32_t *);
+static int	lines_calls(struct lines_builder *, const struct profile *,
+		    const uint32_t *, struct lines_pair **, uint32_t *,
+		    struct idmap *);
+static int	lines_block(struct lines_builder *, struct profile_lines *,
+		    const uint32_t *, const struct lines_pair *);
+static int	lines_tree(struct lines_builder *, const uint32_t *,
+		    const struct idmap *, struct profile_lines *);
 
 /* Resize *pp (elements of sz) from old to cap elements, zero-filled. */
 static int
@@ -658,49 +667,26 @@ overflow:
 }
 
 /*
- * Reduce the builder to the rows of profile p (its functions, metrics
- * and strings made): *out, or NULL when no frame had a line. The
- * builder is freed in every case. -1 with *why (static) on failure.
+ * The rows: the frames at a position that a stack or a given cost used
+ * (a location no sample has makes none), in row order in order[0..
+ * l->nrows); frame_row[] each frame's row, or LINES_NONE.
  */
-int
-lines_builder_finish(struct lines_builder *lb, const struct profile *p,
-    struct profile_lines **out, const char **why)
+static void
+lines_rows(struct lines_builder *lb, const struct profile *p,
+    struct profile_lines *l, uint32_t *order, uint32_t *frame_row)
 {
-	struct profile_lines	*l = NULL;
-	struct lines_pair	*pairs = NULL;
-	struct idmap		 calls;
-	const void		*arg[2];
-	uint32_t		*order = NULL, *frame_row = NULL;
-	uint32_t		*node_row = NULL, *node_call = NULL;
-	uint32_t		*fr, *rc, i, n, r, f, q, npairs = 0, ncap = 0;
-	size_t			 off[LINES_ARRAYS], len;
-	uint64_t		 key;
-	int			 rv = -1;
+	const void	*arg[2];
+	uint32_t	 i, m, r;
 
-	*out = NULL;
-	idmap_init(&calls);
-	if (lb->dropped || !lb->lines) {
-		rv = 0;
-		goto done;
-	}
-	if ((l = calloc(1, sizeof *l)) == NULL ||
-	    (order = malloc((lb->nframes + 1) * sizeof *order)) == NULL ||
-	    (frame_row = malloc((lb->nframes + 1) * sizeof *frame_row)) ==
-	    NULL)
-		goto done;
-	/*
-	 * Rows: the frames at a position that a stack or a given cost
-	 * used (a location no sample has makes none), in order.
-	 */
 	for (i = 0; i < lb->nframes; i++)
 		frame_row[i] = LINES_NONE;
 	for (i = 1; i < lb->nnodes; i++)
 		frame_row[lb->node_frame[i]] = 0;
 	for (i = 0; i < lb->ndcalls; i++)
 		frame_row[lb->dcall_frame[i]] = 0;
-	for (f = 0; f < PROFILE_MAX_METRICS; f++) {
-		for (i = 0; lb->frame_self[f] != NULL && i < lb->nframes; i++)
-			if (lb->frame_self[f][i] != 0)
+	for (m = 0; m < PROFILE_MAX_METRICS; m++) {
+		for (i = 0; lb->frame_self[m] != NULL && i < lb->nframes; i++)
+			if (lb->frame_self[m][i] != 0)
 				frame_row[i] = 0;
 	}
 	for (i = 0; i < lb->nframes; i++) {
@@ -715,9 +701,23 @@ lines_builder_finish(struct lines_builder *lb, const struct profile *p,
 		qsort_r(order, l->nrows, sizeof *order, lines_frame_cmp, arg);
 	for (r = 0; r < l->nrows; r++)
 		frame_row[order[r]] = r;
+}
 
-	/* Calls: distinct (row, callee) of the tree's edges and given. */
-	n = lb->dropped ? 0 : lb->nnodes;
+/*
+ * The calls: the distinct (row, callee) of the tree's edges and of the
+ * given calls, sorted, into *pairsp (*npairsp of them) and calls (the
+ * pair's key to its index). -1 if out of memory.
+ */
+static int
+lines_calls(struct lines_builder *lb, const struct profile *p,
+    const uint32_t *frame_row, struct lines_pair **pairsp,
+    uint32_t *npairsp, struct idmap *calls)
+{
+	struct lines_pair	*pairs = NULL, *np;
+	uint32_t		 i, n = lb->nnodes, q, r, f, npairs = 0;
+	uint32_t		 ncap = 0;
+	uint64_t		 key;
+
 	for (i = 0; i < n + lb->ndcalls; i++) {
 		if (i < n) {
 			if (i == 0 || (q = lb->node_parent[i]) == 0 ||
@@ -731,41 +731,51 @@ lines_builder_finish(struct lines_builder *lb, const struct profile *p,
 			f = lb->dcall_func[i - n];
 		}
 		key = (uint64_t)r << 32 | f;
-		if (f >= p->nfuncs || idmap_get(&calls, key) != IDMAP_NONE)
+		if (f >= p->nfuncs || idmap_get(calls, key) != IDMAP_NONE)
 			continue;
 		if (npairs == ncap) {
-			struct lines_pair	*np;
-
 			ncap = ncap ? ncap * 2 : 256;
 			if ((np = reallocarray(pairs, ncap, sizeof *np)) ==
 			    NULL)
-				goto done;
+				goto fail;
 			pairs = np;
 		}
 		pairs[npairs].row = r;
 		pairs[npairs].func = f;
-		if (idmap_put(&calls, key, npairs++) == -1)
-			goto done;
+		if (idmap_put(calls, key, npairs++) == -1)
+			goto fail;
 	}
 	if (npairs > 0)
 		qsort(pairs, npairs, sizeof *pairs, lines_pair_cmp);
-	idmap_clear(&calls);
-	idmap_init(&calls);
+	idmap_clear(calls);
+	idmap_init(calls);
 	for (i = 0; i < npairs; i++) {
-		if (idmap_put(&calls, (uint64_t)pairs[i].row << 32 |
+		if (idmap_put(calls, (uint64_t)pairs[i].row << 32 |
 		    pairs[i].func, i) == -1)
-			goto done;
+			goto fail;
 	}
+	*pairsp = pairs;
+	*npairsp = npairs;
+	return (0);
+fail:
+	free(pairs);
+	return (-1);
+}
 
-	/* The block. */
-	l->nfuncs = p->nfuncs;
-	l->nmetrics = p->nmetrics;
-	l->ncalls = npairs;
-	l->flags = (lb->addrs ? LINES_ADDR : 0) | (lb->counts ?
-	    LINES_COUNTS : 0) | (lb->graph ? LINES_GRAPH : 0);
+/*
+ * The block of l (its counts set): the rows' functions, files, lines
+ * and addresses, and each row's calls. -1 if out of memory.
+ */
+static int
+lines_block(struct lines_builder *lb, struct profile_lines *l,
+    const uint32_t *order, const struct lines_pair *pairs)
+{
+	size_t		 off[LINES_ARRAYS], len;
+	uint32_t	*fr, *rc, i, r, f;
+
 	if (lines_layout(l, off, &len) == -1 ||
 	    (l->block = calloc(1, len)) == NULL)
-		goto done;
+		return (-1);
 	l->blocklen = len;
 	lines_point(l, l->block, off);
 	fr = (uint32_t *)l->func_rows;
@@ -781,35 +791,84 @@ lines_builder_finish(struct lines_builder *lb, const struct profile *p,
 	for (f = 0; f < l->nfuncs; f++)
 		fr[f + 1] += fr[f];
 	rc = (uint32_t *)l->row_calls;
-	for (i = 0; i < npairs; i++) {
+	for (i = 0; i < l->ncalls; i++) {
 		rc[pairs[i].row + 1]++;
 		((uint32_t *)l->call_func)[i] = pairs[i].func;
 	}
 	for (r = 0; r < l->nrows; r++)
 		rc[r + 1] += rc[r];
+	return (0);
+}
 
-	/* The costs. */
-	if (n > 1) {
-		if ((node_row = malloc(n * sizeof *node_row)) == NULL ||
-		    (node_call = malloc(n * sizeof *node_call)) == NULL)
-			goto done;
-		for (i = 0; i < n; i++) {
-			node_row[i] = node_call[i] = LINES_NONE;
-			if (i == 0)
-				continue;
-			node_row[i] = frame_row[lb->node_frame[i]];
-			q = lb->node_parent[i];
-			if (q != 0 && (r = frame_row[lb->node_frame[q]]) !=
-			    LINES_NONE)
-				node_call[i] = idmap_get(&calls,
-				    (uint64_t)r << 32 |
-				    lb->frame_func[lb->node_frame[i]]);
-		}
-		if (lines_totals(lb, node_row, node_call, l, l->nmetrics) ==
-		    -1)
-			goto done;
+/*
+ * The tree's costs into l: each node's row and the call it makes from
+ * its parent's row, then the walk of lines_totals. -1 on failure.
+ */
+static int
+lines_tree(struct lines_builder *lb, const uint32_t *frame_row,
+    const struct idmap *calls, struct profile_lines *l)
+{
+	uint32_t	*node_row, *node_call, i, q, r, n = lb->nnodes;
+	int		 rv = -1;
+
+	node_row = malloc(n * sizeof *node_row);
+	node_call = malloc(n * sizeof *node_call);
+	if (node_row == NULL || node_call == NULL)
+		goto out;
+	for (i = 0; i < n; i++) {
+		node_row[i] = node_call[i] = LINES_NONE;
+		if (i == 0)
+			continue;
+		node_row[i] = frame_row[lb->node_frame[i]];
+		q = lb->node_parent[i];
+		if (q != 0 && (r = frame_row[lb->node_frame[q]]) !=
+		    LINES_NONE)
+			node_call[i] = idmap_get(calls, (uint64_t)r << 32 |
+			    lb->frame_func[lb->node_frame[i]]);
 	}
-	if (lb->graph && lines_direct(lb, frame_row, &calls, l) == -1)
+	rv = lines_totals(lb, node_row, node_call, l, l->nmetrics);
+out:
+	free(node_row);
+	free(node_call);
+	return (rv);
+}
+
+/*
+ * Reduce the builder to the rows of profile p (its functions, metrics
+ * and strings made): *out, or NULL when no frame had a line. The
+ * builder is freed in every case. -1 with *why (static) on failure.
+ */
+int
+lines_builder_finish(struct lines_builder *lb, const struct profile *p,
+    struct profile_lines **out, const char **why)
+{
+	struct profile_lines	*l = NULL;
+	struct lines_pair	*pairs = NULL;
+	struct idmap		 calls;
+	uint32_t		*order = NULL, *frame_row = NULL;
+	int			 rv = -1;
+
+	*out = NULL;
+	idmap_init(&calls);
+	if (lb->dropped || !lb->lines) {
+		rv = 0;
+		goto done;
+	}
+	if ((l = calloc(1, sizeof *l)) == NULL ||
+	    (order = malloc((lb->nframes + 1) * sizeof *order)) == NULL ||
+	    (frame_row = malloc((lb->nframes + 1) * sizeof *frame_row)) ==
+	    NULL)
+		goto done;
+	lines_rows(lb, p, l, order, frame_row);
+	if (lines_calls(lb, p, frame_row, &pairs, &l->ncalls, &calls) == -1)
+		goto done;
+	l->nfuncs = p->nfuncs;
+	l->nmetrics = p->nmetrics;
+	l->flags = (lb->addrs ? LINES_ADDR : 0) | (lb->counts ?
+	    LINES_COUNTS : 0) | (lb->graph ? LINES_GRAPH : 0);
+	if (lines_block(lb, l, order, pairs) == -1 ||
+	    (lb->nnodes > 1 && lines_tree(lb, frame_row, &calls, l) == -1) ||
+	    (lb->graph && lines_direct(lb, frame_row, &calls, l) == -1))
 		goto done;
 	*out = l;
 	l = NULL;
@@ -821,8 +880,6 @@ done:
 	free(pairs);
 	free(order);
 	free(frame_row);
-	free(node_row);
-	free(node_call);
 	lines_free(l);
 	lines_builder_free(lb);
 	return (rv);
