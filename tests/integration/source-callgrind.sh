@@ -103,7 +103,7 @@ check "the page shows lines.c's text" \
 check "the page shows the inlined lines of lines.h" \
     grep -q 'x \*= 0x9e3779b97f4a7c15UL;' "$tmp/work.html"
 check "a call line links to the callee's lines" \
-    grep -q 'href="?cmd=source&amp;func=[0-9]*">→ [^<]*other_sum' "$tmp/work.html"
+    grep -q 'href="?cmd=source&amp;func=[0-9]*#L[0-9]*">→ [^<]*other_sum' "$tmp/work.html"
 check "the hottest line is an anchor the page links to" \
     sh -c "grep -q 'id=\"L[0-9]*\"' '$tmp/work.html' &&
     grep -q 'href=\"?cmd=source&amp;func=work#L[0-9]*\"' '$tmp/work.html'"
