@@ -12,9 +12,10 @@
 # frees it at the end, which the model's bytes show.
 #
 # Without FILE: CPython encoding JSON under callgrind
-# (tests/data/cpython-json.callgrind.gz), a pprof allocation profile of
-# the Go compiler building net/http with lines (made here with go build
-# -gcflags=-memprofile), and folded stacks without lines
+# (tests/data/cpython-json.callgrind.gz); a Go CPU profile with lines
+# (the sort package's benchmarks, `go test -cpuprofile', made here); the
+# CPython profile exported to pprof by NEW (a large pprof with lines at
+# the leaves); and folded stacks, without lines
 # (tests/data/samples/workload-fp.folded).
 set -eu
 LC_ALL=C
@@ -36,13 +37,16 @@ if [ $# -eq 0 ]; then
 	set -- "$tmp/cpython.callgrind"
 	if command -v go >/dev/null 2>&1; then
 		export GOCACHE="$tmp/gocache" HOME="$tmp"
-		echo "making the Go compiler's allocation profile ..." >&2
-		go build -a -gcflags="net/http=-memprofile=$tmp/gc.pb \
-		    -memprofilerate=4096" -o /dev/null net/http >/dev/null 2>&1 ||
-		    :
-		[ -s "$tmp/gc.pb" ] && set -- "$@" "$tmp/gc.pb"
+		echo "profiling the sort package's benchmarks ..." >&2
+		(cd "$tmp" && go test -run NONE -bench 'Sort|Stable' \
+		    -benchtime 20ms -cpuprofile "$tmp/sort.pb" sort \
+		    >/dev/null 2>&1) || :
+		[ -s "$tmp/sort.pb" ] && set -- "$@" "$tmp/sort.pb"
 	fi
-	set -- "$@" "$top/tests/data/samples/workload-fp.folded"
+	"$new/cli/deepq" convert --to pprof "$tmp/cpython.callgrind" \
+	    "$tmp/cpython.pb.gz"
+	set -- "$@" "$tmp/cpython.pb.gz" \
+	    "$top/tests/data/samples/workload-fp.folded"
 fi
 
 "$new/bench/linesmem" "$@"
