@@ -21,6 +21,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -53,20 +54,26 @@ srcfile_clear(struct srcfile *sf)
 /*
  * Open rel beneath the root rootfd and read it whole into sf: 0, 1 if
  * there is no such file (try the next), -1 with *why if there is one
- * deepq refuses (a link, too large, not a regular file, unreadable).
+ * deepq refuses (a link, too large, not a regular file, not text,
+ * unreadable).
  */
 static int
 srcfile_try(int rootfd, const char *rel, struct srcfile *sf,
     const char **why)
 {
-	struct stat	 st;
+	struct stat	 st, st2;
 	size_t		 len = 0;
 	ssize_t		 n = 0;
-	char		*buf = NULL;
-	int		 fd;
+	char		*buf = NULL, proc[32];
+	int		 pfd, fd;
 
 	testhook_pause("source-open");
-	if ((fd = profpath_openat(rootfd, rel)) == -1) {
+	/*
+	 * Looked at before it is opened (O_PATH): opening a device can
+	 * do things (a tape rewinds, a watchdog arms), a FIFO waits.
+	 */
+	if ((pfd = profpath_openat_flags(rootfd, rel, O_PATH | O_NOFOLLOW |
+	    O_CLOEXEC)) == -1) {
 		if (errno == ENOENT || errno == ENOTDIR)
 			return (1);
 		*why = errno == ELOOP || errno == EXDEV ? "refused (a symbolic "
@@ -74,26 +81,52 @@ srcfile_try(int rootfd, const char *rel, struct srcfile *sf,
 		    "cannot be read";
 		return (-1);
 	}
-	if (fstat(fd, &st) == -1 || !S_ISREG(st.st_mode)) {
-		close(fd);
+	if (fstat(pfd, &st) == -1) {
+		close(pfd);
+		*why = "cannot be read";
+		return (-1);
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(pfd);
 		if (S_ISDIR(st.st_mode))
 			return (1);
-		*why = "not a regular file";
+		*why = S_ISLNK(st.st_mode) ? "refused (a symbolic link on the "
+		    "way, or a way out of the source root)" :
+		    "not a regular file";
 		return (-1);
 	}
 	if (st.st_size > SRCFILE_MAX) {
-		close(fd);
+		close(pfd);
 		*why = "larger than the 4 MB a source file may have";
 		return (-1);
 	}
-	/* The size may change while read: never past the limit. */
-	if ((buf = malloc(SRCFILE_MAX + 2)) == NULL) {
+	/*
+	 * The very file looked at, opened through its descriptor; without
+	 * /proc, opened again beneath the root and the same (dev, ino).
+	 */
+	snprintf(proc, sizeof proc, "/proc/self/fd/%d", pfd);
+	if ((fd = open(proc, O_RDONLY | O_CLOEXEC | O_NOCTTY |
+	    O_NONBLOCK)) == -1 && errno == ENOENT)
+		fd = profpath_openat(rootfd, rel);
+	close(pfd);
+	if (fd == -1 || fstat(fd, &st2) == -1 || st2.st_dev != st.st_dev ||
+	    st2.st_ino != st.st_ino) {
+		if (fd != -1)
+			close(fd);
+		*why = "cannot be read";
+		return (-1);
+	}
+	/*
+	 * What fstat says, no more: a file that grows while read is cut
+	 * there, one that shrinks ends early.
+	 */
+	if ((buf = malloc((size_t)st.st_size + 1)) == NULL) {
 		close(fd);
 		*why = "out of memory";
 		return (-1);
 	}
-	while (len < SRCFILE_MAX + 1) {
-		n = read(fd, buf + len, SRCFILE_MAX + 1 - len);
+	while (len < (size_t)st.st_size) {
+		n = read(fd, buf + len, (size_t)st.st_size - len);
 		if (n == -1 && errno == EINTR)
 			continue;
 		if (n <= 0)
@@ -101,13 +134,18 @@ srcfile_try(int rootfd, const char *rel, struct srcfile *sf,
 		len += (size_t)n;
 	}
 	close(fd);
-	if (n == -1 || len > SRCFILE_MAX) {
+	if (n == -1) {
 		free(buf);
-		*why = n == -1 ? "cannot be read" :
-		    "larger than the 4 MB a source file may have";
+		*why = "cannot be read";
 		return (-1);
 	}
 	buf[len] = '\0';
+	/* Source is text: an object file or UTF-16 is not shown as it. */
+	if (memchr(buf, '\0', len) != NULL) {
+		free(buf);
+		*why = "not text (it has NUL bytes)";
+		return (-1);
+	}
 	sf->text = buf;
 	sf->len = len;
 	if ((sf->rel = strdup(rel)) == NULL) {
