@@ -52,7 +52,8 @@
 #define SOURCE_WIDTH	400	/* code points of a line shown */
 #define SOURCE_TAB	8
 #define SOURCE_FILES	64	/* files of one function read */
-#define SOURCE_SHOWN	20000	/* lines of one file shown */
+#define SOURCE_READ	(16 * 1024 * 1024)	/* bytes read for a page */
+#define SOURCE_SHOWN	20000	/* lines of code a page shows */
 
 struct source_file {
 	uint32_t	 first, end;	/* its rows */
@@ -74,6 +75,7 @@ struct source_result {
 	int				 derived;
 	struct source_file		*files;
 	size_t				 nfiles;
+	size_t				 read;	/* bytes read so far */
 };
 
 static void	*source_create(const struct profile *, const struct query *,
@@ -96,7 +98,7 @@ static void	 source_calls(struct display *, struct display_block *,
 static int64_t	 source_sum(const struct source_result *);
 static void	 source_file_table(struct display *,
 		    const struct source_result *, const struct columns *,
-		    const struct query *, size_t);
+		    const struct query *, size_t, uint32_t *);
 
 const struct report_entry report_source_entry = {
 	.name = "source",
@@ -136,33 +138,54 @@ source_read(struct source_result *r, struct source_file *sf,
 {
 	const struct profile_lines	*l = r->l;
 	const char			*path;
-	const char			*t;
-	uint32_t			 n;
+	const char			*t, *end;
+	uint32_t			 n, last;
 
 	if (l->row_addr != NULL || l->row_file[sf->first] == 0) {
 		sf->why = "the profile names no file";
 		return (0);
 	}
 	path = profile_string(r->p, l->row_file[sf->first]);
+	/* A page reads a few files, not a tree of them. */
+	if (r->read >= SOURCE_READ) {
+		sf->why = "the page's other files take what it may read";
+		return (0);
+	}
 	if (srcfile_read(ctx->source_roots, path, &sf->sf, &sf->why) == -1)
 		return (0);
+	r->read += sf->sf.len;
 	/* Reading and splitting it is work like any page's. */
 	if (ctx->cost != NULL && cost_charge(ctx->cost, sf->sf.len / 64) ==
 	    -1)
 		return (-1);
-	for (n = 1, t = sf->sf.text; (t = memchr(t, '\n', sf->sf.text +
-	    sf->sf.len - t)) != NULL; t++)
+	/*
+	 * Where lines start, up to the last one a page may show (the
+	 * rows sort by line): a file of newlines costs no more index
+	 * than its costly lines need.
+	 */
+	last = l->row_line[sf->end - 1];
+	last = last > UINT32_MAX - SOURCE_CONTEXT - 1 ? UINT32_MAX - 1 :
+	    last + SOURCE_CONTEXT;
+	end = sf->sf.text + sf->sf.len;
+	for (n = 1, t = sf->sf.text; n <= last &&
+	    (t = memchr(t, '\n', end - t)) != NULL; t++)
 		n++;
-	if ((sf->starts = malloc((n + 1) * sizeof *sf->starts)) == NULL)
+	if ((sf->starts = malloc(((size_t)n + 1) * sizeof *sf->starts)) ==
+	    NULL)
 		return (-1);
 	sf->starts[0] = 0;
-	for (n = 1, t = sf->sf.text; (t = memchr(t, '\n', sf->sf.text +
-	    sf->sf.len - t)) != NULL; t++)
+	for (n = 1, t = sf->sf.text; n <= last &&
+	    (t = memchr(t, '\n', end - t)) != NULL; t++)
 		sf->starts[n++] = (uint32_t)(t + 1 - sf->sf.text);
-	/* A last line without its newline is a line; an empty one not. */
-	if (sf->starts[n - 1] == sf->sf.len)
+	if (n > last) {
+		/* Lines past the index: line n ends where n + 1 starts. */
 		n--;
-	sf->starts[n] = (uint32_t)sf->sf.len;
+	} else {
+		/* A last line without a newline counts; an empty one not. */
+		if (sf->starts[n - 1] == sf->sf.len)
+			n--;
+		sf->starts[n] = (uint32_t)sf->sf.len;
+	}
 	sf->nlines = n;
 	return (0);
 }
@@ -231,8 +254,10 @@ source_create(const struct profile *dp, const struct query *q,
 		r->files[r->nfiles++].end = k;
 	}
 	/* Scripts get the rows: no file is read for JSON. */
-	for (i = 0; !json && i < r->nfiles && i < SOURCE_FILES; i++) {
-		if (source_read(r, &r->files[i], ctx) == -1) {
+	for (i = 0; !json && i < r->nfiles; i++) {
+		if (i >= SOURCE_FILES)
+			r->files[i].why = "more files than a page reads";
+		else if (source_read(r, &r->files[i], ctx) == -1) {
 			report_error_cost(e, ctx->cost);
 			goto fail;
 		}
@@ -401,6 +426,12 @@ source_text(const struct source_file *sf, uint32_t n)
 		e--;
 	if (e > s && e[-1] == '\r')
 		e--;
+	/*
+	 * A code point takes at most 4 bytes: a line of megabytes is
+	 * cut before it is copied (the ellipsis still shows it goes on).
+	 */
+	if (e - s > SOURCE_WIDTH * 4 + 8)
+		e = s + SOURCE_WIDTH * 4 + 8;
 	if ((u = utf8_sanitize(s, e - s, &len)) == NULL)
 		return (NULL);
 	cap = len + SOURCE_TAB * 8 + 8;
@@ -547,16 +578,18 @@ source_calls(struct display *d, struct display_block *t,
 
 /*
  * File k's table: with its text, the lines around the costly ones (a
- * gap shown as "..."); without, its rows.
+ * gap shown as "..."), at most SOURCE_SHOWN lines of code in a page
+ * (*shown so far); without, its rows.
  */
 static void
 source_file_table(struct display *d, const struct source_result *r,
-    const struct columns *c, const struct query *q, size_t k)
+    const struct columns *c, const struct query *q, size_t k,
+    uint32_t *shown)
 {
 	const struct source_file	*sf = &r->files[k];
 	const struct profile_lines	*l = r->l;
 	struct display_block		*t;
-	uint32_t			 i, j, ln, from, to, shown = 0, def;
+	uint32_t			 i, j, ln, from, to, def;
 	size_t				 row;
 
 	/* Addresses have no source: no column for it. */
@@ -583,15 +616,15 @@ source_file_table(struct display *d, const struct source_result *r,
 	else
 		from = l->row_line[i] > SOURCE_CONTEXT ?
 		    l->row_line[i] - SOURCE_CONTEXT : 1;
-	while (i < sf->end && shown < SOURCE_SHOWN) {
+	while (i < sf->end && *shown < SOURCE_SHOWN) {
 		to = l->row_line[i] + SOURCE_CONTEXT;
 		for (; i < sf->end && l->row_line[i] <= to + SOURCE_CONTEXT;
 		    i++)
 			to = l->row_line[i] + SOURCE_CONTEXT;
 		if (to > sf->nlines)
 			to = sf->nlines;
-		for (ln = from; ln <= to && shown < SOURCE_SHOWN; ln++,
-		    shown++) {
+		for (ln = from; ln <= to && *shown < SOURCE_SHOWN; ln++,
+		    (*shown)++) {
 			/* Rows sort by line: a cursor finds each. */
 			while (j < sf->end && l->row_line[j] < ln)
 				j++;
@@ -649,6 +682,7 @@ source_display(const void *v, const struct report_notes *notes,
 	size_t				 k;
 	int				 m = r->m;
 	int64_t				 unlined;
+	uint32_t			 shown = 0;	/* lines of code */
 
 	(void)notes;
 	label = report_func_label(p, r->f);
@@ -723,7 +757,12 @@ source_display(const void *v, const struct report_notes *notes,
 		    profile_string(p, l->row_file[sf->first])) != 0)
 			display_text(d, "Shown from %s under a source root.",
 			    sf->sf.rel);
-		source_file_table(d, r, &c, q, k);
+		source_file_table(d, r, &c, q, k, &shown);
+		if (shown == SOURCE_SHOWN && sf->starts != NULL) {
+			display_text(d, "A page shows at most %d lines of "
+			    "code: the rest are left out.", SOURCE_SHOWN);
+			shown++;
+		}
 	}
 	columns_controls(d, p, m, q, 0);
 	return (d);
