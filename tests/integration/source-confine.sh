@@ -7,7 +7,7 @@
 # source root; the query string cannot name one. A directory swapped
 # for a link to one outside while the server is stopped between finding
 # the file and opening it (the source-open test hook) fails the open,
-# and so does every request while a swapper exchanges them in a loop
+# as does the file itself swapped for a link; and so does every request while a swapper exchanges them in a loop
 # (tests/unit/swapdir, as confine-race.sh does for profiles).
 if [ -z "${RDV_DEADLINE:-}" ]; then
 	RDV_DEADLINE=1
@@ -55,7 +55,11 @@ fn=filelink
 fl=/x/d/inner.c
 fn=raced
 1 5
+fl=/x/app/swapped.c
+fn=fileraced
+1 5
 EOF
+printf 'int inside_swapped;\n' >"$src/app/swapped.c"
 
 leaked() {
 	grep -q OUTSIDE_SECRET "$tmp/body"
@@ -103,6 +107,25 @@ if rdv_wait 20 rdv_paused source-open >/dev/null; then
 	    sh -c "[ \"\$(cat '$tmp/code')\" = 200 ] && ! grep -q OUTSIDE_SECRET '$tmp/body' &&
 	    grep -q 'Source not shown' '$tmp/body'"
 	mv "$src/d" "$src/x" && mv "$src/e" "$src/d" && mv "$src/x" "$src/e"
+else
+	rm -f "$hooks/pause-source-open"
+	not_ok "the server never paused at source-open"
+fi
+
+# The file itself swapped for a link to one outside while paused.
+touch "$hooks/pause-source-open"
+rdv_get 'file=p.callgrind&cmd=source&func=fileraced&format=html' >"$tmp/code" &
+echo $! >"$tmp/get.pid"
+if rdv_wait 20 rdv_paused source-open >/dev/null; then
+	pid=$(rdv_paused source-open)
+	rm -f "$hooks/pause-source-open"
+	ln -s "$out/secret.c" "$src/app/link.c"
+	mv "$src/app/link.c" "$src/app/swapped.c"
+	kill -CONT "$pid"
+	wait "$(cat "$tmp/get.pid")" || :
+	check "a file swapped for a link while paused: refused ($(cat "$tmp/code"))" \
+	    sh -c "[ \"\$(cat '$tmp/code')\" = 200 ] && ! grep -q OUTSIDE_SECRET '$tmp/body' &&
+	    grep -q 'Source not shown: refused' '$tmp/body'"
 else
 	rm -f "$hooks/pause-source-open"
 	not_ok "the server never paused at source-open"
