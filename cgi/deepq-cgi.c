@@ -61,7 +61,7 @@ static volatile sig_atomic_t	cgi_cancel;
 
 static void	cgi_signal(int);
 static void	cgi_log(const char *);
-static int	cgi_fail(const char *, int, const char *,
+static int	cgi_fail(enum catalog_fmt, int, const char *,
 		    const struct render_context *, int, int, cgi_out, void *);
 static char	*cgi_link_base(cgi_get, void *);
 static int	cgi_request(const char *, cgi_get, void *, cgi_out, void *);
@@ -99,7 +99,7 @@ cgi_stdout(void *arg, struct iovec *iov, int iovcnt)
 
 /* Answer an error of our own; the message is escaped by the renderer. */
 static int
-cgi_fail(const char *format, int status, const char *message,
+cgi_fail(enum catalog_fmt format, int status, const char *message,
     const struct render_context *rctx, int head, int allow_post, cgi_out out,
     void *arg)
 {
@@ -224,8 +224,8 @@ cgi_request(const char *conf, cgi_get get, void *arg, cgi_out out,
 	client_options_init(&opts);
 	opts.cancel = &cgi_cancel;
 	opts.log = cgi_log;
-	if ((a = client_query_with(cfg, &opts, query_str(v.query, QUERY_FILE),
-	    v.qs, &cause)) == NULL) {
+	if ((a = client_query_with(cfg, &opts, v.query->file, v.qs,
+	    &cause)) == NULL) {
 		r = cgi_fail(v.format, 500, cause ? cause : "out of memory",
 		    &rctx, v.head, 0, out, oarg);
 		free(cause);

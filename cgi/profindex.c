@@ -31,6 +31,7 @@
 #include <jansson.h>
 
 #include "answer.h"
+#include "catalog.h"
 #include "cause.h"
 #include "conf.h"
 #include "escape.h"
@@ -383,20 +384,19 @@ profindex_answer(const struct config *cfg, const struct query *q,
 	struct profindex	 x;
 	struct outbuf		 ob;
 	struct answer		*a;
-	const char		*format = query_str(q, QUERY_FORMAT);
 	const char		*file = NULL;
 	int			 fd, r;
 
-	if (strcmp(format, "html") != 0 && strcmp(format, "json") != 0 &&
-	    strcmp(format, "text") != 0)
-		return (answer_error(format, 400, "the index is html, json or "
-		    "text", ctx));
-	if (query_isset(q, QUERY_FILE))
-		file = query_str(q, QUERY_FILE);
+	/* The index's formats are the catalog's (html, json, text). */
+	if (!catalog_report_answers(CMD_INDEX, q->format))
+		return (answer_error(q->format, 400, "the index is html, json "
+		    "or text", ctx));
+	if (*q->file != '\0')
+		file = q->file;
 
 	if (cfg->index_entries == 0) {
-		if (strcmp(format, "html") != 0)
-			return (answer_error(format, 404, *cfg->index_url ?
+		if (q->format != FMT_HTML)
+			return (answer_error(q->format, 404, *cfg->index_url ?
 			    "the profiles are listed elsewhere" :
 			    "this site does not list its profiles", ctx));
 		if ((a = calloc(1, sizeof *a)) == NULL) {
@@ -414,14 +414,14 @@ profindex_answer(const struct config *cfg, const struct query *q,
 	}
 
 	if (*cfg->profile_root == '\0')
-		return (answer_error(format, 500, "no profile_root configured",
-		    ctx));
+		return (answer_error(q->format, 500, "no profile_root "
+		    "configured", ctx));
 	memset(&x, 0, sizeof x);
 	x.max = cfg->index_entries;
 	if ((fd = open(cfg->profile_root, O_RDONLY | O_DIRECTORY |
 	    O_CLOEXEC)) == -1)
-		return (answer_error(format, 500, "the profile root cannot be "
-		    "read", ctx));
+		return (answer_error(q->format, 500, "the profile root cannot "
+		    "be read", ctx));
 	if (profindex_scan(&x, fd, "", 0) == -1) {
 		profindex_free(&x);
 		cause_set(cause, "out of memory");
@@ -436,10 +436,10 @@ profindex_answer(const struct config *cfg, const struct query *q,
 	}
 	outbuf_init(&ob);
 	a->status = 200;
-	if (strcmp(format, "json") == 0) {
+	if (q->format == FMT_JSON) {
 		a->content_type = "application/json";
 		r = profindex_json(&ob, &x);
-	} else if (strcmp(format, "text") == 0) {
+	} else if (q->format == FMT_TEXT) {
 		a->content_type = "text/plain; charset=utf-8";
 		r = profindex_text(&ob, &x);
 	} else {

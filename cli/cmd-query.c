@@ -278,7 +278,7 @@ cmd_query(int argc, char **argv)
 	}
 	rc = a->status >= 200 && a->status < 300 ? 0 : 1;
 	/* An answer made without memory for its body has none. */
-	if ((rc == 0 || strcmp(answer_guess_format(qs), "json") == 0) &&
+	if ((rc == 0 || answer_guess_format(qs) == FMT_JSON) &&
 	    a->body != NULL)
 		fwrite(a->body, 1, a->len, stdout);
 	if (rc != 0)

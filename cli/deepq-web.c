@@ -44,6 +44,7 @@
 #include "conf.h"
 #include "deepq.h"
 #include "beside.h"
+#include "catalog.h"
 #include "display.h"
 #include "front.h"
 #include "outbuf.h"
@@ -119,12 +120,12 @@ static void	web_completed(void *, struct MHD_Connection *, void **,
 static void	web_header(void *, const char *, const char *);
 static MHD_Result_t web_send(struct MHD_Connection *, const struct answer *,
 		    int);
-static MHD_Result_t web_fail(struct MHD_Connection *, const char *, int,
+static MHD_Result_t web_fail(struct MHD_Connection *, enum catalog_fmt, int,
 		    const char *, int);
 static MHD_Result_t web_static(struct web *, struct MHD_Connection *,
 		    const char *);
 static MHD_Result_t web_index(struct web *, struct MHD_Connection *,
-		    const char *);
+		    enum catalog_fmt);
 static void	web_scan(struct web *, const char *, int, struct web_entry **,
 		    size_t *, size_t *);
 static int	web_entry_cmp(const void *, const void *);
@@ -184,7 +185,7 @@ web_send(struct MHD_Connection *c, const struct answer *a, int allow_post)
 
 /* An error of our own in a format; the message is escaped by the renderer. */
 static MHD_Result_t
-web_fail(struct MHD_Connection *c, const char *format, int status,
+web_fail(struct MHD_Connection *c, enum catalog_fmt format, int status,
     const char *message, int allow_post)
 {
 	/* From "/" on: a 404 for any other path still links home. */
@@ -224,7 +225,7 @@ web_static(struct web *w, struct MHD_Connection *c, const char *name)
 	if (*name == '\0' || name[0] == '.' ||
 	    name[strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789._-")] !=
 	    '\0' || (dot = strrchr(name, '.')) == NULL)
-		return (web_fail(c, "html", 404, "not found", 0));
+		return (web_fail(c, FMT_HTML, 404, "not found", 0));
 	for (i = 0; i < sizeof types / sizeof types[0]; i++) {
 		if (strcmp(dot, types[i].ext) == 0)
 			a.content_type = types[i].type;
@@ -232,20 +233,20 @@ web_static(struct web *w, struct MHD_Connection *c, const char *name)
 	if (a.content_type == NULL || w->www == NULL ||
 	    snprintf(path, sizeof path, "%s/%s", w->www, name) >=
 	    (int)sizeof path)
-		return (web_fail(c, "html", 404, "not found", 0));
+		return (web_fail(c, FMT_HTML, 404, "not found", 0));
 	if ((fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) == -1)
-		return (web_fail(c, "html", 404, "not found", 0));
+		return (web_fail(c, FMT_HTML, 404, "not found", 0));
 	if (fstat(fd, &st) == -1 || !S_ISREG(st.st_mode) ||
 	    st.st_size > 4 * 1024 * 1024 ||
 	    (buf = malloc(st.st_size + 1)) == NULL) {
 		close(fd);
-		return (web_fail(c, "html", 404, "not found", 0));
+		return (web_fail(c, FMT_HTML, 404, "not found", 0));
 	}
 	n = read(fd, buf, st.st_size);
 	close(fd);
 	if (n != st.st_size) {
 		free(buf);
-		return (web_fail(c, "html", 500, "read error", 0));
+		return (web_fail(c, FMT_HTML, 500, "read error", 0));
 	}
 	a.status = 200;
 	a.body = buf;
@@ -320,7 +321,7 @@ web_scan(struct web *w, const char *rel, int depth, struct web_entry **ev,
 
 /* `/': the profiles under the root, in the format asked for. */
 static MHD_Result_t
-web_index(struct web *w, struct MHD_Connection *c, const char *format)
+web_index(struct web *w, struct MHD_Connection *c, enum catalog_fmt fmt)
 {
 	struct render_context	 rctx = { "?", WEB_STATIC, NULL };
 	const struct renderer	*rd;
@@ -335,11 +336,11 @@ web_index(struct web *w, struct MHD_Connection *c, const char *format)
 	struct outbuf		 ob;
 	MHD_Result_t		 ret;
 
-	if (strcmp(format, "html") != 0 && strcmp(format, "json") != 0 &&
-	    strcmp(format, "text") != 0)
-		return (web_fail(c, format, 400, "the index is html, json or "
+	/* The index's formats are the catalog's (html, json, text). */
+	if (!catalog_report_answers(CMD_INDEX, fmt))
+		return (web_fail(c, fmt, 400, "the index is html, json or "
 		    "text", 0));
-	rd = render_find(format);
+	rd = render_find(fmt);
 	web_scan(w, "", 0, &ev, &n, &cap);
 	if (n > 0)
 		qsort(ev, n, sizeof *ev, web_entry_cmp);
@@ -407,7 +408,7 @@ web_index(struct web *w, struct MHD_Connection *c, const char *format)
 
 	memset(&a, 0, sizeof a);
 	a.status = 200;
-	a.content_type = rd->content_type;
+	a.content_type = catalog_formats[fmt].content_type;
 	outbuf_init(&ob);
 	if (j == NULL || display_failed(d) ||
 	    rd->render(&ob, j, d, &rctx) == -1 ||
@@ -419,7 +420,7 @@ web_index(struct web *w, struct MHD_Connection *c, const char *format)
 	if (a.status == 200)
 		ret = web_send(c, &a, 0);
 	else
-		ret = web_fail(c, format, 500, "out of memory", 0);
+		ret = web_fail(c, fmt, 500, "out of memory", 0);
 	free(a.body);
 	for (i = 0; i < n; i++)
 		free(ev[i].name);
@@ -480,8 +481,8 @@ web_handler(void *arg, struct MHD_Connection *c, const char *url,
 		front_verdict_free(&v);
 		return (ret);
 	}
-	if (!query_isset(v.query, QUERY_FILE) || front_is_index(v.query)) {
-		ret = web_index(w, c, query_str(v.query, QUERY_FORMAT));
+	if (*v.query->file == '\0' || front_is_index(v.query)) {
+		ret = web_index(w, c, v.query->format);
 		front_verdict_free(&v);
 		return (ret);
 	}
@@ -490,8 +491,8 @@ web_handler(void *arg, struct MHD_Connection *c, const char *url,
 	opts.root = w->root;
 	opts.static_base = WEB_STATIC;
 	opts.cancel = &web_cancel;
-	if ((a = client_query_with(w->cfg, &opts, query_str(v.query,
-	    QUERY_FILE), v.qs, &cause)) == NULL) {
+	if ((a = client_query_with(w->cfg, &opts, v.query->file, v.qs,
+	    &cause)) == NULL) {
 		ret = web_fail(c, v.format, 500, cause ? cause :
 		    "out of memory", 0);
 		free(cause);

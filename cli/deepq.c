@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "catalog.h"
 #include "conf.h"
 #include "deepq.h"
 #include "input.h"
@@ -33,8 +34,8 @@ static const struct {
 	int		 (*fn)(int, char **);
 	const char	*usage;
 } deepq_cmds[] = {
-	{ "convert", cmd_convert, "convert "
-	    "[--to folded|callgrind|pprof|speedscope] "
+	/* "@": the export formats of the catalog. */
+	{ "convert", cmd_convert, "convert [--to @] "
 	    "[--metric name] [--maxdepth n] [--no-modules] [--order name|time] "
 	    "[--query query] [--reader name] [--variant words] [--max-decompressed MB] in out" },
 	{ "ingest", cmd_ingest, "ingest --clickhouse url --table table "
@@ -51,11 +52,20 @@ static const struct {
 void
 deepq_usage(void)
 {
-	size_t	 i;
+	char		*formats = catalog_format_list(CATALOG_EXPORT, "|");
+	const char	*u, *at;
+	size_t		 i;
 
-	for (i = 0; i < sizeof deepq_cmds / sizeof deepq_cmds[0]; i++)
-		fprintf(stderr, "%s deepq %s\n", i ? "      " : "usage:",
-		    deepq_cmds[i].usage);
+	for (i = 0; i < sizeof deepq_cmds / sizeof deepq_cmds[0]; i++) {
+		fprintf(stderr, "%s deepq ", i ? "      " : "usage:");
+		for (u = deepq_cmds[i].usage; (at = strchr(u, '@')) != NULL;
+		    u = at + 1) {
+			fwrite(u, 1, at - u, stderr);
+			fputs(formats ? formats : "format", stderr);
+		}
+		fprintf(stderr, "%s\n", u);
+	}
+	free(formats);
 	exit(1);
 }
 

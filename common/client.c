@@ -47,7 +47,6 @@
 #include "render.h"
 #include "rundir.h"
 #include "testhook.h"
-#include "utf8.h"
 
 /*
  * The client side of the rendezvous (see client.h for the sequence and
@@ -75,7 +74,7 @@ struct client {
 	const struct config		*cfg;
 	const struct client_options	*opts;
 	struct render_context		 rctx;
-	const char			*format;
+	enum catalog_fmt		 format;
 	const char			*name;
 	const char			*path;		/* NULL: by key */
 	char				*root;		/* canonical, or NULL */
@@ -168,7 +167,6 @@ client_loading(struct client *c)
 	struct loadprogress	 lp;
 	struct answer		*a;
 	struct outbuf		 ob;
-	json_t			*j;
 	char			*msg, *prog = NULL;
 	double			 mb = (double)c->size / (1024 * 1024);
 	int			 known;
@@ -183,40 +181,10 @@ client_loading(struct client *c)
 		free(prog);
 		return (NULL);
 	}
-	if (strcmp(c->format, "html") != 0) {
+	if (c->format != FMT_HTML) {
 		/* JSON: the error, and the same figures for scripts. */
-		if (known && strcmp(c->format, "json") == 0 &&
-		    (a = calloc(1, sizeof *a)) != NULL) {
-			char	*m, *s = NULL;
-			size_t	 mlen;
-
-			a->status = 503;
-			a->retry_after = CLIENT_RETRY;
-			a->content_type = "application/json";
-			a->message = msg;
-			/* A file's name may not be UTF-8: jansson's is. */
-			j = (m = utf8_sanitize(msg, strlen(msg), &mlen)) ==
-			    NULL ? NULL : json_pack("{s:i, s:{s:i, s:s}, s:o}",
-			    "deepq", ANSWER_JSON_VERSION, "error", "status",
-			    503, "message", m, "loading",
-			    loadprogress_json(&lp));
-			free(m);
-			if (j != NULL)
-				s = json_dumps(j, JSON_COMPACT |
-				    JSON_ENSURE_ASCII);
-			json_decref(j);
-			free(prog);
-			if (s != NULL && asprintf(&a->body, "%s\n", s) != -1) {
-				a->len = strlen(a->body);
-				free(s);
-				return (a);
-			}
-			free(s);
-			a->body = NULL;
-			answer_free(a);
-			return (NULL);
-		}
-		a = answer_error(c->format, 503, msg, &c->rctx);
+		a = answer_error_more(c->format, 503, msg, &c->rctx, "loading",
+		    known ? loadprogress_json(&lp) : NULL);
 		if (a != NULL)
 			a->retry_after = CLIENT_RETRY;
 		free(msg);

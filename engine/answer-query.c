@@ -25,6 +25,7 @@
 
 #include "answer.h"
 #include "answer-query.h"
+#include "catalog.h"
 #include "cost.h"
 #include "diff.h"
 #include "display.h"
@@ -40,46 +41,9 @@
 
 /* Query string + profile -> answer (see answer-query.h). */
 
-static int	answer_has_format(const char *, const char *);
 static int	answer_query_check(void *);
 static void	answer_render_error(struct report_error *,
 		    const struct cost *);
-static struct answer *answer_query_error(const char *, int, const char *,
-		    const struct render_context *);
-
-/* Is fmt one of the '|'-separated list? */
-static int
-answer_has_format(const char *list, const char *fmt)
-{
-	size_t		 n = strlen(fmt);
-	const char	*p = list;
-
-	while ((p = strstr(p, fmt)) != NULL) {
-		if ((p == list || p[-1] == '|') &&
-		    (p[n] == '\0' || p[n] == '|'))
-			return (1);
-		p += n;
-	}
-	return (0);
-}
-
-/*
- * An error answer in the query's format: the renderer's own error page
- * where it has one (an SVG image, a line of folded or callgrind text),
- * else answer_error's.
- */
-static struct answer *
-answer_query_error(const char *format, int status, const char *message,
-    const struct render_context *rctx)
-{
-	const struct renderer	*r;
-
-	if (format != NULL && (r = render_find(format)) != NULL &&
-	    r->error != NULL)
-		return (answer_error_write(r->content_type, r->error, status,
-		    message, rctx));
-	return (answer_error(format, status, message, rctx));
-}
 
 /* The body's check: the query's deadline, without charging units. */
 static int
@@ -112,7 +76,7 @@ answer_query(const struct profile *p, const char *qs,
 	int		 status;
 
 	if ((q = query_parse(qs, &status, &cause)) == NULL) {
-		a = answer_query_error(answer_guess_format(qs), status, cause,
+		a = answer_error(answer_guess_format(qs), status, cause,
 		    &ctx->render);
 		free(cause);
 		return (a);
@@ -131,7 +95,7 @@ answer_query_parsed(const struct profile *p, const struct query *q,
     const struct answer_context *ctx)
 {
 	const struct report_entry	*entry = NULL;
-	const struct renderer		*r;
+	const struct renderer		*r = NULL;
 	const struct profile		*use = p;
 	struct report_error		 e = { 0, NULL };
 	struct transform_stack		*ts = NULL;
@@ -146,50 +110,49 @@ answer_query_parsed(const struct profile *p, const struct query *q,
 	struct outbuf			 ob;
 	struct answer			*a = NULL;
 	json_t				*j = NULL;
-	const char			*format;
+	const struct catalog_report	*cr = &catalog_reports[q->cmd];
+	const struct catalog_format	*cf = &catalog_formats[q->format];
+	const char			*format = cf->name;
 	char				*cause = NULL;
-	int				 status, estimated;
+	int				 status, estimated, page;
 
-	format = query_str(q, QUERY_FORMAT);
 	if (rc.origin == NULL)
 		rc.origin = p;
 	/* One budget for the whole query: transforms and report alike. */
 	cost_init(&budget, rc.max_cost, rc.max_msec);
 	rc.cost = &budget;
-	if ((entry = reports_find(query_str(q, QUERY_CMD))) == NULL) {
+	if ((entry = reports_find(q->cmd)) == NULL) {
 		report_error_set(&e, 400, "report %s is not available",
-		    query_str(q, QUERY_CMD));
+		    cr->name);
 		goto fail;
 	}
-	if (!answer_has_format(entry->formats, format) ||
-	    (r = render_find(format)) == NULL ||
-	    (r->render == NULL && entry->export == NULL)) {
+	if (!catalog_report_answers(q->cmd, q->format) ||
+	    (cf->kind == CATALOG_EXPORT ? entry->export == NULL :
+	    (r = render_find(q->format)) == NULL)) {
 		report_error_set(&e, 400, "format %s is not available for "
-		    "cmd=%s (available: %s)", format, entry->name,
-		    entry->formats);
+		    "cmd=%s (available: %s)", format, cr->name, cr->formats);
 		goto fail;
 	}
+	page = cf->kind == CATALOG_PAGE;
 	/*
 	 * base=: merge before the transforms, so that they apply to both
 	 * sides alike (the merged profile keeps this profile's ids).
 	 */
-	if (*query_str(q, QUERY_BASE) != '\0') {
+	if (*q->base != '\0') {
 		if (ctx->base_load == NULL) {
 			report_error_set(&e, 400, "base= is not available "
 			    "here");
 			goto fail;
 		}
-		if ((bp = ctx->base_load(ctx->base_arg, query_str(q,
-		    QUERY_BASE), &status, &cause)) == NULL ||
-		    (merged = diff_merge(p, bp, query_str(q, QUERY_METRIC),
+		if ((bp = ctx->base_load(ctx->base_arg, q->base, &status,
+		    &cause)) == NULL || (merged = diff_merge(p, bp, q->metric,
 		    &status, &cause)) == NULL) {
-			report_error_set(&e, status, "base=%s: %s",
-			    query_str(q, QUERY_BASE), cause ? cause :
-			    "out of memory");
+			report_error_set(&e, status, "base=%s: %s", q->base,
+			    cause ? cause : "out of memory");
 			goto fail;
 		}
 		rc.base = bp;
-		rc.base_name = query_str(q, QUERY_BASE);
+		rc.base_name = q->base;
 		use = merged;
 	}
 	/*
@@ -202,7 +165,8 @@ answer_query_parsed(const struct profile *p, const struct query *q,
 		goto fail;
 	}
 	/* Whether the answer rests on a call graph's estimated tree. */
-	estimated = funcgraph_estimate(use, entry->name, ts->n > 0);
+	estimated = funcgraph_estimate(use, (cr->flags & CATALOG_TREE) != 0,
+	    ts->n > 0);
 	if (ts->n > 0) {
 		if ((derived = transform_apply(use, ts, &budget,
 		    &status, &cause)) == NULL) {
@@ -213,7 +177,7 @@ answer_query_parsed(const struct profile *p, const struct query *q,
 		use = derived;
 	}
 	/* An export's own format: the report writes the body (report.h). */
-	if (r->render == NULL)
+	if (r == NULL)
 		goto body;
 	/*
 	 * The reports' derived data: the caller's index of its profile, or
@@ -235,17 +199,17 @@ answer_query_parsed(const struct profile *p, const struct query *q,
 	if ((res = reports_create(entry, use, q, &rc, &e)) == NULL)
 		goto fail;
 	reports_notes_init(&notes, use, q, rc.base_name, ts, estimated);
-	if ((!r->needs_display || entry->page_json) &&
+	if ((!page || entry->page_json) &&
 	    (j = reports_json(entry, res, &notes, q)) == NULL) {
 		report_error_set(&e, 500, "out of memory");
 		goto fail;
 	}
 	/* The JSON holds all it needs: the result's memory back first. */
-	if (!r->needs_display) {
+	if (!page) {
 		reports_free(entry, res);
 		res = NULL;
 	}
-	if (r->needs_display && ((d = reports_display(entry, res, &notes,
+	if (page && ((d = reports_display(entry, res, &notes,
 	    q)) == NULL || display_failed(d))) {
 		report_error_set(&e, 500, "out of memory");
 		goto fail;
@@ -254,10 +218,10 @@ body:
 	if ((a = calloc(1, sizeof *a)) == NULL)
 		goto fail;
 	a->status = 200;
-	a->content_type = r->content_type;
+	a->content_type = cf->content_type;
 	outbuf_init(&ob);
 	outbuf_check(&ob, answer_query_check, &budget);
-	if ((r->render != NULL ? r->render(&ob, j, d, &ctx->render) :
+	if ((r != NULL ? r->render(&ob, j, d, &ctx->render) :
 	    entry->export(&ob, use, q, &rc, &e)) == -1) {
 		outbuf_clear(&ob);
 		answer_free(a);
@@ -274,7 +238,7 @@ body:
 	}
 	goto done;
 fail:
-	a = answer_query_error(format, e.status ? e.status : 500, e.message,
+	a = answer_error(q->format, e.status ? e.status : 500, e.message,
 	    &ctx->render);
 done:
 	free(cause);

@@ -53,9 +53,6 @@ static void	html_compare(struct outbuf *, const struct display_block *,
 		    const struct render_context *, const struct query *);
 
 const struct renderer render_html = {
-	.name = "html",
-	.content_type = "text/html; charset=utf-8",
-	.needs_display = 1,
 	.render = html_render,
 };
 

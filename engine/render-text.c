@@ -41,9 +41,6 @@ static int	text_table(struct outbuf *, const struct display_block *);
 static void	text_clean(struct outbuf *, const char *);
 
 const struct renderer render_text = {
-	.name = "text",
-	.content_type = "text/plain; charset=utf-8",
-	.needs_display = 1,
 	.render = text_render,
 };
 

@@ -23,6 +23,7 @@
 #include <jansson.h>
 
 #include "callgraph.h"
+#include "catalog.h"
 #include "cost.h"
 #include "display.h"
 #include "profile.h"
@@ -47,8 +48,9 @@ struct menu_result {
 	char				*file;
 	uint32_t			 depth, nmod, ncliques;
 	char				*action;
+	uint32_t			 action_node;
 	int				 server;
-	const struct report_entry	*views[3];
+	enum catalog_cmd		 views[CMD_N];
 	size_t				 nviews;
 };
 
@@ -63,9 +65,6 @@ static void	menu_link(struct display *, struct display_block *,
 		    const char *, char *);
 
 const struct report_entry report_menu_entry = {
-	.name = "menu",
-	.title = "Summary",
-	.formats = "html|json|text",
 	.create = menu_create,
 	.json = menu_json,
 	.display = menu_display,
@@ -105,13 +104,9 @@ static void *
 menu_create(const struct profile *p, const struct query *q,
     const struct report_context *ctx, struct report_error *e)
 {
-	static const char *const others[] = { "flame", "folded",
-	    "callgrind" };
-	const struct report_entry *r;
 	const struct callgraph	*g = NULL;
 	struct menu_result	*t;
-	size_t			 i;
-	int			 m;
+	int			 m, i;
 
 	if ((m = report_metric(p, q, e)) == -1)
 		return (NULL);
@@ -132,15 +127,18 @@ menu_create(const struct profile *p, const struct query *q,
 	if ((g = profile_index_callgraph(ctx->index, ctx->cost)) == NULL)
 		goto fail;
 	t->ncliques = g->nrecursive;
-	t->action = report_path(p, menu_action(p, m));
+	t->action_node = menu_action(p, m);
+	t->action = report_path(p, t->action_node);
 	t->server = ctx->status != NULL;
 	/*
-	 * The views built elsewhere (flame graphs, exports): linked when
-	 * this build has them, in the first format each answers.
+	 * The views built elsewhere (flame graphs, exports: CATALOG_VIEW):
+	 * linked when this build has them, in the first format each
+	 * answers.
 	 */
-	for (i = 0; i < sizeof others / sizeof others[0]; i++) {
-		if ((r = reports_find(others[i])) != NULL)
-			t->views[t->nviews++] = r;
+	for (i = 0; i < CMD_N; i++) {
+		if ((catalog_reports[i].flags & CATALOG_VIEW) &&
+		    reports_find(i) != NULL)
+			t->views[t->nviews++] = i;
 	}
 	return (t);
 fail:
@@ -167,12 +165,12 @@ menu_json(const void *v, const struct query *q)
 {
 	const struct menu_result	*t = v;
 	const struct profile		*p = t->p;
-	const struct report_entry	*r;
+	const struct catalog_report	*r;
+	const struct catalog_format	*fmt;
 	json_t				*j, *views;
-	char				*fmt;
 	size_t				 i;
 
-	if ((j = report_new("menu")) == NULL ||
+	if ((j = report_new(CMD_MENU)) == NULL ||
 	    report_metrics(j, p, t->m) == -1)
 		goto fail;
 	json_object_set_new(j, "file", json_string(t->file));
@@ -194,15 +192,12 @@ menu_json(const void *v, const struct query *q)
 	    json_object_set_new(j, "views", views) == -1)
 		goto fail;
 	for (i = 0; i < t->nviews; i++) {
-		r = t->views[i];
-		fmt = strndup(r->formats, strcspn(r->formats, "|"));
-		if (fmt == NULL || json_array_append_new(views, json_pack(
-		    "{s:s, s:s, s:s}", "cmd", r->name, "title", r->title,
-		    "format", fmt)) == -1) {
-			free(fmt);
+		r = &catalog_reports[t->views[i]];
+		fmt = &catalog_formats[catalog_report_format(t->views[i])];
+		if (json_array_append_new(views, json_pack("{s:s, s:s, s:s}",
+		    "cmd", r->name, "title", r->title, "format",
+		    fmt->name)) == -1)
 			goto fail;
-		}
-		free(fmt);
 	}
 	return (j);
 fail:
@@ -231,7 +226,9 @@ menu_display(const void *v, const struct report_notes *notes,
 	uint32_t			 i, nm = p->nmetrics, base = nm;
 	size_t				 r;
 	int				 rated = 0, ci;
-	const char			*name, *first, *calls, *fmt;
+	enum catalog_cmd		 vc;
+	struct query			 view;
+	const char			*name, *first, *calls;
 	char				*s, text[256];
 	double				 rate;
 	int64_t				 total;
@@ -271,14 +268,15 @@ menu_display(const void *v, const struct report_notes *notes,
 	display_head(d, t, 2, "Total", NULL, DISPLAY_NUM);
 	if (rated)
 		display_head(d, t, 3, "Seconds", NULL, DISPLAY_NUM);
+	report_view(&view, q, CMD_TOP);
 	for (i = 0; i < nm; i++) {
 		name = p->metrics[i].name;
 		rate = profile_metric_rate(p, i);
 		total = p->metrics[report_metric_last(p, i)].sum;
 		r = display_row(d, t);
 		/* A comparison's base values: no metric to rank by. */
-		s = i == base ? NULL : report_goto(q, "top", QUERY_METRIC,
-		    i == 0 ? NULL : name, -1);
+		view.metric = i == 0 ? "" : name;
+		s = i == base ? NULL : query_format(&view);
 		display_cell(d, t, r, 0, name, s, 0);
 		free(s);
 		display_cell(d, t, r, 1, p->metrics[i].unit, NULL, 0);
@@ -294,18 +292,20 @@ menu_display(const void *v, const struct report_notes *notes,
 
 	display_heading(d, "Start");
 	l = display_links(d);
-	menu_link(d, l, "Call tree", report_goto(q, "tree", -1));
+	menu_link(d, l, "Call tree", report_cmd_link(q, CMD_TREE));
 	if (tr->action != NULL && *tr->action != '\0')
 		menu_link(d, l, "Call tree at the action (the path that "
-		    "holds 90% of the total)", report_goto(q, "tree",
-		    QUERY_PATH, tr->action, -1));
-	menu_link(d, l, "Modules", report_goto(q, "modules", -1));
-	menu_link(d, l, "Recursive cliques", report_goto(q, "cliques", -1));
+		    "holds 90% of the total)", report_node_link(q, p,
+		    tr->action_node));
+	menu_link(d, l, "Modules", report_cmd_link(q, CMD_MODULES));
+	menu_link(d, l, "Recursive cliques", report_cmd_link(q, CMD_CLIQUES));
 	calls = (ci = profile_metric_calls(p)) == -1 ? "" :
 	    p->metrics[ci].name;
-	if (*calls != '\0')
-		menu_link(d, l, "Top functions by calls", report_goto(q,
-		    "top", QUERY_SORT, "calls", -1));
+	if (*calls != '\0') {
+		report_view(&view, q, CMD_TOP);
+		view.sort = QUERY_SORT_CALLS;
+		menu_link(d, l, "Top functions by calls", query_format(&view));
+	}
 
 	display_heading(d, "Top functions");
 	l = display_links(d);
@@ -313,48 +313,50 @@ menu_display(const void *v, const struct report_notes *notes,
 		name = p->metrics[i].name;
 		if (strcmp(name, calls) == 0 || i == base)
 			continue;
+		report_view(&view, q, CMD_TOP);
+		view.metric = i == 0 ? "" : name;
+		view.sort = QUERY_SORT_SELF;
 		snprintf(text, sizeof text, "by self %s", name);
-		menu_link(d, l, text, report_goto(q, "top", QUERY_METRIC,
-		    i == 0 ? NULL : name, QUERY_SORT, "self", -1));
+		menu_link(d, l, text, query_format(&view));
+		view.sort = QUERY_SORT_TOTAL;
 		snprintf(text, sizeof text, "by total %s", name);
-		menu_link(d, l, text, report_goto(q, "top", QUERY_METRIC,
-		    i == 0 ? NULL : name, QUERY_SORT, "total", -1));
+		menu_link(d, l, text, query_format(&view));
 	}
+	report_view(&view, q, CMD_TOP);
+	view.metric = "";
+	view.min = 1;
+	view.limit = 1000;
 	snprintf(text, sizeof text, "at least 1%% of %s, by total", first);
-	menu_link(d, l, text, report_goto(q, "top", QUERY_METRIC, NULL,
-	    QUERY_MIN, "1", QUERY_LIMIT, "1000", -1));
+	menu_link(d, l, text, query_format(&view));
+	view.sort = QUERY_SORT_SELF;
+	view.min = 0.1;
 	snprintf(text, sizeof text, "at least 0.1%% of %s, by self", first);
-	menu_link(d, l, text, report_goto(q, "top", QUERY_METRIC, NULL,
-	    QUERY_SORT, "self", QUERY_MIN, "0.1", QUERY_LIMIT, "1000", -1));
+	menu_link(d, l, text, query_format(&view));
 
 	if (tr->nviews > 0) {
 		display_heading(d, "Views and exports");
 		l = display_links(d);
 		for (i = 0; i < tr->nviews; i++) {
-			const struct report_entry *e = tr->views[i];
-			char	 f[32];
-
-			snprintf(f, sizeof f, "%.*s", (int)strcspn(e->formats,
-			    "|"), e->formats);
-			fmt = f;
+			vc = tr->views[i];
+			report_view(&view, q, vc);
 			/* The flame graph has its page in the site. */
-			if (strcmp(e->name, "flame") == 0)
-				fmt = "html";
-			menu_link(d, l, e->title, report_goto(q, e->name,
-			    QUERY_FORMAT, strcmp(fmt, "html") == 0 ? NULL :
-			    fmt, -1));
+			view.format = vc == CMD_FLAME ? FMT_HTML :
+			    catalog_report_format(vc);
+			menu_link(d, l, catalog_reports[vc].title,
+			    query_format(&view));
 		}
 	}
 
 	/* Where the page names its file, a comparison starts here. */
-	if (query_isset(q, QUERY_FILE) && !query_isset(q, QUERY_BASE) &&
+	if (*q->file != '\0' && *q->base == '\0' &&
 	    (l = display_compare(d)) != NULL)
-		display_link(d, l, query_str(q, QUERY_FILE), NULL);
+		display_link(d, l, q->file, NULL);
 
 	display_heading(d, "Debugging");
 	l = display_links(d);
-	menu_link(d, l, "Raw structures", report_goto(q, "dump", -1));
+	menu_link(d, l, "Raw structures", report_cmd_link(q, CMD_DUMP));
 	if (tr->server)
-		menu_link(d, l, "Server status", report_goto(q, "status", -1));
+		menu_link(d, l, "Server status", report_cmd_link(q,
+		    CMD_STATUS));
 	return (d);
 }
