@@ -29,6 +29,10 @@
 
 /* deepq: the command line's entry point and subcommand table. */
 
+/* The report words' flags (cli/cmd-report.c). */
+#define REPORT_OPTS	"[--limit n] [--metric name] [--focus regex] " \
+			"[--query keys] [--json] [--local]"
+
 static const struct {
 	const char	*name;
 	int		 (*fn)(int, char **);
@@ -40,9 +44,17 @@ static const struct {
 	    "[--query query] [--reader name] [--variant words] [--max-decompressed MB] in out" },
 	{ "ingest", cmd_ingest, "ingest --clickhouse url --table table "
 	    "[--label key=value]... [--time iso8601] [--user name] "
-	    "[--password-file file] [--quiet] file ..." },
+	    "[--password-file file] [--migrate] [--quiet] file ... | "
+	    "ingest --schema [--cluster name] --table table" },
+	{ "top", cmd_report, "top " REPORT_OPTS " file" },
+	{ "tree", cmd_report, "tree " REPORT_OPTS " file" },
+	{ "func", cmd_report, "func " REPORT_OPTS " file function" },
+	{ "flame", cmd_report, "flame [--metric name] [--focus regex] "
+	    "[--query keys] [--json] [--local] file" },
+	{ "diff", cmd_report, "diff " REPORT_OPTS " base file" },
 	{ "query", cmd_query, "query [--local] [--reader name] [--static-base url] "
-	    "[--source dir]... [--max-decompressed MB] file [query]" },
+	    "[--source dir]... [--max-decompressed MB] "
+	    "[--fail-on-growth percent] file [query]" },
 	{ "status", cmd_status, "status [--json]" },
 	{ "stop", cmd_stop, "stop file | --all" },
 	{ "web", cmd_web, DEEPQ_WEB_USAGE },

@@ -54,6 +54,7 @@ enum catalog_cmd {
 	CMD_SEARCH,
 	CMD_INDEX,
 	CMD_SOURCE,
+	CMD_SERIES,
 	CMD_N
 };
 

@@ -87,6 +87,14 @@ enum query_key {
 	QUERY_ORDER,
 	QUERY_FORMAT,
 	QUERY_MODULES,
+	QUERY_SELECT,
+	QUERY_FROM_TIME,
+	QUERY_TO_TIME,
+	QUERY_BASE_SELECT,
+	QUERY_BASE_FROM_TIME,
+	QUERY_BASE_TO_TIME,
+	QUERY_STEP,
+	QUERY_MARKER,
 	QUERY_NKEYS
 };
 
@@ -229,6 +237,14 @@ struct query {
 	enum query_order	 order;
 	enum catalog_fmt	 format;
 	int			 modules;
+	const char		*select;	/* a view's label matchers */
+	int64_t			 from_time;	/* a view's time range */
+	int64_t			 to_time;
+	const char		*base_select;	/* the same of base= */
+	int64_t			 base_from_time;
+	int64_t			 base_to_time;
+	int64_t			 step;		/* cmd=series */
+	const char		*marker;
 };
 
 /*

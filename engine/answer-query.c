@@ -34,6 +34,7 @@
 #include "profile.h"
 #include "profile-index.h"
 #include "query.h"
+#include "reader-view.h"
 #include "render.h"
 #include "report.h"
 #include "reports.h"
@@ -44,6 +45,9 @@
 static int	answer_query_check(void *);
 static void	answer_render_error(struct report_error *,
 		    const struct cost *);
+static const struct profile *answer_narrow(const struct profile *,
+		    const char *, int64_t, int64_t, int, struct cost *,
+		    struct report_error *);
 
 /* The body's check: the query's deadline, without charging units. */
 static int
@@ -63,6 +67,30 @@ answer_render_error(struct report_error *e, const struct cost *budget)
 		free(why);
 	} else
 		report_error_set(e, 500, "out of memory");
+}
+
+/*
+ * A view narrowed by the query's select=, from_time= and to_time= (or
+ * base_select=... from key on): the view's, kept by it; p itself when
+ * none is set; NULL with the error (400 for a profile that is not a
+ * view or a bad selector, 503 when ClickHouse does not answer in time).
+ */
+static const struct profile *
+answer_narrow(const struct profile *p, const char *select, int64_t from,
+    int64_t to, int base, struct cost *budget, struct report_error *e)
+{
+	const struct profile	*np;
+	char			*cause = NULL;
+	int			 status = 500;
+
+	if (*select == '\0' && from == 0 && to == 0)
+		return (p);
+	if ((np = reader_view_select(p, select, from, to, budget, &status,
+	    &cause)) == NULL)
+		report_error_set(e, status, "%s%s", base ? "base=: " : "",
+		    cause ? cause : "out of memory");
+	free(cause);
+	return (np);
 }
 
 /* Answer a query string about a profile. NULL only if out of memory. */
@@ -96,7 +124,7 @@ answer_query_parsed(const struct profile *p, const struct query *q,
 {
 	const struct report_entry	*entry = NULL;
 	const struct renderer		*r = NULL;
-	const struct profile		*use = p;
+	const struct profile		*use = p, *view;
 	struct report_error		 e = { 0, NULL };
 	struct transform_stack		*ts = NULL;
 	struct profile			*derived = NULL, *merged = NULL;
@@ -111,13 +139,27 @@ answer_query_parsed(const struct profile *p, const struct query *q,
 	struct answer			*a = NULL;
 	json_t				*j = NULL;
 	const struct catalog_report	*cr = &catalog_reports[q->cmd];
-	const struct catalog_format	*cf = &catalog_formats[q->format];
-	const char			*format = cf->name;
+	const struct catalog_format	*cf;
+	const char			*format;
+	struct query			 own;
 	char				*cause = NULL;
 	int				 status, estimated, page;
 
 	if (rc.origin == NULL)
 		rc.origin = p;
+	/*
+	 * No format= and a report that has no page (the exports): its own
+	 * format, the first it lists (cmd=folded is a folded file).
+	 */
+	if (!query_key_isset(q, QUERY_FORMAT) &&
+	    !catalog_report_answers(q->cmd, FMT_HTML)) {
+		own = *q;
+		own.format = catalog_report_format(q->cmd);
+		q = &own;
+	}
+	cf = &catalog_formats[q->format];
+	format = cf->name;
+
 	/* One budget for the whole query: transforms and report alike. */
 	cost_init(&budget, rc.max_cost, rc.max_msec);
 	rc.cost = &budget;
@@ -134,6 +176,17 @@ answer_query_parsed(const struct profile *p, const struct query *q,
 		goto fail;
 	}
 	page = cf->kind == CATALOG_PAGE;
+	if (*q->base == '\0' && (*q->base_select != '\0' ||
+	    q->base_from_time != 0 || q->base_to_time != 0)) {
+		report_error_set(&e, 400, "base_select=, base_from_time= and "
+		    "base_to_time= narrow the base= view: name it");
+		goto fail;
+	}
+	/* A view narrowed by the query (reader-view.c): the one seen. */
+	if ((view = answer_narrow(p, q->select, q->from_time, q->to_time, 0,
+	    &budget, &e)) == NULL)
+		goto fail;
+	use = view;
 	/*
 	 * base=: merge before the transforms, so that they apply to both
 	 * sides alike (the merged profile keeps this profile's ids).
@@ -145,7 +198,11 @@ answer_query_parsed(const struct profile *p, const struct query *q,
 			goto fail;
 		}
 		if ((bp = ctx->base_load(ctx->base_arg, q->base, &status,
-		    &cause)) == NULL || (merged = diff_merge(p, bp, q->metric,
+		    &cause)) != NULL && (bp = answer_narrow(bp, q->base_select,
+		    q->base_from_time, q->base_to_time, 1, &budget, &e)) ==
+		    NULL)
+			goto fail;
+		if (bp == NULL || (merged = diff_merge(view, bp, q->metric,
 		    &status, &cause)) == NULL) {
 			report_error_set(&e, status, "base=%s: %s", q->base,
 			    cause ? cause : "out of memory");

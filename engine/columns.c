@@ -212,17 +212,19 @@ columns_head(struct display *d, struct display_block *b, uint32_t col,
 	char				*label, *link, *text;
 	enum query_sort			 kind;
 	struct query			 v;
-	int				 sorted;
+	int				 sorted, shown;
 
 	for (i = 0; i < c->ngroups; i++) {
 		g = &c->g[i];
 		w = group_width(c, g);
+		/* The unit when it says more than the name ("ticks (ticks)"). */
+		shown = *g->unit && strcmp(g->unit, "count") != 0 &&
+		    strcmp(g->unit, g->metric) != 0;
 		if (g->rate > 0)
 			label = strdup(g->metric);
 		else if (asprintf(&label, "%s%s%s%s", g->metric,
-		    *g->unit && strcmp(g->unit, "count") ? " (" : "",
-		    strcmp(g->unit, "count") ? g->unit : "",
-		    *g->unit && strcmp(g->unit, "count") ? ")" : "") == -1)
+		    shown ? " (" : "", shown ? g->unit : "", shown ? ")" :
+		    "") == -1)
 			label = NULL;
 		if (g->rate > 0 && label != NULL) {
 			free(label);

@@ -32,6 +32,7 @@
 #include "profile.h"
 #include "profile-index.h"
 #include "query.h"
+#include "reader-view.h"
 #include "report.h"
 #include "rows.h"
 
@@ -198,6 +199,7 @@ func_display(const void *v, const struct report_notes *notes,
 	struct display			*d;
 	struct display_block		*t, *l;
 	struct columns			 c;
+	struct reader_view_info		 vi;
 	uint32_t			 f = tr->f;
 	const char			*name = profile_func_name(p, f);
 	const char			*module = profile_func_module(p, f);
@@ -290,6 +292,14 @@ func_display(const void *v, const struct report_notes *notes,
 	link = report_module_link(q, module);
 	display_link(d, l, "its module", link);
 	free(link);
+	/* A view of ClickHouse: the function's share over time. */
+	if (reader_view_info(p, &vi) == 0) {
+		report_view(&view, q, CMD_SERIES);
+		view.func = id;
+		link = query_format(&view);
+		display_link(d, l, "its share over time", link);
+		free(link);
+	}
 	if (rec) {
 		link = report_clique_link(q, tr->g->clique[f]);
 		display_link(d, l, "its clique", link);

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <jansson.h>
 
@@ -28,9 +29,12 @@
 #include "display.h"
 #include "profile.h"
 #include "profile-index.h"
+#include "outbuf.h"
 #include "query.h"
+#include "reader-view.h"
 #include "report.h"
 #include "reports.h"
+#include "selector.h"
 
 /*
  * cmd=menu: the summary of a profile (metrics, totals, counts) and the
@@ -63,6 +67,11 @@ static void	 menu_free(void *);
 static uint32_t	menu_action(const struct profile *, int);
 static void	menu_link(struct display *, struct display_block *,
 		    const char *, char *);
+static int	menu_view_json(json_t *, const struct profile *);
+static void	menu_view(struct display *, const struct profile *,
+		    const struct query *);
+
+#define MENU_VIEW_VALUES	50	/* values of one label key shown */
 
 const struct report_entry report_menu_entry = {
 	.create = menu_create,
@@ -106,10 +115,18 @@ menu_create(const struct profile *p, const struct query *q,
 {
 	const struct callgraph	*g = NULL;
 	struct menu_result	*t;
-	int			 m, i;
+	char			*cause = NULL;
+	int			 m, i, status = 500;
 
 	if ((m = report_metric(p, q, e)) == -1)
 		return (NULL);
+	/* A view's labels, for its picker: asked of ClickHouse once. */
+	if (reader_view_labels(p, ctx->cost, &status, &cause) == -1) {
+		report_error_set(e, status, "%s", cause ? cause :
+		    "out of memory");
+		free(cause);
+		return (NULL);
+	}
 	if ((t = calloc(1, sizeof *t)) == NULL)
 		goto fail;
 	t->p = p;
@@ -178,7 +195,11 @@ menu_json(const void *v, const struct query *q)
 	json_object_set_new(j, "nodes", json_integer(p->nnodes));
 	/* The synthetic root is not a function of the program. */
 	json_object_set_new(j, "functions", json_integer(p->nfuncs - 1));
-	json_object_set_new(j, "samples", json_integer(p->nsamples));
+	/*
+	 * The time-ordered sample sequence's length: "samples" beside
+	 * totals.samples read as a second, wrong, total.
+	 */
+	json_object_set_new(j, "sequence", json_integer(p->nsamples));
 	json_object_set_new(j, "depth", json_integer(t->depth));
 	json_object_set_new(j, "modules", json_integer(t->nmod));
 	json_object_set_new(j, "cliques", json_integer(t->ncliques));
@@ -188,6 +209,8 @@ menu_json(const void *v, const struct query *q)
 	    profile_metric_calls(p) == -1 ? "" :
 	    p->metrics[profile_metric_calls(p)].name));
 	json_object_set_new(j, "server", json_boolean(t->server));
+	if (menu_view_json(j, p) == -1)
+		goto fail;
 	if ((views = json_array()) == NULL ||
 	    json_object_set_new(j, "views", views) == -1)
 		goto fail;
@@ -203,6 +226,163 @@ menu_json(const void *v, const struct query *q)
 fail:
 	json_decref(j);
 	return (NULL);
+}
+
+/*
+ * A view's own figures (deepq-clickhouse(7)): its profiles, their times,
+ * the selections in force and the labels present, each with the number
+ * of profiles that have it (at most VIEW_MAX_LABELS). 0 for any other
+ * profile, -1 if out of memory.
+ */
+static int
+menu_view_json(json_t *j, const struct profile *p)
+{
+	struct reader_view_info	 vi;
+	const struct view_summary *vs;
+	json_t			*v, *labels, *l;
+	const char		*eq;
+	size_t			 i;
+
+	if (reader_view_info(p, &vi) == -1)
+		return (0);
+	vs = vi.summary;
+	if ((v = json_pack("{s:I, s:I, s:I, s:b, s:i}", "profiles",
+	    (json_int_t)vs->profiles, "first", (json_int_t)vs->first, "last",
+	    (json_int_t)vs->last, "labels_truncated", vs->truncated,
+	    "max_labels", VIEW_MAX_LABELS)) == NULL ||
+	    json_object_set_new(j, "view", v) == -1 ||
+	    json_object_set_new(v, "labels", labels = json_array()) == -1)
+		return (-1);
+	if ((vi.select != NULL && json_object_set_new(v, "select",
+	    json_string(vi.select)) == -1) || (vi.where != NULL &&
+	    json_object_set_new(v, "where", json_string(vi.where)) == -1) ||
+	    (vi.narrow != NULL && json_object_set_new(v, "narrow",
+	    json_string(vi.narrow)) == -1))
+		return (-1);
+	for (i = 0; i < vs->nlabels; i++) {
+		eq = strchr(vs->labels[i], '=');
+		if (eq == NULL)
+			continue;
+		if ((l = json_pack("{s:s%, s:s, s:I}", "key", vs->labels[i],
+		    (size_t)(eq - vs->labels[i]), "value", eq + 1, "profiles",
+		    (json_int_t)vs->counts[i])) == NULL ||
+		    json_array_append_new(labels, l) == -1)
+			return (-1);
+	}
+	return (0);
+}
+
+/* The link that narrows the page's view by key="value" too. */
+static char *
+menu_view_narrow(const struct query *q, const char *key, size_t klen,
+    const char *value)
+{
+	struct selector	*sel;
+	struct outbuf	 ob;
+	struct query	 v;
+	char		 k[SELECTOR_MAX_KEY + 1], *s, *link;
+	size_t		 len;
+
+	if (klen > SELECTOR_MAX_KEY)
+		return (NULL);
+	memcpy(k, key, klen);
+	k[klen] = '\0';
+	if ((sel = selector_parse(q->select, NULL)) == NULL &&
+	    (sel = calloc(1, sizeof *sel)) == NULL)
+		return (NULL);
+	if (selector_add(sel, k, SELECTOR_EQ, value, NULL) == -1) {
+		selector_free(sel);
+		return (NULL);
+	}
+	outbuf_init(&ob);
+	selector_format(sel, &ob);
+	selector_free(sel);
+	if ((s = outbuf_take(&ob, &len)) == NULL)
+		return (NULL);
+	report_view(&v, q, CMD_MENU);
+	v.select = s;
+	link = query_format(&v);
+	free(s);
+	return (link);
+}
+
+/*
+ * A view's label picker: each label and value present, a link that
+ * narrows the view to it (select=), and how many profiles have it;
+ * at most MENU_VIEW_VALUES values of one key, and the bounds said.
+ */
+static void
+menu_view(struct display *d, const struct profile *p, const struct query *q)
+{
+	struct reader_view_info	 vi;
+	const struct view_summary *vs;
+	struct display_block	*t;
+	const char		*eq, *prev = NULL;
+	char			 a[32], b[32], *link, *more;
+	size_t			 i, r, plen = 0, shown = 0, hidden = 0;
+	struct tm		 tm;
+	time_t			 tt;
+
+	if (reader_view_info(p, &vi) == -1)
+		return;
+	vs = vi.summary;
+	display_heading(d, "Labels");
+	tt = vs->first;
+	if (gmtime_r(&tt, &tm) == NULL ||
+	    strftime(a, sizeof a, "%Y-%m-%d %H:%M", &tm) == 0)
+		a[0] = '\0';
+	tt = vs->last;
+	if (gmtime_r(&tt, &tm) == NULL ||
+	    strftime(b, sizeof b, "%Y-%m-%d %H:%M", &tm) == 0)
+		b[0] = '\0';
+	display_text(d, "A view of %llu profile%s from %s to %s UTC.%s%s%s",
+	    (unsigned long long)vs->profiles, vs->profiles == 1 ? "" : "s",
+	    a, b, vi.select != NULL ? " The view file selects " : "",
+	    vi.select != NULL ? vi.select : "", vi.select != NULL ? "." : "");
+	if (vi.narrow != NULL)
+		display_text(d, "Narrowed by select=%s.", vi.narrow);
+	if (vs->truncated)
+		display_text(d, "More than %d labels: the first %d shown; "
+		    "narrow the view to see the others.", VIEW_MAX_LABELS,
+		    VIEW_MAX_LABELS);
+	if ((t = display_table(d, 3, "labels")) == NULL)
+		return;
+	display_head(d, t, 0, "Label", NULL, 0);
+	display_head(d, t, 1, "Value (narrows the view)", NULL, 0);
+	display_head(d, t, 2, "Profiles", NULL, DISPLAY_NUM);
+	for (i = 0; i <= vs->nlabels; i++) {
+		eq = i < vs->nlabels ? strchr(vs->labels[i], '=') : NULL;
+		if (i < vs->nlabels && eq == NULL)
+			continue;
+		if (prev == NULL || i == vs->nlabels || (size_t)(eq -
+		    vs->labels[i]) != plen || memcmp(prev, vs->labels[i],
+		    plen) != 0) {
+			if (hidden > 0 && asprintf(&more, "%zu more", hidden) !=
+			    -1) {
+				r = display_row(d, t);
+				display_cell_take(d, t, r, 1, more, NULL,
+				    DISPLAY_DIM);
+			}
+			if (i == vs->nlabels)
+				break;
+			prev = vs->labels[i];
+			plen = (size_t)(eq - prev);
+			shown = hidden = 0;
+		}
+		if (shown == MENU_VIEW_VALUES) {
+			hidden++;
+			continue;
+		}
+		shown++;
+		r = display_row(d, t);
+		display_cell_take(d, t, r, 0, strndup(vs->labels[i], plen),
+		    NULL, 0);
+		link = menu_view_narrow(q, vs->labels[i], plen, eq + 1);
+		display_cell(d, t, r, 1, eq + 1, link, 0);
+		free(link);
+		display_cell_take(d, t, r, 2, display_number(vs->counts[i]),
+		    NULL, DISPLAY_NUM);
+	}
 }
 
 static void
@@ -289,6 +469,8 @@ menu_display(const void *v, const struct report_notes *notes,
 		display_cell(d, t, r, 3, s, NULL, DISPLAY_NUM);
 		free(s);
 	}
+
+	menu_view(d, p, q);
 
 	display_heading(d, "Start");
 	l = display_links(d);

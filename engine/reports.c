@@ -56,6 +56,7 @@ extern const struct report_entry report_speedscope_entry;
 extern const struct report_entry report_flame_entry;
 extern const struct report_entry report_search_entry;
 extern const struct report_entry report_source_entry;
+extern const struct report_entry report_series_entry;
 
 /*
  * Each report of the catalog bound to its code; NULL for those the front
@@ -81,6 +82,7 @@ static const struct report_entry *const report_table[CMD_N] = {
 	[CMD_SHUTDOWN] = &report_shutdown_entry,
 	[CMD_SEARCH] = &report_search_entry,
 	[CMD_SOURCE] = &report_source_entry,
+	[CMD_SERIES] = &report_series_entry,
 };
 
 /* The code of report cmd, or NULL (the front ends answer it). */

@@ -159,6 +159,8 @@ server_worker_child(struct server *s, int fd, int back, const char *id,
 	/* The budget ends the query; this ends a worker stuck elsewhere. */
 	alarm((unsigned)(s->max_msec / 1000 + s->write_timeout + 5));
 
+	/* A query handed over, not yet answered (tests: held workers). */
+	testhook_pause("worker-run");
 	if ((a = answer_query_parsed(s->profile, q, ctx)) == NULL)
 		a = answer_error(FMT_TEXT, 500, "out of memory", NULL);
 	if (a == NULL)

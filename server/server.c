@@ -292,6 +292,16 @@ server_handle(struct server *s, struct proto_req *r)
 		free(why);
 		return;
 	}
+	/* A query that waits on ClickHouse: in a worker from the start. */
+	if (q != NULL && s->max_workers > 0 && !shutdown &&
+	    reader_view_remote(s->profile, q) &&
+	    server_worker_start(s, r->id, q, key, &ctx, s->max_msec) == 0) {
+		query_free(q);
+		free(key);
+		free(qtext);
+		free(why);
+		return;
+	}
 	/*
 	 * First here, within a slice of time; a query that needs more goes
 	 * to a worker with the rest of its budget (server-worker.c).
