@@ -64,6 +64,7 @@ static void		 query_names(const char *, const char *, char **,
 static const struct profile *query_base_load(void *, const char *, int *,
 			    char **);
 static int		 query_gate(const struct answer *, double);
+static char		*query_gate_qs(const char *);
 static int		 query_growth(const json_t *, double, const char *);
 
 /*
@@ -161,6 +162,34 @@ query_gate(const struct answer *a, double pct)
 }
 
 /*
+ * The gate's query: raw totals (normalize=0) unless the query says
+ * otherwise. Comparisons are normalised by default, which scales the
+ * base to this profile's total, so a total could never grow.
+ */
+static char *
+query_gate_qs(const char *qs)
+{
+	const char	*s;
+	char		*out;
+
+	for (s = qs; s != NULL && *s != '\0'; s = strchr(s, '&')) {
+		if (*s == '&')
+			s++;
+		if (strncmp(s, "normalize=", 10) == 0)
+			break;
+	}
+	if (s != NULL && *s != '\0') {
+		if ((out = strdup(qs)) == NULL)
+			err(1, NULL);
+		return (out);
+	}
+	if (asprintf(&out, "%s%snormalize=0", qs, *qs != '\0' ? "&" : "") ==
+	    -1)
+		err(1, NULL);
+	return (out);
+}
+
+/*
  * The answer of the server of name under root; exits on a local error.
  * display is the file as the user gave it, for messages.
  */
@@ -245,16 +274,19 @@ deepq_run(const struct deepq_run *run)
 	struct answer		*a;
 	struct query_base	 qb;
 	char			*cause = NULL, *root, *name, *bname, *qs;
-	char			*e;
+	char			*e, *gateqs = NULL;
+	const char		*rqs = run->qs;
 	int			 rc;
 
+	/* A gate compares raw totals unless the query says otherwise. */
+	if (run->gate >= 0)
+		rqs = gateqs = query_gate_qs(run->qs);
 	query_names(run->file, run->base, &root, &name, &bname);
 	if (bname == NULL) {
-		if ((qs = strdup(run->qs)) == NULL)
+		if ((qs = strdup(rqs)) == NULL)
 			err(1, NULL);
 	} else if ((e = query_urlencode(bname)) == NULL ||
-	    asprintf(&qs, "%s%sbase=%s", run->qs, *run->qs ? "&" : "",
-	    e) == -1)
+	    asprintf(&qs, "%s%sbase=%s", rqs, *rqs ? "&" : "", e) == -1)
 		err(1, NULL);
 	else
 		free(e);
@@ -299,6 +331,7 @@ deepq_run(const struct deepq_run *run)
 	profile_free(qb.profile);
 	free(qb.name);
 	free(qb.root);
+	free(gateqs);
 	free(root);
 	free(name);
 	free(bname);

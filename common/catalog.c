@@ -77,7 +77,7 @@ const struct catalog_format catalog_formats[FMT_N] = {
 	    CATALOG_ERROR_JSON },
 	[FMT_TEXT] = { "text", "text/plain; charset=utf-8", CATALOG_PAGE,
 	    CATALOG_ERROR_TEXT },
-	[FMT_SVG] = { "svg", "image/svg+xml", CATALOG_DATA,
+	[FMT_SVG] = { "svg", "image/svg+xml", CATALOG_PAGE,
 	    CATALOG_ERROR_SVG },
 	[FMT_FOLDED] = { "folded", "text/plain; charset=utf-8",
 	    CATALOG_EXPORT, CATALOG_ERROR_TEXT },

@@ -32,7 +32,7 @@ mkdir -p "$cgidir" "$sbindir" "$wwwdir" "$sysconfdir" "$profiles" "$logs" \
     "$fcgi"
 cp "$CGI" "$cgidir/deepq.cgi"
 cp "$SERVER" "$sbindir/deepq-server"
-cp "$top_srcdir/www/deepq.css" "$top_srcdir/www/deepq.js" \
+cp "$top_srcdir/www/deepq.css" "$top_srcdir/www/deepq.js" "$top_srcdir/www/flame.js" \
     "$top_srcdir/www/favicon.svg" "$wwwdir/"
 sample=$top_srcdir/tests/data/samples/workload-fp.folded
 cp "$sample" "$profiles/"
