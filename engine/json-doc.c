@@ -168,6 +168,44 @@ json_doc_parse(char *text, size_t len, json_error_t *jerr)
 	return (doc);
 }
 
+/* The bound of json_doc_limit (json_doc_set_max). */
+static uint64_t	json_doc_max = JSON_DOC_MAX_FILE;
+
+/*
+ * The most a JSON profile held whole may be, in bytes (deepq.conf's
+ * max_json); 0 or more than JSON_DOC_MAX_FILE: JSON_DOC_MAX_FILE.
+ */
+void
+json_doc_set_max(uint64_t max)
+{
+	json_doc_max = max != 0 && max < JSON_DOC_MAX_FILE ? max :
+	    JSON_DOC_MAX_FILE;
+}
+
+/*
+ * The bound of a JSON reader that holds its whole text: the file on disk
+ * no larger than json_doc_max, and, decompressed, no more of it than
+ * that either (input_limit: the bytes are counted as they are decoded,
+ * so a small compressed bomb stops at the bound instead of growing the
+ * server by gigabytes). Every JSON reader's input goes through here,
+ * whatever it then does with the text. 0, or -1 with *cause (the input
+ * then too_large: a 413, as for a compressed one).
+ */
+int
+json_doc_limit(struct input *in, const char *what, char **cause)
+{
+	if (in->size > json_doc_max) {
+		in->too_large = 1;
+		cause_set(cause, "%s: %llu bytes, more than the %llu MiB a %s "
+		    "may be (it is held whole in memory)", in->path,
+		    (unsigned long long)in->size,
+		    (unsigned long long)(json_doc_max >> 20), what);
+		return (-1);
+	}
+	input_limit(in, json_doc_max, what);
+	return (0);
+}
+
 /*
  * Parse a whole input as one JSON document (what is the format's name
  * in errors). NULL with *cause on failure.
@@ -180,12 +218,8 @@ json_doc_load(struct input *in, const char *what, char **cause)
 	char		*text;
 	size_t		 len;
 
-	if (in->size > JSON_DOC_MAX_FILE) {
-		cause_set(cause, "%s: %llu bytes, more than the %d MiB a %s "
-		    "may have (jansson holds it all in memory)", in->path,
-		    (unsigned long long)in->size, JSON_DOC_MAX_FILE >> 20, what);
+	if (json_doc_limit(in, what, cause) == -1)
 		return (NULL);
-	}
 	if ((text = input_slurp(in, &len, cause)) == NULL)
 		return (NULL);
 	doc = json_doc_parse(text, len, &jerr);

@@ -25,6 +25,7 @@
  */
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include <jansson.h>
 
@@ -36,6 +37,8 @@ struct input;
 int	 json_doc_first(const char *, size_t);
 int	 json_doc_has_key(const char *, size_t, int, const char *);
 json_t	*json_doc_parse(char *, size_t, json_error_t *);
+void	 json_doc_set_max(uint64_t);
+int	 json_doc_limit(struct input *, const char *, char **);
 json_t	*json_doc_load(struct input *, const char *, char **);
 
 #endif /* JSON_DOC_H */

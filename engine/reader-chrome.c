@@ -164,12 +164,8 @@ chrome_parse(struct input *in, char **cause)
 	char		*text, *t;
 	size_t		 len, n;
 
-	if (in->size > JSON_DOC_MAX_FILE) {
-		cause_set(cause, "%s: %llu bytes, more than the %d MiB a trace "
-		    "may have (jansson holds it all in memory)", in->path,
-		    (unsigned long long)in->size, JSON_DOC_MAX_FILE >> 20);
+	if (json_doc_limit(in, "trace", cause) == -1)
 		return (NULL);
-	}
 	if ((text = input_slurp(in, &len, cause)) == NULL)
 		return (NULL);
 	if ((doc = json_doc_parse(text, len, &jerr)) == NULL &&
