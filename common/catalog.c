@@ -59,6 +59,9 @@ const struct catalog_report catalog_reports[CMD_N] = {
 	[CMD_SEARCH] = { "search", "Search", "html|json|text", 0, 0, NULL, 0 },
 	[CMD_INDEX] = { "index", "Profiles", "html|json|text", CATALOG_FRONT,
 	    0, NULL, 0 },
+	/* The source files may change under the same query. */
+	[CMD_SOURCE] = { "source", "Source lines", "html|json|text",
+	    CATALOG_LIVE, 0, NULL, 0 },
 	[CMD_SERIES] = { "series", "Share over time", "html|json|text", 0, 0,
 	    NULL, 0 },
 };

@@ -53,6 +53,7 @@ enum catalog_cmd {
 	CMD_SHUTDOWN,
 	CMD_SEARCH,
 	CMD_INDEX,
+	CMD_SOURCE,
 	CMD_SERIES,
 	CMD_N
 };

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "funcgraph.h"
+#include "lines.h"
 #include "profile.h"
 #include "strpool.h"
 
@@ -40,6 +41,7 @@ profile_free(struct profile *p)
 	if (p->extra_free != NULL)
 		p->extra_free(p->extra);
 	funcgraph_free(p->funcgraph);
+	lines_free(p->lines);
 	if (p->map != NULL) {
 		/* Every array points into the mapping; only the pool is ours. */
 		strpool_free(p->strings);
@@ -219,7 +221,7 @@ profile_memory(const struct profile *p)
 	size_t	 base = offsetof(struct profile, cache_clique), n;
 
 	if (p->map != NULL)
-		return (base + p->maplen);
+		return (base + p->maplen + lines_memory(p->lines));
 	n = base + strpool_memory(p->strings);
 	n += (size_t)p->nfuncs * 4 * sizeof(uint32_t);
 	n += (size_t)p->nnodes * 5 * sizeof(uint32_t);
@@ -228,5 +230,6 @@ profile_memory(const struct profile *p)
 	n += (size_t)p->nsamples * (sizeof(uint32_t) + sizeof(int64_t));
 	if (p->funcgraph != NULL)
 		n += funcgraph_memory(p->funcgraph);
+	n += lines_memory(p->lines);
 	return (n);
 }

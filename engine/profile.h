@@ -133,6 +133,13 @@ struct profile {
 	 */
 	const uint32_t	*cache_clique;
 	const uint8_t	*cache_recursive;
+
+	/*
+	 * Costs by source line (lines.h), when the file records lines;
+	 * NULL otherwise. Their arrays are in the mapping when the profile
+	 * came from a cache file.
+	 */
+	struct profile_lines *lines;
 };
 
 void		 profile_free(struct profile *);
