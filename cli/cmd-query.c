@@ -306,6 +306,8 @@ deepq_run(const struct deepq_run *run)
 		ctx.render.file = run->file;
 		ctx.render.static_base = run->static_base;
 		ctx.report.name = run->file;
+		ctx.report.source_roots = run->src != NULL ?
+		    run->src->source_root : NULL;
 		ctx.base_load = query_base_load;
 		ctx.base_arg = &qb;
 		/* One query: its index builds only what that query needs. */
@@ -341,7 +343,8 @@ deepq_run(const struct deepq_run *run)
 }
 
 /*
- * deepq query [--local] [--reader name] [--static-base url] FILE QUERY:
+ * deepq query [--local] [--reader name] [--static-base url] [--source dir]...
+ * FILE QUERY:
  * answer one query and print the body. A query without format= answers
  * as the query language says (a page), but for a report that has none
  * (the exports): in its own format.
@@ -354,17 +357,19 @@ cmd_query(int argc, char **argv)
 		{ "local", no_argument, NULL, 'l' },
 		{ "max-decompressed", required_argument, NULL, 'z' },
 		{ "reader", required_argument, NULL, 'r' },
+		{ "source", required_argument, NULL, 'S' },
 		{ "static-base", required_argument, NULL, 's' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct deepq_run	 run;
-	char			*end;
-	int			 ch;
+	char			*end, *cause = NULL;
+	int			 ch, rc;
 
 	memset(&run, 0, sizeof run);
 	run.gate = -1;
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "g:lr:s:z:", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "g:lr:S:s:z:", longopts, NULL)) !=
+	    -1) {
 		switch (ch) {
 		case 'g':
 			run.gate = strtod(optarg, &end);
@@ -383,6 +388,14 @@ cmd_query(int argc, char **argv)
 			/* Where pages find deepq.css and deepq.js (www/). */
 			run.static_base = optarg;
 			break;
+		case 'S':
+			/* cmd=source's roots, in this process: --local. */
+			if (run.src == NULL && (run.src = conf_create()) == NULL)
+				err(1, NULL);
+			if (conf_add_source_root(run.src, optarg, &cause) == -1)
+				errx(1, "--source %s", cause);
+			run.local = 1;
+			break;
 		case 'z':
 			/* In this process: --local (a server has its own). */
 			run.maxdec = optarg;
@@ -398,5 +411,7 @@ cmd_query(int argc, char **argv)
 		deepq_usage();
 	run.file = argv[0];
 	run.qs = argc == 2 ? argv[1] : "";
-	return (deepq_run(&run));
+	rc = deepq_run(&run);
+	conf_free(run.src);
+	return (rc);
 }

@@ -528,6 +528,7 @@ main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "host", required_argument, NULL, 'h' },
 		{ "listen", required_argument, NULL, 'l' },
+		{ "source", required_argument, NULL, 's' },
 		{ "www", required_argument, NULL, 'w' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -541,9 +542,12 @@ main(int argc, char **argv)
 	sigset_t		 set;
 	unsigned int		 bound;
 	int			 ch, e, sig, waited;
+	char			*sources[16];
+	size_t			 nsources = 0, i;
 
 	memset(&w, 0, sizeof w);
-	while ((ch = getopt_long(argc, argv, "h:l:w:", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "h:l:s:w:", longopts, NULL)) !=
+	    -1) {
 		switch (ch) {
 		case 'h':
 			if (w.nhosts == WEB_MAX_HOSTS)
@@ -553,6 +557,11 @@ main(int argc, char **argv)
 			break;
 		case 'l':
 			listen = optarg;
+			break;
+		case 's':
+			if (nsources == sizeof sources / sizeof sources[0])
+				errx(1, "--source: at most %zu", nsources);
+			sources[nsources++] = optarg;
 			break;
 		case 'w':
 			www = optarg;
@@ -575,6 +584,14 @@ main(int argc, char **argv)
 	    &cause)) == NULL)
 		errx(1, "%s", cause);
 	pthread_mutex_init(&w.index_lock, NULL);
+	/*
+	 * The servers we start get them (client-spawn.c): cmd=source
+	 * reads there, beneath each, and nowhere else.
+	 */
+	for (i = 0; i < nsources; i++) {
+		if (conf_add_source_root(w.cfg, sources[i], &cause) == -1)
+			errx(1, "--source %s", cause);
+	}
 	/*
 	 * Run from a build tree, use its server and assets unless
 	 * deepq.conf names others: `sh setup.sh demo' installs nothing.

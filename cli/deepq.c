@@ -54,7 +54,8 @@ static const struct {
 	    "[--query keys] [--json] [--local] file" },
 	{ "diff", cmd_report, "diff " REPORT_OPTS " base file" },
 	{ "query", cmd_query, "query [--local] [--reader name] [--static-base url] "
-	    "[--max-decompressed MB] [--fail-on-growth percent] file [query]" },
+	    "[--source dir]... [--max-decompressed MB] "
+	    "[--fail-on-growth percent] file [query]" },
 	{ "status", cmd_status, "status [--json]" },
 	{ "stop", cmd_stop, "stop file | --all" },
 	{ "web", cmd_web, DEEPQ_WEB_USAGE },

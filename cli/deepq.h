@@ -24,7 +24,10 @@
  */
 
 /* deepq web's usage line, shared with deepq-web (cli/deepq-web.c). */
-#define DEEPQ_WEB_USAGE	"web [--host name] [--listen address:port] [--www dir] dir"
+#define DEEPQ_WEB_USAGE	"web [--host name] [--listen address:port] " \
+			"[--source dir]... [--www dir] dir"
+
+struct config;
 
 /* One query to answer and print (cli/cmd-query.c). */
 struct deepq_run {
@@ -36,6 +39,7 @@ struct deepq_run {
 	const char	*static_base;	/* --static-base, or NULL */
 	const char	*maxdec;	/* --max-decompressed, or NULL */
 	double		 gate;		/* --fail-on-growth, -1 none */
+	struct config	*src;		/* --source roots, or NULL */
 };
 
 void	deepq_usage(void) __attribute__((__noreturn__));

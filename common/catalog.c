@@ -63,6 +63,9 @@ const struct catalog_report catalog_reports[CMD_N] = {
 	[CMD_TIMELINE] = { "timeline", "Timeline", "html|json", 0, 0, NULL,
 	    0 },
 	[CMD_HEATMAP] = { "heatmap", "Heat map", "html|json", 0, 0, NULL, 0 },
+	/* The source files may change under the same query. */
+	[CMD_SOURCE] = { "source", "Source lines", "html|json|text",
+	    CATALOG_LIVE, 0, NULL, 0 },
 	[CMD_SERIES] = { "series", "Share over time", "html|json|text", 0, 0,
 	    NULL, 0 },
 };

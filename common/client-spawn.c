@@ -86,7 +86,7 @@ int
 client_spawn(const struct config *cfg, const char *rundir, const char *key,
     const char *path, char **cause)
 {
-	char		*argv[16], *envp[CHILD_ENV_MAX], idle[16], *emsg = NULL;
+	char		*argv[18], *envp[CHILD_ENV_MAX], idle[16], *emsg = NULL;
 	size_t		 n = 0;
 	pid_t		 pid, w;
 	int		 p[2], status, saved;
@@ -105,6 +105,11 @@ client_spawn(const struct config *cfg, const char *rundir, const char *key,
 	argv[n++] = (char *)"3";
 	argv[n++] = (char *)"-r";
 	argv[n++] = (char *)rundir;
+	/* The source roots as the front end has them (deepq web --source). */
+	if (cfg->source_root[0] != '\0') {
+		argv[n++] = (char *)"-s";
+		argv[n++] = cfg->source_root;
+	}
 	argv[n++] = (char *)"--";
 	argv[n++] = (char *)path;
 	argv[n] = NULL;

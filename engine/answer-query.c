@@ -205,6 +205,8 @@ answer_query_parsed(const struct profile *p, const struct query *q,
 	char				*cause = NULL, *brtext = NULL;
 	int				 status, estimated, page;
 
+	if (rc.origin == NULL)
+		rc.origin = p;
 	/*
 	 * No format= and a report that has no page (the exports): its own
 	 * format, the first it lists (cmd=folded is a folded file).

@@ -50,7 +50,8 @@
  * samples and timeDeltas spread over the chunks; the thread is the
  * Profile event's) and of the older CpuProfile events, read as the V8
  * reader reads a .cpuprofile (samples and time in us, the same numbers)
- * under a node for their thread.
+ * under a node for their thread. The chunks' "lines" (each sample's
+ * source line) give the costs by line (reader-v8.c).
  *
  * "events": the duration events, B/E pairs and X complete events with
  * "dur", as a call tree per thread: a slice's node is its name (the
@@ -133,6 +134,7 @@ static int	chrome_events(struct chrome *);
 static int	chrome_slice_cmp(const void *, const void *);
 static int	chrome_event_cmp(const void *, const void *);
 static int	chrome_extend(json_t *, const char *, json_t *);
+static int	chrome_lines(json_t *, json_t *);
 static int	chrome_span(struct chrome *, uint32_t, uint32_t, int64_t,
 		    int64_t);
 
@@ -414,6 +416,28 @@ chrome_extend(json_t *obj, const char *key, json_t *from)
 	return (json_array_extend(to, from));
 }
 
+/*
+ * A chunk's "lines" after its samples, a 0 (unknown) for each sample of
+ * a chunk without them, so that the lines stay the samples' (v8_lines).
+ */
+static int
+chrome_lines(json_t *obj, json_t *from)
+{
+	json_t	*to;
+	size_t	 n;
+
+	if (chrome_extend(obj, "lines", from) == -1)
+		return (-1);
+	n = json_array_size(json_object_get(obj, "samples"));
+	if ((to = json_object_get(obj, "lines")) == NULL)
+		return (0);
+	while (json_array_size(to) < n) {
+		if (json_array_append_new(to, json_integer(0)) == -1)
+			return (-1);
+	}
+	return (0);
+}
+
 /* The CPU profiles: Profile, ProfileChunk and CpuProfile events. */
 static int
 chrome_samples(struct chrome *c)
@@ -501,7 +525,9 @@ chrome_samples(struct chrome *c)
 		    "nodes")) == -1 || chrome_extend(pr->doc, "samples",
 		    json_object_get(cpu, "samples")) == -1 ||
 		    chrome_extend(pr->doc, "timeDeltas", json_object_get(data,
-		    "timeDeltas")) == -1) {
+		    "timeDeltas")) == -1 ||
+		    chrome_lines(pr->doc, json_object_get(data, "lines")) ==
+		    -1) {
 			snprintf(c->err, sizeof c->err, "events[%zu]: nodes, "
 			    "samples or timeDeltas not an array", j);
 			return (-1);

@@ -65,8 +65,16 @@
  * "bytes" for "bytes". The samples are also kept in time order, thread
  * after thread, for flame charts, and each at its time (in us from the
  * root process' start, a child process' times moved by the difference
- * of the starts) on its thread, for the timeline. Lost: markers, allocations, counters,
- * CPU usage, frame lines and addresses, categories, JS tracer data.
+ * of the starts) on its thread, for the timeline.
+ *
+ * A frame's line (the raw frameTable's "line" column, the processed
+ * frameTable.line) is where its function was: the sample's line in the
+ * innermost frame, the call's line in the others. They make the costs by
+ * source line (lines.h), the file being the function's (a JS function's
+ * url); a thread none of whose frames has a line has none.
+ *
+ * Lost: markers, allocations, counters, CPU usage, frame addresses,
+ * categories, JS tracer data.
  */
 
 #define GECKO_MAX_NESTING	8	/* processes within processes */
@@ -85,6 +93,8 @@ struct gecko_stacks {
 	uint32_t	*prefix;	/* PROFILE_NONE for a root */
 	uint32_t	*func;		/* builder function */
 	uint32_t	*node;		/* builder node, PROFILE_NONE if unbuilt */
+	uint32_t	*line;		/* the frame's line, 0; NULL: no lines */
+	uint32_t	*lnode;		/* line tree node (gecko_node) */
 	/* Fills func[] on first use when set (processed profiles). */
 	uint32_t	(*resolve)(struct gecko *, struct gecko_stacks *,
 			    uint32_t);
@@ -102,6 +112,7 @@ struct gecko {
 	uint32_t		 thread;	/* the timeline's, this thread */
 	double			 start;		/* root meta.startTime, ms */
 	double			 offset;	/* this process' times to it */
+	uint32_t		 lnode;		/* gecko_node's line node */
 	char			 err[256];
 };
 
@@ -114,6 +125,9 @@ static uint32_t	gecko_location(struct gecko *, json_t *, const char *,
 		    size_t);
 static uint32_t	gecko_thread_node(struct gecko *, json_t *);
 static uint32_t	gecko_node(struct gecko *, struct gecko_stacks *, json_t *);
+static int	gecko_lines(struct gecko *, struct gecko_stacks *);
+static uint32_t	gecko_lnode(struct gecko *, struct gecko_stacks *, uint32_t,
+		    uint32_t);
 static int	gecko_sample(struct gecko *, uint32_t, int, double, json_t *);
 static int64_t	gecko_id(json_t *);
 static int	gecko_flush(struct gecko *);
@@ -457,8 +471,53 @@ gecko_node(struct gecko *g, struct gecko_stacks *st, json_t *sj)
 		if ((st->node[cur] = profile_builder_child(g->b, parent,
 		    st->func[cur])) == PROFILE_NONE)
 			return (PROFILE_NONE);
+		if (st->line != NULL && (st->lnode[cur] = gecko_lnode(g, st,
+		    cur, st->prefix[cur] == PROFILE_NONE ? st->lnode[st->n] :
+		    st->lnode[st->prefix[cur]])) == PROFILE_NONE)
+			return (PROFILE_NONE);
 	}
+	g->lnode = st->line != NULL ? st->lnode[s] : PROFILE_NONE;
 	return (st->node[s]);
+}
+
+/* Stack cur's node in the line tree, under line node parent. */
+static uint32_t
+gecko_lnode(struct gecko *g, struct gecko_stacks *st, uint32_t cur,
+    uint32_t parent)
+{
+	uint32_t	 fr;
+
+	if ((fr = profile_builder_line_frame(g->b, st->func[cur],
+	    profile_builder_func_file(g->b, st->func[cur]), st->line[cur])) ==
+	    PROFILE_NONE)
+		return (PROFILE_NONE);
+	return (profile_builder_line_child(g->b, parent, fr));
+}
+
+/*
+ * With st->line filled (NULL when no frame has a line): the line tree's
+ * node for the thread, under which its stacks go.
+ */
+static int
+gecko_lines(struct gecko *g, struct gecko_stacks *st)
+{
+	uint32_t	 i, f, fr;
+
+	for (i = 0; i < st->n && st->line[i] == 0; i++)
+		;
+	if (i == st->n) {
+		free(st->line);
+		st->line = NULL;
+		return (0);
+	}
+	if ((st->lnode = malloc((st->n + 1) * sizeof *st->lnode)) == NULL)
+		return (-1);
+	f = profile_builder_node_func(g->b, st->node[st->n]);
+	if ((fr = profile_builder_line_frame(g->b, f, 0, 0)) == PROFILE_NONE ||
+	    (st->lnode[st->n] = profile_builder_line_child(g->b, PROFILE_ROOT,
+	    fr)) == PROFILE_NONE)
+		return (-1);
+	return (0);
 }
 
 /* End the sample sequence's current run. */
@@ -501,7 +560,9 @@ gecko_sample(struct gecko *g, uint32_t node, int wt, double w, json_t *tj)
 		profile_builder_metric_rate(g->b, m, 1000 / g->interval);
 	if (v == 0)
 		return (0);
-	if (profile_builder_add(g->b, node, m, v) == -1)
+	if (profile_builder_add(g->b, node, m, v) == -1 ||
+	    (g->lnode != PROFILE_NONE &&
+	    profile_builder_line_add(g->b, g->lnode, m, v) == -1))
 		return (-1);
 	if (m != 0)
 		return (0);
@@ -540,8 +601,9 @@ gecko_raw_thread(struct gecko *g, json_t *th, json_t *libs)
 	json_t			*strings, *stacks, *frames, *samples, *row, *j;
 	json_t			*sdata, *fdata;
 	uint32_t		*byloc = NULL, *byframe = NULL, node, f;
+	uint32_t		*lineof = NULL;
 	int			 cprefix, cframe, cloc, cstack, cweight, wt;
-	int			 ctime;
+	int			 ctime, cline;
 	size_t			 i, nframes, nstrings, len;
 	const char		*s;
 	json_int_t		 k;
@@ -557,6 +619,7 @@ gecko_raw_thread(struct gecko *g, json_t *th, json_t *libs)
 	cprefix = gecko_col(json_object_get(stacks, "schema"), "prefix");
 	cframe = gecko_col(json_object_get(stacks, "schema"), "frame");
 	cloc = gecko_col(json_object_get(frames, "schema"), "location");
+	cline = gecko_col(json_object_get(frames, "schema"), "line");
 	cstack = gecko_col(json_object_get(samples, "schema"), "stack");
 	cweight = gecko_col(json_object_get(samples, "schema"), "weight");
 	ctime = gecko_col(json_object_get(samples, "schema"), "time");
@@ -575,7 +638,9 @@ gecko_raw_thread(struct gecko *g, json_t *th, json_t *libs)
 	    (byframe = malloc((nframes + 1) * sizeof *byframe)) == NULL ||
 	    (st.prefix = malloc((st.n + 1) * sizeof *st.prefix)) == NULL ||
 	    (st.func = malloc((st.n + 1) * sizeof *st.func)) == NULL ||
-	    (st.node = malloc((st.n + 1) * sizeof *st.node)) == NULL)
+	    (st.node = malloc((st.n + 1) * sizeof *st.node)) == NULL ||
+	    (lineof = calloc(nframes + 1, sizeof *lineof)) == NULL ||
+	    (st.line = calloc(st.n + 1, sizeof *st.line)) == NULL)
 		goto nomem;
 	memset(byloc, 0xff, (nstrings + 1) * sizeof *byloc);
 	memset(st.node, 0xff, (st.n + 1) * sizeof *st.node);
@@ -594,6 +659,10 @@ gecko_raw_thread(struct gecko *g, json_t *th, json_t *libs)
 		    PROFILE_NONE)
 			goto out;
 		byframe[i] = byloc[k];
+		j = cline != -1 ? json_array_get(row, cline) : NULL;
+		if (json_is_integer(j) && json_integer_value(j) > 0 &&
+		    json_integer_value(j) < UINT32_MAX)
+			lineof[i] = (uint32_t)json_integer_value(j);
 	}
 	json_array_foreach(sdata, i, row) {
 		j = json_array_get(row, cprefix);
@@ -615,8 +684,10 @@ gecko_raw_thread(struct gecko *g, json_t *th, json_t *libs)
 			goto out;
 		}
 		st.func[i] = byframe[json_integer_value(j)];
+		st.line[i] = lineof[json_integer_value(j)];
 	}
-	if ((st.node[st.n] = gecko_thread_node(g, th)) == PROFILE_NONE)
+	if ((st.node[st.n] = gecko_thread_node(g, th)) == PROFILE_NONE ||
+	    gecko_lines(g, &st) == -1)
 		goto out;
 	wt = gecko_weight_type(samples);
 	json_array_foreach(json_object_get(samples, "data"), i, row) {
@@ -641,9 +712,13 @@ nomem:
 out:
 	free(byloc);
 	free(byframe);
+	free(lineof);
 	free(st.prefix);
 	free(st.func);
 	free(st.node);
+	free(st.line);
+	free(st.lnode);
+	g->lnode = PROFILE_NONE;
 	return (rv);
 }
 
@@ -832,7 +907,8 @@ gecko_processed_thread(struct gecko *g, json_t *th, json_t *shared)
 	if ((t.byfunc = malloc((t.nfuncs + 1) * sizeof *t.byfunc)) == NULL ||
 	    (st.prefix = malloc((st.n + 1) * sizeof *st.prefix)) == NULL ||
 	    (st.func = malloc((st.n + 1) * sizeof *st.func)) == NULL ||
-	    (st.node = malloc((st.n + 1) * sizeof *st.node)) == NULL) {
+	    (st.node = malloc((st.n + 1) * sizeof *st.node)) == NULL ||
+	    (st.line = calloc(st.n + 1, sizeof *st.line)) == NULL) {
 		snprintf(g->err, sizeof g->err, "out of memory");
 		goto out;
 	}
@@ -858,8 +934,16 @@ gecko_processed_thread(struct gecko *g, json_t *th, json_t *shared)
 			    "is not an earlier stack", i);
 			goto out;
 		}
+		/* The frame's line: frameTable.line[stackTable.frame[i]]. */
+		j = json_array_get(json_object_get(t.stacks, "frame"), i);
+		if (json_is_integer(j) && json_integer_value(j) >= 0)
+			j = gecko_cell(t.frames, "line", json_integer_value(j));
+		if (json_is_integer(j) && json_integer_value(j) > 0 &&
+		    json_integer_value(j) < UINT32_MAX)
+			st.line[i] = (uint32_t)json_integer_value(j);
 	}
-	if ((st.node[st.n] = gecko_thread_node(g, th)) == PROFILE_NONE)
+	if ((st.node[st.n] = gecko_thread_node(g, th)) == PROFILE_NONE ||
+	    gecko_lines(g, &st) == -1)
 		goto out;
 	wt = gecko_weight_type(samples);
 	n = json_array_size(stack);
@@ -901,6 +985,9 @@ out:
 	free(st.prefix);
 	free(st.func);
 	free(st.node);
+	free(st.line);
+	free(st.lnode);
+	g->lnode = PROFILE_NONE;
 	return (rv);
 }
 
@@ -931,6 +1018,7 @@ gecko_load(struct input *in, const struct reader_options *opts,
 	int		 processed, rv;
 
 	memset(&g, 0, sizeof g);
+	g.lnode = PROFILE_NONE;
 	g.metric[GECKO_SAMPLES] = g.metric[GECKO_TIME] =
 	    g.metric[GECKO_BYTES] = -1;
 	g.last = PROFILE_NONE;

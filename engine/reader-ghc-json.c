@@ -55,6 +55,7 @@ struct ghc_json_cc {
 	uint32_t	 label, module;		/* ids in the reader's pool */
 	const char	*src;			/* borrowed from the document */
 	uint32_t	 func;			/* PROFILE_NONE until used */
+	uint32_t	 line;			/* src_loc's, once used */
 };
 
 struct ghc_json {
@@ -74,7 +75,8 @@ static struct profile *ghc_json_load(struct input *,
 static int	ghc_json_int(json_t *, const char *, int64_t *);
 static int	ghc_json_ccs(struct ghc_json *, json_t *);
 static uint32_t	ghc_json_func(struct ghc_json *, json_int_t);
-static int	ghc_json_node(struct ghc_json *, json_t *, uint32_t, int);
+static int	ghc_json_node(struct ghc_json *, json_t *, uint32_t, uint32_t,
+		    int);
 
 const struct reader reader_ghc_json = {
 	.name = "ghc-json",
@@ -209,16 +211,18 @@ ghc_json_func(struct ghc_json *g, json_int_t id)
 	profile_builder_func_location(g->b, f, filelen ? cc->src : NULL,
 	    filelen, line);
 	cc->func = f;
+	cc->line = line;
 	return (f);
 }
 
 /* One node of the "profile" tree under parent, then its children. */
 static int
-ghc_json_node(struct ghc_json *g, json_t *o, uint32_t parent, int depth)
+ghc_json_node(struct ghc_json *g, json_t *o, uint32_t parent,
+    uint32_t lparent, int depth)
 {
 	json_t		*id, *kids, *k;
 	int64_t		 entries = 0, ticks = 0, alloc = 0;
-	uint32_t	 f, node;
+	uint32_t	 f, node, fr, ln;
 	size_t		 i;
 
 	id = json_object_get(o, "id");
@@ -239,12 +243,22 @@ ghc_json_node(struct ghc_json *g, json_t *o, uint32_t parent, int depth)
 	if ((f = ghc_json_func(g, json_integer_value(id))) == PROFILE_NONE ||
 	    (node = profile_builder_child(g->b, parent, f)) == PROFILE_NONE)
 		return (-1);
-	if ((ticks != 0 && profile_builder_add(g->b, node, g->mticks, ticks)
-	    == -1) ||
-	    (alloc != 0 && profile_builder_add(g->b, node, g->malloc_, alloc)
-	    == -1) ||
-	    (entries != 0 && profile_builder_add(g->b, node, g->mentries,
-	    entries) == -1))
+	/* The cost centre at its src_loc's line (lines.h). */
+	if ((fr = profile_builder_line_frame(g->b, f,
+	    profile_builder_func_file(g->b, f), g->ccs[idmap_get(&g->byid,
+	    (uint64_t)json_integer_value(id))].line)) == PROFILE_NONE ||
+	    (ln = profile_builder_line_child(g->b, lparent, fr)) ==
+	    PROFILE_NONE)
+		return (-1);
+	if ((ticks != 0 && (profile_builder_add(g->b, node, g->mticks,
+	    ticks) == -1 || profile_builder_line_add(g->b, ln, g->mticks,
+	    ticks) == -1)) ||
+	    (alloc != 0 && (profile_builder_add(g->b, node, g->malloc_,
+	    alloc) == -1 || profile_builder_line_add(g->b, ln, g->malloc_,
+	    alloc) == -1)) ||
+	    (entries != 0 && (profile_builder_add(g->b, node, g->mentries,
+	    entries) == -1 || profile_builder_line_add(g->b, ln, g->mentries,
+	    entries) == -1)))
 		return (-1);
 	if ((kids = json_object_get(o, "children")) == NULL)
 		return (0);
@@ -254,7 +268,7 @@ ghc_json_node(struct ghc_json *g, json_t *o, uint32_t parent, int depth)
 		return (-1);
 	}
 	json_array_foreach(kids, i, k) {
-		if (ghc_json_node(g, k, node, depth + 1) == -1)
+		if (ghc_json_node(g, k, node, ln, depth + 1) == -1)
 			return (-1);
 	}
 	return (0);
@@ -308,7 +322,7 @@ ghc_json_load(struct input *in, const struct reader_options *opts,
 	    -1)
 		goto builderr;
 	if (ghc_json_ccs(&g, ccs) == -1 ||
-	    ghc_json_node(&g, prof, PROFILE_ROOT, 0) == -1)
+	    ghc_json_node(&g, prof, PROFILE_ROOT, PROFILE_ROOT, 0) == -1)
 		goto builderr;
 	p = profile_builder_finish(g.b, cause);
 	g.b = NULL;

@@ -58,6 +58,12 @@
  * line kept is one of theirs). Errors as speedscope's: a close event
  * that does not match the open frame, events going backwards, frames
  * left open, negative weights.
+ *
+ * The frames' lines make the costs by source line (lines.h) when any
+ * frame has one: py-spy writes a frame per line, the sample's line in
+ * the innermost frame and the call's in the others, as the Firefox
+ * Profiler's frames have them (reader-gecko.c); the file is the
+ * function's.
  */
 
 #define SPEEDSCOPE_SCHEMA	"speedscope.app/file-format-schema.json"
@@ -73,6 +79,9 @@ struct speedscope {
 	struct profile_builder	*b;
 	json_t			*frames;	/* borrowed */
 	uint32_t		*funcs;		/* per frame, or PROFILE_NONE */
+	uint32_t		*lframes;	/* per frame its line's; NULL:
+						   no frame has a line */
+	uint32_t		 ltop;		/* the profile's line node */
 	size_t			 nframes;
 	int			 metric[SPEEDSCOPE_NKINDS];
 	double			 scale;		/* time values to the metric */
@@ -89,13 +98,15 @@ static int	speedscope_unit(const char *, enum speedscope_kind *,
 static int	speedscope_value(struct speedscope *, json_t *, double,
 		    int64_t *);
 static uint32_t	speedscope_func(struct speedscope *, json_t *);
+static uint32_t	speedscope_lnode(struct speedscope *, uint32_t, json_t *);
+static int	speedscope_lines(struct speedscope *);
 static int	speedscope_sampled(struct speedscope *, json_t *, uint32_t,
 		    int, double);
 static int	speedscope_evented(struct speedscope *, json_t *, uint32_t,
 		    int, double);
 static int	speedscope_time_scale(struct speedscope *, json_t *);
-static int	speedscope_span(struct speedscope *, uint32_t, int, int64_t,
-		    int64_t);
+static int	speedscope_span(struct speedscope *, uint32_t, uint32_t, int,
+		    int64_t, int64_t);
 
 const struct reader reader_speedscope = {
 	.name = "speedscope",
@@ -270,12 +281,53 @@ speedscope_func(struct speedscope *s, json_t *j)
 	    file ? json_string_length(file) : 0)) == PROFILE_NONE)
 		return (PROFILE_NONE);
 	ln = json_is_integer(line) ? json_integer_value(line) : 0;
-	if (ln > 0 && ln < UINT32_MAX)
+	if (ln <= 0 || ln >= UINT32_MAX)
+		ln = 0;
+	if (ln > 0)
 		profile_builder_func_location(s->b, f, file ?
 		    json_string_value(file) : NULL, file ?
 		    json_string_length(file) : 0, (uint32_t)ln);
+	if (s->lframes != NULL && (s->lframes[i] =
+	    profile_builder_line_frame(s->b, f, profile_builder_func_file(s->b,
+	    f), (uint32_t)ln)) == PROFILE_NONE)
+		return (PROFILE_NONE);
 	s->funcs[i] = f;
 	return (f);
+}
+
+/*
+ * The line node of frame j (speedscope_func's already) under line node
+ * parent; parent itself when the profile keeps no lines.
+ */
+static uint32_t
+speedscope_lnode(struct speedscope *s, uint32_t parent, json_t *j)
+{
+	if (s->lframes == NULL)
+		return (parent);
+	return (profile_builder_line_child(s->b, parent,
+	    s->lframes[json_integer_value(j)]));
+}
+
+/* Lines are kept if a frame has one: s->lframes then, else NULL. */
+static int
+speedscope_lines(struct speedscope *s)
+{
+	json_t		*line;
+	json_int_t	 ln;
+	size_t		 i;
+
+	for (i = 0; i < s->nframes; i++) {
+		line = json_object_get(json_array_get(s->frames, i), "line");
+		ln = json_is_integer(line) ? json_integer_value(line) : 0;
+		if (ln > 0 && ln < UINT32_MAX)
+			break;
+	}
+	if (i == s->nframes)
+		return (0);
+	if ((s->lframes = malloc((s->nframes + 1) * sizeof *s->lframes)) ==
+	    NULL)
+		return (-1);
+	return (0);
 }
 
 /* A sampled profile under node top. */
@@ -285,7 +337,7 @@ speedscope_sampled(struct speedscope *s, json_t *pr, uint32_t top, int m,
 {
 	json_t		*samples, *weights, *stack, *fj;
 	size_t		 i, k, n;
-	uint32_t	 node, f, last = PROFILE_NONE;
+	uint32_t	 node, lnode, f, last = PROFILE_NONE;
 	int64_t		 w, run = 0;
 
 	samples = json_object_get(pr, "samples");
@@ -318,13 +370,17 @@ speedscope_sampled(struct speedscope *s, json_t *pr, uint32_t top, int m,
 			return (-1);
 		}
 		node = top;
+		lnode = s->ltop;
 		json_array_foreach(stack, k, fj) {
 			if ((f = speedscope_func(s, fj)) == PROFILE_NONE ||
 			    (node = profile_builder_child(s->b, node, f)) ==
-			    PROFILE_NONE)
+			    PROFILE_NONE || (lnode = speedscope_lnode(s, lnode,
+			    fj)) == PROFILE_NONE)
 				return (-1);
 		}
-		if (profile_builder_add(s->b, node, m, w) == -1)
+		if (profile_builder_add(s->b, node, m, w) == -1 ||
+		    (s->lframes != NULL && profile_builder_line_add(s->b,
+		    lnode, m, w) == -1))
 			return (-1);
 		if (m != 0)
 			continue;
@@ -340,16 +396,18 @@ speedscope_sampled(struct speedscope *s, json_t *pr, uint32_t top, int m,
 }
 
 /*
- * Give node a span of d from at, and record it in the sequence for
- * metric 0 and, for time, on the timeline.
+ * Give node (and line node lnode) a span of d from at, and record it in
+ * the sequence for metric 0 and, for time, on the timeline.
  */
 static int
-speedscope_span(struct speedscope *s, uint32_t node, int m, int64_t at,
-    int64_t d)
+speedscope_span(struct speedscope *s, uint32_t node, uint32_t lnode, int m,
+    int64_t at, int64_t d)
 {
 	if (d == 0)
 		return (0);
 	if (profile_builder_add(s->b, node, m, d) == -1 ||
+	    (s->lframes != NULL && profile_builder_line_add(s->b, lnode, m,
+	    d) == -1) ||
 	    (m == 0 && profile_builder_sample(s->b, node, d) == -1) ||
 	    (m == s->metric[SPEEDSCOPE_TIME] && profile_builder_timed(s->b,
 	    node, s->thread, at, d, 0) == -1))
@@ -363,7 +421,7 @@ speedscope_evented(struct speedscope *s, json_t *pr, uint32_t top, int m,
     double scale)
 {
 	json_t		*events, *ev, *type, *fj;
-	uint32_t	*nodes = NULL, f, cur;
+	uint32_t	*nodes = NULL, *lnodes = NULL, f, cur, lcur;
 	json_int_t	*fidx = NULL;
 	size_t		 i, n, depth = 0;
 	int64_t		 start, end, at, last;
@@ -383,6 +441,7 @@ speedscope_evented(struct speedscope *s, json_t *pr, uint32_t top, int m,
 	n = json_array_size(events);
 	/* At most one open frame per event. */
 	if ((nodes = calloc(n + 1, sizeof *nodes)) == NULL ||
+	    (lnodes = calloc(n + 1, sizeof *lnodes)) == NULL ||
 	    (fidx = calloc(n + 1, sizeof *fidx)) == NULL) {
 		snprintf(s->err, sizeof s->err, "out of memory");
 		goto out;
@@ -407,13 +466,15 @@ speedscope_evented(struct speedscope *s, json_t *pr, uint32_t top, int m,
 			goto out;
 		}
 		cur = depth > 0 ? nodes[depth - 1] : top;
-		if (speedscope_span(s, cur, m, last, at - last) == -1)
+		lcur = depth > 0 ? lnodes[depth - 1] : s->ltop;
+		if (speedscope_span(s, cur, lcur, m, last, at - last) == -1)
 			goto out;
 		last = at;
 		if (*t == 'O') {
 			if ((f = speedscope_func(s, fj)) == PROFILE_NONE ||
 			    (nodes[depth] = profile_builder_child(s->b, cur,
-			    f)) == PROFILE_NONE)
+			    f)) == PROFILE_NONE || (lnodes[depth] =
+			    speedscope_lnode(s, lcur, fj)) == PROFILE_NONE)
 				goto out;
 			fidx[depth++] = json_integer_value(fj);
 		} else {
@@ -432,11 +493,13 @@ speedscope_evented(struct speedscope *s, json_t *pr, uint32_t top, int m,
 		    "the end", s->path, depth);
 		goto out;
 	}
-	if (end > last && speedscope_span(s, top, m, last, end - last) == -1)
+	if (end > last && speedscope_span(s, top, s->ltop, m, last,
+	    end - last) == -1)
 		goto out;
 	rv = 0;
 out:
 	free(nodes);
+	free(lnodes);
 	free(fidx);
 	return (rv);
 }
@@ -475,6 +538,10 @@ speedscope_load(struct input *in, const struct reader_options *opts,
 		goto out;
 	}
 	memset(s.funcs, 0xff, (s.nframes + 1) * sizeof *s.funcs);
+	if (speedscope_lines(&s) == -1) {
+		cause_set(cause, "out of memory");
+		goto out;
+	}
 	if (opts->max_nodes != 0)
 		profile_builder_set_max_nodes(s.b, opts->max_nodes);
 	s.metric[SPEEDSCOPE_TIME] = s.metric[SPEEDSCOPE_BYTES] =
@@ -525,6 +592,12 @@ speedscope_load(struct input *in, const struct reader_options *opts,
 		}
 		snprintf(tname, sizeof tname, "%s", label);
 		snprintf(label, sizeof label, "profiles[%zu]", i);
+		/* The profile's node heads its stacks' lines too. */
+		if (s.lframes != NULL && ((s.ltop = profile_builder_line_frame(
+		    s.b, f, 0, 0)) == PROFILE_NONE || (s.ltop =
+		    profile_builder_line_child(s.b, PROFILE_ROOT, s.ltop)) ==
+		    PROFILE_NONE))
+			goto builderr;
 		if (strcmp(type, "sampled") == 0) {
 			if (speedscope_sampled(&s, pr, top, m, kind ==
 			    SPEEDSCOPE_TIME ? ns / s.scale : 1) == -1)
@@ -558,6 +631,7 @@ builderr:
 out:
 	profile_builder_free(s.b);
 	free(s.funcs);
+	free(s.lframes);
 	json_decref(doc);
 	return (p);
 }

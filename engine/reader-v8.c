@@ -57,8 +57,18 @@
  * the module being the url's file ("file://" dropped); lineNumber is
  * 0-based in the file and stored 1-based, -1 becoming 0 (unknown).
  * "(root)" is our root; "(program)", "(idle)" and "(garbage collector)"
- * stay functions of their own. Lost: columns, scriptId, positionTicks,
- * deoptReason, hitCount.
+ * stay functions of their own.
+ *
+ * Costs by source line (lines.h): a node's "positionTicks" ({line,
+ * ticks}, 1-based lines) are its samples by line of its url; the time of
+ * the node is shared over its lines in proportion to their ticks (an
+ * estimate: a tick has no duration of its own). Where the samples carry
+ * their own lines instead (a Chrome trace's ProfileChunk "lines", 0 for
+ * unknown), each sample counts at its line with its duration. The call
+ * a node's parent made is not at a line the file records: the rows have
+ * self costs only, and their total is their self.
+ *
+ * Lost: columns, scriptId, deoptReason, hitCount.
  */
 
 #define V8_NONE		UINT32_MAX
@@ -74,6 +84,11 @@ struct v8 {
 	uint32_t		*built;		/* builder node, or V8_NONE */
 	uint8_t			*state;
 	uint32_t		 thread;	/* timeline thread */
+	/* Per node, for the lines: its time and its function. */
+	int64_t			*ntime;
+	uint32_t		*func;
+	int			 msamples, mtime;
+	json_t			*lines;		/* the samples' lines, or NULL */
 	struct idmap		 byid;
 	char			 err[256];
 };
@@ -86,6 +101,9 @@ static int	v8_index(struct v8 *, json_t *, uint32_t *);
 static uint32_t	v8_func(struct v8 *, json_t *);
 static int	v8_build(struct v8 *);
 static int	v8_samples(struct v8 *, json_t *);
+static uint32_t	v8_line_frame(struct v8 *, uint32_t, json_int_t);
+static int	v8_sample_line(struct v8 *, size_t, uint32_t, int, int64_t);
+static int	v8_ticks(struct v8 *);
 
 const struct reader reader_v8 = {
 	.name = "v8",
@@ -231,6 +249,7 @@ v8_build(struct v8 *v)
 			    (v->built[cur] = profile_builder_child(v->b, pnode,
 			    f)) == PROFILE_NONE)
 				goto out;
+			v->func[cur] = f;
 		}
 	}
 	rv = 0;
@@ -247,6 +266,7 @@ v8_samples(struct v8 *v, json_t *doc)
 	int		 msamples, mtime = -1;
 	int64_t		 raw, t, prev = 0, end = 0, d, run = 0, dur;
 	uint32_t	 idx, node, last = PROFILE_NONE, prevnode = PROFILE_NONE;
+	uint32_t	 previdx = V8_NONE;
 	size_t		 i, n;
 	int		 hasend;
 
@@ -279,6 +299,12 @@ v8_samples(struct v8 *v, json_t *doc)
 	    (v->thread == PROFILE_NONE && (v->thread = profile_builder_thread(
 	    v->b, "main", 4, "", 0, -1, -1)) == PROFILE_NONE)))
 		goto fail;
+	v->msamples = msamples;
+	v->mtime = mtime;
+	v->lines = json_object_get(doc, "lines");
+	if (v->lines != NULL && (!json_is_array(v->lines) ||
+	    json_array_size(v->lines) != n))
+		v->lines = NULL;	/* not the samples' lines */
 	j = json_object_get(doc, "startTime");
 	raw = json_is_integer(j) ? json_integer_value(j) : 0;
 	j = json_object_get(doc, "endTime");
@@ -294,7 +320,8 @@ v8_samples(struct v8 *v, json_t *doc)
 		}
 		if ((node = v->built[idx]) == V8_NONE)
 			goto fail;
-		if (profile_builder_add(v->b, node, msamples, 1) == -1)
+		if (profile_builder_add(v->b, node, msamples, 1) == -1 ||
+		    v8_sample_line(v, i, idx, msamples, 1) == -1)
 			goto fail;
 		if (node != last && run > 0 &&
 		    profile_builder_sample(v->b, last, run) == -1)
@@ -317,22 +344,27 @@ v8_samples(struct v8 *v, json_t *doc)
 		if (i > 0) {
 			if (__builtin_sub_overflow(t, prev, &dur))
 				goto overflow;
-			if (dur != 0 && profile_builder_add(v->b, prevnode,
-			    mtime, dur) == -1)
+			if (dur != 0 && (profile_builder_add(v->b, prevnode,
+			    mtime, dur) == -1 || v8_sample_line(v, i - 1,
+			    previdx, mtime, dur) == -1))
 				goto fail;
+			v->ntime[previdx] += dur;
 			if (profile_builder_timed(v->b, prevnode, v->thread,
 			    prev, dur, 1) == -1)
 				goto fail;
 		}
 		prev = t;
 		prevnode = node;
+		previdx = idx;
 	}
 	d = 0;
 	if (n > 0 && mtime != -1 && hasend && end > prev) {
 		if (__builtin_sub_overflow(end, prev, &d))
 			goto overflow;
-		if (profile_builder_add(v->b, last, mtime, d) == -1)
+		if (profile_builder_add(v->b, last, mtime, d) == -1 ||
+		    v8_sample_line(v, n - 1, previdx, mtime, d) == -1)
 			goto fail;
+		v->ntime[previdx] += d;
 	}
 	if (n > 0 && mtime != -1 &&
 	    profile_builder_timed(v->b, last, v->thread, prev, d, 1) == -1)
@@ -346,6 +378,94 @@ overflow:
 fail:
 	json_decref(samples);
 	return (-1);
+}
+
+/* The line frame of function f at 1-based line ln of node idx's url. */
+static uint32_t
+v8_line_frame(struct v8 *v, uint32_t idx, json_int_t ln)
+{
+	return (profile_builder_line_frame(v->b, v->func[idx],
+	    profile_builder_func_file(v->b, v->func[idx]),
+	    ln > 0 && ln < UINT32_MAX ? (uint32_t)ln : 0));
+}
+
+/*
+ * Sample i's line, when the samples have lines (Chrome's ProfileChunk):
+ * v more of metric m at that line of node idx's function.
+ */
+static int
+v8_sample_line(struct v8 *v, size_t i, uint32_t idx, int m, int64_t x)
+{
+	json_t		*j;
+	uint32_t	 fr;
+
+	if (v->lines == NULL || idx == V8_NONE || x == 0 ||
+	    v->func[idx] == PROFILE_NONE)
+		return (0);
+	j = json_array_get(v->lines, i);
+	if (!json_is_integer(j) || json_integer_value(j) <= 0)
+		return (0);
+	if ((fr = v8_line_frame(v, idx, json_integer_value(j))) ==
+	    PROFILE_NONE || profile_builder_line_self(v->b, fr, m, x) == -1)
+		return (-1);
+	return (0);
+}
+
+/*
+ * The nodes' positionTicks, when the samples have no lines: each
+ * line's ticks as samples, and its share of the node's time (the
+ * shares rounded so that they add up to the node's time).
+ */
+static int
+v8_ticks(struct v8 *v)
+{
+	json_t		*pt, *e, *ln, *tk;
+	size_t		 i, k;
+	int64_t		 sum, cum, t, prev, now;
+	uint32_t	 fr;
+
+	if (v->lines != NULL)
+		return (0);
+	for (i = 0; i < v->nnodes; i++) {
+		pt = json_object_get(v->nodes[i], "positionTicks");
+		if (!json_is_array(pt) || v->built[i] == V8_NONE ||
+		    v->func[i] == PROFILE_NONE)
+			continue;
+		for (sum = 0, k = 0; k < json_array_size(pt); k++) {
+			tk = json_object_get(json_array_get(pt, k), "ticks");
+			if (json_is_integer(tk) && json_integer_value(tk) > 0 &&
+			    __builtin_add_overflow(sum,
+			    json_integer_value(tk), &sum)) {
+				snprintf(v->err, sizeof v->err, "nodes[%zu]: "
+				    "positionTicks overflow", i);
+				return (-1);
+			}
+		}
+		for (cum = 0, prev = 0, k = 0; k < json_array_size(pt); k++) {
+			e = json_array_get(pt, k);
+			ln = json_object_get(e, "line");
+			tk = json_object_get(e, "ticks");
+			if (!json_is_integer(ln) || !json_is_integer(tk) ||
+			    json_integer_value(tk) <= 0 ||
+			    json_integer_value(ln) <= 0)
+				continue;
+			t = json_integer_value(tk);
+			if ((fr = v8_line_frame(v, i, json_integer_value(ln)))
+			    == PROFILE_NONE ||
+			    profile_builder_line_self(v->b, fr, v->msamples,
+			    t) == -1)
+				return (-1);
+			if (v->mtime == -1 || v->ntime[i] <= 0)
+				continue;
+			cum += t;
+			now = (int64_t)((__int128)v->ntime[i] * cum / sum);
+			if (now != prev && profile_builder_line_self(v->b, fr,
+			    v->mtime, now - prev) == -1)
+				return (-1);
+			prev = now;
+		}
+	}
+	return (0);
 }
 
 /*
@@ -381,10 +501,13 @@ reader_v8_profile(struct profile_builder *b, uint32_t root, uint32_t thread,
 	if ((v.nodes = calloc(v.nnodes, sizeof *v.nodes)) == NULL ||
 	    (v.parent = malloc(v.nnodes * sizeof *v.parent)) == NULL ||
 	    (v.built = malloc(v.nnodes * sizeof *v.built)) == NULL ||
-	    (v.state = calloc(v.nnodes, sizeof *v.state)) == NULL)
+	    (v.state = calloc(v.nnodes, sizeof *v.state)) == NULL ||
+	    (v.ntime = calloc(v.nnodes, sizeof *v.ntime)) == NULL ||
+	    (v.func = malloc(v.nnodes * sizeof *v.func)) == NULL)
 		goto nomem;
 	memset(v.parent, 0xff, v.nnodes * sizeof *v.parent);
 	memset(v.built, 0xff, v.nnodes * sizeof *v.built);
+	memset(v.func, 0xff, v.nnodes * sizeof *v.func);
 
 	/* Index the ids, then link parents from children (or parent) ids. */
 	json_array_foreach(nodes, i, node) {
@@ -423,7 +546,8 @@ reader_v8_profile(struct profile_builder *b, uint32_t root, uint32_t thread,
 				goto out;
 		}
 	}
-	if (v8_build(&v) == -1 || v8_samples(&v, doc) == -1)
+	if (v8_build(&v) == -1 || v8_samples(&v, doc) == -1 ||
+	    v8_ticks(&v) == -1)
 		goto out;
 	rv = 0;
 	goto out;
@@ -436,6 +560,8 @@ out:
 	free(v.parent);
 	free(v.built);
 	free(v.state);
+	free(v.ntime);
+	free(v.func);
 	return (rv);
 }
 

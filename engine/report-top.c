@@ -44,6 +44,7 @@
  */
 struct top_result {
 	const struct profile	*p;
+	const struct profile_lines *lines;	/* rows link their source */
 	int			 m;
 	int			 cmp;
 	struct diff		 dd;
@@ -84,6 +85,7 @@ top_create(const struct profile *p, const struct query *q,
 	if ((t = calloc(1, sizeof *t)) == NULL)
 		goto nomem;
 	t->p = p;
+	t->lines = report_lines(p, ctx);
 	t->from = from;
 	nall = p->nfuncs > 0 ? p->nfuncs - 1 : 0;
 	t->cmp = diff_init(&t->dd, p, q);
@@ -217,8 +219,9 @@ top_display(const void *v, const struct report_notes *notes,
 	const char		*sort = query_enum_name(QUERY_SORT, q->sort);
 	size_t			 r;
 	char			*link, *title, *label, *minp, id[32];
-	struct query		 vf;
-	struct query_tmpl	 tfunc;
+	struct query		 vf, vs;
+	struct query_tmpl	 tfunc, tsrc;
+	struct display_cell	*cell;
 	int64_t			 sv[PROFILE_MAX_METRICS];
 	int64_t			 tv[PROFILE_MAX_METRICS];
 	uint32_t		 nc, i, f, k;
@@ -263,10 +266,16 @@ top_display(const void *v, const struct report_notes *notes,
 	if (tr->cmp)
 		diff_head_sort(d, t, nc, q);
 	/* Each row's link differs from the page's in one key: a template. */
+	memset(&tsrc, 0, sizeof tsrc);
 	report_view(&vf, q, CMD_FUNC);
 	vf.func = id;
-	if (query_tmpl_init(&tfunc, &vf, QUERY_FUNC, 1) == -1) {
+	report_source_view(&vs, q);
+	vs.func = id;
+	if (query_tmpl_init(&tfunc, &vf, QUERY_FUNC, 1) == -1 ||
+	    (tr->lines != NULL &&
+	    query_tmpl_init(&tsrc, &vs, QUERY_FUNC, 1) == -1)) {
 		query_tmpl_clear(&tfunc);
+		query_tmpl_clear(&tsrc);
 		display_free(d);
 		return (NULL);
 	}
@@ -276,9 +285,13 @@ top_display(const void *v, const struct report_notes *notes,
 		snprintf(id, sizeof id, "%u", f);
 		link = query_tmpl_fill(&tfunc, &vf);
 		label = report_func_label(p, f);
-		display_cell(d, t, r, 0, label ? label : "", link, 0);
+		cell = display_cell(d, t, r, 0, label ? label : "", link, 0);
 		free(label);
 		free(link);
+		/* Its costs by line, where the profile has them. */
+		if (report_has_lines(tr->lines, f))
+			display_aux_take(d, cell, "source",
+			    query_tmpl_fill(&tsrc, &vs));
 		for (k = 0; k < p->nmetrics && k < PROFILE_MAX_METRICS; k++) {
 			sv[k] = p->metrics[k].func_self[f];
 			tv[k] = p->metrics[k].func_total[f];
@@ -290,6 +303,7 @@ top_display(const void *v, const struct report_notes *notes,
 			    tv[tr->dd.bm]);
 	}
 	query_tmpl_clear(&tfunc);
+	query_tmpl_clear(&tsrc);
 	columns_pager(d, q, tr->from, tr->nrows, tr->matched);
 	columns_controls(d, p, tr->m, q, 1);
 	return (d);

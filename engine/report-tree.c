@@ -130,6 +130,7 @@ struct tree_walk {
 /* cmd=tree's result: the walk, and whether it compares (diff_init()). */
 struct tree_result {
 	const struct profile	*p;
+	const struct profile_lines *lines;	/* rows link their source */
 	struct tree_walk	 w;
 	int			 cmp;
 	struct diff		 dd;
@@ -142,8 +143,8 @@ struct tree_result {
  * view; ids holds a row's path.
  */
 struct tree_links {
-	struct query_tmpl	 tfunc, troot, ttoggle;
-	struct query		 vfunc, vroot, vtoggle;
+	struct query_tmpl	 tfunc, troot, ttoggle, tsrc;
+	struct query		 vfunc, vroot, vtoggle, vsrc;
 	uint32_t		*ids;		/* QUERY_MAX_PATH */
 };
 
@@ -177,12 +178,15 @@ static char	*tree_list_edit(const char *, const char *, int);
 static json_t	*tree_module(const struct profile *, uint32_t,
 		    struct tree_mod *);
 static char	*tree_path_append(const char *, size_t, uint32_t, size_t *);
-static int	tree_links_init(struct tree_links *, const struct query *);
+static int	tree_links_init(struct tree_links *, const struct query *,
+		    int);
 static void	tree_links_clear(struct tree_links *);
 static void	tree_row_more(struct display *, struct display_block *, size_t,
 		    const struct columns *, const int64_t *, const int64_t *,
 		    struct tree_links *, const char *, uint32_t, int64_t);
 static char	*tree_func_link(struct tree_links *, uint32_t);
+static char	*tree_source_link(struct tree_links *, uint32_t);
+static const char *tree_id(char *, uint32_t);
 static char	*tree_root_link(struct tree_links *, const char *);
 static void	tree_row_toggles(struct display *, struct display_cell *,
 		    const struct query *, struct tree_links *, const char *,
@@ -801,6 +805,7 @@ tree_create(const struct profile *p, const struct query *q,
 		return (NULL);
 	}
 	t->p = p;
+	t->lines = report_lines(p, ctx);
 	t->cmp = diff_init(&t->dd, p, q);
 	if (tree_walk(&t->w, p, q, ctx, e) == -1) {
 		tree_free(t);
@@ -1037,21 +1042,40 @@ tree_hidden_sums(const struct profile *p, const struct tree_walk *w,
 	}
 }
 
-/* The link to function f's page (NULL if out of memory). */
-static char *
-tree_func_link(struct tree_links *l, uint32_t f)
+/* f in decimal at the end of buf[16]: where it starts. */
+static const char *
+tree_id(char *buf, uint32_t f)
 {
-	char		 id[16], *e;
+	char	*e;
 
 	/* By hand: snprintf was a visible part of a row. */
-	e = id + sizeof id - 1;
+	e = buf + 15;
 	*e = '\0';
 	do {
 		*--e = '0' + f % 10;
 		f /= 10;
 	} while (f != 0);
-	l->vfunc.func = e;
+	return (e);
+}
+
+/* The link to function f's page (NULL if out of memory). */
+static char *
+tree_func_link(struct tree_links *l, uint32_t f)
+{
+	char	 id[16];
+
+	l->vfunc.func = tree_id(id, f);
 	return (query_tmpl_fill(&l->tfunc, &l->vfunc));
+}
+
+/* The link to function f's source lines (NULL if out of memory). */
+static char *
+tree_source_link(struct tree_links *l, uint32_t f)
+{
+	char	 id[16];
+
+	l->vsrc.func = tree_id(id, f);
+	return (query_tmpl_fill(&l->tsrc, &l->vsrc));
 }
 
 /*
@@ -1081,10 +1105,11 @@ tree_root_link(struct tree_links *l, const char *path)
 
 /* A page's link templates (struct tree_links); -1 if out of memory. */
 static int
-tree_links_init(struct tree_links *l, const struct query *q)
+tree_links_init(struct tree_links *l, const struct query *q, int lines)
 {
 	memset(l, 0, sizeof *l);
 	report_view(&l->vfunc, q, CMD_FUNC);
+	report_source_view(&l->vsrc, q);
 	l->vroot = *q;
 	query_key_reset(&l->vroot, QUERY_OPEN);
 	query_key_reset(&l->vroot, QUERY_CLOSE);
@@ -1092,7 +1117,9 @@ tree_links_init(struct tree_links *l, const struct query *q)
 	if ((l->ids = calloc(QUERY_MAX_PATH, sizeof *l->ids)) == NULL ||
 	    query_tmpl_init(&l->tfunc, &l->vfunc, QUERY_FUNC, 1) == -1 ||
 	    query_tmpl_init(&l->troot, &l->vroot, QUERY_PATH, 1) == -1 ||
-	    query_tmpl_init(&l->ttoggle, &l->vtoggle, QUERY_OPEN, 2) == -1)
+	    query_tmpl_init(&l->ttoggle, &l->vtoggle, QUERY_OPEN, 2) == -1 ||
+	    (lines && query_tmpl_init(&l->tsrc, &l->vsrc, QUERY_FUNC, 1) ==
+	    -1))
 		return (-1);
 	return (0);
 }
@@ -1104,6 +1131,7 @@ tree_links_clear(struct tree_links *l)
 	query_tmpl_clear(&l->tfunc);
 	query_tmpl_clear(&l->troot);
 	query_tmpl_clear(&l->ttoggle);
+	query_tmpl_clear(&l->tsrc);
 	free(l->ids);
 	l->ids = NULL;
 }
@@ -1161,7 +1189,7 @@ tree_display(const void *v, const struct report_notes *notes,
 	int			 hidden, cmp = tr->cmp;
 
 	/* Each row's links are made from templates (struct tree_links). */
-	if (tree_links_init(&links, q) == -1 ||
+	if (tree_links_init(&links, q, tr->lines != NULL) == -1 ||
 	    (d = display_create("Call tree")) == NULL)
 		goto nomem;
 	columns_metrics_profile(d, q, p, wp->m, cmp);
@@ -1246,6 +1274,10 @@ tree_display(const void *v, const struct report_notes *notes,
 		free(link);
 		tree_row_toggles(d, cell, q, &links, path, depth,
 		    nk, hidden);
+		/* Its function's costs by line, where the profile has them. */
+		if (report_has_lines(tr->lines, f))
+			display_more_take(d, cell, "source",
+			    tree_source_link(&links, f));
 		for (k = 0; k < p->nmetrics && k < PROFILE_MAX_METRICS; k++) {
 			sv[k] = p->metrics[k].self[n];
 			tv[k] = p->metrics[k].total[n];

@@ -26,6 +26,7 @@
 
 #include "cost.h"
 #include "display.h"
+#include "lines.h"
 #include "profile.h"
 #include "query.h"
 #include "report.h"
@@ -407,6 +408,103 @@ report_sort_link(const struct query *q, enum query_sort sort)
 	v.sort = sort;
 	v.from = 0;
 	return (query_format(&v));
+}
+
+/*
+ * The costs by source line a report links to: the profile loaded's
+ * (ctx->origin), which a derived profile shares the function ids of.
+ * NULL when it has none.
+ */
+const struct profile_lines *
+report_lines(const struct profile *p, const struct report_context *ctx)
+{
+	return (report_origin(p, ctx)->lines);
+}
+
+/* The profile loaded, of which p is derived (or p itself). */
+const struct profile *
+report_origin(const struct profile *p, const struct report_context *ctx)
+{
+	return (ctx != NULL && ctx->origin != NULL ? ctx->origin : p);
+}
+
+/* Has function f rows in l (lines.h)? */
+int
+report_has_lines(const struct profile_lines *l, uint32_t f)
+{
+	return (l != NULL && f != PROFILE_ROOT &&
+	    lines_func_first(l, f) != lines_func_end(l, f));
+}
+
+/*
+ * The anchor of function f's row in l on its source page (cmd=source):
+ * "L42" in its first file, "F2-L42" in its second... into buf.
+ */
+void
+report_source_anchor(const struct profile_lines *l, uint32_t f,
+    uint32_t row, char *buf, size_t len)
+{
+	uint32_t	 i, k = 1;
+
+	for (i = lines_func_first(l, f) + 1; i <= row && i < l->nrows; i++) {
+		if (l->row_file[i] != l->row_file[i - 1])
+			k++;
+	}
+	if (k == 1)
+		snprintf(buf, len, "L%u", l->row_line[row]);
+	else
+		snprintf(buf, len, "F%u-L%u", k, l->row_line[row]);
+}
+
+/*
+ * The view of q that links to a function's source page (cmd=source),
+ * func= for the caller to set: the page shows the profile as loaded,
+ * so the keys that change the tree (t=, base=, the filters) go.
+ */
+void
+report_source_view(struct query *v, const struct query *q)
+{
+	int	 k;
+
+	report_view(v, q, CMD_SOURCE);
+	for (k = 0; k < QUERY_NKEYS; k++) {
+		if (query_keyinfo(k)->flags & QUERY_KEY_TREE)
+			query_key_reset(v, k);
+	}
+}
+
+/*
+ * The link to function f's source page (cmd=source) at its hottest line
+ * in the page's metric, or NULL when the profile loaded (origin) has no
+ * lines for f.
+ */
+char *
+report_source_link(const struct query *q, const struct profile *origin,
+    uint32_t f)
+{
+	const struct profile_lines	*l = origin->lines;
+	struct query			 v;
+	char				 id[32], frag[48], *s, *t;
+	int				 m;
+	uint32_t			 hot;
+
+	if (!report_has_lines(l, f))
+		return (NULL);
+	snprintf(id, sizeof id, "%u", f);
+	report_source_view(&v, q);
+	v.func = id;
+	if ((s = query_format(&v)) == NULL)
+		return (NULL);
+	/* The page opens at the line where the cost is. */
+	if ((m = profile_metric_find(origin, q->metric)) == -1)
+		m = 0;
+	if ((hot = lines_hottest(l, f, (uint32_t)m)) == LINES_NONE)
+		return (s);
+	report_source_anchor(l, f, hot, frag, sizeof frag);
+	if (asprintf(&t, "%s#%s", s, frag) == -1)
+		t = NULL;
+	free(s);
+	return (t);
 }
 
 /*

@@ -61,6 +61,7 @@ struct display;
 struct outbuf;
 struct profile;
 struct profile_index;
+struct profile_lines;
 struct query;
 struct transform_stack;
 
@@ -105,6 +106,15 @@ struct report_context {
 	uint64_t		 max_msec;	/* wall clock per query, 0 = none */
 	struct cost		*cost;		/* the query's budget, or NULL */
 	struct profile_index	*index;		/* the profile's derived data */
+	/*
+	 * The profile loaded, before base= and the transforms: cmd=source
+	 * shows its line costs (a derived profile keeps the function ids,
+	 * not the lines). answer_query_parsed sets it.
+	 */
+	const struct profile	*origin;
+	/* Source roots, ':'-separated: the serving process's
+	   configuration (source_root), never the query. NULL: none. */
+	const char		*source_roots;
 	/* 1 once nobody waits for the answer (cost_watch), or NULL. */
 	int			 (*gone)(void *);
 	void			*gone_arg;
@@ -193,6 +203,16 @@ char		*report_module_link(const struct query *, const char *);
 char		*report_node_link(const struct query *,
 		    const struct profile *, uint32_t);
 char		*report_sort_link(const struct query *, enum query_sort);
+const struct profile_lines *report_lines(const struct profile *,
+		    const struct report_context *);
+const struct profile *report_origin(const struct profile *,
+		    const struct report_context *);
+int		 report_has_lines(const struct profile_lines *, uint32_t);
+void		 report_source_view(struct query *, const struct query *);
+char		*report_source_link(const struct query *,
+		    const struct profile *, uint32_t);
+void		 report_source_anchor(const struct profile_lines *, uint32_t,
+		    uint32_t, char *, size_t);
 json_t		*report_func(const struct profile *, uint32_t);
 uint32_t	 report_func_find(const struct profile *, const struct query *,
 		     struct report_error *);

@@ -12,7 +12,8 @@ trap 'kill $web 2>/dev/null || :; sleep 0.5; rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/profiles" "$tmp/run"
 chmod 700 "$tmp/run"
 cp "$top_srcdir"/tests/data/*.folded "$top_srcdir"/tests/data/*.prof \
-    "$top_srcdir/tests/data/samples/workload-fp.folded" "$tmp/profiles/"
+    "$top_srcdir/tests/data/samples/workload-fp.folded" \
+    "$top_srcdir/tests/data/pprof/cpu.pb" "$tmp/profiles/"
 # Recordings with times: a Chromium startup trace (46 threads, 10 s)
 # and a Firefox profile.
 cp "$top_srcdir/tests/data/timeline/chromium-startup.json.xz" \
@@ -29,7 +30,8 @@ server_path = $(cd "$top_builddir" && pwd)/server/deepq-server
 idle_timeout = 60
 CONF
 DEEPQ_CONFIG=$tmp/deepq.conf "$top_builddir/cli/deepq" web \
-    --listen 127.0.0.1:0 --www "$top_srcdir/www" "$tmp/profiles" \
+    --listen 127.0.0.1:0 --www "$top_srcdir/www" \
+    --source "$top_srcdir/tests/data/pprof" "$tmp/profiles" \
     >"$tmp/web.out" 2>&1 &
 web=$!
 i=0
