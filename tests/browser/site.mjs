@@ -404,6 +404,9 @@ async function controls(browser) {
 	await page.screenshot({ path: path.join(outdir, "site-compare.png"),
 	    fullPage: true });
 	await page.goto(url("?file=diff-new.folded&metric=samples&limit=7"));
+	// The list of profiles is asked for on the link's click (deepq.js).
+	await page.click("form.compare a[data-profiles]");
+	await page.waitForSelector("form.compare select[name=base]");
 	await page.selectOption("form.compare select[name=base]",
 	    "diff-old.folded");
 	await clickAndWait(page, page.getByRole("button", { name: "Compare" }));
