@@ -127,11 +127,14 @@ json_stream_set_max_string(struct json_stream *js, size_t max)
 	js->maxstr = max;
 }
 
-/* "line L column C: what" of the error that stopped the stream. */
+/*
+ * "line L column C: what" of the error that stopped the stream; when it
+ * did not stop, what stopped its reader can only have been memory.
+ */
 const char *
 json_stream_error(const struct json_stream *js)
 {
-	return (js->err[0] != '\0' ? js->err : "no error");
+	return (js->err[0] != '\0' ? js->err : "out of memory");
 }
 
 /* The containers open around the next token. */
