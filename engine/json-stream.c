@@ -22,8 +22,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hash.h"
+#include "idmap.h"
 #include "input.h"
 #include "json-stream.h"
+#include "packed.h"
 #include "utf8.h"
 
 /*
@@ -68,7 +71,33 @@ struct json_stream {
 	uint64_t	 linestart;	/* input offset of its first byte */
 	char		*scratch;	/* a string with escapes, decoded */
 	size_t		 slen, scap;
+	char		*key;		/* the last key */
+	size_t		 kcap;
+	struct json_keys *keys;		/* JSON_STREAM_NO_DUPLICATES */
 	char		 err[256];
+};
+
+/*
+ * The keys of the objects open, for JSON_STREAM_NO_DUPLICATES: their
+ * bytes one after another, a hash of each, where each object's begin,
+ * and a hash map for an object of many keys (a scan for the others).
+ */
+#define JSON_KEYS_SCAN	32
+
+struct json_key {
+	uint64_t	 h;
+	size_t		 off;
+	size_t		 len;
+};
+
+struct json_keys {
+	char		*text;
+	size_t		 len, cap;
+	struct json_key	*key;
+	size_t		 n, capkey;
+	size_t		 first[JSON_STREAM_MAX_DEPTH + 1];
+	size_t		 text0[JSON_STREAM_MAX_DEPTH + 1];
+	struct idmap	*map[JSON_STREAM_MAX_DEPTH + 1];
 };
 
 static const double json_stream_pow10[] = {
@@ -99,6 +128,11 @@ json_stream_create(struct input *in, int flags)
 
 	if ((js = calloc(1, sizeof *js)) == NULL)
 		return (NULL);
+	if ((flags & JSON_STREAM_NO_DUPLICATES) &&
+	    (js->keys = calloc(1, sizeof *js->keys)) == NULL) {
+		free(js);
+		return (NULL);
+	}
 	js->in = in;
 	js->flags = flags;
 	js->p = in->buf + in->pos;
@@ -113,10 +147,23 @@ json_stream_create(struct input *in, int flags)
 void
 json_stream_free(struct json_stream *js)
 {
+	int	 i;
+
 	if (js == NULL)
 		return;
 	js->in->pos = js->p - js->in->buf;
 	free(js->scratch);
+	free(js->key);
+	if (js->keys != NULL) {
+		for (i = 0; i <= JSON_STREAM_MAX_DEPTH; i++) {
+			if (js->keys->map[i] != NULL)
+				idmap_clear(js->keys->map[i]);
+			free(js->keys->map[i]);
+		}
+		free(js->keys->text);
+		free(js->keys->key);
+		free(js->keys);
+	}
 	free(js);
 }
 
@@ -583,6 +630,14 @@ again:
 		t->len = p - (s + 1);
 	}
 	js->p = p + 1;
+	/* A key outlives its value's token: it is copied. */
+	if (type == JSON_TOK_KEY) {
+		if (t->len + 1 > js->kcap && packed_grow(&js->key, &js->kcap,
+		    t->len + 1, 1) == -1)
+			return (json_stream_fail(js, s, "out of memory"));
+		memcpy(js->key, t->s, t->len + 1);
+		t->s = js->key;
+	}
 	return (t->type = type);
 
 more:
@@ -597,6 +652,67 @@ more:
 	s = js->p;
 	esc = 0;
 	goto again;
+}
+
+/*
+ * Key t of the innermost object, which must not have it already: kept
+ * until the object ends. -1 with the error if it is there, or out of
+ * memory.
+ */
+static int
+json_stream_key(struct json_stream *js, const struct json_token *t)
+{
+	struct json_keys	*k = js->keys;
+	struct json_key		*e;
+	size_t			 i, lvl = js->depth - 1, first = k->first[lvl];
+	uint64_t		 h = hash_bytes(t->s, t->len);
+	uint32_t		 j;
+
+	if (k->map[lvl] != NULL && (j = idmap_get(k->map[lvl], h)) !=
+	    IDMAP_NONE && k->key[j].len == t->len &&
+	    memcmp(k->text + k->key[j].off, t->s, t->len) == 0)
+		goto dup;
+	/* A scan: of a small object, or for a collision of hashes. */
+	if (k->map[lvl] == NULL || j != IDMAP_NONE) {
+		for (i = first; i < k->n; i++) {
+			e = &k->key[i];
+			if (e->h == h && e->len == t->len &&
+			    memcmp(k->text + e->off, t->s, t->len) == 0)
+				goto dup;
+		}
+	}
+	if (packed_grow(&k->key, &k->capkey, k->n + 1, sizeof *k->key) == -1 ||
+	    packed_grow(&k->text, &k->cap, k->len + t->len + 1, 1) == -1)
+		goto nomem;
+	e = &k->key[k->n];
+	e->h = h;
+	e->off = k->len;
+	e->len = t->len;
+	memcpy(k->text + k->len, t->s, t->len);
+	k->len += t->len;
+	if (k->n - first == JSON_KEYS_SCAN && k->map[lvl] == NULL) {
+		/* Many keys: a map of them from now on. */
+		if ((k->map[lvl] = malloc(sizeof *k->map[lvl])) == NULL)
+			goto nomem;
+		idmap_init(k->map[lvl]);
+		for (i = first; i < k->n; i++) {
+			if (idmap_put(k->map[lvl], k->key[i].h,
+			    (uint32_t)i) == -1)
+				goto nomem;
+		}
+	}
+	if (k->map[lvl] != NULL && idmap_get(k->map[lvl], h) == IDMAP_NONE &&
+	    idmap_put(k->map[lvl], h, (uint32_t)k->n) == -1)
+		goto nomem;
+	k->n++;
+	return (0);
+dup:
+	/* At the key's closing quote, as jansson says it. */
+	json_stream_fail(js, js->p - 1, "duplicate object key");
+	return (-1);
+nomem:
+	json_stream_fail(js, NULL, "out of memory");
+	return (-1);
 }
 
 /* The value that starts at p. */
@@ -616,6 +732,10 @@ json_stream_value(struct json_stream *js, char *p, struct json_token *t)
 			js->object[js->depth / 8] |= 1 << (js->depth % 8);
 		else
 			js->object[js->depth / 8] &= ~(1 << (js->depth % 8));
+		if (js->keys != NULL && *p == '{') {
+			js->keys->first[js->depth] = js->keys->n;
+			js->keys->text0[js->depth] = js->keys->len;
+		}
 		js->depth++;
 		js->inobj = *p == '{';
 		js->p = p + 1;
@@ -684,6 +804,16 @@ json_stream_close(struct json_stream *js, char *p, struct json_token *t)
 
 	js->depth--;
 	obj = js->inobj;
+	if (obj && js->keys != NULL) {
+		/* The object's keys go. */
+		js->keys->n = js->keys->first[js->depth];
+		js->keys->len = js->keys->text0[js->depth];
+		if (js->keys->map[js->depth] != NULL) {
+			idmap_clear(js->keys->map[js->depth]);
+			free(js->keys->map[js->depth]);
+			js->keys->map[js->depth] = NULL;
+		}
+	}
 	js->inobj = js->depth > 0 &&
 	    (js->object[(js->depth - 1) / 8] >> ((js->depth - 1) % 8) & 1);
 	js->p = p + 1;
@@ -760,7 +890,11 @@ json_stream_next(struct json_stream *js, struct json_token *t)
 				return (json_stream_fail(js, p, "string or '}' "
 				    "expected"));
 			js->state = JS_COLON;
-			return (json_stream_string(js, p, t, JSON_TOK_KEY));
+			if (json_stream_string(js, p, t, JSON_TOK_KEY) ==
+			    JSON_TOK_KEY && js->keys != NULL &&
+			    json_stream_key(js, t) == -1)
+				return (JSON_TOK_ERROR);
+			return (t->type);
 		case JS_COLON:
 			if (*p != ':')
 				return (json_stream_fail(js, p, "':' expected"));

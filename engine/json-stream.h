@@ -30,8 +30,9 @@
  * JSON's syntax (an integer beyond 64 bits is refused, or with
  * JSON_STREAM_BIG_REALS read as a real), nesting at most
  * JSON_STREAM_MAX_DEPTH values deep, and every string at most
- * JSON_STREAM_MAX_STRING bytes (json_stream_set_max_string). Errors
- * say "line L column C: what".
+ * JSON_STREAM_MAX_STRING bytes (json_stream_set_max_string); with
+ * JSON_STREAM_NO_DUPLICATES, as JSON_REJECT_DUPLICATES, no object may
+ * have a key twice. Errors say "line L column C: what".
  */
 
 #include <stddef.h>
@@ -47,6 +48,7 @@ struct json_stream;
 /* Flags of json_stream_create. */
 #define JSON_STREAM_BIG_REALS	0x1	/* integers past 64 bits as reals */
 #define JSON_STREAM_CLOSE_ARRAY	0x2	/* a top-level array cut short ends */
+#define JSON_STREAM_NO_DUPLICATES 0x4	/* a key twice in an object: error */
 
 enum json_tok {
 	JSON_TOK_ERROR = -1,
@@ -65,10 +67,11 @@ enum json_tok {
 };
 
 /*
- * A token. A key's or string's bytes are NUL-terminated and valid until
- * the next call (they may lie in the input's buffer); a number has its
- * value as a double in d (an integer's too, as jansson's
- * json_number_value gives it) and an integer's in i.
+ * A token. A string's bytes are NUL-terminated and valid until the next
+ * call (they may lie in the input's buffer), a key's until the next key
+ * is read (the first token of its value may be read before the key is
+ * looked at); a number has its value as a double in d (an integer's
+ * too, as jansson's json_number_value gives it) and an integer's in i.
  */
 struct json_token {
 	enum json_tok	 type;

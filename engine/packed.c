@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json-stream.h"
 #include "packed.h"
 
 /* Packed tables of the streaming JSON readers (see packed.h). */
@@ -117,20 +118,20 @@ packed_ints_append(struct packed_ints *to, const struct packed_ints *from)
 }
 
 /*
- * Append a JSON number to a stream of numbers: kind PACKED_NUM_INT with
- * i (and d its double), PACKED_NUM_REAL with d, PACKED_NUM_OTHER for a
- * value that is no number. An integer too big for the varint's tag bits
- * is kept as a real of the same value (the double the readers use).
+ * Append a JSON scalar to a stream of them: kind PACKED_NUM_INT with i
+ * (and d its double), PACKED_NUM_REAL with d, else the kind alone. An
+ * integer too big for the varint's tag bits is kept as a real of the
+ * same value (the double the readers use).
  */
 int
 packed_nums_put(struct packed_ints *pi, int kind, int64_t i, double d)
 {
-	if (kind == PACKED_NUM_INT && (i >= INT64_C(1) << 60 ||
-	    i < -(INT64_C(1) << 60)))
+	if (kind == PACKED_NUM_INT && (i >= INT64_C(1) << 59 ||
+	    i < -(INT64_C(1) << 59)))
 		kind = PACKED_NUM_REAL;
 	switch (kind) {
 	case PACKED_NUM_INT:
-		return (packed_ints_put(pi, (int64_t)((uint64_t)i << 2)));
+		return (packed_ints_put(pi, (int64_t)((uint64_t)i << 3)));
 	case PACKED_NUM_REAL:
 		if (packed_ints_put(pi, PACKED_NUM_REAL) == -1 ||
 		    packed_grow(&pi->b, &pi->cap, pi->len + 8, 1) == -1)
@@ -139,7 +140,25 @@ packed_nums_put(struct packed_ints *pi, int kind, int64_t i, double d)
 		pi->len += 8;
 		return (0);
 	default:
-		return (packed_ints_put(pi, PACKED_NUM_OTHER));
+		return (packed_ints_put(pi, kind));
+	}
+}
+
+/* Append a scalar token (anything else is PACKED_NUM_OTHER). */
+int
+packed_nums_token(struct packed_ints *pi, const struct json_token *t)
+{
+	switch (t->type) {
+	case JSON_TOK_INTEGER:
+		return (packed_nums_put(pi, PACKED_NUM_INT, t->i, t->d));
+	case JSON_TOK_REAL:
+		return (packed_nums_put(pi, PACKED_NUM_REAL, 0, t->d));
+	case JSON_TOK_NULL:
+		return (packed_nums_put(pi, PACKED_NUM_NULL, 0, 0));
+	case JSON_TOK_TRUE:
+		return (packed_nums_put(pi, PACKED_NUM_TRUE, 0, 0));
+	default:
+		return (packed_nums_put(pi, PACKED_NUM_OTHER, 0, 0));
 	}
 }
 

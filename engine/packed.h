@@ -27,16 +27,18 @@
  *   for most ids and time deltas, read back in order; an element that
  *   was not an integer keeps its place (0) and the first such index is
  *   remembered, for the error the reader gives when it gets there.
- * - the same struct packed_ints as a stream of JSON numbers
+ * - the same struct packed_ints as a stream of JSON scalars
  *   (packed_nums_put): an integer as a varint, a real as its 8 bytes,
- *   anything else as a mark, each read back as json_number_value would
- *   give it (packed_cursor_num).
+ *   null, true or anything else as a mark, each read back with its
+ *   value as json_number_value would give it (packed_cursor_num).
  * - struct packed_text: strings one after the other, each found again
  *   by its offset.
  */
 
 #include <stddef.h>
 #include <stdint.h>
+
+struct json_token;
 
 /* How an array member was found. */
 enum packed_state {
@@ -73,11 +75,14 @@ int	 packed_ints_append(struct packed_ints *, const struct packed_ints *);
 size_t	 packed_text_put(struct packed_text *, const char *, size_t);
 void	 packed_text_free(struct packed_text *);
 int	 packed_nums_put(struct packed_ints *, int, int64_t, double);
+int	 packed_nums_token(struct packed_ints *, const struct json_token *);
 
 /* What packed_cursor_num read. */
 #define PACKED_NUM_INT		0
 #define PACKED_NUM_REAL		1
-#define PACKED_NUM_OTHER	2
+#define PACKED_NUM_OTHER	2	/* a string, false, an array, ... */
+#define PACKED_NUM_NULL		3	/* null, or no value at all */
+#define PACKED_NUM_TRUE		4
 
 static inline void
 packed_cursor_init(struct packed_cursor *c, const struct packed_ints *pi)
@@ -110,17 +115,19 @@ static inline int
 packed_cursor_num(struct packed_cursor *c, double *d, int64_t *i)
 {
 	int64_t	 v = packed_cursor_next(c);
-	int	 kind = (int)(v & 3);
+	int	 kind = (int)(v & 7);
 
-	*i = v >> 2;
+	*i = v >> 3;
 	*d = (double)*i;
 	if (kind == PACKED_NUM_REAL) {
 		if (c->end - c->p >= 8) {
 			__builtin_memcpy(d, c->p, 8);
 			c->p += 8;
 		}
-	} else if (kind == PACKED_NUM_OTHER)
+	} else if (kind != PACKED_NUM_INT) {
+		*i = 0;
 		*d = 0;
+	}
 	return (kind);
 }
 

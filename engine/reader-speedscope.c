@@ -208,15 +208,6 @@ speedscope_text(struct speedscope *s, const struct json_token *t,
 	return (0);
 }
 
-/* A number token onto a stream of numbers. */
-static int
-speedscope_num(struct packed_ints *pi, const struct json_token *t)
-{
-	return (packed_nums_put(pi, t->type == JSON_TOK_INTEGER ?
-	    PACKED_NUM_INT : t->type == JSON_TOK_REAL ? PACKED_NUM_REAL :
-	    PACKED_NUM_OTHER, t->i, t->d));
-}
-
 /* shared.frames: each frame's name, file and line. */
 static int
 speedscope_read_frames(struct speedscope *s, struct json_stream *js)
@@ -403,7 +394,7 @@ speedscope_read_events(struct json_stream *js, struct packed_ints *pi)
 		} else if (speedscope_read_event(js, &type, &f, &at) == -1)
 			return (-1);
 		if (packed_ints_put(pi, type) == -1 ||
-		    packed_ints_put(pi, f) == -1 || speedscope_num(pi, &at) == -1)
+		    packed_ints_put(pi, f) == -1 || packed_nums_token(pi, &at) == -1)
 			return (-1);
 	}
 }
@@ -465,7 +456,7 @@ speedscope_read_prof(struct speedscope *s, struct json_stream *js,
 					while (json_stream_next(js, &t) !=
 					    JSON_TOK_ARRAY_END) {
 						if (t.type == JSON_TOK_ERROR ||
-						    speedscope_num(pi, &t) == -1 ||
+						    packed_nums_token(pi, &t) == -1 ||
 						    json_stream_skip(js, &t) == -1)
 							return (-1);
 					}
@@ -577,7 +568,7 @@ speedscope_value(struct speedscope *s, int kind, double x, double scale,
 {
 	double	 d;
 
-	if (kind == PACKED_NUM_OTHER) {
+	if (kind != PACKED_NUM_INT && kind != PACKED_NUM_REAL) {
 		snprintf(s->err, sizeof s->err, "%s: a value is not a number",
 		    s->path);
 		return (-1);
@@ -969,7 +960,8 @@ speedscope_load(struct input *in, const struct reader_options *opts,
 
 	memset(&s, 0, sizeof s);
 	idmap_init(&s.bystack);
-	if ((js = json_stream_create(in, 0)) == NULL) {
+	/* Integers past 64 bits are reals, as before (json_doc_parse). */
+	if ((js = json_stream_create(in, JSON_STREAM_BIG_REALS)) == NULL) {
 		cause_set(cause, "out of memory");
 		return (NULL);
 	}

@@ -121,7 +121,8 @@ open_text(const char *text, size_t len, int file)
  * for acceptance only.
  */
 static int
-agree(const char *text, size_t len, int file, char *why, size_t whylen)
+agree_flags(const char *text, size_t len, int file, int flags, char *why,
+    size_t whylen)
 {
 	struct input		*in;
 	struct json_stream	*js;
@@ -131,12 +132,13 @@ agree(const char *text, size_t len, int file, char *why, size_t whylen)
 	int			 dup = 0, rv = -1, ok;
 
 	doc = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
-	if (doc == NULL && json_error_code(&jerr) == json_error_duplicate_key) {
+	if (doc == NULL && json_error_code(&jerr) ==
+	    json_error_duplicate_key && !(flags & JSON_STREAM_NO_DUPLICATES)) {
 		dup = 1;
 		doc = json_loadb(text, len, 0, &jerr);
 	}
 	if ((in = open_text(text, len, file)) == NULL ||
-	    (js = json_stream_create(in, 0)) == NULL) {
+	    (js = json_stream_create(in, flags)) == NULL) {
 		snprintf(why, whylen, "no input");
 		input_free(in);
 		json_decref(doc);
@@ -169,6 +171,19 @@ agree(const char *text, size_t len, int file, char *why, size_t whylen)
 	input_free(in);
 	json_decref(doc);
 	return (rv);
+}
+
+static int
+agree(const char *text, size_t len, int file, char *why, size_t whylen)
+{
+	int	 r, r2;
+
+	if ((r = agree_flags(text, len, file, 0, why, whylen)) == -1)
+		return (-1);
+	/* And with JSON_REJECT_DUPLICATES: the same, exactly. */
+	r2 = agree_flags(text, len, file, JSON_STREAM_NO_DUPLICATES, why,
+	    whylen);
+	return (r2 == -1 ? -1 : r);
 }
 
 /* Both ways of reading agree, and accept (want 1) or refuse (0). */
@@ -320,6 +335,55 @@ long_texts(void)
 	free(b);
 }
 
+/*
+ * A key is still there once its value's first token is read, when the
+ * buffer has moved in between (a refill at every offset).
+ */
+static void
+long_keys(void)
+{
+	struct input		*in;
+	struct json_stream	*js;
+	struct json_token	 t;
+	char			*b, *cause = NULL, want[64];
+	size_t			 n = 0, cap = 1024 * 1024;
+	int			 i, bad = 0, keys = 0;
+
+	if ((b = malloc(cap)) == NULL)
+		return;
+	n += snprintf(b + n, cap - n, "{");
+	for (i = 0; n + 100 < cap - 100; i++)
+		n += snprintf(b + n, cap - n, "%s\"key%d\":%s", i ? "," : "",
+		    i, i % 3 ? "\"value value value value value\"" : "[1,2]");
+	n += snprintf(b + n, cap - n, "}");
+	if (ftruncate(tmpfd, 0) == -1 || pwrite(tmpfd, b, n, 0) != (ssize_t)n ||
+	    (in = input_open(tmpl, &cause)) == NULL) {
+		free(cause);
+		free(b);
+		ok(0, "a temporary file");
+		return;
+	}
+	js = json_stream_create(in, 0);
+	json_stream_next(js, &t);
+	for (i = 0; json_stream_next(js, &t) == JSON_TOK_KEY; i++) {
+		const struct json_token	 k = t;
+
+		snprintf(want, sizeof want, "key%d", i);
+		if (json_stream_next(js, &t) == JSON_TOK_ERROR)
+			break;
+		if (strcmp(k.s, want) != 0)
+			bad++;
+		keys++;
+		if (json_stream_skip(js, &t) == -1)
+			break;
+	}
+	ok(t.type == JSON_TOK_OBJECT_END && bad == 0 && keys > 10000,
+	    "%d keys outlive their values' first tokens across refills", keys);
+	json_stream_free(js);
+	input_free(in);
+	free(b);
+}
+
 /* The JSON files of tests/data, read as jansson reads them. */
 static void
 data_files(void)
@@ -436,6 +500,28 @@ options(void)
 	input_free(in);
 	free(deep);
 
+	/* Many keys: a map finds the one given twice, among others. */
+	if ((deep = malloc(4000)) == NULL)
+		return;
+	n = 0;
+	n += snprintf(deep + n, 4000 - n, "{");
+	for (i = 0; i < 100; i++)
+		n += snprintf(deep + n, 4000 - n, "%s\"k%d\":{\"k%d\":%d}",
+		    i ? "," : "", i, i + 1, i);
+	snprintf(deep + n, 4000 - n, "}");
+	same(deep, 1, "an object of 100 keys");
+	snprintf(deep + n, 4000 - n, ",\"k57\":1}");
+	same(deep, 1, "an object of 100 keys and one twice");
+	in = input_memory(deep, strlen(deep));
+	js = json_stream_create(in, JSON_STREAM_NO_DUPLICATES);
+	while (json_stream_next(js, &t) > JSON_TOK_END)
+		;
+	ok(strstr(json_stream_error(js), "duplicate object key") != NULL,
+	    "refused with JSON_STREAM_NO_DUPLICATES: %s", json_stream_error(js));
+	json_stream_free(js);
+	input_free(in);
+	free(deep);
+
 	in = input_memory("{\"a\":\n  [1,\n   x]}", 18);
 	js = json_stream_create(in, 0);
 	while (json_stream_next(js, &t) > JSON_TOK_END)
@@ -490,6 +576,8 @@ main(void)
 		{ "[nul]", 0 }, { "[True]", 0 }, { "\xef\xbb\xbf[]", 0 },
 		{ "[\"a\"", 0 }, { "{\"a\"", 0 }, { "{\"a\":", 0 },
 		{ "{\"a\":1,\"a\":2}", 1 }, { "[1,{\"a\":[2,{\"b\":\"c\"}]}]", 1 },
+		{ "{\"a\":{\"a\":1},\"b\":{\"a\":2,\"b\":[{\"a\":3}]}}", 1 },
+		{ "{\"a\":{\"b\":1,\"c\":{},\"b\":2}}", 1 },
 	};
 	char	 label[64];
 	size_t	 i;
@@ -504,6 +592,7 @@ main(void)
 	}
 	random_texts();
 	long_texts();
+	long_keys();
 	data_files();
 	options();
 	close(tmpfd);
