@@ -18,24 +18,15 @@
 #define JSON_DOC_H
 
 /*
- * What the JSON profile readers share: a probe that looks for a key at
- * one depth of a document's first bytes (so that one JSON format is not
- * taken for another because a key name appears in a string somewhere),
- * and loading a whole input into a jansson document with a size bound.
+ * What the JSON profile readers' probes share: the first byte, and a
+ * look for a key at one depth of a document's first bytes (so that one
+ * JSON format is not taken for another because a key name appears in a
+ * string somewhere). The readers read with json-stream.h.
  */
 
 #include <stddef.h>
 
-#include <jansson.h>
-
-struct input;
-
-/* jansson takes about 15 times the text: this bounds a load to ~15 GiB. */
-#define JSON_DOC_MAX_FILE	(1024 * 1024 * 1024)
-
 int	 json_doc_first(const char *, size_t);
 int	 json_doc_has_key(const char *, size_t, int, const char *);
-json_t	*json_doc_parse(char *, size_t, json_error_t *);
-json_t	*json_doc_load(struct input *, const char *, char **);
 
 #endif /* JSON_DOC_H */

@@ -1895,7 +1895,7 @@ gecko_load(struct input *in, const struct reader_options *opts,
 	g.metric[GECKO_SAMPLES] = g.metric[GECKO_TIME] =
 	    g.metric[GECKO_BYTES] = -1;
 	g.last = PROFILE_NONE;
-	/* Integers past 64 bits are reals, as before (json_doc_parse). */
+	/* Integers past 64 bits are reals, as the tree reader had them. */
 	if ((js = json_stream_create(in, JSON_STREAM_BIG_REALS)) == NULL ||
 	    (doc = gecko_obj_new(&g)) == NULL) {
 		cause_set(cause, "out of memory");

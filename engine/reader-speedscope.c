@@ -960,7 +960,7 @@ speedscope_load(struct input *in, const struct reader_options *opts,
 
 	memset(&s, 0, sizeof s);
 	idmap_init(&s.bystack);
-	/* Integers past 64 bits are reals, as before (json_doc_parse). */
+	/* Integers past 64 bits are reals, as the tree reader had them. */
 	if ((js = json_stream_create(in, JSON_STREAM_BIG_REALS)) == NULL) {
 		cause_set(cause, "out of memory");
 		return (NULL);
