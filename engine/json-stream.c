@@ -235,7 +235,7 @@ json_stream_more(struct json_stream *js, char **start)
 	p = js->p - *start;
 	in->pos = *start - in->buf;
 	in->hold = 0;
-	want = have < INPUT_BLOCK ? have + INPUT_BLOCK : have * 2;
+	want = have < INPUT_BLOCK ? have + input_block(in) : have * 2;
 	if (input_peek(in, &q, want) == -1) {
 		json_stream_fail(js, *start, "%s", in->error ?
 		    input_error(in) : "out of memory");
