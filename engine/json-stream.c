@@ -528,9 +528,6 @@ json_stream_escape(struct json_stream *js, char *p, enum json_tok type)
 	return (json_stream_put(js, u, v2) == -1 ? -1 : n);
 }
 
-#define JSON_ONES	0x0101010101010101ULL
-#define JSON_HIGHS	0x8080808080808080ULL
-
 /*
  * The bytes of a word a string scan stops at: '"', '\\', a control
  * character or a byte above 0x7f (checked as UTF-8). Only the lowest
@@ -539,10 +536,10 @@ json_stream_escape(struct json_stream *js, char *p, enum json_tok type)
 static inline uint64_t
 json_stream_special(uint64_t x)
 {
-	uint64_t	 q = x ^ (JSON_ONES * '"'), b = x ^ (JSON_ONES * '\\');
+	uint64_t	 q = x ^ (HASH_ONES * '"'), b = x ^ (HASH_ONES * '\\');
 
-	return (((q - JSON_ONES) & ~q) | ((b - JSON_ONES) & ~b) |
-	    (x - JSON_ONES * 0x20) | x) & JSON_HIGHS;
+	return (((q - HASH_ONES) & ~q) | ((b - HASH_ONES) & ~b) |
+	    (x - HASH_ONES * 0x20) | x) & HASH_HIGHS;
 }
 
 /*
