@@ -1466,6 +1466,7 @@ gecko_raw_samples(struct gecko *g, const struct gecko_obj *th,
 	cweight = gecko_schema(samples, GC_WEIGHT);
 	scol = samples->col[GC_STACK];
 	wcol = cweight != -1 ? samples->col[GC_WEIGHT] : NULL;
+	memset(&wc, 0, sizeof wc);	/* gcc -O2 cannot see wcol's guard */
 	if (scol == NULL)
 		return (gecko_flush(g));
 	packed_cursor_init(&sc, scol);
@@ -1742,6 +1743,7 @@ gecko_processed_samples(struct gecko *g, const struct gecko_tables *t,
 	wt = gecko_weight_type(g, samples);
 	stack = samples->col[GC_STACK];
 	n = stack->n;
+	memset(&wc, 0, sizeof wc);	/* gcc -O2 cannot see weight's guard */
 	if (gecko_is_array(t, GV_WEIGHT)) {
 		weight = samples->col[GC_WEIGHT];
 		if (weight->n != n) {
