@@ -19,12 +19,14 @@ cd "$(dirname "$0")"
 # HTML; node and npm run the browser test (Playwright's core, driving
 # the system's Chromium; it downloads no browser). clickhouse-server and
 # clickhouse-client: the ClickHouse test and benchmark run a private server.
+# python3 and linux-perf: the timeline test records with perf record and
+# cuts the recordings on its own (tests/integration/timeline-range.sh).
 packages="autoconf automake libtool pkg-config make gcc bc
 	libevent-dev libjansson-dev libmicrohttpd-dev libpcre2-dev
 	zlib1g-dev libzstd-dev liblzma-dev
 	libprotobuf-c-dev protobuf-c-compiler golang-go
 	lighttpd apache2 libapache2-mod-fcgid nginx fcgiwrap spawn-fcgi
-	curl chromium mandoc jq
+	curl chromium mandoc jq python3 linux-perf
 	tidy valgrind strace clang wrk
 	clickhouse-server clickhouse-client"
 

@@ -112,7 +112,8 @@ page_href(struct outbuf *ob, const char *link,
 static const enum query_key page_state_keys[] = {
 	QUERY_BASE, QUERY_T, QUERY_FOCUS, QUERY_IGNORE, QUERY_HIDE,
 	QUERY_SHOW, QUERY_MIN_TICKS, QUERY_MIN_WORDS, QUERY_EXCLUDE,
-	QUERY_NORMALIZE, QUERY_METRIC, QUERY_LIMIT, QUERY_FIELDS, QUERY_UNITS,
+	QUERY_NORMALIZE, QUERY_RANGE, QUERY_THREAD, QUERY_BASE_RANGE,
+	QUERY_METRIC, QUERY_LIMIT, QUERY_FIELDS, QUERY_UNITS,
 	QUERY_PCT, QUERY_AVG, QUERY_PALETTE,
 };
 #define PAGE_NSTATE	(sizeof page_state_keys / sizeof page_state_keys[0])
@@ -184,6 +185,17 @@ page_nav(struct outbuf *ob, const struct render_context *ctx,
 void
 page_hidden(struct outbuf *ob, enum query_key k, const char *v)
 {
+	const char	*nl;
+
+	/* A repeated key (thread=): a field a value. */
+	while (query_keyinfo(k)->repeat && (nl = strchr(v, '\n')) != NULL) {
+		outbuf_puts(ob, "<input type=\"hidden\" name=\"");
+		outbuf_puts(ob, query_keyinfo(k)->name);
+		outbuf_puts(ob, "\" value=\"");
+		escape_html_buf(ob, v, nl - v);
+		outbuf_puts(ob, "\">");
+		v = nl + 1;
+	}
 	outbuf_puts(ob, "<input type=\"hidden\" name=\"");
 	outbuf_puts(ob, query_keyinfo(k)->name);
 	outbuf_puts(ob, "\" value=\"");

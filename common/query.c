@@ -31,7 +31,7 @@
 
 #define CMDS	"menu|top|tree|func|callers|modules|module|cliques|clique|" \
 		"flame|folded|callgrind|pprof|speedscope|dump|status|shutdown|search|" \
-		"index"
+		"index|timeline|heatmap"
 
 static const struct query_keyinfo query_keys[QUERY_NKEYS] = {
 	[QUERY_FILE] = { "file", QUERY_TYPE_STRING, NULL, 0, 4096, "",
@@ -40,6 +40,15 @@ static const struct query_keyinfo query_keys[QUERY_NKEYS] = {
 	    "second profile to compare with" },
 	[QUERY_CMD] = { "cmd", QUERY_TYPE_ENUM, CMDS, 0, 0, "menu",
 	    "report" },
+	[QUERY_RANGE] = { "range", QUERY_TYPE_STRING, NULL, 0, 64, "",
+	    "time range A,B: seconds from the start of the recording "
+	    "(decimals allowed), A before B" },
+	[QUERY_THREAD] = { "thread", QUERY_TYPE_STRING, NULL, 0, 4096, "",
+	    "keep the samples of this thread (its name, label or tid); "
+	    "may be repeated", 1 },
+	[QUERY_BASE_RANGE] = { "base_range", QUERY_TYPE_STRING, NULL, 0, 64,
+	    "", "compare with this time range A,B of the same recording "
+	    "(or of base=)" },
 	[QUERY_T] = { "t", QUERY_TYPE_STRING, NULL, 0, 8192, "",
 	    "transform stack" },
 	[QUERY_FOCUS] = { "focus", QUERY_TYPE_STRING, NULL, 0, 1024, "",
@@ -242,6 +251,18 @@ query_check(enum query_key k, const char *v, struct query *q, char **cause)
 			cause_set(cause, "%s: not valid UTF-8", ki->name);
 			return (-1);
 		}
+		if ((k == QUERY_RANGE || k == QUERY_BASE_RANGE) && *v != '\0' &&
+		    query_range(v, NULL, NULL) == -1) {
+			cause_set(cause, "%s: must be two numbers A,B of "
+			    "seconds, A before B", ki->name);
+			return (-1);
+		}
+		/* Repeated values are joined by newlines: none inside. */
+		if (ki->repeat && (*v == '\n' || strstr(v, "\n\n") != NULL ||
+		    (*v != '\0' && v[strlen(v) - 1] == '\n'))) {
+			cause_set(cause, "%s: an empty value", ki->name);
+			return (-1);
+		}
 		return (0);
 	case QUERY_TYPE_ENUM:
 		if (!query_enum_has(ki->values, v)) {
@@ -407,6 +428,35 @@ query_number(const struct query *q, enum query_key k)
 }
 
 /*
+ * A range= value "A,B": two decimal numbers, 0 <= A < B. 0 with a and b
+ * set (either may be NULL), or -1.
+ */
+int
+query_range(const char *v, double *a, double *b)
+{
+	const char	*comma = strchr(v, ',');
+	char		*end;
+	double		 x, y;
+
+	if (comma == NULL || comma == v || comma[1] == '\0' ||
+	    strspn(v, "0123456789.") != (size_t)(comma - v) ||
+	    comma[1 + strspn(comma + 1, "0123456789.")] != '\0')
+		return (-1);
+	errno = 0;
+	x = strtod(v, &end);
+	if (errno != 0 || end != comma || !isfinite(x))
+		return (-1);
+	y = strtod(comma + 1, &end);
+	if (errno != 0 || *end != '\0' || !isfinite(y) || !(x < y))
+		return (-1);
+	if (a != NULL)
+		*a = x;
+	if (b != NULL)
+		*b = y;
+	return (0);
+}
+
+/*
  * Decode n bytes of a form-urlencoded component ('+' is a space).
  * Refuses bad escapes and NUL bytes. Caller frees.
  */
@@ -538,9 +588,22 @@ query_parse(const char *s, int *status, char **cause)
 			cause_set(&why, "unknown key: %s", key);
 			goto fail;
 		}
-		if (q->value[k] != NULL) {
+		if (q->value[k] != NULL && !query_keys[k].repeat) {
 			cause_set(&why, "key given twice: %s", key);
 			goto fail;
+		}
+		if (q->value[k] != NULL) {
+			char	*joined;
+
+			if (*val == '\0' || strchr(val, '\n') != NULL ||
+			    asprintf(&joined, "%s\n%s", q->value[k], val) ==
+			    -1) {
+				cause_set(&why, "%s: an empty value or a "
+				    "newline", key);
+				goto fail;
+			}
+			free(val);
+			val = joined;
 		}
 		if (query_set(q, k, val, &why) == -1)
 			goto fail;
@@ -633,10 +696,16 @@ query_encoded_len(const char *const *v, int from, int to)
 	size_t	 len = 0;
 	int	 k;
 
+	const char	*s;
+
 	for (k = from; k < to; k++) {
-		if (v[k] != NULL)
-			len += 2 + strlen(query_keys[k].name) +
-			    3 * strlen(v[k]);
+		if (v[k] == NULL)
+			continue;
+		len += 2 + strlen(query_keys[k].name) + 3 * strlen(v[k]);
+		/* A repeated key: the key again for each newline. */
+		for (s = v[k]; query_keys[k].repeat &&
+		    (s = strchr(s, '\n')) != NULL; s++)
+			len += 2 + strlen(query_keys[k].name);
 	}
 	return (len);
 }
@@ -648,19 +717,29 @@ query_encoded_len(const char *const *v, int from, int to)
 static char *
 query_encode(char *o, const char *const *v, int from, int to)
 {
-	const char	*s;
-	char		*start = o;
+	const char	*s, *val, *nl;
+	char		*start = o, piece[4097];
 	int		 k;
 
 	for (k = from; k < to; k++) {
 		if (v[k] == NULL)
 			continue;
-		if (o != start)
-			*o++ = '&';
-		for (s = query_keys[k].name; *s != '\0'; s++)
-			*o++ = *s;
-		*o++ = '=';
-		o = query_pct(o, v[k]);
+		for (val = v[k];; val = nl + 1) {
+			nl = query_keys[k].repeat ? strchr(val, '\n') : NULL;
+			if (o != start)
+				*o++ = '&';
+			for (s = query_keys[k].name; *s != '\0'; s++)
+				*o++ = *s;
+			*o++ = '=';
+			if (nl == NULL) {
+				o = query_pct(o, val);
+				break;
+			}
+			/* A piece is shorter than its whole value. */
+			snprintf(piece, sizeof piece, "%.*s", (int)(nl - val),
+			    val);
+			o = query_pct(o, piece);
+		}
 	}
 	return (o);
 }

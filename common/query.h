@@ -36,6 +36,9 @@ enum query_key {
 	QUERY_FILE,
 	QUERY_BASE,
 	QUERY_CMD,
+	QUERY_RANGE,
+	QUERY_THREAD,
+	QUERY_BASE_RANGE,
 	QUERY_T,
 	QUERY_FOCUS,
 	QUERY_IGNORE,
@@ -93,6 +96,8 @@ struct query_keyinfo {
 	int64_t		 min, max;	/* INT, NUMBER; STRING: max length */
 	const char	*def;		/* the value when absent */
 	const char	*help;
+	int		 repeat;	/* may be given more than once: the
+					   values are kept joined by '\n' */
 };
 
 /* One change of a query_format_edit() link: value NULL unsets the key. */
@@ -132,6 +137,7 @@ int		 query_isset(const struct query *, enum query_key);
 const char	*query_str(const struct query *, enum query_key);
 int64_t		 query_int(const struct query *, enum query_key);
 double		 query_number(const struct query *, enum query_key);
+int		 query_range(const char *, double *, double *);
 char		*query_format(const struct query *);
 char		*query_format_edit(const struct query *,
 		     const struct query_edit *, size_t);

@@ -33,6 +33,7 @@
 #include "profile.h"
 #include "profile-index.h"
 #include "query.h"
+#include "range.h"
 #include "render.h"
 #include "report.h"
 #include "reports.h"
@@ -40,7 +41,15 @@
 
 /* Query string + profile -> answer (see answer-query.h). */
 
+/* The flame chart on a time axis (report-chart.c). */
+extern const struct report_entry report_chart_entry;
+
 static int	answer_has_format(const char *, const char *);
+static int	answer_needs_times(const struct report_entry *,
+		    const struct query *);
+static const struct profile *answer_range(const struct profile *,
+		    const struct query *, int, int, struct cost *,
+		    struct profile **, struct report_error *);
 static int	answer_query_check(void *);
 static void	answer_render_error(struct report_error *,
 		    const struct cost *);
@@ -61,6 +70,60 @@ answer_has_format(const char *list, const char *fmt)
 		p += n;
 	}
 	return (0);
+}
+
+/*
+ * Does the report draw time, or read the sample sequence (the timeline,
+ * the heat map, the flame chart, the exports in time order)? A profile
+ * derived for it (range=, transforms) then keeps its timeline.
+ */
+static int
+answer_needs_times(const struct report_entry *entry, const struct query *q)
+{
+	const char	*cmd = entry->name;
+
+	return (strcmp(cmd, "timeline") == 0 || strcmp(cmd, "heatmap") == 0 ||
+	    strcmp(cmd, "dump") == 0 || strcmp(cmd, "speedscope") == 0 ||
+	    (strcmp(cmd, "flame") == 0 &&
+	    strcmp(query_str(q, QUERY_STYLE), "chart") == 0) ||
+	    (strcmp(cmd, "folded") == 0 &&
+	    strcmp(query_str(q, QUERY_ORDER), "time") == 0));
+}
+
+/*
+ * range= and thread= (base: base_range=, with thread=) of p: p itself
+ * when the query has none, else the derived profile, also left in
+ * *own for the caller to free. NULL with *e on failure.
+ */
+static const struct profile *
+answer_range(const struct profile *p, const struct query *q, int base,
+    int times, struct cost *budget, struct profile **own,
+    struct report_error *e)
+{
+	struct range	 r;
+	char		*cause = NULL;
+	int		 status;
+
+	*own = NULL;
+	if (range_parse(q, base, &r, &cause) == -1) {
+		report_error_set(e, 500, "%s", cause ? cause : "out of memory");
+		free(cause);
+		return (NULL);
+	}
+	/* A base's range is base_range=: thread= alone keeps the base. */
+	if (!range_active(&r) || (base && !r.timed)) {
+		range_clear(&r);
+		return (p);
+	}
+	*own = range_apply(p, &r, times, budget, &status, &cause);
+	range_clear(&r);
+	if (*own == NULL) {
+		report_error_set(e, status, "%s%s", base ? "base_range: " : "",
+		    cause ? cause : "out of memory");
+		free(cause);
+		return (NULL);
+	}
+	return (*own);
 }
 
 /*
@@ -136,6 +199,7 @@ answer_query_parsed(const struct profile *p, const struct query *q,
 	struct report_error		 e = { 0, NULL };
 	struct transform_stack		*ts = NULL;
 	struct profile			*derived = NULL, *merged = NULL;
+	struct profile			*ranged = NULL, *branged = NULL;
 	struct profile_index		*index = NULL;
 	struct report_context		 rc = ctx->report;
 	struct cost			 budget;
@@ -168,18 +232,38 @@ answer_query_parsed(const struct profile *p, const struct query *q,
 		goto fail;
 	}
 	/*
-	 * base=: merge before the transforms, so that they apply to both
-	 * sides alike (the merged profile keeps this profile's ids).
+	 * range= and thread=: the samples of a time range and of threads,
+	 * a profile of their own before anything else (range.h).
 	 */
-	if (*query_str(q, QUERY_BASE) != '\0') {
-		if (ctx->base_load == NULL) {
+	if ((use = answer_range(p, q, 0, answer_needs_times(entry, q),
+	    &budget, &ranged, &e)) == NULL)
+		goto fail;
+	/*
+	 * base=: merge before the transforms, so that they apply to both
+	 * sides alike (the merged profile keeps this profile's ids). With
+	 * base_range= alone, the base is another range of this recording.
+	 */
+	if (*query_str(q, QUERY_BASE) != '\0' ||
+	    *query_str(q, QUERY_BASE_RANGE) != '\0') {
+		bp = p;
+		if (*query_str(q, QUERY_BASE) != '\0' &&
+		    ctx->base_load == NULL) {
 			report_error_set(&e, 400, "base= is not available "
 			    "here");
 			goto fail;
 		}
-		if ((bp = ctx->base_load(ctx->base_arg, query_str(q,
-		    QUERY_BASE), &status, &cause)) == NULL ||
-		    (merged = diff_merge(p, bp, query_str(q, QUERY_METRIC),
+		if (*query_str(q, QUERY_BASE) != '\0' &&
+		    (bp = ctx->base_load(ctx->base_arg, query_str(q,
+		    QUERY_BASE), &status, &cause)) == NULL) {
+			report_error_set(&e, status, "base=%s: %s",
+			    query_str(q, QUERY_BASE), cause ? cause :
+			    "out of memory");
+			goto fail;
+		}
+		if ((bp = answer_range(bp, q, 1, 0, &budget, &branged,
+		    &e)) == NULL)
+			goto fail;
+		if ((merged = diff_merge(use, bp, query_str(q, QUERY_METRIC),
 		    &status, &cause)) == NULL) {
 			report_error_set(&e, status, "base=%s: %s",
 			    query_str(q, QUERY_BASE), cause ? cause :
@@ -187,7 +271,8 @@ answer_query_parsed(const struct profile *p, const struct query *q,
 			goto fail;
 		}
 		rc.base = bp;
-		rc.base_name = query_str(q, QUERY_BASE);
+		rc.base_name = *query_str(q, QUERY_BASE) != '\0' ?
+		    query_str(q, QUERY_BASE) : query_str(q, QUERY_BASE_RANGE);
 		use = merged;
 	}
 	/*
@@ -201,6 +286,7 @@ answer_query_parsed(const struct profile *p, const struct query *q,
 	}
 	/* Whether the answer rests on a call graph's estimated tree. */
 	estimated = funcgraph_estimate(use, entry->name, ts->n > 0);
+	ts->times = answer_needs_times(entry, q);
 	if (ts->n > 0) {
 		if ((derived = transform_apply(use, ts, &budget,
 		    &status, &cause)) == NULL) {
@@ -210,6 +296,15 @@ answer_query_parsed(const struct profile *p, const struct query *q,
 		}
 		use = derived;
 	}
+	/*
+	 * A flame chart of a profile that records times is drawn on its
+	 * time axis, a lane per thread (report-chart.c); its page and JSON
+	 * only: format=svg keeps the sample sequence's chart.
+	 */
+	if (strcmp(entry->name, "flame") == 0 && use->timeline != NULL &&
+	    strcmp(query_str(q, QUERY_STYLE), "chart") == 0 &&
+	    answer_has_format(report_chart_entry.formats, format))
+		entry = &report_chart_entry;
 	/* An export's own format: the report writes the body (report.h). */
 	if (r->render == NULL)
 		goto body;
@@ -284,6 +379,8 @@ done:
 	profile_index_free(index);
 	profile_free(derived);
 	profile_free(merged);
+	profile_free(ranged);
+	profile_free(branged);
 	transform_stack_free(ts);
 	return (a);
 }

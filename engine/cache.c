@@ -34,6 +34,7 @@
 #include "profile.h"
 #include "reader.h"
 #include "strpool.h"
+#include "timeline.h"
 
 /*
  * The processed-profile cache (see cache.h). The file is a header and a
@@ -65,6 +66,25 @@ struct cache_header {
 	uint32_t	nnodes;
 	uint32_t	nmetrics;
 	uint32_t	nsamples;
+	uint32_t	pad;
+};
+
+/*
+ * The timeline's section, last in the payload (timeline.h): this head,
+ * present 0 for a profile without time (and nothing after it), else its
+ * arrays: the leaf nodes, the stream, the index, the threads and the
+ * markers, each 8-byte aligned.
+ */
+struct cache_times {
+	uint64_t	present;
+	char		unit[8];
+	double		rate;
+	int64_t		start, end;
+	uint32_t	flags;
+	uint32_t	nthreads;
+	uint8_t		mode[16];
+	uint64_t	n, ndata, nindex;
+	uint32_t	nmarks;
 	uint32_t	pad;
 };
 
@@ -103,6 +123,8 @@ static int	cache_check(struct profile *, const struct cache_header *);
 static int	cache_check_nodes(const struct profile *);
 static int	cache_check_cliques(const struct profile *, const uint32_t *,
 		    const uint8_t *);
+static void	cache_write_times(struct cache_out *, const struct timeline *);
+static int	cache_take_times(struct cache_in *, struct profile *);
 
 /* Mix one 8-byte word into a running hash. */
 static inline uint64_t
@@ -340,6 +362,7 @@ cache_write(const struct profile *p, const struct callgraph *graph,
 	out_pad(&o);
 	callgraph_free(own);
 	own = NULL;
+	cache_write_times(&o, p->timeline);
 
 	memcpy(h.magic, CACHE_MAGIC, sizeof h.magic);
 	h.version = CACHE_VERSION;
@@ -512,6 +535,82 @@ cache_check_cliques(const struct profile *p, const uint32_t *clique,
 	return (0);
 }
 
+/* The timeline's section (struct cache_times). */
+static void
+cache_write_times(struct cache_out *o, const struct timeline *tl)
+{
+	struct cache_times	 c;
+
+	memset(&c, 0, sizeof c);
+	if (tl == NULL) {
+		out_bytes(o, &c.present, sizeof c.present);
+		return;
+	}
+	c.present = 1;
+	memcpy(c.unit, tl->unit, sizeof c.unit);
+	c.rate = tl->rate;
+	c.start = tl->start;
+	c.end = tl->end;
+	c.flags = tl->flags;
+	c.nthreads = tl->nthreads;
+	memcpy(c.mode, tl->mode, sizeof c.mode);
+	c.n = tl->n;
+	c.ndata = tl->ndata;
+	c.nindex = tl->nindex;
+	c.nmarks = tl->nmarks;
+	out_bytes(o, &c, sizeof c);
+	out_bytes(o, tl->node, tl->n * sizeof *tl->node);
+	out_pad(o);
+	out_bytes(o, tl->data, tl->ndata);
+	out_pad(o);
+	out_bytes(o, tl->index, tl->nindex * sizeof *tl->index);
+	out_bytes(o, tl->threads, tl->nthreads * sizeof *tl->threads);
+	if (tl->nmarks > 0)
+		out_bytes(o, tl->marks, tl->nmarks * sizeof *tl->marks);
+}
+
+/*
+ * Read the timeline's section into p->timeline (its arrays in the
+ * mapping; timeline_check checks them with the rest). -1 if short.
+ */
+static int
+cache_take_times(struct cache_in *in, struct profile *p)
+{
+	const struct cache_times *c;
+	const uint64_t		*present;
+	struct timeline		*tl;
+
+	if ((present = in_take(in, 1, sizeof *present)) == NULL)
+		return (-1);
+	if (*present == 0)
+		return (0);
+	in->p -= sizeof *present;
+	in->left += sizeof *present;
+	if ((c = in_take(in, 1, sizeof *c)) == NULL || c->present != 1 ||
+	    c->pad != 0 || (tl = calloc(1, sizeof *tl)) == NULL)
+		return (-1);
+	p->timeline = tl;
+	memcpy(tl->unit, c->unit, sizeof tl->unit);
+	tl->rate = c->rate;
+	tl->start = c->start;
+	tl->end = c->end;
+	tl->flags = c->flags;
+	tl->nthreads = c->nthreads;
+	memcpy(tl->mode, c->mode, sizeof tl->mode);
+	tl->n = c->n;
+	tl->ndata = c->ndata;
+	tl->nindex = c->nindex;
+	tl->nmarks = c->nmarks;
+	if ((tl->node = in_take(in, c->n, sizeof *tl->node)) == NULL ||
+	    (tl->data = in_take(in, c->ndata, 1)) == NULL ||
+	    (tl->index = in_take(in, c->nindex, sizeof *tl->index)) == NULL ||
+	    (tl->threads = in_take(in, c->nthreads,
+	    sizeof *tl->threads)) == NULL ||
+	    (tl->marks = in_take(in, c->nmarks, sizeof *tl->marks)) == NULL)
+		return (-1);
+	return (0);
+}
+
 /*
  * Map a cache file and return its profile, if it is a valid cache of the
  * source described by src. NULL with *cause otherwise; the caller then
@@ -654,7 +753,7 @@ cache_load(const char *path, const struct stat *src, char **cause)
 	TAKE(clique, h.nfuncs, sizeof *clique);
 	TAKE(recursive, h.nfuncs, sizeof *recursive);
 #undef TAKE
-	if (in.left != 0)
+	if (cache_take_times(&in, p) == -1 || in.left != 0)
 		goto corrupt;
 
 	/*
@@ -664,7 +763,9 @@ cache_load(const char *path, const struct stat *src, char **cause)
 	 * checksum agrees.
 	 */
 	if (cache_check(p, &h) == -1 || cache_check_nodes(p) == -1 ||
-	    cache_check_cliques(p, clique, recursive) == -1)
+	    cache_check_cliques(p, clique, recursive) == -1 ||
+	    (p->timeline != NULL && timeline_check(p->timeline, p->nnodes,
+	    h.nstrings, p->nmetrics) == -1))
 		goto corrupt;
 	cksum = cache_sum(&h, (const char *)p->map + sizeof h);
 	if (cksum != h.checksum) {

@@ -31,9 +31,10 @@
 struct callgraph;
 struct profile;
 
-#define CACHE_VERSION	5	/* 2: each metric's rate; 3: 4-lane checksum;
+#define CACHE_VERSION	6	/* 2: each metric's rate; 3: 4-lane checksum;
 				   4: the call graph's edges; 5: checksum
-				   in blocks, with the header */
+				   in blocks, with the header; 6: the
+				   timeline (times and threads) */
 
 int		 cache_write(const struct profile *, const struct callgraph *,
 		     const char *, const struct stat *, char **);

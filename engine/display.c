@@ -426,6 +426,16 @@ display_flame(struct display *d)
 }
 
 /*
+ * The report's time view (timeline, heat map, flame chart), drawn by the
+ * HTML renderer from the report's JSON (render-timeline.c).
+ */
+void
+display_timeline(struct display *d)
+{
+	(void)display_add(d, DISPLAY_TIMELINE);
+}
+
+/*
  * A form that starts a comparison (HTML only): the profiles to pick
  * from are its cells, added with display_link(d, b, name, NULL); with
  * one, the profile compared, whose base is typed in.

@@ -48,6 +48,7 @@ enum display_kind {
 	DISPLAY_CRUMBS,		/* transform stack; the last has no link */
 	DISPLAY_FLAME,		/* the report's flame graph (HTML: inline) */
 	DISPLAY_COMPARE,	/* a form: pick a profile and a base (cells) */
+	DISPLAY_TIMELINE,	/* the report's time view (HTML: inline SVG) */
 };
 
 #define DISPLAY_NUM	0x1	/* right-aligned number */
@@ -127,6 +128,7 @@ void		 display_form(struct display *, const char *, const char *);
 struct display_block *display_crumbs(struct display *);
 void		 display_self(struct display *, const struct query *);
 void		 display_flame(struct display *);
+void		 display_timeline(struct display *);
 struct display_block *display_compare(struct display *);
 #define DISPLAY_NUMBUF	48	/* display_number_buf(), _percent_buf() */
 char		*display_number(int64_t);

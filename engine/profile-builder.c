@@ -25,6 +25,7 @@
 #include "profile.h"
 #include "profile-builder.h"
 #include "strpool.h"
+#include "timeline.h"
 #include "utf8.h"
 
 /*
@@ -49,6 +50,11 @@ struct profile_builder {
 	uint32_t	 funccap;
 	uint32_t	 samplecap;
 	uint32_t	 max_nodes;
+	struct timeline_builder *times;	/* NULL until a clock is declared */
+	int		 times_told;	/* whether the records are complete is
+					   known (a derived profile's) */
+	int		 grafted;	/* nodes made by profile_builder_graft:
+					   the child set does not know them */
 	const char	*error;
 };
 
@@ -56,10 +62,12 @@ static int	grow(void *, size_t, uint32_t, uint32_t);
 static int	grow_raw(void *, size_t, uint32_t);
 static int	trim(void *, size_t, uint32_t);
 static int	builder_grow_nodes(struct profile_builder *);
+static int	builder_grow_nodes_to(struct profile_builder *, uint32_t);
 static int	builder_grow_funcs(struct profile_builder *);
 static int	builder_compute(struct profile *);
 static int	builder_func_totals_by_id(struct profile *, uint32_t *);
 static int	builder_index(struct profile_builder *, uint32_t, uint32_t);
+static void	builder_times_complete(struct profile *);
 
 /* Resize *pp (elements of size sz) from old to cap elements, zero-filled. */
 static int
@@ -151,6 +159,7 @@ profile_builder_free(struct profile_builder *b)
 	free(b->lazy);
 	idmap_clear(&b->funcs);
 	free(b->byname);
+	timeline_builder_free(b->times);
 	profile_free(b->p);
 	free(b);
 }
@@ -172,11 +181,19 @@ profile_builder_error(const struct profile_builder *b)
 static int
 builder_grow_nodes(struct profile_builder *b)
 {
-	struct profile	*p = b->p;
-	uint32_t	 old = b->nodecap, cap, m;
+	uint32_t	 old = b->nodecap;
 
-	cap = old ? (old > UINT32_MAX / 2 ? UINT32_MAX : old * 2) : 1024;
-	(void)old;
+	return (builder_grow_nodes_to(b, old ? (old > UINT32_MAX / 2 ?
+	    UINT32_MAX : old * 2) : 1024));
+}
+
+/* Room for cap nodes (more than now). */
+static int
+builder_grow_nodes_to(struct profile_builder *b, uint32_t cap)
+{
+	struct profile	*p = b->p;
+	uint32_t	 old = b->nodecap, m;
+
 	if (grow_raw(&p->node_parent, sizeof *p->node_parent, cap) == -1 ||
 	    grow_raw(&p->node_func, sizeof *p->node_func, cap) == -1 ||
 	    grow_raw(&p->node_depth, sizeof *p->node_depth, cap) == -1)
@@ -238,6 +255,15 @@ profile_builder_metric(struct profile_builder *b, const char *name,
 	    == NULL)
 		return (-1);
 	return ((int)p->nmetrics - 1);
+}
+
+/* The unit of metric m ("" if there is no such metric). */
+const char *
+profile_builder_metric_unit(const struct profile_builder *b, int m)
+{
+	if (m < 0 || (uint32_t)m >= b->p->nmetrics)
+		return ("");
+	return (b->p->metrics[m].unit);
 }
 
 /* Record metric m's rate in units per second (0 = unknown). */
@@ -399,7 +425,7 @@ profile_builder_child_hashed(struct profile_builder *b, uint32_t parent,
 	struct profile	*p = b->p;
 	uint32_t	 n, m;
 
-	if (parent >= p->nnodes || f >= p->nfuncs) {
+	if (parent >= p->nnodes || f >= p->nfuncs || b->grafted) {
 		b->error = "bad node or function";
 		return (PROFILE_NONE);
 	}
@@ -448,7 +474,7 @@ profile_builder_chain(struct profile_builder *b, uint32_t parent,
 	uint32_t	 i, m, depth;
 	size_t		 k;
 
-	if (parent >= p->nnodes) {
+	if (parent >= p->nnodes || b->grafted) {
 		b->error = "bad node or function";
 		return (-1);
 	}
@@ -591,6 +617,239 @@ profile_builder_sample(struct profile_builder *b, uint32_t n, int64_t w)
 	p->sample_node[p->nsamples] = n;
 	p->sample_weight[p->nsamples] = w;
 	p->nsamples++;
+	return (0);
+}
+
+/*
+ * The profile records when its samples happened (timeline.h): its
+ * clock's unit ("ns", "us", "ms", "s", or a counter such as "ticks")
+ * and rate (units per second, 0 if unknown). Declared before the first
+ * thread, record or mark.
+ */
+int
+profile_builder_clock(struct profile_builder *b, const char *unit,
+    double rate)
+{
+	if (b->times == NULL &&
+	    (b->times = timeline_builder_create()) == NULL)
+		return (-1);
+	if (timeline_builder_clock(b->times, unit, rate) == -1) {
+		b->error = "bad clock unit or rate";
+		return (-1);
+	}
+	return (0);
+}
+
+/*
+ * What each timed record gives metric m: TIMELINE_WEIGHT (its weight,
+ * at its time) or TIMELINE_SPAN (its duration, in the clock's unit).
+ * A metric given no mode is not carried by the records.
+ */
+int
+profile_builder_time_mode(struct profile_builder *b, int m, int mode)
+{
+	if (b->times == NULL || m < 0 || (uint32_t)m >= b->p->nmetrics ||
+	    timeline_builder_mode(b->times, m, mode) == -1) {
+		b->error = "bad metric or mode for the timeline";
+		return (-1);
+	}
+	return (0);
+}
+
+/*
+ * A thread of the timeline by its name, its process' name and its ids
+ * (-1: unknown), added on first sight; PROFILE_NONE on failure.
+ */
+uint32_t
+profile_builder_thread(struct profile_builder *b, const char *name,
+    size_t namelen, const char *process, size_t proclen, int64_t pid,
+    int64_t tid)
+{
+	uint32_t	 n, pr, t;
+
+	if (b->times == NULL) {
+		b->error = "a thread before the clock";
+		return (PROFILE_NONE);
+	}
+	if ((n = profile_builder_string(b, name, namelen)) == STRPOOL_NONE ||
+	    (pr = profile_builder_string(b, process, proclen)) ==
+	    STRPOOL_NONE)
+		return (PROFILE_NONE);
+	if ((t = timeline_builder_thread(b->times, n, pr, pid, tid)) ==
+	    UINT32_MAX) {
+		b->error = "too many threads";
+		return (PROFILE_NONE);
+	}
+	return (t);
+}
+
+/*
+ * A timed record: leaf node n of a thread at time t (the clock's
+ * units), lasting d >= 0 (0: an instant sample), of weight w. The
+ * reader adds the node's values as it always does; this says when.
+ */
+int
+profile_builder_timed(struct profile_builder *b, uint32_t n,
+    uint32_t thread, int64_t t, int64_t d, int64_t w)
+{
+	if (b->times == NULL || n >= b->p->nnodes) {
+		b->error = "a timed sample without a clock, or of a bad node";
+		return (-1);
+	}
+	if (timeline_builder_add(b->times, n, thread, t, d, w) == -1) {
+		b->error = "a sample's time, duration or thread out of range";
+		return (-1);
+	}
+	return (0);
+}
+
+/* An instant event of a thread at time t, named (a marker, not a sample). */
+int
+profile_builder_mark(struct profile_builder *b, uint32_t thread, int64_t t,
+    const char *name, size_t len)
+{
+	uint32_t	 s;
+
+	if (b->times == NULL) {
+		b->error = "a marker before the clock";
+		return (-1);
+	}
+	if ((s = profile_builder_string(b, name, len)) == STRPOOL_NONE)
+		return (-1);
+	if (timeline_builder_mark(b->times, thread, t, s) == -1) {
+		b->error = "a marker's time or thread out of range";
+		return (-1);
+	}
+	return (0);
+}
+
+/*
+ * A derived profile's timeline takes the clock, the bounds, the metrics'
+ * modes, the threads (with the same numbers) and, within [a, e), the
+ * markers of src's (of the threads keep[] flags, if not NULL): its
+ * records are then added with profile_builder_timed.
+ */
+int
+profile_builder_times_like(struct profile_builder *b,
+    const struct profile *src, int64_t a, int64_t e, const uint8_t *keep)
+{
+	const struct timeline	*tl = src->timeline;
+	const char		*name, *proc;
+	uint32_t		 i, k;
+
+	if (tl == NULL)
+		return (0);
+	if (profile_builder_clock(b, tl->unit, tl->rate) == -1)
+		return (-1);
+	timeline_builder_bounds(b->times, tl->start, tl->end);
+	/* What is derived from complete records is complete. */
+	timeline_builder_complete(b->times, (tl->flags & TIMELINE_F_COMPLETE) ?
+	    1 : 0);
+	b->times_told = 1;
+	for (k = 0; k < sizeof tl->mode && k < b->p->nmetrics; k++) {
+		if (tl->mode[k] != TIMELINE_NONE &&
+		    profile_builder_time_mode(b, (int)k, tl->mode[k]) == -1)
+			return (-1);
+	}
+	for (i = 0; i < tl->nthreads; i++) {
+		name = profile_string(src, tl->threads[i].name);
+		proc = profile_string(src, tl->threads[i].process);
+		if (profile_builder_thread(b, name, strlen(name), proc,
+		    strlen(proc), tl->threads[i].pid, tl->threads[i].tid) != i)
+			return (-1);
+	}
+	for (i = 0; i < tl->nmarks; i++) {
+		if (tl->marks[i].t < a || tl->marks[i].t >= e ||
+		    (keep != NULL && !keep[tl->marks[i].thread]))
+			continue;
+		name = profile_string(src, tl->marks[i].name);
+		if (profile_builder_mark(b, tl->marks[i].thread,
+		    tl->marks[i].t, name, strlen(name)) == -1)
+			return (-1);
+	}
+	return (0);
+}
+
+/*
+ * A derived profile starts as src: the same metrics (names, units,
+ * rates) and the same functions with the same ids and locations, so
+ * that links made for src keep their meaning. -1 if out of memory.
+ */
+int
+profile_builder_like(struct profile_builder *b, const struct profile *src)
+{
+	const char	*name, *mod, *file;
+	uint32_t	 f, k;
+
+	for (k = 0; k < src->nmetrics; k++) {
+		if (profile_builder_metric(b, src->metrics[k].name,
+		    src->metrics[k].unit) != (int)k)
+			return (-1);
+		b->p->metrics[k].rate = src->metrics[k].rate;
+	}
+	for (f = 0; f < src->nfuncs; f++) {
+		name = profile_func_name(src, f);
+		mod = profile_func_module(src, f);
+		if (profile_builder_func(b, name, strlen(name), mod,
+		    strlen(mod)) != f) {
+			b->error = "functions not unique";
+			return (-1);
+		}
+		file = src->func_file[f] != 0 ? profile_string(src,
+		    src->func_file[f]) : NULL;
+		if (file != NULL || src->func_line[f] != 0)
+			profile_builder_func_location(b, f, file,
+			    file ? strlen(file) : 0, src->func_line[f]);
+	}
+	return (0);
+}
+
+/*
+ * The nodes of src that keep[] flags (with each one's parent: the set is
+ * closed upwards), in src's order, made at once under the root of a
+ * builder that has no other node and src's functions with the same ids
+ * (profile_builder_like): out[n] is src node n's, PROFILE_NONE where not
+ * kept. No lookup is needed, so none is kept either: the builder then
+ * takes values and records, not children. -1 on failure.
+ */
+int
+profile_builder_graft(struct profile_builder *b, const struct profile *src,
+    const uint8_t *keep, uint32_t *out)
+{
+	struct profile	*p = b->p;
+	uint32_t	 n, i, par, k, count = 1;
+
+	if (p->nnodes != 1 || p->nfuncs < src->nfuncs) {
+		b->error = "graft into a builder with nodes";
+		return (-1);
+	}
+	for (n = 1; n < src->nnodes; n++)
+		count += keep[n] != 0;
+	if (count > b->max_nodes) {
+		b->error = "too many call nodes";
+		return (-1);
+	}
+	/* At once: doubling would copy every array a few times over. */
+	if (b->nodecap < count && builder_grow_nodes_to(b, count) == -1)
+		return (-1);
+	b->grafted = 1;
+	out[PROFILE_ROOT] = PROFILE_ROOT;
+	for (n = 1; n < src->nnodes; n++) {
+		out[n] = PROFILE_NONE;
+		if (!keep[n])
+			continue;
+		if ((par = out[src->node_parent[n]]) == PROFILE_NONE) {
+			b->error = "a node kept without its parent";
+			return (-1);
+		}
+		i = p->nnodes++;
+		p->node_parent[i] = par;
+		p->node_func[i] = src->node_func[n];
+		p->node_depth[i] = p->node_depth[par] + 1;
+		for (k = 0; k < p->nmetrics; k++)
+			p->metrics[k].self[i] = 0;
+		out[n] = i;
+	}
 	return (0);
 }
 
@@ -774,6 +1033,49 @@ out:
 }
 
 /*
+ * Do the timeline's records give every value of the metrics they carry?
+ * Then a time range's values are the profile's less what lies outside
+ * it (range.c), when that is less to read. One pass over the records,
+ * once, with the load; memory failing leaves the timeline as it is
+ * (without the flag: correct, only slower).
+ */
+static void
+builder_times_complete(struct profile *p)
+{
+	struct timeline		*tl = p->timeline;
+	struct timeline_iter	 it;
+	struct timeline_rec	 r;
+	const int64_t		 lim = INT64_C(1) << 62;
+	int64_t			*sum, *s, v;
+	uint32_t		 n, k, nm = p->nmetrics;
+
+	if (nm > sizeof tl->mode || (sum = calloc((size_t)p->nnodes * nm,
+	    sizeof *sum)) == NULL)
+		return;
+	timeline_iter_init(&it, tl);
+	while (timeline_next(&it, &r)) {
+		for (k = 0; k < nm; k++) {
+			v = timeline_value(tl, k, &r, -lim, lim);
+			s = &sum[(size_t)r.node * nm + k];
+			if (__builtin_add_overflow(*s, v, s))
+				goto out;
+		}
+	}
+	if (it.i != tl->n)
+		goto out;
+	for (n = 0; n < p->nnodes; n++) {
+		for (k = 0; k < nm; k++) {
+			if (tl->mode[k] != TIMELINE_NONE &&
+			    sum[(size_t)n * nm + k] != p->metrics[k].self[n])
+				goto out;
+		}
+	}
+	tl->flags |= TIMELINE_F_COMPLETE;
+out:
+	free(sum);
+}
+
+/*
  * Finish: compute derived values and return the profile; the builder is
  * freed in every case. NULL with *cause set on failure.
  */
@@ -829,6 +1131,17 @@ profile_builder_finish(struct profile_builder *b, char **cause)
 	memcpy(p->func_line, lines, p->nfuncs * sizeof *lines);
 	free(lines);
 
+	if (b->times != NULL && timeline_builder_used(b->times)) {
+		const char	*why;
+
+		if ((p->timeline = timeline_builder_finish(b->times, &why)) ==
+		    NULL) {
+			b->error = why;
+			goto fail;
+		}
+		if (!b->times_told)
+			builder_times_complete(p);
+	}
 	strpool_seal(p->strings);
 	b->p = NULL;
 	profile_builder_free(b);

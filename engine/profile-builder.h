@@ -42,6 +42,8 @@ void		 profile_builder_set_max_nodes(struct profile_builder *,
 		     uint32_t);
 int		 profile_builder_metric(struct profile_builder *, const char *,
 		     const char *);
+const char	*profile_builder_metric_unit(const struct profile_builder *,
+		     int);
 void		 profile_builder_metric_rate(struct profile_builder *, int,
 		     double);
 uint32_t	 profile_builder_string(struct profile_builder *, const char *,
@@ -71,6 +73,22 @@ int		 profile_builder_add(struct profile_builder *, uint32_t, int,
 		     int64_t);
 int		 profile_builder_sample(struct profile_builder *, uint32_t,
 		     int64_t);
+int		 profile_builder_clock(struct profile_builder *, const char *,
+		     double);
+int		 profile_builder_time_mode(struct profile_builder *, int, int);
+uint32_t	 profile_builder_thread(struct profile_builder *, const char *,
+		     size_t, const char *, size_t, int64_t, int64_t);
+int		 profile_builder_timed(struct profile_builder *, uint32_t,
+		     uint32_t, int64_t, int64_t, int64_t);
+int		 profile_builder_mark(struct profile_builder *, uint32_t,
+		     int64_t, const char *, size_t);
+int		 profile_builder_times_like(struct profile_builder *,
+		     const struct profile *, int64_t, int64_t,
+		     const uint8_t *);
+int		 profile_builder_like(struct profile_builder *,
+		     const struct profile *);
+int		 profile_builder_graft(struct profile_builder *,
+		     const struct profile *, const uint8_t *, uint32_t *);
 void		 profile_builder_set_extra(struct profile_builder *, void *,
 		     void (*)(void *));
 void		 profile_builder_set_site(struct profile_builder *,

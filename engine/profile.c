@@ -26,6 +26,7 @@
 #include "funcgraph.h"
 #include "profile.h"
 #include "strpool.h"
+#include "timeline.h"
 
 /* The read-only profile model (see profile.h); building is in profile-builder.c. */
 
@@ -40,6 +41,7 @@ profile_free(struct profile *p)
 	if (p->extra_free != NULL)
 		p->extra_free(p->extra);
 	funcgraph_free(p->funcgraph);
+	timeline_free(p->timeline);
 	if (p->map != NULL) {
 		/* Every array points into the mapping; only the pool is ours. */
 		strpool_free(p->strings);
@@ -228,5 +230,6 @@ profile_memory(const struct profile *p)
 	n += (size_t)p->nsamples * (sizeof(uint32_t) + sizeof(int64_t));
 	if (p->funcgraph != NULL)
 		n += funcgraph_memory(p->funcgraph);
+	n += timeline_memory(p->timeline);
 	return (n);
 }

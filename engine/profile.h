@@ -93,7 +93,6 @@ struct profile {
 	uint32_t	 nsamples;
 	uint32_t	*sample_node;
 	int64_t		*sample_weight;
-
 	/*
 	 * The exact function call graph, for formats that record a graph
 	 * rather than contexts (callgrind, gprof): every per-function figure
@@ -133,6 +132,14 @@ struct profile {
 	 */
 	const uint32_t	*cache_clique;
 	const uint8_t	*cache_recursive;
+
+	/*
+	 * When each sample happened and on which thread (timeline.h), for
+	 * the formats that record it; NULL for the others. Freed with the
+	 * profile. (Last: profile_memory() counts the struct up to the
+	 * cliques, and what a timeline holds on its own.)
+	 */
+	struct timeline	*timeline;
 };
 
 void		 profile_free(struct profile *);

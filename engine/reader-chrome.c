@@ -33,6 +33,7 @@
 #include "reader.h"
 #include "reader-v8.h"
 #include "strpool.h"
+#include "timeline.h"
 
 /*
  * Chrome's trace-event JSON: what DevTools' Performance panel saves,
@@ -65,9 +66,12 @@
  * Timestamps are rounded to the microsecond.
  *
  * Each thread is a child of the root named after its thread_name and
- * process_name metadata and its pid and tid. Lost: instant, counter,
- * async (b/e/n, S/T/F), flow and memory events, args, and the other
- * reading's data.
+ * process_name metadata and its pid and tid. Either reading keeps its
+ * samples' or slices' times and threads (timeline.h: a sample at its
+ * time, lasting until the next; a self span over its time; a slice's
+ * call at its start), and the instant events (i, I, R) as markers.
+ * Lost: counter, async (b/e/n, S/T/F), flow and memory events, args,
+ * and the other reading's data.
  *
  * The file is read as a stream (json-stream.h), one event at a time:
  * what each reading needs is kept packed (a slice in 32 bytes, its name
@@ -90,6 +94,14 @@ struct chrome_thread {
 	uint32_t	 mseq;		/* order made by metadata, or NONE */
 	uint32_t	 eseq;		/* order of its first B/E/X, or NONE */
 	uint32_t	 node;		/* PROFILE_NONE until used */
+	uint32_t	 tl;		/* timeline thread, or PROFILE_NONE */
+};
+
+/* An instant event (i, I, R): a marker on its thread's timeline. */
+struct chrome_mark {
+	int64_t		 ts;
+	uint32_t	 thread;
+	size_t		 name;		/* in c->text, or SIZE_MAX */
 };
 
 /* A CPU profile of Profile and ProfileChunk events. */
@@ -168,6 +180,8 @@ struct chrome {
 	size_t			 ncpus, capcpus;
 	struct chrome_slice	*slices;
 	size_t			 nslices, capslices;
+	struct chrome_mark	*marks;
+	size_t			 nmarks, capmarks;
 	struct strpool		*names;
 	/* The first error of each reading's pass, by event. */
 	size_t			 notobject;	/* or SIZE_MAX */
@@ -268,7 +282,7 @@ chrome_thread_id(struct chrome *c, int64_t pid, int64_t tid)
 	t->tid = tid;
 	t->name = t->process = SIZE_MAX;
 	t->mseq = t->eseq = CHROME_NONE;
-	t->node = PROFILE_NONE;
+	t->node = t->tl = PROFILE_NONE;
 	if (idmap_get(&c->bythread, h) == IDMAP_NONE &&
 	    idmap_put(&c->bythread, h, i) == -1)
 		goto nomem;
@@ -286,24 +300,52 @@ chrome_thread(struct chrome *c)
 	    chrome_id(&c->ev.tid)));
 }
 
-/* The root child of thread i: "name (process pid P, tid T)". */
-static uint32_t
-chrome_thread_node(struct chrome *c, uint32_t i)
+/* The name of thread i's process, kept with its thread 0, or NULL. */
+static const char *
+chrome_process(struct chrome *c, uint32_t i)
 {
-	const char	*proc = NULL, *name = NULL;
-	char		 label[256];
-	uint32_t	 f, j;
+	uint32_t	 j;
 	int64_t		 k[2];
 
-	if (c->threads[i].node != PROFILE_NONE)
-		return (c->threads[i].node);
-	/* The process name, kept with the process' thread 0. */
 	k[0] = c->threads[i].pid;
 	k[1] = 0;
 	if ((j = idmap_get(&c->bythread, hash_bytes(k, sizeof k))) !=
 	    IDMAP_NONE && c->threads[j].pid == c->threads[i].pid &&
 	    c->threads[j].tid == 0 && c->threads[j].process != SIZE_MAX)
-		proc = packed_text_get(&c->text, c->threads[j].process);
+		return (packed_text_get(&c->text, c->threads[j].process));
+	return (NULL);
+}
+
+/* Thread i of the timeline (the clock declared), added on first use. */
+static uint32_t
+chrome_tl_thread(struct chrome *c, uint32_t i)
+{
+	const char	*name = NULL, *proc;
+
+	if (c->threads[i].tl != PROFILE_NONE)
+		return (c->threads[i].tl);
+	if (c->threads[i].name != SIZE_MAX)
+		name = packed_text_get(&c->text, c->threads[i].name);
+	proc = chrome_process(c, i);
+	c->threads[i].tl = profile_builder_thread(c->b, name ? name : "",
+	    name ? strlen(name) : 0, proc ? proc : "", proc ? strlen(proc) : 0,
+	    c->threads[i].pid, c->threads[i].tid);
+	return (c->threads[i].tl);
+}
+
+/* The root child of thread i: "name (process pid P, tid T)". */
+static uint32_t
+chrome_thread_node(struct chrome *c, uint32_t i)
+{
+	const char	*proc, *name = NULL;
+	char		 label[256];
+	uint32_t	 f;
+
+	if (c->threads[i].node != PROFILE_NONE)
+		return (c->threads[i].node);
+	if (chrome_tl_thread(c, i) == PROFILE_NONE)
+		return (PROFILE_NONE);
+	proc = chrome_process(c, i);
 	if (c->threads[i].name != SIZE_MAX)
 		name = packed_text_get(&c->text, c->threads[i].name);
 	snprintf(label, sizeof label, "%.100s (%.100s%spid %lld, tid %lld)",
@@ -761,11 +803,69 @@ nomem:
 	return (-1);
 }
 
+/*
+ * An instant event (ph "i", "I", "R"): kept as a marker, its name at
+ * its time on its thread, for the timeline of either reading.
+ */
+static int
+chrome_event_mark(struct chrome *c)
+{
+	struct chrome_ev	*ev = &c->ev;
+	struct chrome_mark	*m;
+	int64_t			 ts;
+	uint32_t		 t;
+
+	if (!ev->object || !ev->ph.set || ev->ph.len != 1 ||
+	    ev->ph.s[0] == '\0' || strchr("iIR", ev->ph.s[0]) == NULL ||
+	    chrome_number(&ev->ts, &ts) == -1 || ts <= -CHROME_MAX_TIME ||
+	    ts >= CHROME_MAX_TIME)
+		return (0);
+	if ((t = chrome_thread(c)) == PROFILE_NONE)
+		return (-1);
+	if (packed_grow(&c->marks, &c->capmarks, c->nmarks + 1,
+	    sizeof *c->marks) == -1)
+		goto nomem;
+	m = &c->marks[c->nmarks];
+	m->ts = ts;
+	m->thread = t;
+	m->name = SIZE_MAX;
+	if (ev->name.set && (m->name = packed_text_put(&c->text, ev->name.s,
+	    ev->name.len)) == SIZE_MAX)
+		goto nomem;
+	c->nmarks++;
+	return (0);
+nomem:
+	snprintf(c->err, sizeof c->err, "out of memory");
+	return (-1);
+}
+
+/* The markers, on the timeline once a reading has been built. */
+static int
+chrome_marks(struct chrome *c)
+{
+	const struct chrome_mark	*m;
+	const char			*nm;
+	uint32_t			 th;
+	size_t				 i;
+
+	if (profile_builder_clock(c->b, "us", 1e6) == -1)
+		return (-1);
+	for (i = 0; i < c->nmarks; i++) {
+		m = &c->marks[i];
+		nm = m->name != SIZE_MAX ? packed_text_get(&c->text, m->name) :
+		    "(unnamed)";
+		if ((th = chrome_tl_thread(c, m->thread)) == PROFILE_NONE ||
+		    profile_builder_mark(c->b, th, m->ts, nm, strlen(nm)) == -1)
+			return (-1);
+	}
+	return (0);
+}
+
 /* Event i, read: what each reading keeps of it. */
 static int
 chrome_event(struct chrome *c, size_t i)
 {
-	if (chrome_event_meta(c, i) == -1)
+	if (chrome_event_meta(c, i) == -1 || chrome_event_mark(c) == -1)
 		return (-1);
 	if (c->samples && c->sampleserr_at == SIZE_MAX &&
 	    chrome_event_samples(c, i) == -1)
@@ -811,6 +911,7 @@ chrome_clear(struct chrome *c)
 	free(c->cpus);
 	free(c->threads);
 	free(c->slices);
+	free(c->marks);
 	packed_text_free(&c->text);
 	strpool_free(c->names);
 	idmap_clear(&c->bythread);
@@ -819,6 +920,8 @@ chrome_clear(struct chrome *c)
 	c->cpus = NULL;
 	c->threads = NULL;
 	c->slices = NULL;
+	c->marks = NULL;
+	c->nmarks = c->capmarks = 0;
 	c->names = NULL;
 	c->nprofiles = c->capprofiles = c->ncpus = c->capcpus = 0;
 	c->nthreads = c->capthreads = c->nslices = c->capslices = 0;
@@ -886,15 +989,17 @@ chrome_samples(struct chrome *c)
 	uint32_t		 node;
 	size_t			 k;
 
-	/* The V8 reader's metrics, in its order. */
+	/* The V8 reader's metrics, in its order; the trace's clock. */
 	if (profile_builder_metric(c->b, "samples", "count") == -1 ||
-	    profile_builder_metric(c->b, "time", "us") == -1)
+	    profile_builder_metric(c->b, "time", "us") == -1 ||
+	    profile_builder_clock(c->b, "us", 1e6) == -1)
 		return (-1);
 	for (k = 0; k < c->ncpus && c->cpus[k].event < c->sampleserr_at; k++) {
 		if ((node = chrome_thread_node(c, c->cpus[k].thread)) ==
 		    PROFILE_NONE)
 			return (-1);
-		if (reader_v8_profile(c->b, node, c->cpus[k].vp, err,
+		if (reader_v8_profile(c->b, node,
+		    c->threads[c->cpus[k].thread].tl, c->cpus[k].vp, err,
 		    sizeof err) == -1)
 			goto v8err;
 	}
@@ -909,8 +1014,8 @@ chrome_samples(struct chrome *c)
 			continue;
 		if ((node = chrome_thread_node(c, pr->thread)) == PROFILE_NONE)
 			return (-1);
-		if (reader_v8_profile(c->b, node, pr->vp, err,
-		    sizeof err) == -1)
+		if (reader_v8_profile(c->b, node, c->threads[pr->thread].tl,
+		    pr->vp, err, sizeof err) == -1)
 			goto v8err;
 	}
 	return (0);
@@ -948,14 +1053,19 @@ chrome_slice_cmp(const void *a, const void *b)
 	return (x->index < y->index ? -1 : x->index > y->index);
 }
 
-/* Give node a self span of d us, and record it as a sample. */
+/*
+ * Give node a self span of d us from start on a (timeline) thread, and
+ * record it as a sample.
+ */
 static int
-chrome_span(struct chrome *c, uint32_t node, int64_t d)
+chrome_span(struct chrome *c, uint32_t node, uint32_t thread, int64_t start,
+    int64_t d)
 {
 	if (d <= 0)
 		return (0);
 	if (profile_builder_add(c->b, node, c->mtime, d) == -1 ||
-	    profile_builder_sample(c->b, node, d) == -1)
+	    profile_builder_sample(c->b, node, d) == -1 ||
+	    profile_builder_timed(c->b, node, thread, start, d, 0) == -1)
 		return (-1);
 	return (0);
 }
@@ -1060,14 +1170,17 @@ chrome_events(struct chrome *c)
 		uint32_t	 node;
 		int64_t		 end;
 	}			*stack = NULL;
-	uint32_t		*order = NULL, f, node;
+	uint32_t		*order = NULL, f, node, th = PROFILE_NONE;
 	size_t			 i, n, depth, capstack = 0;
 	int64_t			 last = 0;
 	const char		*nm, *ct;
 	int			 rv = -1;
 
 	if ((c->mtime = profile_builder_metric(c->b, "time", "us")) == -1 ||
-	    (c->mcalls = profile_builder_metric(c->b, "calls", "count")) == -1)
+	    (c->mcalls = profile_builder_metric(c->b, "calls", "count")) == -1 ||
+	    profile_builder_clock(c->b, "us", 1e6) == -1 ||
+	    profile_builder_time_mode(c->b, c->mtime, TIMELINE_SPAN) == -1 ||
+	    profile_builder_time_mode(c->b, c->mcalls, TIMELINE_WEIGHT) == -1)
 		return (-1);
 	if (c->eventserr_at != SIZE_MAX) {
 		snprintf(c->err, sizeof c->err, "%s", c->eventserr);
@@ -1091,21 +1204,24 @@ chrome_events(struct chrome *c)
 		    1])) {
 			while (depth > 0) {
 				depth--;
-				if (chrome_span(c, stack[depth].node,
+				if (chrome_span(c, stack[depth].node, th, last,
 				    stack[depth].end - last) == -1)
 					goto out;
 				last = stack[depth].end;
 			}
+			if ((th = chrome_tl_thread(c, order[CHROME_THREAD(s)]))
+			    == PROFILE_NONE)
+				goto out;
 		}
 		while (depth > 0 && stack[depth - 1].end <= s->start) {
 			depth--;
-			if (chrome_span(c, stack[depth].node,
+			if (chrome_span(c, stack[depth].node, th, last,
 			    stack[depth].end - last) == -1)
 				goto out;
 			last = stack[depth].end;
 		}
 		if (depth > 0) {
-			if (chrome_span(c, stack[depth - 1].node,
+			if (chrome_span(c, stack[depth - 1].node, th, last,
 			    s->start - last) == -1)
 				goto out;
 			if (s->end > stack[depth - 1].end)
@@ -1122,7 +1238,8 @@ chrome_events(struct chrome *c)
 		    strlen(ct))) == PROFILE_NONE ||
 		    (node = profile_builder_child(c->b, node, f)) ==
 		    PROFILE_NONE ||
-		    profile_builder_add(c->b, node, c->mcalls, 1) == -1)
+		    profile_builder_add(c->b, node, c->mcalls, 1) == -1 ||
+		    profile_builder_timed(c->b, node, th, s->start, 0, 1) == -1)
 			goto out;
 		if (packed_grow(&stack, &capstack, depth + 1,
 		    sizeof *stack) == -1)
@@ -1132,8 +1249,8 @@ chrome_events(struct chrome *c)
 	}
 	while (depth > 0) {
 		depth--;
-		if (chrome_span(c, stack[depth].node, stack[depth].end -
-		    last) == -1)
+		if (chrome_span(c, stack[depth].node, th, last,
+		    stack[depth].end - last) == -1)
 			goto out;
 		last = stack[depth].end;
 	}
@@ -1206,7 +1323,7 @@ chrome_load(struct input *in, const struct reader_options *opts,
 	if (v != NULL && strcmp(v, "events") == 0)
 		c.profiles = 0;
 	rv = c.profiles ? chrome_samples(&c) : chrome_events(&c);
-	if (rv == -1)
+	if (rv == -1 || chrome_marks(&c) == -1)
 		goto builderr;
 	p = profile_builder_finish(c.b, cause);
 	c.b = NULL;

@@ -29,6 +29,7 @@
 #include "profile.h"
 #include "profile-builder.h"
 #include "reader.h"
+#include "timeline.h"
 
 /*
  * The Firefox Profiler's formats (docs-developer/ in its repository):
@@ -62,7 +63,9 @@
  * drops them. Metrics: "samples" (count; its rate is 1/meta.interval),
  * or the samples' weights: "time" (us) for weightType "tracing-ms",
  * "bytes" for "bytes". The samples are also kept in time order, thread
- * after thread, for flame charts. Lost: markers, allocations, counters,
+ * after thread, for flame charts, and each at its time (in us from the
+ * root process' start, a child process' times moved by the difference
+ * of the starts) on its thread, for the timeline. Lost: markers, allocations, counters,
  * CPU usage, frame lines and addresses, categories, JS tracer data.
  *
  * The file is read as a stream (json-stream.h). Firefox writes a
@@ -107,21 +110,15 @@ enum gecko_col {
 	GC_STACK,
 	GC_WEIGHT,
 	GC_TIME,
+	GC_TIMEDELTAS,
 	GC_NCOLS
 };
 
 static const char *gecko_colnames[GC_NCOLS] = {
 	"prefix", "frame", "prefixOffset", "location", "func", "line", "name",
 	"fileName", "source", "isJS", "lineNumber", "resource", "filename",
-	"stack", "weight", "time"
+	"stack", "weight", "time", "timeDeltas"
 };
-
-/*
- * Whether a table's samples keep their times: the time line of each
- * thread is a flag away (GC_TIME is read either way). Off: a time is up
- * to 9 bytes a sample, the biggest part of what a file keeps.
- */
-#define GECKO_KEEP_TIMES	0
 
 /* The tables of a thread (or of "shared"), by member name. */
 enum gecko_tab {
@@ -187,6 +184,8 @@ struct gecko_obj {
 	int			 meta_key;	/* "meta" is there */
 	int			 meta;		/* and an object */
 	double			 interval;	/* meta.interval, or 0 */
+	double			 start;		/* meta.startTime, ms */
+	int			 has_start;	/* and it is a number */
 	int			 ppv;		/* meta.preprocessedProfileVersion */
 	enum packed_state	 threads_state;
 	struct gecko_obj	**threads;
@@ -201,6 +200,7 @@ struct gecko_obj {
 	struct gecko_table	*tab[GT_NTABS];
 	size_t			 name, process;	/* text, or SIZE_MAX */
 	char			 pid[48], tid[48];
+	int64_t			 pidn, tidn;	/* as numbers, or -1 */
 };
 
 /* A thread's stacks, resolved to functions. */
@@ -226,6 +226,9 @@ struct gecko {
 	size_t			 pathcap;
 	uint32_t		 last;		/* sample sequence run */
 	int64_t			 run;
+	uint32_t		 thread;	/* the timeline's, this thread */
+	double			 start;		/* root meta.startTime, ms */
+	double			 offset;	/* this process' times to it */
 	char			 err[256];
 };
 
@@ -316,8 +319,9 @@ gecko_wanted(int tab, int c)
 	case GT_SOURCES:
 		return (c == GC_SRCFILENAME);
 	default:
-		return (c == GC_STACK || c == GC_WEIGHT ||
-		    (GECKO_KEEP_TIMES && c == GC_TIME));
+		/* The times, for the timeline: up to 9 bytes a sample. */
+		return (c == GC_STACK || c == GC_WEIGHT || c == GC_TIME ||
+		    c == GC_TIMEDELTAS);
 	}
 }
 
@@ -402,6 +406,7 @@ gecko_obj_new(struct gecko *g)
 	o->name = o->process = SIZE_MAX;
 	snprintf(o->pid, sizeof o->pid, "?");
 	snprintf(o->tid, sizeof o->tid, "?");
+	o->pidn = o->tidn = -1;
 	return (o);
 }
 
@@ -765,6 +770,7 @@ gecko_read_meta(struct json_stream *js, struct gecko_obj *o)
 
 	while (json_stream_next(js, &t) == JSON_TOK_KEY) {
 		int	 iv = JSON_TOK_IS(&t, "interval");
+		int	 st = JSON_TOK_IS(&t, "startTime");
 		int	 ppv = JSON_TOK_IS(&t, "preprocessedProfileVersion");
 
 		if (json_stream_next(js, &t) == JSON_TOK_ERROR)
@@ -772,6 +778,11 @@ gecko_read_meta(struct json_stream *js, struct gecko_obj *o)
 		if (iv)
 			o->interval = t.type == JSON_TOK_INTEGER ||
 			    t.type == JSON_TOK_REAL ? t.d : 0;
+		if (st) {
+			o->has_start = t.type == JSON_TOK_INTEGER ||
+			    t.type == JSON_TOK_REAL;
+			o->start = o->has_start ? t.d : 0;
+		}
 		if (ppv)
 			o->ppv = 1;
 		if (json_stream_skip(js, &t) == -1)
@@ -790,6 +801,23 @@ gecko_scalar(const struct json_token *t, char *buf, size_t len)
 		snprintf(buf, len, "%lld", (long long)t->i);
 	else
 		snprintf(buf, len, "?");
+}
+
+/* A pid or tid (a number, or a string of digits), -1 if neither. */
+static int64_t
+gecko_id(const struct json_token *t)
+{
+	const char	*s;
+	int64_t		 v = 0;
+
+	if (t->type == JSON_TOK_INTEGER)
+		return (t->i >= 0 ? t->i : -1);
+	if (t->type != JSON_TOK_STRING || t->len == 0 || t->len > 18 ||
+	    strspn(t->s, "0123456789") != t->len)
+		return (-1);
+	for (s = t->s; *s != '\0'; s++)
+		v = v * 10 + (*s - '0');
+	return (v);
 }
 
 /* What an object is read as: which members it keeps. */
@@ -984,6 +1012,7 @@ gecko_read_thread_member(struct gecko *g, struct json_stream *js,
 		if (json_stream_next(js, &t) == JSON_TOK_ERROR)
 			return (-1);
 		gecko_scalar(&t, i ? o->pid : o->tid, sizeof o->pid);
+		*(i ? &o->pidn : &o->tidn) = gecko_id(&t);
 		return (json_stream_skip(js, &t) == -1 ? -1 : 1);
 	}
 	return (0);
@@ -1182,6 +1211,12 @@ gecko_thread_node(struct gecko *g, const struct gecko_obj *th)
 	snprintf(label, sizeof label, "%.80s (%.80s%spid %s, tid %s)",
 	    name != NULL ? name : "thread", proc != NULL ? proc : "",
 	    proc != NULL ? " " : "", th->pid, th->tid);
+	/* The timeline's thread: its name, process and ids. */
+	if ((g->thread = profile_builder_thread(g->b, name != NULL ? name : "",
+	    name != NULL ? strlen(name) : 0, proc != NULL ? proc : "",
+	    proc != NULL ? strlen(proc) : 0, th->pidn, th->tidn)) ==
+	    PROFILE_NONE)
+		return (PROFILE_NONE);
 	/* Threads of one name and ids (a restarted thread) stay apart. */
 	base = strlen(label);
 	for (i = 2;; i++) {
@@ -1316,12 +1351,15 @@ gecko_flush(struct gecko *g)
 
 /*
  * A sample at node of weight w in the weight type's metric (wt: a
- * GECKO_* metric), kept in the sequence when that metric is metric 0.
+ * GECKO_* metric), kept in the sequence, and at its time (ms, when tj
+ * is a number) on the timeline, when that metric is metric 0.
  */
 static int
-gecko_sample(struct gecko *g, uint32_t node, int wt, double w)
+gecko_sample(struct gecko *g, uint32_t node, int wt, double w,
+    const struct gecko_cell *tj)
 {
 	int64_t	 v;
+	double	 t;
 	int	 m;
 
 	if (wt == GECKO_TIME)
@@ -1345,6 +1383,13 @@ gecko_sample(struct gecko *g, uint32_t node, int wt, double w)
 		return (-1);
 	if (m != 0)
 		return (0);
+	t = tj != NULL ? (tj->d + g->offset) * 1000 : 0;
+	if (tj != NULL && (tj->kind == PACKED_NUM_INT || tj->kind ==
+	    PACKED_NUM_REAL) && isfinite(t) && fabs(t) < 4e18 &&
+	    (profile_builder_time_mode(g->b, 0, TIMELINE_WEIGHT) == -1 ||
+	    profile_builder_timed(g->b, node, g->thread, llround(t), 0, v) ==
+	    -1))
+		return (-1);
 	if (node != g->last && gecko_flush(g) == -1)
 		return (-1);
 	g->run += v;
@@ -1455,28 +1500,36 @@ gecko_raw_samples(struct gecko *g, const struct gecko_obj *th,
 {
 	const struct gecko_table	*samples = th->tab[GT_SAMPLES];
 	const struct gecko_cell		*j;
-	struct packed_cursor		 sc, wc;
-	struct gecko_cell		 sj, wj;
-	const struct packed_ints	*scol, *wcol;
+	struct packed_cursor		 sc, wc, tc;
+	struct gecko_cell		 sj, wj, tj;
+	const struct packed_ints	*scol, *wcol, *tcol;
 	uint32_t			 node;
 	size_t				 i;
-	int				 wt, cweight;
+	int				 wt, cweight, ctime;
 
 	wt = gecko_weight_type(g, samples);
 	cweight = gecko_schema(samples, GC_WEIGHT);
+	ctime = gecko_schema(samples, GC_TIME);
 	scol = samples->col[GC_STACK];
 	wcol = cweight != -1 ? samples->col[GC_WEIGHT] : NULL;
-	memset(&wc, 0, sizeof wc);	/* gcc -O2 cannot see wcol's guard */
+	tcol = ctime != -1 ? samples->col[GC_TIME] : NULL;
+	/* gcc -O2 cannot see wcol's and tcol's guards */
+	memset(&wc, 0, sizeof wc);
+	memset(&tc, 0, sizeof tc);
 	if (scol == NULL)
 		return (gecko_flush(g));
 	packed_cursor_init(&sc, scol);
 	if (wcol != NULL)
 		packed_cursor_init(&wc, wcol);
+	if (tcol != NULL)
+		packed_cursor_init(&tc, tcol);
 	for (i = 0; i < scol->n; i++) {
 		sj.kind = packed_cursor_num(&sc, &sj.d, &sj.i);
-		wj.kind = PACKED_NUM_NULL;
+		wj.kind = tj.kind = PACKED_NUM_NULL;
 		if (wcol != NULL)
 			wj.kind = packed_cursor_num(&wc, &wj.d, &wj.i);
+		if (tcol != NULL && i < tcol->n)
+			tj.kind = packed_cursor_num(&tc, &tj.d, &tj.i);
 		if (sj.kind == PACKED_NUM_NULL)
 			continue;
 		j = &sj;
@@ -1484,7 +1537,7 @@ gecko_raw_samples(struct gecko *g, const struct gecko_obj *th,
 			return (-1);
 		/* A weight column with a number weighs; else 1. */
 		if (gecko_sample(g, node, wt, wj.kind == PACKED_NUM_INT ||
-		    wj.kind == PACKED_NUM_REAL ? wj.d : 1) == -1)
+		    wj.kind == PACKED_NUM_REAL ? wj.d : 1, &tj) == -1)
 			return (-1);
 	}
 	return (gecko_flush(g));
@@ -1546,6 +1599,7 @@ gecko_raw(struct gecko *g, const struct gecko_obj *prof, int nesting)
 {
 	const struct gecko_obj	*th;
 	size_t			 i;
+	double			 saved;
 	int			 rv;
 
 	if (nesting > GECKO_MAX_NESTING) {
@@ -1553,6 +1607,12 @@ gecko_raw(struct gecko *g, const struct gecko_obj *prof, int nesting)
 		    "%d deep", GECKO_MAX_NESTING);
 		return (-1);
 	}
+	/* A child process' times count from its own start. */
+	if (nesting == 0)
+		g->start = prof->meta ? prof->start : 0;
+	saved = g->offset;
+	if (prof->meta && prof->has_start)
+		g->offset = prof->start - g->start;
 	if (g->interval == 0 && prof->meta)
 		g->interval = prof->interval;
 	for (i = 0; i < prof->nthreads; i++) {
@@ -1579,6 +1639,7 @@ gecko_raw(struct gecko *g, const struct gecko_obj *prof, int nesting)
 		if (gecko_raw(g, prof->procs[i], nesting + 1) == -1)
 			return (-1);
 	}
+	g->offset = saved;
 	return (0);
 }
 
@@ -1733,17 +1794,31 @@ gecko_processed_samples(struct gecko *g, const struct gecko_tables *t,
     struct gecko_stacks *st)
 {
 	const struct gecko_table	*samples = t->tab[GT_SAMPLES];
-	const struct packed_ints	*stack, *weight = NULL;
-	struct packed_cursor		 sc, wc;
-	struct gecko_cell		 sj, wj;
+	const struct packed_ints	*stack, *weight = NULL, *times;
+	struct packed_cursor		 sc, wc, tc;
+	struct gecko_cell		 sj, wj, tj;
 	uint32_t			 node;
 	size_t				 i, n;
-	int				 wt;
+	int				 wt, deltas = 0;
+	double				 at = 0;
 
 	wt = gecko_weight_type(g, samples);
 	stack = samples->col[GC_STACK];
 	n = stack->n;
-	memset(&wc, 0, sizeof wc);	/* gcc -O2 cannot see weight's guard */
+	/* gcc -O2 cannot see weight's and times' guards */
+	memset(&wc, 0, sizeof wc);
+	memset(&tc, 0, sizeof tc);
+	/* Times: "time", or from version 47 or so "timeDeltas". */
+	times = samples->col[GC_TIME];
+	if (times == NULL || times->state != PACKED_ARRAY || times->n != n) {
+		times = samples->col[GC_TIMEDELTAS];
+		deltas = 1;
+		if (times == NULL || times->state != PACKED_ARRAY ||
+		    times->n != n)
+			times = NULL;
+	}
+	if (times != NULL)
+		packed_cursor_init(&tc, times);
 	if (gecko_is_array(t, GV_WEIGHT)) {
 		weight = samples->col[GC_WEIGHT];
 		if (weight->n != n) {
@@ -1759,11 +1834,22 @@ gecko_processed_samples(struct gecko *g, const struct gecko_tables *t,
 		wj.d = 1;
 		if (weight != NULL)
 			(void)packed_cursor_num(&wc, &wj.d, &wj.i);
+		tj.kind = PACKED_NUM_NULL;
+		if (times != NULL) {
+			tj.kind = packed_cursor_num(&tc, &tj.d, &tj.i);
+			if (deltas) {
+				/* A delta not a number counts as 0. */
+				at += tj.kind == PACKED_NUM_INT ||
+				    tj.kind == PACKED_NUM_REAL ? tj.d : 0;
+				tj.kind = PACKED_NUM_REAL;
+				tj.d = at;
+			}
+		}
 		if (sj.kind == PACKED_NUM_NULL)
 			continue;
 		if ((node = gecko_node(g, st, &sj)) == PROFILE_NONE)
 			return (-1);
-		if (gecko_sample(g, node, wt, wj.d) == -1)
+		if (gecko_sample(g, node, wt, wj.d, &tj) == -1)
 			return (-1);
 	}
 	return (gecko_flush(g));
@@ -1922,7 +2008,8 @@ gecko_load(struct input *in, const struct reader_options *opts,
 		    "\"meta\" and \"threads\")", in->path);
 		goto out;
 	}
-	if ((g.b = profile_builder_create("gecko")) == NULL) {
+	if ((g.b = profile_builder_create("gecko")) == NULL ||
+	    profile_builder_clock(g.b, "us", 1e6) == -1) {
 		cause_set(cause, "out of memory");
 		goto out;
 	}

@@ -24,6 +24,7 @@
 #include "profile.h"
 #include "profile-builder.h"
 #include "reader.h"
+#include "timeline.h"
 
 /*
  * `perf script' text, read the way FlameGraph's stackcollapse-perf.pl
@@ -45,7 +46,9 @@
  * frames stay recognisable without the script's _[k] and _[j] suffixes;
  * the variant words of the script's options (pid, tid, kernel, jit, all,
  * addrs) reproduce its other outputs. Only events of the first event
- * type seen are kept, as the script does.
+ * type seen are kept, as the script does. The timestamp after the ids
+ * (and the [cpu]) puts each sample on the timeline (timeline.h), on
+ * the thread of its command, pid and tid.
  *
  * The pattern matches below reproduce the script's Perl regular
  * expressions, backtracking included, as hand-written scans so that a
@@ -79,6 +82,13 @@ struct perf {
 	size_t			 pnamelen, pnamecap;
 	int			 java;		/* $pname eq "java" */
 	int64_t			 weight;	/* $m_period */
+	int			 has_time;	/* the sample's time and thread */
+	int64_t			 time;		/* ns */
+	uint32_t		 thread;
+	char			*tcomm;		/* the last thread's key */
+	size_t			 tcommlen, tcommcap;
+	int64_t			 tpid, ttid;
+	uint32_t		 tlast;		/* its thread, or PROFILE_NONE */
 	uint32_t		*frames;	/* @stack, reversed */
 	size_t			 nframes, framecap;
 
@@ -117,6 +127,10 @@ static int	perf_line_header(struct perf *, const char *, size_t,
 		    char **);
 static int	perf_end(struct perf *);
 static int	perf_metrics(struct perf *, int, struct perf_span);
+static int	perf_time(const char *, size_t, size_t, int64_t *);
+static int64_t	perf_id(struct perf_span);
+static int	perf_thread(struct perf *, struct perf_span, int64_t,
+		    int64_t);
 
 const struct reader reader_perf = {
 	.name = "perf",
@@ -558,13 +572,94 @@ perf_line_frame(struct perf *p, const char *s, size_t len)
 	return (0);
 }
 
+/*
+ * The time after the pid/tid (which end at from): blanks, an optional
+ * "[cpu]", blanks, then seconds with a fraction and a ':', as perf
+ * script prints it (6 digits, or 9 with --ns). 1 with *t in ns, or 0.
+ */
+static int
+perf_time(const char *s, size_t len, size_t from, int64_t *t)
+{
+	size_t	 i = from, k;
+	int64_t	 sec = 0, frac = 0, scale = 1000000000;
+
+	while (i < len && perf_space((unsigned char)s[i]))
+		i++;
+	if (i < len && s[i] == '[') {
+		while (i < len && s[i] != ']')
+			i++;
+		for (i++; i < len && perf_space((unsigned char)s[i]); i++)
+			;
+	}
+	for (k = i; i < len && perf_digit((unsigned char)s[i]) &&
+	    i - k < 10; i++)
+		sec = sec * 10 + (s[i] - '0');
+	if (i == k || i >= len || s[i] != '.')
+		return (0);
+	for (k = ++i; i < len && perf_digit((unsigned char)s[i]); i++) {
+		if (i - k < 9) {
+			frac = frac * 10 + (s[i] - '0');
+			scale /= 10;
+		}
+	}
+	if (i == k || i >= len || s[i] != ':')
+		return (0);
+	*t = sec * 1000000000 + frac * scale;
+	return (1);
+}
+
+/* A pid or tid, -1 if not digits (the "?" of a missing pid). */
+static int64_t
+perf_id(struct perf_span v)
+{
+	int64_t	 r = 0;
+	size_t	 i;
+
+	if (v.n == 0 || v.n > 18)
+		return (-1);
+	for (i = 0; i < v.n; i++) {
+		if (!perf_digit((unsigned char)v.s[i]))
+			return (-1);
+		r = r * 10 + (v.s[i] - '0');
+	}
+	return (r);
+}
+
+/* The timeline's thread of a command and ids: the last one's, or found. */
+static int
+perf_thread(struct perf *p, struct perf_span comm, int64_t pid, int64_t tid)
+{
+	char	*n;
+
+	if (p->tlast != PROFILE_NONE && pid == p->tpid && tid == p->ttid &&
+	    comm.n == p->tcommlen && memcmp(comm.s, p->tcomm, comm.n) == 0) {
+		p->thread = p->tlast;
+		return (0);
+	}
+	if (comm.n > p->tcommcap) {
+		if ((n = realloc(p->tcomm, comm.n)) == NULL)
+			return (-1);
+		p->tcomm = n;
+		p->tcommcap = comm.n;
+	}
+	memcpy(p->tcomm, comm.s, comm.n);
+	p->tcommlen = comm.n;
+	p->tpid = pid;
+	p->ttid = tid;
+	if ((p->tlast = profile_builder_thread(p->b, comm.s, comm.n, "", 0,
+	    pid, tid)) == PROFILE_NONE)
+		return (-1);
+	p->thread = p->tlast;
+	return (0);
+}
+
 /* An event line: a new $pname and period, unless the event is filtered. */
 static int
 perf_line_header(struct perf *p, const char *s, size_t len, char **why)
 {
 	struct perf_span	 comm, pid, tid, period, event;
 	int64_t			 v = 0;
-	size_t			 i, need;
+	size_t			 i, need, from;
 	char			*np;
 	int			 has_period = 0, sample = 0;
 
@@ -620,6 +715,7 @@ perf_line_header(struct perf *p, const char *s, size_t len, char **why)
 	    event) == -1)
 		return (-1);
 	p->weight = v;
+	from = (tid.n > 0 ? tid.s + tid.n : pid.s + pid.n) - s;
 
 	/* No tid, or a tid of "0" (false in Perl): the pid is the tid. */
 	if (tid.n == 0 || (tid.n == 1 && tid.s[0] == '0')) {
@@ -627,6 +723,11 @@ perf_line_header(struct perf *p, const char *s, size_t len, char **why)
 		pid.s = "?";
 		pid.n = 1;
 	}
+	/* When and on which thread, for the timeline. */
+	p->has_time = sample && perf_time(s, len, from, &p->time);
+	if (p->has_time && perf_thread(p, comm, perf_id(pid),
+	    perf_id(tid)) == -1)
+		return (-1);
 	need = comm.n + pid.n + tid.n + 3;
 	if (need > p->pnamecap) {
 		if ((np = realloc(p->pname, need)) == NULL)
@@ -670,6 +771,10 @@ perf_metrics(struct perf *p, int has_period, struct perf_span event)
 	if ((p->samples = profile_builder_metric(p->b, "samples", "count"))
 	    == -1)
 		return (-1);
+	if ((p->period != -1 && profile_builder_time_mode(p->b, p->period,
+	    TIMELINE_WEIGHT) == -1) || profile_builder_time_mode(p->b,
+	    p->samples, TIMELINE_COUNT) == -1)
+		return (-1);
 	return (0);
 }
 
@@ -701,6 +806,9 @@ perf_end(struct perf *p)
 	if (profile_builder_add(p->b, node, p->samples, 1) == -1 ||
 	    profile_builder_sample(p->b, node, p->period != -1 ? p->weight :
 	    1) == -1)
+		return (-1);
+	if (p->has_time && profile_builder_timed(p->b, node, p->thread,
+	    p->time, 0, p->period != -1 ? p->weight : 1) == -1)
 		return (-1);
 	p->nsamples++;
 	p->nframes = 0;
@@ -807,9 +915,11 @@ perf_load(struct input *in, const struct reader_options *opts,
 
 	memset(&p, 0, sizeof p);
 	p.period = p.samples = -1;
+	p.tlast = PROFILE_NONE;
 	if (perf_options(opts->variant, &p.flags, cause) == -1)
 		return (NULL);
-	if ((p.b = profile_builder_create("perf")) == NULL)
+	if ((p.b = profile_builder_create("perf")) == NULL ||
+	    profile_builder_clock(p.b, "ns", 1e9) == -1)
 		goto nomem;
 	if (opts->max_nodes != 0)
 		profile_builder_set_max_nodes(p.b, opts->max_nodes);
@@ -877,6 +987,7 @@ fail:
 done:
 	free(why);
 	free(p.event);
+	free(p.tcomm);
 	free(p.pname);
 	free(p.frames);
 	free(p.parts);

@@ -31,6 +31,7 @@
 #include "profile.h"
 #include "profile-builder.h"
 #include "reader.h"
+#include "timeline.h"
 
 /*
  * speedscope's file format (https://www.speedscope.app/file-format-schema.json,
@@ -42,11 +43,12 @@
  *
  * speedscope shows each profile as a view of its own; here each profile
  * is a child of the root named after it (" #N" added when a name repeats),
- * so each profile's node carries what speedscope shows for it: the sum of
- * the weights of a sampled profile; for an evented one, the span from
- * startValue to the later of endValue and the last event, the time no
- * frame is open being the profile node's self time. Sampled stacks that
- * are empty weigh on the profile node too. Time units become one "time"
+ * and an evented profile in time units a thread of the timeline, its
+ * spans at their times; so each profile's node carries what speedscope
+ * shows for it: the sum of the weights of a sampled profile; for an
+ * evented one, the span from startValue to the later of endValue and the
+ * last event, the time no frame is open being the profile node's self
+ * time. Sampled stacks that are empty weigh on the profile node too. Time units become one "time"
  * metric in the finest unit the profiles use (in ns if a value would not
  * be whole in it), "bytes" becomes "bytes" and "none" "weight"; a file
  * with several kinds has one metric per kind. The order of samples and
@@ -108,6 +110,7 @@ struct speedscope_prof {
 
 struct speedscope {
 	struct profile_builder	*b;
+	uint32_t		 thread;	/* the timeline's, this profile */
 	struct packed_text	 text;
 	/* shared.frames */
 	enum packed_state	 frames_state;
@@ -655,6 +658,11 @@ speedscope_time_scale(struct speedscope *s)
 	if ((s->metric[SPEEDSCOPE_TIME] = profile_builder_metric(s->b, "time",
 	    names[k + 1])) == -1)
 		return (-1);
+	/* Evented profiles' spans are on the timeline, in the same unit. */
+	if (profile_builder_clock(s->b, names[k + 1], 1e9 / finest) == -1 ||
+	    profile_builder_time_mode(s->b, s->metric[SPEEDSCOPE_TIME],
+	    TIMELINE_SPAN) == -1)
+		return (-1);
 	return (0);
 }
 
@@ -772,14 +780,20 @@ speedscope_sampled(struct speedscope *s, const struct speedscope_prof *pr,
 	return (0);
 }
 
-/* Give node a span of d, and record it in the sequence for metric 0. */
+/*
+ * Give node a span of d from at, and record it in the sequence for
+ * metric 0 and, for time, on the timeline.
+ */
 static int
-speedscope_span(struct speedscope *s, uint32_t node, int m, int64_t d)
+speedscope_span(struct speedscope *s, uint32_t node, int m, int64_t at,
+    int64_t d)
 {
 	if (d == 0)
 		return (0);
 	if (profile_builder_add(s->b, node, m, d) == -1 ||
-	    (m == 0 && profile_builder_sample(s->b, node, d) == -1))
+	    (m == 0 && profile_builder_sample(s->b, node, d) == -1) ||
+	    (m == s->metric[SPEEDSCOPE_TIME] && profile_builder_timed(s->b,
+	    node, s->thread, at, d, 0) == -1))
 		return (-1);
 	return (0);
 }
@@ -826,7 +840,7 @@ speedscope_evented(struct speedscope *s, const struct speedscope_prof *pr,
 			goto out;
 		}
 		cur = depth > 0 ? nodes[depth - 1] : top;
-		if (speedscope_span(s, cur, m, at - last) == -1)
+		if (speedscope_span(s, cur, m, last, at - last) == -1)
 			goto out;
 		last = at;
 		if (type == SPEEDSCOPE_OPEN) {
@@ -858,7 +872,7 @@ speedscope_evented(struct speedscope *s, const struct speedscope_prof *pr,
 		    "the end", s->path, depth);
 		goto out;
 	}
-	if (end > last && speedscope_span(s, top, m, end - last) == -1)
+	if (end > last && speedscope_span(s, top, m, last, end - last) == -1)
 		goto out;
 	rv = 0;
 out:
@@ -867,26 +881,28 @@ out:
 	return (rv);
 }
 
-/* Profile i's node, named apart from its namesakes. */
+/*
+ * Profile i's node, named apart from its namesakes; label gets its
+ * name (256 bytes).
+ */
 static uint32_t
 speedscope_top(struct speedscope *s, const struct speedscope_prof *pr,
-    size_t i)
+    size_t i, char *label)
 {
 	const char	*name = speedscope_str(s, pr->name);
-	char		 label[256];
 	uint32_t	 f, top, before;
 
 	if (name != NULL)
-		snprintf(label, sizeof label, "%s", name);
+		snprintf(label, 256, "%s", name);
 	else
-		snprintf(label, sizeof label, "profile %zu", i + 1);
+		snprintf(label, 256, "profile %zu", i + 1);
 	before = profile_builder_nnodes(s->b);
 	if ((f = profile_builder_func(s->b, label, strlen(label), "", 0)) ==
 	    PROFILE_NONE || (top = profile_builder_child(s->b, PROFILE_ROOT,
 	    f)) == PROFILE_NONE)
 		return (PROFILE_NONE);
 	if (profile_builder_nnodes(s->b) == before) {
-		snprintf(label, sizeof label, "%.200s #%zu", name != NULL ?
+		snprintf(label, 256, "%.200s #%zu", name != NULL ?
 		    name : "profile", i + 1);
 		if ((f = profile_builder_func(s->b, label, strlen(label), "",
 		    0)) == PROFILE_NONE || (top = profile_builder_child(s->b,
@@ -903,7 +919,7 @@ speedscope_build(struct speedscope *s)
 	const struct speedscope_prof	*pr;
 	enum speedscope_kind		 kind;
 	const char			*unit, *type;
-	char				 label[64];
+	char				 label[64], tname[256];
 	double				 ns;
 	size_t				 i;
 	uint32_t			 top;
@@ -930,13 +946,18 @@ speedscope_build(struct speedscope *s)
 		    "count")) == -1)
 			return (-1);
 		m = s->metric[kind];
-		if ((top = speedscope_top(s, pr, i)) == PROFILE_NONE)
+		if ((top = speedscope_top(s, pr, i, tname)) == PROFILE_NONE)
 			return (-1);
 		if (strcmp(type, "sampled") == 0) {
 			if (speedscope_sampled(s, pr, top, m, kind ==
 			    SPEEDSCOPE_TIME ? ns / s->scale : 1) == -1)
 				return (-1);
 		} else if (strcmp(type, "evented") == 0) {
+			/* Each evented profile is a thread of its own. */
+			if (kind == SPEEDSCOPE_TIME && (s->thread =
+			    profile_builder_thread(s->b, tname, strlen(tname),
+			    "", 0, -1, -1)) == PROFILE_NONE)
+				return (-1);
 			if (speedscope_evented(s, pr, top, m, kind ==
 			    SPEEDSCOPE_TIME ? ns / s->scale : 1) == -1)
 				return (-1);

@@ -24,6 +24,7 @@
 #include "profile.h"
 #include "profile-builder.h"
 #include "reader.h"
+#include "timeline.h"
 
 /*
  * Call/return event traces with tick counters (deepq-formats(5)):
@@ -39,7 +40,9 @@
  * node's self ticks are the spans between its call, its subcalls and its
  * return; a call gets the node (function, under its caller's node), so
  * repeated calls in one context merge. Every self span is also kept as a
- * sample in time order, for flame charts. Ticks between top-level calls
+ * sample in time order, for flame charts, and on the timeline (one
+ * thread, "trace"; in seconds when the metric's unit is a time, else in
+ * ticks). Ticks between top-level calls
  * are the root's self time. Calls still open at the end are closed at the
  * last tick.
  */
@@ -54,7 +57,9 @@ static int	trace_probe(const char *, size_t);
 static struct profile *trace_load(struct input *,
 		    const struct reader_options *, char **);
 static int	trace_tick(const char **, int64_t *);
-static int	trace_span(struct profile_builder *, int, uint32_t, int64_t);
+static int	trace_span(struct profile_builder *, int, uint32_t, int64_t,
+		    int64_t);
+static int	trace_clock(struct profile_builder *, int);
 
 const struct reader reader_trace = {
 	.name = "trace",
@@ -96,14 +101,49 @@ trace_tick(const char **sp, int64_t *v)
 	return (0);
 }
 
-/* Give node a self span of d ticks, and record it as a sample. */
+/*
+ * Give node a self span of d ticks from tick t, and record it as a
+ * sample, and on the timeline (its one thread is 0).
+ */
 static int
-trace_span(struct profile_builder *b, int metric, uint32_t node, int64_t d)
+trace_span(struct profile_builder *b, int metric, uint32_t node, int64_t t,
+    int64_t d)
 {
 	if (d == 0)
 		return (0);
 	if (profile_builder_add(b, node, metric, d) == -1 ||
-	    profile_builder_sample(b, node, d) == -1)
+	    profile_builder_sample(b, node, d) == -1 ||
+	    profile_builder_timed(b, node, 0, t, d, 0) == -1)
+		return (-1);
+	return (0);
+}
+
+/*
+ * The timeline's clock is the metric's: seconds where its unit is a
+ * time ("ns", "us", "ms", "s"), else ticks of unknown rate.
+ */
+static int
+trace_clock(struct profile_builder *b, int metric)
+{
+	static const struct {
+		const char	*unit;
+		double		 rate;
+	} units[] = {
+		{ "s", 1 }, { "ms", 1e3 }, { "us", 1e6 }, { "ns", 1e9 },
+	};
+	const char	*u = profile_builder_metric_unit(b, metric);
+	size_t		 i;
+
+	for (i = 0; i < sizeof units / sizeof units[0]; i++) {
+		if (strcmp(u, units[i].unit) == 0)
+			break;
+	}
+	if (profile_builder_clock(b, i < sizeof units / sizeof units[0] ?
+	    units[i].unit : "ticks", i < sizeof units / sizeof units[0] ?
+	    units[i].rate : 0) == -1 ||
+	    profile_builder_time_mode(b, metric, TIMELINE_SPAN) == -1 ||
+	    profile_builder_thread(b, "trace", 5, "", 0, -1, -1) !=
+	    0)
 		return (-1);
 	return (0);
 }
@@ -165,6 +205,8 @@ trace_load(struct input *in, const struct reader_options *opts,
 		if (metric == -1 &&
 		    (metric = profile_builder_metric(b, "ticks", "count")) == -1)
 			goto builderr;
+		if (events == 0 && trace_clock(b, metric) == -1)
+			goto builderr;
 		if (strncmp(s, "call", 4) == 0 && (s[4] == ' ' || s[4] == '\t')) {
 			tick = s + 4;
 			if (trace_tick(&tick, &t) == -1 || *tick == '\0') {
@@ -189,7 +231,8 @@ trace_load(struct input *in, const struct reader_options *opts,
 			goto lineerr;
 		}
 		node = depth ? stack[depth - 1] : PROFILE_ROOT;
-		if (last != -1 && trace_span(b, metric, node, t - last) == -1)
+		if (last != -1 && trace_span(b, metric, node, last,
+		    t - last) == -1)
 			goto builderr;
 		last = t;
 		events++;

@@ -29,6 +29,7 @@
 #include "profile-builder.h"
 #include "reader.h"
 #include "reader-v8.h"
+#include "timeline.h"
 
 /*
  * V8 CPU profiles (.cpuprofile: node --cpu-prof, Chrome DevTools, the
@@ -48,7 +49,9 @@
  * timestamps are not shifted; the time total is exactly the span from
  * the first sample to the latest of endTime and the timestamps. Chrome
  * DevTools sorts such samples by time instead; we keep the file's order
- * (runs of one node merged) as the sample sequence for flame charts.
+ * (runs of one node merged) as the sample sequence for flame charts,
+ * and each sample at its timestamp, lasting as its time says, on one
+ * thread ("main"; the Chrome reader's thread) as the profile's timeline.
  *
  * A function is its functionName ("(anonymous)" when empty) and its url,
  * the module being the url's file ("file://" dropped); lineNumber is
@@ -133,6 +136,7 @@ struct v8 {
 	uint32_t		*dense;		/* index by id - lo, or NULL */
 	int64_t			 lo;
 	uint64_t		 span;
+	uint32_t		 thread;	/* timeline thread */
 	char			 err[256];
 };
 
@@ -810,6 +814,13 @@ v8_samples(struct v8 *v)
 	    -1 || (deltas && (mtime = profile_builder_metric(v->b, "time",
 	    "us")) == -1))
 		return (-1);
+	/* Each sample's time and thread, with the deltas (timeline.h). */
+	if (mtime != -1 && (profile_builder_clock(v->b, "us", 1e6) == -1 ||
+	    profile_builder_time_mode(v->b, msamples, TIMELINE_WEIGHT) == -1 ||
+	    profile_builder_time_mode(v->b, mtime, TIMELINE_SPAN) == -1 ||
+	    (v->thread == PROFILE_NONE && (v->thread = profile_builder_thread(
+	    v->b, "main", 4, "", 0, -1, -1)) == PROFILE_NONE)))
+		return (-1);
 	raw = vp->has_start ? vp->start : 0;
 	if (vp->has_end)
 		end = vp->end;
@@ -851,17 +862,23 @@ v8_samples(struct v8 *v)
 			if (dur != 0 && profile_builder_add(v->b, prevnode,
 			    mtime, dur) == -1)
 				return (-1);
+			if (profile_builder_timed(v->b, prevnode, v->thread,
+			    prev, dur, 1) == -1)
+				return (-1);
 		}
-		/* t is the sample's time: here for a time line. */
 		prev = t;
 		prevnode = node;
 	}
+	d = 0;
 	if (n > 0 && mtime != -1 && vp->has_end && end > prev) {
 		if (__builtin_sub_overflow(end, prev, &d))
 			goto overflow;
 		if (profile_builder_add(v->b, last, mtime, d) == -1)
 			return (-1);
 	}
+	if (n > 0 && mtime != -1 &&
+	    profile_builder_timed(v->b, last, v->thread, prev, d, 1) == -1)
+		return (-1);
 	if (run > 0 && profile_builder_sample(v->b, last, run) == -1)
 		return (-1);
 	return (0);
@@ -965,11 +982,12 @@ v8_links(struct v8 *v)
  * Build a CPU profile (nodes, samples, timeDeltas, startTime, endTime)
  * under builder node root, which stands for its "(root)" node: the
  * .cpuprofile loader passes the profile's root, the Chrome trace reader
- * a thread's node. 0, or -1 with the reason in err (empty when the
- * builder's error says it).
+ * a thread's node; thread is the timeline's (PROFILE_NONE: one named
+ * "main"). 0, or -1 with the reason in err (empty when the builder's
+ * error says it).
  */
 int
-reader_v8_profile(struct profile_builder *b, uint32_t root,
+reader_v8_profile(struct profile_builder *b, uint32_t root, uint32_t thread,
     const struct v8_prof *vp, char *err, size_t errlen)
 {
 	struct v8	 v;
@@ -979,6 +997,7 @@ reader_v8_profile(struct profile_builder *b, uint32_t root,
 	v.b = b;
 	v.vp = vp;
 	v.root = root;
+	v.thread = thread;
 	idmap_init(&v.byid);
 	if (!vp->object || vp->nodes_state != PACKED_ARRAY ||
 	    vp->nnodes == 0) {
@@ -1038,7 +1057,8 @@ v8_load(struct input *in, const struct reader_options *opts, char **cause)
 	}
 	if (opts->max_nodes != 0)
 		profile_builder_set_max_nodes(b, opts->max_nodes);
-	if (reader_v8_profile(b, PROFILE_ROOT, vp, err, sizeof err) == -1) {
+	if (reader_v8_profile(b, PROFILE_ROOT, PROFILE_NONE, vp, err,
+	    sizeof err) == -1) {
 		cause_set(cause, "%s: %s", in->path, err[0] != '\0' ? err :
 		    profile_builder_error(b));
 		goto out;

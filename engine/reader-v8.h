@@ -22,7 +22,9 @@
  * profile being built: shared by the .cpuprofile reader and the Chrome
  * trace reader, whose Profile/ProfileChunk events carry the same nodes,
  * samples and deltas, spread over chunks. The profile is kept packed
- * (struct v8_prof) from its reading to its building.
+ * (struct v8_prof) from its reading to its building. The thread is the
+ * timeline's (profile_builder_thread), or PROFILE_NONE for one named
+ * "main".
  */
 
 #include <stddef.h>
@@ -52,6 +54,6 @@ int		 reader_v8_prof_chunk(struct v8_prof *, const struct v8_prof *,
 void		 reader_v8_prof_set_time(struct v8_prof *, int, int64_t);
 void		 reader_v8_prof_set_object(struct v8_prof *);
 int		 reader_v8_profile(struct profile_builder *, uint32_t,
-		     const struct v8_prof *, char *, size_t);
+		     uint32_t, const struct v8_prof *, char *, size_t);
 
 #endif /* READER_V8_H */

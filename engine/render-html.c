@@ -28,6 +28,7 @@
 #include "page.h"
 #include "query.h"
 #include "render.h"
+#include "render-timeline.h"
 
 /*
  * format=html: a display as an HTML5 page. Every string from a profile or
@@ -435,6 +436,12 @@ html_render(struct outbuf *ob, const json_t *j, const struct display *d,
 			/* Drawn from the report's JSON. */
 			if (j == NULL || svg_inline(ob, j, d->self,
 			    ctx->link_base ? ctx->link_base : "?") == -1)
+				outbuf_fail(ob);
+			break;
+		case DISPLAY_TIMELINE:
+			/* Drawn from the report's JSON, as the flame graph. */
+			if (j == NULL || render_timeline_inline(ob, j, d->self,
+			    ctx) == -1)
 				outbuf_fail(ob);
 			break;
 		case DISPLAY_FORM:

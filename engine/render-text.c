@@ -191,7 +191,8 @@ text_render(struct outbuf *ob, const json_t *j, const struct display *d,
 		b = &d->blocks[i];
 		/* The pages' controls: switches, the flame, the forms. */
 		if ((b->kind == DISPLAY_LINKS && b->text != NULL) ||
-		    b->kind == DISPLAY_FLAME || b->kind == DISPLAY_COMPARE)
+		    b->kind == DISPLAY_FLAME || b->kind == DISPLAY_COMPARE ||
+		    b->kind == DISPLAY_TIMELINE)
 			continue;
 		outbuf_putc(ob, '\n');
 		switch (b->kind) {
@@ -220,6 +221,7 @@ text_render(struct outbuf *ob, const json_t *j, const struct display *d,
 		case DISPLAY_FORM:
 		case DISPLAY_FLAME:
 		case DISPLAY_COMPARE:
+		case DISPLAY_TIMELINE:
 			break;
 		case DISPLAY_CRUMBS:
 			outbuf_puts(ob, "Transforms: ");

@@ -30,6 +30,7 @@
 #include "query.h"
 #include "report.h"
 #include "reports.h"
+#include "timeline.h"
 
 /*
  * cmd=menu: the summary of a profile (metrics, totals, counts) and the
@@ -61,6 +62,9 @@ static void	 menu_free(void *);
 static uint32_t	menu_action(const struct profile *, int);
 static void	menu_link(struct display *, struct display_block *,
 		    const char *, char *);
+static json_t	*menu_time_json(const struct profile *);
+static void	 menu_time_display(struct display *, const struct profile *,
+		    const struct query *);
 
 const struct report_entry report_menu_entry = {
 	.name = "menu",
@@ -190,6 +194,8 @@ menu_json(const void *v, const struct query *q)
 	    profile_metric_calls(p) == -1 ? "" :
 	    p->metrics[profile_metric_calls(p)].name));
 	json_object_set_new(j, "server", json_boolean(t->server));
+	if (json_object_set_new(j, "time", menu_time_json(p)) == -1)
+		goto fail;
 	if ((views = json_array()) == NULL ||
 	    json_object_set_new(j, "views", views) == -1)
 		goto fail;
@@ -208,6 +214,55 @@ menu_json(const void *v, const struct query *q)
 fail:
 	json_decref(j);
 	return (NULL);
+}
+
+/*
+ * Whether the profile records when its samples happened: false, or its
+ * clock, the recording's length, threads, samples and markers.
+ */
+static json_t *
+menu_time_json(const struct profile *p)
+{
+	const struct timeline	*tl = p->timeline;
+
+	if (tl == NULL)
+		return (json_false());
+	return (json_pack("{s:s, s:f, s:f, s:I, s:I, s:I}", "unit", tl->unit,
+	    "rate", tl->rate, "duration", timeline_seconds(tl, tl->end),
+	    "threads", (json_int_t)tl->nthreads, "records", (json_int_t)tl->n,
+	    "marks", (json_int_t)tl->nmarks));
+}
+
+/* The sentence on time, and the links to the views of it. */
+static void
+menu_time_display(struct display *d, const struct profile *p,
+    const struct query *q)
+{
+	const struct timeline	*tl = p->timeline;
+	struct display_block	*l;
+	char			*len;
+
+	display_heading(d, "Time");
+	if (tl == NULL) {
+		display_text(d, "This format (%s) records no times: there is "
+		    "no timeline, and range= and thread= do not apply.",
+		    p->format);
+		return;
+	}
+	len = tl->rate > 0 ? display_seconds(timeline_seconds(tl, tl->end)) :
+	    display_number(tl->end - tl->start);
+	display_text(d, "Recorded over %s%s on %u thread%s.", len ? len : "?",
+	    tl->rate > 0 ? "" : " ticks", tl->nthreads,
+	    tl->nthreads == 1 ? "" : "s");
+	free(len);
+	l = display_links(d);
+	menu_link(d, l, "Timeline (threads over time; select a range)",
+	    report_goto(q, "timeline", -1));
+	if (tl->rate > 0)
+		menu_link(d, l, "Sub-second heat map", report_goto(q,
+		    "heatmap", -1));
+	menu_link(d, l, "Flame chart on the time axis", report_goto(q,
+	    "flame", QUERY_STYLE, "chart", -1));
 }
 
 static void
@@ -326,6 +381,8 @@ menu_display(const void *v, const struct report_notes *notes,
 	snprintf(text, sizeof text, "at least 0.1%% of %s, by self", first);
 	menu_link(d, l, text, report_goto(q, "top", QUERY_METRIC, NULL,
 	    QUERY_SORT, "self", QUERY_MIN, "0.1", QUERY_LIMIT, "1000", -1));
+
+	menu_time_display(d, p, q);
 
 	if (tr->nviews > 0) {
 		display_heading(d, "Views and exports");

@@ -122,6 +122,8 @@ struct report_notes {
 	struct diff			 diff;
 	const struct transform_stack	*transforms;	/* t=, or NULL */
 	int				 estimated;
+	const char			*range;		/* range=, or NULL */
+	const char			*threads;	/* thread=, or NULL */
 };
 
 struct report_entry {

@@ -32,6 +32,8 @@
 #include "reports.h"
 #include "transform.h"
 
+static int	reports_notes_range(json_t *, const struct report_notes *);
+
 /*
  * The table of reports, and the running of one: its result, then its
  * JSON or its page with the notes every answer carries (reports.h).
@@ -55,6 +57,8 @@ extern const struct report_entry report_pprof_entry;
 extern const struct report_entry report_speedscope_entry;
 extern const struct report_entry report_flame_entry;
 extern const struct report_entry report_search_entry;
+extern const struct report_entry report_timeline_entry;
+extern const struct report_entry report_heatmap_entry;
 
 static const struct report_entry *report_table[] = {
 	&report_menu_entry,
@@ -75,6 +79,8 @@ static const struct report_entry *report_table[] = {
 	&report_clique_entry,
 	&report_dump_entry,
 	&report_search_entry,
+	&report_timeline_entry,
+	&report_heatmap_entry,
 };
 #define NREPORTS (sizeof report_table / sizeof report_table[0])
 
@@ -163,6 +169,10 @@ reports_notes_init(struct report_notes *n, const struct profile *p,
 	n->compared = diff_init(&n->diff, p, q);
 	n->transforms = ts;
 	n->estimated = estimated;
+	n->range = query_isset(q, QUERY_RANGE) ? query_str(q, QUERY_RANGE) :
+	    NULL;
+	n->threads = query_isset(q, QUERY_THREAD) ? query_str(q,
+	    QUERY_THREAD) : NULL;
 }
 
 /*
@@ -183,6 +193,38 @@ reports_notes_json(json_t *j, const struct report_notes *n)
 		return (-1);
 	if (n->estimated && funcgraph_mark(j) == -1)
 		return (-1);
+	if (reports_notes_range(j, n) == -1)
+		return (-1);
+	return (0);
+}
+
+/*
+ * "range": [A, B] (seconds) and "thread": [...] of an answer restricted
+ * by range= and thread= (range.h). -1 if out of memory.
+ */
+static int
+reports_notes_range(json_t *j, const struct report_notes *n)
+{
+	const char	*s, *nl;
+	double		 a, b;
+	json_t		*t;
+
+	if (n->range != NULL && query_range(n->range, &a, &b) == 0 &&
+	    json_object_set_new(j, "range", json_pack("[f, f]", a, b)) == -1)
+		return (-1);
+	if (n->threads == NULL)
+		return (0);
+	if ((t = json_array()) == NULL ||
+	    json_object_set_new(j, "thread", t) == -1)
+		return (-1);
+	for (s = n->threads;; s = nl + 1) {
+		nl = strchr(s, '\n');
+		if (json_array_append_new(t, json_stringn(s, nl ? (size_t)(nl -
+		    s) : strlen(s))) == -1)
+			return (-1);
+		if (nl == NULL)
+			break;
+	}
 	return (0);
 }
 

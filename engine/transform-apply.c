@@ -26,6 +26,7 @@
 #include "profile.h"
 #include "profile-builder.h"
 #include "query.h"
+#include "timeline.h"
 #include "transform.h"
 #include "transform-filter.h"
 
@@ -71,13 +72,15 @@ struct tf {
 };
 
 static struct profile *transform_apply_one(const struct profile *,
-		    const struct transform *, struct cost *, int *, char **);
+		    const struct transform *, int, struct cost *, int *,
+		    char **);
 static int	tf_check(struct tf *);
 static void	tf_flags(struct tf *);
 static int	tf_nodes(struct tf *);
 static int	tf_invert(struct tf *);
 static int	tf_values(struct tf *);
 static int	tf_samples(struct tf *);
+static int	tf_times(struct tf *);
 static int	tf_charge(struct tf *, uint64_t);
 static uint32_t	tf_child(struct tf *, uint32_t, uint32_t);
 static int	tf_error(struct tf *, int, const char *, ...)
@@ -455,12 +458,45 @@ tf_samples(struct tf *x)
 }
 
 /*
+ * The timeline's records, mapped as the values are: a record of a node
+ * whose value is dropped leaves the timeline.
+ */
+static int
+tf_times(struct tf *x)
+{
+	const struct profile	*p = x->p;
+	struct timeline_iter	 it;
+	struct timeline_rec	 r;
+	uint64_t		 seen = 0;
+
+	if (p->timeline == NULL)
+		return (0);
+	if (profile_builder_times_like(x->b, p, INT64_MIN, INT64_MAX,
+	    NULL) == -1)
+		return (tf_error(x, 500, "%s", profile_builder_error(x->b)));
+	timeline_iter_init(&it, p->timeline);
+	while (timeline_next(&it, &r)) {
+		if (++seen % 4096 == 0 && tf_charge(x, 4096) == -1)
+			return (-1);
+		if (!(x->flag[r.node] & F_KEEP) ||
+		    x->out[r.node] == PROFILE_NONE)
+			continue;
+		if (profile_builder_timed(x->b, x->out[r.node], r.thread, r.t,
+		    r.d, r.w) == -1)
+			return (tf_error(x, 503, "%s",
+			    profile_builder_error(x->b)));
+	}
+	return (0);
+}
+
+/*
  * Apply one transform: a new read-only profile, or NULL with *status and
- * *cause. Node visits are charged to cost (NULL: no limit).
+ * *cause. Node visits are charged to cost (NULL: no limit). times: the
+ * timeline goes through too.
  */
 static struct profile *
 transform_apply_one(const struct profile *p, const struct transform *t,
-    struct cost *cost, int *status, char **cause)
+    int times, struct cost *cost, int *status, char **cause)
 {
 	struct tf		 x;
 	struct profile		*out = NULL;
@@ -529,7 +565,8 @@ transform_apply_one(const struct profile *p, const struct transform *t,
 
 	tf_flags(&x);
 	if ((t->kind == TRANSFORM_INVERT ? tf_invert(&x) : tf_nodes(&x)) ==
-	    -1 || tf_values(&x) == -1 || tf_samples(&x) == -1)
+	    -1 || tf_values(&x) == -1 || tf_samples(&x) == -1 ||
+	    (times && tf_times(&x) == -1))
 		goto fail;
 	if ((out = profile_builder_finish(x.b, &x.cause)) == NULL) {
 		x.b = NULL;
@@ -567,8 +604,8 @@ transform_apply(const struct profile *p, const struct transform_stack *s,
 	size_t		 i;
 
 	for (i = 0; i < s->n; i++) {
-		next = transform_apply_one(cur ? cur : p, &s->v[i], cost,
-		    status, cause);
+		next = transform_apply_one(cur ? cur : p, &s->v[i], s->times,
+		    cost, status, cause);
 		profile_free(cur);
 		if ((cur = next) == NULL)
 			return (NULL);

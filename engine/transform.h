@@ -102,6 +102,8 @@ struct transform_stack {
 	struct transform	*v;
 	size_t			 n;
 	size_t			 nfilters;	/* v[0..nfilters) are filters */
+	int			 times;		/* carry the timeline through
+						   (a report draws time) */
 };
 
 /*

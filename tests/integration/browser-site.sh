@@ -74,7 +74,8 @@ rdv_stop
 # lighttpd.
 mkdir -p "$tmp/www/static"
 cp "$top_srcdir"/www/deepq.css "$top_srcdir"/www/deepq.js \
-    "$top_srcdir"/www/favicon.svg "$tmp/www/static/"
+    "$top_srcdir"/www/deepq-timeline.js "$top_srcdir"/www/favicon.svg \
+    "$tmp/www/static/"
 rdv_conf static_url=/static/ index_entries=100
 rdv_httpd
 site cgi "$url" "$out/cgi"

@@ -22,6 +22,7 @@
 #include "reader.h"
 #include "strpool.h"
 #include "tap.h"
+#include "timeline.h"
 
 static char *
 ask(const struct profile *p, const char *qs)
@@ -196,6 +197,21 @@ layout(const struct profile *p, struct region *r, size_t max, size_t *nr)
 	}
 	ADD("cliques", p->nfuncs * 4);
 	ADD("recursive", p->nfuncs);
+	if (p->timeline == NULL)
+		ADD("timeline (none)", 8);
+	else {
+		const struct timeline	*tl = p->timeline;
+
+		ADD("timeline head", 96);
+		if (tl->n > 0) {
+			ADD("timeline nodes", tl->n * 4);
+			ADD("timeline stream", tl->ndata);
+			ADD("timeline index", tl->nindex * 32);
+		}
+		ADD("timeline threads", tl->nthreads * 24);
+		if (tl->nmarks > 0)
+			ADD("timeline marks", tl->nmarks * 16);
+	}
 #undef ADD
 	*nr = n;
 	return (at);

@@ -1,0 +1,507 @@
+/*
+ * Copyright (c) 2026 The deepq developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cause.h"
+#include "cost.h"
+#include "profile.h"
+#include "profile-builder.h"
+#include "query.h"
+#include "range.h"
+#include "timeline.h"
+
+/*
+ * A profile restricted to a time range and threads (range.h). Two
+ * passes over the records in the range (found by the timeline's index):
+ * the first sums each leaf node's values (or, when that reads fewer
+ * records, takes from the profile's values what lies outside), the
+ * second, when the report needs times (the timeline, the chart, the
+ * sample sequence), copies the records, cut to the range, into the
+ * derived profile's timeline. Between them, the nodes with a value and
+ * their ancestors are made, parents first, under the same functions
+ * (profile_builder_graft: no lookups).
+ */
+
+#define RANGE_LIMIT	(INT64_C(1) << 62)
+#define RANGE_CHARGE	4096		/* records between charges */
+
+struct rg {
+	const struct profile	*p;
+	const struct timeline	*tl;
+	struct profile_builder	*b;
+	int64_t			 a, e;
+	const uint8_t		*keep;		/* threads, or NULL: all */
+	int64_t			*vals;		/* [nnodes][nmetrics] */
+	uint8_t			*hit;		/* [nnodes] */
+	uint32_t		*out;		/* [nnodes] */
+	struct cost		*cost;
+	int			 status;
+	char			*cause;
+};
+
+static int	rg_error(struct rg *, int, const char *, ...)
+		    __attribute__((__format__(__printf__, 3, 4)));
+static int	rg_charge(struct rg *, uint64_t);
+static int	rg_add(struct rg *, const struct timeline_rec *, int64_t,
+		    int64_t, int);
+static int	rg_inside(struct rg *);
+static int	rg_outside(struct rg *);
+static int	rg_choose(const struct rg *);
+static int	rg_nodes(struct rg *);
+static int	rg_times(struct rg *);
+
+static int
+rg_error(struct rg *x, int status, const char *fmt, ...)
+{
+	va_list	 ap;
+
+	x->status = status;
+	free(x->cause);
+	x->cause = NULL;
+	va_start(ap, fmt);
+	cause_vset(&x->cause, fmt, ap);
+	va_end(ap);
+	return (-1);
+}
+
+static int
+rg_charge(struct rg *x, uint64_t n)
+{
+	char	*why;
+
+	if (cost_charge(x->cost, n) == 0)
+		return (0);
+	if ((why = cost_message(x->cost)) == NULL)
+		return (rg_error(x, 500, "out of memory"));
+	rg_error(x, 503, "%s", why);
+	free(why);
+	return (-1);
+}
+
+/*
+ * The range= (base_range= when base is set) and thread= of a query.
+ * -1 with *cause if out of memory (the values were checked by
+ * query_parse).
+ */
+int
+range_parse(const struct query *q, int base, struct range *r, char **cause)
+{
+	const char	*v, *s, *nl;
+	size_t		 n;
+
+	memset(r, 0, sizeof *r);
+	v = query_str(q, base ? QUERY_BASE_RANGE : QUERY_RANGE);
+	if (*v != '\0') {
+		if (query_range(v, &r->a, &r->b) == -1) {
+			cause_set(cause, "%s: must be two numbers A,B of "
+			    "seconds, A before B", base ? "base_range" :
+			    "range");
+			return (-1);
+		}
+		r->timed = 1;
+	}
+	v = query_str(q, QUERY_THREAD);
+	if (*v == '\0')
+		return (0);
+	for (n = 1, s = v; (s = strchr(s, '\n')) != NULL; s++)
+		n++;
+	if ((r->threads = calloc(n, sizeof *r->threads)) == NULL)
+		goto nomem;
+	for (s = v; r->nthreads < n; s = nl + 1) {
+		nl = strchr(s, '\n');
+		if ((r->threads[r->nthreads] = strndup(s, nl ? (size_t)(nl -
+		    s) : strlen(s))) == NULL)
+			goto nomem;
+		r->nthreads++;
+		if (nl == NULL)
+			break;
+	}
+	return (0);
+nomem:
+	range_clear(r);
+	cause_set(cause, "out of memory");
+	return (-1);
+}
+
+void
+range_clear(struct range *r)
+{
+	size_t	 i;
+
+	for (i = 0; i < r->nthreads; i++)
+		free(r->threads[i]);
+	free(r->threads);
+	memset(r, 0, sizeof *r);
+}
+
+/* Does the range restrict anything? */
+int
+range_active(const struct range *r)
+{
+	return (r->timed || r->nthreads > 0);
+}
+
+/*
+ * The range as clock times [*a, *e) of p's timeline (everything when no
+ * interval is given). -1 if p has no timeline.
+ */
+int
+range_clock(const struct profile *p, const struct range *r, int64_t *a,
+    int64_t *e)
+{
+	if (p->timeline == NULL)
+		return (-1);
+	*a = r->timed ? timeline_time(p->timeline, r->a) : -RANGE_LIMIT;
+	*e = r->timed ? timeline_time(p->timeline, r->b) : RANGE_LIMIT;
+	return (0);
+}
+
+/*
+ * The threads thread= keeps, one flag each, or NULL with *status 0 when
+ * it keeps them all; NULL with *status and *cause on failure (404: a
+ * value names no thread).
+ */
+uint8_t *
+range_threads(const struct profile *p, const struct range *r, int *status,
+    char **cause)
+{
+	const struct timeline	*tl = p->timeline;
+	uint8_t			*keep;
+	uint32_t		 i;
+	size_t			 k;
+	int			 m, any;
+
+	*status = 0;
+	if (r->nthreads == 0 || tl == NULL)
+		return (NULL);
+	if ((keep = calloc(tl->nthreads ? tl->nthreads : 1, 1)) == NULL)
+		goto nomem;
+	for (k = 0; k < r->nthreads; k++) {
+		for (any = 0, i = 0; i < tl->nthreads; i++) {
+			if ((m = timeline_thread_match(tl, p->strings, i,
+			    r->threads[k])) == -1)
+				goto nomem;
+			if (m) {
+				keep[i] = 1;
+				any = 1;
+			}
+		}
+		if (!any) {
+			free(keep);
+			*status = 404;
+			cause_set(cause, "thread=%s: no such thread (cmd=timeline "
+			    "lists them)", r->threads[k]);
+			return (NULL);
+		}
+	}
+	return (keep);
+nomem:
+	free(keep);
+	*status = 500;
+	cause_set(cause, "out of memory");
+	return (NULL);
+}
+
+/* Add record r's values within [a, e) to its node's, times sign. */
+static inline int
+rg_add(struct rg *x, const struct timeline_rec *r, int64_t a, int64_t e,
+    int sign)
+{
+	uint32_t	 k, nm = x->p->nmetrics;
+	int64_t		 v, *s = &x->vals[(size_t)r->node * nm];
+
+	for (k = 0; k < nm; k++) {
+		if ((v = timeline_value(x->tl, k, r, a, e)) == 0)
+			continue;
+		if (sign < 0 ? __builtin_sub_overflow(s[k], v, &s[k]) :
+		    __builtin_add_overflow(s[k], v, &s[k]))
+			return (rg_error(x, 500, "values overflow 64 bits"));
+	}
+	return (0);
+}
+
+/*
+ * Pass 1, the records within the range: each leaf node's values, the
+ * sum of what its records there give.
+ */
+static int
+rg_inside(struct rg *x)
+{
+	struct timeline_iter	 it;
+	struct timeline_rec	 r;
+	uint64_t		 seen = 0;
+
+	timeline_seek(&it, x->tl, x->a);
+	while (timeline_next(&it, &r) && r.t < x->e) {
+		if (++seen % RANGE_CHARGE == 0 &&
+		    rg_charge(x, RANGE_CHARGE) == -1)
+			return (-1);
+		if (x->keep != NULL && !x->keep[r.thread])
+			continue;
+		if (rg_add(x, &r, x->a, x->e, 1) == -1)
+			return (-1);
+	}
+	return (0);
+}
+
+/*
+ * Pass 1 the other way, when the records give every value
+ * (TIMELINE_F_COMPLETE) and fewer lie outside the range than in it:
+ * each node's values less what its records before and after the range
+ * give. The records before it are those from the first to the range's
+ * start; after it, from the first block that may hold a record ending
+ * past the range's end (timeline_seek) to the last: what a record
+ * straddling an end gives is cut there, so none counts twice.
+ */
+static int
+rg_outside(struct rg *x)
+{
+	const struct profile	*p = x->p;
+	struct timeline_iter	 it;
+	struct timeline_rec	 r;
+	uint64_t		 seen = 0;
+	uint32_t		 n, k, nm = p->nmetrics;
+
+	if (rg_charge(x, (uint64_t)p->nnodes * nm) == -1)
+		return (-1);
+	for (k = 0; k < nm; k++) {
+		if (x->tl->mode[k] == TIMELINE_NONE)
+			continue;
+		for (n = 0; n < p->nnodes; n++)
+			x->vals[(size_t)n * nm + k] = p->metrics[k].self[n];
+	}
+	timeline_iter_init(&it, x->tl);
+	while (timeline_next(&it, &r) && r.t < x->a) {
+		if (++seen % RANGE_CHARGE == 0 &&
+		    rg_charge(x, RANGE_CHARGE) == -1)
+			return (-1);
+		if (rg_add(x, &r, -RANGE_LIMIT, x->a, -1) == -1)
+			return (-1);
+	}
+	timeline_seek(&it, x->tl, x->e);
+	while (timeline_next(&it, &r)) {
+		if (++seen % RANGE_CHARGE == 0 &&
+		    rg_charge(x, RANGE_CHARGE) == -1)
+			return (-1);
+		if (rg_add(x, &r, x->e, RANGE_LIMIT, -1) == -1)
+			return (-1);
+	}
+	return (0);
+}
+
+/*
+ * Which way reads fewer records: about those from the range's start to
+ * its end, against those before it and after it. 1: outside.
+ */
+static int
+rg_choose(const struct rg *x)
+{
+	const struct timeline	*tl = x->tl;
+	struct timeline_iter	 ia, ie;
+	uint64_t		 lo = 0, hi = tl->nindex, mid, in, out, before;
+
+	if (!(tl->flags & TIMELINE_F_COMPLETE) || x->keep != NULL ||
+	    tl->nindex == 0)
+		return (0);
+	timeline_seek(&ia, tl, x->a);
+	timeline_seek(&ie, tl, x->e);
+	/* The first block starting at or after the range's end. */
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (tl->index[mid].t < x->e)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	in = lo * TIMELINE_BLOCK - (ia.i < lo * TIMELINE_BLOCK ? ia.i :
+	    lo * TIMELINE_BLOCK);
+	for (lo = 0, hi = tl->nindex; lo < hi;) {
+		mid = lo + (hi - lo) / 2;
+		if (tl->index[mid].t < x->a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	before = lo * TIMELINE_BLOCK;
+	out = before + (tl->n - (ie.i < tl->n ? ie.i : tl->n));
+	return (out < in);
+}
+
+/* The nodes with a value and their ancestors, parents first, with them. */
+static int
+rg_nodes(struct rg *x)
+{
+	const struct profile	*p = x->p;
+	uint32_t		 n, k, nm = p->nmetrics;
+	int64_t			 v;
+
+	if (rg_charge(x, (uint64_t)p->nnodes * 2) == -1)
+		return (-1);
+	for (n = 0; n < p->nnodes; n++) {
+		for (k = 0; k < nm; k++) {
+			if (x->vals[(size_t)n * nm + k] != 0) {
+				x->hit[n] = 1;
+				break;
+			}
+		}
+	}
+	x->hit[PROFILE_ROOT] = 1;
+	for (n = p->nnodes - 1; n > 0; n--) {
+		if (x->hit[n])
+			x->hit[p->node_parent[n]] = 1;
+	}
+	if (profile_builder_graft(x->b, p, x->hit, x->out) == -1)
+		return (rg_error(x, 500, "%s", profile_builder_error(x->b)));
+	for (n = 0; n < p->nnodes; n++) {
+		if (!x->hit[n])
+			continue;
+		for (k = 0; k < nm; k++) {
+			if ((v = x->vals[(size_t)n * nm + k]) != 0 &&
+			    profile_builder_add(x->b, x->out[n], (int)k, v) ==
+			    -1)
+				return (rg_error(x, 500, "%s",
+				    profile_builder_error(x->b)));
+		}
+	}
+	return (0);
+}
+
+/*
+ * Pass 2: the records in the range, cut to it, on the derived timeline,
+ * and the sample sequence (metric 0's values, in time order, runs of a
+ * node merged).
+ */
+static int
+rg_times(struct rg *x)
+{
+	struct timeline_iter	 it;
+	struct timeline_rec	 r;
+	uint64_t		 seen = 0;
+	uint32_t		 last = PROFILE_NONE, node;
+	int64_t			 t, d, w, v, run = 0;
+	int			 in;
+
+	if (profile_builder_times_like(x->b, x->p, x->a, x->e, x->keep) == -1)
+		return (rg_error(x, 500, "%s", profile_builder_error(x->b)));
+	timeline_seek(&it, x->tl, x->a);
+	while (timeline_next(&it, &r) && r.t < x->e) {
+		if (++seen % RANGE_CHARGE == 0 &&
+		    rg_charge(x, RANGE_CHARGE) == -1)
+			return (-1);
+		if (x->keep != NULL && !x->keep[r.thread])
+			continue;
+		in = r.t >= x->a;
+		d = timeline_overlap(&r, x->a, x->e);
+		if (!in && d == 0)
+			continue;
+		t = in ? r.t : x->a;
+		w = in ? r.w : 0;
+		/* A record that gives nothing made no node. */
+		if ((node = x->out[r.node]) == PROFILE_NONE)
+			continue;
+		if (profile_builder_timed(x->b, node, r.thread, t, d, w) == -1)
+			return (rg_error(x, 500, "%s",
+			    profile_builder_error(x->b)));
+		if ((v = timeline_value(x->tl, 0, &r, x->a, x->e)) == 0)
+			continue;
+		if (node != last && run != 0 &&
+		    profile_builder_sample(x->b, last, run) == -1)
+			return (rg_error(x, 500, "%s",
+			    profile_builder_error(x->b)));
+		run = node == last ? run + v : v;
+		last = node;
+	}
+	if (run != 0 && profile_builder_sample(x->b, last, run) == -1)
+		return (rg_error(x, 500, "%s", profile_builder_error(x->b)));
+	return (0);
+}
+
+/*
+ * The profile of p's samples in range r: NULL with *status and *cause
+ * on failure (400 when p records no times). times: the derived profile
+ * keeps its timeline and sample sequence too (the reports that draw
+ * time need them; the others do not pay for them). Records are charged
+ * to cost.
+ */
+struct profile *
+range_apply(const struct profile *p, const struct range *r, int times,
+    struct cost *cost, int *status, char **cause)
+{
+	struct rg	 x;
+	struct profile	*out = NULL;
+	uint8_t		*keep = NULL;
+
+	memset(&x, 0, sizeof x);
+	x.p = p;
+	x.tl = p->timeline;
+	x.cost = cost;
+	if (x.tl == NULL) {
+		rg_error(&x, 400, "%s: this profile (%s) records no times "
+		    "(deepq-formats(5) says which formats do)", r->timed ?
+		    "range=" : "thread=", p->format);
+		goto fail;
+	}
+	(void)range_clock(p, r, &x.a, &x.e);
+	if ((keep = range_threads(p, r, &x.status, &x.cause)) == NULL &&
+	    x.status != 0)
+		goto fail;
+	x.keep = keep;
+	if ((x.vals = calloc((size_t)p->nmetrics * p->nnodes,
+	    sizeof *x.vals)) == NULL ||
+	    (x.hit = calloc(p->nnodes, 1)) == NULL ||
+	    (x.out = malloc(p->nnodes * sizeof *x.out)) == NULL ||
+	    (x.b = profile_builder_create(p->format)) == NULL) {
+		rg_error(&x, 500, "out of memory");
+		goto fail;
+	}
+	profile_builder_set_max_nodes(x.b, p->nnodes + 1);
+	if (profile_builder_like(x.b, p) == -1) {
+		rg_error(&x, 500, "%s", profile_builder_error(x.b));
+		goto fail;
+	}
+	if ((!times && rg_choose(&x) ? rg_outside(&x) : rg_inside(&x)) ==
+	    -1 || rg_nodes(&x) == -1 || (times && rg_times(&x) == -1))
+		goto fail;
+	if ((out = profile_builder_finish(x.b, &x.cause)) == NULL) {
+		x.b = NULL;
+		x.status = 500;
+		goto fail;
+	}
+	x.b = NULL;
+	if (p->source != NULL)
+		out->source = strdup(p->source);
+	goto done;
+fail:
+	*status = x.status ? x.status : 500;
+	if (cause != NULL) {
+		*cause = x.cause;
+		x.cause = NULL;
+	}
+done:
+	profile_builder_free(x.b);
+	free(x.cause);
+	free(x.vals);
+	free(x.hit);
+	free(x.out);
+	free(keep);
+	return (out);
+}

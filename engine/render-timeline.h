@@ -1,0 +1,35 @@
+/*
+ * Copyright (c) 2026 The deepq developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+#ifndef RENDER_TIMELINE_H
+#define RENDER_TIMELINE_H
+
+/*
+ * The time views (timeline, heat map, flame chart) inline in an HTML
+ * page, from their report's JSON: render-html.c draws a DISPLAY_TIMELINE
+ * block with it.
+ */
+
+#include <jansson.h>
+
+struct outbuf;
+struct query;
+struct render_context;
+
+int	 render_timeline_inline(struct outbuf *, const json_t *,
+	    const struct query *, const struct render_context *);
+
+#endif /* RENDER_TIMELINE_H */
