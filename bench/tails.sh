@@ -82,7 +82,8 @@ for f in tails-50 tails-200 deep-50 deep-200; do
 done
 for s in tails deep; do
 	eval "w50=\$w_${s}_50 w200=\$w_${s}_200 c50=\$c_${s}_50 c200=\$c_${s}_200"
-	echo "$s growth 50 -> 200 MB: time per MB x$(echo "scale=2; $w200 /
-	    $w50" | bc) wall, x$(echo "scale=2; $c200 / $c50" | bc) CPU" \
+	w=$(echo "scale=2; $w200 / $w50" | bc)
+	c=$(echo "scale=2; $c200 / $c50" | bc)
+	echo "$s growth 50 -> 200 MB: time per MB x$w wall, x$c CPU" \
 	    "(1.00 = linear)"
 done
