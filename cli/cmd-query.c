@@ -193,6 +193,7 @@ cmd_query(int argc, char **argv)
 		{ "local", no_argument, NULL, 'l' },
 		{ "max-decompressed", required_argument, NULL, 'z' },
 		{ "reader", required_argument, NULL, 'r' },
+		{ "source", required_argument, NULL, 'S' },
 		{ "static-base", required_argument, NULL, 's' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -202,12 +203,14 @@ cmd_query(int argc, char **argv)
 	const char		*reader = NULL, *qs, *static_base = NULL;
 	const char		*maxdec = NULL;
 	struct query_base	 qb;
+	struct config		*src = NULL;
 	char			*cause = NULL, *end, *bname;
 	int			 ch, rc, local = 0;
 	double			 gate = -1;
 
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "g:lr:s:z:", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "g:lr:S:s:z:", longopts, NULL))
+	    != -1) {
 		switch (ch) {
 		case 'g':
 			gate = strtod(optarg, &end);
@@ -225,6 +228,14 @@ cmd_query(int argc, char **argv)
 		case 's':
 			/* Where pages find deepq.css and deepq.js (www/). */
 			static_base = optarg;
+			break;
+		case 'S':
+			/* cmd=source's roots, in this process: --local. */
+			if (src == NULL && (src = conf_create()) == NULL)
+				err(1, NULL);
+			if (conf_add_source_root(src, optarg, &cause) == -1)
+				errx(1, "--source %s", cause);
+			local = 1;
 			break;
 		case 'z':
 			/* In this process: --local (a server has its own). */
@@ -256,6 +267,7 @@ cmd_query(int argc, char **argv)
 		ctx.render.file = argv[0];
 		ctx.render.static_base = static_base;
 		ctx.report.name = argv[0];
+		ctx.report.source_roots = src != NULL ? src->source_root : NULL;
 		ctx.base_load = query_base_load;
 		ctx.base_arg = &qb;
 		/* One query: its index builds only what that query needs. */
@@ -275,6 +287,7 @@ cmd_query(int argc, char **argv)
 	else if (gate >= 0 && query_gate(a, gate))
 		rc = 3;
 	answer_free(a);
+	conf_free(src);
 	profile_free(p);
 	profile_free(qb.profile);
 	free(qb.name);

@@ -524,6 +524,7 @@ main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "listen", required_argument, NULL, 'l' },
+		{ "source", required_argument, NULL, 's' },
 		{ "www", required_argument, NULL, 'w' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -537,11 +538,19 @@ main(int argc, char **argv)
 	sigset_t		 set;
 	unsigned int		 bound;
 	int			 ch, e, sig, waited;
+	char			*sources[16];
+	size_t			 nsources = 0, i;
 
-	while ((ch = getopt_long(argc, argv, "l:w:", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "l:s:w:", longopts, NULL)) !=
+	    -1) {
 		switch (ch) {
 		case 'l':
 			listen = optarg;
+			break;
+		case 's':
+			if (nsources == sizeof sources / sizeof sources[0])
+				errx(1, "--source: at most %zu", nsources);
+			sources[nsources++] = optarg;
 			break;
 		case 'w':
 			www = optarg;
@@ -560,6 +569,14 @@ main(int argc, char **argv)
 		err(1, "%s", argv[0]);
 	if ((w.cfg = conf_load(NULL, &cause)) == NULL)
 		errx(1, "%s", cause ? cause : "out of memory");
+	/*
+	 * The servers we start get them (client-spawn.c): cmd=source
+	 * reads there, beneath each, and nowhere else.
+	 */
+	for (i = 0; i < nsources; i++) {
+		if (conf_add_source_root(w.cfg, sources[i], &cause) == -1)
+			errx(1, "--source %s", cause);
+	}
 	/*
 	 * Run from a build tree, use its server and assets unless the
 	 * configured server exists: `sh setup.sh demo' installs nothing.

@@ -41,7 +41,7 @@ static const struct {
 	    "[--label key=value]... [--time iso8601] [--user name] "
 	    "[--password-file file] [--quiet] file ..." },
 	{ "query", cmd_query, "query [--local] [--reader name] [--static-base url] "
-	    "[--max-decompressed MB] file [query]" },
+	    "[--source dir]... [--max-decompressed MB] file [query]" },
 	{ "status", cmd_status, "status [--json]" },
 	{ "stop", cmd_stop, "stop file | --all" },
 	{ "web", cmd_web, DEEPQ_WEB_USAGE },

@@ -24,7 +24,8 @@
  */
 
 /* deepq web's usage line, shared with deepq-web (cli/deepq-web.c). */
-#define DEEPQ_WEB_USAGE	"web [--listen address:port] [--www dir] dir"
+#define DEEPQ_WEB_USAGE	"web [--listen address:port] [--source dir]... " \
+			"[--www dir] dir"
 
 void	deepq_usage(void) __attribute__((__noreturn__));
 void	deepq_input_limit(const char *);

@@ -99,7 +99,7 @@ int
 client_spawn(const struct config *cfg, const char *rundir, const char *key,
     const char *path, char **cause)
 {
-	char		*argv[16], *envp[NKEEP + 2], idle[16], *emsg = NULL;
+	char		*argv[20], *envp[NKEEP + 2], idle[16], *emsg = NULL;
 	char		**ep;
 	size_t		 i, k, n = 0, e = 0;
 	pid_t		 pid, w;
@@ -119,6 +119,11 @@ client_spawn(const struct config *cfg, const char *rundir, const char *key,
 	argv[n++] = (char *)"3";
 	argv[n++] = (char *)"-r";
 	argv[n++] = (char *)rundir;
+	/* The source roots as the front end has them (deepq web --source). */
+	if (cfg->source_root[0] != '\0') {
+		argv[n++] = (char *)"-s";
+		argv[n++] = cfg->source_root;
+	}
 	argv[n++] = (char *)"--";
 	argv[n++] = (char *)path;
 	argv[n] = NULL;

@@ -46,6 +46,7 @@ enum conf_type {
 	CONF_STRING,
 	CONF_PATH,		/* absolute path, or empty for the default */
 	CONF_URL,		/* /path or http(s)://..., or empty for none */
+	CONF_PATHS,		/* absolute paths separated by ':', or empty */
 	CONF_INT,
 	CONF_U64,
 	CONF_SIZE,
@@ -84,6 +85,7 @@ static const struct conf_key conf_keys[] = {
 	    "seconds" },
 	{ "runtime_dir", CONF_PATH, OFF(runtime_dir), 0, 0, NULL },
 	{ "server_path", CONF_PATH, OFF(server_path), 0, 0, NULL },
+	{ "source_root", CONF_PATHS, OFF(source_root), 0, 4096, NULL },
 	{ "static_url", CONF_STRING, OFF(static_url), 0, 1024, NULL },
 	{ "want_max_age", CONF_INT, OFF(want_max_age), 1, 86400,
 	    "seconds" },
@@ -118,8 +120,10 @@ conf_create(void)
 	c->server_path = strdup(DEEPQ_SBINDIR "/deepq-server");
 	c->static_url = strdup("");
 	c->index_url = strdup("");
+	c->source_root = strdup("");
 	if (c->profile_root == NULL || c->runtime_dir == NULL ||
 	    c->cache_dir == NULL || c->index_url == NULL ||
+	    c->source_root == NULL ||
 	    c->server_path == NULL || c->static_url == NULL) {
 		conf_free(c);
 		return (NULL);
@@ -153,6 +157,7 @@ conf_free(struct config *c)
 	free(c->server_path);
 	free(c->static_url);
 	free(c->index_url);
+	free(c->source_root);
 	free(c);
 }
 
@@ -178,6 +183,18 @@ conf_set(struct config *c, const char *key, const char *value,
 		return (-1);
 	}
 	switch (k->type) {
+	case CONF_PATHS:
+		/* Each an absolute path: a relative one names nothing. */
+		for (s = (char *)value; *s != '\0'; s += strcspn(s, ":")) {
+			if (*s == ':')
+				s++;
+			if (*s != '/') {
+				cause_set(cause, "%s: not a list of absolute "
+				    "paths separated by ':': %s", key, value);
+				return (-1);
+			}
+		}
+		goto string;
 	case CONF_PATH:
 		if (*value != '\0' && *value != '/') {
 			cause_set(cause, "%s: not an absolute path: %s", key,
@@ -196,6 +213,7 @@ conf_set(struct config *c, const char *key, const char *value,
 		}
 		/* FALLTHROUGH */
 	case CONF_STRING:
+	string:
 		if (k->max != 0 && strlen(value) > (size_t)k->max) {
 			cause_set(cause, "%s: longer than %lld bytes", key,
 			    (long long)k->max);
@@ -244,6 +262,40 @@ range:
 	cause_set(cause, "%s: must be an integer from %lld to %lld %s: %s",
 	    key, (long long)k->min, (long long)k->max, k->unit, value);
 	return (-1);
+}
+
+/*
+ * Add directory dir (made absolute and canonical) to source_root, as
+ * deepq web --source and deepq query --source do. -1 with *cause.
+ */
+int
+conf_add_source_root(struct config *c, const char *dir, char **cause)
+{
+	struct stat	 st;
+	char		*rp, *list;
+	int		 rc;
+
+	if ((rp = realpath(dir, NULL)) == NULL) {
+		cause_set(cause, "%s: %s", dir, strerror(errno));
+		return (-1);
+	}
+	if (stat(rp, &st) == -1 || !S_ISDIR(st.st_mode) ||
+	    strchr(rp, ':') != NULL) {
+		cause_set(cause, "%s: %s", dir, strchr(rp, ':') != NULL ?
+		    "a source root may not hold ':'" : "not a directory");
+		free(rp);
+		return (-1);
+	}
+	if (asprintf(&list, "%s%s%s", c->source_root, *c->source_root ? ":" :
+	    "", rp) == -1) {
+		free(rp);
+		cause_set(cause, "out of memory");
+		return (-1);
+	}
+	free(rp);
+	rc = conf_set(c, "source_root", list, cause);
+	free(list);
+	return (rc);
 }
 
 /* Strip leading and trailing blanks in place. */

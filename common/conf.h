@@ -42,6 +42,7 @@ struct config {
 	char		*server_path;	/* the deepq-server binary */
 	char		*static_url;	/* URL prefix of www/ assets, "" none */
 	char		*index_url;	/* the site's own profile index, "" none */
+	char		*source_root;	/* ':'-separated directories, "" none */
 	int		 index_entries;	/* deepq.cgi's cmd=index, 0 = none */
 	int		 idle_timeout;	/* seconds */
 	int		 max_servers;
@@ -64,6 +65,7 @@ struct config	*conf_load(const char *, char **);
 int		 conf_set(struct config *, const char *, const char *,
 		     char **);
 void		 conf_free(struct config *);
+int		 conf_add_source_root(struct config *, const char *, char **);
 char		*conf_runtime_dir(const struct config *, char **);
 char		*conf_cache_dir(const struct config *, const char *, char **);
 

@@ -147,7 +147,18 @@ fail:
 int
 profpath_openat(int dirfd, const char *rel)
 {
-	int	 flags = O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK, fd;
+	return (profpath_openat_flags(dirfd, rel, O_RDONLY | O_CLOEXEC |
+	    O_NOCTTY | O_NONBLOCK));
+}
+
+/*
+ * profpath_openat with open(2) flags of the caller's: O_PATH to look at
+ * a file before opening it (O_PATH | O_NOFOLLOW gives a link itself).
+ */
+int
+profpath_openat_flags(int dirfd, const char *rel, int flags)
+{
+	int	 fd;
 #ifdef HAVE_LINUX_OPENAT2_H
 	struct open_how	 how;
 	int		 tries;

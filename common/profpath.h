@@ -47,6 +47,7 @@ struct profpath {
 extern int profpath_force_walk;
 
 int	profpath_openat(int, const char *);
+int	profpath_openat_flags(int, const char *, int);
 int	profpath_open_checked(const char *, dev_t, ino_t, struct stat *,
 	    char **);
 int	profpath_resolve(const char *, const char *, struct profpath *, int *,

@@ -31,7 +31,7 @@
 
 #define CMDS	"menu|top|tree|func|callers|modules|module|cliques|clique|" \
 		"flame|folded|callgrind|pprof|speedscope|dump|status|shutdown|search|" \
-		"index|timeline|heatmap"
+		"index|timeline|heatmap|source"
 
 static const struct query_keyinfo query_keys[QUERY_NKEYS] = {
 	[QUERY_FILE] = { "file", QUERY_TYPE_STRING, NULL, 0, 4096, "",

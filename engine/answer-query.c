@@ -215,6 +215,8 @@ answer_query_parsed(const struct profile *p, const struct query *q,
 	int				 status, estimated;
 
 	format = query_str(q, QUERY_FORMAT);
+	if (rc.origin == NULL)
+		rc.origin = p;
 	/* One budget for the whole query: transforms and report alike. */
 	cost_init(&budget, rc.max_cost, rc.max_msec);
 	rc.cost = &budget;

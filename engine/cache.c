@@ -30,6 +30,7 @@
 #include "cache.h"
 #include "callgraph.h"
 #include "cause.h"
+#include "lines.h"
 #include "outbuf.h"
 #include "profile.h"
 #include "reader.h"
@@ -110,6 +111,20 @@ struct cache_in {
 	uint64_t	 left;
 };
 
+/*
+ * The section of the costs by source line (lines.h), after the cliques:
+ * this head, then, when present, the rows' block as lines_layout() lays
+ * it out.
+ */
+struct cache_lines_head {
+	uint32_t	 present;
+	uint32_t	 flags;
+	uint32_t	 nfuncs;
+	uint32_t	 nmetrics;
+	uint32_t	 nrows;
+	uint32_t	 ncalls;
+};
+
 static void	out_bytes(struct cache_out *, const void *, size_t);
 static void	out_pad(struct cache_out *);
 static void	out_string(struct cache_out *, const char *);
@@ -125,6 +140,8 @@ static int	cache_check_cliques(const struct profile *, const uint32_t *,
 		    const uint8_t *);
 static void	cache_write_times(struct cache_out *, const struct timeline *);
 static int	cache_take_times(struct cache_in *, struct profile *);
+static void	cache_write_lines(struct cache_out *, const struct profile *);
+static int	cache_take_lines(struct cache_in *, struct profile *);
 
 /* Mix one 8-byte word into a running hash. */
 static inline uint64_t
@@ -363,6 +380,7 @@ cache_write(const struct profile *p, const struct callgraph *graph,
 	callgraph_free(own);
 	own = NULL;
 	cache_write_times(&o, p->timeline);
+	cache_write_lines(&o, p);
 
 	memcpy(h.magic, CACHE_MAGIC, sizeof h.magic);
 	h.version = CACHE_VERSION;
@@ -411,6 +429,66 @@ fail:
 	(void)unlink(tmp);
 	free(tmp);
 	return (-1);
+}
+
+/* The section of the costs by source line (its head alone if none). */
+static void
+cache_write_lines(struct cache_out *o, const struct profile *p)
+{
+	struct cache_lines_head	 h;
+	const struct profile_lines *l = p->lines;
+	size_t			 off[LINES_ARRAYS], len;
+
+	memset(&h, 0, sizeof h);
+	if (l != NULL && lines_layout(l, off, &len) == 0) {
+		h.present = 1;
+		h.flags = l->flags;
+		h.nfuncs = l->nfuncs;
+		h.nmetrics = l->nmetrics;
+		h.nrows = l->nrows;
+		h.ncalls = l->ncalls;
+	}
+	out_bytes(o, &h, sizeof h);
+	out_pad(o);
+	/* The block is the arrays, laid out as lines_layout() says. */
+	if (h.present)
+		out_bytes(o, l->block != NULL ? l->block : (const void *)
+		    l->func_rows, len);
+}
+
+/*
+ * The section of the costs by source line, into p->lines when present:
+ * the arrays stay in the mapping. -1 if its sizes disagree.
+ */
+static int
+cache_take_lines(struct cache_in *in, struct profile *p)
+{
+	const struct cache_lines_head *h;
+	struct profile_lines	*l;
+	const void		*block;
+	size_t			 off[LINES_ARRAYS], len;
+
+	if ((h = in_take(in, 1, sizeof *h)) == NULL || h->present > 1)
+		return (-1);
+	if (!h->present)
+		return (0);
+	if ((l = calloc(1, sizeof *l)) == NULL)
+		return (-1);
+	l->flags = h->flags;
+	l->nfuncs = h->nfuncs;
+	l->nmetrics = h->nmetrics;
+	l->nrows = h->nrows;
+	l->ncalls = h->ncalls;
+	if (l->nfuncs != p->nfuncs || l->nmetrics != p->nmetrics ||
+	    (l->flags & ~(uint32_t)LINES_FLAGS) != 0 ||
+	    lines_layout(l, off, &len) == -1 ||
+	    (block = in_take(in, len, 1)) == NULL ||
+	    lines_map(l, block, len) == -1) {
+		free(l);
+		return (-1);
+	}
+	p->lines = l;
+	return (0);
 }
 
 /* Take n elements of size sz from the payload, 8-byte aligned after. */
@@ -753,7 +831,8 @@ cache_load(const char *path, const struct stat *src, char **cause)
 	TAKE(clique, h.nfuncs, sizeof *clique);
 	TAKE(recursive, h.nfuncs, sizeof *recursive);
 #undef TAKE
-	if (cache_take_times(&in, p) == -1 || in.left != 0)
+	if (cache_take_times(&in, p) == -1 ||
+	    cache_take_lines(&in, p) == -1 || in.left != 0)
 		goto corrupt;
 
 	/*
@@ -765,7 +844,8 @@ cache_load(const char *path, const struct stat *src, char **cause)
 	if (cache_check(p, &h) == -1 || cache_check_nodes(p) == -1 ||
 	    cache_check_cliques(p, clique, recursive) == -1 ||
 	    (p->timeline != NULL && timeline_check(p->timeline, p->nnodes,
-	    h.nstrings, p->nmetrics) == -1))
+	    h.nstrings, p->nmetrics) == -1) ||
+	    (p->lines != NULL && lines_check(p->lines, h.nstrings) == -1))
 		goto corrupt;
 	cksum = cache_sum(&h, (const char *)p->map + sizeof h);
 	if (cksum != h.checksum) {

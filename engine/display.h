@@ -59,6 +59,7 @@ enum display_kind {
 #define DISPLAY_DIM	0x20	/* zero or negligible value */
 #define DISPLAY_UP	0x40	/* a change up (comparisons) */
 #define DISPLAY_DOWN	0x80	/* a change down */
+#define DISPLAY_CODE	0x100	/* a line of source code, as it is */
 #define DISPLAY_HEAT_SHIFT 12	/* share of the total, in tenths */
 #define DISPLAY_HEAT(share)	((int)(share) << DISPLAY_HEAT_SHIFT)
 
@@ -68,6 +69,9 @@ struct display_cell {
 	char		*toggle;	/* tree: link that opens or closes */
 	char		*aux;		/* a second, minor link (HTML only) */
 	char		*auxtext;	/* its text */
+	char		*more;		/* a third link (HTML only) */
+	char		*moretext;	/* its text */
+	char		*anchor;	/* HTML id a link's #fragment names */
 	int		 flags;
 	uint32_t	 indent;
 	uint32_t	 span;		/* group header: columns it covers */
@@ -140,6 +144,10 @@ char		*display_seconds(double);
 void		 display_aux(struct display *, struct display_cell *,
 		     const char *, const char *);
 void		 display_aux_take(struct display *, struct display_cell *,
+		     const char *, char *);
+void		 display_anchor(struct display *, struct display_cell *,
+		     const char *);
+void		 display_more_take(struct display *, struct display_cell *,
 		     const char *, char *);
 
 #endif /* DISPLAY_H */

@@ -22,6 +22,7 @@
 #include "cause.h"
 #include "childset.h"
 #include "idmap.h"
+#include "lines.h"
 #include "profile.h"
 #include "profile-builder.h"
 #include "strpool.h"
@@ -49,6 +50,7 @@ struct profile_builder {
 	uint32_t	 nodecap;
 	uint32_t	 funccap;
 	uint32_t	 samplecap;
+	struct lines_builder *lines;	/* made by the first line frame */
 	uint32_t	 max_nodes;
 	struct timeline_builder *times;	/* NULL until a clock is declared */
 	int		 times_told;	/* whether the records are complete is
@@ -160,6 +162,7 @@ profile_builder_free(struct profile_builder *b)
 	idmap_clear(&b->funcs);
 	free(b->byname);
 	timeline_builder_free(b->times);
+	lines_builder_free(b->lines);
 	profile_free(b->p);
 	free(b);
 }
@@ -377,6 +380,13 @@ profile_builder_func_location(struct profile_builder *b, uint32_t f,
 	    (s = profile_builder_string(b, file, filelen)) != STRPOOL_NONE)
 		b->p->func_file[f] = s;
 	b->p->func_line[f] = line;
+}
+
+/* The file (string id, 0 if unknown) recorded for function f. */
+uint32_t
+profile_builder_func_file(const struct profile_builder *b, uint32_t f)
+{
+	return (f < b->p->nfuncs ? b->p->func_file[f] : 0);
 }
 
 /* Find or create the child of parent for function f. */
@@ -853,6 +863,125 @@ profile_builder_graft(struct profile_builder *b, const struct profile *src,
 	return (0);
 }
 
+/*
+ * The frame of function f at a line of a file (a string id of
+ * profile_builder_string, 0 if unknown); line 0 is an unknown line.
+ * PROFILE_NONE with the error set on failure.
+ */
+uint32_t
+profile_builder_line_frame(struct profile_builder *b, uint32_t f,
+    uint32_t file, uint32_t line)
+{
+	uint32_t	 fr;
+
+	if (f >= b->p->nfuncs || file >= strpool_count(b->p->strings)) {
+		b->error = "bad function or file";
+		return (PROFILE_NONE);
+	}
+	if (b->lines == NULL) {
+		if ((b->lines = lines_builder_create()) == NULL)
+			return (PROFILE_NONE);
+		lines_builder_set_max(b->lines, b->max_nodes);
+	}
+	if ((fr = lines_builder_frame(b->lines, f, file, line, 0, 0)) ==
+	    LINES_NONE)
+		b->error = lines_builder_error(b->lines);
+	return (fr == LINES_NONE ? PROFILE_NONE : fr);
+}
+
+/* The frame of function f at an address (a profile without lines). */
+uint32_t
+profile_builder_addr_frame(struct profile_builder *b, uint32_t f,
+    uint64_t addr)
+{
+	uint32_t	 fr;
+
+	if (f >= b->p->nfuncs) {
+		b->error = "bad function";
+		return (PROFILE_NONE);
+	}
+	if (b->lines == NULL) {
+		if ((b->lines = lines_builder_create()) == NULL)
+			return (PROFILE_NONE);
+		lines_builder_set_max(b->lines, b->max_nodes);
+	}
+	if ((fr = lines_builder_frame(b->lines, f, 0, 0, addr, 1)) ==
+	    LINES_NONE)
+		b->error = lines_builder_error(b->lines);
+	return (fr == LINES_NONE ? PROFILE_NONE : fr);
+}
+
+/*
+ * The line tree's child of node parent (PROFILE_ROOT, or one this gave)
+ * for frame fr: profile_builder_child's twin for the tree of frames.
+ */
+uint32_t
+profile_builder_line_child(struct profile_builder *b, uint32_t parent,
+    uint32_t fr)
+{
+	uint32_t	 n;
+
+	if (b->lines == NULL) {
+		b->error = "no line frame";
+		return (PROFILE_NONE);
+	}
+	if ((n = lines_builder_child(b->lines, parent, fr)) == LINES_NONE)
+		b->error = lines_builder_error(b->lines);
+	return (n == LINES_NONE ? PROFILE_NONE : n);
+}
+
+/* Add v to the self value of line node n in metric m. */
+int
+profile_builder_line_add(struct profile_builder *b, uint32_t n, int m,
+    int64_t v)
+{
+	if (b->lines == NULL || m < 0 || (uint32_t)m >= b->p->nmetrics) {
+		b->error = "bad line node or metric";
+		return (-1);
+	}
+	if (lines_builder_add(b->lines, n, m, v) == -1) {
+		b->error = lines_builder_error(b->lines);
+		return (-1);
+	}
+	return (0);
+}
+
+/* A call graph's self cost v in metric m at frame fr. */
+int
+profile_builder_line_self(struct profile_builder *b, uint32_t fr, int m,
+    int64_t v)
+{
+	if (b->lines == NULL || m < 0 || (uint32_t)m >= b->p->nmetrics) {
+		b->error = "bad line frame or metric";
+		return (-1);
+	}
+	if (lines_builder_self(b->lines, fr, m, v) == -1) {
+		b->error = lines_builder_error(b->lines);
+		return (-1);
+	}
+	return (0);
+}
+
+/*
+ * A call graph's calls from frame fr to function callee: count more of
+ * them, and v more of their inclusive cost in metric m (-1: none).
+ */
+int
+profile_builder_line_call(struct profile_builder *b, uint32_t fr,
+    uint32_t callee, int m, int64_t v, uint64_t count)
+{
+	if (b->lines == NULL || callee >= b->p->nfuncs || m < -1 ||
+	    (m >= 0 && (uint32_t)m >= b->p->nmetrics)) {
+		b->error = "bad line frame, function or metric";
+		return (-1);
+	}
+	if (lines_builder_call(b->lines, fr, callee, m, v, count) == -1) {
+		b->error = lines_builder_error(b->lines);
+		return (-1);
+	}
+	return (0);
+}
+
 /* Attach reader-specific data, freed with the profile. Takes ownership. */
 void
 profile_builder_set_extra(struct profile_builder *b, void *extra,
@@ -1141,6 +1270,13 @@ profile_builder_finish(struct profile_builder *b, char **cause)
 		}
 		if (!b->times_told)
 			builder_times_complete(p);
+	}
+	/* The line tree, reduced to rows; the builder goes with it. */
+	if (b->lines != NULL) {
+		k = lines_builder_finish(b->lines, p, &p->lines, &b->error);
+		b->lines = NULL;
+		if (k != 0)
+			goto fail;
 	}
 	strpool_seal(p->strings);
 	b->p = NULL;

@@ -27,6 +27,17 @@
  * Every call that can fail returns -1 or PROFILE_NONE and leaves the
  * reason in profile_builder_error(); the reader then frees the builder
  * and reports that reason with its own position in the input.
+ *
+ * A reader whose file records source lines also builds, beside the
+ * tree, the tree of frames at lines (lines.h): a frame is a function at
+ * a line of a file, profile_builder_line_frame (line 0: unknown, which
+ * keeps a stack's shape without a row), or at an address; the stack's
+ * frames are walked from the line tree's root (PROFILE_ROOT) with
+ * profile_builder_line_child and a sample's values added to its last
+ * with profile_builder_line_add, mirroring profile_builder_child and
+ * _add. A call graph (callgrind) gives a line's self cost and its calls
+ * directly instead (profile_builder_line_self, _call). A profile none
+ * of whose frames has a line keeps no line data.
  */
 
 #include <stddef.h>
@@ -54,6 +65,8 @@ uint32_t	 profile_builder_func_find(struct profile_builder *,
 		     const char *, size_t, const char *, size_t);
 void		 profile_builder_func_location(struct profile_builder *,
 		     uint32_t, const char *, size_t, uint32_t);
+uint32_t	 profile_builder_func_file(const struct profile_builder *,
+		     uint32_t);
 uint32_t	 profile_builder_child(struct profile_builder *, uint32_t,
 		     uint32_t);
 uint32_t	 profile_builder_child_hashed(struct profile_builder *,
@@ -94,6 +107,18 @@ void		 profile_builder_set_extra(struct profile_builder *, void *,
 void		 profile_builder_set_site(struct profile_builder *,
 		     int (*)(const struct profile *, uint32_t,
 		     struct profile_site *));
+uint32_t	 profile_builder_line_frame(struct profile_builder *,
+		     uint32_t, uint32_t, uint32_t);
+uint32_t	 profile_builder_addr_frame(struct profile_builder *,
+		     uint32_t, uint64_t);
+uint32_t	 profile_builder_line_child(struct profile_builder *,
+		     uint32_t, uint32_t);
+int		 profile_builder_line_add(struct profile_builder *, uint32_t,
+		     int, int64_t);
+int		 profile_builder_line_self(struct profile_builder *,
+		     uint32_t, int, int64_t);
+int		 profile_builder_line_call(struct profile_builder *,
+		     uint32_t, uint32_t, int, int64_t, uint64_t);
 const char	*profile_builder_error(const struct profile_builder *);
 struct profile	*profile_builder_finish(struct profile_builder *, char **);
 

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "funcgraph.h"
+#include "lines.h"
 #include "profile.h"
 #include "strpool.h"
 #include "timeline.h"
@@ -42,6 +43,7 @@ profile_free(struct profile *p)
 		p->extra_free(p->extra);
 	funcgraph_free(p->funcgraph);
 	timeline_free(p->timeline);
+	lines_free(p->lines);
 	if (p->map != NULL) {
 		/* Every array points into the mapping; only the pool is ours. */
 		strpool_free(p->strings);
@@ -221,7 +223,7 @@ profile_memory(const struct profile *p)
 	size_t	 base = offsetof(struct profile, cache_clique), n;
 
 	if (p->map != NULL)
-		return (base + p->maplen);
+		return (base + p->maplen + lines_memory(p->lines));
 	n = base + strpool_memory(p->strings);
 	n += (size_t)p->nfuncs * 4 * sizeof(uint32_t);
 	n += (size_t)p->nnodes * 5 * sizeof(uint32_t);
@@ -231,5 +233,6 @@ profile_memory(const struct profile *p)
 	if (p->funcgraph != NULL)
 		n += funcgraph_memory(p->funcgraph);
 	n += timeline_memory(p->timeline);
+	n += lines_memory(p->lines);
 	return (n);
 }

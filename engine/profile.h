@@ -134,6 +134,12 @@ struct profile {
 	const uint8_t	*cache_recursive;
 
 	/*
+	 * Costs by source line (lines.h), when the file records lines;
+	 * NULL otherwise. Their arrays are in the mapping when the profile
+	 * came from a cache file.
+	 */
+	struct profile_lines *lines;
+	/*
 	 * When each sample happened and on which thread (timeline.h), for
 	 * the formats that record it; NULL for the others. Freed with the
 	 * profile. (Last: profile_memory() counts the struct up to the

@@ -42,6 +42,12 @@
  * caller context (--separate-callers, "f'caller") are their function
  * again, while the tree below is expanded over the contexts.
  *
+ * The positions' lines give each function's cost by source line and the
+ * calls made from each line (lines.h), summed as callgrind_annotate
+ * annotates the source: a cost line's self cost at its line of the
+ * current file (fl=, or fi=/fe= within a function), a call's inclusive
+ * cost and count at the line of the cost line after calls=.
+ *
  * A call graph is not a tree: the calling-context tree is estimated from
  * it afterwards (calltree.c), and each function's self cost split
  * exactly over the nodes it gets there, so per-function self costs equal
@@ -114,6 +120,31 @@ struct callgrind {
 
 	uint32_t		*bfowner;	/* builder func -> func */
 	uint32_t		 bfcap;
+
+	/*
+	 * Costs by source line: rows (function, file, line) with their
+	 * self cost, and calls from a row with their cost and count, as
+	 * callgrind_annotate adds them up (lines.h).
+	 */
+	struct idmap		 lpos;		/* file << 32 | line -> pos */
+	struct idmap		 lrowkey;	/* fn << 32 | pos -> row */
+	struct idmap		 lcallkey;	/* row << 32 | cfn -> call */
+	uint32_t		 nlpos;
+	struct cg_lrow		*lrows;
+	int64_t			*lself;		/* [nlrows * stride] */
+	uint32_t		 nlrows, lrowcap;
+	struct cg_lcall		*lcalls;
+	int64_t			*lcost;		/* [nlcalls * stride] */
+	uint32_t		 nlcalls, lcallcap;
+};
+
+struct cg_lrow {
+	uint32_t	 fn, file, line;
+};
+
+struct cg_lcall {
+	uint32_t	 row, cfn;
+	uint64_t	 calls;
 };
 
 #define CG_COST	0
@@ -154,6 +185,9 @@ static int	callgrind_level(const char *);
 static int	callgrind_base(const char *, size_t *);
 static int	callgrind_graph(struct callgrind *, struct profile *,
 		    char **);
+static uint32_t	callgrind_lrow(struct callgrind *, uint64_t);
+static int	callgrind_line_cost(struct callgrind *, uint64_t);
+static int	callgrind_lines(struct callgrind *);
 static void	callgrind_free(struct callgrind *);
 
 const struct reader reader_callgrind = {
@@ -246,7 +280,10 @@ callgrind_restride(struct callgrind *cg, int stride)
 		return (0);
 	if (callgrind_widen(&cg->fself, cg->funccap, cg->nfuncs, old,
 	    stride) == -1 || callgrind_widen(&cg->ecost, cg->edgecap,
-	    cg->nedges, old, stride) == -1)
+	    cg->nedges, old, stride) == -1 ||
+	    callgrind_widen(&cg->lself, cg->lrowcap, cg->nlrows, old,
+	    stride) == -1 || callgrind_widen(&cg->lcost, cg->lcallcap,
+	    cg->nlcalls, old, stride) == -1)
 		return (-1);
 	cg->stride = stride;
 	return (0);
@@ -765,6 +802,12 @@ callgrind_cost(struct callgrind *cg, const char *s)
 	for (i = 0; i < cg->npos; i++)
 		cg->last[i] = p[i];
 
+	for (i = 0; i < cg->npos; i++) {
+		if (cg->pos[i] == CG_POS_LINE && p[i] > 0 &&
+		    p[i] <= UINT32_MAX && cg->fn != CG_NONE &&
+		    callgrind_line_cost(cg, p[i]) == -1)
+			return (-1);
+	}
 	if (cg->state == CG_CALL) {
 		cg->state = CG_COST;
 		if ((e = callgrind_edge(cg, cg->fn, cg->cfn)) == CG_NONE)
@@ -798,6 +841,129 @@ bad:
 overflow:
 	cause_set(&cg->why, "cost overflows 64 bits");
 	return (-1);
+}
+
+/* The row of the current function and file at line ln, made if new. */
+static uint32_t
+callgrind_lrow(struct callgrind *cg, uint64_t ln)
+{
+	struct cg_lrow	*nr;
+	uint64_t	 key = (uint64_t)cg->file << 32 | ln;
+	uint32_t	 pos, r;
+
+	if ((pos = idmap_get(&cg->lpos, key)) == IDMAP_NONE) {
+		pos = cg->nlpos++;
+		if (idmap_put(&cg->lpos, key, pos) == -1)
+			return (CG_NONE);
+	}
+	key = (uint64_t)cg->fn << 32 | pos;
+	if ((r = idmap_get(&cg->lrowkey, key)) != IDMAP_NONE)
+		return (r);
+	if ((nr = callgrind_row(cg, cg->lrows, sizeof *nr, &cg->lself,
+	    cg->nlrows, &cg->lrowcap, "source lines")) == NULL)
+		return (CG_NONE);
+	cg->lrows = nr;
+	r = cg->nlrows;
+	if (idmap_put(&cg->lrowkey, key, r) == -1)
+		return (CG_NONE);
+	cg->lrows[r].fn = cg->fn;
+	cg->lrows[r].file = cg->file;
+	cg->lrows[r].line = (uint32_t)ln;
+	cg->nlrows++;
+	return (r);
+}
+
+/*
+ * The cost line just read (cg->cost) at line ln of the current file:
+ * the function's self cost there, or the pending call's cost and count
+ * made from there (the call line's position is the caller's).
+ */
+static int
+callgrind_line_cost(struct callgrind *cg, uint64_t ln)
+{
+	struct cg_lcall	*nc;
+	uint64_t	 key;
+	uint32_t	 r, c;
+
+	if ((r = callgrind_lrow(cg, ln)) == CG_NONE)
+		return (-1);
+	if (cg->state != CG_CALL) {
+		if (callgrind_add(cg->lself + (size_t)r * cg->stride, cg->cost,
+		    cg->stride) == -1)
+			goto overflow;
+		return (0);
+	}
+	key = (uint64_t)r << 32 | cg->cfn;
+	if ((c = idmap_get(&cg->lcallkey, key)) == IDMAP_NONE) {
+		if ((nc = callgrind_row(cg, cg->lcalls, sizeof *nc, &cg->lcost,
+		    cg->nlcalls, &cg->lcallcap, "calls")) == NULL)
+			return (-1);
+		cg->lcalls = nc;
+		c = cg->nlcalls;
+		if (idmap_put(&cg->lcallkey, key, c) == -1)
+			return (-1);
+		cg->lcalls[c].row = r;
+		cg->lcalls[c].cfn = cg->cfn;
+		cg->lcalls[c].calls = 0;
+		cg->nlcalls++;
+	}
+	if (callgrind_add(cg->lcost + (size_t)c * cg->stride, cg->cost,
+	    cg->stride) == -1 || __builtin_add_overflow(cg->lcalls[c].calls,
+	    cg->ncalls, &cg->lcalls[c].calls))
+		goto overflow;
+	return (0);
+overflow:
+	cause_set(&cg->why, "cost overflows 64 bits");
+	return (-1);
+}
+
+/*
+ * The rows into the profile builder, once every function has its
+ * builder function (callgrind_bf): self costs and calls by line.
+ */
+static int
+callgrind_lines(struct callgrind *cg)
+{
+	const char	*file;
+	uint32_t	 i, fr, fid, *frames = NULL;
+	int		 m, rc = -1;
+
+	if (cg->nlrows == 0)
+		return (0);
+	if ((frames = calloc(cg->nlrows, sizeof *frames)) == NULL)
+		return (-1);
+	for (i = 0; i < cg->nlrows; i++) {
+		file = strpool_get(cg->names, cg->lrows[i].file);
+		if ((fid = profile_builder_string(cg->b, file, strlen(file))) ==
+		    PROFILE_NONE || (fr = profile_builder_line_frame(cg->b,
+		    cg->funcs[cg->lrows[i].fn].bf, fid, cg->lrows[i].line)) ==
+		    PROFILE_NONE)
+			goto out;
+		frames[i] = fr;
+		for (m = 0; m < cg->stride; m++) {
+			if (cg->lself[(size_t)i * cg->stride + m] != 0 &&
+			    profile_builder_line_self(cg->b, fr, m,
+			    cg->lself[(size_t)i * cg->stride + m]) == -1)
+				goto out;
+		}
+	}
+	for (i = 0; i < cg->nlcalls; i++) {
+		fr = frames[cg->lcalls[i].row];
+		if (profile_builder_line_call(cg->b, fr,
+		    cg->funcs[cg->lcalls[i].cfn].bf, -1, 0,
+		    cg->lcalls[i].calls) == -1)
+			goto out;
+		for (m = 0; m < cg->stride; m++) {
+			if (profile_builder_line_call(cg->b, fr,
+			    cg->funcs[cg->lcalls[i].cfn].bf, m,
+			    cg->lcost[(size_t)i * cg->stride + m], 0) == -1)
+				goto out;
+		}
+	}
+	rc = 0;
+out:
+	free(frames);
+	return (rc);
 }
 
 /*
@@ -987,6 +1153,13 @@ callgrind_free(struct callgrind *cg)
 	idmap_clear(&cg->fkey);
 	idmap_clear(&cg->fobj);
 	idmap_clear(&cg->ekey);
+	idmap_clear(&cg->lpos);
+	idmap_clear(&cg->lrowkey);
+	idmap_clear(&cg->lcallkey);
+	free(cg->lrows);
+	free(cg->lself);
+	free(cg->lcalls);
+	free(cg->lcost);
 	free(cg->why);
 	free(cg->funcs);
 	free(cg->fself);
@@ -1014,6 +1187,9 @@ callgrind_load(struct input *in, const struct reader_options *opts,
 	idmap_init(&cg.fkey);
 	idmap_init(&cg.fobj);
 	idmap_init(&cg.ekey);
+	idmap_init(&cg.lpos);
+	idmap_init(&cg.lrowkey);
+	idmap_init(&cg.lcallkey);
 	cg.npos = 1;
 	cg.pos[0] = CG_POS_LINE;
 	cg.fn = cg.cfn = cg.cob = cg.cfl = CG_NONE;
@@ -1092,6 +1268,11 @@ callgrind_load(struct input *in, const struct reader_options *opts,
 			    profile_builder_error(cg.b));
 			goto fail;
 		}
+	}
+	if (callgrind_lines(&cg) == -1) {
+		cause_set(cause, "%s: %s", in->path,
+		    profile_builder_error(cg.b));
+		goto fail;
 	}
 	p = profile_builder_finish(cg.b, cause);
 	cg.b = NULL;

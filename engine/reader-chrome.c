@@ -51,7 +51,8 @@
  * samples and timeDeltas spread over the chunks; the thread is the
  * Profile event's) and of the older CpuProfile events, read as the V8
  * reader reads a .cpuprofile (samples and time in us, the same numbers)
- * under a node for their thread.
+ * under a node for their thread. The chunks' "lines" (each sample's
+ * source line) give the costs by line (reader-v8.c).
  *
  * "events": the duration events, B/E pairs and X complete events with
  * "dur", as a call tree per thread: a slice's node is its name (the
@@ -157,6 +158,7 @@ struct chrome_ev {
 	struct chrome_str	 ph, name, cat, id, argname;
 	struct chrome_num	 pid, tid, ts, dur, start, end;
 	struct packed_ints	 deltas;	/* args.data.timeDeltas */
+	struct packed_ints	 lines;		/* args.data.lines */
 	struct v8_prof		*cpu;		/* args.data.cpuProfile */
 	int			 object;
 };
@@ -413,10 +415,14 @@ chrome_read_data(struct chrome *c, struct json_stream *js)
 			    json_stream_skip(js, &t) == -1)
 				return (-1);
 			chrome_num_set(n, &t);
-		} else if (JSON_TOK_IS(&t, "timeDeltas")) {
-			packed_ints_reset(&ev->deltas);
+		} else if (JSON_TOK_IS(&t, "timeDeltas") ||
+		    JSON_TOK_IS(&t, "lines")) {
+			struct packed_ints *pi = t.s[0] == 't' ? &ev->deltas :
+			    &ev->lines;
+
+			packed_ints_reset(pi);
 			if (json_stream_next(js, &t) == JSON_TOK_ERROR ||
-			    reader_v8_read_ints(js, &t, &ev->deltas) == -1)
+			    reader_v8_read_ints(js, &t, pi) == -1)
 				return (-1);
 		} else if (JSON_TOK_IS(&t, "cpuProfile")) {
 			reader_v8_prof_reset(ev->cpu);
@@ -471,6 +477,7 @@ chrome_ev_reset(struct chrome_ev *ev)
 	    CHROME_ABSENT;
 	ev->start.kind = ev->end.kind = CHROME_ABSENT;
 	packed_ints_reset(&ev->deltas);
+	packed_ints_reset(&ev->lines);
 	reader_v8_prof_reset(ev->cpu);
 	ev->object = 0;
 }
@@ -709,7 +716,8 @@ chrome_event_samples(struct chrome *c, size_t i)
 		reader_v8_prof_set_time(pr->vp, 0, v);
 	if (chrome_number(&ev->end, &v) == 0)
 		reader_v8_prof_set_time(pr->vp, 1, v);
-	switch (reader_v8_prof_chunk(pr->vp, ev->cpu, &ev->deltas)) {
+	switch (reader_v8_prof_chunk(pr->vp, ev->cpu, &ev->deltas,
+	    &ev->lines)) {
 	case -1:
 		goto nomem;
 	case 1:
@@ -1278,6 +1286,7 @@ chrome_load(struct input *in, const struct reader_options *opts,
 	idmap_init(&c.bythread);
 	idmap_init(&c.byprofile);
 	packed_ints_init(&c.ev.deltas);
+	packed_ints_init(&c.ev.lines);
 	if (v != NULL && *v == '\0')
 		v = NULL;
 	if (v != NULL && strcmp(v, "samples") != 0 &&
@@ -1341,6 +1350,7 @@ out:
 	free(c.ev.id.s);
 	free(c.ev.argname.s);
 	packed_ints_free(&c.ev.deltas);
+	packed_ints_free(&c.ev.lines);
 	reader_v8_prof_free(c.ev.cpu);
 	json_stream_free(js);
 	return (p);

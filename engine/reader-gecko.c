@@ -65,7 +65,15 @@
  * "bytes" for "bytes". The samples are also kept in time order, thread
  * after thread, for flame charts, and each at its time (in us from the
  * root process' start, a child process' times moved by the difference
- * of the starts) on its thread, for the timeline. Lost: markers, allocations, counters,
+ * of the starts) on its thread, for the timeline.
+ *
+ * A frame's line (the raw frameTable's "line" column, the processed
+ * frameTable.line) is where its function was: the sample's line in the
+ * innermost frame, the call's line in the others. They make the costs by
+ * source line (lines.h), the file being the function's (a JS function's
+ * url); a thread none of whose frames has a line has none.
+ *
+ * Lost: markers, allocations, counters,
  * CPU usage, frame lines and addresses, categories, JS tracer data.
  *
  * The file is read as a stream (json-stream.h). Firefox writes a
@@ -210,6 +218,8 @@ struct gecko_stacks {
 	uint32_t	*prefix;	/* PROFILE_NONE for a root */
 	uint32_t	*func;		/* builder function */
 	uint32_t	*node;		/* builder node, PROFILE_NONE if unbuilt */
+	uint32_t	*line;		/* the frame's line, 0; NULL: no lines */
+	uint32_t	*lnode;		/* line tree node (gecko_node) */
 	/* Fills func[] on first use when set (processed profiles). */
 	uint32_t	(*resolve)(struct gecko *, struct gecko_stacks *,
 			    uint32_t);
@@ -227,6 +237,7 @@ struct gecko {
 	uint32_t		 last;		/* sample sequence run */
 	int64_t			 run;
 	uint32_t		 thread;	/* the timeline's, this thread */
+	uint32_t		 lnode;		/* gecko_node's line node */
 	double			 start;		/* root meta.startTime, ms */
 	double			 offset;	/* this process' times to it */
 	char			 err[256];
@@ -239,6 +250,8 @@ static int	gecko_read_obj(struct gecko *, struct json_stream *,
 		    struct gecko_obj *, int, int);
 static void	gecko_obj_free(struct gecko_obj *);
 static int	gecko_raw(struct gecko *, const struct gecko_obj *, int);
+static uint32_t	gecko_lnode(struct gecko *, struct gecko_stacks *, uint32_t,
+		    uint32_t);
 
 const struct reader reader_gecko = {
 	.name = "gecko",
@@ -1334,8 +1347,56 @@ gecko_node(struct gecko *g, struct gecko_stacks *st,
 		if ((st->node[cur] = profile_builder_child(g->b, parent,
 		    st->func[cur])) == PROFILE_NONE)
 			return (PROFILE_NONE);
+		if (st->line != NULL && (st->lnode[cur] = gecko_lnode(g, st,
+		    cur, st->prefix[cur] == PROFILE_NONE ? st->lnode[st->n] :
+		    st->lnode[st->prefix[cur]])) == PROFILE_NONE)
+			return (PROFILE_NONE);
 	}
+	g->lnode = st->line != NULL ? st->lnode[s] : PROFILE_NONE;
 	return (st->node[s]);
+}
+
+/* Stack cur's node in the line tree, under line node parent. */
+static uint32_t
+gecko_lnode(struct gecko *g, struct gecko_stacks *st, uint32_t cur,
+    uint32_t parent)
+{
+	uint32_t	 fr;
+
+	if ((fr = profile_builder_line_frame(g->b, st->func[cur],
+	    profile_builder_func_file(g->b, st->func[cur]), st->line[cur])) ==
+	    PROFILE_NONE)
+		return (PROFILE_NONE);
+	return (profile_builder_line_child(g->b, parent, fr));
+}
+
+/*
+ * With st->line filled (NULL when no frame has a line): the line tree's
+ * node for the thread, under which its stacks go.
+ */
+static int
+gecko_lines(struct gecko *g, struct gecko_stacks *st)
+{
+	uint32_t	 f, fr;
+	size_t		 i;
+
+	for (i = 0; i < st->n && st->line[i] == 0; i++)
+		;
+	if (i == st->n) {
+		free(st->line);
+		st->line = NULL;
+		return (0);
+	}
+	if ((st->lnode = malloc((st->n + 1) * sizeof *st->lnode)) == NULL) {
+		snprintf(g->err, sizeof g->err, "out of memory");
+		return (-1);
+	}
+	f = profile_builder_node_func(g->b, st->node[st->n]);
+	if ((fr = profile_builder_line_frame(g->b, f, 0, 0)) == PROFILE_NONE ||
+	    (st->lnode[st->n] = profile_builder_line_child(g->b, PROFILE_ROOT,
+	    fr)) == PROFILE_NONE)
+		return (-1);
+	return (0);
 }
 
 /* End the sample sequence's current run. */
@@ -1379,7 +1440,9 @@ gecko_sample(struct gecko *g, uint32_t node, int wt, double w,
 		profile_builder_metric_rate(g->b, m, 1000 / g->interval);
 	if (v == 0)
 		return (0);
-	if (profile_builder_add(g->b, node, m, v) == -1)
+	if (profile_builder_add(g->b, node, m, v) == -1 ||
+	    (g->lnode != PROFILE_NONE &&
+	    profile_builder_line_add(g->b, g->lnode, m, v) == -1))
 		return (-1);
 	if (m != 0)
 		return (0);
@@ -1438,14 +1501,16 @@ gecko_raw_stacks(struct gecko *g, const struct gecko_obj *th,
 {
 	const struct gecko_strings	*strs = th->strs[0];
 	struct gecko_cell		*loc = NULL, *pre = NULL, *fr = NULL;
-	const struct gecko_cell		*j;
+	struct gecko_cell		*ln = NULL;
+	const struct gecko_cell		*j, *k;
 	const char			*s;
-	size_t				 i, nl, np, nf, len;
+	size_t				 i, nl, np, nf, nln, len;
 	int				 rv = -1;
 
 	if ((loc = gecko_cells(th->tab[GT_FRAME], GC_LOCATION, &nl)) == NULL ||
 	    (pre = gecko_cells(th->tab[GT_STACK], GC_PREFIX, &np)) == NULL ||
-	    (fr = gecko_cells(th->tab[GT_STACK], GC_FRAME, &nf)) == NULL)
+	    (fr = gecko_cells(th->tab[GT_STACK], GC_FRAME, &nf)) == NULL ||
+	    (ln = gecko_cells(th->tab[GT_FRAME], GC_LINE, &nln)) == NULL)
 		goto nomem;
 	/* Frames to functions, each location parsed once. */
 	for (i = 0; i < nframes; i++) {
@@ -1481,6 +1546,10 @@ gecko_raw_stacks(struct gecko *g, const struct gecko_obj *th,
 			goto out;
 		}
 		st->func[i] = byframe[j->i];
+		/* The frame's line, when its row has one. */
+		k = gecko_cell(ln, nln, (size_t)j->i);
+		if (k->kind == PACKED_NUM_INT && k->i > 0 && k->i < UINT32_MAX)
+			st->line[i] = (uint32_t)k->i;
 	}
 	rv = 0;
 	goto out;
@@ -1490,6 +1559,7 @@ out:
 	free(loc);
 	free(pre);
 	free(fr);
+	free(ln);
 	return (rv);
 }
 
@@ -1573,7 +1643,8 @@ gecko_raw_thread(struct gecko *g, const struct gecko_obj *th,
 	    (byframe = malloc((nframes + 1) * sizeof *byframe)) == NULL ||
 	    (st.prefix = malloc((st.n + 1) * sizeof *st.prefix)) == NULL ||
 	    (st.func = malloc((st.n + 1) * sizeof *st.func)) == NULL ||
-	    (st.node = malloc((st.n + 1) * sizeof *st.node)) == NULL) {
+	    (st.node = malloc((st.n + 1) * sizeof *st.node)) == NULL ||
+	    (st.line = calloc(st.n + 1, sizeof *st.line)) == NULL) {
 		snprintf(g->err, sizeof g->err, "out of memory");
 		goto out;
 	}
@@ -1581,7 +1652,8 @@ gecko_raw_thread(struct gecko *g, const struct gecko_obj *th,
 	memset(st.node, 0xff, (st.n + 1) * sizeof *st.node);
 	if (gecko_raw_stacks(g, th, prof, &st, byloc, byframe, nframes) == -1)
 		goto out;
-	if ((st.node[st.n] = gecko_thread_node(g, th)) == PROFILE_NONE)
+	if ((st.node[st.n] = gecko_thread_node(g, th)) == PROFILE_NONE ||
+	    gecko_lines(g, &st) == -1)
 		goto out;
 	rv = gecko_raw_samples(g, th, &st);
 out:
@@ -1590,6 +1662,9 @@ out:
 	free(st.prefix);
 	free(st.func);
 	free(st.node);
+	free(st.line);
+	free(st.lnode);
+	g->lnode = PROFILE_NONE;
 	return (rv);
 }
 
@@ -1659,6 +1734,7 @@ enum gecko_view {
 	GV_SRCFILE,		/* sources.filename */
 	GV_STACK,		/* samples.stack */
 	GV_WEIGHT,		/* samples.weight */
+	GV_FLINE,		/* frameTable.line */
 	GV_NVIEWS
 };
 
@@ -1671,7 +1747,7 @@ static const struct {
 	{ GT_FUNC, GC_ISJS }, { GT_FUNC, GC_LINENUMBER },
 	{ GT_FUNC, GC_RESOURCE }, { GT_RESOURCE, GC_NAME },
 	{ GT_SOURCES, GC_SRCFILENAME }, { GT_SAMPLES, GC_STACK },
-	{ GT_SAMPLES, GC_WEIGHT }
+	{ GT_SAMPLES, GC_WEIGHT }, { GT_FRAME, GC_LINE }
 };
 
 /* A processed thread's tables, and their columns decoded. */
@@ -1784,6 +1860,13 @@ gecko_processed_prefixes(struct gecko *g, const struct gecko_tables *t,
 			    "is not an earlier stack", i);
 			return (-1);
 		}
+		/* The frame's line: frameTable.line[stackTable.frame[i]]. */
+		j = gecko_cell(t->cells[GV_SFRAME], t->n[GV_SFRAME], i);
+		if (j->kind == PACKED_NUM_INT && j->i >= 0)
+			j = gecko_cell(t->cells[GV_FLINE], t->n[GV_FLINE],
+			    (size_t)j->i);
+		if (j->kind == PACKED_NUM_INT && j->i > 0 && j->i < UINT32_MAX)
+			st->line[i] = (uint32_t)j->i;
 	}
 	return (0);
 }
@@ -1916,14 +1999,16 @@ gecko_processed_thread(struct gecko *g, const struct gecko_obj *th,
 	if ((t.byfunc = malloc((t.nfuncs + 1) * sizeof *t.byfunc)) == NULL ||
 	    (st.prefix = malloc((st.n + 1) * sizeof *st.prefix)) == NULL ||
 	    (st.func = malloc((st.n + 1) * sizeof *st.func)) == NULL ||
-	    (st.node = malloc((st.n + 1) * sizeof *st.node)) == NULL)
+	    (st.node = malloc((st.n + 1) * sizeof *st.node)) == NULL ||
+	    (st.line = calloc(st.n + 1, sizeof *st.line)) == NULL)
 		goto nomem;
 	memset(t.byfunc, 0xff, (t.nfuncs + 1) * sizeof *t.byfunc);
 	memset(st.func, 0xff, (st.n + 1) * sizeof *st.func);
 	memset(st.node, 0xff, (st.n + 1) * sizeof *st.node);
 	if (gecko_processed_prefixes(g, &t, &st) == -1)
 		goto out;
-	if ((st.node[st.n] = gecko_thread_node(g, th)) == PROFILE_NONE)
+	if ((st.node[st.n] = gecko_thread_node(g, th)) == PROFILE_NONE ||
+	    gecko_lines(g, &st) == -1)
 		goto out;
 	rv = gecko_processed_samples(g, &t, &st);
 	goto out;
@@ -1936,6 +2021,9 @@ out:
 	free(st.prefix);
 	free(st.func);
 	free(st.node);
+	free(st.line);
+	free(st.lnode);
+	g->lnode = PROFILE_NONE;
 	return (rv);
 }
 
@@ -1983,6 +2071,7 @@ gecko_load(struct input *in, const struct reader_options *opts,
 	g.metric[GECKO_SAMPLES] = g.metric[GECKO_TIME] =
 	    g.metric[GECKO_BYTES] = -1;
 	g.last = PROFILE_NONE;
+	g.lnode = PROFILE_NONE;
 	/* Integers past 64 bits are reals, as the tree reader had them. */
 	if ((js = json_stream_create(in, JSON_STREAM_BIG_REALS)) == NULL ||
 	    (doc = gecko_obj_new(&g)) == NULL) {

@@ -67,6 +67,7 @@ struct ghc_json_cc {
 	uint32_t	 flags;
 	uint32_t	 plabel, pmodule;	/* ids in the reader's pool */
 	uint32_t	 func;			/* PROFILE_NONE until used */
+	uint32_t	 line;			/* src's, once used */
 };
 
 /* A node of the tree, in preorder. */
@@ -77,6 +78,7 @@ struct ghc_json_node {
 	uint32_t	 depth;
 	uint32_t	 flags;
 	uint32_t	 built;			/* builder node */
+	uint32_t	 lbuilt;		/* its line tree node */
 };
 
 struct ghc_json {
@@ -374,6 +376,7 @@ ghc_json_func(struct ghc_json *g, int64_t id)
 	profile_builder_func_location(g->b, f, filelen ? src : NULL, filelen,
 	    line);
 	cc->func = f;
+	cc->line = line;
 	return (f);
 }
 
@@ -382,7 +385,7 @@ static int
 ghc_json_nodes(struct ghc_json *g)
 {
 	struct ghc_json_node	*nd;
-	uint32_t		 f, parent;
+	uint32_t		 f, parent, lparent, fr;
 	size_t			 i;
 
 	for (i = 0; i < g->nnodes; i++) {
@@ -402,16 +405,28 @@ ghc_json_nodes(struct ghc_json *g)
 		}
 		parent = nd->parent == PROFILE_NONE ? PROFILE_ROOT :
 		    g->nodes[nd->parent].built;
+		lparent = nd->parent == PROFILE_NONE ? PROFILE_ROOT :
+		    g->nodes[nd->parent].lbuilt;
 		if ((f = ghc_json_func(g, nd->id)) == PROFILE_NONE ||
 		    (nd->built = profile_builder_child(g->b, parent, f)) ==
 		    PROFILE_NONE)
 			return (-1);
-		if ((nd->ticks != 0 && profile_builder_add(g->b, nd->built,
-		    g->mticks, nd->ticks) == -1) ||
-		    (nd->alloc != 0 && profile_builder_add(g->b, nd->built,
-		    g->malloc_, nd->alloc) == -1) ||
-		    (nd->entries != 0 && profile_builder_add(g->b, nd->built,
-		    g->mentries, nd->entries) == -1))
+		/* The cost centre at its src_loc's line (lines.h). */
+		if ((fr = profile_builder_line_frame(g->b, f,
+		    profile_builder_func_file(g->b, f), g->ccs[idmap_get(
+		    &g->byid, (uint64_t)nd->id)].line)) == PROFILE_NONE ||
+		    (nd->lbuilt = profile_builder_line_child(g->b, lparent,
+		    fr)) == PROFILE_NONE)
+			return (-1);
+		if ((nd->ticks != 0 && (profile_builder_add(g->b, nd->built,
+		    g->mticks, nd->ticks) == -1 || profile_builder_line_add(
+		    g->b, nd->lbuilt, g->mticks, nd->ticks) == -1)) ||
+		    (nd->alloc != 0 && (profile_builder_add(g->b, nd->built,
+		    g->malloc_, nd->alloc) == -1 || profile_builder_line_add(
+		    g->b, nd->lbuilt, g->malloc_, nd->alloc) == -1)) ||
+		    (nd->entries != 0 && (profile_builder_add(g->b, nd->built,
+		    g->mentries, nd->entries) == -1 || profile_builder_line_add(
+		    g->b, nd->lbuilt, g->mentries, nd->entries) == -1)))
 			return (-1);
 		if (nd->flags & GHC_KIDSBAD) {
 			snprintf(g->err, sizeof g->err, "profile node at depth "

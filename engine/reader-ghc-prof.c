@@ -69,6 +69,7 @@ struct ghc_row {
 	uint32_t	 label, module, src;	/* ids in the reader's pool */
 	uint32_t	 parent;		/* row index, or GHC_NONE */
 	uint32_t	 node;
+	uint32_t	 lnode;			/* in the line tree */
 	uint32_t	 first, next;		/* child rows */
 	size_t		 depth;
 	int		 hidden;
@@ -849,6 +850,14 @@ ghc_build(struct ghc *g, struct profile_builder *b, int mticks, int malloc_,
 		if ((row->node = profile_builder_child(b, pnode, f)) ==
 		    PROFILE_NONE)
 			goto out;
+		/* The cost centre at its SRC's line (lines.h). */
+		pnode = row->parent == GHC_NONE ? PROFILE_ROOT :
+		    g->rows[row->parent].lnode;
+		if ((v = profile_builder_line_frame(b, f,
+		    profile_builder_func_file(b, f), line)) == PROFILE_NONE ||
+		    (row->lnode = profile_builder_line_child(b, pnode, v)) ==
+		    PROFILE_NONE)
+			goto out;
 	}
 
 	if ((ticks = calloc(g->nrows, sizeof *ticks)) == NULL ||
@@ -872,12 +881,15 @@ ghc_build(struct ghc *g, struct profile_builder *b, int mticks, int malloc_,
 	}
 	for (i = 0; i < g->nrows; i++) {
 		row = &g->rows[i];
-		if ((ticks[i] != 0 && profile_builder_add(b, row->node, mticks,
-		    ticks[i]) == -1) ||
-		    (bytes[i] != 0 && profile_builder_add(b, row->node, malloc_,
-		    bytes[i]) == -1) ||
-		    (row->entries != 0 && profile_builder_add(b, row->node,
-		    mentries, row->entries) == -1))
+		if ((ticks[i] != 0 && (profile_builder_add(b, row->node,
+		    mticks, ticks[i]) == -1 || profile_builder_line_add(b,
+		    row->lnode, mticks, ticks[i]) == -1)) ||
+		    (bytes[i] != 0 && (profile_builder_add(b, row->node,
+		    malloc_, bytes[i]) == -1 || profile_builder_line_add(b,
+		    row->lnode, malloc_, bytes[i]) == -1)) ||
+		    (row->entries != 0 && (profile_builder_add(b, row->node,
+		    mentries, row->entries) == -1 || profile_builder_line_add(b,
+		    row->lnode, mentries, row->entries) == -1)))
 			goto out;
 	}
 	rv = 0;

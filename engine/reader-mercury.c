@@ -53,6 +53,11 @@
  * first node. Each CSD's measurements are added once, so the root's
  * inclusive values are the program's totals, and the per-function totals
  * (profile-builder.c) count recursion once.
+ *
+ * Costs by source line (lines.h): a procedure's own costs are at its
+ * definition's line (its PS), and a call is at its call site's line (its
+ * CSS) in the caller's file, so that each line that calls shows what its
+ * calls cost, counted once however deep the recursion.
  */
 
 #define MERCURY_ID	"Mercury deep profiler data version "
@@ -134,12 +139,18 @@ struct mload {
 	char			*text;
 	size_t			 textlen, textcap;
 	size_t			*ps_text;	/* [nps + 1] */
+
+	/* The line tree: per PD, the line node its frames go under. */
+	uint32_t		*lbase;		/* [npd + 1], NULL: no lines */
 };
 
 static int	mercury_probe(const char *, size_t);
 static struct profile *mercury_load(struct input *,
 		    const struct reader_options *, char **);
 static void	mercury_free(void *);
+static int	lines_init(struct mload *);
+static uint32_t	csd_line(struct mload *, uint32_t, const struct mercury_csd *,
+		    int);
 static int	fail(struct mload *, const char *, ...)
 		    __attribute__((__format__(__printf__, 2, 3)));
 static int	grow(void *, size_t, uint32_t *, uint32_t);
@@ -158,7 +169,8 @@ static int	link_nodes(struct mload *);
 static void	pd_csds(const struct mercury *, const struct mercury_pd *,
 		    uint32_t *, uint32_t *);
 static uint32_t	ps_func(struct mload *, uint32_t);
-static int	add_own(struct mload *, uint32_t, const struct mercury_own *);
+static int	add_own(struct mload *, uint32_t, uint32_t,
+		    const struct mercury_own *);
 static int	build_tree(struct mload *);
 static int	find_cliques(struct mload *);
 static int	propagate(struct mload *);
@@ -928,9 +940,10 @@ ps_func(struct mload *ml, uint32_t id)
 	return (f);
 }
 
-/* Add a CSD's measurements to a call node. */
+/* Add a CSD's measurements to a call node and line node ln (or NONE). */
 static int
-add_own(struct mload *ml, uint32_t node, const struct mercury_own *o)
+add_own(struct mload *ml, uint32_t node, uint32_t ln,
+    const struct mercury_own *o)
 {
 	int64_t	 v[NMETRICS];
 	int	 k;
@@ -949,11 +962,69 @@ add_own(struct mload *ml, uint32_t node, const struct mercury_own *o)
 		return (fail(ml, "call counts overflow 64 bits"));
 	v[M_CALLS] -= o->redos;
 	for (k = 0; k < NMETRICS; k++) {
-		if (v[k] != 0 && profile_builder_add(ml->pb, node,
-		    ml->metric[k], v[k]) == -1)
+		if (v[k] != 0 && (profile_builder_add(ml->pb, node,
+		    ml->metric[k], v[k]) == -1 || (ln != PROFILE_NONE &&
+		    profile_builder_line_add(ml->pb, ln, ml->metric[k], v[k]) ==
+		    -1)))
 			return (fail(ml, "%s", profile_builder_error(ml->pb)));
 	}
 	return (0);
+}
+
+/*
+ * The line tree, when a PS or CSS has a line: each PD's base, the root
+ * PD's the line tree's root, the others' set as they are reached.
+ */
+static int
+lines_init(struct mload *ml)
+{
+	struct mercury	*m = ml->m;
+	uint32_t	 i;
+
+	for (i = 1; i <= m->nps && m->ps[i].line == 0; i++)
+		;
+	if (i > m->nps) {
+		for (i = 1; i <= m->ncss && m->css[i].line == 0; i++)
+			;
+		if (i > m->ncss)
+			return (0);
+	}
+	if ((ml->lbase = calloc(m->npd + 1, sizeof *ml->lbase)) == NULL)
+		return (-1);
+	return (0);
+}
+
+/*
+ * CSD csd of PD caller: its caller's frame at the call site's line
+ * (none for the root PD's calls), its callee's frame at the callee's
+ * definition below it, where its own costs go. A callee reached for the
+ * first time (first) gets the caller's frame as its base. The callee's
+ * line node, or PROFILE_NONE with the builder's error.
+ */
+static uint32_t
+csd_line(struct mload *ml, uint32_t caller, const struct mercury_csd *csd,
+    int first)
+{
+	struct mercury		*m = ml->m;
+	const struct mercury_css *css = &m->css[csd->css];
+	const struct mercury_ps	*ps = &m->ps[m->pd[csd->callee].ps];
+	uint32_t		 pl = PROFILE_ROOT, fr, f;
+
+	if (caller != m->root_pd) {
+		if ((f = ps_func(ml, m->pd[caller].ps)) == PROFILE_NONE ||
+		    (fr = profile_builder_line_frame(ml->pb, f, css->file,
+		    css->line)) == PROFILE_NONE ||
+		    (pl = profile_builder_line_child(ml->pb,
+		    ml->lbase[caller], fr)) == PROFILE_NONE)
+			return (PROFILE_NONE);
+	}
+	if (first)
+		ml->lbase[csd->callee] = pl;
+	if ((f = ps_func(ml, m->pd[csd->callee].ps)) == PROFILE_NONE ||
+	    (fr = profile_builder_line_frame(ml->pb, f, ps->file, ps->line)) ==
+	    PROFILE_NONE)
+		return (PROFILE_NONE);
+	return (profile_builder_line_child(ml->pb, pl, fr));
 }
 
 /*
@@ -974,11 +1045,14 @@ build_tree(struct mload *ml)
 	struct mercury_pd	*pd, *callee;
 	struct mercury_csd	*csd;
 	uint32_t		*stack, nstack = 0, i, start, e, e0, e1, f;
-	uint32_t		 n = 0;
+	uint32_t		 n = 0, id, ln;
 	int			 rc = -1;
 
-	if ((stack = malloc((m->npd + 1) * sizeof *stack)) == NULL)
+	if ((stack = malloc((m->npd + 1) * sizeof *stack)) == NULL ||
+	    lines_init(ml) == -1) {
+		free(stack);
 		return (fail(ml, "out of memory"));
+	}
 	m->pd[m->root_pd].node = PROFILE_ROOT;
 	m->ps[m->pd[m->root_pd].ps].func = PROFILE_ROOT;
 	start = m->root_pd;
@@ -986,7 +1060,8 @@ build_tree(struct mload *ml)
 	for (;;) {
 		stack[nstack++] = start;
 		while (nstack > 0) {
-			pd = &m->pd[stack[--nstack]];
+			id = stack[--nstack];
+			pd = &m->pd[id];
 			pd_csds(m, pd, &e0, &e1);
 			for (e = e0; e < e1; e++) {
 				csd = &m->csd[m->slot_csd[e]];
@@ -1008,12 +1083,20 @@ build_tree(struct mload *ml)
 					    profile_builder_error(ml->pb));
 					goto out;
 				}
+				ln = PROFILE_NONE;
+				if (ml->lbase != NULL && (ln = csd_line(ml, id,
+				    csd, callee->node == PROFILE_NONE)) ==
+				    PROFILE_NONE) {
+					fail(ml, "%s",
+					    profile_builder_error(ml->pb));
+					goto out;
+				}
 				if (callee->node == PROFILE_NONE) {
 					callee->node = n;
 					stack[nstack++] = csd->callee;
 				}
 				csd->node = n;
-				if (add_own(ml, csd->node, &csd->own) == -1)
+				if (add_own(ml, csd->node, ln, &csd->own) == -1)
 					goto out;
 			}
 		}
@@ -1354,6 +1437,7 @@ done:
 		free(ml.piece[k]);
 	free(ml.text);
 	free(ml.ps_text);
+	free(ml.lbase);
 	free(ml.why);
 	return (p);
 }

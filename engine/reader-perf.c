@@ -50,6 +50,14 @@
  * (and the [cpu]) puts each sample on the timeline (timeline.h), on
  * the thread of its command, pid and tid.
  *
+ * Source lines (lines.h): with `perf script -F +srcline' each frame line
+ * is followed by its source line, "  file.c:42" (the call's line in a
+ * caller frame; "??:0", ":0" or a bracketed address when unknown); a
+ * file that has them gets the costs by line of every frame. A file
+ * without them gets its samples' innermost addresses instead (as perf
+ * annotate counts instructions): per function, the self cost at each
+ * address, the DSO's offset or the kernel's address as perf prints it.
+ *
  * The pattern matches below reproduce the script's Perl regular
  * expressions, backtracking included, as hand-written scans so that a
  * line costs linear time whatever its content.
@@ -62,6 +70,10 @@
 #define PERF_KERNEL	0x04
 #define PERF_JIT	0x08
 #define PERF_ADDRS	0x10
+
+#define PERF_MODE_UNSET	0
+#define PERF_MODE_LINES	1		/* srcline: the line tree */
+#define PERF_MODE_ADDRS	2		/* leaf addresses */
 
 struct perf_span {
 	const char	*s;
@@ -91,6 +103,13 @@ struct perf {
 	uint32_t		 tlast;		/* its thread, or PROFILE_NONE */
 	uint32_t		*frames;	/* @stack, reversed */
 	size_t			 nframes, framecap;
+	uint32_t		*fline;		/* as frames: srcline's line */
+	uint32_t		*ffile;		/* its file, a string id */
+	uint64_t		*faddr;		/* the frame's address */
+	size_t			 lastframe;	/* the last frame line's first */
+	int			 srcok;		/* a srcline may follow */
+	int			 sawsrc;	/* a srcline was read */
+	int			 mode;		/* PERF_MODE_* */
 
 	struct perf_span	*parts;		/* a symbol split at "->" */
 	size_t			 partcap;
@@ -126,6 +145,8 @@ static int	perf_line_frame(struct perf *, const char *, size_t);
 static int	perf_line_header(struct perf *, const char *, size_t,
 		    char **);
 static int	perf_end(struct perf *);
+static int	perf_srcline(struct perf *, const char *, size_t);
+static int	perf_end_lines(struct perf *);
 static int	perf_metrics(struct perf *, int, struct perf_span);
 static int	perf_time(const char *, size_t, size_t, int64_t *);
 static int64_t	perf_id(struct perf_span);
@@ -393,6 +414,7 @@ static int
 perf_push(struct perf *p, uint32_t f)
 {
 	uint32_t	*nf;
+	uint64_t	*fa;
 	size_t		 cap;
 
 	if (p->nframes == PERF_MAX_FRAMES)
@@ -402,8 +424,19 @@ perf_push(struct perf *p, uint32_t f)
 		if ((nf = realloc(p->frames, cap * sizeof *nf)) == NULL)
 			return (-1);
 		p->frames = nf;
+		if ((nf = realloc(p->fline, cap * sizeof *nf)) == NULL)
+			return (-1);
+		p->fline = nf;
+		if ((nf = realloc(p->ffile, cap * sizeof *nf)) == NULL)
+			return (-1);
+		p->ffile = nf;
+		if ((fa = realloc(p->faddr, cap * sizeof *fa)) == NULL)
+			return (-1);
+		p->faddr = fa;
 		p->framecap = cap;
 	}
+	p->fline[p->nframes] = p->ffile[p->nframes] = 0;
+	p->faddr[p->nframes] = UINT64_MAX;
 	p->frames[p->nframes++] = f;
 	return (0);
 }
@@ -519,11 +552,16 @@ perf_line_frame(struct perf *p, const char *s, size_t len)
 {
 	struct perf_span	 pc, fn, mod;
 	const char		*a, *e, *arrow;
-	size_t			 n, np, i;
+	size_t			 n, np, i, k, start;
+	uint64_t		 addr;
 	int			 rc;
+	char			 c;
 
 	if (!perf_frame(s, len, &pc, &fn, &mod))
 		return (1);
+	/* Its srcline, if any, follows: for the frames pushed here. */
+	p->srcok = 1;
+	p->lastframe = p->nframes;
 	if (!p->has_pname)
 		return (0);
 
@@ -564,11 +602,66 @@ perf_line_frame(struct perf *p, const char *s, size_t len)
 			break;
 		a = arrow + 2;
 	}
+	start = p->nframes;
 	for (i = np; i-- > 0;) {
 		if ((rc = perf_tidy(p, p->parts[i], mod, pc, (int)(i > 0)))
 		    != 0)
 			return (rc);
 	}
+	/* The address, hexadecimal without 0x, for every part. */
+	for (i = 0, addr = 0; i < pc.n && i < 16; i++) {
+		c = pc.s[i];
+		if (perf_digit(c))
+			addr = addr << 4 | (uint64_t)(c - '0');
+		else if (c >= 'a' && c <= 'f')
+			addr = addr << 4 | (uint64_t)(c - 'a' + 10);
+		else
+			break;
+	}
+	for (k = start; i == pc.n && pc.n > 0 && k < p->nframes; k++)
+		p->faddr[k] = addr;
+	p->lastframe = start;
+	return (0);
+}
+
+/*
+ * A srcline after a frame line ("  file.c:42"): 0, the line given to
+ * that frame line's innermost frame (the first it pushed), or 1 if the
+ * line is none.
+ */
+static int
+perf_srcline(struct perf *p, const char *s, size_t len)
+{
+	const char	*e, *colon;
+	uint64_t	 ln = 0;
+	uint32_t	 fid;
+
+	if (!p->srcok || len < 2 || s[0] != ' ' || s[1] != ' ')
+		return (1);
+	p->srcok = 0;
+	p->sawsrc = 1;
+	while (len > 0 && (s[len - 1] == '\r' || s[len - 1] == ' '))
+		len--;
+	while (len > 0 && *s == ' ') {
+		s++;
+		len--;
+	}
+	if ((colon = memrchr(s, ':', len)) == NULL || colon + 1 == s + len)
+		return (0);
+	for (e = colon + 1; e < s + len && perf_digit(*e) && ln < UINT32_MAX;
+	    e++)
+		ln = ln * 10 + (uint64_t)(*e - '0');
+	/* "??:0", ":0": unknown; a bracketed address: not a line. */
+	if (e != s + len || ln == 0 || ln >= UINT32_MAX || colon == s ||
+	    (colon - s == 2 && s[0] == '?' && s[1] == '?'))
+		return (0);
+	if (p->lastframe >= p->nframes || !p->has_pname)
+		return (0);
+	if ((fid = profile_builder_string(p->b, s, colon - s)) ==
+	    PROFILE_NONE)
+		return (-1);
+	p->fline[p->lastframe] = (uint32_t)ln;
+	p->ffile[p->lastframe] = fid;
 	return (0);
 }
 
@@ -805,7 +898,7 @@ perf_end(struct perf *p)
 		return (-1);
 	if (profile_builder_add(p->b, node, p->samples, 1) == -1 ||
 	    profile_builder_sample(p->b, node, p->period != -1 ? p->weight :
-	    1) == -1)
+	    1) == -1 || perf_end_lines(p) == -1)
 		return (-1);
 	if (p->has_time && profile_builder_timed(p->b, node, p->thread,
 	    p->time, 0, p->period != -1 ? p->weight : 1) == -1)
@@ -814,6 +907,48 @@ perf_end(struct perf *p)
 	p->nframes = 0;
 	p->has_pname = 0;
 	return (0);
+}
+
+/*
+ * The sample's costs by line (srcline read), else at its innermost
+ * address: the file's first sample decides which.
+ */
+static int
+perf_end_lines(struct perf *p)
+{
+	uint32_t	 f, fr, ln;
+	size_t		 i;
+
+	if (p->mode == PERF_MODE_UNSET)
+		p->mode = p->sawsrc ? PERF_MODE_LINES : PERF_MODE_ADDRS;
+	if (p->mode == PERF_MODE_ADDRS) {
+		if (p->nframes == 0 || p->faddr[0] == UINT64_MAX)
+			return (0);
+		if ((fr = profile_builder_addr_frame(p->b, p->frames[0],
+		    p->faddr[0])) == PROFILE_NONE ||
+		    (p->period != -1 && profile_builder_line_self(p->b, fr,
+		    p->period, p->weight) == -1) ||
+		    profile_builder_line_self(p->b, fr, p->samples, 1) == -1)
+			return (-1);
+		return (0);
+	}
+	if ((f = profile_builder_func(p->b, p->pname, p->pnamelen, "", 0)) ==
+	    PROFILE_NONE ||
+	    (fr = profile_builder_line_frame(p->b, f, 0, 0)) == PROFILE_NONE ||
+	    (ln = profile_builder_line_child(p->b, PROFILE_ROOT, fr)) ==
+	    PROFILE_NONE)
+		return (-1);
+	for (i = p->nframes; i-- > 0;) {
+		if ((fr = profile_builder_line_frame(p->b, p->frames[i],
+		    p->ffile[i], p->fline[i])) == PROFILE_NONE ||
+		    (ln = profile_builder_line_child(p->b, ln, fr)) ==
+		    PROFILE_NONE)
+			return (-1);
+	}
+	if (p->period != -1 &&
+	    profile_builder_line_add(p->b, ln, p->period, p->weight) == -1)
+		return (-1);
+	return (profile_builder_line_add(p->b, ln, p->samples, 1));
 }
 
 /* Parse the variant words into flags. */
@@ -928,12 +1063,16 @@ perf_load(struct input *in, const struct reader_options *opts,
 		if (line[0] == '#')
 			continue;
 		if (len == 0) {
+			p.srcok = 0;
 			if (perf_end(&p) == -1)
 				goto builderr;
 			continue;
 		}
-		if ((rc = perf_line_header(&p, line, len, &why)) == 1)
-			rc = perf_line_frame(&p, line, len);
+		if ((rc = perf_line_header(&p, line, len, &why)) == 1) {
+			if ((rc = perf_line_frame(&p, line, len)) == 1)
+				rc = perf_srcline(&p, line, len);
+		} else
+			p.srcok = 0;
 		if (rc == 1) {
 			if (p.skipped++ == 0)
 				p.firstskip = in->lineno;
@@ -990,6 +1129,9 @@ done:
 	free(p.tcomm);
 	free(p.pname);
 	free(p.frames);
+	free(p.fline);
+	free(p.ffile);
+	free(p.faddr);
 	free(p.parts);
 	free(p.buf);
 	return (prof);

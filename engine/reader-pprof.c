@@ -47,6 +47,10 @@
  * so focus= filters by label. Gzip (the file format's normal form) is
  * undone here too, so this reader does not depend on the input layer.
  *
+ * A Line's line number and its function's file make the frame's source
+ * line (lines.h), so that a function's cost by line is `go tool pprof
+ * -list''s; the model keeps none when no Line has a line number.
+ *
  * The file is untrusted: every id and string index is checked, stacks
  * are bounded per sample and in total, and the decompressed size too.
  *
@@ -119,6 +123,13 @@ struct pprof {
 	uint32_t			*prev;	/* the last sample's stack */
 	uint32_t			*prevnode; /* its nodes, root first */
 	size_t				 prevdepth;
+	/* Source lines (lines.h), when a location has one. */
+	int				 lines;
+	uint32_t			*lframes;	/* as frames[] */
+	uint32_t			*lstack;
+	uint32_t			*lprev;
+	uint32_t			*lprevnode;
+	size_t				 lprevdepth;
 	char				 err[256];
 };
 
@@ -130,8 +141,12 @@ static const char *pprof_str(struct pprof *, int64_t);
 static int	pprof_metrics(struct pprof *);
 static int	pprof_locations(struct pprof *);
 static int	pprof_samples(struct pprof *);
+static int	pprof_line_frame(struct pprof *, uint32_t,
+		    const Perftools__Profiles__Function *, int64_t);
 static int	pprof_label_frames(struct pprof *,
 		    const Perftools__Profiles__Sample *, size_t *);
+static int	pprof_sample_lines(struct pprof *,
+		    const Perftools__Profiles__Sample *, size_t);
 static void	*pprof_arena_alloc(void *, size_t);
 static void	 pprof_arena_free(void *, void *);
 static void	 pprof_arena_clear(struct pprof_arena *);
@@ -465,6 +480,15 @@ pprof_locations(struct pprof *pp)
 	if ((pp->loc = calloc(pb->n_location + 1, sizeof *pp->loc)) == NULL ||
 	    (pp->frames = calloc(total + 1, sizeof *pp->frames)) == NULL)
 		goto done;
+	for (i = 0; i < pb->n_location && !pp->lines; i++) {
+		for (j = 0; j < pb->location[i]->n_line; j++) {
+			if (pb->location[i]->line[j]->line > 0)
+				pp->lines = 1;
+		}
+	}
+	if (pp->lines && (pp->lframes = calloc(total + 1,
+	    sizeof *pp->lframes)) == NULL)
+		goto done;
 	for (i = 0; i < pb->n_location; i++) {
 		l = pb->location[i];
 		mod = "";
@@ -500,6 +524,9 @@ pprof_locations(struct pprof *pp)
 				    fn->start_line < UINT32_MAX ?
 				    (uint32_t)fn->start_line : 0);
 			}
+			if (pp->lines && pprof_line_frame(pp, f, fn,
+			    l->n_line > 0 ? l->line[j]->line : 0) == -1)
+				goto done;
 			pp->frames[pp->nframes++] = f;
 		}
 		pp->loc[i].n = (uint32_t)(pp->nframes - pp->loc[i].first);
@@ -518,6 +545,30 @@ pprof_label_cmp(const void *a, const void *b)
 	    *const *)a, *y = *(Perftools__Profiles__Label *const *)b;
 
 	return (x->key < y->key ? -1 : x->key > y->key);
+}
+
+/*
+ * The line frame of frames[nframes] (function f, pprof function fn or
+ * NULL, at line ln): fn's file at that line.
+ */
+static int
+pprof_line_frame(struct pprof *pp, uint32_t f,
+    const Perftools__Profiles__Function *fn, int64_t ln)
+{
+	const char	*file;
+	uint32_t	 fid = 0, fr;
+
+	if (fn != NULL && fn->filename != 0) {
+		file = pp->pb->string_table[fn->filename];
+		if ((fid = profile_builder_string(pp->b, file,
+		    strlen(file))) == PROFILE_NONE)
+			return (-1);
+	}
+	if ((fr = profile_builder_line_frame(pp->b, f, fid, ln > 0 &&
+	    ln < UINT32_MAX ? (uint32_t)ln : 0)) == PROFILE_NONE)
+		return (-1);
+	pp->lframes[pp->nframes] = fr;
+	return (0);
 }
 
 /*
@@ -554,6 +605,10 @@ pprof_label_frames(struct pprof *pp, const Perftools__Profiles__Sample *s,
 			    (long long)lb->num, *unit ? " " : "", unit);
 		if ((f = profile_builder_func(pp->b, name, strlen(name), "",
 		    0)) == PROFILE_NONE)
+			return (-1);
+		if (pp->lines && (pp->lstack[*depthp] =
+		    profile_builder_line_frame(pp->b, f, 0, 0)) ==
+		    PROFILE_NONE)
 			return (-1);
 		pp->stack[(*depthp)++] = f;
 	}
@@ -696,6 +751,11 @@ pprof_samples(struct pprof *pp)
 	    (pp->prevnode = malloc(PPROF_STACK * sizeof *pp->prevnode)) ==
 	    NULL)
 		return (-1);
+	if (pp->lines && ((pp->lstack = malloc(PPROF_STACK *
+	    sizeof *pp->lstack)) == NULL || (pp->lprev = malloc(PPROF_STACK *
+	    sizeof *pp->lprev)) == NULL || (pp->lprevnode = malloc(PPROF_STACK
+	    * sizeof *pp->lprevnode)) == NULL))
+		return (-1);
 	pp->prevdepth = 0;
 	pprof_field_init(&it, pp->buf, pp->len);
 	for (i = 0; i < pp->nsamples; i++) {
@@ -733,6 +793,9 @@ pprof_samples(struct pprof *pp)
 			}
 			memcpy(pp->stack + depth, pp->frames + lo->first,
 			    lo->n * sizeof *pp->stack);
+			if (pp->lines)
+				memcpy(pp->lstack + depth, pp->lframes +
+				    lo->first, lo->n * sizeof *pp->lstack);
 			depth += lo->n;
 		}
 		if (pp->labels && pprof_label_frames(pp, s, &depth) == -1)
@@ -767,6 +830,41 @@ pprof_samples(struct pprof *pp)
 			    s->value[pp->order[m]]) == -1)
 				return (-1);
 		}
+		if (pp->lines && pprof_sample_lines(pp, s, depth) == -1)
+			return (-1);
+	}
+	return (0);
+}
+
+/*
+ * The sample's frames at lines (lstack, leaf first, depth of them) into
+ * the line tree, from where they leave the last sample's, and its
+ * values to the last.
+ */
+static int
+pprof_sample_lines(struct pprof *pp, const Perftools__Profiles__Sample *s,
+    size_t depth)
+{
+	size_t		 k;
+	uint32_t	 node;
+	int		 m;
+
+	for (k = 0; k < depth && k < pp->lprevdepth && pp->lstack[depth -
+	    1 - k] == pp->lprev[pp->lprevdepth - 1 - k]; k++)
+		;
+	node = k > 0 ? pp->lprevnode[k - 1] : PROFILE_ROOT;
+	for (; k < depth; k++) {
+		if ((node = profile_builder_line_child(pp->b, node,
+		    pp->lstack[depth - 1 - k])) == PROFILE_NONE)
+			return (-1);
+		pp->lprevnode[k] = node;
+	}
+	memcpy(pp->lprev, pp->lstack, depth * sizeof *pp->lprev);
+	pp->lprevdepth = depth;
+	for (m = 0; m < pp->nmetrics; m++) {
+		if (profile_builder_line_add(pp->b, node, m,
+		    s->value[pp->order[m]]) == -1)
+			return (-1);
 	}
 	return (0);
 }
@@ -892,6 +990,10 @@ out:
 	free(pp.stack);
 	free(pp.prev);
 	free(pp.prevnode);
+	free(pp.lframes);
+	free(pp.lstack);
+	free(pp.lprev);
+	free(pp.lprevnode);
 	free(buf);
 	return (p);
 }

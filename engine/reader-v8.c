@@ -57,9 +57,19 @@
  * the module being the url's file ("file://" dropped); lineNumber is
  * 0-based in the file and stored 1-based, -1 becoming 0 (unknown).
  * "(root)" is our root; "(program)", "(idle)" and "(garbage collector)"
- * stay functions of their own. Lost: columns, scriptId, positionTicks,
- * deoptReason, hitCount (the columns and positionTicks are read and
- * kept with each node, struct v8_node, for per-line costs).
+ * stay functions of their own.
+ *
+ * Costs by source line (lines.h): a node's "positionTicks" ({line,
+ * ticks}, 1-based lines) are its samples by line of its url; the time of
+ * the node is shared over its lines in proportion to their ticks (an
+ * estimate: a tick has no duration of its own). Where the samples carry
+ * their own lines instead (a Chrome trace's ProfileChunk "lines", 0 for
+ * unknown), each sample counts at its line with its duration. The call
+ * a node's parent made is not at a line the file records: the rows have
+ * self costs only, and their total is their self.
+ *
+ * Lost: columns, scriptId, deoptReason, hitCount (the columns are read
+ * and kept with each node, struct v8_node).
  *
  * The file is read as a stream (json-stream.h): the nodes, packed
  * (struct v8_node, names and urls in one text), and the samples and
@@ -119,6 +129,7 @@ struct v8_prof {
 	size_t			 nticks, capticks;
 	struct packed_text	 text;
 	struct packed_ints	 samples, deltas;
+	struct packed_ints	 lines;		/* the samples' lines */
 	int			 has_start, has_end;
 	int64_t			 start, end;
 };
@@ -137,6 +148,14 @@ struct v8 {
 	int64_t			 lo;
 	uint64_t		 span;
 	uint32_t		 thread;	/* timeline thread */
+	/* Per node, for the lines: its time and its function. */
+	int64_t			*ntime;
+	uint32_t		*func;
+	int			 msamples, mtime;
+	const struct packed_ints *lines;	/* the samples', or NULL */
+	struct packed_cursor	 lc;		/* at sample nextline */
+	size_t			 nextline;
+	int64_t			 line[2];	/* nextline - 1's, - 2's */
 	char			 err[256];
 };
 
@@ -186,6 +205,7 @@ reader_v8_prof_create(void)
 		return (NULL);
 	packed_ints_init(&vp->samples);
 	packed_ints_init(&vp->deltas);
+	packed_ints_init(&vp->lines);
 	return (vp);
 }
 
@@ -200,6 +220,7 @@ reader_v8_prof_free(struct v8_prof *vp)
 	packed_text_free(&vp->text);
 	packed_ints_free(&vp->samples);
 	packed_ints_free(&vp->deltas);
+	packed_ints_free(&vp->lines);
 	free(vp);
 }
 
@@ -349,10 +370,11 @@ v8_read_ticks(struct json_stream *js, struct v8_prof *vp, size_t n)
 			if (json_stream_next(js, &v) == JSON_TOK_ERROR ||
 			    json_stream_skip(js, &v) == -1)
 				return (-1);
-			if (v.type == JSON_TOK_INTEGER && line)
-				tk.line = v.i;
-			else if (v.type == JSON_TOK_INTEGER && ticks)
-				tk.ticks = v.i;
+			/* The last of a key counts; not an integer: none. */
+			if (line)
+				tk.line = v.type == JSON_TOK_INTEGER ? v.i : 0;
+			else if (ticks)
+				tk.ticks = v.type == JSON_TOK_INTEGER ? v.i : 0;
 		}
 		if (t.type != JSON_TOK_OBJECT_END || vp->nticks >= UINT32_MAX ||
 		    packed_grow(&vp->ticks, &vp->capticks, vp->nticks + 1,
@@ -474,8 +496,10 @@ reader_v8_prof_member(struct json_stream *js, const struct json_token *key,
 		}
 		return (1);
 	}
-	if (JSON_TOK_IS(key, "samples") || JSON_TOK_IS(key, "timeDeltas")) {
-		pi = key->s[0] == 's' ? &vp->samples : &vp->deltas;
+	if (JSON_TOK_IS(key, "samples") || JSON_TOK_IS(key, "timeDeltas") ||
+	    JSON_TOK_IS(key, "lines")) {
+		pi = key->s[0] == 's' ? &vp->samples : key->s[0] == 't' ?
+		    &vp->deltas : &vp->lines;
 		packed_ints_free(pi);
 		if (json_stream_next(js, &t) == JSON_TOK_ERROR ||
 		    reader_v8_read_ints(js, &t, pi) == -1)
@@ -591,6 +615,7 @@ reader_v8_prof_reset(struct v8_prof *vp)
 	vp->text.len = 0;
 	packed_ints_reset(&vp->samples);
 	packed_ints_reset(&vp->deltas);
+	packed_ints_reset(&vp->lines);
 	vp->has_start = vp->has_end = 0;
 }
 
@@ -603,18 +628,19 @@ reader_v8_prof_nodes(const struct v8_prof *vp)
 
 /*
  * Extend vp by a Chrome ProfileChunk: the nodes and samples of its
- * cpuProfile (chunk) and its timeDeltas (deltas, beside cpuProfile).
+ * cpuProfile (chunk), its timeDeltas (deltas, beside cpuProfile) and
+ * its samples' lines (lines, beside them too).
  * 0; 1 if one of them is there but no array; -1 if out of memory.
  */
 int
 reader_v8_prof_chunk(struct v8_prof *vp, const struct v8_prof *chunk,
-    const struct packed_ints *deltas)
+    const struct packed_ints *deltas, const struct packed_ints *lines)
 {
 	struct v8_prof	 part;
 
 	if ((chunk->object && (chunk->nodes_state == PACKED_OTHER ||
 	    chunk->samples.state == PACKED_OTHER)) ||
-	    deltas->state == PACKED_OTHER)
+	    deltas->state == PACKED_OTHER || lines->state == PACKED_OTHER)
 		return (1);
 	if (chunk->object) {
 		part = *chunk;
@@ -625,6 +651,17 @@ reader_v8_prof_chunk(struct v8_prof *vp, const struct v8_prof *chunk,
 	if (deltas->state == PACKED_ARRAY) {
 		vp->deltas.state = PACKED_ARRAY;
 		if (packed_ints_append(&vp->deltas, deltas) == -1)
+			return (-1);
+	}
+	/* Lines after the samples; a 0 (unknown) for a chunk without. */
+	if (lines->state == PACKED_ARRAY) {
+		vp->lines.state = PACKED_ARRAY;
+		if (packed_ints_append(&vp->lines, lines) == -1)
+			return (-1);
+	}
+	while (vp->lines.state == PACKED_ARRAY &&
+	    vp->lines.n < vp->samples.n) {
+		if (packed_ints_put(&vp->lines, 0) == -1)
 			return (-1);
 	}
 	return (0);
@@ -776,12 +813,105 @@ v8_build(struct v8 *v)
 			    profile_builder_child(v->b, pnode, f)) ==
 			    PROFILE_NONE)
 				goto out;
+			v->func[cur] = f;
 		}
 	}
 	rv = 0;
 out:
 	free(path);
 	return (rv);
+}
+
+/* The line frame of node idx's function at 1-based line ln of its url. */
+static uint32_t
+v8_line_frame(struct v8 *v, uint32_t idx, int64_t ln)
+{
+	return (profile_builder_line_frame(v->b, v->func[idx],
+	    profile_builder_func_file(v->b, v->func[idx]),
+	    ln > 0 && ln < UINT32_MAX ? (uint32_t)ln : 0));
+}
+
+/*
+ * Sample i's line, when the samples have lines (Chrome's ProfileChunk):
+ * x more of metric m at that line of node idx's function. The lines
+ * are read once, in order: sample i's count comes before sample i - 1's
+ * time, so the last two are at hand.
+ */
+static int
+v8_sample_line(struct v8 *v, size_t i, uint32_t idx, int m, int64_t x)
+{
+	int64_t		 ln;
+	uint32_t	 fr;
+
+	if (v->lines == NULL)
+		return (0);
+	while (v->nextline <= i) {
+		v->line[1] = v->line[0];
+		v->line[0] = packed_cursor_next(&v->lc);
+		v->nextline++;
+	}
+	ln = i + 1 == v->nextline ? v->line[0] : i + 2 == v->nextline ?
+	    v->line[1] : 0;
+	if (idx == V8_NONE || x == 0 || v->func[idx] == PROFILE_NONE ||
+	    ln <= 0)
+		return (0);
+	if ((fr = v8_line_frame(v, idx, ln)) == PROFILE_NONE ||
+	    profile_builder_line_self(v->b, fr, m, x) == -1)
+		return (-1);
+	return (0);
+}
+
+/*
+ * The nodes' positionTicks, when the samples have no lines: each
+ * line's ticks as samples, and its share of the node's time (the
+ * shares rounded so that they add up to the node's time).
+ */
+static int
+v8_ticks(struct v8 *v)
+{
+	const struct v8_prof	*vp = v->vp;
+	const struct v8_node	*nd;
+	const struct v8_tick	*tk;
+	size_t			 i, k;
+	int64_t			 sum, cum, t, prev, now;
+	uint32_t		 fr;
+
+	if (v->lines != NULL)
+		return (0);
+	for (i = 0; i < v->nnodes; i++) {
+		nd = &vp->nodes[i];
+		if (nd->nticks == 0 || v->built[i] == V8_NONE ||
+		    v->func[i] == PROFILE_NONE)
+			continue;
+		for (sum = 0, k = 0; k < nd->nticks; k++) {
+			tk = &vp->ticks[nd->ticks + k];
+			if (tk->ticks > 0 && __builtin_add_overflow(sum,
+			    tk->ticks, &sum)) {
+				snprintf(v->err, sizeof v->err, "nodes[%zu]: "
+				    "positionTicks overflow", i);
+				return (-1);
+			}
+		}
+		for (cum = 0, prev = 0, k = 0; k < nd->nticks; k++) {
+			tk = &vp->ticks[nd->ticks + k];
+			if (tk->ticks <= 0 || tk->line <= 0)
+				continue;
+			t = tk->ticks;
+			if ((fr = v8_line_frame(v, (uint32_t)i, tk->line)) ==
+			    PROFILE_NONE || profile_builder_line_self(v->b, fr,
+			    v->msamples, t) == -1)
+				return (-1);
+			if (v->mtime == -1 || v->ntime[i] <= 0)
+				continue;
+			cum += t;
+			now = (int64_t)((__int128)v->ntime[i] * cum / sum);
+			if (now != prev && profile_builder_line_self(v->b, fr,
+			    v->mtime, now - prev) == -1)
+				return (-1);
+			prev = now;
+		}
+	}
+	return (0);
 }
 
 /* Samples and their durations, in file order. */
@@ -793,7 +923,7 @@ v8_samples(struct v8 *v)
 	int			 msamples, mtime = -1, deltas;
 	int64_t			 raw, t, prev = 0, end = 0, d, run = 0, dur;
 	uint32_t		 idx, node, last = PROFILE_NONE;
-	uint32_t		 prevnode = PROFILE_NONE;
+	uint32_t		 prevnode = PROFILE_NONE, previdx = V8_NONE;
 	size_t			 i, n;
 
 	/* No "samples": a profile with no samples. */
@@ -814,6 +944,14 @@ v8_samples(struct v8 *v)
 	    -1 || (deltas && (mtime = profile_builder_metric(v->b, "time",
 	    "us")) == -1))
 		return (-1);
+	v->msamples = msamples;
+	v->mtime = mtime;
+	/* The samples' own lines: an array of as many (else not theirs). */
+	v->lines = vp->lines.state == PACKED_ARRAY && vp->lines.n == n ?
+	    &vp->lines : NULL;
+	if (v->lines != NULL)
+		packed_cursor_init(&v->lc, v->lines);
+	v->nextline = 0;
 	/* Each sample's time and thread, with the deltas (timeline.h). */
 	if (mtime != -1 && (profile_builder_clock(v->b, "us", 1e6) == -1 ||
 	    profile_builder_time_mode(v->b, msamples, TIMELINE_WEIGHT) == -1 ||
@@ -836,7 +974,8 @@ v8_samples(struct v8 *v)
 		}
 		if ((node = v->built[idx]) == V8_NONE)
 			return (-1);
-		if (profile_builder_add(v->b, node, msamples, 1) == -1)
+		if (profile_builder_add(v->b, node, msamples, 1) == -1 ||
+		    v8_sample_line(v, i, idx, msamples, 1) == -1)
 			return (-1);
 		if (node != last && run > 0 &&
 		    profile_builder_sample(v->b, last, run) == -1)
@@ -859,22 +998,27 @@ v8_samples(struct v8 *v)
 		if (i > 0) {
 			if (__builtin_sub_overflow(t, prev, &dur))
 				goto overflow;
-			if (dur != 0 && profile_builder_add(v->b, prevnode,
-			    mtime, dur) == -1)
+			if (dur != 0 && (profile_builder_add(v->b, prevnode,
+			    mtime, dur) == -1 || v8_sample_line(v, i - 1,
+			    previdx, mtime, dur) == -1))
 				return (-1);
+			v->ntime[previdx] += dur;
 			if (profile_builder_timed(v->b, prevnode, v->thread,
 			    prev, dur, 1) == -1)
 				return (-1);
 		}
 		prev = t;
 		prevnode = node;
+		previdx = idx;
 	}
 	d = 0;
 	if (n > 0 && mtime != -1 && vp->has_end && end > prev) {
 		if (__builtin_sub_overflow(end, prev, &d))
 			goto overflow;
-		if (profile_builder_add(v->b, last, mtime, d) == -1)
+		if (profile_builder_add(v->b, last, mtime, d) == -1 ||
+		    v8_sample_line(v, n - 1, previdx, mtime, d) == -1)
 			return (-1);
+		v->ntime[previdx] += d;
 	}
 	if (n > 0 && mtime != -1 &&
 	    profile_builder_timed(v->b, last, v->thread, prev, d, 1) == -1)
@@ -1008,12 +1152,15 @@ reader_v8_profile(struct profile_builder *b, uint32_t root, uint32_t thread,
 	v.nnodes = vp->nnodes;
 	if ((v.parent = malloc(v.nnodes * sizeof *v.parent)) == NULL ||
 	    (v.built = malloc(v.nnodes * sizeof *v.built)) == NULL ||
-	    (v.state = calloc(v.nnodes, sizeof *v.state)) == NULL)
+	    (v.state = calloc(v.nnodes, sizeof *v.state)) == NULL ||
+	    (v.ntime = calloc(v.nnodes, sizeof *v.ntime)) == NULL ||
+	    (v.func = malloc(v.nnodes * sizeof *v.func)) == NULL)
 		goto nomem;
 	memset(v.parent, 0xff, v.nnodes * sizeof *v.parent);
 	memset(v.built, 0xff, v.nnodes * sizeof *v.built);
+	memset(v.func, 0xff, v.nnodes * sizeof *v.func);
 	if (v8_ids(&v) == -1 || v8_links(&v) == -1 || v8_build(&v) == -1 ||
-	    v8_samples(&v) == -1)
+	    v8_samples(&v) == -1 || v8_ticks(&v) == -1)
 		goto out;
 	rv = 0;
 	goto out;
@@ -1026,6 +1173,8 @@ out:
 	free(v.parent);
 	free(v.built);
 	free(v.state);
+	free(v.ntime);
+	free(v.func);
 	return (rv);
 }
 

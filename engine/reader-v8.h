@@ -50,7 +50,7 @@ int		 reader_v8_prof_has_nodes(const struct v8_prof *);
 void		 reader_v8_prof_reset(struct v8_prof *);
 size_t		 reader_v8_prof_nodes(const struct v8_prof *);
 int		 reader_v8_prof_chunk(struct v8_prof *, const struct v8_prof *,
-		     const struct packed_ints *);
+		     const struct packed_ints *, const struct packed_ints *);
 void		 reader_v8_prof_set_time(struct v8_prof *, int, int64_t);
 void		 reader_v8_prof_set_object(struct v8_prof *);
 int		 reader_v8_profile(struct profile_builder *, uint32_t,

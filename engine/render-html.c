@@ -235,10 +235,16 @@ html_table(struct outbuf *ob, const struct display_block *b,
 		for (col = 0; col < b->ncols; col++) {
 			c = &b->cells[r * b->ncols + col];
 			/* No printf a cell: a page has thousands. */
-			outbuf_puts(ob,
+			outbuf_puts(ob, c->flags & DISPLAY_CODE ?
+			    "<td class=\"code\"" :
 			    html_td[(c->flags & DISPLAY_NUM ? 1 : 0) |
 			    (c->flags & DISPLAY_TREE ? 2 : 0) |
 			    (c->flags & DISPLAY_DIM ? 4 : 0)]);
+			if (c->anchor != NULL) {
+				outbuf_puts(ob, " id=\"");
+				html_escape(ob, c->anchor);
+				outbuf_putc(ob, '"');
+			}
 			if (c->flags & DISPLAY_TREE) {
 				outbuf_puts(ob, " data-depth=\"");
 				html_uint(ob, c->indent);
@@ -264,7 +270,8 @@ html_table(struct outbuf *ob, const struct display_block *b,
 			}
 			if (c->flags & DISPLAY_STRONG)
 				outbuf_puts(ob, "<strong>");
-			if (col == 0 && c->text != NULL)
+			if (col == 0 && c->text != NULL &&
+			    !(c->flags & DISPLAY_CODE))
 				html_label(ob, c->text);
 			else
 				html_escape(ob, c->text ? c->text : "");
@@ -277,6 +284,13 @@ html_table(struct outbuf *ob, const struct display_block *b,
 				html_href(ob, c->aux, ctx);
 				outbuf_putc(ob, '>');
 				html_escape(ob, c->auxtext ? c->auxtext : "");
+				outbuf_puts(ob, "</a>");
+			}
+			if (c->more != NULL) {
+				outbuf_puts(ob, " <a class=\"aux\"");
+				html_href(ob, c->more, ctx);
+				outbuf_putc(ob, '>');
+				html_escape(ob, c->moretext ? c->moretext : "");
 				outbuf_puts(ob, "</a>");
 			}
 			outbuf_puts(ob, "</td>");

@@ -51,6 +51,7 @@
 /* The result: the function, its butterfly and the two pages of rows. */
 struct func_result {
 	const struct profile		*p;
+	const struct profile		*origin; /* its source page's */
 	int				 m;
 	uint32_t			 f;
 	const struct callgraph		*g;
@@ -94,6 +95,7 @@ func_create(const struct profile *p, const struct query *q,
 		return (NULL);
 	}
 	t->p = p;
+	t->origin = report_origin(p, ctx);
 	t->cmp = diff_init(&t->dd, p, q);
 	ds = diff_sort(t->cmp, q);
 	if ((m = report_metric(p, q, e)) == -1)
@@ -269,6 +271,10 @@ func_display(const void *v, const struct report_notes *notes,
 
 	display_heading(d, "See also");
 	l = display_links(d);
+	if ((link = report_source_link(q, tr->origin, f)) != NULL) {
+		display_link(d, l, "its source lines", link);
+		free(link);
+	}
 	snprintf(id, sizeof id, "%u", f);
 	for (i = 0; i < sizeof bys / sizeof bys[0]; i++) {
 		link = report_goto(q, "callers", QUERY_FUNC, id, QUERY_BY,

@@ -44,6 +44,7 @@
  */
 struct top_result {
 	const struct profile	*p;
+	const struct profile_lines *lines;	/* rows link their source */
 	int			 m;
 	int			 cmp;
 	struct diff		 dd;
@@ -87,6 +88,7 @@ top_create(const struct profile *p, const struct query *q,
 	if ((t = calloc(1, sizeof *t)) == NULL)
 		goto nomem;
 	t->p = p;
+	t->lines = report_lines(p, ctx);
 	t->from = from;
 	nall = p->nfuncs > 0 ? p->nfuncs - 1 : 0;
 	t->cmp = diff_init(&t->dd, p, q);
@@ -220,7 +222,8 @@ top_display(const void *v, const struct report_notes *notes,
 	size_t			 r;
 	char			*link, *title, *label, id[32];
 	const char		*idp = id;
-	struct query_tmpl	 tfunc;
+	struct query_tmpl	 tfunc, tsrc;
+	struct display_cell	*cell;
 	int64_t			 sv[PROFILE_MAX_METRICS];
 	int64_t			 tv[PROFILE_MAX_METRICS];
 	uint32_t		 nc, i, f, k;
@@ -263,8 +266,11 @@ top_display(const void *v, const struct report_notes *notes,
 	if (tr->cmp)
 		diff_head_sort(d, t, nc, q);
 	/* Each row's link differs from the page's in one key: a template. */
-	if (report_goto_tmpl(&tfunc, q, "func", QUERY_FUNC, 1) == -1) {
+	memset(&tsrc, 0, sizeof tsrc);
+	if (report_goto_tmpl(&tfunc, q, "func", QUERY_FUNC, 1) == -1 ||
+	    (tr->lines != NULL && report_source_tmpl(&tsrc, q) == -1)) {
 		query_tmpl_clear(&tfunc);
+		query_tmpl_clear(&tsrc);
 		display_free(d);
 		return (NULL);
 	}
@@ -274,9 +280,13 @@ top_display(const void *v, const struct report_notes *notes,
 		snprintf(id, sizeof id, "%u", f);
 		link = query_tmpl_fill(&tfunc, &idp);
 		label = report_func_label(p, f);
-		display_cell(d, t, r, 0, label ? label : "", link, 0);
+		cell = display_cell(d, t, r, 0, label ? label : "", link, 0);
 		free(label);
 		free(link);
+		/* Its costs by line, where the profile has them. */
+		if (report_has_lines(tr->lines, f))
+			display_aux_take(d, cell, "source",
+			    query_tmpl_fill(&tsrc, &idp));
 		for (k = 0; k < p->nmetrics && k < PROFILE_MAX_METRICS; k++) {
 			sv[k] = p->metrics[k].func_self[f];
 			tv[k] = p->metrics[k].func_total[f];
@@ -288,6 +298,7 @@ top_display(const void *v, const struct report_notes *notes,
 			    tv[tr->dd.bm]);
 	}
 	query_tmpl_clear(&tfunc);
+	query_tmpl_clear(&tsrc);
 	columns_pager(d, q, tr->from, tr->nrows, tr->matched);
 	columns_controls(d, p, tr->m, q, 1);
 	return (d);

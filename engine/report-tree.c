@@ -130,6 +130,7 @@ struct tree_walk {
 /* cmd=tree's result: the walk, and whether it compares (diff_init()). */
 struct tree_result {
 	const struct profile	*p;
+	const struct profile_lines *lines;	/* rows link their source */
 	struct tree_walk	 w;
 	int			 cmp;
 	struct diff		 dd;
@@ -789,6 +790,7 @@ tree_create(const struct profile *p, const struct query *q,
 		return (NULL);
 	}
 	t->p = p;
+	t->lines = report_lines(p, ctx);
 	t->cmp = diff_init(&t->dd, p, q);
 	if (tree_walk(&t->w, p, q, ctx, e) == -1) {
 		tree_free(t);
@@ -1054,7 +1056,7 @@ tree_display(const void *v, const struct report_notes *notes,
 	struct display_block	*t, *l;
 	struct display_cell	*cell;
 	struct columns		 c;
-	struct query_tmpl	 tfunc, troot, ttoggle;
+	struct query_tmpl	 tfunc, troot, ttoggle, tsrc;
 	const char		*path, *module, *name;
 	char			*link, *s, *label = NULL;
 	uint32_t		*stack = NULL, *depths = NULL, ncols, depth;
@@ -1075,7 +1077,9 @@ tree_display(const void *v, const struct report_notes *notes,
 	memset(&tfunc, 0, sizeof tfunc);
 	memset(&troot, 0, sizeof troot);
 	memset(&ttoggle, 0, sizeof ttoggle);
+	memset(&tsrc, 0, sizeof tsrc);
 	if (report_goto_tmpl(&tfunc, q, "func", QUERY_FUNC, 1) == -1 ||
+	    (tr->lines != NULL && report_source_tmpl(&tsrc, q) == -1) ||
 	    query_tmpl_init(&troot, q, unopen, 2, QUERY_PATH, 1) == -1 ||
 	    query_tmpl_init(&ttoggle, q, NULL, 0, QUERY_OPEN, 2) == -1 ||
 	    (d = display_create("Call tree")) == NULL)
@@ -1161,6 +1165,10 @@ tree_display(const void *v, const struct report_notes *notes,
 		free(link);
 		tree_row_toggles(d, cell, q, &troot, &ttoggle, path, depth,
 		    nk, hidden);
+		/* Its function's costs by line, where the profile has them. */
+		if (report_has_lines(tr->lines, f))
+			display_more_take(d, cell, "source",
+			    tree_func_link(&tsrc, f));
 		for (k = 0; k < p->nmetrics && k < PROFILE_MAX_METRICS; k++) {
 			sv[k] = p->metrics[k].self[n];
 			tv[k] = p->metrics[k].total[n];
@@ -1194,5 +1202,6 @@ done:
 	query_tmpl_clear(&tfunc);
 	query_tmpl_clear(&troot);
 	query_tmpl_clear(&ttoggle);
+	query_tmpl_clear(&tsrc);
 	return (d);
 }

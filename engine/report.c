@@ -26,6 +26,7 @@
 
 #include "cost.h"
 #include "display.h"
+#include "lines.h"
 #include "profile.h"
 #include "query.h"
 #include "report.h"
@@ -401,6 +402,118 @@ report_func_link(const struct query *q, int64_t f)
 		return (NULL);
 	snprintf(id, sizeof id, "%lld", (long long)f);
 	return (report_goto(q, "func", QUERY_FUNC, id, -1));
+}
+
+/*
+ * The costs by source line a report links to: the profile loaded's
+ * (ctx->origin), which a derived profile shares the function ids of.
+ * NULL when it has none.
+ */
+const struct profile_lines *
+report_lines(const struct profile *p, const struct report_context *ctx)
+{
+	return (report_origin(p, ctx)->lines);
+}
+
+/* The profile loaded, of which p is derived (or p itself). */
+const struct profile *
+report_origin(const struct profile *p, const struct report_context *ctx)
+{
+	return (ctx != NULL && ctx->origin != NULL ? ctx->origin : p);
+}
+
+/* The keys a link to cmd=source drops: the page shows the whole profile. */
+static const enum query_key report_source_drop[] = { QUERY_BASE, QUERY_T,
+    QUERY_FOCUS, QUERY_IGNORE, QUERY_HIDE, QUERY_SHOW, QUERY_MIN_TICKS,
+    QUERY_MIN_WORDS, QUERY_EXCLUDE };
+#define REPORT_SOURCE_DROP \
+	(sizeof report_source_drop / sizeof report_source_drop[0])
+
+/* Has function f rows in l (lines.h)? */
+int
+report_has_lines(const struct profile_lines *l, uint32_t f)
+{
+	return (l != NULL && f != PROFILE_ROOT &&
+	    lines_func_first(l, f) != lines_func_end(l, f));
+}
+
+/*
+ * The anchor of function f's row in l on its source page (cmd=source):
+ * "L42" in its first file, "F2-L42" in its second... into buf.
+ */
+void
+report_source_anchor(const struct profile_lines *l, uint32_t f,
+    uint32_t row, char *buf, size_t len)
+{
+	uint32_t	 i, k = 1;
+
+	for (i = lines_func_first(l, f) + 1; i <= row && i < l->nrows; i++) {
+		if (l->row_file[i] != l->row_file[i - 1])
+			k++;
+	}
+	if (k == 1)
+		snprintf(buf, len, "L%u", l->row_line[row]);
+	else
+		snprintf(buf, len, "F%u-L%u", k, l->row_line[row]);
+}
+
+/*
+ * The link to function f's source page (cmd=source) at its hottest line
+ * in the page's metric, or NULL when the profile loaded (origin) has no
+ * lines for f. The transforms and base= are not carried.
+ */
+char *
+report_source_link(const struct query *q, const struct profile *origin,
+    uint32_t f)
+{
+	const struct profile_lines	*l = origin->lines;
+	struct query_edit		 ed[REPORT_EDITS + 16];
+	size_t				 n, i;
+	char				 id[32], frag[48], *s, *t;
+	int				 m;
+	uint32_t			 hot;
+
+	if (!report_has_lines(l, f))
+		return (NULL);
+	snprintf(id, sizeof id, "%u", f);
+	n = report_goto_edits(ed, "source");
+	for (i = 0; i < REPORT_SOURCE_DROP; i++) {
+		ed[n].key = report_source_drop[i];
+		ed[n++].value = NULL;
+	}
+	ed[n].key = QUERY_FUNC;
+	ed[n++].value = id;
+	if ((s = query_format_edit(q, ed, n)) == NULL)
+		return (NULL);
+	/* The page opens at the line where the cost is. */
+	if ((m = profile_metric_find(origin, query_str(q, QUERY_METRIC))) ==
+	    -1)
+		m = 0;
+	if ((hot = lines_hottest(l, f, (uint32_t)m)) == LINES_NONE)
+		return (s);
+	report_source_anchor(l, f, hot, frag, sizeof frag);
+	if (asprintf(&t, "%s#%s", s, frag) == -1)
+		t = NULL;
+	free(s);
+	return (t);
+}
+
+/*
+ * A template of report_source_link's links, func= filled in per link
+ * (query.h): -1 if out of memory; query_tmpl_clear() frees it.
+ */
+int
+report_source_tmpl(struct query_tmpl *t, const struct query *q)
+{
+	struct query_edit	 ed[REPORT_EDITS + 16];
+	size_t			 n, i;
+
+	n = report_goto_edits(ed, "source");
+	for (i = 0; i < REPORT_SOURCE_DROP; i++) {
+		ed[n].key = report_source_drop[i];
+		ed[n++].value = NULL;
+	}
+	return (query_tmpl_init(t, q, ed, n, QUERY_FUNC, 1));
 }
 
 /*

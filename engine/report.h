@@ -57,6 +57,7 @@ struct display;
 struct outbuf;
 struct profile;
 struct profile_index;
+struct profile_lines;
 struct query;
 struct query_tmpl;
 struct transform_stack;
@@ -100,6 +101,15 @@ struct report_context {
 	uint64_t		 max_msec;	/* wall clock per query, 0 = none */
 	struct cost		*cost;		/* the query's budget, or NULL */
 	struct profile_index	*index;		/* the profile's derived data */
+	/*
+	 * The profile loaded, before base= and the transforms: cmd=source
+	 * shows its line costs (a derived profile keeps the function ids,
+	 * not the lines). answer_query_parsed sets it.
+	 */
+	const struct profile	*origin;
+	/* Source roots, ':'-separated: the serving process's
+	   configuration (source_root), never the query. NULL: none. */
+	const char		*source_roots;
 };
 
 /* An error: an HTTP-like status and a message. */
@@ -177,6 +187,16 @@ json_t		*report_func_values(const struct profile *, int, uint32_t);
 char		*report_link(const struct query *, ...);
 char		*report_goto(const struct query *, const char *, ...);
 char		*report_func_link(const struct query *, int64_t);
+const struct profile_lines *report_lines(const struct profile *,
+		    const struct report_context *);
+const struct profile *report_origin(const struct profile *,
+		    const struct report_context *);
+int		 report_has_lines(const struct profile_lines *, uint32_t);
+char		*report_source_link(const struct query *,
+		    const struct profile *, uint32_t);
+void		 report_source_anchor(const struct profile_lines *, uint32_t,
+		    uint32_t, char *, size_t);
+int		 report_source_tmpl(struct query_tmpl *, const struct query *);
 int		 report_goto_tmpl(struct query_tmpl *, const struct query *,
 		     const char *, int, int);
 json_t		*report_func(const struct profile *, uint32_t);

@@ -59,6 +59,7 @@ extern const struct report_entry report_flame_entry;
 extern const struct report_entry report_search_entry;
 extern const struct report_entry report_timeline_entry;
 extern const struct report_entry report_heatmap_entry;
+extern const struct report_entry report_source_entry;
 
 static const struct report_entry *report_table[] = {
 	&report_menu_entry,
@@ -81,6 +82,7 @@ static const struct report_entry *report_table[] = {
 	&report_search_entry,
 	&report_timeline_entry,
 	&report_heatmap_entry,
+	&report_source_entry,
 };
 #define NREPORTS (sizeof report_table / sizeof report_table[0])
 
@@ -238,7 +240,9 @@ void
 reports_notes_display(struct display *d, const struct report_notes *n,
     const struct query *q)
 {
-	transform_display(d, n->profile, q, n->transforms);
+	/* cmd=source shows the profile as loaded: nothing to transform. */
+	if (strcmp(query_str(q, QUERY_CMD), "source") != 0)
+		transform_display(d, n->profile, q, n->transforms);
 	if (n->estimated)
 		funcgraph_note(d);
 }

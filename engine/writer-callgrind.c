@@ -24,6 +24,7 @@
 
 #include "cause.h"
 #include "idmap.h"
+#include "lines.h"
 #include "outbuf.h"
 #include "profile.h"
 #include "strpool.h"
@@ -40,6 +41,14 @@
  * Names are compressed ("(id) name" the first time), cob= and cfl= come
  * before cfn= (KCachegrind binds them there), unknown files and objects
  * are "???" as valgrind writes them, and the synthetic root is left out.
+ *
+ * With costs by source line (lines.h), a function's self cost is written
+ * at its lines (fi= and fe= to the file of a line in another file: an
+ * inlined function's), the rest at its definition's line; a call edge
+ * whose cost the lines' calls account for exactly (every edge but a
+ * recursive one) is written as one call from each line that makes it,
+ * with its count shared by cost when the profile does not count calls
+ * by line. callgrind_annotate then annotates the source as deepq does.
  */
 
 struct cw {
@@ -51,6 +60,7 @@ struct cw {
 	uint32_t		 nextfn, nextfl, nextob;
 	uint32_t		*obid;		/* [nstrings] */
 	int			 modules;	/* any function has a module */
+	uint32_t		 file;		/* the cost lines' file now */
 };
 
 static void	cw_text(struct outbuf *, const char *);
@@ -58,6 +68,10 @@ static void	cw_name(struct cw *, const char *, uint32_t *, uint32_t *,
 		    const char *);
 static void	cw_func(struct cw *, const char *, uint32_t);
 static void	cw_costs(struct cw *, uint32_t, const int64_t *, size_t);
+static void	cw_file(struct cw *, uint32_t, uint32_t);
+static void	cw_self(struct cw *, uint32_t);
+static int	cw_edge_lines(struct cw *, uint32_t, uint32_t,
+		    const int64_t *, int64_t);
 
 /* A name on one line: line breaks become spaces. */
 static void
@@ -113,6 +127,117 @@ cw_costs(struct cw *w, uint32_t line, const int64_t *v, size_t stride)
 		outbuf_i64(w->ob, v[k * stride]);
 	}
 	outbuf_putc(w->ob, '\n');
+}
+
+/* Cost lines from now in file (fi=, or fe= back to function fn's own). */
+static void
+cw_file(struct cw *w, uint32_t fn, uint32_t file)
+{
+	if (file == w->file)
+		return;
+	cw_name(w, file == w->p->func_file[fn] ? "fe" : "fi",
+	    &w->strid[file], &w->nextfl, profile_string(w->p, file));
+	w->file = file;
+}
+
+/* Function fn's self cost: at its lines where it has them, the rest at
+   its definition's. */
+static void
+cw_self(struct cw *w, uint32_t fn)
+{
+	const struct profile		*p = w->p;
+	const struct profile_lines	*l = p->lines;
+	int64_t				 v[PROFILE_MAX_METRICS];
+	uint32_t			 k, r, first = 0, end = 0;
+	int				 any;
+
+	if (l != NULL && l->row_addr == NULL)
+		first = lines_func_first(l, fn), end = lines_func_end(l, fn);
+	for (k = 0; k < w->nm; k++)
+		v[k] = p->metrics[k].func_self[fn];
+	for (r = first; r < end; r++) {
+		for (k = 0, any = 0; k < w->nm; k++) {
+			any |= l->self[(size_t)k * l->nrows + r] != 0;
+			v[k] -= l->self[(size_t)k * l->nrows + r];
+		}
+		if (!any)
+			continue;
+		cw_file(w, fn, l->row_file[r]);
+		cw_costs(w, l->row_line[r], l->self + r, l->nrows);
+	}
+	for (k = 0, any = first == end; k < w->nm; k++)
+		any |= v[k] != 0;
+	if (any) {
+		cw_file(w, fn, p->func_file[fn]);
+		cw_costs(w, p->func_line[fn], v, 1);
+	}
+}
+
+/*
+ * Edge fn -> to of inclusive cost incl and count calls, from the lines
+ * that make it when their calls' costs add up to incl exactly: 0, or -1
+ * when they do not (the caller writes the edge whole).
+ */
+static int
+cw_edge_lines(struct cw *w, uint32_t fn, uint32_t to, const int64_t *incl,
+    int64_t calls)
+{
+	const struct profile		*p = w->p;
+	const struct profile_lines	*l = p->lines;
+	int64_t				 sum[PROFILE_MAX_METRICS], w0 = 0, cum;
+	int64_t				 c, prev = 0;
+	uint32_t			 r, i, k, first, end;
+
+	if (l == NULL || l->row_addr != NULL || l->nmetrics != w->nm)
+		return (-1);
+	first = lines_func_first(l, fn);
+	end = lines_func_end(l, fn);
+	memset(sum, 0, sizeof sum);
+	for (r = first; r < end; r++) {
+		for (i = l->row_calls[r]; i < l->row_calls[r + 1]; i++) {
+			if (l->call_func[i] != to)
+				continue;
+			for (k = 0; k < w->nm; k++)
+				sum[k] += l->call_total[(size_t)k * l->ncalls +
+				    i];
+			w0 += l->call_total[i];
+		}
+	}
+	for (k = 0; k < w->nm; k++) {
+		if (sum[k] != incl[k])
+			return (-1);
+	}
+	if (w0 == 0 && l->call_count == NULL)
+		return (-1);
+	for (cum = 0, r = first; r < end; r++) {
+		for (i = l->row_calls[r]; i < l->row_calls[r + 1]; i++) {
+			if (l->call_func[i] != to)
+				continue;
+			/* The count: the line's own, or shared by cost. */
+			cum += l->call_total[i];
+			if (l->call_count != NULL)
+				c = (int64_t)l->call_count[i];
+			else {
+				c = (int64_t)((__int128)calls * cum / w0) -
+				    prev;
+				prev += c;
+			}
+			cw_file(w, fn, l->row_file[r]);
+			k = p->func_module[to];
+			if (w->modules && k != p->func_module[fn])
+				cw_name(w, "cob", &w->obid[k], &w->nextob,
+				    profile_string(p, k));
+			cw_name(w, "cfl", &w->strid[p->func_file[to]],
+			    &w->nextfl, profile_string(p, p->func_file[to]));
+			cw_name(w, "cfn", &w->fnid[to], &w->nextfn,
+			    profile_func_name(p, to));
+			outbuf_printf(w->ob, "calls=%" PRId64 " %u\n", c,
+			    p->func_line[to]);
+			cw_costs(w, l->row_line[r], l->call_total + i,
+			    l->ncalls);
+		}
+	}
+	return (0);
 }
 
 /* Write p as a callgrind profile (version 1). */
@@ -223,12 +348,22 @@ writer_callgrind(struct outbuf *ob, const struct profile *p,
 		if (outbuf_failed(ob) == -1)
 			break;
 		cw_func(&w, "", fn);
-		for (k = 0; k < w.nm; k++)
-			v[k] = p->metrics[k].func_self[fn];
-		cw_costs(&w, p->func_line[fn], v, 1);
+		w.file = p->func_file[fn];
+		if (p->lines != NULL && p->lines->nfuncs == p->nfuncs)
+			cw_self(&w, fn);
+		else {
+			for (k = 0; k < w.nm; k++)
+				v[k] = p->metrics[k].func_self[fn];
+			cw_costs(&w, p->func_line[fn], v, 1);
+		}
 		for (i = first[fn]; i < first[fn + 1]; i++) {
 			e = order[i];
 			to = eto[e];
+			if (p->lines != NULL && p->lines->nfuncs ==
+			    p->nfuncs && cw_edge_lines(&w, fn, to, incl +
+			    (size_t)e * w.nm, calls[e]) == 0)
+				continue;
+			cw_file(&w, fn, p->func_file[fn]);
 			g = p->func_module[to];
 			if (w.modules && g != p->func_module[fn])
 				cw_name(&w, "cob", &w.obid[g], &w.nextob,

@@ -24,6 +24,7 @@
 
 #include "cause.h"
 #include "idmap.h"
+#include "lines.h"
 #include "outbuf.h"
 #include "pprof.h"
 #include "profile.h"
@@ -38,6 +39,14 @@
  * node with a self value a Sample whose locations are the node's path,
  * leaf first. pprof then shows the totals and every function's flat and
  * cum as deepq does.
+ *
+ * A profile with costs by source line (lines.h) keeps a function's
+ * per-line self costs: a Location a line (or an address) of it, and a
+ * node's self cost shared over its function's lines so that, over all
+ * its nodes, each line gets the function's self cost at that line (the
+ * rest at no line); `go tool pprof -list' then shows deepq's flat by
+ * line. The model keeps no line for a caller's frame of a given sample,
+ * so callers are at no line and pprof's cum by line is its flat.
  *
  * The message is written field by field into the gzip stream (protobuf
  * concatenates a repeated field's elements wherever they appear), so a
@@ -63,6 +72,9 @@ static void	pw_varint(struct pw *, uint64_t);
 static void	pw_msg(struct pw *, int, const ProtobufCMessage *);
 static int64_t	pw_str(struct pw *, const char *);
 static int64_t	pw_pool(struct pw *, uint32_t);
+static void	pw_sample(struct pw *, uint64_t *, uint32_t, int64_t *);
+static int	pw_lines(struct pw *, uint32_t, const int64_t *, uint64_t *,
+		    uint32_t, int64_t *, uint32_t *);
 
 /* Compress and write len bytes; flush with Z_FINISH at the end. */
 static void
@@ -155,6 +167,92 @@ pw_pool(struct pw *w, uint32_t id)
 	return (i);
 }
 
+/* One Sample: path[0..d) (leaf first) with the profile's values. */
+static void
+pw_sample(struct pw *w, uint64_t *path, uint32_t d, int64_t *values)
+{
+	Perftools__Profiles__Sample	 sm;
+
+	perftools__profiles__sample__init(&sm);
+	sm.n_location_id = d;
+	sm.location_id = path;
+	sm.n_value = w->p->nmetrics;
+	sm.value = values;
+	pw_msg(w, 2, &sm.base);
+}
+
+/* A share of a node's self cost: metric m's t at row (LINES_NONE: none). */
+struct pw_part {
+	uint32_t	 row;
+	uint32_t	 m;
+	int64_t		 t;
+};
+
+static int
+pw_part_cmp(const void *a, const void *b)
+{
+	const struct pw_part	*x = a, *y = b;
+
+	return (x->row < y->row ? -1 : x->row > y->row);
+}
+
+/*
+ * Node n's self values v (non-negative) over its function's lines: for
+ * each metric, the lines' self costs left in rem (metric-major) taken in
+ * row order from the function's cursor cur[m * nfuncs + f], what is
+ * left at no line; a Sample per line taken, path[0] its location
+ * (nfuncs + 1 + row, or the function's). -1 if out of memory.
+ */
+static int
+pw_lines(struct pw *w, uint32_t n, const int64_t *v, uint64_t *path,
+    uint32_t d, int64_t *rem, uint32_t *cur)
+{
+	const struct profile		*p = w->p;
+	const struct profile_lines	*l = p->lines;
+	struct pw_part			*parts = NULL, *np;
+	size_t				 nparts = 0, cap = 0, i, j;
+	int64_t				 left, t, out[PROFILE_MAX_METRICS];
+	uint32_t			 m, f = p->node_func[n], *c, end;
+
+	end = lines_func_end(l, f);
+	for (m = 0; m < p->nmetrics; m++) {
+		c = &cur[(size_t)m * p->nfuncs + f];
+		for (left = v[m]; left > 0;) {
+			while (*c < end && rem[(size_t)m * l->nrows + *c] <= 0)
+				(*c)++;
+			t = left;
+			if (*c < end && rem[(size_t)m * l->nrows + *c] < t)
+				t = rem[(size_t)m * l->nrows + *c];
+			if (nparts == cap) {
+				cap = cap ? cap * 2 : 16;
+				if ((np = reallocarray(parts, cap,
+				    sizeof *np)) == NULL) {
+					free(parts);
+					return (-1);
+				}
+				parts = np;
+			}
+			parts[nparts].row = *c < end ? *c : LINES_NONE;
+			parts[nparts].m = m;
+			parts[nparts++].t = t;
+			if (*c < end)
+				rem[(size_t)m * l->nrows + *c] -= t;
+			left -= t;
+		}
+	}
+	qsort(parts, nparts, sizeof *parts, pw_part_cmp);
+	for (i = 0; i < nparts; i = j) {
+		memset(out, 0, sizeof out);
+		for (j = i; j < nparts && parts[j].row == parts[i].row; j++)
+			out[parts[j].m] += parts[j].t;
+		path[0] = parts[i].row == LINES_NONE ? (uint64_t)f + 1 :
+		    (uint64_t)p->nfuncs + 1 + parts[i].row;
+		pw_sample(w, path, d, out);
+	}
+	free(parts);
+	return (0);
+}
+
 /* Write p as a gzipped profile.proto. */
 int
 writer_pprof(struct outbuf *ob, const struct profile *p,
@@ -165,13 +263,14 @@ writer_pprof(struct outbuf *ob, const struct profile *p,
 	Perftools__Profiles__Function	 fn;
 	Perftools__Profiles__Line	 ln, *lnp = &ln;
 	Perftools__Profiles__Location	 lo;
-	Perftools__Profiles__Sample	 sm;
+	const struct profile_lines	*l = p->lines;
 	struct pw	 w;
 	struct idmap	 maps;
 	uint64_t	*path = NULL, *np;
-	int64_t		 values[PROFILE_MAX_METRICS], dflt = 0;
-	uint32_t	 f_, n, m, k, d, mod, nmaps = 0, x, up;
-	int		 any, r = -1;
+	int64_t		 values[PROFILE_MAX_METRICS], dflt = 0, *rem = NULL;
+	uint32_t	 f_, n, m, k, d, mod, nmaps = 0, x, up, row;
+	uint32_t	*cur = NULL;
+	int		 any, neg, r = -1;
 
 	memset(&w, 0, sizeof w);
 	w.ob = ob;
@@ -232,6 +331,39 @@ writer_pprof(struct outbuf *ob, const struct profile *p,
 		pw_msg(&w, 4, &lo.base);
 	}
 
+	/* A location for each line (or address) of a function's rows. */
+	for (f_ = 0, row = 0; l != NULL && row < l->nrows && !w.error; row++) {
+		while (f_ + 1 < l->nfuncs && l->func_rows[f_ + 1] <= row)
+			f_++;
+		perftools__profiles__location__init(&lo);
+		perftools__profiles__line__init(&ln);
+		lo.id = (uint64_t)p->nfuncs + 1 + row;
+		if (p->func_module[f_] != 0)
+			lo.mapping_id = idmap_get(&maps, p->func_module[f_]);
+		ln.function_id = (uint64_t)f_ + 1;
+		if (l->row_addr != NULL)
+			lo.address = l->row_addr[row];
+		else
+			ln.line = l->row_line[row];
+		lo.n_line = 1;
+		lo.line = &lnp;
+		pw_msg(&w, 4, &lo.base);
+	}
+	/* The lines' self costs still to give out, by metric. */
+	if (l != NULL && l->nmetrics == p->nmetrics && l->nfuncs == p->nfuncs &&
+	    ((rem = malloc(((size_t)p->nmetrics * l->nrows + 1) *
+	    sizeof *rem)) == NULL || (cur = malloc(((size_t)p->nmetrics *
+	    p->nfuncs + 1) * sizeof *cur)) == NULL))
+		w.error = 2;
+	if (rem != NULL && cur != NULL) {
+		memcpy(rem, l->self, (size_t)p->nmetrics * l->nrows *
+		    sizeof *rem);
+		for (m = 0; m < p->nmetrics; m++)
+			for (f_ = 0; f_ < p->nfuncs; f_++)
+				cur[(size_t)m * p->nfuncs + f_] =
+				    l->func_rows[f_];
+	}
+
 	/* A sample per node with a value: its path, leaf first. */
 	x = 1 << 16;
 	if ((path = malloc(x * sizeof *path)) == NULL)
@@ -257,12 +389,16 @@ writer_pprof(struct outbuf *ob, const struct profile *p,
 			for (k = 0, up = n; k < d; k++, up = p->node_parent[up])
 				path[k] = (uint64_t)p->node_func[up] + 1;
 		}
-		perftools__profiles__sample__init(&sm);
-		sm.n_location_id = d;
-		sm.location_id = path;
-		sm.n_value = p->nmetrics;
-		sm.value = values;
-		pw_msg(&w, 2, &sm.base);
+		for (m = 0, neg = 0; m < p->nmetrics; m++)
+			neg |= values[m] < 0;
+		if (rem == NULL || cur == NULL || neg || n == PROFILE_ROOT ||
+		    lines_func_first(l, p->node_func[n]) ==
+		    lines_func_end(l, p->node_func[n])) {
+			pw_sample(&w, path, d, values);
+			continue;
+		}
+		if (pw_lines(&w, n, values, path, d, rem, cur) == -1)
+			w.error = 2;
 	}
 	if (p->nmetrics > 0) {
 		pw_varint(&w, 14 << 3);		/* default_sample_type */
@@ -277,6 +413,8 @@ writer_pprof(struct outbuf *ob, const struct profile *p,
 	else
 		r = 0;
 	free(path);
+	free(rem);
+	free(cur);
 	idmap_clear(&maps);
 	idmap_clear(&w.strs);
 	free(w.buf);

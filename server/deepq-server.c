@@ -75,7 +75,7 @@ static void
 usage(void)
 {
 	fprintf(stderr, "usage: deepq-server [-d] [-f config] [-i seconds] "
-	    "[-k key] [-R fd] [-r dir] file\n");
+	    "[-k key] [-R fd] [-r dir] [-s dirs] file\n");
 	exit(1);
 }
 
@@ -304,7 +304,7 @@ main(int argc, char **argv)
 	struct stat		 st;
 	sigset_t		 set;
 	const char		*conffile = NULL, *idle = NULL, *key = NULL;
-	const char		*rundir = NULL, *errstr;
+	const char		*rundir = NULL, *errstr, *sources = NULL;
 	char			*cause = NULL, tmpname[PROTO_NAME_MAX];
 	char			*cachepath = NULL;
 	char			 id[PROTO_ID_LEN + 1], buf[4200];
@@ -327,7 +327,7 @@ main(int argc, char **argv)
 		main_arglen = argv[argc - 1] + strlen(argv[argc - 1]) + 1 -
 		    argv[0];
 	}
-	while ((ch = getopt(argc, argv, "df:i:k:R:r:")) != -1) {
+	while ((ch = getopt(argc, argv, "df:i:k:R:r:s:")) != -1) {
 		switch (ch) {
 		case 'd':
 			foreground = 1;
@@ -350,6 +350,10 @@ main(int argc, char **argv)
 		case 'r':
 			rundir = optarg;
 			break;
+		case 's':
+			/* Who starts us says: deepq web --source. */
+			sources = optarg;
+			break;
 		default:
 			usage();
 		}
@@ -365,7 +369,8 @@ main(int argc, char **argv)
 		err(1, "%s", argv[0]);
 	if ((cfg = conf_load(conffile, &cause)) == NULL ||
 	    (idle != NULL && conf_set(cfg, "idle_timeout", idle, &cause) ==
-	    -1)) {
+	    -1) || (sources != NULL && conf_set(cfg, "source_root", sources,
+	    &cause) == -1)) {
 		main_ready(PROTO_READY_ERROR, cause);
 		errx(1, "%s", cause ? cause : "out of memory");
 	}
@@ -519,6 +524,7 @@ main(int argc, char **argv)
 	s.write_timeout = cfg->write_timeout;
 	s.max_workers = cfg->max_workers;
 	s.max_cost = cfg->max_cost;
+	s.source_roots = cfg->source_root;
 	s.load_timeout = cfg->load_timeout;
 	/* Waiting longer for a base than the client waits is no use. */
 	s.base_wait = cfg->query_timeout > 2 ? cfg->query_timeout - 2 : 1;

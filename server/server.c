@@ -246,6 +246,8 @@ server_handle(struct server *s, struct proto_req *r)
 	ctx.report.status_arg = s;
 	ctx.report.max_cost = s->max_cost;
 	ctx.report.index = s->index;
+	/* The configuration's, never the request's: see srcfile.h. */
+	ctx.report.source_roots = s->source_roots;
 	rq.server = s;
 	rq.root = r->root;
 	ctx.base_load = server_base_load;

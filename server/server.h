@@ -130,6 +130,7 @@ struct server {
 	int			 write_timeout;	/* seconds a reply may stall */
 	uint64_t		 max_cost;
 	uint64_t		 max_msec;	/* wall clock per query */
+	const char		*source_roots;	/* cmd=source's, or "" */
 	double			 load_time;	/* seconds */
 	int			 from_cache;	/* loaded from cache_dir */
 	time_t			 started;

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Golden outputs: each tests/golden/NAME.args holds a profile (relative to
-# tests/data) and a query; the answer must equal NAME.out byte for byte.
+# tests/data), a query and, on an optional third line, options of deepq
+# query (--source pprof); the answer must equal NAME.out byte for byte.
 # `make regen-goldens' rewrites the .out files (REGEN=1).
 . "${0%/*}/lib.sh"
 
@@ -9,9 +10,11 @@ for args in "$top_srcdir"/tests/golden/*.args; do
 	name=${name%.args}
 	profile=$(sed -n 1p "$args")
 	query=$(sed -n 2p "$args")
+	opts=$(sed -n 3p "$args")
 	want=${args%.args}.out
-	(cd "$top_srcdir/tests/data" && "$DEEPQ" query --local "$profile" \
-	    "$query") >"$tmp/out" 2>"$tmp/err" || :
+	# shellcheck disable=SC2086 # options are words
+	(cd "$top_srcdir/tests/data" && "$DEEPQ" query --local $opts \
+	    "$profile" "$query") >"$tmp/out" 2>"$tmp/err" || :
 	if [ "${REGEN:-}" = 1 ]; then
 		cp "$tmp/out" "$want"
 		ok "$name regenerated"

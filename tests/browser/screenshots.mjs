@@ -21,6 +21,7 @@ const shots = [
 	["narrow", "?file=jvm.folded&cmd=tree",
 	    { width: 400, dark: true }],
 	["index", "?cmd=index", {}],
+	["source", "?file=cpu.pb&cmd=source&func=main.spin#L37", {}],
 ];
 
 const browser = await chromium.launch({

@@ -12,7 +12,8 @@ trap 'kill $web 2>/dev/null || :; sleep 0.5; rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/profiles" "$tmp/run"
 chmod 700 "$tmp/run"
 cp "$top_srcdir"/tests/data/*.folded "$top_srcdir"/tests/data/*.prof \
-    "$top_srcdir/tests/data/samples/workload-fp.folded" "$tmp/profiles/"
+    "$top_srcdir/tests/data/samples/workload-fp.folded" \
+    "$top_srcdir/tests/data/pprof/cpu.pb" "$tmp/profiles/"
 # A module with a long path, as perf names a JVM's.
 m=/usr/lib/jvm/java-17-openjdk/lib/server/libjvm.so
 printf '%s\n' "$m\`JVM_Sleep;$m\`os::naked_short_sleep 30" \
@@ -25,7 +26,8 @@ server_path = $(cd "$top_builddir" && pwd)/server/deepq-server
 idle_timeout = 60
 CONF
 DEEPQ_CONFIG=$tmp/deepq.conf "$top_builddir/cli/deepq" web \
-    --listen 127.0.0.1:0 --www "$top_srcdir/www" "$tmp/profiles" \
+    --listen 127.0.0.1:0 --www "$top_srcdir/www" \
+    --source "$top_srcdir/tests/data/pprof" "$tmp/profiles" \
     >"$tmp/web.out" 2>&1 &
 web=$!
 i=0

@@ -14,7 +14,7 @@ defs="-DDEEPQ_SYSCONFDIR=\"/etc\" -DDEEPQ_WWWDIR=\"/www\"
     -DDEEPQ_SBINDIR=\"/sbin\" -DDEEPQ_PKGLIBEXECDIR=\"/libexec/deepq\""
 for f in common/client.c common/client-spawn.c server/server.c \
     server/server-client.c server/server-worker.c \
-    server/deepq-server.c; do
+    server/deepq-server.c engine/srcfile.c; do
 	o=$tmp/${f##*/}.o
 	# shellcheck disable=SC2086
 	if ! $RELEASE_CC -std=gnu99 $defs -I"$top_builddir" \

@@ -17,6 +17,7 @@
 #include "answer-query.h"
 #include "cache.h"
 #include "callgraph.h"
+#include "lines.h"
 #include "profile.h"
 #include "profile-index.h"
 #include "reader.h"
@@ -138,6 +139,66 @@ test_recursive(const char *dir)
 	unlink(path);
 }
 
+static void	test_regions(const struct profile *, const char *,
+		    const struct stat *);
+
+/*
+ * A profile with costs by source line (pprof with lines) keeps them
+ * through its cache: the same rows, the same cmd=source answers, and
+ * its regions (the lines' block among them) each checked.
+ */
+static void
+test_lines(const char *dir, const char *top)
+{
+	static const char	*qs[] = {
+	    "cmd=source&func=main.fib&format=json",
+	    "cmd=source&func=main.recurse&format=text",
+	    "cmd=source&func=main.inner&format=html&metric=samples" };
+	char			 src[512], path[256], *cause = NULL, *x, *y;
+	struct profile		*p, *c = NULL;
+	struct stat		 st;
+	size_t			 i;
+	int			 same = 1;
+
+	snprintf(src, sizeof src, "%s/tests/data/pprof/cpu.pb", top);
+	snprintf(path, sizeof path, "%s/lines.cache", dir);
+	if (stat(src, &st) == -1)
+		return;
+	p = reader_load(src, NULL, NULL, &cause);
+	ok(p != NULL && p->lines != NULL && p->lines->nrows > 0,
+	    "lines: %s has costs by line", src);
+	if (p != NULL && cache_write(p, NULL, path, &st, &cause) == 0)
+		c = cache_load(path, &st, &cause);
+	ok(c != NULL && c->lines != NULL, "lines: the cache maps back with "
+	    "its lines%s%s", cause ? ": " : "", cause ? cause : "");
+	if (c != NULL && c->lines != NULL && p->lines != NULL) {
+		is_int(c->lines->nrows, p->lines->nrows, "lines: same rows");
+		is_int(c->lines->ncalls, p->lines->ncalls, "lines: same calls");
+		ok(memcmp(c->lines->total, p->lines->total,
+		    (size_t)p->nmetrics * p->lines->nrows * 8) == 0 &&
+		    memcmp(c->lines->row_line, p->lines->row_line,
+		    (size_t)p->lines->nrows * 4) == 0,
+		    "lines: the same lines and totals");
+		for (i = 0; i < sizeof qs / sizeof qs[0]; i++) {
+			x = ask(p, qs[i]);
+			y = ask(c, qs[i]);
+			if (x == NULL || y == NULL || strcmp(x, y) != 0) {
+				diag("differs: %s", qs[i]);
+				same = 0;
+			}
+			free(x);
+			free(y);
+		}
+		ok(same, "lines: cmd=source answers the same");
+		ok(same_answers(p, c), "lines: every report the same");
+		test_regions(p, path, &st);
+	}
+	profile_free(c);
+	profile_free(p);
+	free(cause);
+	unlink(path);
+}
+
 /*
  * The regions of a cache file, as cache_write lays them out: each
  * section padded to 8 bytes. Kept here apart from cache.c on purpose: a
@@ -161,7 +222,7 @@ layout(const struct profile *p, struct region *r, size_t max, size_t *nr)
 	    "func_file", "func_line" };
 	const char	*data;
 	const uint64_t	*off;
-	size_t		 len, at = 0, n = 0, i, k;
+	size_t		 len, at = 0, n = 0, i, k, loff[LINES_ARRAYS], llen;
 
 #define ADD(nm, l) do {							\
 	if (n < max) {							\
@@ -212,6 +273,9 @@ layout(const struct profile *p, struct region *r, size_t max, size_t *nr)
 		if (tl->nmarks > 0)
 			ADD("timeline marks", tl->nmarks * 16);
 	}
+	ADD("lines head", 24);
+	if (p->lines != NULL && lines_layout(p->lines, loff, &llen) == 0)
+		ADD("lines", llen);
 #undef ADD
 	*nr = n;
 	return (at);
@@ -414,6 +478,7 @@ main(int argc, char **argv)
 	}
 
 	test_recursive(dir);
+	test_lines(dir, top != NULL ? top : ".");
 	test_regions(p, path, &st);
 	test_big(dir);
 
