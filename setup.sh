@@ -19,16 +19,21 @@ cd "$(dirname "$0")"
 # HTML; node and npm run the browser test (Playwright's core, driving
 # the system's Chromium; it downloads no browser). clickhouse-server and
 # clickhouse-client: the ClickHouse test and benchmark run a private server.
-# python3 and linux-perf: the timeline test records with perf record and
-# cuts the recordings on its own (tests/integration/timeline-range.sh).
-packages="autoconf automake libtool pkg-config make gcc bc
+# xz-utils unpacks the tests' real profiles (tests/data/corpus.tar.xz);
+# debhelper, dpkg-dev and lintian build and check the Debian package
+# (debian.sh), systemd's systemd-analyze and systemd-tmpfiles the units
+# (systemd.sh; nothing is started). python3 and linux-perf: the
+# timeline test records with perf record and cuts the recordings on its
+# own (tests/integration/timeline-range.sh).
+packages="autoconf automake libtool pkg-config make gcc bc xz-utils
 	libevent-dev libjansson-dev libmicrohttpd-dev libpcre2-dev
 	zlib1g-dev libzstd-dev liblzma-dev
 	libprotobuf-c-dev protobuf-c-compiler golang-go
 	lighttpd apache2 libapache2-mod-fcgid nginx fcgiwrap spawn-fcgi
 	curl chromium mandoc jq python3 linux-perf
 	tidy valgrind strace clang wrk
-	clickhouse-server clickhouse-client"
+	clickhouse-server clickhouse-client
+	debhelper dpkg-dev lintian systemd"
 
 missing=
 for p in $packages; do
@@ -125,10 +130,27 @@ check)
 		done
 		exit 1
 	}
-	# One plain closing line for whoever reads the log.
+	# One plain closing line for whoever reads the log, then what was
+	# skipped and why: whole scripts (1..0 # SKIP), and single checks.
 	awk '/^# PASS:/ { p = $3 } /^# FAIL:/ { f = $3 } /^# ERROR:/ { e = $3 }
-	    END { printf "make check: %d passed, %d failed\n", p, f + e }' \
-	    test-suite.log
+	    /^# SKIP:/ { s = $3 }
+	    END { printf "make check: %d passed, %d failed, %d skipped\n",
+	    p, f + e, s }' test-suite.log
+	skipped=$(find tests -name '*.log' -newer configure \
+	    -exec grep -l '^1\.\.0 # SKIP' {} + 2>/dev/null | sort)
+	if [ -n "$skipped" ]; then
+		echo "make check: scripts skipped:"
+		for log in $skipped; do
+			printf '  %s: %s\n' "${log%.log}" "$(sed -n \
+			    's/^1\.\.0 # SKIP //p' "$log" | head -1)"
+		done
+	else
+		echo "make check: no script skipped"
+	fi
+	find tests -name '*.log' -newer configure -exec grep -h \
+	    '^ok [0-9]* .*# SKIP' {} + 2>/dev/null |
+	    sed 's/^ok [0-9]* - /  check skipped: /' | sort | uniq -c |
+	    sort -rn | head -20
 	# The tarball builds and passes its tests in a separate tree.
 	make -j"$jobs" distcheck
 	;;

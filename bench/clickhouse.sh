@@ -1,14 +1,29 @@
 #!/bin/sh
-# clickhouse.sh [SAMPLES...]: for each number of samples (10^6 unless
-# given; 10000000 takes minutes and a few GB), a generated folded profile
-# of that many leaves (gen-wide.sh, fan-out 10) ingested into a private
-# clickhouse-server, then: the time to ingest it, the view's aggregate
-# query alone (curl), the view loaded by deepq (query and profile
-# build), each the best of three at 10^6 and one run beyond; the first
-# page through deepq.cgi under lighttpd (the server loading the view;
-# past load_wait the CGI answers "loading" pages, which this follows as
-# a browser would) and a warm one. Uses the build in
-# top_builddir (an optimized one for figures worth quoting).
+# clickhouse.sh [STACKS...]: views of many distinct stacks, deepq beside
+# clickhouse-client running the same aggregate, in one run. For each
+# number of distinct stacks (10^6 and 10^7 unless given), a private
+# clickhouse-server gets 10^8 samples (SAMPLES=) of that many stacks,
+# made inside ClickHouse (INSERT ... SELECT from numbers(), so the bench
+# does not take an hour): the stacks of a call tree of fan-out 10 under
+# main (function names from a pool of 5,000 in 40 modules, as
+# gen-wide.sh's), one profile an hour with every stack, each its own row
+# of prof_profiles, the tables merged (OPTIMIZE ... FINAL: a fleet's
+# months are mostly merged parts). Then, each once:
+#
+#   clickhouse-client   the view's aggregate query (the samples summed
+#                       by stack hash, joined with the stacks), RowBinary
+#                       to /dev/null
+#   deepq load          deepq query --local VIEW cmd=top: the same query,
+#                       its answer parsed into the profile, and the page
+#   first page          through deepq.cgi under lighttpd (the server
+#                       loading the view; "loading" pages followed as a
+#                       browser does), then a warm page
+#
+# with wall-clock milliseconds, the CPU milliseconds of clickhouse-server
+# (from /proc) and of deepq, deepq's peak RSS, and the load average
+# before each. Uses the build in top_builddir (an optimized one for
+# figures worth quoting). Needs clickhouse-server and clickhouse-client;
+# 10^7 stacks take some 10 GB of disk and tens of minutes on two cores.
 set -eu
 : "${top_srcdir:=$(cd "${0%/*}/.." && pwd)}"
 : "${top_builddir:=$top_srcdir}"
@@ -19,65 +34,109 @@ trap 'ch_stop; [ -z "${lpid:-}" ] || kill "$lpid" 2>/dev/null;
     "$DEEPQ" stop --all >/dev/null 2>&1 || :; cleanup' EXIT
 : "${SERVER:=$top_builddir/server/deepq-server}"
 : "${CGI:=$top_builddir/cgi/deepq.cgi}"
-[ $# -gt 0 ] || set -- 1000000
+: "${SAMPLES:=100000000}"
+command -v clickhouse-client >/dev/null 2>&1 ||
+    skip_all "clickhouse-client is not installed"
+[ $# -gt 0 ] || set -- 1000000 10000000
 
 ms() { echo $(($(date +%s%N) / 1000000)); }
-# best N COMMAND...: the best of N runs' milliseconds.
-best() {
-	_n=$1
-	shift
-	_b=
-	while [ "$_n" -gt 0 ]; do
-		_t0=$(ms)
-		"$@" >/dev/null
-		_t=$(($(ms) - _t0))
-		[ -n "$_b" ] && [ "$_b" -le "$_t" ] || _b=$_t
-		_n=$((_n - 1))
-	done
-	echo "$_b"
+tck=$(getconf CLK_TCK)
+# chcpu: clickhouse-server's CPU milliseconds so far.
+chcpu() {
+	awk -v t="$tck" '{ print int(($14 + $15) * 1000 / t) }' \
+	    "/proc/$(cat "$tmp/clickhouse.pid")/stat"
 }
+load() { cut -d' ' -f1-3 /proc/loadavg; }
+# big SQL: a statement that may take long (making 10^8 rows).
+big() {
+	curl -sS --fail-with-body --max-time 7200 \
+	    "$ch_url?max_execution_time=7200" --data-binary "$1"
+}
+row() { printf '%s\t%s\t%s\n' "$@"; }
 
 ch_start
 mkdir -p "$tmp/www/cgi-bin" "$tmp/root"
 cp "$CGI" "$tmp/www/cgi-bin/deepq.cgi"
 run=$(bench_rundir "$tmp")
-printf 'profile_root = %s\nruntime_dir = %s\nserver_path = %s\nload_timeout = 600\nquery_timeout = 600\nload_wait = 60\n' \
+printf 'profile_root = %s\nruntime_dir = %s\nserver_path = %s\nload_timeout = 900\nquery_timeout = 900\nload_wait = 60\nidle_timeout = 900\n' \
     "$tmp/root" "$run" "$SERVER" >"$tmp/deepq.conf"
 DEEPQ_CONFIG=$tmp/deepq.conf
 export DEEPQ_CONFIG
 bench_lighttpd clickhouse.sh
-printf 'samples\tmeasure\tvalue\n'
+"$DEEPQ" ingest --schema --table prof | awk -v RS=';\n' -v dir="$tmp" \
+    'NF { f = sprintf("%s/ddl.%d", dir, NR); printf "%s", $0 >f; close(f) }'
+t0=1793491200	# 2026-11-01T00:00:00Z
+row stacks measure value
 for n in "$@"; do
-	# Best of three at 10^6; one run beyond, where each takes minutes.
-	rep=3
-	[ "$n" -le 1000000 ] || rep=1
-	depth=0
-	while [ "$(echo "10 ^ $depth" | bc)" -lt "$n" ]; do
-		depth=$((depth + 1))
+	d=0
+	while [ "$(echo "10 ^ $d" | bc)" -lt "$n" ]; do
+		d=$((d + 1))
 	done
-	sh "$top_srcdir/bench/gen-wide.sh" "$tmp/wide.folded" 10 "$depth"
-	ch_sql "DROP TABLE IF EXISTS prof$n" >/dev/null
-	t0=$(ms)
-	"$DEEPQ" ingest --quiet --clickhouse "$ch_url" --table "prof$n" \
-	    --label service=bench "$tmp/wide.folded"
-	printf '%s\tingest ms\t%s\n' "$n" "$(($(ms) - t0))"
-	rm -f "$tmp/wide.folded"
-	printf '# deepq-view 1\nclickhouse = %s\ntable = prof%s\nwhere = has(labels, %s)\ntimeout = 600\nmax_rows = 20000000\n' \
-	    "$ch_url" "$n" "'service=bench'" >"$tmp/root/v$n.deepq"
-	printf '%s\tstacks\t%s\n' "$n" \
-	    "$(ch_sql "SELECT uniqExact(stack_id) FROM prof$n")"
-	sql="SELECT metric, min(metric_index), any(unit), max(rate),
-	    stack_func, stack_module, sum(value) FROM prof$n
-	    WHERE (has(labels, 'service=bench'))
-	    GROUP BY metric, stack_func, stack_module
-	    LIMIT 20000001 FORMAT RowBinary"
-	printf '%s\tquery ms (best of %d)\t%s\n' "$n" "$rep" \
-	    "$(best "$rep" curl -sS --fail "$ch_url" --data-binary "$sql")"
-	printf '%s\tdeepq load ms (best of %d)\t%s\n' "$n" "$rep" \
-	    "$(best "$rep" sh -c "cd '$tmp/root' && '$DEEPQ' query --local v$n.deepq 'cmd=menu&format=json'")"
+	p=$((SAMPLES / n))
+	for t in prof prof_stacks prof_profiles; do
+		ch_sql "DROP TABLE IF EXISTS $t" >/dev/null
+	done
+	for f in "$tmp"/ddl.*; do
+		ch_sql "$(cat "$f")" >/dev/null
+	done
+	t=$(ms)
+	big "INSERT INTO prof_stacks SELECT h,
+	    arrayConcat(['main'], arrayMap(x -> concat('f', toString(x)), f)),
+	    arrayConcat(['app'], arrayMap(x -> concat('m', toString(x % 40)), f))
+	    FROM (SELECT intHash64(number) AS h, arrayMap(l ->
+	    intHash32(intDiv(number, toUInt64(pow(10, $d - 1 - l))) * 7 + l)
+	    % 5000, range($d)) AS f FROM numbers($n))" >/dev/null
+	big "INSERT INTO prof_profiles SELECT number + 1, number + 1,
+	    toDateTime($t0 + number * 3600), ['service=bench'], 42,
+	    ['samples'], ['count'], [0.], 'bench', $n, $n, now()
+	    FROM numbers($p)" >/dev/null
+	big "INSERT INTO prof SELECT toDateTime($t0 + intDiv(number, $n) *
+	    3600), 42, intDiv(number, $n) + 1, intDiv(number, $n) + 1,
+	    'samples', intHash64(number % $n), 1 + number % 97
+	    FROM numbers($((p * n)))" >/dev/null
+	big "OPTIMIZE TABLE prof FINAL" >/dev/null
+	big "OPTIMIZE TABLE prof_stacks FINAL" >/dev/null
+	row "$n" "made in ClickHouse (ms; $p profiles, $((p * n)) samples)" \
+	    "$(($(ms) - t))"
+	printf '# deepq-view 1\nclickhouse = %s\ntable = prof\nselect = {service="bench"}\ntimeout = 900\nmax_rows = 20000000\n' \
+	    "$ch_url" >"$tmp/root/v$n.deepq"
+	sql="SELECT stack_hash, funcs, modules, v0
+FROM prof_stacks
+GLOBAL ANY INNER JOIN (
+  SELECT stack_hash, sum(value) AS v0
+  FROM prof
+  WHERE load_id GLOBAL IN (SELECT min(load_id) FROM prof_profiles
+      WHERE 1 AND (has(labels, 'service=bench')) GROUP BY profile_id)
+    AND series GLOBAL IN (SELECT DISTINCT series FROM prof_profiles
+      WHERE 1 AND (has(labels, 'service=bench')))
+  GROUP BY stack_hash
+) USING stack_hash
+LIMIT 40000002
+FORMAT RowBinary"
+	row "$n" "load average" "$(load)"
+	c=$(chcpu)
+	t=$(ms)
+	clickhouse-client --host 127.0.0.1 --port "$ch_tcp" \
+	    --max_execution_time 900 --query "$sql" >"$tmp/answer"
+	row "$n" "clickhouse-client: wall ms, server CPU ms, answer MB" \
+	    "$(($(ms) - t)) $(($(chcpu) - c)) $(($(stat -c %s "$tmp/answer") / 1048576))"
+	rm -f "$tmp/answer"
+	row "$n" "load average" "$(load)"
+	c=$(chcpu)
+	t=$(ms)
+	(cd "$tmp/root" && /usr/bin/time -f '%U %S %M' -o "$tmp/time" \
+	    "$DEEPQ" query --local "v$n.deepq" 'cmd=top&format=json' \
+	    >"$tmp/top")
+	row "$n" "deepq load + top: wall ms, server CPU ms, deepq CPU ms, peak MB" \
+	    "$(($(ms) - t)) $(($(chcpu) - c)) $(awk '{ printf "%d %d",
+	    ($1 + $2) * 1000, $3 / 1024 }' "$tmp/time")"
+	row "$n" "nodes, total" "$(cd "$tmp/root" && "$DEEPQ" query --local \
+	    "v$n.deepq" 'cmd=menu&format=json' | jq -c '[.nodes, .totals]')"
+	row "$n" "load average" "$(load)"
 	# The first page as a browser gets it: "loading" pages (503, a
 	# refresh every 2 s) until the view is loaded, then the page.
-	t0=$(ms)
+	c=$(chcpu)
+	t=$(ms)
 	loading=0
 	while :; do
 		st=$(curl -sS -o "$tmp/first" -w '%{http_code}' \
@@ -86,13 +145,13 @@ for n in "$@"; do
 		loading=$((loading + 1))
 		sleep 2
 	done
-	f=$(($(ms) - t0))
-	[ "$st" = 200 ] || { echo "first page: $st" >&2; sed -n 's/.*<p[^>]*>//p' \
-	    "$tmp/first" | head -3 >&2; exit 1; }
-	printf '%s\tfirst page ms (after %d loading pages)\t%s\n' "$n" \
-	    "$loading" "$f"
-	printf '%s\twarm page ms (best of 3)\t%s\n' "$n" \
-	    "$(best 3 curl -sS "http://127.0.0.1:$port/cgi-bin/deepq.cgi?file=v$n.deepq&cmd=top")"
+	f=$(($(ms) - t))
+	[ "$st" = 200 ] || { echo "first page: $st" >&2; sed -n \
+	    's/.*<p[^>]*>//p' "$tmp/first" | head -3 >&2; exit 1; }
+	row "$n" "first CGI page: wall ms (after $loading loading pages), server CPU ms" \
+	    "$f $(($(chcpu) - c))"
+	t=$(ms)
+	curl -sS -o /dev/null "http://127.0.0.1:$port/cgi-bin/deepq.cgi?file=v$n.deepq&cmd=tree"
+	row "$n" "warm page (tree) ms" "$(($(ms) - t))"
 	"$DEEPQ" stop --all >/dev/null 2>&1 || :
-	ch_sql "DROP TABLE prof$n" >/dev/null
 done

@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "answer.h"
+#include "cause.h"
 #include "cgi.h"
 #include "client.h"
 #include "conf.h"
@@ -61,7 +62,7 @@ static volatile sig_atomic_t	cgi_cancel;
 
 static void	cgi_signal(int);
 static void	cgi_log(const char *);
-static int	cgi_fail(const char *, int, const char *,
+static int	cgi_fail(enum catalog_fmt, int, const char *,
 		    const struct render_context *, int, int, cgi_out, void *);
 static char	*cgi_link_base(cgi_get, void *);
 static int	cgi_request(const char *, cgi_get, void *, cgi_out, void *);
@@ -99,7 +100,7 @@ cgi_stdout(void *arg, struct iovec *iov, int iovcnt)
 
 /* Answer an error of our own; the message is escaped by the renderer. */
 static int
-cgi_fail(const char *format, int status, const char *message,
+cgi_fail(enum catalog_fmt format, int status, const char *message,
     const struct render_context *rctx, int head, int allow_post, cgi_out out,
     void *arg)
 {
@@ -145,6 +146,44 @@ cgi_link_base(cgi_get get, void *arg)
 }
 
 /*
+ * The profile index of cfg's profile_root (*x NULL when deepq.conf asks
+ * for none), kept from one FastCGI request to the next while the root
+ * and index_entries stay the same (profindex.c keeps its listing in the
+ * runtime directory too, for the plain CGI's next process). -1 with
+ * *cause if out of memory.
+ */
+static int
+cgi_index_get(const struct config *cfg, struct profindex **x, char **cause)
+{
+	static struct profindex	*index;
+	static char		*root;
+	static int		 max;
+
+	*x = NULL;
+	if (cfg->index_entries == 0 || *cfg->profile_root == '\0')
+		return (0);
+	if (index != NULL && max == cfg->index_entries &&
+	    strcmp(root, cfg->profile_root) == 0) {
+		*x = index;
+		return (0);
+	}
+	profindex_free(index);
+	free(root);
+	index = NULL;
+	if ((root = strdup(cfg->profile_root)) == NULL ||
+	    (index = profindex_create(root, cfg->index_entries, 1,
+	    cause)) == NULL) {
+		free(root);
+		root = NULL;
+		cause_set(cause, "out of memory");
+		return (-1);
+	}
+	max = cfg->index_entries;
+	*x = index;
+	return (0);
+}
+
+/*
  * One request: its fields from get (with arg), its response to out
  * (with oarg), the configuration from conf (NULL: DEEPQ_CONFIG in our
  * environment, else the built-in path). 0 if answered, 1 if even the
@@ -165,6 +204,7 @@ cgi_request(const char *conf, cgi_get get, void *arg, cgi_out out,
 	struct front_verdict	 v;
 	struct render_context	 rctx = { "?", NULL, NULL };
 	struct config		*cfg;
+	struct profindex	*index;
 	struct answer		*a;
 	const char		*qs;
 	char			*cause = NULL, *lb;
@@ -209,8 +249,9 @@ cgi_request(const char *conf, cgi_get get, void *arg, cgi_out out,
 	}
 	/* The profile index is ours to answer: no server for it. */
 	if (front_is_index(v.query)) {
-		if ((a = profindex_answer(cfg, v.query, &rctx, &cause)) ==
-		    NULL) {
+		if (cgi_index_get(cfg, &index, &cause) == -1 ||
+		    (a = profindex_answer(index, cfg, v.query, &rctx,
+		    &cause)) == NULL) {
 			r = cgi_fail(v.format, 500, cause ? cause :
 			    "out of memory", &rctx, v.head, 0, out, oarg);
 			free(cause);
@@ -224,8 +265,8 @@ cgi_request(const char *conf, cgi_get get, void *arg, cgi_out out,
 	client_options_init(&opts);
 	opts.cancel = &cgi_cancel;
 	opts.log = cgi_log;
-	if ((a = client_query_with(cfg, &opts, query_str(v.query, QUERY_FILE),
-	    v.qs, &cause)) == NULL) {
+	if ((a = client_query_with(cfg, &opts, v.query->file, v.qs,
+	    &cause)) == NULL) {
 		r = cgi_fail(v.format, 500, cause ? cause : "out of memory",
 		    &rctx, v.head, 0, out, oarg);
 		free(cause);

@@ -91,7 +91,7 @@ front_check(const struct config *cfg, const struct front_request *r,
 	} else
 		v->qs = strdup(qs);
 	if (v->qs == NULL) {
-		v->format = "html";
+		v->format = FMT_HTML;
 		return (front_refuse(v, 500, "out of memory"));
 	}
 	v->format = answer_guess_format(v->qs);
@@ -106,7 +106,8 @@ front_check(const struct config *cfg, const struct front_request *r,
 		v->message = cause;
 		return (front_refuse(v, status, "bad query"));
 	}
-	if (strcmp(query_str(v->query, QUERY_CMD), "shutdown") == 0) {
+	v->format = v->query->format;
+	if (v->query->cmd == CMD_SHUTDOWN) {
 		/*
 		 * State-changing: GET works for curl, POST for the pages'
 		 * form; neither from another site or a prefetch, which a
@@ -125,7 +126,7 @@ front_check(const struct config *cfg, const struct front_request *r,
 	 * An empty file= is a mistake even where none means an index;
 	 * cmd=index needs none (the front end answers it, no server).
 	 */
-	if (!query_isset(v->query, QUERY_FILE) &&
+	if (*v->query->file == '\0' &&
 	    ((flags & FRONT_FILE_OPTIONAL) == 0 ||
 	    front_has_key(v->qs, "file")) && !front_is_index(v->query)) {
 		why = "file= is required";
@@ -146,8 +147,7 @@ refused_status:
 int
 front_is_index(const struct query *q)
 {
-	return (query_isset(q, QUERY_CMD) &&
-	    strcmp(query_str(q, QUERY_CMD), "index") == 0);
+	return (q->cmd == CMD_INDEX);
 }
 
 void

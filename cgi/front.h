@@ -53,7 +53,7 @@ struct front_verdict {
 	int		 allow_post;	/* a 405 says Allow: ..., POST */
 	int		 head;		/* HEAD: headers only */
 	char		*qs;		/* the query string to pass on */
-	const char	*format;	/* of an error answer */
+	enum catalog_fmt format;	/* of an error answer */
 	struct query	*query;		/* parsed, when status is 0 */
 };
 

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "beside.h"
+#include "conf.h"
 
 /*
  * Programs of an uninstalled build tree find each other (deepq web its
@@ -49,4 +50,25 @@ beside_path(const char *rel)
 	*slash = '\0';
 	snprintf(path, sizeof path, "%s/../%s", exe, rel);
 	return (realpath(path, NULL));
+}
+
+/*
+ * Run from a build tree, use its server: the configured server_path when
+ * deepq.conf names one, else the build tree's server/deepq-server rather
+ * than an installed one (of another version, or none). 0, or -1 with
+ * *cause if out of memory.
+ */
+int
+beside_server(struct config *cfg, char **cause)
+{
+	char	*server;
+	int	 r = 0;
+
+	if (strcmp(cfg->server_path, DEEPQ_SBINDIR "/deepq-server") != 0 ||
+	    (server = beside_path("server/deepq-server")) == NULL)
+		return (0);
+	if (conf_set(cfg, "server_path", server, cause) == -1)
+		r = -1;
+	free(server);
+	return (r);
 }

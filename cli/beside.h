@@ -18,6 +18,9 @@
 #ifndef BESIDE_H
 #define BESIDE_H
 
+struct config;
+
 char	*beside_path(const char *);
+int	 beside_server(struct config *, char **);
 
 #endif /* BESIDE_H */

@@ -25,6 +25,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "catalog.h"
 #include "deepq.h"
 #include "outbuf.h"
 #include "profile.h"
@@ -65,10 +66,9 @@ cmd_convert(int argc, char **argv)
 	char			*cause = NULL, *end;
 	long long		 ll;
 	struct outbuf		 ob;
-	int			 ch, status, r, fd, tostdout;
-	int			 (*write)(struct outbuf *,
-				     const struct profile *,
-				     const struct writer_options *, char **);
+	const struct writer	*w;
+	char			*list;
+	int			 ch, status, r, fd, tostdout, fmt;
 
 	memset(&o, 0, sizeof o);
 	optind = 1;
@@ -117,16 +117,12 @@ cmd_convert(int argc, char **argv)
 	argv += optind;
 	if (argc != 2)
 		deepq_usage();
-	if (strcmp(to, "folded") == 0)
-		write = writer_folded;
-	else if (strcmp(to, "callgrind") == 0)
-		write = writer_callgrind;
-	else if (strcmp(to, "pprof") == 0)
-		write = writer_pprof;
-	else if (strcmp(to, "speedscope") == 0)
-		write = writer_speedscope;
-	else
-		errx(1, "--to: must be folded, callgrind, pprof or speedscope");
+	/* The export formats of the catalog, each with its writer. */
+	if ((fmt = catalog_format_find(to)) == -1 ||
+	    (w = writer_find(fmt)) == NULL) {
+		list = catalog_format_list(CATALOG_EXPORT, ", ");
+		errx(1, "--to: must be one of %s", list ? list : "(?)");
+	}
 
 	if ((q = query_parse(qs, &status, &cause)) == NULL ||
 	    (ts = transform_parse(q, &status, &cause)) == NULL)
@@ -152,7 +148,7 @@ cmd_convert(int argc, char **argv)
 	    0666)) == -1)
 		err(1, "%s", argv[1]);
 	outbuf_init_fd(&ob, fd);
-	r = write(&ob, p, &o, &cause);
+	r = w->write(&ob, p, &o, &cause);
 	if ((outbuf_flush(&ob) == -1 || (!tostdout && close(fd) == -1)) &&
 	    r == 0) {
 		r = -1;

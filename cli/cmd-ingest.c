@@ -17,6 +17,8 @@
 
 #include "config.h"
 
+#include <sys/random.h>
+
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -30,69 +32,65 @@
 #include "clickhouse.h"
 #include "deepq.h"
 #include "hash.h"
+#include "outbuf.h"
 #include "profile.h"
 #include "reader.h"
-#include "reader-view.h"
 #include "rundir.h"
+#include "view-schema.h"
 
 /*
  * deepq ingest --clickhouse URL --table T FILE...: read profiles and
- * insert their call nodes' self costs into a ClickHouse table, one row
- * per stack and metric, in the schema of reader-view.h
- * (deepq-clickhouse(7)). Rows go as RowBinary in POSTs of about
- * INGEST_BATCH bytes: no SQL carries a value, and ClickHouse parses
- * RowBinary fastest of its input formats.
+ * insert them into the tables of view-schema.h (deepq-clickhouse(7)):
+ * each stack with a self cost into T_stacks (its hash and frames), its
+ * values into T, one row per metric, and last the profile's row into
+ * T_profiles, which views read first: a profile whose ingest broke off
+ * has no row there and is never read. Rows go as RowBinary in POSTs of
+ * about INGEST_BATCH bytes: no SQL carries a value, and ClickHouse
+ * parses RowBinary fastest of its input formats.
  *
- * A profile's id is a hash of its file's bytes and its labels. Before
- * inserting, ingest counts the table's rows of that id: as many as the
- * profile has, it was ingested already and is skipped; some, an earlier
- * ingest broke off, and they are deleted first. So running an ingest
- * again inserts nothing twice.
+ * A profile's id is a hash of its file's bytes, its labels and its
+ * time: the same file of another hour is another profile, and an
+ * ingest of one already in T_profiles is skipped. Each ingest of a
+ * profile is a load with an id of its own (random), which its rows of
+ * T carry; the rows of a load that broke off stay, unread, until an
+ * administrator deletes them (deepq-clickhouse(7)), so no ALTER DELETE
+ * is needed, and none would work on a Distributed table anyway.
  */
 
 #define INGEST_BATCH		(16 * 1024 * 1024)
 #define INGEST_MAX_LABELS	64
 #define INGEST_TIMEOUT		600
-#define INGEST_DELETE_WAIT	60		/* s for a delete to finish */
 
 struct ingest {
 	struct clickhouse	*ch;
-	const char		*table;		/* database.table or table */
+	const char		*db;		/* or NULL */
+	const char		*table;
 	char			*labels[INGEST_MAX_LABELS]; /* "k=v", sorted */
 	size_t			 nlabels;
+	uint64_t		 series;	/* hash of the labels */
 	uint32_t		 ts;
 	int			 quiet;
 };
 
-static void	 ingest_u32(struct clickhouse_buf *, uint32_t);
-static void	 ingest_u64(struct clickhouse_buf *, uint64_t);
+/* One file's rows on their way. */
+struct ingest_rows {
+	struct outbuf		 stacks;
+	struct outbuf		 samples;
+	char			*stacks_q;	/* the INSERTs' URL queries */
+	char			*samples_q;
+	const char		*path;
+};
+
 static int	 ingest_label_cmp(const void *, const void *);
 static uint64_t	 ingest_file_hash(const char *, const struct ingest *);
+static void	 ingest_query(struct ingest *, const char *);
 static long long ingest_count(struct ingest *, uint64_t);
-static void	 ingest_query(struct ingest *, const char *, int);
+static char	*ingest_insert(struct ingest *, const char *);
+static void	 ingest_flush(struct ingest *, struct ingest_rows *, int);
+static void	 ingest_profile_row(struct ingest *, const char *,
+		     const struct profile *, uint64_t, uint64_t, uint64_t,
+		     uint64_t);
 static void	 ingest_file(struct ingest *, const char *);
-
-static void
-ingest_u32(struct clickhouse_buf *cb, uint32_t v)
-{
-	unsigned char	 b[4];
-	int		 i;
-
-	for (i = 0; i < 4; i++)
-		b[i] = (v >> (8 * i)) & 0xff;
-	clickhouse_buf_add(cb, b, 4);
-}
-
-static void
-ingest_u64(struct clickhouse_buf *cb, uint64_t v)
-{
-	unsigned char	 b[8];
-	int		 i;
-
-	for (i = 0; i < 8; i++)
-		b[i] = (v >> (8 * i)) & 0xff;
-	clickhouse_buf_add(cb, b, 8);
-}
 
 /* Labels sorted by key: the same set is the same array in the table. */
 static int
@@ -107,7 +105,7 @@ ingest_label_cmp(const void *a, const void *b)
 	return (kx < ky ? -1 : kx > ky);
 }
 
-/* The profile id: the file's bytes and the labels. */
+/* The profile id: the file's bytes, the labels and the time. */
 static uint64_t
 ingest_file_hash(const char *path, const struct ingest *in)
 {
@@ -127,166 +125,227 @@ ingest_file_hash(const char *path, const struct ingest *in)
 	for (i = 0; i < in->nlabels; i++)
 		h = (h ^ hash_bytes(in->labels[i], strlen(in->labels[i]) +
 		    1)) * 0x100000001b3ULL;
+	/*
+	 * Mixed to the last bit (MurmurHash3's finalizer): a cluster
+	 * shards by profile_id modulo its shards, and the hours of one file
+	 * differ in few bits.
+	 */
+	h ^= in->ts;
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdULL;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ULL;
+	h ^= h >> 33;
 	return (h);
 }
 
-/* Run a statement that answers nothing we need; exit on failure. */
+/* Run a statement whose answer we do not need; exit on failure. */
 static void
-ingest_query(struct ingest *in, const char *sql, int fatal)
+ingest_query(struct ingest *in, const char *sql)
 {
-	struct clickhouse_buf	 ans = { 0 };
-	char			*cause = NULL;
+	struct outbuf	 ans;
+	char		*cause = NULL;
 
+	outbuf_init(&ans);
 	if (clickhouse_post(in->ch, NULL, sql, strlen(sql), 1 << 20, &ans,
-	    &cause) != 0) {
-		if (fatal)
-			errx(1, "%s", cause ? cause : "out of memory");
-		warnx("%s", cause ? cause : "out of memory");
-		free(cause);
-	}
-	clickhouse_buf_free(&ans);
-}
-
-/* The table's rows of a profile id. */
-static long long
-ingest_count(struct ingest *in, uint64_t id)
-{
-	struct clickhouse_buf	 sql = { 0 }, ans = { 0 };
-	char			*cause = NULL, *end;
-	long long		 n;
-
-	clickhouse_buf_printf(&sql, "SELECT count() FROM %s WHERE "
-	    "profile_id = %llu FORMAT TabSeparated", in->table,
-	    (unsigned long long)id);
-	if (sql.error)
-		errx(1, "out of memory");
-	if (clickhouse_post(in->ch, NULL, sql.b, sql.n, 4096, &ans,
 	    &cause) != 0)
 		errx(1, "%s", cause ? cause : "out of memory");
+	outbuf_clear(&ans);
+}
+
+/* A one-number answer of SQL; exit on failure. */
+static long long
+ingest_number(struct ingest *in, const char *sql)
+{
+	struct outbuf	 ans;
+	char		*cause = NULL, *end, *s;
+	size_t		 len;
+	long long	 n;
+
+	outbuf_init(&ans);
+	if (clickhouse_post(in->ch, NULL, sql, strlen(sql), 4096, &ans,
+	    &cause) != 0)
+		errx(1, "%s", cause ? cause : "out of memory");
+	if ((s = outbuf_take(&ans, &len)) == NULL)
+		errx(1, "out of memory");
 	errno = 0;
-	n = strtoll(ans.b != NULL ? ans.b : "", &end, 10);
-	if (ans.b == NULL || end == ans.b || errno != 0 || n < 0)
-		errx(1, "%s: count(): unexpected answer", in->table);
-	clickhouse_buf_free(&sql);
-	clickhouse_buf_free(&ans);
+	n = strtoll(s, &end, 10);
+	if (end == s || errno != 0 || n < 0)
+		errx(1, "%s: unexpected answer to %s", in->table, sql);
+	free(s);
 	return (n);
 }
 
-/* Send the rows in the buffer; it is emptied. */
-static void
-ingest_flush(struct ingest *in, struct clickhouse_buf *rows,
-    const char *insert, const char *path)
+/* How many loads of a profile id T_profiles has. */
+static long long
+ingest_count(struct ingest *in, uint64_t id)
 {
-	struct clickhouse_buf	 ans = { 0 };
-	char			*cause = NULL;
+	struct outbuf	 sql;
+	char		*s;
+	size_t		 len;
+	long long	 n;
 
-	if (rows->error)
+	outbuf_init(&sql);
+	outbuf_puts(&sql, "SELECT count() FROM ");
+	view_schema_name(&sql, in->db, in->table, VIEW_SCHEMA_PROFILES);
+	outbuf_printf(&sql, " WHERE profile_id = %llu FORMAT TabSeparated",
+	    (unsigned long long)id);
+	if ((s = outbuf_take(&sql, &len)) == NULL)
 		errx(1, "out of memory");
-	if (rows->n == 0)
-		return;
-	if (clickhouse_post(in->ch, insert, rows->b, rows->n, 1 << 20, &ans,
+	n = ingest_number(in, s);
+	free(s);
+	return (n);
+}
+
+/* The URL query of an INSERT into table T + suffix. */
+static char *
+ingest_insert(struct ingest *in, const char *suffix)
+{
+	struct outbuf	 q, sql;
+	char		*s;
+	size_t		 len;
+
+	outbuf_init(&q);
+	outbuf_init(&sql);
+	outbuf_puts(&sql, "INSERT INTO ");
+	view_schema_name(&sql, in->db, in->table, suffix);
+	outbuf_puts(&sql, " FORMAT RowBinary");
+	if ((s = outbuf_take(&sql, &len)) == NULL)
+		errx(1, "out of memory");
+	/* Synchronous on a Distributed table: counted once it returns. */
+	outbuf_puts(&q, "insert_distributed_sync=1&query=");
+	clickhouse_urlencode(&q, s);
+	free(s);
+	if ((s = outbuf_take(&q, &len)) == NULL)
+		errx(1, "out of memory");
+	return (s);
+}
+
+/* Send the rows buffered (all, or those past INGEST_BATCH). */
+static void
+ingest_flush(struct ingest *in, struct ingest_rows *r, int all)
+{
+	struct outbuf	 ans;
+	struct outbuf	*ob[2] = { &r->stacks, &r->samples };
+	char		*q[2] = { r->stacks_q, r->samples_q }, *cause = NULL;
+	int		 i;
+
+	outbuf_init(&ans);
+	for (i = 0; i < 2; i++) {
+		if (outbuf_failed(ob[i]))
+			errx(1, "out of memory");
+		if (ob[i]->n == 0 || (!all && ob[i]->n < INGEST_BATCH))
+			continue;
+		if (clickhouse_post(in->ch, q[i], ob[i]->b, ob[i]->n, 1 << 20,
+		    &ans, &cause) != 0)
+			errx(1, "%s: %s", r->path, cause ? cause :
+			    "out of memory");
+		outbuf_rewind(ob[i]);
+	}
+	outbuf_clear(&ans);
+}
+
+/* The profile's row of T_profiles: written last, it commits the load. */
+static void
+ingest_profile_row(struct ingest *in, const char *path,
+    const struct profile *p, uint64_t id, uint64_t load, uint64_t stacks,
+    uint64_t nrows)
+{
+	struct outbuf	 row, ans;
+	const char	*s, *base;
+	char		*q, *cause = NULL;
+	union { double d; uint64_t u; } rate;
+	uint32_t	 m;
+	size_t		 i;
+
+	outbuf_init(&row);
+	outbuf_init(&ans);
+	clickhouse_fixed(&row, id, 8);
+	clickhouse_fixed(&row, load, 8);
+	clickhouse_fixed(&row, in->ts, 4);
+	clickhouse_varint(&row, in->nlabels);
+	for (i = 0; i < in->nlabels; i++)
+		clickhouse_string(&row, in->labels[i], strlen(in->labels[i]));
+	clickhouse_fixed(&row, in->series, 8);
+	clickhouse_varint(&row, p->nmetrics);
+	for (m = 0; m < p->nmetrics; m++)
+		clickhouse_string(&row, p->metrics[m].name,
+		    strlen(p->metrics[m].name));
+	clickhouse_varint(&row, p->nmetrics);
+	for (m = 0; m < p->nmetrics; m++) {
+		s = p->metrics[m].unit ? p->metrics[m].unit : "";
+		clickhouse_string(&row, s, strlen(s));
+	}
+	clickhouse_varint(&row, p->nmetrics);
+	for (m = 0; m < p->nmetrics; m++) {
+		rate.d = p->metrics[m].rate;
+		clickhouse_fixed(&row, rate.u, 8);
+	}
+	base = strrchr(path, '/') != NULL ? strrchr(path, '/') + 1 : path;
+	clickhouse_string(&row, base, strlen(base));
+	clickhouse_fixed(&row, stacks, 8);
+	clickhouse_fixed(&row, nrows, 8);
+	clickhouse_fixed(&row, (uint64_t)time(NULL), 4);
+	q = ingest_insert(in, VIEW_SCHEMA_PROFILES);
+	if (outbuf_failed(&row))
+		errx(1, "out of memory");
+	if (clickhouse_post(in->ch, q, row.b, row.n, 1 << 20, &ans,
 	    &cause) != 0)
 		errx(1, "%s: %s", path, cause ? cause : "out of memory");
-	clickhouse_buf_free(&ans);
-	rows->n = 0;
+	free(q);
+	outbuf_clear(&row);
+	outbuf_clear(&ans);
 }
 
 /* Ingest one profile file. */
 static void
 ingest_file(struct ingest *in, const char *path)
 {
-	struct clickhouse_buf	 head = { 0 }, mhead[PROFILE_MAX_METRICS];
-	struct clickhouse_buf	 stack = { 0 }, rows = { 0 }, sql = { 0 };
-	struct clickhouse_buf	 insert = { 0 };
+	struct ingest_rows	 r;
 	struct profile		*p;
 	const char		*s;
 	char			*cause = NULL;
-	uint64_t		*nodehash = NULL, *funchash = NULL, id, nrows;
+	uint64_t		*nodehash = NULL, *funchash = NULL, id, load;
+	uint64_t		 nrows = 0, stacks = 0;
 	uint32_t		*path_nodes = NULL, n, f, d, depth, m;
-	long long		 have, t0 = rundir_now(), waited;
-	union { double d; uint64_t u; } rate;
 	uint32_t		 cap = 0;
+	long long		 t0 = rundir_now();
 	int			 any;
 
-	memset(mhead, 0, sizeof mhead);
 	id = ingest_file_hash(path, in);
+	if (ingest_count(in, id) > 0) {
+		if (!in->quiet)
+			printf("%s: already in %s (profile_id %llu): "
+			    "skipped\n", path, in->table,
+			    (unsigned long long)id);
+		return;
+	}
 	if ((p = reader_load(path, NULL, NULL, &cause)) == NULL)
 		errx(1, "%s", cause ? cause : "out of memory");
 	if (p->nnodes == 0)
 		errx(1, "%s: empty profile", path);
+	if (getrandom(&load, sizeof load, 0) != sizeof load)
+		err(1, "getrandom");
 
-	/* Stack ids: a hash of the (function, module) frames, root first. */
+	/* Stack hashes: the (function, module) frames, root first. */
 	if ((funchash = calloc(p->nfuncs ? p->nfuncs : 1,
 	    sizeof *funchash)) == NULL ||
 	    (nodehash = calloc(p->nnodes, sizeof *nodehash)) == NULL)
 		errx(1, "out of memory");
-	for (f = 0; f < p->nfuncs; f++) {
-		s = profile_func_name(p, f);
-		funchash[f] = hash_bytes(s, strlen(s) + 1);
-		s = profile_func_module(p, f);
-		funchash[f] = (funchash[f] ^ hash_bytes(s, strlen(s))) *
-		    0x100000001b3ULL;
-	}
-	nodehash[0] = 0x84222325cbf29ce4ULL;
-	nrows = 0;
-	for (n = 0; n < p->nnodes; n++) {
-		if (n > 0)
-			nodehash[n] = ((nodehash[p->node_parent[n]] << 5 |
-			    nodehash[p->node_parent[n]] >> 59) ^
-			    funchash[p->node_func[n]]) * 0x100000001b3ULL;
-		for (m = 0; m < p->nmetrics; m++)
-			nrows += p->metrics[m].self[n] != 0;
-	}
+	for (f = 0; f < p->nfuncs; f++)
+		funchash[f] = view_schema_frame(profile_func_name(p, f),
+		    profile_func_module(p, f));
+	nodehash[0] = VIEW_STACK_SEED;
+	for (n = 1; n < p->nnodes; n++)
+		nodehash[n] = view_schema_stack(nodehash[p->node_parent[n]],
+		    funchash[p->node_func[n]]);
 
-	have = ingest_count(in, id);
-	if (have == (long long)nrows) {
-		if (!in->quiet)
-			printf("%s: already in %s (profile_id %llu, %llu "
-			    "rows): skipped\n", path, in->table,
-			    (unsigned long long)id,
-			    (unsigned long long)nrows);
-		goto done;
-	}
-	if (have != 0) {
-		/* An ingest that broke off: start again. */
-		warnx("%s: %lld of %llu rows of profile_id %llu in %s: "
-		    "deleting them first", path, have,
-		    (unsigned long long)nrows, (unsigned long long)id,
-		    in->table);
-		clickhouse_buf_printf(&sql, "ALTER TABLE %s DELETE WHERE "
-		    "profile_id = %llu", in->table, (unsigned long long)id);
-		if (sql.error)
-			errx(1, "out of memory");
-		ingest_query(in, sql.b, 1);
-		for (waited = 0; ingest_count(in, id) != 0; waited++) {
-			if (waited >= INGEST_DELETE_WAIT * 10)
-				errx(1, "%s: the delete did not finish in "
-				    "%d s", in->table, INGEST_DELETE_WAIT);
-			usleep(100000);
-		}
-	}
-
-	/* What every row of this profile, and of each metric, starts with. */
-	ingest_u32(&head, in->ts);
-	clickhouse_buf_varint(&head, in->nlabels);
-	for (n = 0; n < in->nlabels; n++)
-		clickhouse_buf_string(&head, in->labels[n],
-		    strlen(in->labels[n]));
-	ingest_u64(&head, id);
-	for (m = 0; m < p->nmetrics; m++) {
-		s = p->metrics[m].name;
-		clickhouse_buf_string(&mhead[m], s, strlen(s));
-		clickhouse_buf_add(&mhead[m], &(uint8_t){ m }, 1);
-		s = p->metrics[m].unit ? p->metrics[m].unit : "";
-		clickhouse_buf_string(&mhead[m], s, strlen(s));
-		rate.d = p->metrics[m].rate;
-		ingest_u64(&mhead[m], rate.u);
-	}
-	clickhouse_buf_printf(&insert, "query=");
-	clickhouse_buf_urlencode(&insert, "INSERT INTO ");
-	clickhouse_buf_urlencode(&insert, in->table);
-	clickhouse_buf_urlencode(&insert, " FORMAT RowBinary");
-
+	memset(&r, 0, sizeof r);
+	outbuf_init(&r.stacks);
+	outbuf_init(&r.samples);
+	r.stacks_q = ingest_insert(in, VIEW_SCHEMA_STACKS);
+	r.samples_q = ingest_insert(in, VIEW_SCHEMA_SAMPLES);
+	r.path = path;
 	for (n = 0; n < p->nnodes; n++) {
 		any = 0;
 		for (m = 0; m < p->nmetrics; m++)
@@ -302,48 +361,171 @@ ingest_file(struct ingest *in, const char *path)
 		}
 		for (d = depth, f = n; d > 0; d--, f = p->node_parent[f])
 			path_nodes[d - 1] = f;
-		stack.n = 0;
-		ingest_u64(&stack, nodehash[n]);
-		clickhouse_buf_varint(&stack, depth);
+		clickhouse_fixed(&r.stacks, nodehash[n], 8);
+		clickhouse_varint(&r.stacks, depth);
 		for (d = 0; d < depth; d++) {
 			s = profile_func_name(p, p->node_func[path_nodes[d]]);
-			clickhouse_buf_string(&stack, s, strlen(s));
+			clickhouse_string(&r.stacks, s, strlen(s));
 		}
-		clickhouse_buf_varint(&stack, depth);
+		clickhouse_varint(&r.stacks, depth);
 		for (d = 0; d < depth; d++) {
 			s = profile_func_module(p,
 			    p->node_func[path_nodes[d]]);
-			clickhouse_buf_string(&stack, s, strlen(s));
+			clickhouse_string(&r.stacks, s, strlen(s));
 		}
+		stacks++;
 		for (m = 0; m < p->nmetrics; m++) {
 			if (p->metrics[m].self[n] == 0)
 				continue;
-			clickhouse_buf_add(&rows, head.b, head.n);
-			clickhouse_buf_add(&rows, mhead[m].b, mhead[m].n);
-			clickhouse_buf_add(&rows, stack.b, stack.n);
-			ingest_u64(&rows, (uint64_t)p->metrics[m].self[n]);
+			clickhouse_fixed(&r.samples, in->ts, 4);
+			clickhouse_fixed(&r.samples, in->series, 8);
+			clickhouse_fixed(&r.samples, id, 8);
+			clickhouse_fixed(&r.samples, load, 8);
+			s = p->metrics[m].name;
+			clickhouse_string(&r.samples, s, strlen(s));
+			clickhouse_fixed(&r.samples, nodehash[n], 8);
+			clickhouse_fixed(&r.samples,
+			    (uint64_t)p->metrics[m].self[n], 8);
+			nrows++;
 		}
-		if (rows.n >= INGEST_BATCH)
-			ingest_flush(in, &rows, insert.b, path);
+		ingest_flush(in, &r, 0);
 	}
-	ingest_flush(in, &rows, insert.b, path);
+	ingest_flush(in, &r, 1);
+	ingest_profile_row(in, path, p, id, load, stacks, nrows);
 	if (!in->quiet)
 		printf("%s: %llu rows into %s in %.3f s (profile_id %llu)\n",
 		    path, (unsigned long long)nrows, in->table,
 		    (double)(rundir_now() - t0) / 1000,
 		    (unsigned long long)id);
-done:
-	for (m = 0; m < PROFILE_MAX_METRICS; m++)
-		clickhouse_buf_free(&mhead[m]);
-	clickhouse_buf_free(&head);
-	clickhouse_buf_free(&stack);
-	clickhouse_buf_free(&rows);
-	clickhouse_buf_free(&sql);
-	clickhouse_buf_free(&insert);
+	outbuf_clear(&r.stacks);
+	outbuf_clear(&r.samples);
+	free(r.stacks_q);
+	free(r.samples_q);
 	free(path_nodes);
 	free(funchash);
 	free(nodehash);
 	profile_free(p);
+}
+
+/*
+ * Are the tables there (1), or some missing (0), or is T in the
+ * one-table schema of deepq before 2026-11-27 (2), whose rows would not
+ * fit the new one? One question for all.
+ */
+static int
+ingest_check(struct ingest *in)
+{
+	struct outbuf	 sql, db;
+	char		*s, *d;
+	size_t		 len;
+	long long	 n;
+
+	outbuf_init(&sql);
+	outbuf_init(&db);
+	if (in->db != NULL)
+		clickhouse_quote(&db, in->db, strlen(in->db));
+	else
+		outbuf_puts(&db, "currentDatabase()");
+	if ((d = outbuf_take(&db, &len)) == NULL)
+		errx(1, "out of memory");
+	outbuf_printf(&sql, "SELECT (SELECT count() FROM system.columns WHERE "
+	    "database = %s AND name = 'stack_func' AND table = ", d);
+	clickhouse_quote(&sql, in->table, strlen(in->table));
+	outbuf_printf(&sql, ") * 10 + (SELECT count() FROM system.tables "
+	    "WHERE database = %s AND name IN (", d);
+	free(d);
+	outbuf_puts(&sql, "'");
+	outbuf_puts(&sql, in->table);
+	outbuf_puts(&sql, "', '");
+	outbuf_puts(&sql, in->table);
+	outbuf_puts(&sql, VIEW_SCHEMA_STACKS "', '");
+	outbuf_puts(&sql, in->table);
+	outbuf_puts(&sql, VIEW_SCHEMA_PROFILES "')) FORMAT TabSeparated");
+	outbuf_clear(&db);
+	if ((s = outbuf_take(&sql, &len)) == NULL)
+		errx(1, "out of memory");
+	n = ingest_number(in, s);
+	free(s);
+	return (n >= 10 ? 2 : n == 3);
+}
+
+/* Run the statements of the schema, or of the migration. */
+static void
+ingest_schema(struct ingest *in, int migrate)
+{
+	struct outbuf	 sql;
+	char		*s;
+	size_t		 len;
+	int		 i;
+
+	outbuf_init(&sql);
+	for (i = 0; (migrate ? view_schema_migrate(&sql, in->db, in->table,
+	    i) : view_schema(&sql, in->db, in->table, NULL, i)) == 0; i++) {
+		if ((s = outbuf_take(&sql, &len)) == NULL)
+			errx(1, "out of memory");
+		if (migrate && !in->quiet)
+			printf("%s;\n", s);
+		ingest_query(in, s);
+		free(s);
+	}
+}
+
+/* --schema: print the statements (a cluster's, with --cluster). */
+static int
+ingest_print_schema(const char *db, const char *table, const char *cluster)
+{
+	struct outbuf	 sql;
+	char		*s;
+	size_t		 len;
+	int		 i;
+
+	outbuf_init(&sql);
+	for (i = 0; view_schema(&sql, db, table, cluster, i) == 0; i++) {
+		if ((s = outbuf_take(&sql, &len)) == NULL)
+			errx(1, "out of memory");
+		printf("%s;\n", s);
+		free(s);
+	}
+	return (fflush(stdout) == 0 ? 0 : 1);
+}
+
+/* Credentials: a user, and the first line of a password file. */
+static void
+ingest_auth(struct ingest *in, const char *user, const char *pwfile)
+{
+	char	 pw[1024], *cause = NULL;
+	ssize_t	 len = 0;
+	int	 fd;
+
+	pw[0] = '\0';
+	if (pwfile != NULL) {
+		if ((fd = open(pwfile, O_RDONLY | O_CLOEXEC)) == -1 ||
+		    (len = read(fd, pw, sizeof pw - 1)) == -1)
+			err(1, "%s", pwfile);
+		close(fd);
+		pw[len] = '\0';
+		pw[strcspn(pw, "\r\n")] = '\0';
+	}
+	if (clickhouse_auth(in->ch, user ? user : "default", pw,
+	    &cause) == -1)
+		errx(1, "%s", cause ? cause : "out of memory");
+	explicit_bzero(pw, sizeof pw);
+}
+
+/* --label KEY=VALUE. */
+static void
+ingest_label(struct ingest *in, char *k)
+{
+	size_t	 len = strcspn(k, "=");
+
+	if (k[len] != '=' || len == 0 || strspn(k,
+	    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
+	    < len)
+		errx(1, "--label %s: KEY=VALUE, the key letters, digits, _ . -",
+		    k);
+	if (in->nlabels == INGEST_MAX_LABELS)
+		errx(1, "--label: at most %d", INGEST_MAX_LABELS);
+	in->labels[in->nlabels++] = k;
 }
 
 int
@@ -351,51 +533,53 @@ cmd_ingest(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "clickhouse", required_argument, NULL, 'c' },
+		{ "cluster", required_argument, NULL, 'C' },
 		{ "label", required_argument, NULL, 'l' },
+		{ "migrate", no_argument, NULL, 'M' },
 		{ "password-file", required_argument, NULL, 'P' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "schema", no_argument, NULL, 'S' },
 		{ "table", required_argument, NULL, 't' },
 		{ "time", required_argument, NULL, 'T' },
 		{ "user", required_argument, NULL, 'u' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct ingest		 in;
-	struct clickhouse_buf	 sql = { 0 };
-	const char		*url = NULL, *table = NULL, *user = NULL;
-	const char		*pwfile = NULL, *dot;
-	char			*cause = NULL, *k, pw[1024];
-	time_t			 t = time(NULL);
-	ssize_t			 len;
-	size_t			 i;
-	int			 ch, fd;
+	struct ingest	 in;
+	const char	*url = NULL, *table = NULL, *user = NULL;
+	const char	*pwfile = NULL, *cluster = NULL, *dot;
+	char		*cause = NULL, *db = NULL;
+	time_t		 t = time(NULL);
+	size_t		 i;
+	int		 ch, migrate = 0, schema = 0;
 
 	memset(&in, 0, sizeof in);
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "c:l:P:qt:T:u:", longopts,
+	while ((ch = getopt_long(argc, argv, "c:C:l:MP:qSt:T:u:", longopts,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'c':
 			url = optarg;
 			break;
+		case 'C':
+			if (!clickhouse_name_ok(optarg))
+				errx(1, "--cluster %s: letters, digits and _",
+				    optarg);
+			cluster = optarg;
+			break;
 		case 'l':
-			k = optarg;
-			len = strcspn(k, "=");
-			if (k[len] != '=' || len == 0 ||
-			    strspn(k, "abcdefghijklmnopqrstuvwxyz"
-			    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") <
-			    (size_t)len)
-				errx(1, "--label %s: KEY=VALUE, the key letters, "
-				    "digits, _ . -", k);
-			if (in.nlabels == INGEST_MAX_LABELS)
-				errx(1, "--label: at most %d",
-				    INGEST_MAX_LABELS);
-			in.labels[in.nlabels++] = k;
+			ingest_label(&in, optarg);
+			break;
+		case 'M':
+			migrate = 1;
 			break;
 		case 'P':
 			pwfile = optarg;
 			break;
 		case 'q':
 			in.quiet = 1;
+			break;
+		case 'S':
+			schema = 1;
 			break;
 		case 't':
 			table = optarg;
@@ -414,55 +598,62 @@ cmd_ingest(int argc, char **argv)
 	}
 	argc -= optind;
 	argv += optind;
-	if (url == NULL || table == NULL || argc == 0)
+	if (table == NULL || (!schema && url == NULL) ||
+	    (argc == 0 && !schema && !migrate) || (cluster && !schema))
 		deepq_usage();
 	/* database.table or table: names only, never quoted text. */
 	if ((dot = strchr(table, '.')) != NULL) {
-		char	*db = strndup(table, dot - table);
-
-		if (db == NULL || !clickhouse_name_ok(db) ||
-		    !clickhouse_name_ok(dot + 1))
+		if ((db = strndup(table, dot - table)) == NULL ||
+		    !clickhouse_name_ok(db) || !clickhouse_name_ok(dot + 1))
 			errx(1, "--table %s: [database.]table, letters, digits "
 			    "and _", table);
-		free(db);
+		table = dot + 1;
 	} else if (!clickhouse_name_ok(table))
 		errx(1, "--table %s: [database.]table, letters, digits and _",
 		    table);
+	if (schema)
+		return (ingest_print_schema(db, table, cluster));
+	in.db = db;
 	in.table = table;
 	if (t > UINT32_MAX)
 		errx(1, "--time: past 2106");
 	in.ts = (uint32_t)t;
 	qsort(in.labels, in.nlabels, sizeof in.labels[0], ingest_label_cmp);
-	for (i = 1; i < in.nlabels; i++) {
-		if (ingest_label_cmp(&in.labels[i - 1], &in.labels[i]) == 0)
+	in.series = 0x9e3779b97f4a7c15ULL;
+	for (i = 0; i < in.nlabels; i++) {
+		if (i > 0 && ingest_label_cmp(&in.labels[i - 1],
+		    &in.labels[i]) == 0)
 			errx(1, "--label: key given twice: %s", in.labels[i]);
+		in.series = (in.series ^ hash_bytes(in.labels[i],
+		    strlen(in.labels[i]) + 1)) * 0x100000001b3ULL;
 	}
 
 	if ((in.ch = clickhouse_create(url, &cause)) == NULL)
 		errx(1, "--clickhouse: %s", cause ? cause : "out of memory");
 	clickhouse_timeout(in.ch, INGEST_TIMEOUT);
-	if (user != NULL || pwfile != NULL) {
-		pw[0] = '\0';
-		if (pwfile != NULL) {
-			if ((fd = open(pwfile, O_RDONLY | O_CLOEXEC)) == -1 ||
-			    (len = read(fd, pw, sizeof pw - 1)) == -1)
-				err(1, "%s", pwfile);
-			close(fd);
-			pw[len] = '\0';
-			pw[strcspn(pw, "\r\n")] = '\0';
-		}
-		if (clickhouse_auth(in.ch, user ? user : "default", pw,
-		    &cause) == -1)
-			errx(1, "%s", cause ? cause : "out of memory");
-		explicit_bzero(pw, sizeof pw);
+	if (user != NULL || pwfile != NULL)
+		ingest_auth(&in, user, pwfile);
+	switch (ingest_check(&in)) {
+	case 2:
+		if (!migrate)
+			errx(1, "%s has the one-table schema of deepq before "
+			    "2026-11-27: run deepq ingest --migrate once "
+			    "(deepq-clickhouse(7))", in.table);
+		ingest_schema(&in, 1);
+		break;
+	case 0:
+		if (migrate)
+			errx(1, "%s: no table of the old schema to migrate",
+			    in.table);
+		ingest_schema(&in, 0);
+		break;
+	default:
+		if (migrate)
+			errx(1, "%s: already in the new schema", in.table);
 	}
-	clickhouse_buf_printf(&sql, READER_VIEW_SCHEMA, table);
-	if (sql.error)
-		errx(1, "out of memory");
-	ingest_query(&in, sql.b, 1);
-	clickhouse_buf_free(&sql);
 	for (i = 0; i < (size_t)argc; i++)
 		ingest_file(&in, argv[i]);
 	clickhouse_free(in.ch);
+	free(db);
 	return (0);
 }

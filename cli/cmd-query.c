@@ -32,14 +32,17 @@
 
 #include "answer.h"
 #include "answer-query.h"
+#include "beside.h"
 #include "client.h"
 #include "conf.h"
 #include "deepq.h"
 #include "profile.h"
 #include "profile-index.h"
 #include "profpath.h"
+#include "query.h"
 #include "reader.h"
 #include "report.h"
+#include "reports.h"
 
 /*
  * deepq query: answer one query and print the body (deepq(1)). By default
@@ -54,7 +57,10 @@ struct query_base {
 	struct profile	*profile;
 };
 
-static struct answer	*query_server(const char *, const char *);
+static struct answer	*query_server(const char *, const char *,
+			    const char *, const char *);
+static void		 query_names(const char *, const char *, char **,
+			    char **, char **);
 static const struct profile *query_base_load(void *, const char *, int *,
 			    char **);
 static int		 query_gate(const struct answer *, double);
@@ -110,7 +116,13 @@ query_growth(const json_t *o, double pct, const char *what)
 	b = json_integer_value(json_object_get(o, "base"));
 	if (v <= b)
 		return (0);
-	g = b > 0 ? 100.0 * (double)(v - b) / (double)b : INFINITY;
+	/* Nothing in the base: no percentage says it ("inf%"). */
+	if (b <= 0) {
+		warnx("%s is new: %lld, none in the base", what,
+		    (long long)v);
+		return (1);
+	}
+	g = 100.0 * (double)(v - b) / (double)b;
 	if (g <= pct)
 		return (0);
 	warnx("%s grew by %.2f%% (%lld -> %lld), more than %g%%", what, g,
@@ -148,23 +160,26 @@ query_gate(const struct answer *a, double pct)
 	return (grew);
 }
 
-/* The answer of the file's server; exits on a local error. */
+/*
+ * The answer of the server of name under root; exits on a local error.
+ * display is the file as the user gave it, for messages.
+ */
 static struct answer *
-query_server(const char *file, const char *qs)
+query_server(const char *root, const char *name, const char *display,
+    const char *qs)
 {
 	struct client_options	 opts;
 	struct sigaction	 sa, old;
 	struct config		*cfg;
 	struct answer		*a;
-	char			*cause = NULL, *root, *base;
+	char			*cause = NULL;
 
-	if ((cfg = conf_load(NULL, &cause)) == NULL)
+	if ((cfg = conf_load(NULL, &cause)) == NULL ||
+	    beside_server(cfg, &cause) == -1)
 		errx(1, "%s", cause ? cause : "out of memory");
-	if (profpath_split(file, &root, &base, &cause) == -1)
-		errx(1, "%s", cause);
 	client_options_init(&opts);
 	opts.root = root;
-	opts.name = file;
+	opts.name = display;
 	/* No web server's timeout to beat here: wait for the load. */
 	opts.load_wait = cfg->load_timeout;
 	/* A server dying under a write must not kill us (client.h). */
@@ -172,18 +187,131 @@ query_server(const char *file, const char *qs)
 	sigemptyset(&sa.sa_mask);
 	sa.sa_handler = SIG_IGN;
 	sigaction(SIGPIPE, &sa, &old);
-	if ((a = client_query_with(cfg, &opts, base, qs, &cause)) == NULL)
+	if ((a = client_query_with(cfg, &opts, name, qs, &cause)) == NULL)
 		errx(1, "%s", cause ? cause : "out of memory");
 	sigaction(SIGPIPE, &old, NULL);
-	free(root);
-	free(base);
 	conf_free(cfg);
 	return (a);
 }
 
 /*
+ * The profile root and the names under it of file and, for deepq diff,
+ * base: the file's directory, or the deepest directory both are under.
+ * Exits if a file cannot be found.
+ */
+static void
+query_names(const char *file, const char *base, char **root, char **name,
+    char **bname)
+{
+	char	*rf, *rb, *cause = NULL;
+	size_t	 n;
+
+	*bname = NULL;
+	if (base == NULL) {
+		if (profpath_split(file, root, name, &cause) == -1)
+			errx(1, "%s", cause);
+		return;
+	}
+	if ((rf = realpath(file, NULL)) == NULL)
+		err(1, "%s", file);
+	if ((rb = realpath(base, NULL)) == NULL)
+		err(1, "%s", base);
+	/* The common prefix, back to a '/' that ends a directory in both. */
+	for (n = 0; rf[n] != '\0' && rf[n] == rb[n]; n++)
+		;
+	while (n > 0 && rf[n - 1] != '/')
+		n--;
+	if (n == 0)
+		errx(1, "%s, %s: not files", file, base);
+	if ((*root = strndup(rf, n > 1 ? n - 1 : 1)) == NULL ||
+	    (*name = strdup(rf + n)) == NULL ||
+	    (*bname = strdup(rb + n)) == NULL)
+		err(1, NULL);
+	free(rf);
+	free(rb);
+}
+
+/*
+ * Answer one query (see struct deepq_run) and print the body: through
+ * the file's deepq-server, started if needed, exactly as the CGI does,
+ * with the file's directory as the profile root; or in this process.
+ * Returns the exit status: 0, 1 for an error, 3 for --fail-on-growth.
+ */
+int
+deepq_run(const struct deepq_run *run)
+{
+	struct answer_context	 ctx;
+	struct profile		*p = NULL;
+	struct answer		*a;
+	struct query_base	 qb;
+	char			*cause = NULL, *root, *name, *bname, *qs;
+	char			*e;
+	int			 rc;
+
+	query_names(run->file, run->base, &root, &name, &bname);
+	if (bname == NULL) {
+		if ((qs = strdup(run->qs)) == NULL)
+			err(1, NULL);
+	} else if ((e = query_urlencode(bname)) == NULL ||
+	    asprintf(&qs, "%s%sbase=%s", run->qs, *run->qs ? "&" : "",
+	    e) == -1)
+		err(1, NULL);
+	else
+		free(e);
+
+	memset(&qb, 0, sizeof qb);
+	if (!run->local)
+		a = query_server(root, name, run->file, qs);
+	else {
+		qb.root = root;
+		root = NULL;
+		deepq_input_limit(run->maxdec);
+		if ((p = reader_load(run->file, run->reader, NULL,
+		    &cause)) == NULL)
+			errx(1, "%s", cause ? cause : "out of memory");
+		memset(&ctx, 0, sizeof ctx);
+		ctx.render.link_base = "?";
+		ctx.render.file = run->file;
+		ctx.render.static_base = run->static_base;
+		ctx.report.name = run->file;
+		ctx.base_load = query_base_load;
+		ctx.base_arg = &qb;
+		/* One query: its index builds only what that query needs. */
+		if ((ctx.report.index = profile_index_create(p)) == NULL ||
+		    (a = answer_query(p, qs, &ctx)) == NULL)
+			errx(1, "out of memory");
+		profile_index_free(ctx.report.index);
+	}
+	rc = a->status >= 200 && a->status < 300 ? 0 : 1;
+	/* An answer made without memory for its body has none. */
+	if ((rc == 0 || answer_guess_format(qs) == FMT_JSON) &&
+	    a->body != NULL)
+		fwrite(a->body, 1, a->len, stdout);
+	if (rc != 0)
+		warnx("%d: %s", a->status, a->message ? a->message : "error");
+	/* A regression gate's own status, apart from 1 for errors. */
+	else if (run->gate >= 0 && query_gate(a, run->gate))
+		rc = 3;
+	answer_free(a);
+	profile_free(p);
+	profile_free(qb.profile);
+	free(qb.name);
+	free(qb.root);
+	free(root);
+	free(name);
+	free(bname);
+	free(qs);
+	/* ferror too: stdio may have dropped output it had no buffer for. */
+	if (fflush(stdout) != 0 || ferror(stdout))
+		err(1, "stdout");
+	return (rc);
+}
+
+/*
  * deepq query [--local] [--reader name] [--static-base url] FILE QUERY:
- * answer one query and print the body.
+ * answer one query and print the body. A query without format= answers
+ * as the query language says (a page), but for a report that has none
+ * (the exports): in its own format.
  */
 int
 cmd_query(int argc, char **argv)
@@ -197,37 +325,32 @@ cmd_query(int argc, char **argv)
 		{ "static-base", required_argument, NULL, 's' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct answer_context	 ctx;
-	struct profile		*p = NULL;
-	struct answer		*a;
-	const char		*reader = NULL, *qs, *static_base = NULL;
-	const char		*maxdec = NULL;
-	struct query_base	 qb;
-	struct config		*src = NULL;
-	char			*cause = NULL, *end, *bname;
-	int			 ch, rc, local = 0;
-	double			 gate = -1;
+	struct deepq_run	 run;
+	char			*end;
+	int			 ch;
 
+	memset(&run, 0, sizeof run);
+	run.gate = -1;
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "g:lr:S:s:z:", longopts, NULL))
 	    != -1) {
 		switch (ch) {
 		case 'g':
-			gate = strtod(optarg, &end);
-			if (end == optarg || *end != '\0' || !(gate >= 0))
+			run.gate = strtod(optarg, &end);
+			if (end == optarg || *end != '\0' || !(run.gate >= 0))
 				errx(1, "--fail-on-growth: not a percentage: "
 				    "%s", optarg);
 			break;
 		case 'l':
-			local = 1;
+			run.local = 1;
 			break;
 		case 'r':
-			reader = optarg;
-			local = 1;
+			run.reader = optarg;
+			run.local = 1;
 			break;
 		case 's':
 			/* Where pages find deepq.css and deepq.js (www/). */
-			static_base = optarg;
+			run.static_base = optarg;
 			break;
 		case 'S':
 			/* cmd=source's roots, in this process: --local. */
@@ -239,8 +362,8 @@ cmd_query(int argc, char **argv)
 			break;
 		case 'z':
 			/* In this process: --local (a server has its own). */
-			maxdec = optarg;
-			local = 1;
+			run.maxdec = optarg;
+			run.local = 1;
 			break;
 		default:
 			deepq_usage();
@@ -250,51 +373,7 @@ cmd_query(int argc, char **argv)
 	argv += optind;
 	if (argc < 1 || argc > 2)
 		deepq_usage();
-	qs = argc == 2 ? argv[1] : "";
-
-	memset(&qb, 0, sizeof qb);
-	if (!local)
-		a = query_server(argv[0], qs);
-	else {
-		if (profpath_split(argv[0], &qb.root, &bname, &cause) == -1)
-			errx(1, "%s", cause);
-		free(bname);
-		deepq_input_limit(maxdec);
-		if ((p = reader_load(argv[0], reader, NULL, &cause)) == NULL)
-			errx(1, "%s", cause ? cause : "out of memory");
-		memset(&ctx, 0, sizeof ctx);
-		ctx.render.link_base = "?";
-		ctx.render.file = argv[0];
-		ctx.render.static_base = static_base;
-		ctx.report.name = argv[0];
-		ctx.report.source_roots = src != NULL ? src->source_root : NULL;
-		ctx.base_load = query_base_load;
-		ctx.base_arg = &qb;
-		/* One query: its index builds only what that query needs. */
-		if ((ctx.report.index = profile_index_create(p)) == NULL ||
-		    (a = answer_query(p, qs, &ctx)) == NULL)
-			errx(1, "out of memory");
-		profile_index_free(ctx.report.index);
-	}
-	rc = a->status >= 200 && a->status < 300 ? 0 : 1;
-	/* An answer made without memory for its body has none. */
-	if ((rc == 0 || strcmp(answer_guess_format(qs), "json") == 0) &&
-	    a->body != NULL)
-		fwrite(a->body, 1, a->len, stdout);
-	if (rc != 0)
-		warnx("%d: %s", a->status, a->message ? a->message : "error");
-	/* A regression gate's own status, apart from 1 for errors. */
-	else if (gate >= 0 && query_gate(a, gate))
-		rc = 3;
-	answer_free(a);
-	conf_free(src);
-	profile_free(p);
-	profile_free(qb.profile);
-	free(qb.name);
-	free(qb.root);
-	/* ferror too: stdio may have dropped output it had no buffer for. */
-	if (fflush(stdout) != 0 || ferror(stdout))
-		err(1, "stdout");
-	return (rc);
+	run.file = argv[0];
+	run.qs = argc == 2 ? argv[1] : "";
+	return (deepq_run(&run));
 }
-

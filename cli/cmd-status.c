@@ -128,6 +128,12 @@ cmd_status(int argc, char **argv)
 			errx(1, "out of memory");
 		printf("%s\n", s);
 		free(s);
+	} else if (json_array_size(all) == 0) {
+		/* Nothing printed would look like a failure to ask. */
+		if ((s = conf_runtime_dir(cfg, &cause)) == NULL)
+			errx(1, "%s", cause);
+		printf("no server is running (runtime directory %s)\n", s);
+		free(s);
 	} else {
 		if (json_array_size(all) > 0)
 			printf("%-8s %-8s %-8s %-8s %9s %9s  %s\n", "PID",

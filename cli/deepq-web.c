@@ -21,7 +21,6 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 
-#include <dirent.h>
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -36,7 +35,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <jansson.h>
 #include <microhttpd.h>
 
 #include "answer.h"
@@ -44,14 +42,11 @@
 #include "conf.h"
 #include "deepq.h"
 #include "beside.h"
-#include "display.h"
+#include "catalog.h"
 #include "front.h"
-#include "outbuf.h"
-#include "profpath.h"
+#include "profindex.h"
 #include "query.h"
-#include "reader.h"
 #include "render.h"
-#include "report.h"
 
 /*
  * deepq-web: `deepq web', an embedded web server (libmicrohttpd) for browsing the
@@ -81,14 +76,15 @@ typedef int MHD_Result_compat;
 #define WEB_MAX_CONNECTIONS	128
 #define WEB_TIMEOUT		120	/* seconds a connection may idle */
 #define WEB_MAX_BODY		4096	/* bytes of a POST body we read */
-#define WEB_MAX_PROFILES	10000	/* index entries */
-#define WEB_MAX_DEPTH		8	/* index directory levels */
+#define WEB_MAX_PROFILES	10000	/* index entries, unless configured */
 #define WEB_DRAIN_MS		5000	/* requests may finish at SIGINT */
 
 struct web {
 	struct config	*cfg;
 	char		*root;		/* canonical profile directory */
 	char		*www;		/* static assets, NULL none */
+	struct profindex *index;	/* `/': its listing, kept */
+	pthread_mutex_t	 index_lock;	/* one request at a time uses it */
 };
 
 /* One request: its raw query string, as a CGI would get it. */
@@ -98,17 +94,15 @@ struct web_request {
 	size_t		 body;		/* POST bytes seen (discarded) */
 };
 
-struct web_entry {
-	char		*name;
-	const char	*format;
-	off_t		 size;
-	char		 key[PROTO_KEY_LEN + 1];
-	pid_t		 pid;		/* its server's, 0 none */
-	int		 serving;
-};
-
 /* Set at SIGINT once the drain is over: waiting clients give up. */
 static volatile sig_atomic_t	web_cancel;
+/*
+ * Requests under way (from their URI to their completion): what a stop
+ * waits for. Not MHD's connection count, which holds a browser's idle
+ * keep-alive connections too, so that an idle deepq web took seconds
+ * to exit.
+ */
+static int			web_active;
 
 static void	*web_uri(void *, const char *, struct MHD_Connection *);
 static MHD_Result_t web_handler(void *, struct MHD_Connection *,
@@ -119,15 +113,12 @@ static void	web_completed(void *, struct MHD_Connection *, void **,
 static void	web_header(void *, const char *, const char *);
 static MHD_Result_t web_send(struct MHD_Connection *, const struct answer *,
 		    int);
-static MHD_Result_t web_fail(struct MHD_Connection *, const char *, int,
+static MHD_Result_t web_fail(struct MHD_Connection *, enum catalog_fmt, int,
 		    const char *, int);
 static MHD_Result_t web_static(struct web *, struct MHD_Connection *,
 		    const char *);
 static MHD_Result_t web_index(struct web *, struct MHD_Connection *,
-		    const char *);
-static void	web_scan(struct web *, const char *, int, struct web_entry **,
-		    size_t *, size_t *);
-static int	web_entry_cmp(const void *, const void *);
+		    const struct query *);
 
 /* MHD's first sight of a request: keep the query string undecoded. */
 static void *
@@ -138,6 +129,7 @@ web_uri(void *arg, const char *uri, struct MHD_Connection *c)
 
 	if ((req = calloc(1, sizeof *req)) == NULL)
 		return (NULL);
+	__atomic_add_fetch(&web_active, 1, __ATOMIC_SEQ_CST);
 	q = uri != NULL ? strchr(uri, '?') : NULL;
 	if ((req->query = strdup(q != NULL ? q + 1 : "")) == NULL) {
 		free(req);
@@ -155,6 +147,7 @@ web_completed(void *arg, struct MHD_Connection *c, void **state,
 	if (req != NULL) {
 		free(req->query);
 		free(req);
+		__atomic_sub_fetch(&web_active, 1, __ATOMIC_SEQ_CST);
 	}
 	*state = NULL;
 }
@@ -184,7 +177,7 @@ web_send(struct MHD_Connection *c, const struct answer *a, int allow_post)
 
 /* An error of our own in a format; the message is escaped by the renderer. */
 static MHD_Result_t
-web_fail(struct MHD_Connection *c, const char *format, int status,
+web_fail(struct MHD_Connection *c, enum catalog_fmt format, int status,
     const char *message, int allow_post)
 {
 	/* From "/" on: a 404 for any other path still links home. */
@@ -224,7 +217,7 @@ web_static(struct web *w, struct MHD_Connection *c, const char *name)
 	if (*name == '\0' || name[0] == '.' ||
 	    name[strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789._-")] !=
 	    '\0' || (dot = strrchr(name, '.')) == NULL)
-		return (web_fail(c, "html", 404, "not found", 0));
+		return (web_fail(c, FMT_HTML, 404, "not found", 0));
 	for (i = 0; i < sizeof types / sizeof types[0]; i++) {
 		if (strcmp(dot, types[i].ext) == 0)
 			a.content_type = types[i].type;
@@ -232,20 +225,20 @@ web_static(struct web *w, struct MHD_Connection *c, const char *name)
 	if (a.content_type == NULL || w->www == NULL ||
 	    snprintf(path, sizeof path, "%s/%s", w->www, name) >=
 	    (int)sizeof path)
-		return (web_fail(c, "html", 404, "not found", 0));
+		return (web_fail(c, FMT_HTML, 404, "not found", 0));
 	if ((fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) == -1)
-		return (web_fail(c, "html", 404, "not found", 0));
+		return (web_fail(c, FMT_HTML, 404, "not found", 0));
 	if (fstat(fd, &st) == -1 || !S_ISREG(st.st_mode) ||
 	    st.st_size > 4 * 1024 * 1024 ||
 	    (buf = malloc(st.st_size + 1)) == NULL) {
 		close(fd);
-		return (web_fail(c, "html", 404, "not found", 0));
+		return (web_fail(c, FMT_HTML, 404, "not found", 0));
 	}
 	n = read(fd, buf, st.st_size);
 	close(fd);
 	if (n != st.st_size) {
 		free(buf);
-		return (web_fail(c, "html", 500, "read error", 0));
+		return (web_fail(c, FMT_HTML, 500, "read error", 0));
 	}
 	a.status = 200;
 	a.body = buf;
@@ -255,175 +248,29 @@ web_static(struct web *w, struct MHD_Connection *c, const char *name)
 	return (ret);
 }
 
-static int
-web_entry_cmp(const void *a, const void *b)
-{
-	return (strcmp(((const struct web_entry *)a)->name,
-	    ((const struct web_entry *)b)->name));
-}
-
 /*
- * Collect the profiles under the root (relative directory rel): regular
- * files a reader recognises by content. Symbolic links and hidden names
- * are left out of the list (a link may lead outside the root, where the
- * query refuses it anyway).
+ * `/': the profiles under the root (common/profindex.c, the listing
+ * deepq.cgi answers too), in the format asked for.
  */
-static void
-web_scan(struct web *w, const char *rel, int depth, struct web_entry **ev,
-    size_t *n, size_t *cap)
-{
-	const struct reader	*r;
-	struct web_entry	*e, *ne;
-	struct dirent		*de;
-	struct stat		 st;
-	char			 path[PATH_MAX], name[PATH_MAX];
-	DIR			*d;
-
-	if (depth > WEB_MAX_DEPTH || snprintf(path, sizeof path, "%s%s%s",
-	    w->root, *rel ? "/" : "", rel) >= (int)sizeof path)
-		return;
-	if ((d = opendir(path)) == NULL)
-		return;
-	while ((de = readdir(d)) != NULL && *n < WEB_MAX_PROFILES) {
-		if (de->d_name[0] == '.')
-			continue;
-		if (snprintf(name, sizeof name, "%s%s%s", rel, *rel ? "/" : "",
-		    de->d_name) >= (int)sizeof name ||
-		    snprintf(path, sizeof path, "%s/%s", w->root, name) >=
-		    (int)sizeof path || lstat(path, &st) == -1)
-			continue;
-		if (S_ISDIR(st.st_mode)) {
-			web_scan(w, name, depth + 1, ev, n, cap);
-			continue;
-		}
-		/* Through any compression (reader_detect_file). */
-		if (!S_ISREG(st.st_mode) || (r = reader_detect_file(path)) ==
-		    NULL)
-			continue;
-		if (*n == *cap) {
-			*cap = *cap ? *cap * 2 : 64;
-			if ((ne = reallocarray(*ev, *cap, sizeof *ne)) == NULL)
-				break;
-			*ev = ne;
-		}
-		e = &(*ev)[*n];
-		memset(e, 0, sizeof *e);
-		if ((e->name = strdup(name)) == NULL)
-			continue;
-		e->format = r->name;
-		e->size = st.st_size;
-		profpath_key(&st, e->key);
-		(*n)++;
-	}
-	closedir(d);
-}
-
-/* `/': the profiles under the root, in the format asked for. */
 static MHD_Result_t
-web_index(struct web *w, struct MHD_Connection *c, const char *format)
+web_index(struct web *w, struct MHD_Connection *c, const struct query *q)
 {
 	struct render_context	 rctx = { "?", WEB_STATIC, NULL };
-	const struct renderer	*rd;
-	struct client_server	*sv = NULL;
-	struct web_entry	*ev = NULL, *e;
-	struct display		*d;
-	struct display_block	*t;
-	struct answer		 a;
-	size_t			 n = 0, cap = 0, nsv = 0, i, k, r, live = 0;
-	char			*link, *size, *cause = NULL, pid[32];
-	json_t			*j = NULL, *rows;
-	struct outbuf		 ob;
+	struct answer		*a;
+	char			*cause = NULL;
 	MHD_Result_t		 ret;
 
-	if (strcmp(format, "html") != 0 && strcmp(format, "json") != 0 &&
-	    strcmp(format, "text") != 0)
-		return (web_fail(c, format, 400, "the index is html, json or "
-		    "text", 0));
-	rd = render_find(format);
-	web_scan(w, "", 0, &ev, &n, &cap);
-	if (n > 0)
-		qsort(ev, n, sizeof *ev, web_entry_cmp);
-	if (client_list(w->cfg, &sv, &nsv, &cause) == -1) {
-		fprintf(stderr, "deepq web: servers: %s\n", cause);
+	pthread_mutex_lock(&w->index_lock);
+	a = profindex_answer(w->index, w->cfg, q, &rctx, &cause);
+	pthread_mutex_unlock(&w->index_lock);
+	if (a == NULL) {
+		ret = web_fail(c, q->format, 500, cause ?
+		    cause : "out of memory", 0);
 		free(cause);
+		return (ret);
 	}
-	for (i = 0; i < n; i++) {
-		for (k = 0; k < nsv; k++) {
-			if (strcmp(ev[i].key, sv[k].key) == 0) {
-				ev[i].pid = sv[k].pid;
-				ev[i].serving = sv[k].serving;
-				live++;
-			}
-		}
-	}
-	client_list_free(sv, nsv);
-
-	j = json_pack("{s:i, s:s, s:s, s:[]}", "deepq", REPORT_VERSION,
-	    "cmd", "index", "root", w->root, "profiles");
-	d = display_create("Profiles");
-	rows = j != NULL ? json_object_get(j, "profiles") : NULL;
-	display_text(d, "%zu profiles under %s; %zu with a live server.", n,
-	    w->root, live);
-	t = display_table(d, 4, "profiles");
-	display_head(d, t, 0, "Profile", NULL, 0);
-	display_head(d, t, 1, "Format", NULL, 0);
-	display_head(d, t, 2, "Bytes", NULL, DISPLAY_NUM);
-	display_head(d, t, 3, "Server", NULL, 0);
-	for (i = 0; i < n; i++) {
-		e = &ev[i];
-		if (rows != NULL)
-			json_array_append_new(rows, json_pack("{s:s, s:s, s:I,"
-			    " s:o}", "name", e->name, "format", e->format,
-			    "size", (json_int_t)e->size, "server", e->pid == 0 ?
-			    json_null() : json_pack("{s:I, s:b}", "pid",
-			    (json_int_t)e->pid, "serving", e->serving)));
-		r = display_row(d, t);
-		link = query_urlencode(e->name);
-		if (link != NULL) {
-			char	*l;
-
-			if (asprintf(&l, "file=%s", link) == -1)
-				l = NULL;
-			free(link);
-			link = l;
-		}
-		display_cell(d, t, r, 0, e->name, link, 0);
-		free(link);
-		display_cell(d, t, r, 1, e->format, NULL, 0);
-		size = display_number(e->size);
-		display_cell(d, t, r, 2, size ? size : "?", NULL, DISPLAY_NUM);
-		free(size);
-		if (e->pid != 0) {
-			snprintf(pid, sizeof pid, "%s, pid %ld", e->serving ?
-			    "live" : "loading", (long)e->pid);
-			display_cell(d, t, r, 3, pid, NULL, 0);
-		} else
-			display_cell(d, t, r, 3, "none", NULL, DISPLAY_DIM);
-	}
-
-	t = display_compare(d);
-	for (i = 0; i < n; i++)
-		display_link(d, t, ev[i].name, NULL);
-
-	memset(&a, 0, sizeof a);
-	a.status = 200;
-	a.content_type = rd->content_type;
-	outbuf_init(&ob);
-	if (j == NULL || display_failed(d) ||
-	    rd->render(&ob, j, d, &rctx) == -1 ||
-	    (a.body = outbuf_take(&ob, &a.len)) == NULL)
-		a.status = 500;
-	outbuf_clear(&ob);
-	json_decref(j);
-	display_free(d);
-	if (a.status == 200)
-		ret = web_send(c, &a, 0);
-	else
-		ret = web_fail(c, format, 500, "out of memory", 0);
-	free(a.body);
-	for (i = 0; i < n; i++)
-		free(ev[i].name);
-	free(ev);
+	ret = web_send(c, a, 0);
+	answer_free(a);
 	return (ret);
 }
 
@@ -480,8 +327,8 @@ web_handler(void *arg, struct MHD_Connection *c, const char *url,
 		front_verdict_free(&v);
 		return (ret);
 	}
-	if (!query_isset(v.query, QUERY_FILE) || front_is_index(v.query)) {
-		ret = web_index(w, c, query_str(v.query, QUERY_FORMAT));
+	if (*v.query->file == '\0' || front_is_index(v.query)) {
+		ret = web_index(w, c, v.query);
 		front_verdict_free(&v);
 		return (ret);
 	}
@@ -490,8 +337,8 @@ web_handler(void *arg, struct MHD_Connection *c, const char *url,
 	opts.root = w->root;
 	opts.static_base = WEB_STATIC;
 	opts.cancel = &web_cancel;
-	if ((a = client_query_with(w->cfg, &opts, query_str(v.query,
-	    QUERY_FILE), v.qs, &cause)) == NULL) {
+	if ((a = client_query_with(w->cfg, &opts, v.query->file, v.qs,
+	    &cause)) == NULL) {
 		ret = web_fail(c, v.format, 500, cause ? cause :
 		    "out of memory", 0);
 		free(cause);
@@ -534,7 +381,7 @@ main(int argc, char **argv)
 	struct timespec		 slice = { 0, 100 * 1000 * 1000 };
 	struct web		 w;
 	const char		*listen = WEB_LISTEN, *www = NULL;
-	char			*host, *port, *server, *cause = NULL, *p;
+	char			*host, *port, *cause = NULL, *p;
 	sigset_t		 set;
 	unsigned int		 bound;
 	int			 ch, e, sig, waited;
@@ -569,6 +416,11 @@ main(int argc, char **argv)
 		err(1, "%s", argv[0]);
 	if ((w.cfg = conf_load(NULL, &cause)) == NULL)
 		errx(1, "%s", cause ? cause : "out of memory");
+	if ((w.index = profindex_create(w.root, w.cfg->index_entries > 0 ?
+	    (size_t)w.cfg->index_entries : WEB_MAX_PROFILES, 0,
+	    &cause)) == NULL)
+		errx(1, "%s", cause);
+	pthread_mutex_init(&w.index_lock, NULL);
 	/*
 	 * The servers we start get them (client-spawn.c): cmd=source
 	 * reads there, beneath each, and nowhere else.
@@ -578,15 +430,11 @@ main(int argc, char **argv)
 			errx(1, "--source %s", cause);
 	}
 	/*
-	 * Run from a build tree, use its server and assets unless the
-	 * configured server exists: `sh setup.sh demo' installs nothing.
+	 * Run from a build tree, use its server and assets unless
+	 * deepq.conf names others: `sh setup.sh demo' installs nothing.
 	 */
-	if (access(w.cfg->server_path, X_OK) == -1 &&
-	    (server = beside_path("server/deepq-server")) != NULL) {
-		if (conf_set(w.cfg, "server_path", server, &cause) == -1)
-			errx(1, "%s", cause);
-		free(server);
-	}
+	if (beside_server(w.cfg, &cause) == -1)
+		errx(1, "%s", cause);
 	if (www != NULL) {
 		if ((w.www = realpath(www, NULL)) == NULL)
 			err(1, "%s", www);
@@ -666,10 +514,11 @@ main(int argc, char **argv)
 	fprintf(stderr, "deepq web: stopping\n");
 	if ((e = MHD_quiesce_daemon(mhd)) != -1)
 		close(e);
+	if ((e = __atomic_load_n(&web_active, __ATOMIC_SEQ_CST)) > 0)
+		fprintf(stderr, "deepq web: waiting for %d request%s under "
+		    "way\n", e, e == 1 ? "" : "s");
 	for (waited = 0; waited < WEB_DRAIN_MS; waited += 100) {
-		info = MHD_get_daemon_info(mhd,
-		    MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
-		if (info == NULL || info->num_connections == 0 ||
+		if (__atomic_load_n(&web_active, __ATOMIC_SEQ_CST) == 0 ||
 		    sigtimedwait(&set, NULL, &slice) != -1)
 			break;
 	}
@@ -677,6 +526,8 @@ main(int argc, char **argv)
 	MHD_stop_daemon(mhd);
 	freeaddrinfo(ai);
 	free(p);
+	profindex_free(w.index);
+	pthread_mutex_destroy(&w.index_lock);
 	conf_free(w.cfg);
 	free(w.root);
 	free(w.www);

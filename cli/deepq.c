@@ -22,26 +22,39 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "catalog.h"
 #include "conf.h"
 #include "deepq.h"
 #include "input.h"
 
 /* deepq: the command line's entry point and subcommand table. */
 
+/* The report words' flags (cli/cmd-report.c). */
+#define REPORT_OPTS	"[--limit n] [--metric name] [--focus regex] " \
+			"[--query keys] [--json] [--local]"
+
 static const struct {
 	const char	*name;
 	int		 (*fn)(int, char **);
 	const char	*usage;
 } deepq_cmds[] = {
-	{ "convert", cmd_convert, "convert "
-	    "[--to folded|callgrind|pprof|speedscope] "
+	/* "@": the export formats of the catalog. */
+	{ "convert", cmd_convert, "convert [--to @] "
 	    "[--metric name] [--maxdepth n] [--no-modules] [--order name|time] "
 	    "[--query query] [--reader name] [--variant words] [--max-decompressed MB] in out" },
 	{ "ingest", cmd_ingest, "ingest --clickhouse url --table table "
 	    "[--label key=value]... [--time iso8601] [--user name] "
-	    "[--password-file file] [--quiet] file ..." },
+	    "[--password-file file] [--migrate] [--quiet] file ... | "
+	    "ingest --schema [--cluster name] --table table" },
+	{ "top", cmd_report, "top " REPORT_OPTS " file" },
+	{ "tree", cmd_report, "tree " REPORT_OPTS " file" },
+	{ "func", cmd_report, "func " REPORT_OPTS " file function" },
+	{ "flame", cmd_report, "flame [--metric name] [--focus regex] "
+	    "[--query keys] [--json] [--local] file" },
+	{ "diff", cmd_report, "diff " REPORT_OPTS " base file" },
 	{ "query", cmd_query, "query [--local] [--reader name] [--static-base url] "
-	    "[--source dir]... [--max-decompressed MB] file [query]" },
+	    "[--source dir]... [--max-decompressed MB] "
+	    "[--fail-on-growth percent] file [query]" },
 	{ "status", cmd_status, "status [--json]" },
 	{ "stop", cmd_stop, "stop file | --all" },
 	{ "web", cmd_web, DEEPQ_WEB_USAGE },
@@ -51,11 +64,20 @@ static const struct {
 void
 deepq_usage(void)
 {
-	size_t	 i;
+	char		*formats = catalog_format_list(CATALOG_EXPORT, "|");
+	const char	*u, *at;
+	size_t		 i;
 
-	for (i = 0; i < sizeof deepq_cmds / sizeof deepq_cmds[0]; i++)
-		fprintf(stderr, "%s deepq %s\n", i ? "      " : "usage:",
-		    deepq_cmds[i].usage);
+	for (i = 0; i < sizeof deepq_cmds / sizeof deepq_cmds[0]; i++) {
+		fprintf(stderr, "%s deepq ", i ? "      " : "usage:");
+		for (u = deepq_cmds[i].usage; (at = strchr(u, '@')) != NULL;
+		    u = at + 1) {
+			fwrite(u, 1, at - u, stderr);
+			fputs(formats ? formats : "format", stderr);
+		}
+		fprintf(stderr, "%s\n", u);
+	}
+	free(formats);
 	exit(1);
 }
 

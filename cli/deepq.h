@@ -27,12 +27,26 @@
 #define DEEPQ_WEB_USAGE	"web [--listen address:port] [--source dir]... " \
 			"[--www dir] dir"
 
+/* One query to answer and print (cli/cmd-query.c). */
+struct deepq_run {
+	const char	*file;		/* the profile, as given */
+	const char	*base;		/* a second file, compared (base=) */
+	const char	*qs;		/* the query string */
+	int		 local;		/* in this process, no server */
+	const char	*reader;	/* --reader, or NULL */
+	const char	*static_base;	/* --static-base, or NULL */
+	const char	*maxdec;	/* --max-decompressed, or NULL */
+	double		 gate;		/* --fail-on-growth, -1 none */
+};
+
 void	deepq_usage(void) __attribute__((__noreturn__));
 void	deepq_input_limit(const char *);
+int	deepq_run(const struct deepq_run *);
 
 int	cmd_convert(int, char **);
 int	cmd_ingest(int, char **);
 int	cmd_query(int, char **);
+int	cmd_report(int, char **);
 int	cmd_status(int, char **);
 int	cmd_stop(int, char **);
 int	cmd_web(int, char **);

@@ -26,10 +26,12 @@
 #include <jansson.h>
 
 #include "answer.h"
+#include "catalog.h"
 #include "escape.h"
 #include "outbuf.h"
 #include "page.h"
 #include "render.h"
+#include "svgdoc.h"
 #include "utf8.h"
 
 /* Answers and error pages (see answer.h). */
@@ -37,46 +39,39 @@
 static int	answer_error_html(struct outbuf *, int, const char *,
 		    const struct render_context *);
 static int	answer_error_json(struct outbuf *, int, const char *,
-		    const struct render_context *);
+		    const char *, json_t *);
 static int	answer_error_text(struct outbuf *, int, const char *,
 		    const struct render_context *);
-
-/* The error pages, by format= (the first is the default). */
-static const struct {
-	const char		*format;
-	const char		*content_type;
-	answer_error_writer	 write;
-} answer_errors[] = {
-	{ "html", "text/html; charset=utf-8", answer_error_html },
-	{ "json", "application/json", answer_error_json },
-	{ "text", "text/plain; charset=utf-8", answer_error_text },
-};
+static int	answer_error_svg(struct outbuf *, int, const char *,
+		    const struct render_context *);
 
 /*
- * The format= of a query string that may not parse, so an error can be
- * answered as JSON to a script that asked for JSON.
+ * The format= of a query string that may not parse, so that an error is
+ * answered in the format asked for: the last format= that names one of
+ * the catalog's (a form's repeated key, as most parsers read it), else
+ * html.
  */
-const char *
+enum catalog_fmt
 answer_guess_format(const char *qs)
 {
-	static const char *const formats[] = { "json", "text", "html" };
-	const char	*p;
-	size_t		 i, n;
+	enum catalog_fmt	 fmt = FMT_HTML;
+	const char		*p, *v;
+	size_t			 n;
+	int			 i;
 
-	if (qs == NULL)
-		return ("html");
-	for (p = qs; (p = strstr(p, "format=")) != NULL; p += 7) {
+	for (p = qs; p != NULL && (p = strstr(p, "format=")) != NULL;
+	    p += 7) {
 		if (p != qs && p[-1] != '&' && p[-1] != ';')
 			continue;
-		for (i = 0; i < sizeof formats / sizeof formats[0]; i++) {
-			n = strlen(formats[i]);
-			if (strncmp(p + 7, formats[i], n) == 0 &&
-			    (p[7 + n] == '\0' || p[7 + n] == '&' ||
-			    p[7 + n] == ';'))
-				return (formats[i]);
+		v = p + 7;
+		n = strcspn(v, "&;");
+		for (i = 0; i < FMT_N; i++) {
+			if (strlen(catalog_formats[i].name) == n &&
+			    strncmp(v, catalog_formats[i].name, n) == 0)
+				fmt = i;
 		}
 	}
-	return ("html");
+	return (fmt);
 }
 
 static int
@@ -95,25 +90,31 @@ answer_error_html(struct outbuf *ob, int status, const char *message,
 }
 
 /*
- * {"deepq":1,"error":{"status":S,"message":M}}, as the JSON renderer
- * writes it: compact, ASCII, DEL escaped too.
+ * {"deepq":1,"error":{"status":S,"message":M}}, and key: extra when
+ * given (taken), as the JSON renderer writes it: compact, ASCII, DEL
+ * escaped too.
  */
 static int
 answer_error_json(struct outbuf *ob, int status, const char *message,
-    const struct render_context *ctx)
+    const char *key, json_t *extra)
 {
 	json_t	*j;
 	char	*m, *s, *p;
 	size_t	 len;
 
 	/* A message may quote the request: make it valid UTF-8 for jansson. */
-	if ((m = utf8_sanitize(message, strlen(message), &len)) == NULL)
+	if ((m = utf8_sanitize(message, strlen(message), &len)) == NULL) {
+		json_decref(extra);
 		return (-1);
+	}
 	j = json_pack("{s:i, s:{s:i, s:s}}", "deepq", ANSWER_JSON_VERSION,
 	    "error", "status", status, "message", m);
 	free(m);
-	if (j == NULL)
+	if (j == NULL || (extra != NULL && json_object_set_new(j, key,
+	    extra) == -1)) {
+		json_decref(j);
 		return (-1);
+	}
 	s = json_dumps(j, JSON_COMPACT | JSON_ENSURE_ASCII);
 	json_decref(j);
 	if (s == NULL)
@@ -142,57 +143,90 @@ answer_error_text(struct outbuf *ob, int status, const char *message,
 	return (outbuf_failed(ob));
 }
 
+/* An error as a small SVG, so an <img> or a viewer shows the reason. */
+static int
+answer_error_svg(struct outbuf *ob, int status, const char *message,
+    const struct render_context *ctx)
+{
+	svgdoc_begin(ob, 800, 60, "error");
+	outbuf_printf(ob, "<text x=\"10\" y=\"35\">Error %d: ", status);
+	escape_xml(ob, message);
+	outbuf_puts(ob, "</text>\n</svg>\n");
+	return (outbuf_failed(ob));
+}
+
 /*
- * An error answer written by write, with its content type: the engine's
- * formats that have their own error (an SVG image) come this way.
+ * The error answer in format fmt: every error body deepq makes, in the
+ * front ends and in the server alike, is made here, as the catalog says
+ * the format's errors are (catalog.h, CATALOG_ERROR_*), with its content
+ * type. rctx is the page's context (NULL: none). NULL only if out of
+ * memory.
  */
 struct answer *
-answer_error_write(const char *content_type, answer_error_writer write,
-    int status, const char *message, const struct render_context *rctx)
+answer_error(enum catalog_fmt fmt, int status, const char *message,
+    const struct render_context *rctx)
 {
-	struct render_context	 none = { "?", NULL, NULL };
-	struct outbuf		 ob;
-	struct answer		*a;
+	return (answer_error_more(fmt, status, message, rctx, NULL, NULL));
+}
 
-	if ((a = calloc(1, sizeof *a)) == NULL)
+/*
+ * answer_error() with one more member in a JSON body, key: extra (taken
+ * in every case; the other formats have no room for it): what a script
+ * needs beside the message (a load's progress).
+ */
+struct answer *
+answer_error_more(enum catalog_fmt fmt, int status, const char *message,
+    const struct render_context *rctx, const char *key, json_t *extra)
+{
+	static const struct render_context none = { "?", NULL, NULL };
+	const struct catalog_format	*cf;
+	struct outbuf			 ob;
+	struct answer			*a;
+	int				 r;
+
+	if ((unsigned)fmt >= FMT_N)
+		fmt = FMT_HTML;
+	cf = &catalog_formats[fmt];
+	if (message == NULL)
+		message = "out of memory";
+	if (rctx == NULL)
+		rctx = &none;
+	if (cf->error != CATALOG_ERROR_JSON) {
+		json_decref(extra);
+		extra = NULL;
+	}
+	if ((a = calloc(1, sizeof *a)) == NULL) {
+		json_decref(extra);
 		return (NULL);
+	}
 	a->status = status;
-	a->content_type = content_type;
-	a->message = strdup(message ? message : "out of memory");
-	if (a->message == NULL) {
+	a->content_type = cf->content_type;
+	if ((a->message = strdup(message)) == NULL) {
+		json_decref(extra);
 		answer_free(a);
 		return (NULL);
 	}
 	outbuf_init(&ob);
-	if (write(&ob, status, message ? message : "out of memory",
-	    rctx ? rctx : &none) == -1) {
+	switch (cf->error) {
+	case CATALOG_ERROR_JSON:
+		r = answer_error_json(&ob, status, message, key, extra);
+		break;
+	case CATALOG_ERROR_TEXT:
+		r = answer_error_text(&ob, status, message, rctx);
+		break;
+	case CATALOG_ERROR_SVG:
+		r = answer_error_svg(&ob, status, message, rctx);
+		break;
+	default:
+		r = answer_error_html(&ob, status, message, rctx);
+		break;
+	}
+	if (r == -1 || (a->body = outbuf_take(&ob, &a->len)) == NULL) {
 		outbuf_clear(&ob);
 		answer_free(a);
 		return (NULL);
 	}
-	if ((a->body = outbuf_take(&ob, &a->len)) == NULL) {
-		answer_free(a);
-		return (NULL);
-	}
 	return (a);
-}
-
-/* An error answer in a format (html if not json or text). */
-struct answer *
-answer_error(const char *format, int status, const char *message,
-    const struct render_context *rctx)
-{
-	size_t	 i, e = 0;
-
-	for (i = 0; format != NULL &&
-	    i < sizeof answer_errors / sizeof answer_errors[0]; i++) {
-		if (strcmp(answer_errors[i].format, format) == 0) {
-			e = i;
-			break;
-		}
-	}
-	return (answer_error_write(answer_errors[e].content_type,
-	    answer_errors[e].write, status, message, rctx));
 }
 
 /* Free an answer. */

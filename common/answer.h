@@ -20,13 +20,17 @@
 /*
  * An answer: a status, a content type and a body, what every front end
  * sends and what the server passes back through its pipes. This file
- * makes the error pages (in the formats a front end answers in: html,
- * json, text), which deepq.cgi needs without any of the profile engine;
- * the engine's answer_query (engine/answer-query.c) makes the rest.
+ * makes every error answer (answer_error), in any format of the catalog
+ * (an HTML page, JSON, a line of text, an SVG image), for the front ends
+ * and the server alike, without any of the profile engine; the engine's
+ * answer_query (engine/answer-query.c) makes the rest.
  */
 
 #include <stddef.h>
 
+#include <jansson.h>
+
+#include "catalog.h"
 #include "render.h"
 
 /* The "deepq" member of every JSON answer: the JSON v1 contract. */
@@ -42,17 +46,11 @@ struct answer {
 	const char	*location;	/* a redirect's Location, NULL none */
 };
 
-struct outbuf;
-
-/* Writes an error page: buffer, status, message, context; -1 on failure. */
-typedef int	(*answer_error_writer)(struct outbuf *, int, const char *,
-		    const struct render_context *);
-
-struct answer	*answer_error(const char *, int, const char *,
+struct answer	*answer_error(enum catalog_fmt, int, const char *,
 		     const struct render_context *);
-struct answer	*answer_error_write(const char *, answer_error_writer, int,
-		     const char *, const struct render_context *);
-const char	*answer_guess_format(const char *);
+struct answer	*answer_error_more(enum catalog_fmt, int, const char *,
+		     const struct render_context *, const char *, json_t *);
+enum catalog_fmt answer_guess_format(const char *);
 void		 answer_free(struct answer *);
 
 #endif /* ANSWER_H */

@@ -44,10 +44,10 @@
 #include "outbuf.h"
 #include "profpath.h"
 #include "proto.h"
+#include "query.h"
 #include "render.h"
 #include "rundir.h"
 #include "testhook.h"
-#include "utf8.h"
 
 /*
  * The client side of the rendezvous (see client.h for the sequence and
@@ -75,7 +75,7 @@ struct client {
 	const struct config		*cfg;
 	const struct client_options	*opts;
 	struct render_context		 rctx;
-	const char			*format;
+	enum catalog_fmt		 format;
 	const char			*name;
 	const char			*path;		/* NULL: by key */
 	char				*root;		/* canonical, or NULL */
@@ -108,6 +108,10 @@ static void	client_close(struct client *);
 static struct answer *client_open_error(struct client *, const char *, int,
 		    char *);
 static void	client_unrundir(const struct client *, char *);
+static int	client_lock_gone(struct client *);
+static int	client_reopen(struct client *, char **);
+static int	client_no_server(struct client *, const char *,
+		    struct answer **);
 static struct answer *client_run(struct client *, const char *);
 static int	client_send(struct client *, int, const char *);
 static int	client_read(struct client *, char *, size_t, long long, int,
@@ -141,9 +145,10 @@ client_canceled(const struct client *c)
 static struct answer *
 client_error(struct client *c, int status, int retry, const char *fmt, ...)
 {
-	struct answer	*a;
-	va_list		 ap;
-	char		*msg;
+	struct render_context	 rctx;
+	struct answer		*a;
+	va_list			 ap;
+	char			*msg;
 
 	va_start(ap, fmt);
 	if (vasprintf(&msg, fmt, ap) == -1)
@@ -151,7 +156,15 @@ client_error(struct client *c, int status, int retry, const char *fmt, ...)
 	va_end(ap);
 	if (msg == NULL)
 		return (NULL);
-	if ((a = answer_error(c->format, status, msg, &c->rctx)) != NULL)
+	/*
+	 * A profile that cannot be had (refused, missing, too large, not
+	 * loadable) gets a page without its own links (summary, Top, Tree,
+	 * Flame...), which would all fail the same way: only the index's.
+	 */
+	rctx = c->rctx;
+	if (status == 403 || status == 404 || status == 413 || status == 422)
+		rctx.file = NULL;
+	if ((a = answer_error(c->format, status, msg, &rctx)) != NULL)
 		a->retry_after = retry;
 	free(msg);
 	return (a);
@@ -168,7 +181,6 @@ client_loading(struct client *c)
 	struct loadprogress	 lp;
 	struct answer		*a;
 	struct outbuf		 ob;
-	json_t			*j;
 	char			*msg, *prog = NULL;
 	double			 mb = (double)c->size / (1024 * 1024);
 	int			 known;
@@ -183,40 +195,10 @@ client_loading(struct client *c)
 		free(prog);
 		return (NULL);
 	}
-	if (strcmp(c->format, "html") != 0) {
+	if (c->format != FMT_HTML) {
 		/* JSON: the error, and the same figures for scripts. */
-		if (known && strcmp(c->format, "json") == 0 &&
-		    (a = calloc(1, sizeof *a)) != NULL) {
-			char	*m, *s = NULL;
-			size_t	 mlen;
-
-			a->status = 503;
-			a->retry_after = CLIENT_RETRY;
-			a->content_type = "application/json";
-			a->message = msg;
-			/* A file's name may not be UTF-8: jansson's is. */
-			j = (m = utf8_sanitize(msg, strlen(msg), &mlen)) ==
-			    NULL ? NULL : json_pack("{s:i, s:{s:i, s:s}, s:o}",
-			    "deepq", ANSWER_JSON_VERSION, "error", "status",
-			    503, "message", m, "loading",
-			    loadprogress_json(&lp));
-			free(m);
-			if (j != NULL)
-				s = json_dumps(j, JSON_COMPACT |
-				    JSON_ENSURE_ASCII);
-			json_decref(j);
-			free(prog);
-			if (s != NULL && asprintf(&a->body, "%s\n", s) != -1) {
-				a->len = strlen(a->body);
-				free(s);
-				return (a);
-			}
-			free(s);
-			a->body = NULL;
-			answer_free(a);
-			return (NULL);
-		}
-		a = answer_error(c->format, 503, msg, &c->rctx);
+		a = answer_error_more(c->format, 503, msg, &c->rctx, "loading",
+		    known ? loadprogress_json(&lp) : NULL);
 		if (a != NULL)
 			a->retry_after = CLIENT_RETRY;
 		free(msg);
@@ -314,6 +296,75 @@ client_open(struct client *c, int create, char **cause)
 	    cause)) == -1)
 		return (-1);
 	return (0);
+}
+
+/*
+ * Is the lock we hold no longer the file of its name (removed by a
+ * server whose load failed, deepq-server.c)?
+ */
+static int
+client_lock_gone(struct client *c)
+{
+	struct stat	 a, b;
+
+	if (fstat(c->lockfd, &a) == -1 || a.st_nlink == 0)
+		return (1);
+	return (fstatat(c->dirfd, c->lockname, &b, AT_SYMLINK_NOFOLLOW) ==
+	    -1 || a.st_dev != b.st_dev || a.st_ino != b.st_ino);
+}
+
+/* The lock and liveness files again, by name. -1 with *cause. */
+static int
+client_reopen(struct client *c, char **cause)
+{
+	close(c->lockfd);
+	close(c->alivefd);
+	c->alivefd = -1;
+	if ((c->lockfd = rundir_file(c->dirfd, c->lockname, 1, cause)) == -1)
+		return (-1);
+	if ((c->alivefd = rundir_file(c->dirfd, c->alivename, 1,
+	    cause)) == -1)
+		return (-1);
+	return (0);
+}
+
+/*
+ * cmd=status and cmd=shutdown are about the server itself: with none
+ * running, they are answered 404 here, starting none, loading nothing
+ * and making no file in the runtime directory. 1 if the query is one of
+ * them and no server runs (*a then the answer), 0 otherwise.
+ */
+static int
+client_no_server(struct client *c, const char *query, struct answer **a)
+{
+	struct query	*q;
+	char		*cause = NULL, *rundir, alive[PROTO_NAME_MAX];
+	int		 status, dirfd, fd, live = 0, r;
+
+	if ((q = query_parse(query, &status, &cause)) == NULL) {
+		free(cause);
+		return (0);
+	}
+	r = q->cmd == CMD_STATUS || q->cmd == CMD_SHUTDOWN;
+	query_free(q);
+	if (!r)
+		return (0);
+	if ((rundir = conf_runtime_dir(c->cfg, NULL)) != NULL &&
+	    (dirfd = rundir_open(rundir, 0, NULL)) != -1) {
+		if (proto_name(alive, sizeof alive, c->key, PROTO_ALIVE,
+		    NULL) == 0 && (fd = rundir_file(dirfd, alive, 0,
+		    NULL)) != -1) {
+			live = rundir_locked(fd) != 0;
+			close(fd);
+		}
+		close(dirfd);
+	}
+	free(rundir);
+	if (live)
+		return (0);
+	*a = client_error(c, 404, 0, "no server is running for this "
+	    "profile");
+	return (1);
 }
 
 /*
@@ -617,6 +668,8 @@ client_receive(struct client *c)
 	}
 	if (!proto_ctype_valid(head + PROTO_ANS_HDR, h.ctype_len))
 		return (client_error(c, 502, 0, "bad content type"));
+	/* The answer begun, its body not yet read (tests: a slow reader). */
+	testhook_pause("client-body");
 
 	/* The body, into its own buffer. */
 	if ((body = malloc(h.body_len + 1)) == NULL)
@@ -866,6 +919,21 @@ client_run(struct client *c, const char *query)
 			    errno == ECANCELED ? "canceled" :
 			    "the profile's lock is busy, retry"));
 		testhook_pause("client-locked");
+		if (client_lock_gone(c)) {
+			/*
+			 * A server that failed to load removed the profile's
+			 * lock and liveness files while we waited: take the
+			 * new ones (made now if none), or two clients could
+			 * each hold a lock of its own.
+			 */
+			flock(c->lockfd, LOCK_UN);
+			if (client_reopen(c, &why) == -1) {
+				a = client_open_error(c, "runtime directory",
+				    errno, why);
+				return (a);
+			}
+			continue;
+		}
 		if ((alive = rundir_locked(c->alivefd)) == -1) {
 			/* Never take a live server's FIFO for a stale one. */
 			flock(c->lockfd, LOCK_UN);
@@ -1014,7 +1082,9 @@ client_query_with(const struct config *cfg, const struct client_options *o,
 	c.root = realpath(o->root != NULL ? o->root : cfg->profile_root,
 	    NULL);
 	memcpy(c.key, pp.key, sizeof c.key);
-	if (client_open(&c, 1, &why) == -1)
+	if (client_no_server(&c, query, &a))
+		;
+	else if (client_open(&c, 1, &why) == -1)
 		a = client_open_error(&c, "runtime directory", errno, why);
 	else
 		a = client_run(&c, query);

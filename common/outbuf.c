@@ -109,6 +109,14 @@ outbuf_check(struct outbuf *ob, int (*fn)(void *), void *arg)
 	outbuf_limit(ob);
 }
 
+/* Empty a body that has not failed, keeping its memory for more. */
+void
+outbuf_rewind(struct outbuf *ob)
+{
+	if (ob->sink == NULL && !ob->error)
+		ob->n = 0;
+}
+
 /* Drop what is written and every later write. */
 void
 outbuf_fail(struct outbuf *ob)

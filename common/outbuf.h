@@ -70,6 +70,7 @@ void	outbuf_check(struct outbuf *, int (*)(void *), void *);
 int	outbuf_flush(struct outbuf *);
 char	*outbuf_take(struct outbuf *, size_t *);
 void	outbuf_clear(struct outbuf *);
+void	outbuf_rewind(struct outbuf *);
 void	outbuf_fail(struct outbuf *);
 void	outbuf_spill(struct outbuf *, const void *, size_t);
 void	outbuf_printf(struct outbuf *, const char *, ...)

@@ -22,25 +22,27 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "catalog.h"
 #include "escape.h"
 #include "outbuf.h"
 #include "page.h"
 #include "query.h"
 #include "render.h"
-#include "utf8.h"
 
 /* The HTML page frame (see page.h). */
 
 static void	page_escape(struct outbuf *, const char *);
+static void	page_hidden_key(struct outbuf *, const struct query *,
+		    enum query_key);
 static void	page_home(struct outbuf *, const struct render_context *,
 		    const struct query *);
 static void	page_href(struct outbuf *, const char *,
 		    const struct render_context *);
-static int	page_nav_tmpl(struct query_tmpl *,
+static int	page_nav_tmpl(struct query_tmpl *, struct query *,
 		    const struct render_context *, const struct query *);
 static void	page_nav(struct outbuf *, const struct render_context *,
-		    const struct query_tmpl *, const char *, const char *,
-		    const char *);
+		    const struct query_tmpl *, struct query *,
+		    enum catalog_cmd, const char *, const char *);
 static void	page_search(struct outbuf *, const struct render_context *,
 		    const struct query *);
 static void	page_state(struct outbuf *, const struct render_context *,
@@ -57,31 +59,28 @@ static void
 page_home(struct outbuf *ob, const struct render_context *ctx,
     const struct query *self)
 {
+	struct query	 v;
 	const char	*file = ctx->file;
-	char		*enc;
+	char		*link;
 
-	if (self != NULL && query_isset(self, QUERY_FILE))
-		file = query_str(self, QUERY_FILE);
-	outbuf_puts(ob, "<a class=\"home\" href=\"");
-	page_escape(ob, ctx->link_base ? ctx->link_base : "?");
+	if (self != NULL && *self->file != '\0')
+		file = self->file;
 	/*
-	 * The canonical order (file= first) by hand: every page has this
-	 * link. A name that could not be a file= value is left out; the
-	 * index is still the index.
+	 * A name that could not be a file= value is left out; the index
+	 * is still the index.
 	 */
-	if (file != NULL && *file != '\0' &&
-	    (int64_t)strlen(file) <= query_keyinfo(QUERY_FILE)->max &&
-	    utf8_valid(file, strlen(file))) {
-		if ((enc = query_urlencode(file)) == NULL) {
-			ob->error = 1;
-			return;
-		}
-		outbuf_puts(ob, "file=");
-		page_escape(ob, enc);
-		outbuf_puts(ob, "&amp;");
-		free(enc);
+	query_init(&v);
+	if (file != NULL && query_key_valid(QUERY_FILE, file) == 0)
+		v.file = file;
+	v.cmd = CMD_INDEX;
+	if ((link = query_format(&v)) == NULL) {
+		ob->error = 1;
+		return;
 	}
-	outbuf_puts(ob, "cmd=index\" title=\"all profiles\">deepq</a>");
+	outbuf_puts(ob, "<a class=\"home\"");
+	page_href(ob, link, ctx);
+	outbuf_puts(ob, " title=\"all profiles\">deepq</a>");
+	free(link);
 }
 
 static void
@@ -104,19 +103,29 @@ page_href(struct outbuf *ob, const char *link,
 /*
  * The view state: what every link of the header keeps from the page
  * (the transforms and filters, the comparison, the metric and the
- * preferences), so moving between reports never drops it. The first
- * PAGE_TREE_STATE keys change the call tree itself: removing one makes
- * the page's path= and open= meaningless.
+ * preferences: the keys flagged QUERY_KEY_STATE in query.c), so moving
+ * between reports never drops it. In the order the page shows it, in
+ * keys[] (QUERY_NKEYS of them): first the keys that change the call tree
+ * itself (QUERY_KEY_TREE), then the others, each in the table's order.
+ * Returns their number.
  */
-#define PAGE_TREE_STATE	10
-static const enum query_key page_state_keys[] = {
-	QUERY_BASE, QUERY_T, QUERY_FOCUS, QUERY_IGNORE, QUERY_HIDE,
-	QUERY_SHOW, QUERY_MIN_TICKS, QUERY_MIN_WORDS, QUERY_EXCLUDE,
-	QUERY_NORMALIZE, QUERY_RANGE, QUERY_THREAD, QUERY_BASE_RANGE,
-	QUERY_METRIC, QUERY_LIMIT, QUERY_FIELDS, QUERY_UNITS,
-	QUERY_PCT, QUERY_AVG, QUERY_PALETTE,
-};
-#define PAGE_NSTATE	(sizeof page_state_keys / sizeof page_state_keys[0])
+static size_t
+page_state_keys(enum query_key *keys)
+{
+	const struct query_keyinfo	*ki;
+	size_t				 n = 0;
+	int				 pass, k;
+
+	for (pass = 0; pass < 2; pass++) {
+		for (k = 0; k < QUERY_NKEYS; k++) {
+			ki = query_keyinfo(k);
+			if ((ki->flags & QUERY_KEY_STATE) &&
+			    ((ki->flags & QUERY_KEY_TREE) != 0) == (pass == 0))
+				keys[n++] = k;
+		}
+	}
+	return (n);
+}
 
 /*
  * The template of the links to the current file's reports with the
@@ -126,49 +135,36 @@ static const enum query_key page_state_keys[] = {
  * cannot be in a link (no links then), or -1 if out of memory.
  */
 static int
-page_nav_tmpl(struct query_tmpl *t, const struct render_context *ctx,
-    const struct query *self)
+page_nav_tmpl(struct query_tmpl *t, struct query *v,
+    const struct render_context *ctx, const struct query *self)
 {
-	struct query	*q;
-	char		*cause = NULL;
 	const char	*file = ctx->file;
-	size_t		 i;
-	int		 r = 0;
+	int		 k;
 
 	memset(t, 0, sizeof *t);
-	if (self != NULL && query_isset(self, QUERY_FILE))
-		file = query_str(self, QUERY_FILE);
-	if (file == NULL)
+	if (self != NULL && *self->file != '\0')
+		file = self->file;
+	if (file == NULL || query_key_valid(QUERY_FILE, file) == -1)
 		return (1);
-	if ((q = query_create()) == NULL)
-		return (-1);
-	for (i = 0; self != NULL && i < PAGE_NSTATE; i++) {
-		if (query_isset(self, page_state_keys[i]) &&
-		    query_set(q, page_state_keys[i], query_str(self,
-		    page_state_keys[i]), NULL) == -1)
-			r = -1;
+	query_init(v);
+	for (k = 0; self != NULL && k < QUERY_NKEYS; k++) {
+		if (query_keyinfo(k)->flags & QUERY_KEY_STATE)
+			query_key_copy(v, self, k);
 	}
-	if (r == -1)
-		;
-	else if (query_set(q, QUERY_FILE, file, &cause) == -1)
-		r = cause == NULL || strcmp(cause, "out of memory") == 0 ?
-		    -1 : 1;
-	else if (query_tmpl_init(t, q, NULL, 0, QUERY_CMD, 1) == -1)
-		r = -1;
-	free(cause);
-	query_free(q);
-	return (r);
+	v->file = file;
+	return (query_tmpl_init(t, v, QUERY_CMD, 1) == -1 ? -1 : 0);
 }
 
-/* <a href="LINK">TEXT</a>, the template filled with cmd. */
+/* <a href="LINK">TEXT</a>, the template filled with cmd from v. */
 static void
 page_nav(struct outbuf *ob, const struct render_context *ctx,
-    const struct query_tmpl *t, const char *cmd, const char *attrs,
-    const char *text)
+    const struct query_tmpl *t, struct query *v, enum catalog_cmd cmd,
+    const char *attrs, const char *text)
 {
 	char	*link;
 
-	if ((link = query_tmpl_fill(t, &cmd)) == NULL) {
+	v->cmd = cmd;
+	if ((link = query_tmpl_fill(t, v)) == NULL) {
 		ob->error = 1;
 		return;
 	}
@@ -181,19 +177,38 @@ page_nav(struct outbuf *ob, const struct render_context *ctx,
 	free(link);
 }
 
-/* <input type="hidden" name=KEY value=VALUE>. */
+/* A hidden field of key k's value in self. */
+static void
+page_hidden_key(struct outbuf *ob, const struct query *self, enum query_key k)
+{
+	char	*v;
+
+	if ((v = query_key_text(self, k)) == NULL) {
+		ob->error = 1;
+		return;
+	}
+	page_hidden(ob, k, v);
+	free(v);
+}
+
+/*
+ * <input type="hidden" name=KEY value=VALUE>; a repeated key's values
+ * (QUERY_KEY_REPEAT, joined by '\n') a field each.
+ */
 void
 page_hidden(struct outbuf *ob, enum query_key k, const char *v)
 {
 	const char	*nl;
+	char		*piece;
 
-	/* A repeated key (thread=): a field a value. */
-	while (query_keyinfo(k)->repeat && (nl = strchr(v, '\n')) != NULL) {
-		outbuf_puts(ob, "<input type=\"hidden\" name=\"");
-		outbuf_puts(ob, query_keyinfo(k)->name);
-		outbuf_puts(ob, "\" value=\"");
-		escape_html_buf(ob, v, nl - v);
-		outbuf_puts(ob, "\">");
+	while ((query_keyinfo(k)->flags & QUERY_KEY_REPEAT) &&
+	    (nl = strchr(v, '\n')) != NULL) {
+		if ((piece = strndup(v, (size_t)(nl - v))) == NULL) {
+			ob->error = 1;
+			return;
+		}
+		page_hidden(ob, k, piece);
+		free(piece);
 		v = nl + 1;
 	}
 	outbuf_puts(ob, "<input type=\"hidden\" name=\"");
@@ -211,14 +226,14 @@ page_hidden(struct outbuf *ob, enum query_key k, const char *v)
 void
 page_state_hidden(struct outbuf *ob, const struct query *self)
 {
-	size_t	 i;
+	enum query_key	 keys[QUERY_NKEYS];
+	size_t		 i, n;
 
-	for (i = 0; self != NULL && i < PAGE_NSTATE; i++) {
-		if (page_state_keys[i] != QUERY_BASE &&
-		    page_state_keys[i] != QUERY_NORMALIZE &&
-		    query_isset(self, page_state_keys[i]))
-			page_hidden(ob, page_state_keys[i],
-			    query_str(self, page_state_keys[i]));
+	n = page_state_keys(keys);
+	for (i = 0; self != NULL && i < n; i++) {
+		if (keys[i] != QUERY_BASE && keys[i] != QUERY_NORMALIZE &&
+		    query_key_isset(self, keys[i]))
+			page_hidden_key(ob, self, keys[i]);
 	}
 }
 
@@ -232,10 +247,11 @@ page_search(struct outbuf *ob, const struct render_context *ctx,
     const struct query *self)
 {
 	const char	*file = ctx->file;
-	size_t		 i;
+	enum query_key	 keys[QUERY_NKEYS];
+	size_t		 i, n;
 
-	if (self != NULL && query_isset(self, QUERY_FILE))
-		file = query_str(self, QUERY_FILE);
+	if (self != NULL && *self->file != '\0')
+		file = self->file;
 	if (file == NULL)
 		return;
 	outbuf_puts(ob, "<form class=\"search\" role=\"search\" "
@@ -243,18 +259,18 @@ page_search(struct outbuf *ob, const struct render_context *ctx,
 	page_escape(ob, ctx->link_base ? ctx->link_base : "?");
 	outbuf_puts(ob, "\">");
 	page_hidden(ob, QUERY_FILE, file);
-	for (i = 0; self != NULL && i < PAGE_NSTATE; i++) {
-		if (query_isset(self, page_state_keys[i]))
-			page_hidden(ob, page_state_keys[i],
-			    query_str(self, page_state_keys[i]));
+	n = page_state_keys(keys);
+	for (i = 0; self != NULL && i < n; i++) {
+		if (query_key_isset(self, keys[i]))
+			page_hidden_key(ob, self, keys[i]);
 	}
-	page_hidden(ob, QUERY_CMD, "search");
+	page_hidden(ob, QUERY_CMD, catalog_reports[CMD_SEARCH].name);
 	outbuf_puts(ob, "<input type=\"search\" name=\"find\" "
 	    "placeholder=\"Search functions\" aria-label=\"Search functions "
 	    "(substring or regex)\" title=\"substring or regex; / focuses\"");
-	if (self != NULL && query_isset(self, QUERY_FIND)) {
+	if (self != NULL && *self->find != '\0') {
 		outbuf_puts(ob, " value=\"");
-		page_escape(ob, query_str(self, QUERY_FIND));
+		page_escape(ob, self->find);
 		outbuf_putc(ob, '"');
 	}
 	outbuf_puts(ob, "></form>");
@@ -269,55 +285,67 @@ static void
 page_state(struct outbuf *ob, const struct render_context *ctx,
     const struct query *self)
 {
-	struct query	*c;
-	char		*link;
-	size_t		 i, j, n = 0;
+	struct query	 c;
+	enum query_key	 keys[QUERY_NKEYS];
+	char		*link, *v;
+	size_t		 i, j, nkeys, n = 0;
+	int		 k, flags, tree;
 
-	for (i = 0; self != NULL && i < PAGE_NSTATE; i++)
-		n += query_isset(self, page_state_keys[i]) != 0;
+	if (self == NULL)
+		return;
+	nkeys = page_state_keys(keys);
+	for (i = 0; i < nkeys; i++)
+		n += query_key_isset(self, keys[i]) != 0;
 	if (n == 0)
 		return;
 	outbuf_puts(ob, "<nav class=\"state\" aria-label=\"view state\">"
 	    "View:");
-	/* i == PAGE_NSTATE: the link that clears them all. */
-	for (i = 0; i <= PAGE_NSTATE; i++) {
-		if (i < PAGE_NSTATE && !query_isset(self, page_state_keys[i]))
+	/* i == nkeys: the link that clears them all. */
+	for (i = 0; i <= nkeys; i++) {
+		if (i < nkeys && !query_key_isset(self, keys[i]))
 			continue;
-		if ((c = query_copy(self)) == NULL) {
+		c = *self;
+		for (j = 0; j < nkeys; j++) {
+			if (i == j || i == nkeys)
+				query_key_reset(&c, keys[j]);
+		}
+		/*
+		 * The tree changed: its nodes (path=, open=, close=) are
+		 * gone; the rows changed: back to the first.
+		 */
+		tree = i == nkeys ||
+		    (query_keyinfo(keys[i])->flags & QUERY_KEY_TREE);
+		for (k = 0; k < QUERY_NKEYS; k++) {
+			flags = query_keyinfo(k)->flags;
+			if ((tree && (flags & QUERY_KEY_NODE)) ||
+			    (flags & QUERY_KEY_ROW))
+				query_key_reset(&c, k);
+		}
+		if ((link = query_format(&c)) == NULL) {
 			ob->error = 1;
 			return;
 		}
-		for (j = 0; j < PAGE_NSTATE; j++) {
-			if (i == j || i == PAGE_NSTATE)
-				query_unset(c, page_state_keys[j]);
-		}
-		if (i < PAGE_TREE_STATE || i == PAGE_NSTATE) {
-			query_unset(c, QUERY_PATH);
-			query_unset(c, QUERY_OPEN);
-			query_unset(c, QUERY_CLOSE);
-		}
-		query_unset(c, QUERY_FROM);
-		link = query_format(c);
-		query_free(c);
-		if (link == NULL) {
-			ob->error = 1;
-			return;
-		}
-		if (i == PAGE_NSTATE) {
+		if (i == nkeys) {
 			outbuf_puts(ob, " <a class=\"clear\"");
 			page_href(ob, link, ctx);
 			outbuf_puts(ob, ">clear all</a>");
 		} else {
 			outbuf_puts(ob, " <span class=\"chip\"><code>");
-			outbuf_puts(ob, query_keyinfo(page_state_keys[i])->name);
+			outbuf_puts(ob, query_keyinfo(keys[i])->name);
 			outbuf_putc(ob, '=');
-			page_escape(ob, query_str(self, page_state_keys[i]));
+			if ((v = query_key_text(self, keys[i])) == NULL) {
+				ob->error = 1;
+				free(link);
+				return;
+			}
+			page_escape(ob, v);
+			free(v);
 			outbuf_puts(ob, "</code> <a");
 			page_href(ob, link, ctx);
 			outbuf_puts(ob, " title=\"drop ");
-			outbuf_puts(ob, query_keyinfo(page_state_keys[i])->name);
+			outbuf_puts(ob, query_keyinfo(keys[i])->name);
 			outbuf_puts(ob, "=\" aria-label=\"drop ");
-			outbuf_puts(ob, query_keyinfo(page_state_keys[i])->name);
+			outbuf_puts(ob, query_keyinfo(keys[i])->name);
 			outbuf_puts(ob, "=\">&#215;</a></span>");
 		}
 		free(link);
@@ -329,16 +357,9 @@ void
 page_begin(struct outbuf *ob, const char *title,
     const struct render_context *ctx, const struct query *self)
 {
-	static const struct {
-		const char	*cmd;
-		const char	*text;
-	} nav[] = {
-		{ "top", "Top" }, { "tree", "Tree" }, { "flame", "Flame" },
-		{ "modules", "Modules" }, { "cliques", "Cliques" },
-	};
 	struct query_tmpl	 t;
-	size_t			 i;
-	int			 r;
+	struct query		 v;
+	int			 r, pos, i;
 
 	outbuf_puts(ob, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
 	    "<meta charset=\"utf-8\">\n"
@@ -367,14 +388,21 @@ page_begin(struct outbuf *ob, const char *title,
 	outbuf_puts(ob, "</head>\n<body>\n<header><nav>");
 	page_home(ob, ctx, self);
 	/* A link lost for want of memory fails the page (a 500). */
-	if ((r = page_nav_tmpl(&t, ctx, self)) == -1)
+	if ((r = page_nav_tmpl(&t, &v, ctx, self)) == -1)
 		ob->error = 1;
 	else if (r == 0) {
-		page_nav(ob, ctx, &t, NULL, " class=\"file\" title=\"summary\"",
-		    self != NULL && query_isset(self, QUERY_FILE) ?
-		    query_str(self, QUERY_FILE) : ctx->file);
-		for (i = 0; i < sizeof nav / sizeof nav[0]; i++)
-			page_nav(ob, ctx, &t, nav[i].cmd, "", nav[i].text);
+		page_nav(ob, ctx, &t, &v, CMD_MENU,
+		    " class=\"file\" title=\"summary\"",
+		    self != NULL && *self->file != '\0' ? self->file :
+		    ctx->file);
+		/* The catalog's reports in the header, in their places. */
+		for (pos = 1; pos < CMD_N; pos++) {
+			for (i = 0; i < CMD_N; i++) {
+				if (catalog_reports[i].nav == pos)
+					page_nav(ob, ctx, &t, &v, i, "",
+					    catalog_reports[i].nav_text);
+			}
+		}
 	}
 	query_tmpl_clear(&t);
 	outbuf_puts(ob, "</nav>");

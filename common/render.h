@@ -26,6 +26,8 @@
 
 #include <jansson.h>
 
+#include "catalog.h"
+
 struct display;
 struct outbuf;
 
@@ -61,21 +63,18 @@ struct render_context {
 };
 
 /*
- * render is NULL for the formats of the export reports, which write the
- * body themselves (report.h, render-raw.c).
+ * The code of a format of the catalog (catalog.h: its name, content type,
+ * kind and errors): a page's (html, text) or the JSON's (json, svg). The
+ * export formats have none: their report writes the body itself
+ * (report.h's export).
  */
 struct renderer {
-	const char	*name;		/* the format= value */
-	const char	*content_type;
-	int		 needs_display;
 	int		 (*render)(struct outbuf *, const json_t *,
 			    const struct display *,
 			    const struct render_context *);
-	int		 (*error)(struct outbuf *, int, const char *,
-			    const struct render_context *);
 };
 
-const struct renderer *render_find(const char *);
+const struct renderer *render_find(enum catalog_fmt);
 struct query;
 int		 svg_inline(struct outbuf *, const json_t *,
 		     const struct query *, const char *);

@@ -24,10 +24,10 @@
 
 #include "answer.h"
 #include "answer-cache.h"
+#include "catalog.h"
 #include "hash.h"
 #include "query.h"
 #include "report.h"
-#include "reports.h"
 
 /*
  * A chained hash table of entries and one LRU list through them, most
@@ -119,12 +119,11 @@ char *
 answer_cache_key(const struct query *q, const char *name,
     const char *static_base)
 {
-	const struct report_entry	*r;
 	char				*canon, *key;
 	int				 n;
 
-	if ((r = reports_find(query_str(q, QUERY_CMD))) == NULL || r->live ||
-	    *query_str(q, QUERY_BASE) != '\0')
+	if ((catalog_reports[q->cmd].flags & (CATALOG_LIVE |
+	    CATALOG_FRONT)) || *q->base != '\0')
 		return (NULL);
 	if ((canon = query_format(q)) == NULL)
 		return (NULL);

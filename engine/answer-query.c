@@ -25,6 +25,7 @@
 
 #include "answer.h"
 #include "answer-query.h"
+#include "catalog.h"
 #include "cost.h"
 #include "diff.h"
 #include "display.h"
@@ -34,6 +35,7 @@
 #include "profile-index.h"
 #include "query.h"
 #include "range.h"
+#include "reader-view.h"
 #include "render.h"
 #include "report.h"
 #include "reports.h"
@@ -44,33 +46,16 @@
 /* The flame chart on a time axis (report-chart.c). */
 extern const struct report_entry report_chart_entry;
 
-static int	answer_has_format(const char *, const char *);
-static int	answer_needs_times(const struct report_entry *,
-		    const struct query *);
+static int	answer_needs_times(const struct query *);
 static const struct profile *answer_range(const struct profile *,
 		    const struct query *, int, int, struct cost *,
 		    struct profile **, struct report_error *);
 static int	answer_query_check(void *);
 static void	answer_render_error(struct report_error *,
 		    const struct cost *);
-static struct answer *answer_query_error(const char *, int, const char *,
-		    const struct render_context *);
-
-/* Is fmt one of the '|'-separated list? */
-static int
-answer_has_format(const char *list, const char *fmt)
-{
-	size_t		 n = strlen(fmt);
-	const char	*p = list;
-
-	while ((p = strstr(p, fmt)) != NULL) {
-		if ((p == list || p[-1] == '|') &&
-		    (p[n] == '\0' || p[n] == '|'))
-			return (1);
-		p += n;
-	}
-	return (0);
-}
+static const struct profile *answer_narrow(const struct profile *,
+		    const char *, int64_t, int64_t, int, struct cost *,
+		    struct report_error *);
 
 /*
  * Does the report draw time, or read the sample sequence (the timeline,
@@ -78,16 +63,12 @@ answer_has_format(const char *list, const char *fmt)
  * derived for it (range=, transforms) then keeps its timeline.
  */
 static int
-answer_needs_times(const struct report_entry *entry, const struct query *q)
+answer_needs_times(const struct query *q)
 {
-	const char	*cmd = entry->name;
-
-	return (strcmp(cmd, "timeline") == 0 || strcmp(cmd, "heatmap") == 0 ||
-	    strcmp(cmd, "dump") == 0 || strcmp(cmd, "speedscope") == 0 ||
-	    (strcmp(cmd, "flame") == 0 &&
-	    strcmp(query_str(q, QUERY_STYLE), "chart") == 0) ||
-	    (strcmp(cmd, "folded") == 0 &&
-	    strcmp(query_str(q, QUERY_ORDER), "time") == 0));
+	return (q->cmd == CMD_TIMELINE || q->cmd == CMD_HEATMAP ||
+	    q->cmd == CMD_DUMP || q->cmd == CMD_SPEEDSCOPE ||
+	    (q->cmd == CMD_FLAME && q->style == QUERY_STYLE_CHART) ||
+	    (q->cmd == CMD_FOLDED && q->order == QUERY_ORDER_TIME));
 }
 
 /*
@@ -126,23 +107,6 @@ answer_range(const struct profile *p, const struct query *q, int base,
 	return (*own);
 }
 
-/*
- * An error answer in the query's format: the renderer's own error page
- * where it has one (an SVG image, a line of folded or callgrind text),
- * else answer_error's.
- */
-static struct answer *
-answer_query_error(const char *format, int status, const char *message,
-    const struct render_context *rctx)
-{
-	const struct renderer	*r;
-
-	if (format != NULL && (r = render_find(format)) != NULL &&
-	    r->error != NULL)
-		return (answer_error_write(r->content_type, r->error, status,
-		    message, rctx));
-	return (answer_error(format, status, message, rctx));
-}
 
 /* The body's check: the query's deadline, without charging units. */
 static int
@@ -164,6 +128,30 @@ answer_render_error(struct report_error *e, const struct cost *budget)
 		report_error_set(e, 500, "out of memory");
 }
 
+/*
+ * A view narrowed by the query's select=, from_time= and to_time= (or
+ * base_select=... from key on): the view's, kept by it; p itself when
+ * none is set; NULL with the error (400 for a profile that is not a
+ * view or a bad selector, 503 when ClickHouse does not answer in time).
+ */
+static const struct profile *
+answer_narrow(const struct profile *p, const char *select, int64_t from,
+    int64_t to, int base, struct cost *budget, struct report_error *e)
+{
+	const struct profile	*np;
+	char			*cause = NULL;
+	int			 status = 500;
+
+	if (*select == '\0' && from == 0 && to == 0)
+		return (p);
+	if ((np = reader_view_select(p, select, from, to, budget, &status,
+	    &cause)) == NULL)
+		report_error_set(e, status, "%s%s", base ? "base=: " : "",
+		    cause ? cause : "out of memory");
+	free(cause);
+	return (np);
+}
+
 /* Answer a query string about a profile. NULL only if out of memory. */
 struct answer *
 answer_query(const struct profile *p, const char *qs,
@@ -175,7 +163,7 @@ answer_query(const struct profile *p, const char *qs,
 	int		 status;
 
 	if ((q = query_parse(qs, &status, &cause)) == NULL) {
-		a = answer_query_error(answer_guess_format(qs), status, cause,
+		a = answer_error(answer_guess_format(qs), status, cause,
 		    &ctx->render);
 		free(cause);
 		return (a);
@@ -194,8 +182,8 @@ answer_query_parsed(const struct profile *p, const struct query *q,
     const struct answer_context *ctx)
 {
 	const struct report_entry	*entry = NULL;
-	const struct renderer		*r;
-	const struct profile		*use = p;
+	const struct renderer		*r = NULL;
+	const struct profile		*use = p, *view;
 	struct report_error		 e = { 0, NULL };
 	struct transform_stack		*ts = NULL;
 	struct profile			*derived = NULL, *merged = NULL;
@@ -210,71 +198,99 @@ answer_query_parsed(const struct profile *p, const struct query *q,
 	struct outbuf			 ob;
 	struct answer			*a = NULL;
 	json_t				*j = NULL;
+	const struct catalog_report	*cr = &catalog_reports[q->cmd];
+	const struct catalog_format	*cf;
 	const char			*format;
-	char				*cause = NULL;
-	int				 status, estimated;
+	struct query			 own;
+	char				*cause = NULL, *brtext = NULL;
+	int				 status, estimated, page;
 
-	format = query_str(q, QUERY_FORMAT);
-	if (rc.origin == NULL)
-		rc.origin = p;
+	/*
+	 * No format= and a report that has no page (the exports): its own
+	 * format, the first it lists (cmd=folded is a folded file).
+	 */
+	if (!query_key_isset(q, QUERY_FORMAT) &&
+	    !catalog_report_answers(q->cmd, FMT_HTML)) {
+		own = *q;
+		own.format = catalog_report_format(q->cmd);
+		q = &own;
+	}
+	cf = &catalog_formats[q->format];
+	format = cf->name;
+
 	/* One budget for the whole query: transforms and report alike. */
 	cost_init(&budget, rc.max_cost, rc.max_msec);
 	rc.cost = &budget;
-	if ((entry = reports_find(query_str(q, QUERY_CMD))) == NULL) {
+	if ((entry = reports_find(q->cmd)) == NULL) {
 		report_error_set(&e, 400, "report %s is not available",
-		    query_str(q, QUERY_CMD));
+		    cr->name);
 		goto fail;
 	}
-	if (!answer_has_format(entry->formats, format) ||
-	    (r = render_find(format)) == NULL ||
-	    (r->render == NULL && entry->export == NULL)) {
+	if (!catalog_report_answers(q->cmd, q->format) ||
+	    (cf->kind == CATALOG_EXPORT ? entry->export == NULL :
+	    (r = render_find(q->format)) == NULL)) {
 		report_error_set(&e, 400, "format %s is not available for "
-		    "cmd=%s (available: %s)", format, entry->name,
-		    entry->formats);
+		    "cmd=%s (available: %s)", format, cr->name, cr->formats);
 		goto fail;
 	}
+	page = cf->kind == CATALOG_PAGE;
+	if (*q->base == '\0' && (*q->base_select != '\0' ||
+	    q->base_from_time != 0 || q->base_to_time != 0)) {
+		report_error_set(&e, 400, "base_select=, base_from_time= and "
+		    "base_to_time= narrow the base= view: name it");
+		goto fail;
+	}
+	/* A view narrowed by the query (reader-view.c): the one seen. */
+	if ((view = answer_narrow(p, q->select, q->from_time, q->to_time, 0,
+	    &budget, &e)) == NULL)
+		goto fail;
+	use = view;
 	/*
 	 * range= and thread=: the samples of a time range and of threads,
 	 * a profile of their own before anything else (range.h).
 	 */
-	if ((use = answer_range(p, q, 0, answer_needs_times(entry, q),
-	    &budget, &ranged, &e)) == NULL)
+	if ((use = answer_range(view, q, 0, answer_needs_times(q), &budget,
+	    &ranged, &e)) == NULL)
 		goto fail;
 	/*
 	 * base=: merge before the transforms, so that they apply to both
 	 * sides alike (the merged profile keeps this profile's ids). With
 	 * base_range= alone, the base is another range of this recording.
 	 */
-	if (*query_str(q, QUERY_BASE) != '\0' ||
-	    *query_str(q, QUERY_BASE_RANGE) != '\0') {
-		bp = p;
-		if (*query_str(q, QUERY_BASE) != '\0' &&
-		    ctx->base_load == NULL) {
+	if (*q->base != '\0' || query_range_set(q->base_range)) {
+		bp = view;
+		if (*q->base != '\0' && ctx->base_load == NULL) {
 			report_error_set(&e, 400, "base= is not available "
 			    "here");
 			goto fail;
 		}
-		if (*query_str(q, QUERY_BASE) != '\0' &&
-		    (bp = ctx->base_load(ctx->base_arg, query_str(q,
-		    QUERY_BASE), &status, &cause)) == NULL) {
-			report_error_set(&e, status, "base=%s: %s",
-			    query_str(q, QUERY_BASE), cause ? cause :
-			    "out of memory");
+		if (*q->base != '\0' && (bp = ctx->base_load(ctx->base_arg,
+		    q->base, &status, &cause)) == NULL) {
+			report_error_set(&e, status, "base=%s: %s", q->base,
+			    cause ? cause : "out of memory");
 			goto fail;
 		}
+		if (*q->base != '\0' && (bp = answer_narrow(bp,
+		    q->base_select, q->base_from_time, q->base_to_time, 1,
+		    &budget, &e)) == NULL)
+			goto fail;
 		if ((bp = answer_range(bp, q, 1, 0, &budget, &branged,
 		    &e)) == NULL)
 			goto fail;
-		if ((merged = diff_merge(use, bp, query_str(q, QUERY_METRIC),
+		if ((merged = diff_merge(use, bp, q->metric,
 		    &status, &cause)) == NULL) {
-			report_error_set(&e, status, "base=%s: %s",
-			    query_str(q, QUERY_BASE), cause ? cause :
-			    "out of memory");
+			report_error_set(&e, status, "base=%s: %s", q->base,
+			    cause ? cause : "out of memory");
 			goto fail;
 		}
 		rc.base = bp;
-		rc.base_name = *query_str(q, QUERY_BASE) != '\0' ?
-		    query_str(q, QUERY_BASE) : query_str(q, QUERY_BASE_RANGE);
+		/* base_range= alone: the base is named by its range. */
+		if (*q->base == '\0' && (brtext = query_key_text(q,
+		    QUERY_BASE_RANGE)) == NULL) {
+			report_error_set(&e, 500, "out of memory");
+			goto fail;
+		}
+		rc.base_name = *q->base != '\0' ? q->base : brtext;
 		use = merged;
 	}
 	/*
@@ -287,8 +303,9 @@ answer_query_parsed(const struct profile *p, const struct query *q,
 		goto fail;
 	}
 	/* Whether the answer rests on a call graph's estimated tree. */
-	estimated = funcgraph_estimate(use, entry->name, ts->n > 0);
-	ts->times = answer_needs_times(entry, q);
+	estimated = funcgraph_estimate(use, (cr->flags & CATALOG_TREE) != 0,
+	    ts->n > 0);
+	ts->times = answer_needs_times(q);
 	if (ts->n > 0) {
 		if ((derived = transform_apply(use, ts, &budget,
 		    &status, &cause)) == NULL) {
@@ -303,12 +320,12 @@ answer_query_parsed(const struct profile *p, const struct query *q,
 	 * time axis, a lane per thread (report-chart.c); its page and JSON
 	 * only: format=svg keeps the sample sequence's chart.
 	 */
-	if (strcmp(entry->name, "flame") == 0 && use->timeline != NULL &&
-	    strcmp(query_str(q, QUERY_STYLE), "chart") == 0 &&
-	    answer_has_format(report_chart_entry.formats, format))
+	if (q->cmd == CMD_FLAME && use->timeline != NULL &&
+	    q->style == QUERY_STYLE_CHART && (q->format == FMT_HTML ||
+	    q->format == FMT_JSON))
 		entry = &report_chart_entry;
 	/* An export's own format: the report writes the body (report.h). */
-	if (r->render == NULL)
+	if (r == NULL)
 		goto body;
 	/*
 	 * The reports' derived data: the caller's index of its profile, or
@@ -330,17 +347,17 @@ answer_query_parsed(const struct profile *p, const struct query *q,
 	if ((res = reports_create(entry, use, q, &rc, &e)) == NULL)
 		goto fail;
 	reports_notes_init(&notes, use, q, rc.base_name, ts, estimated);
-	if ((!r->needs_display || entry->page_json) &&
+	if ((!page || entry->page_json) &&
 	    (j = reports_json(entry, res, &notes, q)) == NULL) {
 		report_error_set(&e, 500, "out of memory");
 		goto fail;
 	}
 	/* The JSON holds all it needs: the result's memory back first. */
-	if (!r->needs_display) {
+	if (!page) {
 		reports_free(entry, res);
 		res = NULL;
 	}
-	if (r->needs_display && ((d = reports_display(entry, res, &notes,
+	if (page && ((d = reports_display(entry, res, &notes,
 	    q)) == NULL || display_failed(d))) {
 		report_error_set(&e, 500, "out of memory");
 		goto fail;
@@ -349,10 +366,10 @@ body:
 	if ((a = calloc(1, sizeof *a)) == NULL)
 		goto fail;
 	a->status = 200;
-	a->content_type = r->content_type;
+	a->content_type = cf->content_type;
 	outbuf_init(&ob);
 	outbuf_check(&ob, answer_query_check, &budget);
-	if ((r->render != NULL ? r->render(&ob, j, d, &ctx->render) :
+	if ((r != NULL ? r->render(&ob, j, d, &ctx->render) :
 	    entry->export(&ob, use, q, &rc, &e)) == -1) {
 		outbuf_clear(&ob);
 		answer_free(a);
@@ -369,7 +386,7 @@ body:
 	}
 	goto done;
 fail:
-	a = answer_query_error(format, e.status ? e.status : 500, e.message,
+	a = answer_error(q->format, e.status ? e.status : 500, e.message,
 	    &ctx->render);
 done:
 	free(cause);
@@ -383,6 +400,7 @@ done:
 	profile_free(merged);
 	profile_free(ranged);
 	profile_free(branged);
+	free(brtext);
 	transform_stack_free(ts);
 	return (a);
 }

@@ -31,6 +31,7 @@
 #include "callgraph.h"
 #include "cause.h"
 #include "lines.h"
+#include "funcgraph.h"
 #include "outbuf.h"
 #include "profile.h"
 #include "reader.h"
@@ -68,7 +69,20 @@ struct cache_header {
 	uint32_t	nmetrics;
 	uint32_t	nsamples;
 	uint32_t	pad;
+	/* The exact function graph (funcgraph.h), if the profile has one. */
+	uint32_t	graph_flags;	/* CACHE_GRAPH_* */
+	uint32_t	graph_edges;
+	uint32_t	graph_cycles;
+	uint32_t	pad2;
 };
+
+#define CACHE_GRAPH		0x01	/* the sections are there */
+#define CACHE_GRAPH_ARCSELF	0x02	/* with the edges' self parts */
+#define CACHE_GRAPH_LEVEL	0x04	/* recursion levels */
+#define CACHE_GRAPH_GIVEN	0x08	/* the file's own totals */
+#define CACHE_GRAPH_EDGESELF	0x10	/* funcgraph.edgeself */
+#define CACHE_GRAPH_CONTEXTS	0x20	/* funcgraph.contexts */
+#define CACHE_GRAPH_ALL		0x3f
 
 /*
  * The timeline's section, last in the payload (timeline.h): this head,
@@ -278,11 +292,55 @@ cache_sum_file(int fd, struct cache_header *h)
 }
 
 /*
+ * The exact function graph's sections (funcgraph.h), its arrays as they
+ * are once attached; h gets their counts and flags.
+ */
+static void
+cache_write_graph(struct cache_out *o, const struct funcgraph *g,
+    uint32_t nfuncs, struct cache_header *h)
+{
+	size_t	 ne = g->nedges, nf = nfuncs, nm = g->nmetrics;
+
+	h->graph_flags = CACHE_GRAPH | (g->arcself != NULL ?
+	    CACHE_GRAPH_ARCSELF : 0) | (g->level != NULL ? CACHE_GRAPH_LEVEL :
+	    0) | (g->given != NULL ? CACHE_GRAPH_GIVEN : 0) |
+	    (g->edgeself ? CACHE_GRAPH_EDGESELF : 0) |
+	    (g->contexts ? CACHE_GRAPH_CONTEXTS : 0);
+	h->graph_edges = g->nedges;
+	h->graph_cycles = g->ncycles;
+	out_bytes(o, g->from, ne * sizeof *g->from);
+	out_pad(o);
+	out_bytes(o, g->to, ne * sizeof *g->to);
+	out_pad(o);
+	out_bytes(o, g->calls, ne * sizeof *g->calls);
+	out_bytes(o, g->cost, ne * nm * sizeof *g->cost);
+	if (g->arcself != NULL)
+		out_bytes(o, g->arcself, ne * nm * sizeof *g->arcself);
+	out_bytes(o, g->self, nf * nm * sizeof *g->self);
+	out_bytes(o, g->incl, nf * nm * sizeof *g->incl);
+	out_bytes(o, g->out, (nf + 1) * sizeof *g->out);
+	out_pad(o);
+	out_bytes(o, g->in, (nf + 1) * sizeof *g->in);
+	out_pad(o);
+	out_bytes(o, g->byto, ne * sizeof *g->byto);
+	out_pad(o);
+	out_bytes(o, g->cycle, nf * sizeof *g->cycle);
+	out_pad(o);
+	out_bytes(o, g->fcalls, nf * sizeof *g->fcalls);
+	if (g->level != NULL) {
+		out_bytes(o, g->level, nf);
+		out_pad(o);
+	}
+	if (g->given != NULL)
+		out_bytes(o, g->given, nf * nm * sizeof *g->given);
+}
+
+/*
  * Write a profile's cache to path, atomically (a temporary file renamed
  * into place). graph is the profile's call graph if its owner has it
  * (the server's index), else NULL: it is then built here, and freed.
  * src is the source file's stat. Profiles with reader-specific extra
- * data or an exact call graph (funcgraph.h) are not cached.
+ * data (Mercury's call sites) are not cached.
  */
 int
 cache_write(const struct profile *p, const struct callgraph *graph,
@@ -299,7 +357,7 @@ cache_write(const struct profile *p, const struct callgraph *graph,
 	uint32_t		 k;
 	int			 fd = -1;
 
-	if (p->extra != NULL || p->funcgraph != NULL) {
+	if (p->extra != NULL) {
 		cause_set(cause, "format %s keeps data the cache cannot hold",
 		    p->format);
 		return (-1);
@@ -379,6 +437,9 @@ cache_write(const struct profile *p, const struct callgraph *graph,
 	out_pad(&o);
 	callgraph_free(own);
 	own = NULL;
+	memset(&h, 0, sizeof h);
+	if (p->funcgraph != NULL)
+		cache_write_graph(&o, p->funcgraph, p->nfuncs, &h);
 	cache_write_times(&o, p->timeline);
 	cache_write_lines(&o, p);
 
@@ -613,6 +674,97 @@ cache_check_cliques(const struct profile *p, const uint32_t *clique,
 	return (0);
 }
 
+/* A copy of n bytes of the payload, the graph's own (funcgraph_free). */
+static void *
+cache_copy(struct cache_in *in, uint64_t n, uint64_t sz, int *bad)
+{
+	const void	*src;
+	void		*dst;
+
+	if (*bad || (src = in_take(in, n, sz)) == NULL) {
+		*bad = 1;
+		return (NULL);
+	}
+	if ((dst = malloc(n * sz > 0 ? n * sz : 1)) == NULL) {
+		*bad = 2;
+		return (NULL);
+	}
+	memcpy(dst, src, n * sz);
+	return (dst);
+}
+
+/*
+ * The exact function graph's sections: a funcgraph of its own arrays,
+ * every index checked (edges sorted by caller as the offsets say, the
+ * callee index a permutation onto edges of that callee, cycles named by
+ * a member). 0, or -1 with *oom set if memory ran out, else corrupt.
+ */
+static int
+cache_load_graph(struct cache_in *in, const struct cache_header *h,
+    struct profile *p, int *oom)
+{
+	struct funcgraph	*g;
+	uint64_t		 ne = h->graph_edges, nf = p->nfuncs;
+	uint64_t		 nm = p->nmetrics, e, f, i;
+	int			 bad = 0;
+
+	*oom = 0;
+	if ((h->graph_flags & ~(uint32_t)CACHE_GRAPH_ALL) != 0 ||
+	    (g = funcgraph_create(p->nfuncs, p->nmetrics,
+	    (h->graph_flags & CACHE_GRAPH_EDGESELF) != 0)) == NULL) {
+		*oom = (h->graph_flags & ~(uint32_t)CACHE_GRAPH_ALL) == 0;
+		return (-1);
+	}
+	free(g->self);
+	g->self = NULL;
+	g->nedges = g->edgecap = h->graph_edges;
+	g->ncycles = h->graph_cycles;
+	g->contexts = (h->graph_flags & CACHE_GRAPH_CONTEXTS) != 0;
+	g->from = cache_copy(in, ne, sizeof *g->from, &bad);
+	g->to = cache_copy(in, ne, sizeof *g->to, &bad);
+	g->calls = cache_copy(in, ne, sizeof *g->calls, &bad);
+	g->cost = cache_copy(in, ne * nm, sizeof *g->cost, &bad);
+	if (h->graph_flags & CACHE_GRAPH_ARCSELF)
+		g->arcself = cache_copy(in, ne * nm, sizeof *g->arcself, &bad);
+	g->self = cache_copy(in, nf * nm, sizeof *g->self, &bad);
+	g->incl = cache_copy(in, nf * nm, sizeof *g->incl, &bad);
+	g->out = cache_copy(in, nf + 1, sizeof *g->out, &bad);
+	g->in = cache_copy(in, nf + 1, sizeof *g->in, &bad);
+	g->byto = cache_copy(in, ne, sizeof *g->byto, &bad);
+	g->cycle = cache_copy(in, nf, sizeof *g->cycle, &bad);
+	g->fcalls = cache_copy(in, nf, sizeof *g->fcalls, &bad);
+	if (h->graph_flags & CACHE_GRAPH_LEVEL)
+		g->level = cache_copy(in, nf, 1, &bad);
+	if (h->graph_flags & CACHE_GRAPH_GIVEN)
+		g->given = cache_copy(in, nf * nm, sizeof *g->given, &bad);
+	if (bad) {
+		*oom = bad == 2;
+		funcgraph_free(g);
+		return (-1);
+	}
+	if (g->out[0] != 0 || g->in[0] != 0 || g->out[nf] != ne ||
+	    g->in[nf] != ne || (g->arcself != NULL) != (g->edgeself != 0))
+		goto corrupt;
+	for (f = 0; f < nf; f++) {
+		if (g->out[f] > g->out[f + 1] || g->in[f] > g->in[f + 1] ||
+		    (g->cycle[f] != FUNCGRAPH_NONE && g->cycle[f] >= nf))
+			goto corrupt;
+		for (e = g->out[f]; e < g->out[f + 1]; e++) {
+			if (g->from[e] != f || g->to[e] >= nf)
+				goto corrupt;
+		}
+		for (i = g->in[f]; i < g->in[f + 1]; i++) {
+			if (g->byto[i] >= ne || g->to[g->byto[i]] != f)
+				goto corrupt;
+		}
+	}
+	p->funcgraph = g;
+	return (0);
+corrupt:
+	funcgraph_free(g);
+	return (-1);
+}
+
 /* The timeline's section (struct cache_times). */
 static void
 cache_write_times(struct cache_out *o, const struct timeline *tl)
@@ -831,8 +983,20 @@ cache_load(const char *path, const struct stat *src, char **cause)
 	TAKE(clique, h.nfuncs, sizeof *clique);
 	TAKE(recursive, h.nfuncs, sizeof *recursive);
 #undef TAKE
+	if ((h.graph_flags & CACHE_GRAPH) != 0) {
+		int	 oom;
+
+		if (cache_load_graph(&in, &h, p, &oom) == -1) {
+			if (!oom)
+				goto corrupt;
+			cause_set(cause, "out of memory");
+			goto fail;
+		}
+	} else if (h.graph_flags != 0 || h.graph_edges != 0 ||
+	    h.graph_cycles != 0)
+		goto corrupt;
 	if (cache_take_times(&in, p) == -1 ||
-	    cache_take_lines(&in, p) == -1 || in.left != 0)
+	    cache_take_lines(&in, p) == -1 || in.left != 0 || h.pad2 != 0)
 		goto corrupt;
 
 	/*

@@ -31,10 +31,11 @@
 struct callgraph;
 struct profile;
 
-#define CACHE_VERSION	7	/* 2: each metric's rate; 3: 4-lane checksum;
+#define CACHE_VERSION	8	/* 2: each metric's rate; 3: 4-lane checksum;
 				   4: the call graph's edges; 5: checksum
-				   in blocks, with the header; 6: the
-				   timeline (times and threads); 7: costs
+				   in blocks, with the header; 6: the exact
+				   function graph (funcgraph.h); 7: the
+				   timeline (times and threads); 8: costs
 				   by source line */
 
 int		 cache_write(const struct profile *, const struct callgraph *,

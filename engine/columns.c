@@ -33,8 +33,7 @@
 static uint32_t	group_width(const struct columns *, const struct columns_group *);
 static int	fields_has(const char *, const char *);
 static void	control(struct display *, struct display_block *,
-		    const struct query *, const char *, enum query_key,
-		    const char *);
+		    const char *, const struct query *);
 static void	columns_cell(struct display *, struct display_block *,
 		    size_t, uint32_t, const char *, int);
 
@@ -61,7 +60,7 @@ int
 columns_check(const struct profile *p, const struct query *q,
     struct report_error *e)
 {
-	const char	*s = query_str(q, QUERY_FIELDS), *comma;
+	const char	*s = q->fields, *comma;
 	char		*name;
 	int		 found;
 
@@ -108,16 +107,16 @@ columns_setup(struct columns *c, size_t n, const char *const *names,
     const uint32_t *index, const char *metric, const struct query *q,
     int flags)
 {
-	const char	*fields = query_str(q, QUERY_FIELDS), *name;
+	const char	*fields = q->fields, *name;
 	int		 seconds;
 	size_t		 i;
 
 	memset(c, 0, sizeof *c);
 	c->flags = flags;
-	c->pct = query_int(q, QUERY_PCT) != 0;
+	c->pct = q->pct;
 	c->metric = metric;
-	c->sort = query_str(q, QUERY_SORT);
-	seconds = strcmp(query_str(q, QUERY_UNITS), "seconds") == 0;
+	c->sort = q->sort;
+	seconds = q->units == QUERY_UNITS_SECONDS;
 	for (i = 0; i < n; i++) {
 		if (c->calls == NULL && strcmp(names[i], "calls") == 0) {
 			c->calls = names[i];
@@ -130,7 +129,7 @@ columns_setup(struct columns *c, size_t n, const char *const *names,
 			c->calls_index = index[i];
 		}
 	}
-	c->avg = query_int(q, QUERY_AVG) != 0 && c->calls != NULL;
+	c->avg = q->avg && c->calls != NULL;
 	for (i = 0; i < n; i++) {
 		struct columns_group	*g;
 
@@ -211,18 +210,21 @@ columns_head(struct display *d, struct display_block *b, uint32_t col,
 	const struct columns_group	*g;
 	uint32_t			 i, w, which;
 	char				*label, *link, *text;
-	const char			*kind;
-	int				 sorted;
+	enum query_sort			 kind;
+	struct query			 v;
+	int				 sorted, shown;
 
 	for (i = 0; i < c->ngroups; i++) {
 		g = &c->g[i];
 		w = group_width(c, g);
+		/* The unit when it says more than the name ("ticks (ticks)"). */
+		shown = *g->unit && strcmp(g->unit, "count") != 0 &&
+		    strcmp(g->unit, g->metric) != 0;
 		if (g->rate > 0)
 			label = strdup(g->metric);
 		else if (asprintf(&label, "%s%s%s%s", g->metric,
-		    *g->unit && strcmp(g->unit, "count") ? " (" : "",
-		    strcmp(g->unit, "count") ? g->unit : "",
-		    *g->unit && strcmp(g->unit, "count") ? ")" : "") == -1)
+		    shown ? " (" : "", shown ? g->unit : "", shown ? ")" :
+		    "") == -1)
 			label = NULL;
 		if (g->rate > 0 && label != NULL) {
 			free(label);
@@ -240,15 +242,19 @@ columns_head(struct display *d, struct display_block *b, uint32_t col,
 		    which <<= 1) {
 			if (!(c->flags & which))
 				continue;
-			kind = which == COLUMNS_SELF ? "self" : "total";
+			kind = which == COLUMNS_SELF ? QUERY_SORT_SELF :
+			    QUERY_SORT_TOTAL;
 			sorted = (c->flags & COLUMNS_SORT) &&
 			    strcmp(c->metric, g->metric) == 0 &&
-			    strcmp(c->sort, kind) == 0;
+			    c->sort == kind;
 			link = NULL;
-			if (c->flags & COLUMNS_SORT)
-				link = report_link(q, QUERY_METRIC, g->first ?
-				    NULL : g->metric, QUERY_SORT, kind,
-				    QUERY_FROM, NULL, -1);
+			if (c->flags & COLUMNS_SORT) {
+				v = *q;
+				v.metric = g->first ? "" : g->metric;
+				v.sort = kind;
+				v.from = 0;
+				link = query_format(&v);
+			}
 			if (asprintf(&text, "%s%s", which == COLUMNS_SELF ?
 			    "Self" : "Total", sorted ? " \xe2\x96\xbc" : "") ==
 			    -1) {
@@ -382,13 +388,14 @@ columns_row(struct display *d, struct display_block *b, size_t r,
 	    self[c->calls_index] : 0);
 }
 
+/* A link to view v. */
 static void
-control(struct display *d, struct display_block *l, const struct query *q,
-    const char *text, enum query_key k, const char *v)
+control(struct display *d, struct display_block *l, const char *text,
+    const struct query *v)
 {
 	char	*link;
 
-	if ((link = report_link(q, k, v, -1)) != NULL) {
+	if ((link = query_format(v)) != NULL) {
 		display_link(d, l, text, link);
 		free(link);
 	}
@@ -405,34 +412,44 @@ columns_toggles(struct display *d, const struct columns *c, int rated,
     size_t n, const struct query *q, int lists)
 {
 	struct display_block	*l;
+	struct query		 v;
 	size_t			 i;
 	char			 text[64];
-	static const char *const limits[] = { "20", "50", "200", "1000" };
+	int			 seconds = q->units == QUERY_UNITS_SECONDS;
+	int			 all = strcmp(q->fields, "all") == 0;
+	static const int64_t	 limits[] = { 20, 50, 200, 1000 };
 
 	display_heading(d, "Preferences");
 	l = display_links(d);
-	control(d, l, q, c->pct ? "hide percentages" : "show percentages",
-	    QUERY_PCT, c->pct ? "0" : "1");
-	if (c->calls != NULL)
-		control(d, l, q, c->avg ? "hide per-call averages" :
-		    "show per-call averages", QUERY_AVG, c->avg ? "0" : "1");
-	if (rated)
-		control(d, l, q, strcmp(query_str(q, QUERY_UNITS),
-		    "seconds") == 0 ? "raw units" : "seconds", QUERY_UNITS,
-		    strcmp(query_str(q, QUERY_UNITS), "seconds") == 0 ?
-		    NULL : "seconds");
-	if (n > 1)
-		control(d, l, q, strcmp(query_str(q, QUERY_FIELDS), "all") ==
-		    0 ? "one metric" : "all metrics", QUERY_FIELDS,
-		    strcmp(query_str(q, QUERY_FIELDS), "all") == 0 ? NULL :
-		    "all");
+	v = *q;
+	v.pct = !c->pct;
+	control(d, l, c->pct ? "hide percentages" : "show percentages", &v);
+	if (c->calls != NULL) {
+		v = *q;
+		v.avg = !c->avg;
+		control(d, l, c->avg ? "hide per-call averages" :
+		    "show per-call averages", &v);
+	}
+	if (rated) {
+		v = *q;
+		v.units = seconds ? QUERY_UNITS_RAW : QUERY_UNITS_SECONDS;
+		control(d, l, seconds ? "raw units" : "seconds", &v);
+	}
+	if (n > 1) {
+		v = *q;
+		v.fields = all ? "" : "all";
+		control(d, l, all ? "one metric" : "all metrics", &v);
+	}
 	if (!lists)
 		return;
 	for (i = 0; i < sizeof limits / sizeof limits[0]; i++) {
-		if (strcmp(query_str(q, QUERY_LIMIT), limits[i]) == 0)
+		if (limits[i] == q->limit)
 			continue;
-		snprintf(text, sizeof text, "%s rows", limits[i]);
-		control(d, l, q, text, QUERY_LIMIT, limits[i]);
+		snprintf(text, sizeof text, "%lld rows",
+		    (long long)limits[i]);
+		v = *q;
+		v.limit = limits[i];
+		control(d, l, text, &v);
 	}
 }
 
@@ -463,8 +480,8 @@ columns_pager(struct display *d, const struct query *q, int64_t from,
     int64_t n, int64_t matched)
 {
 	struct display_block	*l;
-	int64_t			 limit = query_int(q, QUERY_LIMIT);
-	char			 v[32], *link;
+	struct query		 v = *q;
+	char			*link;
 
 	if (n == 0)
 		return;
@@ -474,15 +491,14 @@ columns_pager(struct display *d, const struct query *q, int64_t from,
 		return;
 	l = display_links(d);
 	if (from > 0) {
-		snprintf(v, sizeof v, "%lld", (long long)(from > limit ?
-		    from - limit : 0));
-		link = report_link(q, QUERY_FROM, v, -1);
+		v.from = from > q->limit ? from - q->limit : 0;
+		link = query_format(&v);
 		display_link(d, l, "previous rows", link);
 		free(link);
 	}
 	if (from + n < matched) {
-		snprintf(v, sizeof v, "%lld", (long long)(from + n));
-		link = report_link(q, QUERY_FROM, v, -1);
+		v.from = from + n;
+		link = query_format(&v);
 		display_link(d, l, "next rows", link);
 		free(link);
 	}
@@ -498,6 +514,7 @@ columns_metrics(struct display *d, const struct query *q,
     const char *const *names, size_t n, size_t cur)
 {
 	struct display_block	*l;
+	struct query		 v = *q;
 	char			*link;
 	size_t			 i;
 
@@ -510,8 +527,9 @@ columns_metrics(struct display *d, const struct query *q,
 			continue;
 		}
 		/* Sorting or paging by the old metric means nothing now. */
-		link = report_link(q, QUERY_METRIC, i == 0 ? NULL : names[i],
-		    QUERY_FROM, NULL, -1);
+		v.metric = i == 0 ? "" : names[i];
+		v.from = 0;
+		link = query_format(&v);
 		if (link != NULL)
 			display_link(d, l, names[i], link);
 		free(link);
@@ -554,7 +572,8 @@ void
 columns_views(struct display *d, const struct query *q)
 {
 	struct display_block	*l;
-	const char		*cur = query_str(q, QUERY_T);
+	struct query		 v;
+	const char		*cur = q->t;
 	size_t			 n = strlen(cur);
 	char			*link, *item;
 	int			 inv = n >= 4 && strcmp(cur + n - 4, "~inv") == 0;
@@ -566,8 +585,12 @@ columns_views(struct display *d, const struct query *q)
 	else if (asprintf(&item, "%s~inv", n ? cur : "1") == -1)
 		item = NULL;
 	if (item != NULL || inv) {
-		link = report_link(q, QUERY_T, item, QUERY_PATH, NULL,
-		    QUERY_OPEN, NULL, QUERY_CLOSE, NULL, -1);
+		v = *q;
+		v.t = item != NULL ? item : "";
+		v.path = NULL;
+		v.npath = 0;
+		v.open = v.close = "";
+		link = query_format(&v);
 		display_link(d, l, inv ? "call tree" : "inverted (callers "
 		    "first)", link);
 		free(link);

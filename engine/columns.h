@@ -37,6 +37,7 @@
 
 #include <jansson.h>
 
+#include "query.h"
 #include "profile.h"
 
 struct display;
@@ -67,7 +68,7 @@ struct columns {
 	const char		*calls;		/* calls metric, or NULL */
 	uint32_t		 calls_index;	/* its values: metric index */
 	const char		*metric;	/* the sort metric */
-	const char		*sort;
+	enum query_sort		 sort;
 };
 
 int		 columns_check(const struct profile *, const struct query *,

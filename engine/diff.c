@@ -194,7 +194,7 @@ nomem:
 int
 diff_init(struct diff *d, const struct profile *p, const struct query *q)
 {
-	const char	*metric = query_str(q, QUERY_METRIC);
+	const char	*metric = q->metric;
 
 	memset(d, 0, sizeof *d);
 	if ((d->bm = profile_metric_find(p, DIFF_METRIC)) == -1)
@@ -203,7 +203,7 @@ diff_init(struct diff *d, const struct profile *p, const struct query *q)
 	if (d->m == -1 || d->m == d->bm)
 		return (0);
 	d->scale = 1.0;
-	d->normalize = query_int(q, QUERY_NORMALIZE) != 0;
+	d->normalize = q->normalize;
 	/* Normalised as pprof does: the base scaled to the same total. */
 	if (d->normalize && p->metrics[d->bm].sum > 0)
 		d->scale = (double)p->metrics[d->m].sum /
@@ -303,13 +303,11 @@ diff_summary(json_t *j, const struct profile *p, const struct diff *d)
 int
 diff_sort(int cmp, const struct query *q)
 {
-	const char	*sort = query_str(q, QUERY_SORT);
-
 	if (!cmp)
 		return (-1);
-	if (strcmp(sort, "delta") == 0)
+	if (q->sort == QUERY_SORT_DELTA)
 		return (DIFF_SORT_DELTA);
-	if (strcmp(sort, "ratio") == 0)
+	if (q->sort == QUERY_SORT_RATIO)
 		return (DIFF_SORT_RATIO);
 	return (-1);
 }
@@ -485,24 +483,32 @@ void
 diff_controls(struct display *d, const struct query *q, int sorts)
 {
 	struct display_block	*l;
+	struct query		 v = *q;
 	char			*link;
-	int			 norm = query_int(q, QUERY_NORMALIZE) != 0;
 
 	l = display_switch(d, "Comparison");
-	link = report_link(q, QUERY_NORMALIZE, norm ? NULL : "1", -1);
-	display_link(d, l, norm ? "raw totals" : "normalize the totals", link);
+	v.normalize = !q->normalize;
+	link = query_format(&v);
+	display_link(d, l, q->normalize ? "raw totals" :
+	    "normalize the totals", link);
 	free(link);
 	if (sorts) {
-		link = report_link(q, QUERY_SORT, "delta", QUERY_FROM, NULL, -1);
+		link = report_sort_link(q, QUERY_SORT_DELTA);
 		display_link(d, l, "sort by \xce\x94 total", link);
 		free(link);
-		link = report_link(q, QUERY_SORT, "ratio", QUERY_FROM, NULL, -1);
+		link = report_sort_link(q, QUERY_SORT_RATIO);
 		display_link(d, l, "sort by ratio", link);
 		free(link);
 	}
-	link = report_link(q, QUERY_BASE, NULL, QUERY_NORMALIZE, NULL,
-	    QUERY_SORT, NULL, QUERY_PATH, NULL, QUERY_OPEN, NULL, QUERY_CLOSE,
-	    NULL, -1);
+	/* The profile alone: its tree's nodes are no longer the same. */
+	v = *q;
+	v.base = "";
+	v.normalize = 0;
+	v.sort = QUERY_SORT_TOTAL;
+	v.path = NULL;
+	v.npath = 0;
+	v.open = v.close = "";
+	link = query_format(&v);
 	display_link(d, l, "stop comparing", link);
 	free(link);
 }
@@ -515,14 +521,13 @@ diff_head_sort(struct display *d, struct display_block *t, uint32_t col,
 	char	*link;
 
 	diff_head(d, t, col);
-	link = report_link(q, QUERY_SORT, "delta", QUERY_FROM, NULL, -1);
-	display_head(d, t, col + 1, strcmp(query_str(q, QUERY_SORT),
-	    "delta") == 0 ? "\xce\x94 total \xe2\x96\xbc" : "\xce\x94 total",
-	    link, DISPLAY_NUM);
-	free(link);
-	link = report_link(q, QUERY_SORT, "ratio", QUERY_FROM, NULL, -1);
-	display_head(d, t, col + 2, strcmp(query_str(q, QUERY_SORT),
-	    "ratio") == 0 ? "Ratio \xe2\x96\xbc" : "Ratio", link,
+	link = report_sort_link(q, QUERY_SORT_DELTA);
+	display_head(d, t, col + 1, q->sort == QUERY_SORT_DELTA ?
+	    "\xce\x94 total \xe2\x96\xbc" : "\xce\x94 total", link,
 	    DISPLAY_NUM);
+	free(link);
+	link = report_sort_link(q, QUERY_SORT_RATIO);
+	display_head(d, t, col + 2, q->sort == QUERY_SORT_RATIO ?
+	    "Ratio \xe2\x96\xbc" : "Ratio", link, DISPLAY_NUM);
 	free(link);
 }

@@ -119,6 +119,7 @@ display_free(struct display *d)
 	if (d == NULL)
 		return;
 	for (i = 0; i < d->nblocks; i++) {
+		free(d->blocks[i].chart);
 		free(d->blocks[i].head);
 		free(d->blocks[i].group);
 		free(d->blocks[i].cells);
@@ -469,6 +470,53 @@ struct display_block *
 display_compare(struct display *d)
 {
 	return (display_add(d, DISPLAY_COMPARE));
+}
+
+/*
+ * A chart of n points of two lines named name0 and name1, and nmarks
+ * marks (display_chart_mark): the caller fills x[], y[0][], y[1][].
+ * NULL (the display failed) if out of memory.
+ */
+struct display_chart *
+display_chart(struct display *d, size_t n, size_t nmarks, const char *name0,
+    const char *name1)
+{
+	struct display_block	*b;
+	struct display_chart	*c;
+	size_t			 size;
+
+	if (n > SIZE_MAX / 64 || nmarks > SIZE_MAX / 64 ||
+	    (b = display_add(d, DISPLAY_CHART)) == NULL)
+		return (NULL);
+	/* The struct, then the int64 and double arrays, then pointers. */
+	size = sizeof *c + n * (sizeof *c->x + 2 * sizeof *c->y[0]) +
+	    nmarks * (sizeof *c->mx + sizeof *c->mtext);
+	if ((c = calloc(1, size)) == NULL) {
+		d->failed = 1;
+		return (NULL);
+	}
+	c->n = n;
+	c->nmarks = nmarks;
+	c->x = (int64_t *)(c + 1);
+	c->y[0] = (double *)(c->x + n);
+	c->y[1] = c->y[0] + n;
+	c->mx = (int64_t *)(c->y[1] + n);
+	c->mtext = (const char **)(c->mx + nmarks);
+	c->name[0] = display_strdup(d, name0);
+	c->name[1] = display_strdup(d, name1);
+	b->chart = c;
+	return (c);
+}
+
+/* Mark i of a chart: at time x, labelled text. */
+void
+display_chart_mark(struct display *d, struct display_chart *c, size_t i,
+    int64_t x, const char *text)
+{
+	if (c == NULL || i >= c->nmarks)
+		return;
+	c->mx[i] = x;
+	c->mtext[i] = display_strdup(d, text);
 }
 
 /* A number with thousands separators; caller frees. */

@@ -49,6 +49,7 @@ enum display_kind {
 	DISPLAY_FLAME,		/* the report's flame graph (HTML: inline) */
 	DISPLAY_COMPARE,	/* a form: pick a profile and a base (cells) */
 	DISPLAY_TIMELINE,	/* the report's time view (HTML: inline SVG) */
+	DISPLAY_CHART,		/* a line chart over time (HTML: inline SVG) */
 };
 
 #define DISPLAY_NUM	0x1	/* right-aligned number */
@@ -77,8 +78,24 @@ struct display_cell {
 	uint32_t	 span;		/* group header: columns it covers */
 };
 
+/*
+ * A chart of two lines over time (shares from 0 to 1 at increasing Unix
+ * times) with labelled marks at some times: one allocation, freed with
+ * the display.
+ */
+struct display_chart {
+	size_t		 n;		/* points */
+	int64_t		*x;		/* [n] */
+	double		*y[2];		/* [n] each */
+	const char	*name[2];
+	size_t		 nmarks;
+	int64_t		*mx;		/* [nmarks] */
+	const char	**mtext;	/* [nmarks] */
+};
+
 struct display_block {
 	enum display_kind	 kind;
+	struct display_chart	*chart;		/* DISPLAY_CHART's */
 	char			*text;		/* heading, text, form label */
 	char			*id;		/* HTML id, or NULL */
 	uint32_t		 ncols;
@@ -134,6 +151,10 @@ void		 display_self(struct display *, const struct query *);
 void		 display_flame(struct display *);
 void		 display_timeline(struct display *);
 struct display_block *display_compare(struct display *);
+struct display_chart *display_chart(struct display *, size_t, size_t,
+		     const char *, const char *);
+void		 display_chart_mark(struct display *, struct display_chart *,
+		     size_t, int64_t, const char *);
 #define DISPLAY_NUMBUF	48	/* display_number_buf(), _percent_buf() */
 char		*display_number(int64_t);
 void		 display_number_buf(char *, int64_t);

@@ -645,28 +645,18 @@ funcgraph_estimated(const struct profile *p)
 }
 
 /*
- * Does the answer of report cmd on p (after transforms, if transformed)
- * rest on the tree a call graph's reader estimated? The context views
- * and exports walk the tree, and a transform makes a profile of the
- * tree alone; the function-level reports read the graph.
+ * Does an answer about p (after transforms, if transformed) rest on the
+ * tree a call graph's reader estimated? So it does when its report walks
+ * the tree (the context views and exports: CATALOG_TREE in the catalog),
+ * or when transformed, since a transform makes a profile of the tree
+ * alone; the function-level reports read the graph.
  */
 int
-funcgraph_estimate(const struct profile *p, const char *cmd, int transformed)
+funcgraph_estimate(const struct profile *p, int walks_tree, int transformed)
 {
-	static const char *const views[] = {
-		"tree", "flame", "folded", "dump", "callgrind",
-	};
-	size_t	 i;
-
 	if (!funcgraph_estimated(p))
 		return (0);
-	if (transformed)
-		return (1);
-	for (i = 0; i < sizeof views / sizeof views[0]; i++) {
-		if (strcmp(cmd, views[i]) == 0)
-			return (1);
-	}
-	return (0);
+	return (transformed || walks_tree);
 }
 
 /*

@@ -101,7 +101,7 @@ int		 funcgraph_groups(const struct profile *, const uint32_t *,
 		     uint32_t, struct aggregate_rows *);
 int		 funcgraph_estimated(const struct profile *);
 size_t		 funcgraph_memory(const struct funcgraph *);
-int		 funcgraph_estimate(const struct profile *, const char *, int);
+int		 funcgraph_estimate(const struct profile *, int, int);
 void		 funcgraph_note(struct display *);
 int		 funcgraph_mark(json_t *);
 

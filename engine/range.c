@@ -105,21 +105,17 @@ rg_charge(struct rg *x, uint64_t n)
 int
 range_parse(const struct query *q, int base, struct range *r, char **cause)
 {
+	const double	*t = base ? q->base_range : q->range;
 	const char	*v, *s, *nl;
 	size_t		 n;
 
 	memset(r, 0, sizeof *r);
-	v = query_str(q, base ? QUERY_BASE_RANGE : QUERY_RANGE);
-	if (*v != '\0') {
-		if (query_range(v, &r->a, &r->b) == -1) {
-			cause_set(cause, "%s: must be two numbers A,B of "
-			    "seconds, A before B", base ? "base_range" :
-			    "range");
-			return (-1);
-		}
+	if (query_range_set(t)) {
+		r->a = t[0];
+		r->b = t[1];
 		r->timed = 1;
 	}
-	v = query_str(q, QUERY_THREAD);
+	v = q->thread;
 	if (*v == '\0')
 		return (0);
 	for (n = 1, s = v; (s = strchr(s, '\n')) != NULL; s++)

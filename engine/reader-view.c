@@ -31,11 +31,14 @@
 
 #include "cause.h"
 #include "clickhouse.h"
+#include "cost.h"
 #include "input.h"
-#include "profile-builder.h"
 #include "profile.h"
+#include "query.h"
 #include "reader.h"
 #include "reader-view.h"
+#include "selector.h"
+#include "view-query.h"
 
 /*
  * The view reader (deepq-clickhouse(7)). A view file is
@@ -43,63 +46,60 @@
  *	# deepq-view 1
  *	clickhouse = http://127.0.0.1:8123/
  *	table = prof
- *	where = has(labels, 'service=api')
+ *	select = {service="api", region=~"eu-.*"}
  *
- * and loading it sends ClickHouse one query, grouped by metric and stack
- * with the sum of each, whose RowBinary answer becomes the profile. The
- * SQL holds the administrator's where= as written; everything else in
- * it is a checked name, a number, or a literal made by
- * clickhouse_buf_quote(). Nothing of a request's query string reaches
- * it: a view is loaded from its file alone.
+ * and loading it asks ClickHouse for the sums of the selected stacks
+ * (view-query.c). The SQL holds the administrator's where= as written;
+ * everything else in it is a checked name, a number, a literal made by
+ * clickhouse_quote(), or a selector's condition (selector.c). The file
+ * is the administrator's; a request narrows it, never widens it: its
+ * select= is ANDed with the file's, its from_time= and to_time= with
+ * the file's range.
+ *
+ * Each loaded view (the file's, and each narrowing of it) carries a
+ * view_extra: the state shared by all (the file's settings, the
+ * ClickHouse client with its credentials, what the server watches to
+ * know the view is out of date), its own narrowing and summary, and in
+ * the file's own, the last VIEW_MEMO narrowings, so that paging through
+ * the reports of one select= asks ClickHouse once.
  */
 
 #define VIEW_MAGIC		"# deepq-view 1"
 #define VIEW_MAX_LINES		256
 #define VIEW_MAX_ROWS		5000000		/* max_rows= default */
-#define VIEW_MAX_DEPTH		65536		/* frames in one stack */
+#define VIEW_MAX_BYTES		(16LL << 30)	/* max_bytes= at most */
 #define VIEW_TIMEOUT		60		/* timeout= default */
+#define VIEW_MEMO		4		/* narrowings kept */
 
-struct view_conf {
-	char		*clickhouse;
-	char		*database;
-	char		*table;
-	char		*where;
-	char		*user;
-	char		*password_file;
-	char		*metric;
-	time_t		 from;
-	time_t		 to;
-	long long	 last;		/* seconds before now, 0 = none */
-	long long	 refresh;	/* seconds, 0 = when the file changes */
-	long long	 max_rows;
-	long long	 timeout;
+/* What every loaded view of one file shares. */
+struct view_state {
+	int			 refs;
+	struct view_conf	 conf;
+	struct clickhouse	*ch;
+	char			*path;
+	uint32_t		 max_nodes;
+	time_t			 loaded;	/* last= counts from here */
+	/* What the server checks to know the view is out of date. */
+	dev_t			 dev;
+	ino_t			 ino;
+	off_t			 size;
+	struct timespec		 mtime;
 };
 
-/* What the server checks to know the loaded view is out of date. */
+struct view_memo {
+	char		*key;
+	struct profile	*p;
+	unsigned long	 used;
+};
+
 struct view_extra {
-	dev_t		 dev;
-	ino_t		 ino;
-	off_t		 size;
-	struct timespec	 mtime;
-	time_t		 loaded;
-	long long	 refresh;
-};
-
-/* A metric of the answer, in the order the ingested profiles had them. */
-struct view_metric {
-	const char	*name;		/* into the answer */
-	size_t		 len;
-	const char	*unit;
-	size_t		 unitlen;
-	unsigned	 index;		/* smallest metric_index */
-	double		 rate;
-	int		 col;		/* the builder's */
-};
-
-/* A cursor over RowBinary. */
-struct view_rb {
-	const unsigned char *p;
-	const unsigned char *end;
+	struct view_state	*st;
+	struct view_narrow	 narrow;
+	char			*narrow_text;
+	struct view_summary	 summary;
+	int			 root;		/* the file's own view */
+	struct view_memo	 memo[VIEW_MEMO];
+	unsigned long		 tick;
 };
 
 static int	 view_probe(const char *, size_t);
@@ -108,7 +108,7 @@ static struct profile *view_load(struct input *,
 
 const struct reader reader_view = {
 	"view",
-	"deepq view file: a selection of a ClickHouse table",
+	"deepq view file: a selection of ClickHouse tables",
 	view_probe,
 	view_load
 };
@@ -134,6 +134,49 @@ view_conf_free(struct view_conf *vc)
 	free(vc->user);
 	free(vc->password_file);
 	free(vc->metric);
+	free(vc->select_text);
+	selector_free(vc->select);
+}
+
+static void
+view_state_unref(struct view_state *st)
+{
+	if (st == NULL || --st->refs > 0)
+		return;
+	view_conf_free(&st->conf);
+	clickhouse_free(st->ch);
+	free(st->path);
+	free(st);
+}
+
+/* A view's extra (profile.h's extra_free). */
+static void
+view_extra_free(void *arg)
+{
+	struct view_extra	*ve = arg;
+	size_t			 i;
+
+	if (ve == NULL)
+		return;
+	for (i = 0; i < VIEW_MEMO; i++) {
+		free(ve->memo[i].key);
+		profile_free(ve->memo[i].p);
+	}
+	selector_free(ve->narrow.select);
+	free(ve->narrow_text);
+	view_summary_clear(&ve->summary);
+	view_state_unref(ve->st);
+	free(ve);
+}
+
+/* The view_extra of a loaded view, or NULL for any other profile. */
+static struct view_extra *
+view_extra_of(const struct profile *p)
+{
+	if (p == NULL || p->format == NULL || strcmp(p->format, "view") != 0 ||
+	    p->extra_free != view_extra_free)
+		return (NULL);
+	return (p->extra);
 }
 
 /* Set a string key once. */
@@ -150,6 +193,7 @@ view_conf_string(char **slot, const char *key, const char *v, char **cause)
 	}
 	return (0);
 }
+
 
 /* One key = value line. */
 static int
@@ -171,6 +215,12 @@ view_conf_key(struct view_conf *vc, const char *key, const char *v,
 	}
 	if (strcmp(key, "where") == 0)
 		return (view_conf_string(&vc->where, key, v, cause));
+	if (strcmp(key, "select") == 0) {
+		if (view_conf_string(&vc->select_text, key, v, cause) == -1)
+			return (-1);
+		return ((vc->select = selector_parse(v, cause)) == NULL ? -1 :
+		    0);
+	}
 	if (strcmp(key, "user") == 0)
 		return (view_conf_string(&vc->user, key, v, cause));
 	if (strcmp(key, "password_file") == 0)
@@ -204,14 +254,20 @@ view_conf_key(struct view_conf *vc, const char *key, const char *v,
 			vc->timeout = n;
 		return (0);
 	}
-	if (strcmp(key, "max_rows") == 0) {
-		if (clickhouse_duration_parse(v, &n) == -1 ||
-		    strspn(v, "0123456789") != strlen(v) || n < 1 ||
-		    n > PROFILE_MAX_NODES / 2) {
-			cause_set(cause, "max_rows=: a number from 1");
+	if (strcmp(key, "max_rows") == 0 || strcmp(key, "max_bytes") == 0) {
+		errno = 0;
+		n = strtoll(v, NULL, 10);
+		if (strspn(v, "0123456789") != strlen(v) || *v == '\0' ||
+		    errno != 0 || n < 1 || (key[4] == 'r' ?
+		    n > PROFILE_MAX_NODES / 2 : n > VIEW_MAX_BYTES)) {
+			cause_set(cause, "%s=: a number from 1%s", key,
+			    key[4] == 'b' ? " to 2^34" : "");
 			return (-1);
 		}
-		vc->max_rows = n;
+		if (key[4] == 'r')
+			vc->max_rows = n;
+		else
+			vc->max_bytes = n;
 		return (0);
 	}
 	cause_set(cause, "unknown key %s", key);
@@ -289,8 +345,13 @@ view_conf_parse(struct input *in, struct view_conf *vc, char **cause)
 		    in->path);
 		return (-1);
 	}
+	/* An answer's bytes bounded with its stacks, unless given. */
+	if (vc->max_bytes == 0)
+		vc->max_bytes = vc->max_rows > VIEW_MAX_BYTES / 4096 ?
+		    VIEW_MAX_BYTES : vc->max_rows * 4096;
 	return (0);
 }
+
 
 /*
  * The password: the first line of password_file, a name relative to
@@ -331,289 +392,21 @@ view_password(const char *viewpath, const char *file, char **cause)
 	return (path);
 }
 
-/* The aggregate query (see the top of this file). */
-static void
-view_sql(const struct view_conf *vc, time_t now, struct clickhouse_buf *sql)
-{
-	/*
-	 * Grouped by the frames themselves: no two stacks merge even if
-	 * their stack_id hashes collide, and ClickHouse 18.16 groups by
-	 * arrays three times as fast as it computes any() of them.
-	 */
-	clickhouse_buf_printf(sql, "SELECT metric, min(metric_index), "
-	    "any(unit), max(rate), stack_func, stack_module, sum(value)\n"
-	    "FROM %s%s%s\nWHERE ", vc->database ? vc->database : "",
-	    vc->database ? "." : "", vc->table);
-	if (vc->where != NULL && *vc->where != '\0')
-		clickhouse_buf_printf(sql, "(\n%s\n)", vc->where);
-	else
-		clickhouse_buf_printf(sql, "1");
-	if (vc->from != 0)
-		clickhouse_buf_printf(sql, " AND ts >= toDateTime(%lld)",
-		    (long long)vc->from);
-	if (vc->last != 0)
-		clickhouse_buf_printf(sql, " AND ts >= toDateTime(%lld)",
-		    (long long)now - vc->last);
-	if (vc->to != 0)
-		clickhouse_buf_printf(sql, " AND ts < toDateTime(%lld)",
-		    (long long)vc->to);
-	if (vc->metric != NULL) {
-		clickhouse_buf_printf(sql, " AND metric = ");
-		clickhouse_buf_quote(sql, vc->metric, strlen(vc->metric));
-	}
-	clickhouse_buf_printf(sql, "\nGROUP BY metric, stack_func, "
-	    "stack_module\nLIMIT %lld\n"
-	    "FORMAT RowBinary", vc->max_rows + 1);
-}
 
-/* RowBinary readers: 0, or -1 at the end of the answer. */
+/* The client for the file's ClickHouse, with its credentials. */
 static int
-view_rb_varint(struct view_rb *rb, uint64_t *v)
+view_connect(struct view_state *st, const char *path, char **cause)
 {
-	unsigned	 shift = 0;
-
-	*v = 0;
-	while (rb->p < rb->end && shift < 64) {
-		*v |= (uint64_t)(*rb->p & 0x7f) << shift;
-		if ((*rb->p++ & 0x80) == 0)
-			return (0);
-		shift += 7;
-	}
-	return (-1);
-}
-
-static int
-view_rb_string(struct view_rb *rb, const char **s, size_t *len)
-{
-	uint64_t	 n;
-
-	if (view_rb_varint(rb, &n) == -1 || n > (uint64_t)(rb->end - rb->p))
-		return (-1);
-	*s = (const char *)rb->p;
-	*len = n;
-	rb->p += n;
-	return (0);
-}
-
-static int
-view_rb_fixed(struct view_rb *rb, void *v, size_t n)
-{
-	unsigned char	*o = v;
-	size_t		 i;
-
-	if ((size_t)(rb->end - rb->p) < n)
-		return (-1);
-	/* Little-endian on the wire, whatever this machine is. */
-	for (i = 0; i < n; i++)
-#if defined(WORDS_BIGENDIAN)
-		o[n - 1 - i] = rb->p[i];
-#else
-		o[i] = rb->p[i];
-#endif
-	rb->p += n;
-	return (0);
-}
-
-/*
- * One row of the answer up to its stacks: the metric's fields, and the
- * position of the two arrays, whose lengths must agree.
- */
-struct view_row {
-	const char	*metric;
-	size_t		 metriclen;
-	uint8_t		 index;
-	const char	*unit;
-	size_t		 unitlen;
-	double		 rate;
-	uint64_t	 depth;
-	struct view_rb	 funcs;		/* at the first frame's name */
-	struct view_rb	 modules;	/* at the first frame's module */
-	int64_t		 value;
-};
-
-static int
-view_row(struct view_rb *rb, struct view_row *r)
-{
-	const char	*s;
-	size_t		 len;
-	uint64_t	 n, i;
-
-	if (view_rb_string(rb, &r->metric, &r->metriclen) == -1 ||
-	    view_rb_fixed(rb, &r->index, 1) == -1 ||
-	    view_rb_string(rb, &r->unit, &r->unitlen) == -1 ||
-	    view_rb_fixed(rb, &r->rate, 8) == -1 ||
-	    view_rb_varint(rb, &r->depth) == -1 || r->depth > VIEW_MAX_DEPTH)
-		return (-1);
-	r->funcs = *rb;
-	for (i = 0; i < r->depth; i++) {
-		if (view_rb_string(rb, &s, &len) == -1)
-			return (-1);
-	}
-	if (view_rb_varint(rb, &n) == -1 || n != r->depth)
-		return (-1);
-	r->modules = *rb;
-	for (i = 0; i < r->depth; i++) {
-		if (view_rb_string(rb, &s, &len) == -1)
-			return (-1);
-	}
-	return (view_rb_fixed(rb, &r->value, 8));
-}
-
-static int
-view_metric_cmp(const void *a, const void *b)
-{
-	const struct view_metric	*x = a, *y = b;
-	size_t				 n;
-	int				 c;
-
-	if (x->index != y->index)
-		return (x->index < y->index ? -1 : 1);
-	n = x->len < y->len ? x->len : y->len;
-	if ((c = memcmp(x->name, y->name, n)) != 0)
-		return (c);
-	return (x->len < y->len ? -1 : x->len > y->len);
-}
-
-/* The metric of a row, or NULL. */
-static struct view_metric *
-view_metric_find(struct view_metric *m, size_t n, const struct view_row *r)
-{
-	size_t	 i;
-
-	for (i = 0; i < n; i++) {
-		if (m[i].len == r->metriclen &&
-		    memcmp(m[i].name, r->metric, r->metriclen) == 0)
-			return (&m[i]);
-	}
-	return (NULL);
-}
-
-/* Build the profile from the answer: two passes, metrics then stacks. */
-static struct profile *
-view_build(const struct clickhouse_buf *ans, const char *path,
-    const struct reader_options *opts, char **cause)
-{
-	struct view_metric	 m[PROFILE_MAX_METRICS], *vm;
-	struct view_row		 r;
-	struct view_rb		 rb;
-	struct profile_builder	*b;
-	const char		*name, *mod;
-	char			 unit[64], *mname;
-	size_t			 nm = 0, i, namelen, modlen;
-	uint64_t		 rows = 0, d;
-	uint32_t		 node, f;
-
-	rb.p = (const unsigned char *)ans->b;
-	rb.end = rb.p + ans->n;
-	while (rb.p < rb.end) {
-		if (view_row(&rb, &r) == -1) {
-			cause_set(cause, "%s: ClickHouse's answer is cut or "
-			    "malformed at row %llu", path,
-			    (unsigned long long)rows + 1);
-			return (NULL);
-		}
-		rows++;
-		if ((vm = view_metric_find(m, nm, &r)) != NULL) {
-			if (r.index < vm->index)
-				vm->index = r.index;
-			if (r.rate > vm->rate)
-				vm->rate = r.rate;
-			continue;
-		}
-		if (nm == PROFILE_MAX_METRICS) {
-			cause_set(cause, "%s: more than %d metrics; choose one "
-			    "with metric=", path, PROFILE_MAX_METRICS);
-			return (NULL);
-		}
-		vm = &m[nm++];
-		vm->name = r.metric;
-		vm->len = r.metriclen;
-		vm->unit = r.unit;
-		vm->unitlen = r.unitlen;
-		vm->index = r.index;
-		vm->rate = r.rate;
-	}
-	if (nm == 0) {
-		cause_set(cause, "%s: no samples match the view", path);
-		return (NULL);
-	}
-	qsort(m, nm, sizeof m[0], view_metric_cmp);
-
-	if ((b = profile_builder_create("view")) == NULL) {
-		cause_set(cause, "out of memory");
-		return (NULL);
-	}
-	if (opts->max_nodes != 0)
-		profile_builder_set_max_nodes(b, opts->max_nodes);
-	for (i = 0; i < nm; i++) {
-		if ((mname = strndup(m[i].name, m[i].len)) == NULL)
-			goto nomem;
-		snprintf(unit, sizeof unit, "%.*s", (int)m[i].unitlen,
-		    m[i].unit);
-		m[i].col = profile_builder_metric(b, mname, *unit ? unit :
-		    "count");
-		free(mname);
-		if (m[i].col == -1)
-			goto fail;
-		if (m[i].rate > 0)
-			profile_builder_metric_rate(b, m[i].col, m[i].rate);
-	}
-	rb.p = (const unsigned char *)ans->b;
-	while (rb.p < rb.end) {
-		(void)view_row(&rb, &r);
-		vm = view_metric_find(m, nm, &r);
-		node = PROFILE_ROOT;
-		for (d = 0; d < r.depth; d++) {
-			(void)view_rb_string(&r.funcs, &name, &namelen);
-			(void)view_rb_string(&r.modules, &mod, &modlen);
-			if ((f = profile_builder_func(b, name, namelen, mod,
-			    modlen)) == PROFILE_NONE ||
-			    (node = profile_builder_child(b, node, f)) ==
-			    PROFILE_NONE)
-				goto fail;
-		}
-		if (profile_builder_add(b, node, vm->col, r.value) == -1)
-			goto fail;
-	}
-	return (profile_builder_finish(b, cause));
-nomem:
-	cause_set(cause, "out of memory");
-	profile_builder_free(b);
-	return (NULL);
-fail:
-	cause_set(cause, "%s: %s", path, profile_builder_error(b));
-	profile_builder_free(b);
-	return (NULL);
-}
-
-static struct profile *
-view_load(struct input *in, const struct reader_options *opts, char **cause)
-{
-	struct view_conf	 vc;
-	struct view_extra	*ve = NULL;
-	struct clickhouse	*ch = NULL;
-	struct clickhouse_buf	 sql = { 0 }, q = { 0 }, ans = { 0 };
-	struct profile		*p = NULL;
-	struct stat		 st;
+	struct view_conf	*vc = &st->conf;
 	char			*password = NULL, *why = NULL;
-	time_t			 now = time(NULL);
 	unsigned		 left;
-	size_t			 max;
-	uint64_t		 rows;
-	struct view_rb		 rb;
-	struct view_row		 r;
+	int			 r = -1;
 
-	memset(&vc, 0, sizeof vc);
-	if (fstat(in->fd, &st) == -1) {
-		cause_set(cause, "%s: %s", in->path, strerror(errno));
-		return (NULL);
-	}
-	if (view_conf_parse(in, &vc, cause) == -1)
-		goto out;
-	if ((ch = clickhouse_create(vc.clickhouse, &why)) == NULL) {
-		cause_set(cause, "%s: clickhouse=: %s", in->path,
+	if ((st->ch = clickhouse_create(vc->clickhouse, &why)) == NULL) {
+		cause_set(cause, "%s: clickhouse=: %s", path,
 		    why ? why : "out of memory");
-		goto out;
+		free(why);
+		return (-1);
 	}
 	/*
 	 * Within the caller's own deadline if it set one (the server's
@@ -621,73 +414,330 @@ view_load(struct input *in, const struct reader_options *opts, char **cause)
 	 */
 	if ((left = alarm(0)) != 0) {
 		alarm(left);
-		if (left > 1 && (long long)left - 1 < vc.timeout)
-			vc.timeout = left - 1;
+		if (left > 1 && (long long)left - 1 < vc->timeout)
+			vc->timeout = left - 1;
 	}
-	clickhouse_timeout(ch, (int)vc.timeout);
-	if (vc.password_file != NULL && (password = view_password(in->path,
-	    vc.password_file, cause)) == NULL)
+	clickhouse_timeout(st->ch, (int)vc->timeout);
+	if (vc->password_file != NULL && (password = view_password(path,
+	    vc->password_file, cause)) == NULL)
+		return (-1);
+	if ((vc->user != NULL || password != NULL) && clickhouse_auth(st->ch,
+	    vc->user ? vc->user : "default", password, cause) == -1)
 		goto out;
-	if ((vc.user != NULL || password != NULL) && clickhouse_auth(ch,
-	    vc.user ? vc.user : "default", password, cause) == -1)
-		goto out;
-
-	view_sql(&vc, now, &sql);
-	clickhouse_buf_printf(&q, "max_execution_time=%lld&"
-	    "wait_end_of_query=1", vc.timeout);
-	if (sql.error || q.error) {
-		cause_set(cause, "out of memory");
-		goto out;
-	}
-	/* A row is a stack: bound the bytes as the rows are bounded. */
-	max = (size_t)vc.max_rows * 8192;
-	if (max > (size_t)1 << 32)
-		max = (size_t)1 << 32;
-	if (clickhouse_post(ch, q.b, sql.b, sql.n, max, &ans, cause) != 0)
-		goto out;
-	rows = 0;
-	rb.p = (const unsigned char *)ans.b;
-	rb.end = rb.p + ans.n;
-	while (rb.p < rb.end && view_row(&rb, &r) == 0)
-		rows++;
-	if (rows > (uint64_t)vc.max_rows) {
-		cause_set(cause, "%s: the selection has more than %lld stacks "
-		    "(max_rows=); narrow where= or the time range", in->path,
-		    vc.max_rows);
-		goto out;
-	}
-	if ((p = view_build(&ans, in->path, opts, cause)) == NULL)
-		goto out;
-	if ((ve = calloc(1, sizeof *ve)) == NULL) {
-		profile_free(p);
-		p = NULL;
-		cause_set(cause, "out of memory");
-		goto out;
-	}
-	/*
-	 * The extra marks the profile as one the processed-profile cache
-	 * must not keep: the data changes while the file does not.
-	 */
-	ve->dev = st.st_dev;
-	ve->ino = st.st_ino;
-	ve->size = st.st_size;
-	ve->mtime = st.st_mtim;
-	ve->loaded = now;
-	ve->refresh = vc.refresh;
-	p->extra = ve;
-	p->extra_free = free;
+	r = 0;
 out:
 	if (password != NULL) {
 		explicit_bzero(password, strlen(password));
 		free(password);
 	}
-	free(why);
-	clickhouse_free(ch);
-	clickhouse_buf_free(&sql);
-	clickhouse_buf_free(&q);
-	clickhouse_buf_free(&ans);
-	view_conf_free(&vc);
+	return (r);
+}
+
+/* Load a view, narrowed or not: the profile with its extra. */
+static struct profile *
+view_load_narrow(struct view_state *st, struct view_narrow *narrow,
+    char *text, long long deadline, int root, int *status, char **cause)
+{
+	struct view_query	 vq;
+	struct view_extra	*ve;
+	struct profile		*p;
+
+	memset(&vq, 0, sizeof vq);
+	vq.ch = st->ch;
+	vq.conf = &st->conf;
+	vq.narrow = narrow;
+	vq.now = st->loaded;
+	vq.deadline = deadline;
+	vq.path = st->path;
+	vq.max_nodes = st->max_nodes;
+	if ((ve = calloc(1, sizeof *ve)) == NULL) {
+		*status = 500;
+		cause_set(cause, "out of memory");
+		return (NULL);
+	}
+	if ((p = view_query_profile(&vq, &ve->summary, status, cause)) ==
+	    NULL) {
+		free(ve);
+		return (NULL);
+	}
+	/*
+	 * The file's own view has its labels from the load, which may
+	 * take its time; a narrowing asks when its summary page does.
+	 */
+	if (root && view_query_labels(&vq, &ve->summary, status, cause) ==
+	    -1) {
+		view_summary_clear(&ve->summary);
+		free(ve);
+		profile_free(p);
+		return (NULL);
+	}
+	/*
+	 * The extra also marks the profile as one the processed-profile
+	 * cache must not keep: the data changes while the file does not.
+	 */
+	ve->st = st;
+	st->refs++;
+	ve->root = root;
+	if (narrow != NULL) {
+		ve->narrow = *narrow;
+		memset(narrow, 0, sizeof *narrow);
+		ve->narrow_text = text;
+	}
+	p->extra = ve;
+	p->extra_free = view_extra_free;
 	return (p);
+}
+
+static struct profile *
+view_load(struct input *in, const struct reader_options *opts, char **cause)
+{
+	struct view_state	*st;
+	struct profile		*p = NULL;
+	struct stat		 st_file;
+	int			 status;
+
+	if (fstat(in->fd, &st_file) == -1) {
+		cause_set(cause, "%s: %s", in->path, strerror(errno));
+		return (NULL);
+	}
+	if ((st = calloc(1, sizeof *st)) == NULL ||
+	    (st->path = strdup(in->path)) == NULL) {
+		free(st);
+		cause_set(cause, "out of memory");
+		return (NULL);
+	}
+	st->refs = 1;
+	st->loaded = time(NULL);
+	st->max_nodes = opts->max_nodes;
+	st->dev = st_file.st_dev;
+	st->ino = st_file.st_ino;
+	st->size = st_file.st_size;
+	st->mtime = st_file.st_mtim;
+	if (view_conf_parse(in, &st->conf, cause) == 0 &&
+	    view_connect(st, in->path, cause) == 0)
+		p = view_load_narrow(st, NULL, NULL, 0, 1, &status, cause);
+	view_state_unref(st);
+	return (p);
+}
+
+/*
+ * The view p narrowed by a query (select: a selector, or NULL or "";
+ * from and to: Unix seconds, 0 for none), ANDed with the view file's
+ * selection: p itself when nothing narrows it. The profile stays the
+ * view's (kept among its last VIEW_MEMO narrowings) and lives as long
+ * as p, at least until the next narrowing. NULL with *status (400 for
+ * a bad selector or a profile that is not a view, 503 for ClickHouse
+ * or the query's time) and *cause.
+ */
+const struct profile *
+reader_view_select(const struct profile *p, const char *select,
+    int64_t from, int64_t to, struct cost *cost, int *status, char **cause)
+{
+	struct view_extra	*ve, *root;
+	struct view_narrow	 narrow;
+	struct view_memo	*m, *lru;
+	struct profile		*np;
+	char			*key = NULL, *text = NULL;
+	size_t			 i;
+
+	if (select == NULL)
+		select = "";
+	if (*select == '\0' && from == 0 && to == 0)
+		return (p);
+	if ((ve = view_extra_of(p)) == NULL) {
+		*status = 400;
+		cause_set(cause, "select=, from_time= and to_time= narrow "
+		    "view files only (deepq-clickhouse(7))");
+		return (NULL);
+	}
+	if (to != 0 && from >= to) {
+		*status = 400;
+		cause_set(cause, "from_time= must come before to_time=");
+		return (NULL);
+	}
+	/* A narrowing starts from the file's view, whichever p is. */
+	root = ve;
+	if (!ve->root) {
+		*status = 400;
+		cause_set(cause, "a narrowed view cannot be narrowed again");
+		return (NULL);
+	}
+	if (asprintf(&key, "%s\n%lld\n%lld", select, (long long)from,
+	    (long long)to) == -1) {
+		*status = 500;
+		cause_set(cause, "out of memory");
+		return (NULL);
+	}
+	lru = &root->memo[0];
+	for (i = 0; i < VIEW_MEMO; i++) {
+		m = &root->memo[i];
+		if (m->key != NULL && strcmp(m->key, key) == 0) {
+			m->used = ++root->tick;
+			free(key);
+			return (m->p);
+		}
+		if (m->used < lru->used)
+			lru = m;
+	}
+	memset(&narrow, 0, sizeof narrow);
+	narrow.from = (time_t)from;
+	narrow.to = (time_t)to;
+	if (*select != '\0' && ((narrow.select = selector_parse(select,
+	    cause)) == NULL || (text = strdup(select)) == NULL)) {
+		*status = narrow.select == NULL ? 400 : 500;
+		if (narrow.select != NULL)
+			cause_set(cause, "out of memory");
+		selector_free(narrow.select);
+		free(key);
+		return (NULL);
+	}
+	np = view_load_narrow(root->st, &narrow, text, cost != NULL ?
+	    cost->deadline : 0, 0, status, cause);
+	if (np == NULL) {
+		selector_free(narrow.select);
+		free(text);
+		free(key);
+		if (*status == 503 && cost != NULL && cost_check(cost) == -1) {
+			free(*cause);
+			*cause = cost_message(cost);
+		}
+		return (NULL);
+	}
+	free(lru->key);
+	profile_free(lru->p);
+	lru->key = key;
+	lru->p = np;
+	lru->used = ++root->tick;
+	if (p->source != NULL)
+		np->source = strdup(p->source);
+	return (np);
+}
+
+/* The query context of a loaded view, with a query's deadline. */
+static void
+view_query_of(const struct view_extra *ve, struct cost *cost,
+    struct view_query *vq)
+{
+	memset(vq, 0, sizeof *vq);
+	vq->ch = ve->st->ch;
+	vq->conf = &ve->st->conf;
+	vq->narrow = ve->root ? NULL : &ve->narrow;
+	vq->now = ve->st->loaded;
+	vq->deadline = cost != NULL ? cost->deadline : 0;
+	vq->path = ve->st->path;
+	vq->max_nodes = ve->st->max_nodes;
+}
+
+/*
+ * Ask for the labels of a loaded view if no page has yet (its summary
+ * page shows them): 0, also for any other profile; -1 with *status and
+ * *cause.
+ */
+int
+reader_view_labels(const struct profile *p, struct cost *cost, int *status,
+    char **cause)
+{
+	struct view_extra	*ve;
+	struct view_query	 vq;
+
+	if ((ve = view_extra_of(p)) == NULL || ve->summary.labelled)
+		return (0);
+	view_query_of(ve, cost, &vq);
+	if (view_query_labels(&vq, &ve->summary, status, cause) == -1) {
+		if (*status == 503 && cost != NULL && cost_check(cost) == -1) {
+			free(*cause);
+			*cause = cost_message(cost);
+		}
+		return (-1);
+	}
+	return (0);
+}
+
+/*
+ * Would answering q about p wait on ClickHouse (cmd=series, a narrowing
+ * not kept, a narrowed base, a narrowing's labels)? The server gives
+ * such a query to a worker at once, so that no other waits on it.
+ */
+int
+reader_view_remote(const struct profile *p, const struct query *q)
+{
+	struct view_extra	*ve;
+	char			*key;
+	size_t			 i;
+	int			 kept = 0;
+
+	if ((ve = view_extra_of(p)) == NULL)
+		return (0);
+	if (q->cmd == CMD_SERIES || *q->base_select != '\0' ||
+	    q->base_from_time != 0 || q->base_to_time != 0)
+		return (1);
+	if (*q->select == '\0' && q->from_time == 0 && q->to_time == 0)
+		return (0);
+	if (asprintf(&key, "%s\n%lld\n%lld", q->select,
+	    (long long)q->from_time, (long long)q->to_time) == -1)
+		return (1);
+	for (i = 0; i < VIEW_MEMO; i++) {
+		if (ve->memo[i].key != NULL &&
+		    strcmp(ve->memo[i].key, key) == 0)
+			kept = q->cmd != CMD_MENU ||
+			    view_extra_of(ve->memo[i].p)->summary.labelled;
+	}
+	free(key);
+	return (!kept);
+}
+
+/* What a loaded view shows of itself: -1 for any other profile. */
+int
+reader_view_info(const struct profile *p, struct reader_view_info *vi)
+{
+	struct view_extra	*ve;
+
+	memset(vi, 0, sizeof *vi);
+	if ((ve = view_extra_of(p)) == NULL)
+		return (-1);
+	vi->summary = &ve->summary;
+	vi->select = ve->st->conf.select_text;
+	vi->where = ve->st->conf.where;
+	vi->narrow = ve->narrow_text;
+	vi->from = ve->narrow.from;
+	vi->to = ve->narrow.to;
+	return (0);
+}
+
+/*
+ * Function func's share of each of p's metrics per step seconds across
+ * the view p (as narrowed), with the first times of each value of the
+ * label marker (or NULL). 0 with *out, or -1 with *status and *cause.
+ */
+int
+reader_view_series(const struct profile *p, uint32_t func, long long step,
+    const char *marker, struct cost *cost, struct view_series **out,
+    int *status, char **cause)
+{
+	struct view_extra	*ve;
+	struct view_query	 vq;
+	const char		*metrics[PROFILE_MAX_METRICS];
+	size_t			 i;
+
+	if ((ve = view_extra_of(p)) == NULL) {
+		*status = 400;
+		cause_set(cause, "cmd=series reads view files only "
+		    "(deepq-clickhouse(7))");
+		return (-1);
+	}
+	for (i = 0; i < p->nmetrics; i++)
+		metrics[i] = p->metrics[i].name;
+	view_query_of(ve, cost, &vq);
+	if (view_query_series(&vq, profile_func_name(p, func),
+	    profile_func_module(p, func), step, marker, &ve->summary, metrics,
+	    p->nmetrics, out, status, cause) == -1) {
+		if (*status == 503 && cost != NULL && cost_check(cost) == -1) {
+			free(*cause);
+			*cause = cost_message(cost);
+		}
+		return (-1);
+	}
+	return (0);
 }
 
 /*
@@ -700,17 +750,19 @@ const char *
 reader_view_stale(const struct profile *p, const char *path)
 {
 	const struct view_extra	*ve;
-	struct stat		 st;
+	const struct view_state	*st;
+	struct stat		 sb;
 
-	if (p == NULL || p->format == NULL || strcmp(p->format, "view") != 0 ||
-	    (ve = p->extra) == NULL)
+	if ((ve = view_extra_of(p)) == NULL || !ve->root)
 		return (NULL);
-	if (ve->refresh > 0 && time(NULL) - ve->loaded >= ve->refresh)
+	st = ve->st;
+	if (st->conf.refresh > 0 && time(NULL) - st->loaded >=
+	    st->conf.refresh)
 		return ("view refresh interval");
-	if (path != NULL && (stat(path, &st) == -1 || st.st_dev != ve->dev ||
-	    st.st_ino != ve->ino || st.st_size != ve->size ||
-	    st.st_mtim.tv_sec != ve->mtime.tv_sec ||
-	    st.st_mtim.tv_nsec != ve->mtime.tv_nsec))
+	if (path != NULL && (stat(path, &sb) == -1 || sb.st_dev != st->dev ||
+	    sb.st_ino != st->ino || sb.st_size != st->size ||
+	    sb.st_mtim.tv_sec != st->mtime.tv_sec ||
+	    sb.st_mtim.tv_nsec != st->mtime.tv_nsec))
 		return ("view file changed");
 	return (NULL);
 }

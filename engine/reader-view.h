@@ -19,35 +19,49 @@
 
 /*
  * View files (deepq-clickhouse(7)): a small text file naming a
- * ClickHouse table and a selection, loaded by sending ClickHouse one
- * aggregate query. The schema is the one deepq ingest writes.
+ * ClickHouse table and a selection, loaded by sending ClickHouse an
+ * aggregate query (view-query.c), in the schema of view-schema.h. A
+ * loaded view keeps what it needs to ask again: a query's select=,
+ * from_time= and to_time= narrow it (reader_view_select, the last few
+ * narrowings kept), and cmd=series asks for a function's share over
+ * time (reader_view_series).
  */
 
 #include <sys/types.h>
 #include <sys/stat.h>
 
-struct profile;
+#include <stdint.h>
+#include <time.h>
 
-/* The table deepq ingest creates; %s is database.table. */
-#define READER_VIEW_SCHEMA \
-	"CREATE TABLE IF NOT EXISTS %s (\n" \
-	"  ts DateTime,\n" \
-	"  labels Array(String),\n" \
-	"  profile_id UInt64,\n" \
-	"  metric String,\n" \
-	"  metric_index UInt8,\n" \
-	"  unit String,\n" \
-	"  rate Float64,\n" \
-	"  stack_id UInt64,\n" \
-	"  stack_func Array(String),\n" \
-	"  stack_module Array(String),\n" \
-	"  value Int64\n" \
-	") ENGINE = MergeTree\n" \
-	"PARTITION BY toYYYYMM(ts)\n" \
-	"ORDER BY (labels, ts, profile_id, metric, stack_id)"
+#include "view-query.h"
+
+struct cost;
+struct profile;
+struct query;
+
+/* What a loaded view shows of itself (the summary page). */
+struct reader_view_info {
+	const struct view_summary *summary;
+	const char	*select;	/* the file's select=, or NULL */
+	const char	*where;		/* the file's where=, or NULL */
+	const char	*narrow;	/* the query's select=, or NULL */
+	time_t		 from, to;	/* the query's, 0 = none */
+};
 
 int		 reader_view_file(const char *);
 const char	*reader_view_stale(const struct profile *, const char *);
 int		 reader_view_unavailable(const char *);
+int		 reader_view_info(const struct profile *,
+		     struct reader_view_info *);
+int		 reader_view_labels(const struct profile *, struct cost *,
+		     int *, char **);
+int		 reader_view_remote(const struct profile *,
+		     const struct query *);
+const struct profile *reader_view_select(const struct profile *,
+		     const char *, int64_t, int64_t, struct cost *, int *,
+		     char **);
+int		 reader_view_series(const struct profile *, uint32_t,
+		     long long, const char *, struct cost *,
+		     struct view_series **, int *, char **);
 
 #endif /* READER_VIEW_H */

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <jansson.h>
 
@@ -52,11 +53,9 @@ static void	html_switch(struct outbuf *, const struct display_block *,
 		    const struct render_context *);
 static void	html_compare(struct outbuf *, const struct display_block *,
 		    const struct render_context *, const struct query *);
+static void	html_chart(struct outbuf *, const struct display_chart *);
 
 const struct renderer render_html = {
-	.name = "html",
-	.content_type = "text/html; charset=utf-8",
-	.needs_display = 1,
 	.render = html_render,
 };
 
@@ -383,6 +382,105 @@ html_switch(struct outbuf *ob, const struct display_block *b,
 	outbuf_puts(ob, "</nav>\n");
 }
 
+#define CHART_W		800	/* the chart's size in pixels */
+#define CHART_H		260
+#define CHART_L		56	/* margins: room for the axes' labels */
+#define CHART_R		16
+#define CHART_T		16
+#define CHART_B		40
+
+/* A time as "2026-11-25 10:00" UTC. */
+static void
+html_chart_time(struct outbuf *ob, int64_t t)
+{
+	struct tm	 tm;
+	time_t		 tt = (time_t)t;
+	char		 buf[32];
+
+	if (gmtime_r(&tt, &tm) == NULL ||
+	    strftime(buf, sizeof buf, "%Y-%m-%d %H:%M", &tm) == 0)
+		snprintf(buf, sizeof buf, "@%lld", (long long)t);
+	outbuf_puts(ob, buf);
+}
+
+/*
+ * A display_chart as an inline SVG: the two lines as polylines over a
+ * time axis, a share axis from 0 to the highest point, each mark a
+ * dashed vertical line with its text. Classes for deepq.css; the
+ * presentation attributes draw it without the style sheet too.
+ */
+static void
+html_chart(struct outbuf *ob, const struct display_chart *c)
+{
+	static const char *const colour[2] = { "#c0392b", "#2471a3" };
+	double		 ymax = 0, px, py, x0, x1;
+	size_t		 i, k;
+	int		 w = CHART_W - CHART_L - CHART_R;
+	int		 h = CHART_H - CHART_T - CHART_B;
+
+	if (c == NULL || c->n == 0)
+		return;
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < c->n; i++)
+			if (c->y[k][i] > ymax)
+				ymax = c->y[k][i];
+	ymax = ymax <= 0 ? 0.01 : ymax * 1.05;
+	x0 = (double)c->x[0];
+	x1 = c->n > 1 ? (double)c->x[c->n - 1] : x0 + 1;
+	outbuf_printf(ob, "<figure class=\"chart\"><svg "
+	    "xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
+	    "height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" "
+	    "aria-label=\"share over time\">\n", CHART_W, CHART_H, CHART_W,
+	    CHART_H);
+	outbuf_printf(ob, "<g class=\"axis\" stroke=\"#888\" fill=\"none\">"
+	    "<path d=\"M%d %d V%d H%d\"/></g>\n", CHART_L, CHART_T,
+	    CHART_T + h, CHART_L + w);
+	outbuf_printf(ob, "<g class=\"ticks\" font-size=\"11\" "
+	    "fill=\"#444\"><text x=\"%d\" y=\"%d\" "
+	    "text-anchor=\"end\">%.4g%%</text><text x=\"%d\" y=\"%d\" "
+	    "text-anchor=\"end\">0%%</text>", CHART_L - 4, CHART_T + 4,
+	    ymax * 100, CHART_L - 4, CHART_T + h);
+	outbuf_printf(ob, "<text x=\"%d\" y=\"%d\">", CHART_L,
+	    CHART_T + h + 16);
+	html_chart_time(ob, c->x[0]);
+	outbuf_printf(ob, "</text><text x=\"%d\" y=\"%d\" "
+	    "text-anchor=\"end\">", CHART_L + w, CHART_T + h + 16);
+	html_chart_time(ob, c->x[c->n - 1]);
+	outbuf_puts(ob, " UTC</text></g>\n");
+	for (i = 0; i < c->nmarks; i++) {
+		if (c->mx[i] < c->x[0] || c->mx[i] > c->x[c->n - 1])
+			continue;
+		px = CHART_L + w * ((double)c->mx[i] - x0) / (x1 - x0);
+		outbuf_printf(ob, "<g class=\"mark\"><title>");
+		html_chart_time(ob, c->mx[i]);
+		outbuf_puts(ob, ": ");
+		html_escape(ob, c->mtext[i] ? c->mtext[i] : "");
+		outbuf_printf(ob, "</title><line x1=\"%.1f\" x2=\"%.1f\" "
+		    "y1=\"%d\" y2=\"%d\" stroke=\"#777\" "
+		    "stroke-dasharray=\"4 3\"/><text x=\"%.1f\" y=\"%d\" "
+		    "font-size=\"11\" fill=\"#444\">", px, px, CHART_T,
+		    CHART_T + h, px + 3, CHART_T + 10 + (int)(i % 3) * 12);
+		html_escape(ob, c->mtext[i] ? c->mtext[i] : "");
+		outbuf_puts(ob, "</text></g>\n");
+	}
+	for (k = 0; k < 2; k++) {
+		outbuf_printf(ob, "<polyline class=\"line%zu\" fill=\"none\" "
+		    "stroke=\"%s\" stroke-width=\"2\" points=\"", k,
+		    colour[k]);
+		for (i = 0; i < c->n; i++) {
+			px = CHART_L + w * ((double)c->x[i] - x0) / (x1 - x0);
+			py = CHART_T + h - h * c->y[k][i] / ymax;
+			outbuf_printf(ob, "%s%.1f,%.1f", i ? " " : "", px, py);
+		}
+		outbuf_printf(ob, "\"/><text x=\"%d\" y=\"%d\" "
+		    "font-size=\"12\" fill=\"%s\">", CHART_L + 8 + (int)k *
+		    160, CHART_T + h + 32, colour[k]);
+		html_escape(ob, c->name[k] ? c->name[k] : "");
+		outbuf_puts(ob, "</text>\n");
+	}
+	outbuf_puts(ob, "</svg></figure>\n");
+}
+
 static int
 html_render(struct outbuf *ob, const json_t *j, const struct display *d,
     const struct render_context *ctx)
@@ -445,6 +543,9 @@ html_render(struct outbuf *ob, const json_t *j, const struct display *d,
 			break;
 		case DISPLAY_COMPARE:
 			html_compare(ob, b, ctx, d->self);
+			break;
+		case DISPLAY_CHART:
+			html_chart(ob, b->chart);
 			break;
 		case DISPLAY_FLAME:
 			/* Drawn from the report's JSON. */

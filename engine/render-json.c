@@ -32,9 +32,6 @@ static int	json_render(struct outbuf *, const json_t *,
 static int	json_put(const char *, size_t, void *);
 
 const struct renderer render_json = {
-	.name = "json",
-	.content_type = "application/json",
-	.needs_display = 0,
 	.render = json_render,
 };
 

@@ -30,6 +30,7 @@
 #include "query.h"
 #include "render.h"
 #include "report.h"
+#include "svgdoc.h"
 
 /*
  * format=svg: a cmd=flame report drawn as a self-contained interactive
@@ -56,9 +57,6 @@
 
 static int	svg_render(struct outbuf *, const json_t *,
 		    const struct display *, const struct render_context *);
-static int	svg_error(struct outbuf *, int, const char *,
-		    const struct render_context *);
-static void	svg_begin(struct outbuf *, int, int, const char *);
 static void	svg_color(struct outbuf *, const char *, const char *,
 		    const char *);
 static void	svg_diff_color(struct outbuf *, int64_t, int64_t);
@@ -67,11 +65,7 @@ static void	svg_capped(struct outbuf *, const char *, size_t, const char *);
 static uint32_t	svg_hash(const char *, uint32_t);
 
 const struct renderer render_svg = {
-	.name = "svg",
-	.content_type = "image/svg+xml",
-	.needs_display = 0,
 	.render = svg_render,
-	.error = svg_error,
 };
 
 /* The interactive part; constant, so nothing from a profile reaches it. */
@@ -320,31 +314,6 @@ svg_fitted(struct outbuf *ob, const char *s, double w)
 	svg_capped(ob, s, cut, "..");
 }
 
-static void
-svg_begin(struct outbuf *ob, int width, int height, const char *style)
-{
-	outbuf_printf(ob, "<?xml version=\"1.0\" encoding=\"UTF-8\" "
-	    "standalone=\"no\"?>\n"
-	    "<svg version=\"1.1\" xmlns=\"http://www.w3.org/2000/svg\" "
-	    "width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
-	    "data-style=\"%s\">\n", width, height, width, height, style);
-	outbuf_puts(ob, "<defs><linearGradient id=\"bg\" y1=\"0\" y2=\"1\" "
-	    "x1=\"0\" "
-	    "x2=\"0\"><stop stop-color=\"#eeeeee\" offset=\"5%\"/>"
-	    "<stop stop-color=\"#eeeeb0\" offset=\"95%\"/></linearGradient>"
-	    "</defs>\n<style type=\"text/css\">text{font-family:Verdana,"
-	    "sans-serif;font-size:12px;fill:#000}#title{font-size:17px;"
-	    "text-anchor:middle}#subtitle{text-anchor:middle;fill:#777}"
-	    ".ui{cursor:pointer}#frames g{cursor:pointer}#frames g:hover rect"
-	    "{stroke:#000;stroke-width:0.5}"
-	    /* Dark viewers: a dark ground, light text, frames as they are. */
-	    "@media (prefers-color-scheme:dark){#ground{fill:#16181b}"
-	    "text{fill:#e6e6e6}#subtitle{fill:#999}#frames text{fill:#000}}"
-	    "</style>\n");
-	outbuf_printf(ob, "<rect id=\"ground\" x=\"0\" y=\"0\" width=\"%d\" "
-	    "height=\"%d\" fill=\"url(#bg)\"/>\n", width, height);
-}
-
 static int
 svg_render(struct outbuf *ob, const json_t *j, const struct display *d,
     const struct render_context *ctx)
@@ -376,7 +345,7 @@ svg_render(struct outbuf *ob, const json_t *j, const struct display *d,
 	icicle = strcmp(style, "icicle") == 0;
 	height = (depth + 1) * SVG_FRAME + SVG_TOP + SVG_BOTTOM;
 	scale = total > 0 ? (width - 2.0 * SVG_XPAD) / (double)total : 0;
-	svg_begin(ob, width, height, style);
+	svgdoc_begin(ob, width, height, style);
 	outbuf_puts(ob, "<script type=\"text/ecmascript\"><![CDATA[\n");
 	outbuf_puts(ob, svg_script);
 	outbuf_puts(ob, "]]></script>\n");
@@ -477,8 +446,9 @@ svg_inline(struct outbuf *ob, const json_t *j, const struct query *q,
 	const char	*style = json_string_value(json_object_get(j, "style"));
 	const char	*palette = json_string_value(json_object_get(j,
 			    "palette"));
-	const char	*name, *module, *cur, *v[1];
+	const char	*name, *module, *cur;
 	struct query_tmpl tfunc, tt;
+	struct query	 vf, vt;
 	char		 key[16], *num, *pct, *link, *item = NULL, *pathbuf = NULL;
 	int64_t		 total = json_integer_value(json_object_get(j,
 			    "total")), x, w;
@@ -498,13 +468,16 @@ svg_inline(struct outbuf *ob, const json_t *j, const struct query *q,
 	if (!json_is_array(frames) || style == NULL || palette == NULL ||
 	    q == NULL)
 		goto done;
+	/* The links of a frame: its function's page, and its pushes. */
+	report_view(&vf, q, CMD_FUNC);
 	/* Frames come depth first (not a chart's): path[d] is d's function. */
 	if ((path = calloc((size_t)depth + 2, sizeof *path)) == NULL ||
 	    (pathbuf = malloc(((size_t)depth + 2) * 11 + 1)) == NULL ||
-	    report_goto_tmpl(&tfunc, q, "func", QUERY_FUNC, 1) == -1 ||
-	    query_tmpl_init(&tt, q, NULL, 0, QUERY_T, 1) == -1)
+	    query_tmpl_init(&tfunc, &vf, QUERY_FUNC, 1) == -1 ||
+	    query_tmpl_init(&tt, q, QUERY_T, 1) == -1)
 		goto done;
-	cur = query_str(q, QUERY_T);
+	cur = q->t;
+	vt = *q;
 	icicle = strcmp(style, "icicle") == 0;
 	chart = strcmp(style, "chart") == 0;
 	height = (depth + 1) * SVG_FRAME + 4;
@@ -537,8 +510,8 @@ svg_inline(struct outbuf *ob, const json_t *j, const struct query *q,
 		outbuf_puts(ob, "<a");
 		if (dep > 0 && dep <= depth) {
 			snprintf(key, sizeof key, "%u", func);
-			v[0] = key;
-			if ((link = query_tmpl_fill(&tfunc, v)) == NULL)
+			vf.func = key;
+			if ((link = query_tmpl_fill(&tfunc, &vf)) == NULL)
 				goto done;
 			outbuf_puts(ob, " href=\"");
 			escape_xml(ob, link_base);
@@ -562,8 +535,8 @@ svg_inline(struct outbuf *ob, const json_t *j, const struct query *q,
 					item = NULL;
 					goto done;
 				}
-				v[0] = item;
-				if ((link = query_tmpl_fill(&tt, v)) == NULL)
+				vt.t = item;
+				if ((link = query_tmpl_fill(&tt, &vt)) == NULL)
 					goto done;
 				outbuf_printf(ob, " data-%s=\"", k == 0 ?
 				    "zoom" : k == 1 ? "focus" : "merge");
@@ -614,16 +587,4 @@ done:
 	query_tmpl_clear(&tfunc);
 	query_tmpl_clear(&tt);
 	return (r);
-}
-
-/* An error as a small SVG, so an <img> or a viewer shows the reason. */
-static int
-svg_error(struct outbuf *ob, int status, const char *message,
-    const struct render_context *ctx)
-{
-	svg_begin(ob, 800, 60, "error");
-	outbuf_printf(ob, "<text x=\"10\" y=\"35\">Error %d: ", status);
-	escape_xml(ob, message);
-	outbuf_puts(ob, "</text>\n</svg>\n");
-	return (outbuf_failed(ob));
 }

@@ -29,7 +29,9 @@
 /*
  * format=text: a display as plain text for terminals and scripts. Tables
  * are aligned in columns (widths counted in code points), tree cells are
- * indented two spaces a level; links are not shown.
+ * indented two spaces a level. Links are not shown, nor the blocks that
+ * are only links or controls (menus, switches, paging, preferences, forms)
+ * and a heading over nothing else: a terminal cannot follow them.
  */
 
 static int	text_render(struct outbuf *, const json_t *,
@@ -39,11 +41,9 @@ static void	text_cell(struct outbuf *, const struct display_cell *, size_t,
 		    int);
 static int	text_table(struct outbuf *, const struct display_block *);
 static void	text_clean(struct outbuf *, const char *);
+static int	text_shown(const struct display *, size_t);
 
 const struct renderer render_text = {
-	.name = "text",
-	.content_type = "text/plain; charset=utf-8",
-	.needs_display = 1,
 	.render = text_render,
 };
 
@@ -175,6 +175,35 @@ text_table(struct outbuf *ob, const struct display_block *b)
 	return (0);
 }
 
+/* Does block i print anything (see the top of this file)? */
+static int
+text_shown(const struct display *d, size_t i)
+{
+	const struct display_block	*b = &d->blocks[i];
+	size_t				 n;
+
+	switch (b->kind) {
+	case DISPLAY_TEXT:
+		/* A label of the links that follow ("Transform f:"). */
+		n = strlen(b->text);
+		return (!(n > 0 && b->text[n - 1] == ':' &&
+		    i + 1 < d->nblocks &&
+		    d->blocks[i + 1].kind == DISPLAY_LINKS));
+	case DISPLAY_TABLE:
+	case DISPLAY_CRUMBS:
+		return (1);
+	case DISPLAY_HEADING:
+		for (i++; i < d->nblocks &&
+		    d->blocks[i].kind != DISPLAY_HEADING; i++) {
+			if (text_shown(d, i))
+				return (1);
+		}
+		return (0);
+	default:
+		return (0);
+	}
+}
+
 static int
 text_render(struct outbuf *ob, const json_t *j, const struct display *d,
     const struct render_context *ctx)
@@ -189,10 +218,7 @@ text_render(struct outbuf *ob, const json_t *j, const struct display *d,
 	outbuf_putc(ob, '\n');
 	for (i = 0; i < d->nblocks; i++) {
 		b = &d->blocks[i];
-		/* The pages' controls: switches, the flame, the forms. */
-		if ((b->kind == DISPLAY_LINKS && b->text != NULL) ||
-		    b->kind == DISPLAY_FLAME || b->kind == DISPLAY_COMPARE ||
-		    b->kind == DISPLAY_TIMELINE)
+		if (!text_shown(d, i))
 			continue;
 		outbuf_putc(ob, '\n');
 		switch (b->kind) {
@@ -207,21 +233,16 @@ text_render(struct outbuf *ob, const json_t *j, const struct display *d,
 			text_clean(ob, b->text);
 			outbuf_putc(ob, '\n');
 			break;
-		case DISPLAY_LINKS:
-			for (k = 0; k < b->nrows; k++) {
-				outbuf_puts(ob, "  - ");
-				text_clean(ob, b->cells[k].text);
-				outbuf_putc(ob, '\n');
-			}
-			break;
 		case DISPLAY_TABLE:
 			if (text_table(ob, b) == -1)
 				return (-1);
 			break;
+		case DISPLAY_LINKS:
 		case DISPLAY_FORM:
 		case DISPLAY_FLAME:
 		case DISPLAY_COMPARE:
 		case DISPLAY_TIMELINE:
+		case DISPLAY_CHART:
 			break;
 		case DISPLAY_CRUMBS:
 			outbuf_puts(ob, "Transforms: ");

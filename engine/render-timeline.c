@@ -67,7 +67,7 @@ static void	rt_ruler(struct outbuf *, double, double, int, int,
 		    const char *);
 static int	rt_container(struct outbuf *, const json_t *,
 		    const struct query *, const char *, const char *,
-		    const char *, int);
+		    enum catalog_cmd, int);
 static int	rt_timeline(struct outbuf *, const json_t *,
 		    const struct query *, const char *);
 static int	rt_heatmap(struct outbuf *, const json_t *,
@@ -153,15 +153,14 @@ rt_ruler(struct outbuf *ob, double t0, double t1, int width, int y,
  */
 static int
 rt_container(struct outbuf *ob, const json_t *j, const struct query *q,
-    const char *link_base, const char *cls, const char *cmd, int width)
+    const char *link_base, const char *cls, enum catalog_cmd cmd, int width)
 {
 	const json_t	*view = json_object_get(j, "view");
 	struct query_tmpl t;
-	struct query_edit ed[1];
+	struct query	 w = *q;
 
-	ed[0].key = QUERY_CMD;
-	ed[0].value = cmd;
-	if (query_tmpl_init(&t, q, ed, 1, QUERY_RANGE, 1) == -1) {
+	w.cmd = cmd;
+	if (query_tmpl_init(&t, &w, QUERY_RANGE, 1) == -1) {
 		query_tmpl_clear(&t);
 		return (-1);
 	}
@@ -214,7 +213,7 @@ rt_timeline(struct outbuf *ob, const json_t *j, const struct query *q,
 	const char	*mode = json_string_value(json_object_get(
 			    json_object_get(j, "activity"), "mode"));
 	struct query_tmpl t;
-	struct query_edit ed[1];
+	struct query	 w = *q;
 	int		 width = (int)json_integer_value(json_object_get(j,
 			    "width"));
 	int		 nb = (int)json_integer_value(json_object_get(j,
@@ -226,8 +225,7 @@ rt_timeline(struct outbuf *ob, const json_t *j, const struct query *q,
 	double		 bsec = json_real_value(json_object_get(j, "bucket"));
 	double		 rate = json_real_value(json_object_get(
 			    json_object_get(j, "clock"), "rate"));
-	char		 r[64], *link, a[32], b[32];
-	const char	*v[1];
+	char		*link, a[32], b[32];
 	size_t		 i, n;
 	int64_t		 x;
 
@@ -247,13 +245,12 @@ rt_timeline(struct outbuf *ob, const json_t *j, const struct query *q,
 		}
 	}
 	scale = max > 0 ? (RT_LANE - 2) / max : 0;
-	if (rt_container(ob, j, q, link_base, "tl", "timeline", width) == -1)
+	if (rt_container(ob, j, q, link_base, "tl", CMD_TIMELINE, width) == -1)
 		return (-1);
 
 	/* The ruler, a link a bucket: plain links narrow the window. */
-	ed[0].key = QUERY_CMD;
-	ed[0].value = "timeline";
-	if (query_tmpl_init(&t, q, ed, 1, QUERY_RANGE, 1) == -1) {
+	w.cmd = CMD_TIMELINE;
+	if (query_tmpl_init(&t, &w, QUERY_RANGE, 1) == -1) {
 		query_tmpl_clear(&t);
 		return (-1);
 	}
@@ -276,9 +273,10 @@ rt_timeline(struct outbuf *ob, const json_t *j, const struct query *q,
 			b[strlen(b) - 1] = '\0';
 		if (strcmp(a, b) == 0 || (a[0] == '-'))
 			continue;
-		snprintf(r, sizeof r, "%s,%s", a, b);
-		v[0] = r;
-		if ((link = query_tmpl_fill(&t, v)) == NULL)
+		/* A range range= refuses makes no link (query_tmpl_fill). */
+		w.range[0] = strtod(a, NULL);
+		w.range[1] = strtod(b, NULL);
+		if ((link = query_tmpl_fill(&t, &w)) == NULL)
 			continue;
 		outbuf_puts(ob, "<a href=\"");
 		rt_escape(ob, link_base);
@@ -407,10 +405,9 @@ rt_heatmap(struct outbuf *ob, const json_t *j, const struct query *q,
 	double		 max = (double)json_integer_value(json_object_get(j,
 			    "max"));
 	struct query_tmpl t;
-	struct query_edit ed[1];
+	struct query	 w = *q;
 	int		 cw, ch = 8, width, height, col, row, level, lv;
 	char		 r[64], *link;
-	const char	*v[1];
 	size_t		 i;
 	/* White to dark red, as FlameScope shades. */
 	static const char *const shade[] = { "#fee5d9", "#fcbba1", "#fc9272",
@@ -421,10 +418,9 @@ rt_heatmap(struct outbuf *ob, const json_t *j, const struct query *q,
 	cw = cols > 60 ? 10 : 1200 / cols > 40 ? 40 : 1200 / cols;
 	width = cols * cw;
 	height = rows * ch;
-	ed[0].key = QUERY_CMD;
-	ed[0].value = "heatmap";
-	if (rt_container(ob, j, q, link_base, "hm", "timeline", width) == -1 ||
-	    query_tmpl_init(&t, q, ed, 1, QUERY_RANGE, 1) == -1) {
+	w.cmd = CMD_HEATMAP;
+	if (rt_container(ob, j, q, link_base, "hm", CMD_TIMELINE, width) ==
+	    -1 || query_tmpl_init(&t, &w, QUERY_RANGE, 1) == -1) {
 		query_tmpl_clear(&t);
 		return (-1);
 	}
@@ -440,8 +436,10 @@ rt_heatmap(struct outbuf *ob, const json_t *j, const struct query *q,
 		    c0 + (col + 1) * cs);
 		if (strchr(r, 'e') != NULL)
 			continue;
-		v[0] = r;
-		if ((link = query_tmpl_fill(&t, v)) == NULL)
+		/* The printed form's values, so the link reads as before. */
+		w.range[0] = strtod(r, NULL);
+		w.range[1] = strtod(strchr(r, ',') + 1, NULL);
+		if ((link = query_tmpl_fill(&t, &w)) == NULL)
 			continue;
 		outbuf_puts(ob, "<a href=\"");
 		rt_escape(ob, link_base);
@@ -509,6 +507,7 @@ rt_chart(struct outbuf *ob, const json_t *j, const struct query *q,
 	const char	*axis = json_string_value(json_object_get(j, "axis"));
 	const char	*name;
 	struct query_tmpl tf;
+	struct query	 vf;
 	int		 width = (int)json_integer_value(json_object_get(j,
 			    "width"));
 	int		 depth, dep, height;
@@ -516,14 +515,14 @@ rt_chart(struct outbuf *ob, const json_t *j, const struct query *q,
 	double		 t1 = json_real_value(json_array_get(view, 1));
 	double		 x, w, fx, fw, px = t1 > t0 ? width / (t1 - t0) : 0;
 	char		 key[16], *link;
-	const char	*v[1];
 	size_t		 i, k, chars;
 
 	if (axis == NULL || width <= 0 || !json_is_array(lanes))
 		return (-1);
-	if (rt_container(ob, j, q, link_base, "tl", "flame", width) == -1)
+	if (rt_container(ob, j, q, link_base, "tl", CMD_FLAME, width) == -1)
 		return (-1);
-	if (report_goto_tmpl(&tf, q, "func", QUERY_FUNC, 1) == -1) {
+	report_view(&vf, q, CMD_FUNC);
+	if (query_tmpl_init(&tf, &vf, QUERY_FUNC, 1) == -1) {
 		query_tmpl_clear(&tf);
 		return (-1);
 	}
@@ -556,8 +555,8 @@ rt_chart(struct outbuf *ob, const json_t *j, const struct query *q,
 				name = "?";
 			fx = (x - t0) * px;
 			fw = w * px;
-			v[0] = key;
-			link = query_tmpl_fill(&tf, v);
+			vf.func = key;
+			link = query_tmpl_fill(&tf, &vf);
 			if (link != NULL) {
 				outbuf_puts(ob, "<a href=\"");
 				rt_escape(ob, link_base);

@@ -25,33 +25,23 @@
 extern const struct renderer render_html;
 extern const struct renderer render_json;
 extern const struct renderer render_text;
-extern const struct renderer render_folded;
-extern const struct renderer render_callgrind;
-extern const struct renderer render_pprof;
-extern const struct renderer render_speedscope;
 extern const struct renderer render_svg;
 
-static const struct renderer *render_table[] = {
-	&render_html,
-	&render_json,
-	&render_text,
-	&render_folded,
-	&render_callgrind,
-	&render_pprof,
-	&render_speedscope,
-	&render_svg,
+/*
+ * Each format of the catalog bound to its renderer; none for the export
+ * formats, whose reports write the body (tests/unit/test-catalog.c
+ * checks both).
+ */
+static const struct renderer *const render_table[FMT_N] = {
+	[FMT_HTML] = &render_html,
+	[FMT_JSON] = &render_json,
+	[FMT_TEXT] = &render_text,
+	[FMT_SVG] = &render_svg,
 };
-#define NRENDERERS (sizeof render_table / sizeof render_table[0])
 
-/* The renderer for a format= value, or NULL. */
+/* The renderer of a format, or NULL. */
 const struct renderer *
-render_find(const char *name)
+render_find(enum catalog_fmt fmt)
 {
-	size_t	 i;
-
-	for (i = 0; i < NRENDERERS; i++) {
-		if (strcmp(render_table[i]->name, name) == 0)
-			return (render_table[i]);
-	}
-	return (NULL);
+	return ((unsigned)fmt < FMT_N ? render_table[fmt] : NULL);
 }

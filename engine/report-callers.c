@@ -67,9 +67,6 @@ static struct display *callers_display(const void *,
 static void	 callers_free(void *);
 
 const struct report_entry report_callers_entry = {
-	.name = "callers",
-	.title = "Callers",
-	.formats = "html|json|text",
 	.create = callers_create,
 	.json = callers_json,
 	.display = callers_display,
@@ -85,7 +82,6 @@ callers_create(const struct profile *p, const struct query *q,
 	struct rows_spec		 rs;
 	const struct callgraph		*g = NULL;
 	uint8_t				*in = NULL;
-	const char			*by = query_str(q, QUERY_BY);
 	uint32_t			 f;
 	int				 m, sort, sm, ds;
 
@@ -107,9 +103,9 @@ callers_create(const struct profile *p, const struct query *q,
 		goto fail;
 	t->f = f;
 	memset(&spec, 0, sizeof spec);
-	spec.callers_by = strcmp(by, "site") == 0 ? AGGREGATE_SITE :
-	    strcmp(by, "module") == 0 ? AGGREGATE_MODULE :
-	    strcmp(by, "clique") == 0 ? AGGREGATE_CLIQUE : AGGREGATE_FUNC;
+	spec.callers_by = q->by == QUERY_BY_SITE ? AGGREGATE_SITE :
+	    q->by == QUERY_BY_MODULE ? AGGREGATE_MODULE :
+	    q->by == QUERY_BY_CLIQUE ? AGGREGATE_CLIQUE : AGGREGATE_FUNC;
 	/* A call graph's only call sites are the calling functions. */
 	if (p->funcgraph != NULL && spec.callers_by == AGGREGATE_SITE)
 		spec.callers_by = AGGREGATE_FUNC;
@@ -135,8 +131,8 @@ callers_create(const struct profile *p, const struct query *q,
 	rs.metric = sm;
 	rs.diff = t->cmp ? &t->dd : NULL;
 	rs.diffsort = ds;
-	rs.from = query_int(q, QUERY_FROM);
-	rs.limit = query_int(q, QUERY_LIMIT);
+	rs.from = q->from;
+	rs.limit = q->limit;
 	if (rows_page(&t->rows, p, &t->b.callers, &rs) == -1)
 		goto nomem;
 	free(in);
@@ -171,7 +167,7 @@ callers_json(const void *v, const struct query *q)
 	json_t				*j = NULL, *fo, *a;
 	uint32_t			 f = t->f;
 
-	if ((j = report_new("callers")) == NULL ||
+	if ((j = report_new(CMD_CALLERS)) == NULL ||
 	    report_metrics(j, p, t->m) == -1 ||
 	    (fo = rows_subject_json(p, g, f, &t->b.set, t->cmp ? &t->dd :
 	    NULL)) == NULL ||
@@ -206,8 +202,8 @@ callers_display(const void *v, const struct report_notes *notes,
 	int64_t				 contexts = tr->b.set.nodes[0];
 	int64_t				 matched = tr->rows.matched;
 	size_t				 i;
-	static const char *const bys[] = { "func", "site", "module",
-	    "clique" };
+	struct query			 view = *q;
+	const char			*other;
 
 	if (asprintf(&title, "Callers of %s by %s", name,
 	    strcmp(by, "func") == 0 ? "function" : by) == -1)
@@ -222,12 +218,15 @@ callers_display(const void *v, const struct report_notes *notes,
 	link = report_func_link(q, tr->f);
 	display_link(d, l, "the function", link);
 	free(link);
-	for (i = 0; i < sizeof bys / sizeof bys[0]; i++) {
-		if (strcmp(bys[i], by) == 0)
+	/* The other groupings, from their first row. */
+	for (i = 0; (other = query_enum_name(QUERY_BY, i)) != NULL; i++) {
+		if (strcmp(other, by) == 0)
 			continue;
-		link = report_link(q, QUERY_BY, bys[i], QUERY_FROM, NULL, -1);
-		if (asprintf(&s, "by %s", strcmp(bys[i], "func") == 0 ?
-		    "function" : bys[i]) != -1) {
+		view.by = i;
+		view.from = 0;
+		link = query_format(&view);
+		if (asprintf(&s, "by %s", i == QUERY_BY_FUNC ? "function" :
+		    other) != -1) {
 			display_link(d, l, s, link);
 			free(s);
 		}

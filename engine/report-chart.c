@@ -108,10 +108,12 @@ static int	chart_walk(struct chart_result *, const int32_t *,
 		    struct cost *);
 static void	chart_budget(struct chart_result *);
 
+/*
+ * Not a row of the catalog: the code of the flame row's page and JSON
+ * for style=chart on a profile that records times (answer-query.c
+ * picks it), so cmd= keeps one name for both flame charts.
+ */
 const struct report_entry report_chart_entry = {
-	.name = "flame",
-	.title = "Flame chart",
-	.formats = "html|json",
 	.create = chart_create,
 	.json = chart_json,
 	.display = chart_display,
@@ -321,7 +323,7 @@ chart_create(const struct profile *p, const struct query *q,
 	struct chart_result	*c;
 	int32_t			*lane = NULL;
 	uint32_t		 i;
-	double			 width = (double)query_int(q, QUERY_WIDTH);
+	double			 width = (double)q->width;
 
 	if ((c = calloc(1, sizeof *c)) == NULL) {
 		report_error_set(e, 500, "out of memory");
@@ -329,9 +331,9 @@ chart_create(const struct profile *p, const struct query *q,
 	}
 	if (timeline_view_init(&c->v, p, q, ctx->cost, e) == -1)
 		goto fail;
-	c->maxdepth = (uint32_t)query_int(q, QUERY_MAXDEPTH);
-	c->minunits = (query_number(q, QUERY_MINWIDTH) > CHART_MIN_PX ?
-	    query_number(q, QUERY_MINWIDTH) : CHART_MIN_PX) *
+	c->maxdepth = (uint32_t)q->maxdepth;
+	c->minunits = (q->minwidth > CHART_MIN_PX ? q->minwidth :
+	    CHART_MIN_PX) *
 	    (double)(c->v.e - c->v.a) / width;
 	c->nlanes = c->v.nactive < CHART_LANES ? c->v.nactive : CHART_LANES;
 	if ((lane = malloc(c->v.tl->nthreads * sizeof *lane)) == NULL)
@@ -394,7 +396,7 @@ chart_json(const void *v, const struct query *q)
 	size_t				 i;
 	uint32_t			 li;
 
-	if ((j = report_new("flame")) == NULL ||
+	if ((j = report_new(CMD_FLAME)) == NULL ||
 	    json_object_set_new(j, "style", json_string("chart")) == -1 ||
 	    timeline_view_json(j, &c->v) == -1 ||
 	    (lanes = json_array()) == NULL ||
@@ -431,8 +433,7 @@ chart_json(const void *v, const struct query *q)
 				goto fail;
 		}
 	}
-	json_object_set_new(j, "width", json_integer(query_int(q,
-	    QUERY_WIDTH)));
+	json_object_set_new(j, "width", json_integer(q->width));
 	return (j);
 fail:
 	json_decref(j);
@@ -456,6 +457,7 @@ chart_display(const void *v, const struct report_notes *notes,
 	const struct chart_result	*c = v;
 	struct display			*d;
 	struct display_block		*b;
+	struct query			 w;
 	char				*s0, *s1;
 
 	(void)notes;
@@ -470,12 +472,16 @@ chart_display(const void *v, const struct report_notes *notes,
 	free(s0);
 	free(s1);
 	b = display_links(d);
-	chart_link(d, b, "Timeline", report_goto(q, "timeline", -1));
-	if (query_isset(q, QUERY_RANGE))
-		chart_link(d, b, "Whole recording", report_goto(q, "flame",
-		    QUERY_STYLE, "chart", QUERY_RANGE, NULL, -1));
-	chart_link(d, b, "Flame graph", report_goto(q, "flame", QUERY_STYLE,
-	    NULL, -1));
+	chart_link(d, b, "Timeline", report_cmd_link(q, CMD_TIMELINE));
+	report_view(&w, q, CMD_FLAME);
+	if (query_range_set(q->range)) {
+		query_key_reset(&w, QUERY_RANGE);
+		chart_link(d, b, "Whole recording", query_format(&w));
+		w.range[0] = q->range[0];
+		w.range[1] = q->range[1];
+	}
+	w.style = QUERY_STYLE_FLAME;
+	chart_link(d, b, "Flame graph", query_format(&w));
 	display_timeline(d);
 	return (d);
 }

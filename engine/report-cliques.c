@@ -95,9 +95,6 @@ static struct display *clique_display(const void *,
 static void	 clique_free(void *);
 
 const struct report_entry report_cliques_entry = {
-	.name = "cliques",
-	.title = "Cliques",
-	.formats = "html|json|text",
 	.create = cliques_create,
 	.json = cliques_json,
 	.display = cliques_display,
@@ -105,9 +102,6 @@ const struct report_entry report_cliques_entry = {
 };
 
 const struct report_entry report_clique_entry = {
-	.name = "clique",
-	.title = "Clique",
-	.formats = "html|json|text",
 	.create = clique_create,
 	.json = clique_json,
 	.display = clique_display,
@@ -128,8 +122,8 @@ cliques_create(const struct profile *p, const struct query *q,
 		return (NULL);
 	}
 	t->p = p;
-	t->from = query_int(q, QUERY_FROM);
-	t->limit = query_int(q, QUERY_LIMIT);
+	t->from = q->from;
+	t->limit = q->limit;
 	if ((m = report_metric(p, q, e)) == -1 ||
 	    (sort = report_sort(p, q, m, &sm, e)) == -1)
 		goto fail;
@@ -203,7 +197,7 @@ cliques_json(const void *v, const struct query *q)
 	uint32_t			 c;
 	int64_t				 i;
 
-	if ((j = report_new("cliques")) == NULL ||
+	if ((j = report_new(CMD_CLIQUES)) == NULL ||
 	    report_metrics(j, p, t->m) == -1 || (a = json_array()) == NULL ||
 	    json_object_set_new(j, "rows", a) == -1)
 		goto nomem;
@@ -256,7 +250,7 @@ cliques_display(const void *v, const struct report_notes *notes,
 	    COLUMNS_SORT);
 	t = display_table(d, 4 + columns_count(&c), "cliques");
 	display_head(d, t, 0, "Clique", NULL, DISPLAY_NUM);
-	s = report_link(q, QUERY_SORT, "name", QUERY_FROM, NULL, -1);
+	s = report_sort_link(q, QUERY_SORT_NAME);
 	display_head(d, t, 1, "First member", s, 0);
 	free(s);
 	display_head(d, t, 2, "Members", NULL, DISPLAY_NUM);
@@ -267,7 +261,7 @@ cliques_display(const void *v, const struct report_notes *notes,
 		shown++;
 		r = display_row(d, t);
 		snprintf(id, sizeof id, "%u", tr->id[x]);
-		link = report_goto(q, "clique", QUERY_CLIQUE, id, -1);
+		link = report_clique_link(q, tr->id[x]);
 		display_cell(d, t, r, 0, id, link, DISPLAY_NUM);
 		free(link);
 		link = report_func_link(q, tr->id[x]);
@@ -297,7 +291,7 @@ clique_create(const struct profile *p, const struct query *q,
 	struct rows_spec		 rs;
 	const struct callgraph		*g = NULL;
 	uint8_t				*in = NULL;
-	uint32_t			 id = query_int(q, QUERY_CLIQUE), f;
+	uint32_t			 id = (uint32_t)q->clique, f;
 	uint32_t			 n = 0;
 	const char			**names = NULL;
 	const int64_t			*key;
@@ -310,7 +304,7 @@ clique_create(const struct profile *p, const struct query *q,
 	}
 	t->p = p;
 	t->id = id;
-	t->limit = query_int(q, QUERY_LIMIT);
+	t->limit = q->limit;
 	t->cmp = diff_init(&t->dd, p, q);
 	ds = diff_sort(t->cmp, q);
 	if ((m = report_metric(p, q, e)) == -1)
@@ -414,7 +408,7 @@ clique_json(const void *v, const struct query *q)
 	json_t				*j = NULL, *a, *o;
 	uint32_t			 i;
 
-	if ((j = report_new("clique")) == NULL ||
+	if ((j = report_new(CMD_CLIQUE)) == NULL ||
 	    report_metrics(j, p, t->m) == -1 || (a = json_array()) == NULL ||
 	    json_object_set_new(j, "members", a) == -1)
 		goto nomem;
@@ -468,6 +462,7 @@ clique_display(const void *v, const struct report_notes *notes,
 	int64_t				 tv[PROFILE_MAX_METRICS];
 	size_t				 r;
 	char				*s, *link;
+	struct query			 view;
 	int				 cmp = tr->cmp;
 	uint32_t			 nc, i, f, k;
 
@@ -506,7 +501,9 @@ clique_display(const void *v, const struct report_notes *notes,
 	    COLUMNS_SORT);
 	nc = 1 + columns_count(&c);
 	t = display_table(d, nc + (cmp ? DIFF_COLUMNS : 0), "members");
-	s = report_link(q, QUERY_SORT, "name", -1);
+	view = *q;
+	view.sort = QUERY_SORT_NAME;
+	s = query_format(&view);
 	display_head(d, t, 0, "Function", s, 0);
 	free(s);
 	columns_head(d, t, 1, &c, q);
@@ -540,7 +537,7 @@ clique_display(const void *v, const struct report_notes *notes,
 		free(s);
 	}
 	l = display_links(d);
-	link = report_goto(q, "cliques", -1);
+	link = report_cmd_link(q, CMD_CLIQUES);
 	display_link(d, l, "all recursive cliques", link);
 	free(link);
 	columns_controls(d, p, tr->m, q, 1);

@@ -54,9 +54,6 @@ static void	 dump_index_cell(struct display *, struct display_block *,
 		    size_t, uint32_t, uint32_t);
 
 const struct report_entry report_dump_entry = {
-	.name = "dump",
-	.title = "Raw structures",
-	.formats = "html|json|text",
 	.create = dump_create,
 	.json = dump_json,
 	.display = dump_display,
@@ -87,8 +84,8 @@ dump_create(const struct profile *p, const struct query *q,
 	}
 	t->p = p;
 	t->m = m;
-	t->from = query_int(q, QUERY_FROM);
-	t->limit = query_int(q, QUERY_LIMIT);
+	t->from = q->from;
+	t->limit = q->limit;
 	t->memory = profile_memory(p);
 	return (t);
 }
@@ -103,7 +100,7 @@ dump_json(const void *v, const struct query *q)
 	int64_t				 from = t->from, limit = t->limit;
 	uint32_t			 i;
 
-	if ((j = report_new("dump")) == NULL ||
+	if ((j = report_new(CMD_DUMP)) == NULL ||
 	    report_metrics(j, p, t->m) == -1 ||
 	    (funcs = json_array()) == NULL ||
 	    json_object_set_new(j, "functions", funcs) == -1 ||
@@ -193,7 +190,8 @@ dump_display(const void *v, const struct report_notes *notes,
 	int64_t				 from = tr->from, most;
 	int64_t				 limit = tr->limit;
 	double				 rate;
-	char				*s, *link, val[32];
+	char				*s, *link;
+	struct query			 view = *q;
 
 	/* A row holds one value a name, the last metric's of that name. */
 	for (k = 0; k < nm && k < PROFILE_MAX_METRICS; k++)
@@ -300,15 +298,14 @@ dump_display(const void *v, const struct report_notes *notes,
 		most = p->nsamples;
 	l = display_links(d);
 	if (from > 0) {
-		snprintf(val, sizeof val, "%lld", (long long)(from > limit ?
-		    from - limit : 0));
-		link = report_link(q, QUERY_FROM, val, -1);
+		view.from = from > limit ? from - limit : 0;
+		link = query_format(&view);
 		display_link(d, l, "previous rows", link);
 		free(link);
 	}
 	if (from + limit < most) {
-		snprintf(val, sizeof val, "%lld", (long long)(from + limit));
-		link = report_link(q, QUERY_FROM, val, -1);
+		view.from = from + limit;
+		link = query_format(&view);
 		display_link(d, l, "next rows", link);
 		free(link);
 	}

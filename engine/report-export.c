@@ -23,6 +23,7 @@
 #include <jansson.h>
 
 #include "base64.h"
+#include "catalog.h"
 #include "columns.h"
 #include "cost.h"
 #include "display.h"
@@ -49,25 +50,18 @@
  * out of memory is ours (500).
  */
 
-struct export {
-	const char	*name;
-	const char	*title;		/* the report's, for its page */
-	int		 (*write)(struct outbuf *, const struct profile *,
-			    const struct writer_options *, char **);
-	int		 binary;	/* base64 in the JSON */
-};
-
 /* format=json's result: the writer's whole text (base64 for binary). */
 struct export_result {
-	const struct export	*x;
+	enum catalog_cmd	 cmd;
+	const struct writer	*x;
 	const char		*metric;
 	int64_t			 total;
 	char			*text;
 	size_t			 len;
 };
 
-static const struct export	*export_find(const struct query *,
-				    struct report_error *);
+static const struct writer *export_find(const struct query *,
+		    struct report_error *);
 static int	export_options(const struct profile *, const struct query *,
 		    struct writer_options *, struct report_error *);
 static void	export_error(struct report_error *, const char *);
@@ -82,19 +76,12 @@ static int	export_stream(struct outbuf *, const struct profile *,
 		    const struct query *, const struct report_context *,
 		    struct report_error *);
 
-static const struct export export_table[] = {
-	{ "folded", "Folded stacks", writer_folded, 0 },
-	{ "callgrind", "Callgrind", writer_callgrind, 0 },
-	{ "pprof", "pprof profile", writer_pprof, 1 },
-	{ "speedscope", "speedscope file", writer_speedscope, 0 },
-};
-
-/* One registration for the four: the cmd= is the format's name. */
-#define EXPORT_ENTRY(cmd, heading)					\
+/*
+ * One registration for the four: the cmd= is the format's name (the
+ * catalog has their names, titles and formats; writer.c their writers).
+ */
+#define EXPORT_ENTRY(cmd)						\
 const struct report_entry report_##cmd##_entry = {			\
-	.name = #cmd,							\
-	.title = heading,						\
-	.formats = #cmd "|json",					\
 	.create = export_create,					\
 	.json = export_json,						\
 	.display = export_display,					\
@@ -102,29 +89,27 @@ const struct report_entry report_##cmd##_entry = {			\
 	.export = export_stream,					\
 }
 
-EXPORT_ENTRY(folded, "Folded stacks");
-EXPORT_ENTRY(callgrind, "Callgrind");
-EXPORT_ENTRY(pprof, "pprof profile");
-EXPORT_ENTRY(speedscope, "speedscope file");
+EXPORT_ENTRY(folded);
+EXPORT_ENTRY(callgrind);
+EXPORT_ENTRY(pprof);
+EXPORT_ENTRY(speedscope);
 
-static const struct export *
+/* The writer of the query's cmd (the format of its name). */
+static const struct writer *
 export_find(const struct query *q, struct report_error *e)
 {
-	const char	*cmd = query_str(q, QUERY_CMD);
-	size_t		 i;
+	const char		*name = catalog_reports[q->cmd].name;
+	const struct writer	*x;
+	int			 fmt;
 
-	for (i = 0; i < sizeof export_table / sizeof export_table[0]; i++) {
-		if (strcmp(export_table[i].name, cmd) == 0)
-			return (&export_table[i]);
+	if ((fmt = catalog_format_find(name)) == -1 ||
+	    (x = writer_find(fmt)) == NULL) {
+		report_error_set(e, 400, "report %s is not available", name);
+		return (NULL);
 	}
-	report_error_set(e, 400, "report %s is not available", cmd);
-	return (NULL);
+	return (x);
 }
 
-/*
- * The writer's options from the query (the writers ignore those their
- * format has no use for), after the checks report_create makes.
- */
 static int
 export_options(const struct profile *p, const struct query *q,
     struct writer_options *o, struct report_error *e)
@@ -135,9 +120,9 @@ export_options(const struct profile *p, const struct query *q,
 		return (-1);
 	memset(o, 0, sizeof *o);
 	o->metric = m;
-	o->maxdepth = (uint32_t)query_int(q, QUERY_MAXDEPTH);
-	o->time_order = strcmp(query_str(q, QUERY_ORDER), "time") == 0;
-	o->no_modules = !query_int(q, QUERY_MODULES);
+	o->maxdepth = (uint32_t)q->maxdepth;
+	o->time_order = q->order == QUERY_ORDER_TIME;
+	o->no_modules = !q->modules;
 	return (0);
 }
 
@@ -161,7 +146,7 @@ static void *
 export_create(const struct profile *p, const struct query *q,
     const struct report_context *ctx, struct report_error *e)
 {
-	const struct export	*x;
+	const struct writer	*x;
 	struct export_result	*t = NULL;
 	struct writer_options	 o;
 	struct outbuf		 ob;
@@ -197,6 +182,7 @@ export_create(const struct profile *p, const struct query *q,
 		report_error_set(e, 500, "out of memory");
 		goto done;
 	}
+	t->cmd = q->cmd;
 	t->x = x;
 	t->metric = p->metrics[o.metric].name;
 	t->total = p->metrics[o.metric].sum;
@@ -233,7 +219,7 @@ export_json(const void *v, const struct query *q)
 	const struct export_result	*t = v;
 	json_t				*j;
 
-	if ((j = report_new(t->x->name)) == NULL ||
+	if ((j = report_new(t->cmd)) == NULL ||
 	    json_object_set_new(j, "metric", json_string(t->metric)) == -1 ||
 	    json_object_set_new(j, "total", json_integer(t->total)) == -1 ||
 	    json_object_set_new(j, "text", json_stringn_nocheck(t->text,
@@ -253,7 +239,7 @@ export_display(const void *v, const struct report_notes *n,
 	const struct export_result	*t = v;
 	struct display			*d;
 
-	if ((d = display_create(t->x->title)) == NULL)
+	if ((d = display_create(catalog_reports[t->cmd].title)) == NULL)
 		return (NULL);
 	display_text(d, "%zu bytes.", t->len);
 	return (d);
@@ -269,7 +255,7 @@ export_stream(struct outbuf *ob, const struct profile *p,
     const struct query *q, const struct report_context *ctx,
     struct report_error *e)
 {
-	const struct export	*x;
+	const struct writer	*x;
 	struct writer_options	 o;
 	char			*cause = NULL;
 

@@ -102,9 +102,6 @@ static int	flame_width_cmp(const void *, const void *);
 static int	flame_order_cmp(const void *, const void *);
 
 const struct report_entry report_flame_entry = {
-	.name = "flame",
-	.title = "Flame graph",
-	.formats = "svg|json|html",
 	.create = flame_create,
 	.json = flame_json,
 	.display = flame_display,
@@ -310,11 +307,10 @@ flame_create(const struct profile *p, const struct query *q,
 {
 	struct flame_result	*t;
 	struct flame		*fl;
-	const char		*style = query_str(q, QUERY_STYLE);
 	int64_t			 total, *widths = NULL, thr = 0;
 	double			 scale;
 	size_t			 i, kept = 0;
-	int			 chart = strcmp(style, "chart") == 0, m;
+	int			 chart = q->style == QUERY_STYLE_CHART, m;
 
 	if ((m = report_metric(p, q, e)) == -1)
 		return (NULL);
@@ -323,7 +319,7 @@ flame_create(const struct profile *p, const struct query *q,
 	fl = &t->fl;
 	fl->p = p;
 	fl->m = m;
-	fl->maxdepth = (uint32_t)query_int(q, QUERY_MAXDEPTH);
+	fl->maxdepth = (uint32_t)q->maxdepth;
 	fl->cmp = diff_init(&fl->dd, p, q) && fl->dd.m == fl->m;
 	if (chart && fl->cmp) {
 		report_error_set(e, 400, "style=chart cannot compare (base=)");
@@ -345,9 +341,8 @@ flame_create(const struct profile *p, const struct query *q,
 			total += p->sample_weight[i];
 	} else
 		total = p->metrics[fl->m].total[PROFILE_ROOT];
-	scale = total > 0 ? (query_int(q, QUERY_WIDTH) - 2.0 * FLAME_XPAD) /
-	    (double)total : 0;
-	fl->minunits = scale > 0 ? query_number(q, QUERY_MINWIDTH) / scale : 0;
+	scale = total > 0 ? (q->width - 2.0 * FLAME_XPAD) / (double)total : 0;
+	fl->minunits = scale > 0 ? q->minwidth / scale : 0;
 	if (total > 0 && (chart ? flame_chart(fl) : flame_tree(fl)) == -1)
 		goto nomem;
 	if (chart)
@@ -418,7 +413,7 @@ flame_json(const void *v, const struct query *q)
 	char				 key[16];
 	size_t				 i, k;
 
-	if ((j = report_new("flame")) == NULL ||
+	if ((j = report_new(CMD_FLAME)) == NULL ||
 	    (frames = json_array()) == NULL)
 		goto nomem;
 	json_object_set_new(j, "frames", frames);
@@ -444,23 +439,20 @@ flame_json(const void *v, const struct query *q)
 		}
 	}
 	k = json_object_size(j);
-	json_object_set_new(j, "style", json_string(query_str(q,
-	    QUERY_STYLE)));
+	json_object_set_new(j, "style", json_string(query_enum_name(
+	    QUERY_STYLE, q->style)));
 	json_object_set_new(j, "metric", json_string(p->metrics[fl->m].name));
 	json_object_set_new(j, "unit", json_string(p->metrics[fl->m].unit));
 	json_object_set_new(j, "total", json_integer(t->total));
-	json_object_set_new(j, "title", json_string(query_str(q,
-	    QUERY_TITLE)));
+	json_object_set_new(j, "title", json_string(q->title));
 	json_object_set_new(j, "subtitle", json_string(t->subtitle));
-	json_object_set_new(j, "countname", json_string(*query_str(q,
-	    QUERY_COUNTNAME) ? query_str(q, QUERY_COUNTNAME) :
-	    p->metrics[fl->m].name));
-	json_object_set_new(j, "palette", json_string(query_str(q,
-	    QUERY_PALETTE)));
-	json_object_set_new(j, "width", json_integer(query_int(q,
-	    QUERY_WIDTH)));
+	json_object_set_new(j, "countname", json_string(*q->countname ?
+	    q->countname : p->metrics[fl->m].name));
+	json_object_set_new(j, "palette", json_string(query_enum_name(
+	    QUERY_PALETTE, q->palette)));
+	json_object_set_new(j, "width", json_integer(q->width));
 	json_object_set_new(j, "minwidth", json_real(t->thr > 0 ?
-	    (double)t->thr * t->scale : query_number(q, QUERY_MINWIDTH)));
+	    (double)t->thr * t->scale : q->minwidth));
 	json_object_set_new(j, "maxdepth", json_integer(fl->maxdepth));
 	json_object_set_new(j, "depth", json_integer(fl->depth));
 	json_object_set_new(j, "omitted", json_integer((json_int_t)(fl->n -
@@ -493,10 +485,11 @@ flame_display(const void *v, const struct report_notes *notes,
 	const struct profile	*p = fl->p;
 	struct display		*d;
 	struct display_block	*l;
-	const char		*style = query_str(q, QUERY_STYLE);
 	const char		*metric = p->metrics[fl->m].name;
-	const char		*t = query_str(q, QUERY_T), *c;
-	char			*title = NULL, *link, *item, *num;
+	const char		*t = q->t, *c;
+	struct query		 view;
+	int			 k;
+	char			*title = NULL, *link, *item, *num, *mw;
 	int64_t			 narrow = tr->chart ? 0 : fl->narrow;
 	int64_t			 omitted = (int64_t)(fl->n - tr->kept);
 	int			 ntf = 0, r;
@@ -504,24 +497,24 @@ flame_display(const void *v, const struct report_notes *notes,
 				    !fl->cmp;
 	size_t			 i;
 	static const struct {
-		const char	*style, *text;
+		enum query_style	 style;
+		const char		*text;
 	} styles[] = {
-		{ "flame", "flame graph" }, { "icicle", "icicle graph" },
-		{ "chart", "flame chart (time order)" },
+		{ QUERY_STYLE_FLAME, "flame graph" },
+		{ QUERY_STYLE_ICICLE, "icicle graph" },
+		{ QUERY_STYLE_CHART, "flame chart (time order)" },
 	};
-	static const enum query_key filters[] = { QUERY_FOCUS, QUERY_IGNORE,
-	    QUERY_HIDE, QUERY_SHOW, QUERY_MIN_TICKS, QUERY_MIN_WORDS,
-	    QUERY_EXCLUDE };
 
 	for (c = t; *c != '\0'; c++)
 		ntf += *c == '~';
-	for (i = 0; i < sizeof filters / sizeof filters[0]; i++)
-		ntf += query_isset(q, filters[i]) != 0;
-	r = asprintf(&title, "%s of %s%s%s%s%s", strcmp(style, "chart") == 0 ?
-	    "Flame chart" : strcmp(style, "icicle") == 0 ? "Icicle graph" :
-	    "Flame graph", metric,
-	    query_isset(q, QUERY_BASE) ? ", compared with " : "",
-	    query_isset(q, QUERY_BASE) ? query_str(q, QUERY_BASE) : "",
+	for (k = 0; k < QUERY_NKEYS; k++) {
+		if (query_keyinfo(k)->flags & QUERY_KEY_FILTER)
+			ntf += query_key_isset(q, k);
+	}
+	r = asprintf(&title, "%s of %s%s%s%s%s", q->style ==
+	    QUERY_STYLE_CHART ? "Flame chart" : q->style ==
+	    QUERY_STYLE_ICICLE ? "Icicle graph" : "Flame graph", metric,
+	    *q->base ? ", compared with " : "", q->base,
 	    ntf == 0 ? "" : ntf == 1 ? ", 1 transform" : ", transforms",
 	    "");
 	if (r == -1 || (d = display_create(title)) == NULL) {
@@ -529,7 +522,7 @@ flame_display(const void *v, const struct report_notes *notes,
 		return (NULL);
 	}
 	free(title);
-	if (strcmp(style, "chart") != 0)
+	if (q->style != QUERY_STYLE_CHART)
 		columns_metrics_profile(d, q, p, fl->m, notes->compared);
 	if (ntf > 1)
 		display_text(d, "%d transforms applied.", ntf);
@@ -538,31 +531,39 @@ flame_display(const void *v, const struct report_notes *notes,
 	    num ? num : "?", metric, narrow > 0 || omitted > 0 ?
 	    "" : " Nothing left out.");
 	free(num);
-	if (narrow > 0)
+	if (narrow > 0) {
+		mw = query_key_text(q, QUERY_MINWIDTH);
 		display_text(d, "%lld subtree%s narrower than %s px left out: "
 		    "zoom on a frame to see what it holds.", (long long)narrow,
-		    narrow == 1 ? "" : "s", query_str(q, QUERY_MINWIDTH));
+		    narrow == 1 ? "" : "s", mw ? mw : "?");
+		free(mw);
+	}
 	if (omitted > 0)
 		display_text(d, "%lld more frames left out beyond the %d-frame "
 		    "budget.", (long long)omitted, FLAME_MAX_FRAMES);
 	l = display_links(d);
 	for (i = 0; i < sizeof styles / sizeof styles[0]; i++) {
-		if (strcmp(styles[i].style, style) == 0 || (i == 2 &&
-		    !chartable))
+		if (styles[i].style == q->style ||
+		    (styles[i].style == QUERY_STYLE_CHART && !chartable))
 			continue;
-		link = report_link(q, QUERY_STYLE, i == 0 ? NULL :
-		    styles[i].style, -1);
+		view = *q;
+		view.style = styles[i].style;
+		link = query_format(&view);
 		display_link(d, l, styles[i].text, link);
 		free(link);
 	}
-	if (strcmp(style, "chart") != 0 && asprintf(&item, "%s~inv",
+	if (q->style != QUERY_STYLE_CHART && asprintf(&item, "%s~inv",
 	    *t ? t : "1") != -1) {
-		link = report_link(q, QUERY_T, item, -1);
+		view = *q;
+		view.t = item;
+		link = query_format(&view);
 		display_link(d, l, "inverted (callers above)", link);
 		free(link);
 		free(item);
 	}
-	link = report_link(q, QUERY_FORMAT, "svg", -1);
+	view = *q;
+	view.format = FMT_SVG;
+	link = query_format(&view);
 	display_link(d, l, "SVG file (zoom and search in the file)", link);
 	free(link);
 	display_flame(d);

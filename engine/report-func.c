@@ -32,6 +32,7 @@
 #include "profile.h"
 #include "profile-index.h"
 #include "query.h"
+#include "reader-view.h"
 #include "report.h"
 #include "rows.h"
 
@@ -69,9 +70,6 @@ static struct display *func_display(const void *,
 static void	 func_free(void *);
 
 const struct report_entry report_func_entry = {
-	.name = "func",
-	.title = "Function",
-	.formats = "html|json|text",
 	.create = func_create,
 	.json = func_json,
 	.display = func_display,
@@ -131,7 +129,7 @@ func_create(const struct profile *p, const struct query *q,
 	rs.diff = t->cmp ? &t->dd : NULL;
 	rs.diffsort = ds;
 	rs.from = 0;
-	rs.limit = query_int(q, QUERY_LIMIT);
+	rs.limit = q->limit;
 	if (rows_page(&t->callers, p, &t->b.callers, &rs) == -1)
 		goto nomem;
 	rs.callee = 1;
@@ -170,7 +168,7 @@ func_json(const void *v, const struct query *q)
 	json_t				*j = NULL, *fo, *a;
 	uint32_t			 f = t->f;
 
-	if ((j = report_new("func")) == NULL ||
+	if ((j = report_new(CMD_FUNC)) == NULL ||
 	    report_metrics(j, p, t->m) == -1 ||
 	    (fo = rows_subject_json(p, g, f, &t->b.set, t->cmp ? &t->dd :
 	    NULL)) == NULL ||
@@ -201,12 +199,15 @@ func_display(const void *v, const struct report_notes *notes,
 	struct display			*d;
 	struct display_block		*t, *l;
 	struct columns			 c;
+	struct reader_view_info		 vi;
 	uint32_t			 f = tr->f;
 	const char			*name = profile_func_name(p, f);
 	const char			*module = profile_func_module(p, f);
 	char				*title, *link, *s, id[32];
 	size_t				 r, i;
-	static const char *const bys[] = { "site", "module", "clique" };
+	static const enum query_by bys[] = { QUERY_BY_SITE, QUERY_BY_MODULE,
+	    QUERY_BY_CLIQUE };
+	struct query			 view;
 	int				 cmp = tr->cmp;
 	int				 rec = callgraph_recursive(tr->g,
 					    tr->g->clique[f]);
@@ -276,22 +277,31 @@ func_display(const void *v, const struct report_notes *notes,
 		free(link);
 	}
 	snprintf(id, sizeof id, "%u", f);
+	report_view(&view, q, CMD_CALLERS);
+	view.func = id;
 	for (i = 0; i < sizeof bys / sizeof bys[0]; i++) {
-		link = report_goto(q, "callers", QUERY_FUNC, id, QUERY_BY,
-		    bys[i], -1);
-		if (asprintf(&s, "callers by %s", bys[i]) != -1) {
+		view.by = bys[i];
+		link = query_format(&view);
+		if (asprintf(&s, "callers by %s", query_enum_name(QUERY_BY,
+		    bys[i])) != -1) {
 			display_link(d, l, s, link);
 			free(s);
 		}
 		free(link);
 	}
-	link = report_goto(q, "module", QUERY_MODULE, *module ? module : NULL,
-	    -1);
+	link = report_module_link(q, module);
 	display_link(d, l, "its module", link);
 	free(link);
+	/* A view of ClickHouse: the function's share over time. */
+	if (reader_view_info(p, &vi) == 0) {
+		report_view(&view, q, CMD_SERIES);
+		view.func = id;
+		link = query_format(&view);
+		display_link(d, l, "its share over time", link);
+		free(link);
+	}
 	if (rec) {
-		snprintf(id, sizeof id, "%u", tr->g->clique[f]);
-		link = report_goto(q, "clique", QUERY_CLIQUE, id, -1);
+		link = report_clique_link(q, tr->g->clique[f]);
 		display_link(d, l, "its clique", link);
 		free(link);
 	}

@@ -67,9 +67,6 @@ static void	 heatmap_free(void *);
 static int	heatmap_fill(struct heatmap_result *, struct cost *);
 
 const struct report_entry report_heatmap_entry = {
-	.name = "heatmap",
-	.title = "Heat map",
-	.formats = "html|json",
 	.create = heatmap_create,
 	.json = heatmap_json,
 	.display = heatmap_display,
@@ -223,7 +220,7 @@ heatmap_json(const void *v, const struct query *q)
 	int64_t				 x;
 
 	(void)q;
-	if ((j = report_new("heatmap")) == NULL ||
+	if ((j = report_new(CMD_HEATMAP)) == NULL ||
 	    timeline_view_json(j, &h->v) == -1)
 		goto fail;
 	json_object_set_new(j, "first_column", json_real(h->c0));
@@ -266,6 +263,7 @@ heatmap_display(const void *v, const struct report_notes *notes,
 	const struct heatmap_result	*h = v;
 	struct display			*d;
 	struct display_block		*b;
+	struct query			 w;
 	char				*cs, *rs;
 
 	(void)notes;
@@ -280,10 +278,12 @@ heatmap_display(const void *v, const struct report_notes *notes,
 	free(cs);
 	free(rs);
 	b = display_links(d);
-	heatmap_link(d, b, "Timeline", report_goto(q, "timeline", -1));
-	if (query_isset(q, QUERY_RANGE))
-		heatmap_link(d, b, "Whole recording", report_goto(q, "heatmap",
-		    QUERY_RANGE, NULL, -1));
+	heatmap_link(d, b, "Timeline", report_cmd_link(q, CMD_TIMELINE));
+	if (query_range_set(q->range)) {
+		report_view(&w, q, CMD_HEATMAP);
+		query_key_reset(&w, QUERY_RANGE);
+		heatmap_link(d, b, "Whole recording", query_format(&w));
+	}
 	display_timeline(d);
 	return (d);
 }

@@ -19,18 +19,23 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <jansson.h>
 
 #include "callgraph.h"
+#include "catalog.h"
 #include "cost.h"
 #include "display.h"
 #include "profile.h"
 #include "profile-index.h"
+#include "outbuf.h"
 #include "query.h"
+#include "reader-view.h"
 #include "report.h"
 #include "reports.h"
 #include "timeline.h"
+#include "selector.h"
 
 /*
  * cmd=menu: the summary of a profile (metrics, totals, counts) and the
@@ -48,8 +53,9 @@ struct menu_result {
 	char				*file;
 	uint32_t			 depth, nmod, ncliques;
 	char				*action;
+	uint32_t			 action_node;
 	int				 server;
-	const struct report_entry	*views[3];
+	enum catalog_cmd		 views[CMD_N];
 	size_t				 nviews;
 };
 
@@ -65,11 +71,13 @@ static void	menu_link(struct display *, struct display_block *,
 static json_t	*menu_time_json(const struct profile *);
 static void	 menu_time_display(struct display *, const struct profile *,
 		    const struct query *);
+static int	menu_view_json(json_t *, const struct profile *);
+static void	menu_view(struct display *, const struct profile *,
+		    const struct query *);
+
+#define MENU_VIEW_VALUES	50	/* values of one label key shown */
 
 const struct report_entry report_menu_entry = {
-	.name = "menu",
-	.title = "Summary",
-	.formats = "html|json|text",
 	.create = menu_create,
 	.json = menu_json,
 	.display = menu_display,
@@ -109,16 +117,20 @@ static void *
 menu_create(const struct profile *p, const struct query *q,
     const struct report_context *ctx, struct report_error *e)
 {
-	static const char *const others[] = { "flame", "folded",
-	    "callgrind" };
-	const struct report_entry *r;
 	const struct callgraph	*g = NULL;
 	struct menu_result	*t;
-	size_t			 i;
-	int			 m;
+	char			*cause = NULL;
+	int			 m, i, status = 500;
 
 	if ((m = report_metric(p, q, e)) == -1)
 		return (NULL);
+	/* A view's labels, for its picker: asked of ClickHouse once. */
+	if (reader_view_labels(p, ctx->cost, &status, &cause) == -1) {
+		report_error_set(e, status, "%s", cause ? cause :
+		    "out of memory");
+		free(cause);
+		return (NULL);
+	}
 	if ((t = calloc(1, sizeof *t)) == NULL)
 		goto fail;
 	t->p = p;
@@ -136,15 +148,18 @@ menu_create(const struct profile *p, const struct query *q,
 	if ((g = profile_index_callgraph(ctx->index, ctx->cost)) == NULL)
 		goto fail;
 	t->ncliques = g->nrecursive;
-	t->action = report_path(p, menu_action(p, m));
+	t->action_node = menu_action(p, m);
+	t->action = report_path(p, t->action_node);
 	t->server = ctx->status != NULL;
 	/*
-	 * The views built elsewhere (flame graphs, exports): linked when
-	 * this build has them, in the first format each answers.
+	 * The views built elsewhere (flame graphs, exports: CATALOG_VIEW):
+	 * linked when this build has them, in the first format each
+	 * answers.
 	 */
-	for (i = 0; i < sizeof others / sizeof others[0]; i++) {
-		if ((r = reports_find(others[i])) != NULL)
-			t->views[t->nviews++] = r;
+	for (i = 0; i < CMD_N; i++) {
+		if ((catalog_reports[i].flags & CATALOG_VIEW) &&
+		    reports_find(i) != NULL)
+			t->views[t->nviews++] = i;
 	}
 	return (t);
 fail:
@@ -171,12 +186,12 @@ menu_json(const void *v, const struct query *q)
 {
 	const struct menu_result	*t = v;
 	const struct profile		*p = t->p;
-	const struct report_entry	*r;
+	const struct catalog_report	*r;
+	const struct catalog_format	*fmt;
 	json_t				*j, *views;
-	char				*fmt;
 	size_t				 i;
 
-	if ((j = report_new("menu")) == NULL ||
+	if ((j = report_new(CMD_MENU)) == NULL ||
 	    report_metrics(j, p, t->m) == -1)
 		goto fail;
 	json_object_set_new(j, "file", json_string(t->file));
@@ -184,7 +199,11 @@ menu_json(const void *v, const struct query *q)
 	json_object_set_new(j, "nodes", json_integer(p->nnodes));
 	/* The synthetic root is not a function of the program. */
 	json_object_set_new(j, "functions", json_integer(p->nfuncs - 1));
-	json_object_set_new(j, "samples", json_integer(p->nsamples));
+	/*
+	 * The time-ordered sample sequence's length: "samples" beside
+	 * totals.samples read as a second, wrong, total.
+	 */
+	json_object_set_new(j, "sequence", json_integer(p->nsamples));
 	json_object_set_new(j, "depth", json_integer(t->depth));
 	json_object_set_new(j, "modules", json_integer(t->nmod));
 	json_object_set_new(j, "cliques", json_integer(t->ncliques));
@@ -194,21 +213,21 @@ menu_json(const void *v, const struct query *q)
 	    profile_metric_calls(p) == -1 ? "" :
 	    p->metrics[profile_metric_calls(p)].name));
 	json_object_set_new(j, "server", json_boolean(t->server));
-	if (json_object_set_new(j, "time", menu_time_json(p)) == -1)
+	/* Absent without times: the answers of those profiles as before. */
+	if (p->timeline != NULL &&
+	    json_object_set_new(j, "time", menu_time_json(p)) == -1)
+	if (menu_view_json(j, p) == -1)
 		goto fail;
 	if ((views = json_array()) == NULL ||
 	    json_object_set_new(j, "views", views) == -1)
 		goto fail;
 	for (i = 0; i < t->nviews; i++) {
-		r = t->views[i];
-		fmt = strndup(r->formats, strcspn(r->formats, "|"));
-		if (fmt == NULL || json_array_append_new(views, json_pack(
-		    "{s:s, s:s, s:s}", "cmd", r->name, "title", r->title,
-		    "format", fmt)) == -1) {
-			free(fmt);
+		r = &catalog_reports[t->views[i]];
+		fmt = &catalog_formats[catalog_report_format(t->views[i])];
+		if (json_array_append_new(views, json_pack("{s:s, s:s, s:s}",
+		    "cmd", r->name, "title", r->title, "format",
+		    fmt->name)) == -1)
 			goto fail;
-		}
-		free(fmt);
 	}
 	return (j);
 fail:
@@ -217,8 +236,8 @@ fail:
 }
 
 /*
- * Whether the profile records when its samples happened: false, or its
- * clock, the recording's length, threads, samples and markers.
+ * What the profile records of when its samples happened: its clock, the
+ * recording's length, threads, samples and markers (false without).
  */
 static json_t *
 menu_time_json(const struct profile *p)
@@ -233,22 +252,22 @@ menu_time_json(const struct profile *p)
 	    "marks", (json_int_t)tl->nmarks));
 }
 
-/* The sentence on time, and the links to the views of it. */
+/*
+ * The sentence on time and the links to the views of it; nothing for a
+ * format without times (range= and thread= say why when asked).
+ */
 static void
 menu_time_display(struct display *d, const struct profile *p,
     const struct query *q)
 {
 	const struct timeline	*tl = p->timeline;
 	struct display_block	*l;
+	struct query		 v;
 	char			*len;
 
-	display_heading(d, "Time");
-	if (tl == NULL) {
-		display_text(d, "This format (%s) records no times: there is "
-		    "no timeline, and range= and thread= do not apply.",
-		    p->format);
+	if (tl == NULL)
 		return;
-	}
+	display_heading(d, "Time");
 	len = tl->rate > 0 ? display_seconds(timeline_seconds(tl, tl->end)) :
 	    display_number(tl->end - tl->start);
 	display_text(d, "Recorded over %s%s on %u thread%s.", len ? len : "?",
@@ -257,12 +276,170 @@ menu_time_display(struct display *d, const struct profile *p,
 	free(len);
 	l = display_links(d);
 	menu_link(d, l, "Timeline (threads over time; select a range)",
-	    report_goto(q, "timeline", -1));
+	    report_cmd_link(q, CMD_TIMELINE));
 	if (tl->rate > 0)
-		menu_link(d, l, "Sub-second heat map", report_goto(q,
-		    "heatmap", -1));
-	menu_link(d, l, "Flame chart on the time axis", report_goto(q,
-	    "flame", QUERY_STYLE, "chart", -1));
+		menu_link(d, l, "Sub-second heat map", report_cmd_link(q,
+		    CMD_HEATMAP));
+	report_view(&v, q, CMD_FLAME);
+	v.style = QUERY_STYLE_CHART;
+	menu_link(d, l, "Flame chart on the time axis", query_format(&v));
+}
+
+/*
+ * A view's own figures (deepq-clickhouse(7)): its profiles, their times,
+ * the selections in force and the labels present, each with the number
+ * of profiles that have it (at most VIEW_MAX_LABELS). 0 for any other
+ * profile, -1 if out of memory.
+ */
+static int
+menu_view_json(json_t *j, const struct profile *p)
+{
+	struct reader_view_info	 vi;
+	const struct view_summary *vs;
+	json_t			*v, *labels, *l;
+	const char		*eq;
+	size_t			 i;
+
+	if (reader_view_info(p, &vi) == -1)
+		return (0);
+	vs = vi.summary;
+	if ((v = json_pack("{s:I, s:I, s:I, s:b, s:i}", "profiles",
+	    (json_int_t)vs->profiles, "first", (json_int_t)vs->first, "last",
+	    (json_int_t)vs->last, "labels_truncated", vs->truncated,
+	    "max_labels", VIEW_MAX_LABELS)) == NULL ||
+	    json_object_set_new(j, "view", v) == -1 ||
+	    json_object_set_new(v, "labels", labels = json_array()) == -1)
+		return (-1);
+	if ((vi.select != NULL && json_object_set_new(v, "select",
+	    json_string(vi.select)) == -1) || (vi.where != NULL &&
+	    json_object_set_new(v, "where", json_string(vi.where)) == -1) ||
+	    (vi.narrow != NULL && json_object_set_new(v, "narrow",
+	    json_string(vi.narrow)) == -1))
+		return (-1);
+	for (i = 0; i < vs->nlabels; i++) {
+		eq = strchr(vs->labels[i], '=');
+		if (eq == NULL)
+			continue;
+		if ((l = json_pack("{s:s%, s:s, s:I}", "key", vs->labels[i],
+		    (size_t)(eq - vs->labels[i]), "value", eq + 1, "profiles",
+		    (json_int_t)vs->counts[i])) == NULL ||
+		    json_array_append_new(labels, l) == -1)
+			return (-1);
+	}
+	return (0);
+}
+
+/* The link that narrows the page's view by key="value" too. */
+static char *
+menu_view_narrow(const struct query *q, const char *key, size_t klen,
+    const char *value)
+{
+	struct selector	*sel;
+	struct outbuf	 ob;
+	struct query	 v;
+	char		 k[SELECTOR_MAX_KEY + 1], *s, *link;
+	size_t		 len;
+
+	if (klen > SELECTOR_MAX_KEY)
+		return (NULL);
+	memcpy(k, key, klen);
+	k[klen] = '\0';
+	if ((sel = selector_parse(q->select, NULL)) == NULL &&
+	    (sel = calloc(1, sizeof *sel)) == NULL)
+		return (NULL);
+	if (selector_add(sel, k, SELECTOR_EQ, value, NULL) == -1) {
+		selector_free(sel);
+		return (NULL);
+	}
+	outbuf_init(&ob);
+	selector_format(sel, &ob);
+	selector_free(sel);
+	if ((s = outbuf_take(&ob, &len)) == NULL)
+		return (NULL);
+	report_view(&v, q, CMD_MENU);
+	v.select = s;
+	link = query_format(&v);
+	free(s);
+	return (link);
+}
+
+/*
+ * A view's label picker: each label and value present, a link that
+ * narrows the view to it (select=), and how many profiles have it;
+ * at most MENU_VIEW_VALUES values of one key, and the bounds said.
+ */
+static void
+menu_view(struct display *d, const struct profile *p, const struct query *q)
+{
+	struct reader_view_info	 vi;
+	const struct view_summary *vs;
+	struct display_block	*t;
+	const char		*eq, *prev = NULL;
+	char			 a[32], b[32], *link, *more;
+	size_t			 i, r, plen = 0, shown = 0, hidden = 0;
+	struct tm		 tm;
+	time_t			 tt;
+
+	if (reader_view_info(p, &vi) == -1)
+		return;
+	vs = vi.summary;
+	display_heading(d, "Labels");
+	tt = vs->first;
+	if (gmtime_r(&tt, &tm) == NULL ||
+	    strftime(a, sizeof a, "%Y-%m-%d %H:%M", &tm) == 0)
+		a[0] = '\0';
+	tt = vs->last;
+	if (gmtime_r(&tt, &tm) == NULL ||
+	    strftime(b, sizeof b, "%Y-%m-%d %H:%M", &tm) == 0)
+		b[0] = '\0';
+	display_text(d, "A view of %llu profile%s from %s to %s UTC.%s%s%s",
+	    (unsigned long long)vs->profiles, vs->profiles == 1 ? "" : "s",
+	    a, b, vi.select != NULL ? " The view file selects " : "",
+	    vi.select != NULL ? vi.select : "", vi.select != NULL ? "." : "");
+	if (vi.narrow != NULL)
+		display_text(d, "Narrowed by select=%s.", vi.narrow);
+	if (vs->truncated)
+		display_text(d, "More than %d labels: the first %d shown; "
+		    "narrow the view to see the others.", VIEW_MAX_LABELS,
+		    VIEW_MAX_LABELS);
+	if ((t = display_table(d, 3, "labels")) == NULL)
+		return;
+	display_head(d, t, 0, "Label", NULL, 0);
+	display_head(d, t, 1, "Value (narrows the view)", NULL, 0);
+	display_head(d, t, 2, "Profiles", NULL, DISPLAY_NUM);
+	for (i = 0; i <= vs->nlabels; i++) {
+		eq = i < vs->nlabels ? strchr(vs->labels[i], '=') : NULL;
+		if (i < vs->nlabels && eq == NULL)
+			continue;
+		if (prev == NULL || i == vs->nlabels || (size_t)(eq -
+		    vs->labels[i]) != plen || memcmp(prev, vs->labels[i],
+		    plen) != 0) {
+			if (hidden > 0 && asprintf(&more, "%zu more", hidden) !=
+			    -1) {
+				r = display_row(d, t);
+				display_cell_take(d, t, r, 1, more, NULL,
+				    DISPLAY_DIM);
+			}
+			if (i == vs->nlabels)
+				break;
+			prev = vs->labels[i];
+			plen = (size_t)(eq - prev);
+			shown = hidden = 0;
+		}
+		if (shown == MENU_VIEW_VALUES) {
+			hidden++;
+			continue;
+		}
+		shown++;
+		r = display_row(d, t);
+		display_cell_take(d, t, r, 0, strndup(vs->labels[i], plen),
+		    NULL, 0);
+		link = menu_view_narrow(q, vs->labels[i], plen, eq + 1);
+		display_cell(d, t, r, 1, eq + 1, link, 0);
+		free(link);
+		display_cell_take(d, t, r, 2, display_number(vs->counts[i]),
+		    NULL, DISPLAY_NUM);
+	}
 }
 
 static void
@@ -286,7 +463,9 @@ menu_display(const void *v, const struct report_notes *notes,
 	uint32_t			 i, nm = p->nmetrics, base = nm;
 	size_t				 r;
 	int				 rated = 0, ci;
-	const char			*name, *first, *calls, *fmt;
+	enum catalog_cmd		 vc;
+	struct query			 view;
+	const char			*name, *first, *calls;
 	char				*s, text[256];
 	double				 rate;
 	int64_t				 total;
@@ -326,14 +505,15 @@ menu_display(const void *v, const struct report_notes *notes,
 	display_head(d, t, 2, "Total", NULL, DISPLAY_NUM);
 	if (rated)
 		display_head(d, t, 3, "Seconds", NULL, DISPLAY_NUM);
+	report_view(&view, q, CMD_TOP);
 	for (i = 0; i < nm; i++) {
 		name = p->metrics[i].name;
 		rate = profile_metric_rate(p, i);
 		total = p->metrics[report_metric_last(p, i)].sum;
 		r = display_row(d, t);
 		/* A comparison's base values: no metric to rank by. */
-		s = i == base ? NULL : report_goto(q, "top", QUERY_METRIC,
-		    i == 0 ? NULL : name, -1);
+		view.metric = i == 0 ? "" : name;
+		s = i == base ? NULL : query_format(&view);
 		display_cell(d, t, r, 0, name, s, 0);
 		free(s);
 		display_cell(d, t, r, 1, p->metrics[i].unit, NULL, 0);
@@ -347,20 +527,24 @@ menu_display(const void *v, const struct report_notes *notes,
 		free(s);
 	}
 
+	menu_view(d, p, q);
+
 	display_heading(d, "Start");
 	l = display_links(d);
-	menu_link(d, l, "Call tree", report_goto(q, "tree", -1));
+	menu_link(d, l, "Call tree", report_cmd_link(q, CMD_TREE));
 	if (tr->action != NULL && *tr->action != '\0')
 		menu_link(d, l, "Call tree at the action (the path that "
-		    "holds 90% of the total)", report_goto(q, "tree",
-		    QUERY_PATH, tr->action, -1));
-	menu_link(d, l, "Modules", report_goto(q, "modules", -1));
-	menu_link(d, l, "Recursive cliques", report_goto(q, "cliques", -1));
+		    "holds 90% of the total)", report_node_link(q, p,
+		    tr->action_node));
+	menu_link(d, l, "Modules", report_cmd_link(q, CMD_MODULES));
+	menu_link(d, l, "Recursive cliques", report_cmd_link(q, CMD_CLIQUES));
 	calls = (ci = profile_metric_calls(p)) == -1 ? "" :
 	    p->metrics[ci].name;
-	if (*calls != '\0')
-		menu_link(d, l, "Top functions by calls", report_goto(q,
-		    "top", QUERY_SORT, "calls", -1));
+	if (*calls != '\0') {
+		report_view(&view, q, CMD_TOP);
+		view.sort = QUERY_SORT_CALLS;
+		menu_link(d, l, "Top functions by calls", query_format(&view));
+	}
 
 	display_heading(d, "Top functions");
 	l = display_links(d);
@@ -368,19 +552,25 @@ menu_display(const void *v, const struct report_notes *notes,
 		name = p->metrics[i].name;
 		if (strcmp(name, calls) == 0 || i == base)
 			continue;
+		report_view(&view, q, CMD_TOP);
+		view.metric = i == 0 ? "" : name;
+		view.sort = QUERY_SORT_SELF;
 		snprintf(text, sizeof text, "by self %s", name);
-		menu_link(d, l, text, report_goto(q, "top", QUERY_METRIC,
-		    i == 0 ? NULL : name, QUERY_SORT, "self", -1));
+		menu_link(d, l, text, query_format(&view));
+		view.sort = QUERY_SORT_TOTAL;
 		snprintf(text, sizeof text, "by total %s", name);
-		menu_link(d, l, text, report_goto(q, "top", QUERY_METRIC,
-		    i == 0 ? NULL : name, QUERY_SORT, "total", -1));
+		menu_link(d, l, text, query_format(&view));
 	}
+	report_view(&view, q, CMD_TOP);
+	view.metric = "";
+	view.min = 1;
+	view.limit = 1000;
 	snprintf(text, sizeof text, "at least 1%% of %s, by total", first);
-	menu_link(d, l, text, report_goto(q, "top", QUERY_METRIC, NULL,
-	    QUERY_MIN, "1", QUERY_LIMIT, "1000", -1));
+	menu_link(d, l, text, query_format(&view));
+	view.sort = QUERY_SORT_SELF;
+	view.min = 0.1;
 	snprintf(text, sizeof text, "at least 0.1%% of %s, by self", first);
-	menu_link(d, l, text, report_goto(q, "top", QUERY_METRIC, NULL,
-	    QUERY_SORT, "self", QUERY_MIN, "0.1", QUERY_LIMIT, "1000", -1));
+	menu_link(d, l, text, query_format(&view));
 
 	menu_time_display(d, p, q);
 
@@ -388,30 +578,26 @@ menu_display(const void *v, const struct report_notes *notes,
 		display_heading(d, "Views and exports");
 		l = display_links(d);
 		for (i = 0; i < tr->nviews; i++) {
-			const struct report_entry *e = tr->views[i];
-			char	 f[32];
-
-			snprintf(f, sizeof f, "%.*s", (int)strcspn(e->formats,
-			    "|"), e->formats);
-			fmt = f;
+			vc = tr->views[i];
+			report_view(&view, q, vc);
 			/* The flame graph has its page in the site. */
-			if (strcmp(e->name, "flame") == 0)
-				fmt = "html";
-			menu_link(d, l, e->title, report_goto(q, e->name,
-			    QUERY_FORMAT, strcmp(fmt, "html") == 0 ? NULL :
-			    fmt, -1));
+			view.format = vc == CMD_FLAME ? FMT_HTML :
+			    catalog_report_format(vc);
+			menu_link(d, l, catalog_reports[vc].title,
+			    query_format(&view));
 		}
 	}
 
 	/* Where the page names its file, a comparison starts here. */
-	if (query_isset(q, QUERY_FILE) && !query_isset(q, QUERY_BASE) &&
+	if (*q->file != '\0' && *q->base == '\0' &&
 	    (l = display_compare(d)) != NULL)
-		display_link(d, l, query_str(q, QUERY_FILE), NULL);
+		display_link(d, l, q->file, NULL);
 
 	display_heading(d, "Debugging");
 	l = display_links(d);
-	menu_link(d, l, "Raw structures", report_goto(q, "dump", -1));
+	menu_link(d, l, "Raw structures", report_cmd_link(q, CMD_DUMP));
 	if (tr->server)
-		menu_link(d, l, "Server status", report_goto(q, "status", -1));
+		menu_link(d, l, "Server status", report_cmd_link(q,
+		    CMD_STATUS));
 	return (d);
 }

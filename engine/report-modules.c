@@ -95,9 +95,6 @@ static void	module_row_name(struct display *, struct display_block *,
 		    size_t, const char *, const struct query *);
 
 const struct report_entry report_modules_entry = {
-	.name = "modules",
-	.title = "Modules",
-	.formats = "html|json|text",
 	.create = modules_create,
 	.json = modules_json,
 	.display = modules_display,
@@ -105,9 +102,6 @@ const struct report_entry report_modules_entry = {
 };
 
 const struct report_entry report_module_entry = {
-	.name = "module",
-	.title = "Module",
-	.formats = "html|json|text",
 	.create = module_create,
 	.json = module_json,
 	.display = module_display,
@@ -130,8 +124,8 @@ modules_create(const struct profile *p, const struct query *q,
 		return (NULL);
 	}
 	t->p = p;
-	t->from = query_int(q, QUERY_FROM);
-	t->limit = query_int(q, QUERY_LIMIT);
+	t->from = q->from;
+	t->limit = q->limit;
 	t->cmp = diff_init(&t->dd, p, q);
 	ds = diff_sort(t->cmp, q);
 	if ((m = report_metric(p, q, e)) == -1)
@@ -220,7 +214,7 @@ modules_json(const void *v, const struct query *q)
 	uint32_t			 g;
 	int64_t				 i;
 
-	if ((j = report_new("modules")) == NULL ||
+	if ((j = report_new(CMD_MODULES)) == NULL ||
 	    report_metrics(j, p, t->m) == -1 || (a = json_array()) == NULL ||
 	    json_object_set_new(j, "rows", a) == -1)
 		goto nomem;
@@ -254,8 +248,7 @@ module_row_name(struct display *d, struct display_block *t, size_t r,
 {
 	char	*link;
 
-	link = report_goto(q, "module", QUERY_MODULE, *name ? name : NULL,
-	    -1);
+	link = report_module_link(q, name);
 	display_cell(d, t, r, 0, *name ? name : "(no module)", link, 0);
 	free(link);
 }
@@ -289,7 +282,7 @@ modules_display(const void *v, const struct report_notes *notes,
 	    COLUMNS_SORT);
 	nc = 3 + columns_count(&c);
 	t = display_table(d, nc + (cmp ? DIFF_COLUMNS : 0), "modules");
-	s = report_link(q, QUERY_SORT, "name", QUERY_FROM, NULL, -1);
+	s = report_sort_link(q, QUERY_SORT_NAME);
 	display_head(d, t, 0, "Module", s, 0);
 	free(s);
 	display_head(d, t, 1, "Functions", NULL, DISPLAY_NUM);
@@ -325,7 +318,7 @@ module_create(const struct profile *p, const struct query *q,
     const struct report_context *ctx, struct report_error *e)
 {
 	struct module_result	*t;
-	const char		*name = query_str(q, QUERY_MODULE);
+	const char		*name = q->module;
 	uint32_t		*group = NULL, n = 0, f;
 	const char		**names = NULL;
 	const int64_t		*key;
@@ -336,8 +329,8 @@ module_create(const struct profile *p, const struct query *q,
 		return (NULL);
 	}
 	t->p = p;
-	t->from = query_int(q, QUERY_FROM);
-	t->limit = query_int(q, QUERY_LIMIT);
+	t->from = q->from;
+	t->limit = q->limit;
 	t->cmp = diff_init(&t->dd, p, q);
 	if ((m = report_metric(p, q, e)) == -1 ||
 	    (sort = report_sort(p, q, m, &sm, e)) == -1)
@@ -403,12 +396,12 @@ module_json(const void *v, const struct query *q)
 	json_t				*j = NULL, *a, *o;
 	int64_t				 i;
 
-	if ((j = report_new("module")) == NULL ||
+	if ((j = report_new(CMD_MODULE)) == NULL ||
 	    report_metrics(j, p, t->m) == -1 || (a = json_array()) == NULL ||
 	    json_object_set_new(j, "rows", a) == -1)
 		goto nomem;
 	if ((o = json_pack("{s:s, s:i, s:i, s:o*, s:o*}", "name",
-	    query_str(q, QUERY_MODULE), "functions", (json_int_t)t->n,
+	    q->module, "functions", (json_int_t)t->n,
 	    "contexts", (json_int_t)t->rows.nodes[0],
 	    "self", report_row_values(p, t->rows.self),
 	    "total", report_row_values(p, t->rows.total))) == NULL ||
@@ -442,7 +435,7 @@ module_display(const void *v, const struct report_notes *notes,
 	struct display			*d;
 	struct display_block		*t, *l;
 	struct columns			 c;
-	const char			*name = query_str(q, QUERY_MODULE);
+	const char			*name = q->module;
 	int64_t				 sv[PROFILE_MAX_METRICS];
 	int64_t				 tv[PROFILE_MAX_METRICS];
 	size_t				 r;
@@ -476,7 +469,7 @@ module_display(const void *v, const struct report_notes *notes,
 	    COLUMNS_SORT);
 	nc = 1 + columns_count(&c);
 	t = display_table(d, nc + (cmp ? DIFF_COLUMNS : 0), "functions");
-	s = report_link(q, QUERY_SORT, "name", QUERY_FROM, NULL, -1);
+	s = report_sort_link(q, QUERY_SORT_NAME);
 	display_head(d, t, 0, "Function", s, 0);
 	free(s);
 	columns_head(d, t, 1, &c, q);
@@ -500,7 +493,7 @@ module_display(const void *v, const struct report_notes *notes,
 	}
 	columns_pager(d, q, tr->from, shown, tr->n);
 	l = display_links(d);
-	link = report_goto(q, "modules", -1);
+	link = report_cmd_link(q, CMD_MODULES);
 	display_link(d, l, "all modules", link);
 	free(link);
 	columns_controls(d, p, tr->m, q, 1);

@@ -70,9 +70,6 @@ static int	search_match(const struct profile *, uint32_t, const char *,
 static char	*search_focus(const char *, int);
 
 const struct report_entry report_search_entry = {
-	.name = "search",
-	.title = "Search",
-	.formats = "html|json|text",
 	.create = search_create,
 	.json = search_json,
 	.display = search_display,
@@ -142,14 +139,14 @@ static void *
 search_create(const struct profile *p, const struct query *q,
     const struct report_context *ctx, struct report_error *e)
 {
-	const char		*s = query_str(q, QUERY_FIND);
+	const char		*s = q->find;
 	const uint32_t		*order;
 	struct search_result	*t = NULL;
 	struct pattern		*re = NULL;
 	char			*cause = NULL;
 	uint32_t		 f, k, nall;
-	int64_t			 limit = query_int(q, QUERY_LIMIT);
-	int64_t			 from = query_int(q, QUERY_FROM), n = 0;
+	int64_t			 limit = q->limit;
+	int64_t			 from = q->from, n = 0;
 	int			 m, r, isre = 0;
 
 	if ((m = report_metric(p, q, e)) == -1)
@@ -227,12 +224,11 @@ search_json(const void *v, const struct query *q)
 	json_t				*j = NULL, *rows, *row;
 	uint32_t			 i, f;
 
-	if ((j = report_new("search")) == NULL ||
+	if ((j = report_new(CMD_SEARCH)) == NULL ||
 	    report_metrics(j, p, t->m) == -1 ||
 	    (rows = json_array()) == NULL ||
 	    json_object_set_new(j, "rows", rows) == -1 ||
-	    json_object_set_new(j, "find", json_string(query_str(q,
-	    QUERY_FIND))) == -1 ||
+	    json_object_set_new(j, "find", json_string(q->find)) == -1 ||
 	    json_object_set_new(j, "regex", json_boolean(t->isre)) == -1)
 		goto nomem;
 	json_object_set_new(j, "from", json_integer(t->from));
@@ -253,18 +249,21 @@ nomem:
 	return (NULL);
 }
 
-/* A push link of "ITEM" (a t= item) to cmd, or NULL. */
+/* A link to cmd that pushes "focus on function f" (ff-f on t=), or NULL. */
 static char *
-search_push(const struct query *q, const char *cmd, const char *format,
-    uint32_t f)
+search_push(const struct query *q, enum catalog_cmd cmd, uint32_t f)
 {
-	const char	*cur = query_str(q, QUERY_T);
+	struct query	 v;
 	char		*t, *link;
 
-	if (asprintf(&t, "%s~ff-%u", *cur ? cur : "1", f) == -1)
+	if (asprintf(&t, "%s~ff-%u", *q->t ? q->t : "1", f) == -1)
 		return (NULL);
-	link = report_goto(q, cmd, QUERY_T, t, QUERY_FIND, NULL,
-	    QUERY_FORMAT, format, QUERY_LIMIT, NULL, -1);
+	/* Its page (html), at the default length. */
+	report_view(&v, q, cmd);
+	query_key_reset(&v, QUERY_FORMAT);
+	query_key_reset(&v, QUERY_LIMIT);
+	v.t = t;
+	link = query_format(&v);
 	free(t);
 	return (link);
 }
@@ -279,7 +278,8 @@ search_display(const void *v, const struct report_notes *notes,
 	struct display			*d;
 	struct display_block		*t, *l;
 	struct columns			 c;
-	const char			*s = query_str(q, QUERY_FIND);
+	const char			*s = q->find;
+	struct query			 view;
 	char				*title, *link, *label, *focus;
 	size_t				 r;
 	int64_t				 matched = tr->matched;
@@ -307,17 +307,23 @@ search_display(const void *v, const struct report_notes *notes,
 	    matched == 1 ? "es" : "", tr->isre ? ", or a regex" : "");
 	if (matched > 0 && (focus = search_focus(s, tr->isre)) != NULL) {
 		l = display_links(d);
-		link = report_goto(q, "tree", QUERY_FOCUS, focus, QUERY_FIND,
-		    NULL, QUERY_LIMIT, NULL, -1);
+		/* The tree and the flame graph at their default length. */
+		report_view(&view, q, CMD_TREE);
+		query_key_reset(&view, QUERY_LIMIT);
+		view.focus = focus;
+		link = query_format(&view);
 		display_link(d, l, "the call tree of the samples with them",
 		    link);
 		free(link);
-		link = report_goto(q, "flame", QUERY_FOCUS, focus, QUERY_FIND,
-		    NULL, QUERY_LIMIT, NULL, -1);
+		report_view(&view, q, CMD_FLAME);
+		query_key_reset(&view, QUERY_LIMIT);
+		view.focus = focus;
+		link = query_format(&view);
 		display_link(d, l, "their flame graph", link);
 		free(link);
-		link = report_goto(q, "top", QUERY_FOCUS, focus, QUERY_FIND,
-		    NULL, -1);
+		report_view(&view, q, CMD_TOP);
+		view.focus = focus;
+		link = query_format(&view);
 		display_link(d, l, "top functions of those samples", link);
 		free(link);
 		free(focus);
@@ -342,10 +348,10 @@ search_display(const void *v, const struct report_notes *notes,
 			tv[k] = p->metrics[k].func_total[f];
 		}
 		columns_row(d, t, r, 1, &c, sv, tv);
-		link = search_push(q, "tree", NULL, f);
+		link = search_push(q, CMD_TREE, f);
 		display_cell(d, t, r, nc, "tree", link, 0);
 		free(link);
-		link = search_push(q, "flame", NULL, f);
+		link = search_push(q, CMD_FLAME, f);
 		display_cell(d, t, r, nc + 1, "flame", link, 0);
 		free(link);
 	}

@@ -50,14 +50,10 @@ static struct display *shutdown_display(const void *,
 static void	 shutdown_free(void *);
 
 const struct report_entry report_shutdown_entry = {
-	.name = "shutdown",
-	.title = "Shut down",
-	.formats = "html|json|text",
 	.create = shutdown_create,
 	.json = shutdown_json,
 	.display = shutdown_display,
 	.free = shutdown_free,
-	.live = 1,
 };
 
 static void *
@@ -118,6 +114,7 @@ shutdown_display(const void *v, const struct report_notes *notes,
 	struct display			*d;
 	struct display_block		*l;
 	char				*link;
+	struct query			 view;
 
 	if ((d = display_create("Server stopped")) == NULL)
 		return (NULL);
@@ -125,7 +122,9 @@ shutdown_display(const void *v, const struct report_notes *notes,
 	    "The next request starts a new one.", t->file,
 	    (long long)t->pid);
 	l = display_links(d);
-	link = report_link(q, QUERY_CMD, NULL, -1);
+	view = *q;
+	view.cmd = CMD_MENU;
+	link = query_format(&view);
 	display_link(d, l, "Summary (starts a new server)", link ? link : "");
 	free(link);
 	return (d);

@@ -52,14 +52,10 @@ static void	 status_free(void *);
 static char	*status_seconds(double);
 
 const struct report_entry report_status_entry = {
-	.name = "status",
-	.title = "Server status",
-	.formats = "html|json|text",
 	.create = status_create,
 	.json = status_json,
 	.display = status_display,
 	.free = status_free,
-	.live = 1,
 };
 
 static void *
@@ -156,6 +152,7 @@ status_display(const void *v, const struct report_notes *notes,
 	const struct status_result *t = v;
 	const struct report_status *s = &t->s;
 	char			*val[10], *link;
+	struct query		 view;
 	size_t			 i, r;
 	double			 rss;
 
@@ -192,7 +189,9 @@ status_display(const void *v, const struct report_notes *notes,
 		display_cell(d, b, r, 1, val[i] ? val[i] : "?", NULL, 0);
 		free(val[i]);
 	}
-	link = report_link(q, QUERY_CMD, "shutdown", -1);
+	view = *q;
+	view.cmd = CMD_SHUTDOWN;
+	link = query_format(&view);
 	display_form(d, "Shut down this server", link ? link : "");
 	free(link);
 	return (d);

@@ -91,9 +91,6 @@ static int	tlr_bucket_cat(const struct timeline_result *,
 		    uint32_t, uint32_t);
 
 const struct report_entry report_timeline_entry = {
-	.name = "timeline",
-	.title = "Timeline",
-	.formats = "html|json",
 	.create = tlr_create,
 	.json = tlr_json,
 	.display = tlr_display,
@@ -258,7 +255,7 @@ tlr_create(const struct profile *p, const struct query *q,
 	struct idmap		 slots;
 	int32_t			*lane = NULL;
 	uint32_t		 i;
-	int64_t			 width = query_int(q, QUERY_WIDTH);
+	int64_t			 width = q->width;
 
 	idmap_init(&slots);
 	if ((t = calloc(1, sizeof *t)) == NULL) {
@@ -366,7 +363,7 @@ tlr_json(const void *v, const struct query *q)
 	uint32_t			 i, b, th;
 	int				 c;
 
-	if ((j = report_new("timeline")) == NULL ||
+	if ((j = report_new(CMD_TIMELINE)) == NULL ||
 	    timeline_view_json(j, &t->v) == -1)
 		goto fail;
 	json_object_set_new(j, "buckets", json_integer(t->nb));
@@ -437,8 +434,7 @@ tlr_json(const void *v, const struct query *q)
 		    p->metrics[t->v.m].func_total[t->top[i]])) == -1)
 			goto fail;
 	}
-	json_object_set_new(j, "width", json_integer(query_int(q,
-	    QUERY_WIDTH)));
+	json_object_set_new(j, "width", json_integer(q->width));
 	return (j);
 fail:
 	json_decref(j);
@@ -451,18 +447,20 @@ tlr_window_link(const struct timeline_result *t, const struct query *q,
     int64_t a, int64_t e)
 {
 	const struct timeline	*tl = t->v.tl;
-	char			 r[TIMELINE_VIEW_RANGEBUF];
+	struct query		 w;
 
 	if (a < tl->start)
 		a = tl->start;
 	if (e > tl->end + 1)
 		e = tl->end + 1;
+	report_view(&w, q, CMD_TIMELINE);
+	query_key_reset(&w, QUERY_RANGE);
 	if (a <= tl->start && e >= tl->end + 1)
-		return (report_goto(q, "timeline", QUERY_RANGE, NULL, -1));
+		return (query_format(&w));
 	if (e <= a)
 		return (NULL);
-	timeline_view_range(r, sizeof r, tl, a, e);
-	return (report_goto(q, "timeline", QUERY_RANGE, r, -1));
+	timeline_view_range(w.range, tl, a, e);
+	return (query_format(&w));
 }
 
 static void
@@ -484,6 +482,7 @@ tlr_display(const void *v, const struct report_notes *notes,
 	const struct profile		*p = t->v.p;
 	struct display			*d;
 	struct display_block		*b;
+	struct query			 cv;
 	int64_t				 w = t->v.e - t->v.a, sum;
 	char				*s0, *s1, *all, *link, *num, *pct;
 	char				*label;
@@ -523,11 +522,12 @@ tlr_display(const void *v, const struct report_notes *notes,
 	tlr_link(d, b, "Later", t->v.e <= tl->end ?
 	    tlr_window_link(t, q, t->v.a + w / 2, t->v.e + w / 2) : NULL);
 	if (tl->rate > 0)
-		tlr_link(d, b, "Heat map", report_goto(q, "heatmap", -1));
-	tlr_link(d, b, "Flame chart", report_goto(q, "flame",
-	    QUERY_STYLE, "chart", -1));
-	tlr_link(d, b, "Top functions", report_goto(q, "top", -1));
-	tlr_link(d, b, "Call tree", report_goto(q, "tree", -1));
+		tlr_link(d, b, "Heat map", report_cmd_link(q, CMD_HEATMAP));
+	report_view(&cv, q, CMD_FLAME);
+	cv.style = QUERY_STYLE_CHART;
+	tlr_link(d, b, "Flame chart", query_format(&cv));
+	tlr_link(d, b, "Top functions", report_cmd_link(q, CMD_TOP));
+	tlr_link(d, b, "Call tree", report_cmd_link(q, CMD_TREE));
 	display_timeline(d);
 
 	display_heading(d, "Top functions in this window");
@@ -558,9 +558,11 @@ tlr_display(const void *v, const struct report_notes *notes,
 		    TIMELINE_OTHERS; i++) {
 			label = timeline_thread_label(tl, p->strings,
 			    t->v.order[i]);
+			/* Its lane alone: thread= is this one only. */
+			report_view(&cv, q, CMD_TIMELINE);
+			cv.thread = label;
 			if (label != NULL)
-				tlr_link(d, b, label, report_goto(q,
-				    "timeline", QUERY_THREAD, label, -1));
+				tlr_link(d, b, label, query_format(&cv));
 			free(label);
 		}
 	}

@@ -62,9 +62,6 @@ static struct display *top_display(const void *,
 static void	 top_free(void *);
 
 const struct report_entry report_top_entry = {
-	.name = "top",
-	.title = "Top functions",
-	.formats = "html|json|text",
 	.create = top_create,
 	.json = top_json,
 	.display = top_display,
@@ -81,9 +78,9 @@ top_create(const struct profile *p, const struct query *q,
 	const int64_t		*cut;
 	int64_t			*dkey = NULL, n = 0;
 	int			 m, sort, sm;
-	int64_t			 limit = query_int(q, QUERY_LIMIT), sum;
-	int64_t			 from = query_int(q, QUERY_FROM);
-	double			 min = query_number(q, QUERY_MIN);
+	int64_t			 limit = q->limit, sum;
+	int64_t			 from = q->from;
+	double			 min = q->min;
 
 	if ((t = calloc(1, sizeof *t)) == NULL)
 		goto nomem;
@@ -93,13 +90,12 @@ top_create(const struct profile *p, const struct query *q,
 	nall = p->nfuncs > 0 ? p->nfuncs - 1 : 0;
 	t->cmp = diff_init(&t->dd, p, q);
 	/* sort=delta and ratio: by the change of the total. */
-	if (t->cmp && (strcmp(query_str(q, QUERY_SORT), "delta") == 0 ||
-	    strcmp(query_str(q, QUERY_SORT), "ratio") == 0)) {
+	if (t->cmp && (q->sort == QUERY_SORT_DELTA ||
+	    q->sort == QUERY_SORT_RATIO)) {
 		if ((dkey = malloc(p->nfuncs * sizeof *dkey)) == NULL ||
 		    (byd = malloc((nall ? nall : 1) * sizeof *byd)) == NULL)
 			goto nomem;
-		diff_key(&t->dd, p, strcmp(query_str(q, QUERY_SORT),
-		    "ratio") == 0, 1, dkey);
+		diff_key(&t->dd, p, q->sort == QUERY_SORT_RATIO, 1, dkey);
 		for (f = 1; f < p->nfuncs; f++)
 			byd[f - 1] = f;
 		report_order(byd, nall, dkey, 1, NULL);
@@ -175,12 +171,13 @@ top_json(const void *v, const struct query *q)
 	json_t			*j = NULL, *rows, *row;
 	uint32_t		 i, f;
 
-	if ((j = report_new("top")) == NULL ||
+	if ((j = report_new(CMD_TOP)) == NULL ||
 	    report_metrics(j, p, t->m) == -1 ||
 	    (rows = json_array()) == NULL ||
 	    json_object_set_new(j, "rows", rows) == -1)
 		goto nomem;
-	json_object_set_new(j, "sort", json_string(query_str(q, QUERY_SORT)));
+	json_object_set_new(j, "sort", json_string(query_enum_name(QUERY_SORT,
+	    q->sort)));
 	json_object_set_new(j, "matched", json_integer(t->matched));
 	json_object_set_new(j, "from", json_integer(t->from));
 	for (i = 0; i < t->nrows; i++) {
@@ -218,22 +215,22 @@ top_display(const void *v, const struct report_notes *notes,
 	struct display_block	*t;
 	struct columns		 c;
 	const char		*metric = p->metrics[tr->m].name;
-	const char		*sort = query_str(q, QUERY_SORT);
+	const char		*sort = query_enum_name(QUERY_SORT, q->sort);
 	size_t			 r;
-	char			*link, *title, *label, id[32];
-	const char		*idp = id;
+	char			*link, *title, *label, *minp, id[32];
+	struct query		 vf, vs;
 	struct query_tmpl	 tfunc, tsrc;
 	struct display_cell	*cell;
 	int64_t			 sv[PROFILE_MAX_METRICS];
 	int64_t			 tv[PROFILE_MAX_METRICS];
 	uint32_t		 nc, i, f, k;
 
-	if ((strcmp(sort, "delta") == 0 || strcmp(sort, "ratio") == 0 ?
+	if ((q->sort == QUERY_SORT_DELTA || q->sort == QUERY_SORT_RATIO ?
 	    asprintf(&title, "Top functions by %s of total %s", sort,
-	    metric) : strcmp(sort, "name") == 0 ? asprintf(&title,
-	    "Functions by name") : strcmp(sort, "calls") == 0 ? asprintf(&title, "Top "
-	    "functions by calls") : asprintf(&title, "Top functions by %s %s",
-	    sort, metric)) == -1)
+	    metric) : q->sort == QUERY_SORT_NAME ? asprintf(&title,
+	    "Functions by name") : q->sort == QUERY_SORT_CALLS ?
+	    asprintf(&title, "Top functions by calls") : asprintf(&title,
+	    "Top functions by %s %s", sort, metric)) == -1)
 		return (NULL);
 	d = display_create(title);
 	free(title);
@@ -244,11 +241,13 @@ top_display(const void *v, const struct report_notes *notes,
 		diff_text(d, p, &notes->diff, notes->base_name);
 		diff_controls(d, q, 1);
 	}
-	if (query_isset(q, QUERY_MIN))
+	if (q->min > 0) {
+		minp = query_key_text(q, QUERY_MIN);
 		display_text(d, "%lld functions with at least %s%% of the %s "
-		    "total.", (long long)tr->matched,
-		    query_str(q, QUERY_MIN), metric);
-	else {
+		    "total.", (long long)tr->matched, minp ? minp : "?",
+		    metric);
+		free(minp);
+	} else {
 		char	 n[DISPLAY_NUMBUF];
 
 		display_number_buf(n, tr->matched);
@@ -259,7 +258,7 @@ top_display(const void *v, const struct report_notes *notes,
 	    COLUMNS_SORT);
 	nc = 1 + columns_count(&c);
 	t = display_table(d, nc + (tr->cmp ? DIFF_COLUMNS : 0), "top");
-	link = report_link(q, QUERY_SORT, "name", QUERY_FROM, NULL, -1);
+	link = report_sort_link(q, QUERY_SORT_NAME);
 	display_head(d, t, 0, "Function", link, 0);
 	free(link);
 	columns_head(d, t, 1, &c, q);
@@ -267,8 +266,13 @@ top_display(const void *v, const struct report_notes *notes,
 		diff_head_sort(d, t, nc, q);
 	/* Each row's link differs from the page's in one key: a template. */
 	memset(&tsrc, 0, sizeof tsrc);
-	if (report_goto_tmpl(&tfunc, q, "func", QUERY_FUNC, 1) == -1 ||
-	    (tr->lines != NULL && report_source_tmpl(&tsrc, q) == -1)) {
+	report_view(&vf, q, CMD_FUNC);
+	vf.func = id;
+	report_source_view(&vs, q);
+	vs.func = id;
+	if (query_tmpl_init(&tfunc, &vf, QUERY_FUNC, 1) == -1 ||
+	    (tr->lines != NULL &&
+	    query_tmpl_init(&tsrc, &vs, QUERY_FUNC, 1) == -1)) {
 		query_tmpl_clear(&tfunc);
 		query_tmpl_clear(&tsrc);
 		display_free(d);
@@ -278,7 +282,7 @@ top_display(const void *v, const struct report_notes *notes,
 		f = tr->rows[i];
 		r = display_row(d, t);
 		snprintf(id, sizeof id, "%u", f);
-		link = query_tmpl_fill(&tfunc, &idp);
+		link = query_tmpl_fill(&tfunc, &vf);
 		label = report_func_label(p, f);
 		cell = display_cell(d, t, r, 0, label ? label : "", link, 0);
 		free(label);
@@ -286,7 +290,7 @@ top_display(const void *v, const struct report_notes *notes,
 		/* Its costs by line, where the profile has them. */
 		if (report_has_lines(tr->lines, f))
 			display_aux_take(d, cell, "source",
-			    query_tmpl_fill(&tsrc, &idp));
+			    query_tmpl_fill(&tsrc, &vs));
 		for (k = 0; k < p->nmetrics && k < PROFILE_MAX_METRICS; k++) {
 			sv[k] = p->metrics[k].func_self[f];
 			tv[k] = p->metrics[k].func_total[f];

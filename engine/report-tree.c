@@ -136,6 +136,18 @@ struct tree_result {
 	struct diff		 dd;
 };
 
+/*
+ * The links of a page's rows, each differing from the page's in a key or
+ * two: the rest is formatted once, in templates (a function's page, the
+ * tree rooted at a path, the open and close lists), each filled from its
+ * view; ids holds a row's path.
+ */
+struct tree_links {
+	struct query_tmpl	 tfunc, troot, ttoggle, tsrc;
+	struct query		 vfunc, vroot, vtoggle, vsrc;
+	uint32_t		*ids;		/* QUERY_MAX_PATH */
+};
+
 static int	tree_walk(struct tree_walk *, const struct profile *,
 		    const struct query *, const struct report_context *,
 		    struct report_error *);
@@ -166,20 +178,22 @@ static char	*tree_list_edit(const char *, const char *, int);
 static json_t	*tree_module(const struct profile *, uint32_t,
 		    struct tree_mod *);
 static char	*tree_path_append(const char *, size_t, uint32_t, size_t *);
+static int	tree_links_init(struct tree_links *, const struct query *,
+		    int);
+static void	tree_links_clear(struct tree_links *);
 static void	tree_row_more(struct display *, struct display_block *, size_t,
-		    const struct query_tmpl *, const char *, uint32_t, int64_t);
-static char	*tree_func_link(const struct query_tmpl *, uint32_t);
+		    struct tree_links *, const char *, uint32_t, int64_t);
+static char	*tree_func_link(struct tree_links *, uint32_t);
+static char	*tree_source_link(struct tree_links *, uint32_t);
+static const char *tree_id(char *, uint32_t);
+static char	*tree_root_link(struct tree_links *, const char *);
 static void	tree_row_toggles(struct display *, struct display_cell *,
-		    const struct query *, const struct query_tmpl *,
-		    const struct query_tmpl *, const char *, uint32_t, size_t,
-		    int64_t);
-static char	*tree_toggle(const struct query_tmpl *, const struct query *,
+		    const struct query *, struct tree_links *, const char *,
+		    uint32_t, size_t, int64_t);
+static char	*tree_toggle(struct tree_links *, const struct query *,
 		    const char *, int);
 
 const struct report_entry report_tree_entry = {
-	.name = "tree",
-	.title = "Call tree",
-	.formats = "html|json|text",
 	.create = tree_create,
 	.json = tree_json,
 	.display = tree_display,
@@ -402,28 +416,27 @@ tree_module(const struct profile *p, uint32_t f, struct tree_mod *mods)
 static int
 tree_open_paths(struct profile_index *ix, const char *s, struct idmap *set)
 {
-	struct query	*tmp;
 	const char	*tilde;
 	char		*one;
-	uint32_t	 node;
+	uint32_t	 node, *ids = NULL;
+	size_t		 n;
 	int		 r = 0;
 
-	if ((tmp = query_create()) == NULL)
-		return (-1);
 	while (*s != '\0' && r == 0) {
 		tilde = strchr(s, '~');
 		if ((one = strndup(s, tilde ? (size_t)(tilde - s) :
 		    strlen(s))) == NULL)
 			r = -1;
-		else if (query_set(tmp, QUERY_PATH, one, NULL) == -1)
+		else if (query_path_parse(one, &ids, &n) == -1)
 			r = -1;
-		else if ((node = tree_resolve(ix, tmp->path, tmp->npath)) !=
-		    PROFILE_NONE && idmap_put(set, node, 1) == -1)
+		else if ((node = tree_resolve(ix, ids, n)) != PROFILE_NONE &&
+		    idmap_put(set, node, 1) == -1)
 			r = -1;
 		free(one);
+		free(ids);
+		ids = NULL;
 		s = tilde ? tilde + 1 : s + strlen(s);
 	}
-	query_free(tmp);
 	return (r);
 }
 
@@ -475,8 +488,8 @@ tree_walk(struct tree_walk *w, const struct profile *p, const struct query *q,
 	char			*path;
 	uint32_t		 start, n, ch, nshown = 0, *order;
 	int			 m, r = -1;
-	int64_t			 depth = query_int(q, QUERY_DEPTH);
-	int64_t			 budget = query_int(q, QUERY_BUDGET);
+	int64_t			 depth = q->depth;
+	int64_t			 budget = q->budget;
 	size_t			 i, base, nk, room, len, run, end;
 	double			 decay;
 
@@ -489,23 +502,24 @@ tree_walk(struct tree_walk *w, const struct profile *p, const struct query *q,
 	w->m = m;
 	if ((start = tree_resolve(ctx->index, q->path, q->npath)) ==
 	    PROFILE_NONE) {
+		path = query_path_format(q->path, q->npath);
 		report_error_set(e, 404, "no call node at path %s",
-		    query_str(q, QUERY_PATH));
+		    path ? path : "?");
+		free(path);
 		return (-1);
 	}
-	if (tree_open_paths(ctx->index, query_str(q, QUERY_OPEN),
+	if (tree_open_paths(ctx->index, q->open,
 	    &open) == -1) {
 		report_error_set(e, 400, "open: must be paths separated by ~");
 		goto done;
 	}
-	if (tree_open_paths(ctx->index, query_str(q, QUERY_CLOSE),
+	if (tree_open_paths(ctx->index, q->close,
 	    &closed) == -1) {
 		report_error_set(e, 400, "close: must be paths separated by "
 		    "~");
 		goto done;
 	}
-	if (!query_isset(q, QUERY_DEPTH) &&
-	    strcmp(query_str(q, QUERY_FORMAT), "html") == 0 &&
+	if (!query_key_isset(q, QUERY_DEPTH) && q->format == FMT_HTML &&
 	    tree_hot_path(p, m, start, ctx, &hot) == -1)
 		goto nomem;
 	/* budget >= 1 (query.c): the start is always shown. */
@@ -871,7 +885,7 @@ tree_json(const void *v, const struct query *q)
 		json_object_set_new(objs[i], "hidden",
 		    json_integer(wp->hidden[i]));
 	}
-	if ((j = report_new("tree")) == NULL ||
+	if ((j = report_new(CMD_TREE)) == NULL ||
 	    report_metrics(j, p, wp->m) == -1)
 		goto nomem;
 	json_object_set_new(j, "shown", json_integer(nshown));
@@ -948,11 +962,10 @@ tree_list_edit(const char *list, const char *path, int add)
  * t is the page's template of the (open, close) pair.
  */
 static char *
-tree_toggle(const struct query_tmpl *t, const struct query *q,
-    const char *path, int open)
+tree_toggle(struct tree_links *l, const struct query *q, const char *path,
+    int open)
 {
-	const char	*v[2], *ol = query_str(q, QUERY_OPEN);
-	const char	*cl = query_str(q, QUERY_CLOSE);
+	const char	*ol = q->open, *cl = q->close;
 	char		*o = NULL, *c = NULL, *link = NULL;
 
 	/* Most pages have neither list: nothing to edit then. */
@@ -961,9 +974,9 @@ tree_toggle(const struct query_tmpl *t, const struct query *q,
 	if (*cl != '\0')
 		c = tree_list_edit(cl, path, !open);
 	if ((*ol == '\0' || o != NULL) && (*cl == '\0' || c != NULL)) {
-		v[0] = o != NULL ? (*o ? o : NULL) : (open ? path : NULL);
-		v[1] = c != NULL ? (*c ? c : NULL) : (open ? NULL : path);
-		link = query_tmpl_fill(t, v);
+		l->vtoggle.open = o != NULL ? o : open ? path : "";
+		l->vtoggle.close = c != NULL ? c : open ? "" : path;
+		link = query_tmpl_fill(&l->ttoggle, &l->vtoggle);
 	}
 	free(o);
 	free(c);
@@ -976,8 +989,7 @@ tree_toggle(const struct query_tmpl *t, const struct query *q,
  */
 static void
 tree_row_more(struct display *d, struct display_block *t, size_t ncols,
-    const struct query_tmpl *troot, const char *path, uint32_t depth,
-    int64_t hidden)
+    struct tree_links *l, const char *path, uint32_t depth, int64_t hidden)
 {
 	struct display_cell	*cell;
 	char			 more[48], *link;
@@ -985,7 +997,7 @@ tree_row_more(struct display *d, struct display_block *t, size_t ncols,
 
 	r = display_row(d, t);
 	snprintf(more, sizeof more, "%lld more", (long long)hidden);
-	link = query_tmpl_fill(troot, &path);
+	link = tree_root_link(l, path);
 	cell = display_cell(d, t, r, 0, more, link,
 	    DISPLAY_TREE | DISPLAY_LEAF | DISPLAY_DIM);
 	free(link);
@@ -995,22 +1007,98 @@ tree_row_more(struct display *d, struct display_block *t, size_t ncols,
 		display_cell(d, t, r, k, "", NULL, DISPLAY_NUM);
 }
 
-/* The link to function f's page (NULL if out of memory). */
-static char *
-tree_func_link(const struct query_tmpl *tfunc, uint32_t f)
+/* f in decimal at the end of buf[16]: where it starts. */
+static const char *
+tree_id(char *buf, uint32_t f)
 {
-	char		 id[16], *e;
-	const char	*idp;
+	char	*e;
 
 	/* By hand: snprintf was a visible part of a row. */
-	e = id + sizeof id - 1;
+	e = buf + 15;
 	*e = '\0';
 	do {
 		*--e = '0' + f % 10;
 		f /= 10;
 	} while (f != 0);
-	idp = e;
-	return (query_tmpl_fill(tfunc, &idp));
+	return (e);
+}
+
+/* The link to function f's page (NULL if out of memory). */
+static char *
+tree_func_link(struct tree_links *l, uint32_t f)
+{
+	char	 id[16];
+
+	l->vfunc.func = tree_id(id, f);
+	return (query_tmpl_fill(&l->tfunc, &l->vfunc));
+}
+
+/* The link to function f's source lines (NULL if out of memory). */
+static char *
+tree_source_link(struct tree_links *l, uint32_t f)
+{
+	char	 id[16];
+
+	l->vsrc.func = tree_id(id, f);
+	return (query_tmpl_fill(&l->tsrc, &l->vsrc));
+}
+
+/*
+ * The link to the tree rooted at a row's path ("3,7,9", made by the
+ * walk); NULL if deeper than a query can address or out of memory.
+ */
+static char *
+tree_root_link(struct tree_links *l, const char *path)
+{
+	const char	*s;
+	size_t		 n = 0;
+	uint32_t	 id;
+
+	for (s = path; *s != '\0'; n++) {
+		if (n == QUERY_MAX_PATH)
+			return (NULL);
+		for (id = 0; *s >= '0' && *s <= '9'; s++)
+			id = id * 10 + (uint32_t)(*s - '0');
+		l->ids[n] = id;
+		if (*s == ',')
+			s++;
+	}
+	l->vroot.path = l->ids;
+	l->vroot.npath = n;
+	return (query_tmpl_fill(&l->troot, &l->vroot));
+}
+
+/* A page's link templates (struct tree_links); -1 if out of memory. */
+static int
+tree_links_init(struct tree_links *l, const struct query *q, int lines)
+{
+	memset(l, 0, sizeof *l);
+	report_view(&l->vfunc, q, CMD_FUNC);
+	report_source_view(&l->vsrc, q);
+	l->vroot = *q;
+	query_key_reset(&l->vroot, QUERY_OPEN);
+	query_key_reset(&l->vroot, QUERY_CLOSE);
+	l->vtoggle = *q;
+	if ((l->ids = calloc(QUERY_MAX_PATH, sizeof *l->ids)) == NULL ||
+	    query_tmpl_init(&l->tfunc, &l->vfunc, QUERY_FUNC, 1) == -1 ||
+	    query_tmpl_init(&l->troot, &l->vroot, QUERY_PATH, 1) == -1 ||
+	    query_tmpl_init(&l->ttoggle, &l->vtoggle, QUERY_OPEN, 2) == -1 ||
+	    (lines && query_tmpl_init(&l->tsrc, &l->vsrc, QUERY_FUNC, 1) ==
+	    -1))
+		return (-1);
+	return (0);
+}
+
+/* Free what a page's links hold. */
+static void
+tree_links_clear(struct tree_links *l)
+{
+	query_tmpl_clear(&l->tfunc);
+	query_tmpl_clear(&l->troot);
+	query_tmpl_clear(&l->ttoggle);
+	query_tmpl_clear(&l->tsrc);
+	free(l->ids);
+	l->ids = NULL;
 }
 
 /*
@@ -1019,8 +1107,8 @@ tree_func_link(const struct query_tmpl *tfunc, uint32_t f)
  */
 static void
 tree_row_toggles(struct display *d, struct display_cell *cell,
-    const struct query *q, const struct query_tmpl *troot,
-    const struct query_tmpl *ttoggle, const char *path, uint32_t depth,
+    const struct query *q, struct tree_links *l, const char *path,
+    uint32_t depth,
     size_t nkids, int64_t hidden)
 {
 	char	*link;
@@ -1029,13 +1117,11 @@ tree_row_toggles(struct display *d, struct display_cell *cell,
 		return;
 	cell->indent = depth;
 	if (nkids > 0)
-		cell->toggle = display_take(d, tree_toggle(ttoggle, q, path,
-		    0));
+		cell->toggle = display_take(d, tree_toggle(l, q, path, 0));
 	else if (hidden > 0)
-		cell->toggle = display_take(d, tree_toggle(ttoggle, q, path,
-		    1));
+		cell->toggle = display_take(d, tree_toggle(l, q, path, 1));
 	if (nkids > 0 || hidden > 0) {
-		link = query_tmpl_fill(troot, &path);
+		link = tree_root_link(l, path);
 		display_aux_take(d, cell, "root here", link);
 	}
 }
@@ -1056,32 +1142,19 @@ tree_display(const void *v, const struct report_notes *notes,
 	struct display_block	*t, *l;
 	struct display_cell	*cell;
 	struct columns		 c;
-	struct query_tmpl	 tfunc, troot, ttoggle, tsrc;
+	struct tree_links	 links;
 	const char		*path, *module, *name;
-	char			*link, *s, *label = NULL;
+	char			*link, *label = NULL;
+	struct query		 view;
 	uint32_t		*stack = NULL, *depths = NULL, ncols, depth;
 	uint32_t		 i, n, f, nk, k;
 	int64_t			 sv[PROFILE_MAX_METRICS];
 	int64_t			 tv[PROFILE_MAX_METRICS];
 	size_t			 sp = 0, r, lcap = 0, mlen, nlen;
 	int			 hidden, cmp = tr->cmp;
-	static const struct query_edit unopen[] = { { QUERY_OPEN, NULL },
-				    { QUERY_CLOSE, NULL } };
 
-	/*
-	 * Each row's links differ from the page's in a key or two: the
-	 * rest is formatted once, in templates (a function's page, the
-	 * tree rooted at a path, the open and close lists). Cleared first:
-	 * when one fails, the later ones were never set.
-	 */
-	memset(&tfunc, 0, sizeof tfunc);
-	memset(&troot, 0, sizeof troot);
-	memset(&ttoggle, 0, sizeof ttoggle);
-	memset(&tsrc, 0, sizeof tsrc);
-	if (report_goto_tmpl(&tfunc, q, "func", QUERY_FUNC, 1) == -1 ||
-	    (tr->lines != NULL && report_source_tmpl(&tsrc, q) == -1) ||
-	    query_tmpl_init(&troot, q, unopen, 2, QUERY_PATH, 1) == -1 ||
-	    query_tmpl_init(&ttoggle, q, NULL, 0, QUERY_OPEN, 2) == -1 ||
+	/* Each row's links are made from templates (struct tree_links). */
+	if (tree_links_init(&links, q, tr->lines != NULL) == -1 ||
 	    (d = display_create("Call tree")) == NULL)
 		goto nomem;
 	columns_metrics_profile(d, q, p, wp->m, cmp);
@@ -1092,15 +1165,15 @@ tree_display(const void *v, const struct report_notes *notes,
 	}
 	if (q->npath > 0) {
 		l = display_links(d);
+		/* The breadcrumbs: the tree at each ancestor of the start. */
+		report_view(&view, q, CMD_TREE);
+		view.path = q->path;
 		for (i = 0; i < q->npath; i++) {
-			if ((s = query_path_format(q->path, i)) == NULL)
-				goto nomem;
-			link = report_goto(q, "tree", QUERY_PATH, *s ? s : NULL,
-			    -1);
+			view.npath = i;
+			link = query_format(&view);
 			display_link(d, l, profile_func_name(p, i ?
 			    q->path[i - 1] : PROFILE_ROOT), link);
 			free(link);
-			free(s);
 		}
 	}
 	display_text(d, "%lld nodes shown, chosen by %s total; "
@@ -1133,14 +1206,14 @@ tree_display(const void *v, const struct report_notes *notes,
 		path = wp->paths[i];
 		if (depths[sp] & TREE_MORE) {
 			tree_row_more(d, t, ncols + (cmp ? DIFF_COLUMNS : 0),
-			    &troot, path, depth, hidden);
+			    &links, path, depth, hidden);
 			continue;
 		}
 		r = display_row(d, t);
 		nk = wp->first[i + 1] - wp->first[i];
 		n = wp->nodes[i];
 		f = p->node_func[n];
-		link = f > 0 ? tree_func_link(&tfunc, f) : NULL;
+		link = f > 0 ? tree_func_link(&links, f) : NULL;
 		/* "module`name", or the name alone (report_func_label()). */
 		module = profile_func_module(p, f);
 		name = profile_func_name(p, f);
@@ -1163,12 +1236,12 @@ tree_display(const void *v, const struct report_notes *notes,
 		    DISPLAY_TREE | (nk ? DISPLAY_OPEN : 0) |
 		    (nk == 0 && hidden == 0 ? DISPLAY_LEAF : 0));
 		free(link);
-		tree_row_toggles(d, cell, q, &troot, &ttoggle, path, depth,
+		tree_row_toggles(d, cell, q, &links, path, depth,
 		    nk, hidden);
 		/* Its function's costs by line, where the profile has them. */
 		if (report_has_lines(tr->lines, f))
 			display_more_take(d, cell, "source",
-			    tree_func_link(&tsrc, f));
+			    tree_source_link(&links, f));
 		for (k = 0; k < p->nmetrics && k < PROFILE_MAX_METRICS; k++) {
 			sv[k] = p->metrics[k].self[n];
 			tv[k] = p->metrics[k].total[n];
@@ -1199,9 +1272,6 @@ done:
 	free(label);
 	free(stack);
 	free(depths);
-	query_tmpl_clear(&tfunc);
-	query_tmpl_clear(&troot);
-	query_tmpl_clear(&ttoggle);
-	query_tmpl_clear(&tsrc);
+	tree_links_clear(&links);
 	return (d);
 }

@@ -39,10 +39,6 @@
 
 static uint32_t	report_func_qualified(const struct profile *, const char *);
 static int	order_cmp(const void *, const void *, void *);
-static size_t	report_goto_edits(struct query_edit *, const char *);
-
-/* The most (key, value) changes one link makes. */
-#define REPORT_EDITS	16
 
 /* Fill an error; returns -1 so callers can `return (report_error_set())'. */
 int
@@ -78,9 +74,10 @@ report_error_cost(struct report_error *e, const struct cost *c)
 
 /* A new report object with the fields every answer has. */
 json_t *
-report_new(const char *cmd)
+report_new(enum catalog_cmd cmd)
 {
-	return (json_pack("{s:i, s:s}", "deepq", REPORT_VERSION, "cmd", cmd));
+	return (json_pack("{s:i, s:s}", "deepq", REPORT_VERSION, "cmd",
+	    catalog_reports[cmd].name));
 }
 
 /* The metric a query names (metric=), or 0; -1 with *e if unknown. */
@@ -88,7 +85,7 @@ int
 report_metric(const struct profile *p, const struct query *q,
     struct report_error *e)
 {
-	const char	*name = query_str(q, QUERY_METRIC);
+	const char	*name = q->metric;
 	int		 m;
 
 	if (*name == '\0')
@@ -241,101 +238,31 @@ report_func_values(const struct profile *p, int which, uint32_t f)
 }
 
 /*
- * The canonical link to q with some keys changed: pairs of (enum
- * query_key, const char *value) ending with -1; a NULL value removes the
- * key. Caller frees; NULL if out of memory or a value is invalid.
+ * A view of q (query.h) for a link from its page to report cmd: the
+ * preferences are kept (metric, sort, fields, units, pct, avg, limit,
+ * transforms, file...), what addresses the page (QUERY_KEY_PAGE: path,
+ * func, module, clique, by, from, open, close, min, find) is dropped,
+ * and so are the other reports' own preferences (the catalog's prefs:
+ * depth and budget stay with tree pages). The caller sets what the link
+ * addresses (v->func = id...) and makes it with query_format(v).
  */
-char *
-report_link(const struct query *q, ...)
+void
+report_view(struct query *v, const struct query *q, enum catalog_cmd cmd)
 {
-	struct query_edit	 ed[REPORT_EDITS];
-	va_list			 ap;
-	size_t			 n = 0;
-	int			 k;
+	uint64_t	 drop = 0;
+	int		 i, k;
 
-	va_start(ap, q);
-	while ((k = va_arg(ap, int)) != -1) {
-		if (n == REPORT_EDITS) {
-			va_end(ap);
-			return (NULL);
-		}
-		ed[n].key = k;
-		ed[n++].value = va_arg(ap, const char *);
+	*v = *q;
+	for (i = 0; i < CMD_N; i++) {
+		if (i != (int)cmd)
+			drop |= catalog_reports[i].prefs;
 	}
-	va_end(ap);
-	return (query_format_edit(q, ed, n));
-}
-
-/*
- * A link to another report (cmd) from a page: the preferences are kept
- * (metric, sort, fields, units, pct, avg, limit, transforms, file...),
- * what addresses the current page (path, func, module, clique, by, from,
- * open, close, min; depth and budget unless going to a tree) is dropped,
- * then the (key, value) pairs given are set, ending with -1. Caller frees; NULL if out of memory.
- */
-char *
-report_goto(const struct query *q, const char *cmd, ...)
-{
-	struct query_edit	 ed[REPORT_EDITS + 16];
-	va_list			 ap;
-	size_t			 n;
-	int			 k;
-
-	n = report_goto_edits(ed, cmd);
-	va_start(ap, cmd);
-	while ((k = va_arg(ap, int)) != -1) {
-		if (n == sizeof ed / sizeof ed[0]) {
-			va_end(ap);
-			return (NULL);
-		}
-		ed[n].key = k;
-		ed[n++].value = va_arg(ap, const char *);
+	for (k = 0; k < QUERY_NKEYS; k++) {
+		if ((drop & QUERY_BIT(k)) ||
+		    (query_keyinfo(k)->flags & QUERY_KEY_PAGE))
+			query_key_reset(v, k);
 	}
-	va_end(ap);
-	return (query_format_edit(q, ed, n));
-}
-
-/*
- * The edits of report_goto() to cmd, in ed (room for 16); returns their
- * number.
- */
-static size_t
-report_goto_edits(struct query_edit *ed, const char *cmd)
-{
-	static const enum query_key page[] = { QUERY_PATH, QUERY_FUNC,
-	    QUERY_MODULE, QUERY_CLIQUE, QUERY_BY, QUERY_FROM, QUERY_OPEN,
-	    QUERY_CLOSE, QUERY_MIN, QUERY_FIND };
-	size_t			 i, n = 0;
-
-	for (i = 0; i < sizeof page / sizeof page[0]; i++) {
-		ed[n].key = page[i];
-		ed[n++].value = NULL;
-	}
-	/* The tree's own preferences stay with tree pages. */
-	if (strcmp(cmd, "tree") != 0) {
-		ed[n].key = QUERY_DEPTH;
-		ed[n++].value = NULL;
-		ed[n].key = QUERY_BUDGET;
-		ed[n++].value = NULL;
-	}
-	ed[n].key = QUERY_CMD;
-	ed[n++].value = cmd;
-	return (n);
-}
-
-/*
- * A template (query.h) of report_goto(q, cmd, ...) whose keys key ..
- * key + nkeys - 1 are filled in per link: -1 if out of memory;
- * query_tmpl_clear() frees it either way.
- */
-int
-report_goto_tmpl(struct query_tmpl *t, const struct query *q,
-    const char *cmd, int key, int nkeys)
-{
-	struct query_edit	 ed[16];
-
-	return (query_tmpl_init(t, q, ed, report_goto_edits(ed, cmd), key,
-	    nkeys));
+	v->cmd = cmd;
 }
 
 /*
@@ -373,17 +300,16 @@ report_func_find(const struct profile *p, const struct query *q,
 {
 	uint32_t	 f;
 
-	if (!query_isset(q, QUERY_FUNC)) {
+	if (*q->func == '\0') {
 		report_error_set(e, 400, "func= is required (a function id "
 		    "or exact name)");
 		return (PROFILE_NONE);
 	}
-	f = profile_func_find(p, query_str(q, QUERY_FUNC));
+	f = profile_func_find(p, q->func);
 	if (f == PROFILE_NONE)
-		f = report_func_qualified(p, query_str(q, QUERY_FUNC));
+		f = report_func_qualified(p, q->func);
 	if (f == PROFILE_NONE || f == PROFILE_ROOT) {
-		report_error_set(e, 404, "no function %s",
-		    query_str(q, QUERY_FUNC));
+		report_error_set(e, 404, "no function %s", q->func);
 		return (PROFILE_NONE);
 	}
 	return (f);
@@ -396,12 +322,80 @@ report_func_find(const struct profile *p, const struct query *q,
 char *
 report_func_link(const struct query *q, int64_t f)
 {
-	char	 id[32];
+	struct query	 v;
+	char		 id[32];
 
 	if (f <= 0)
 		return (NULL);
 	snprintf(id, sizeof id, "%lld", (long long)f);
-	return (report_goto(q, "func", QUERY_FUNC, id, -1));
+	report_view(&v, q, CMD_FUNC);
+	v.func = id;
+	return (query_format(&v));
+}
+
+/* The link from q's page to report cmd (report_view()). Caller frees. */
+char *
+report_cmd_link(const struct query *q, enum catalog_cmd cmd)
+{
+	struct query	 v;
+
+	report_view(&v, q, cmd);
+	return (query_format(&v));
+}
+
+/* The link to clique c's page (cmd=clique). Caller frees. */
+char *
+report_clique_link(const struct query *q, uint32_t c)
+{
+	struct query	 v;
+
+	report_view(&v, q, CMD_CLIQUE);
+	v.clique = c;
+	return (query_format(&v));
+}
+
+/* The link to a module's page (cmd=module; "" is no module). */
+char *
+report_module_link(const struct query *q, const char *module)
+{
+	struct query	 v;
+
+	report_view(&v, q, CMD_MODULE);
+	v.module = module;
+	return (query_format(&v));
+}
+
+/*
+ * The link to the tree rooted at node n of p; NULL if deeper than a
+ * query can address or out of memory.
+ */
+char *
+report_node_link(const struct query *q, const struct profile *p, uint32_t n)
+{
+	struct query	 v;
+	uint32_t	*ids;
+	size_t		 len;
+	char		*link;
+
+	if (report_path_ids(p, n, &ids, &len) == -1)
+		return (NULL);
+	report_view(&v, q, CMD_TREE);
+	v.path = ids;
+	v.npath = len;
+	link = query_format(&v);
+	free(ids);
+	return (link);
+}
+
+/* The same page sorted by sort, from its first row. Caller frees. */
+char *
+report_sort_link(const struct query *q, enum query_sort sort)
+{
+	struct query	 v = *q;
+
+	v.sort = sort;
+	v.from = 0;
+	return (query_format(&v));
 }
 
 /*
@@ -544,22 +538,42 @@ report_func(const struct profile *p, uint32_t f)
 char *
 report_path(const struct profile *p, uint32_t n)
 {
-	uint32_t	*ids, d, i;
+	uint32_t	*ids;
+	size_t		 d;
 	char		*s;
 
-	if (n >= p->nnodes || (d = p->node_depth[n]) > QUERY_MAX_PATH)
+	if (report_path_ids(p, n, &ids, &d) == -1)
 		return (NULL);
-	if (d == 0)
-		return (strdup(""));
-	if ((ids = malloc(d * sizeof *ids)) == NULL)
-		return (NULL);
-	for (i = d; i > 0; i--) {
-		ids[i - 1] = p->node_func[n];
-		n = p->node_parent[n];
-	}
 	s = query_path_format(ids, d);
 	free(ids);
 	return (s);
+}
+
+/*
+ * The call node path of node n as function ids from the root, *n of
+ * them in *ids (the caller frees; NULL for the root); -1 if deeper than
+ * a query can address or out of memory.
+ */
+int
+report_path_ids(const struct profile *p, uint32_t n, uint32_t **ids,
+    size_t *len)
+{
+	uint32_t	 d, i;
+
+	*ids = NULL;
+	*len = 0;
+	if (n >= p->nnodes || (d = p->node_depth[n]) > QUERY_MAX_PATH)
+		return (-1);
+	if (d == 0)
+		return (0);
+	if ((*ids = malloc(d * sizeof **ids)) == NULL)
+		return (-1);
+	for (i = d; i > 0; i--) {
+		(*ids)[i - 1] = p->node_func[n];
+		n = p->node_parent[n];
+	}
+	*len = d;
+	return (0);
 }
 
 /*
@@ -571,23 +585,23 @@ int
 report_sort(const struct profile *p, const struct query *q, int m, int *mp,
     struct report_error *e)
 {
-	const char	*sort = query_str(q, QUERY_SORT);
-
 	*mp = m;
-	if (strcmp(sort, "self") == 0)
+	switch (q->sort) {
+	case QUERY_SORT_SELF:
 		return (REPORT_SORT_SELF);
-	if (strcmp(sort, "total") == 0)
+	case QUERY_SORT_TOTAL:
 		return (REPORT_SORT_TOTAL);
-	if (strcmp(sort, "name") == 0)
+	case QUERY_SORT_NAME:
 		return (REPORT_SORT_NAME);
-	if (strcmp(sort, "calls") == 0) {
+	case QUERY_SORT_CALLS:
 		if ((*mp = profile_metric_calls(p)) == -1)
 			return (report_error_set(e, 400, "sort=calls: the "
 			    "profile has no calls metric"));
 		return (REPORT_SORT_SELF);
+	default:
+		return (report_error_set(e, 400, "sort=%s is for comparisons "
+		    "(base=)", query_enum_name(QUERY_SORT, q->sort)));
 	}
-	return (report_error_set(e, 400, "sort=%s is for comparisons (base=)",
-	    sort));
 }
 
 struct order_arg {

@@ -50,7 +50,9 @@
 #include <jansson.h>
 
 #include "answer.h"
+#include "catalog.h"
 #include "diff.h"
+#include "query.h"
 
 struct cost;
 struct display;
@@ -59,7 +61,6 @@ struct profile;
 struct profile_index;
 struct profile_lines;
 struct query;
-struct query_tmpl;
 struct transform_stack;
 
 #define REPORT_VERSION	ANSWER_JSON_VERSION
@@ -132,14 +133,17 @@ struct report_notes {
 	struct diff			 diff;
 	const struct transform_stack	*transforms;	/* t=, or NULL */
 	int				 estimated;
-	const char			*range;		/* range=, or NULL */
+	const double			*range;		/* range= (A, B),
+							   or NULL */
 	const char			*threads;	/* thread=, or NULL */
 };
 
+/*
+ * A report's code. What every process knows of it (its name, title,
+ * formats, flags) is its row of the catalog (common/catalog.c);
+ * reports.c binds the two by the catalog's enum.
+ */
 struct report_entry {
-	const char	*name;		/* the cmd= value */
-	const char	*title;
-	const char	*formats;	/* '|'-separated formats it answers */
 	/* The typed result, NULL with the error set. */
 	void		*(*create)(const struct profile *,
 			    const struct query *,
@@ -153,12 +157,9 @@ struct report_entry {
 	void		 (*free)(void *);
 	int		 page_json;	/* its page draws from its JSON
 					   too (the flame graph inline) */
-	int		 live;		/* answers depend on more than the
-					   profile and the query: never
-					   cached (answer-cache.c) */
 	/*
-	 * An export's own format (a renderer without a render function,
-	 * render-raw.c): the report writes the answer's body itself, its
+	 * An export's own format (CATALOG_EXPORT in the catalog, which
+	 * has no renderer): the report writes the answer's body itself, its
 	 * writer streaming into ob. -1 with *e set, or *e left empty when
 	 * ob failed (out of memory, the query's deadline).
 	 */
@@ -172,7 +173,7 @@ int		 report_error_set(struct report_error *, int, const char *,
 		    ...) __attribute__((__format__(__printf__, 3, 4)));
 int		 report_error_cost(struct report_error *,
 		    const struct cost *);
-json_t		*report_new(const char *);
+json_t		*report_new(enum catalog_cmd);
 int		 report_metric(const struct profile *, const struct query *,
 		    struct report_error *);
 json_t		*report_values(const struct profile *, const int64_t *const *,
@@ -184,25 +185,31 @@ int		 report_rates_check(const struct profile *,
 uint32_t	 report_metric_last(const struct profile *, uint32_t);
 json_t		*report_node_values(const struct profile *, int, uint32_t);
 json_t		*report_func_values(const struct profile *, int, uint32_t);
-char		*report_link(const struct query *, ...);
-char		*report_goto(const struct query *, const char *, ...);
+void		 report_view(struct query *, const struct query *,
+		     enum catalog_cmd);
 char		*report_func_link(const struct query *, int64_t);
+char		*report_cmd_link(const struct query *, enum catalog_cmd);
+char		*report_clique_link(const struct query *, uint32_t);
+char		*report_module_link(const struct query *, const char *);
+char		*report_node_link(const struct query *,
+		    const struct profile *, uint32_t);
+char		*report_sort_link(const struct query *, enum query_sort);
 const struct profile_lines *report_lines(const struct profile *,
 		    const struct report_context *);
 const struct profile *report_origin(const struct profile *,
 		    const struct report_context *);
 int		 report_has_lines(const struct profile_lines *, uint32_t);
+void		 report_source_view(struct query *, const struct query *);
 char		*report_source_link(const struct query *,
 		    const struct profile *, uint32_t);
 void		 report_source_anchor(const struct profile_lines *, uint32_t,
 		    uint32_t, char *, size_t);
-int		 report_source_tmpl(struct query_tmpl *, const struct query *);
-int		 report_goto_tmpl(struct query_tmpl *, const struct query *,
-		     const char *, int, int);
 json_t		*report_func(const struct profile *, uint32_t);
 uint32_t	 report_func_find(const struct profile *, const struct query *,
 		     struct report_error *);
 char		*report_path(const struct profile *, uint32_t);
+int		 report_path_ids(const struct profile *, uint32_t,
+		    uint32_t **, size_t *);
 int		 report_sort(const struct profile *, const struct query *,
 		     int, int *, struct report_error *);
 void		 report_order(uint32_t *, uint32_t, const int64_t *, size_t,

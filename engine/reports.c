@@ -59,44 +59,41 @@ extern const struct report_entry report_flame_entry;
 extern const struct report_entry report_search_entry;
 extern const struct report_entry report_timeline_entry;
 extern const struct report_entry report_heatmap_entry;
-extern const struct report_entry report_source_entry;
+extern const struct report_entry report_series_entry;
 
-static const struct report_entry *report_table[] = {
-	&report_menu_entry,
-	&report_shutdown_entry,
-	&report_status_entry,
-	&report_top_entry,
-	&report_tree_entry,
-	&report_folded_entry,
-	&report_callgrind_entry,
-	&report_pprof_entry,
-	&report_speedscope_entry,
-	&report_flame_entry,
-	&report_func_entry,
-	&report_callers_entry,
-	&report_modules_entry,
-	&report_module_entry,
-	&report_cliques_entry,
-	&report_clique_entry,
-	&report_dump_entry,
-	&report_search_entry,
-	&report_timeline_entry,
-	&report_heatmap_entry,
-	&report_source_entry,
+/*
+ * Each report of the catalog bound to its code; NULL for those the front
+ * ends answer (CATALOG_FRONT). tests/unit/test-catalog.c checks both.
+ */
+static const struct report_entry *const report_table[CMD_N] = {
+	[CMD_MENU] = &report_menu_entry,
+	[CMD_TOP] = &report_top_entry,
+	[CMD_TREE] = &report_tree_entry,
+	[CMD_FUNC] = &report_func_entry,
+	[CMD_CALLERS] = &report_callers_entry,
+	[CMD_MODULES] = &report_modules_entry,
+	[CMD_MODULE] = &report_module_entry,
+	[CMD_CLIQUES] = &report_cliques_entry,
+	[CMD_CLIQUE] = &report_clique_entry,
+	[CMD_FLAME] = &report_flame_entry,
+	[CMD_FOLDED] = &report_folded_entry,
+	[CMD_CALLGRIND] = &report_callgrind_entry,
+	[CMD_PPROF] = &report_pprof_entry,
+	[CMD_SPEEDSCOPE] = &report_speedscope_entry,
+	[CMD_DUMP] = &report_dump_entry,
+	[CMD_STATUS] = &report_status_entry,
+	[CMD_SHUTDOWN] = &report_shutdown_entry,
+	[CMD_SEARCH] = &report_search_entry,
+	[CMD_TIMELINE] = &report_timeline_entry,
+	[CMD_HEATMAP] = &report_heatmap_entry,
+	[CMD_SERIES] = &report_series_entry,
 };
-#define NREPORTS (sizeof report_table / sizeof report_table[0])
 
-/* The report for a cmd, or NULL. */
+/* The code of report cmd, or NULL (the front ends answer it). */
 const struct report_entry *
-reports_find(const char *cmd)
+reports_find(enum catalog_cmd cmd)
 {
-	size_t	 i;
-
-	for (i = 0; i < NREPORTS; i++) {
-		if (strcmp(report_table[i]->name, cmd) == 0)
-			return (report_table[i]);
-	}
-	return (NULL);
+	return ((unsigned)cmd < CMD_N ? report_table[cmd] : NULL);
 }
 
 /*
@@ -171,10 +168,8 @@ reports_notes_init(struct report_notes *n, const struct profile *p,
 	n->compared = diff_init(&n->diff, p, q);
 	n->transforms = ts;
 	n->estimated = estimated;
-	n->range = query_isset(q, QUERY_RANGE) ? query_str(q, QUERY_RANGE) :
-	    NULL;
-	n->threads = query_isset(q, QUERY_THREAD) ? query_str(q,
-	    QUERY_THREAD) : NULL;
+	n->range = query_range_set(q->range) ? q->range : NULL;
+	n->threads = *q->thread != '\0' ? q->thread : NULL;
 }
 
 /*
@@ -208,11 +203,10 @@ static int
 reports_notes_range(json_t *j, const struct report_notes *n)
 {
 	const char	*s, *nl;
-	double		 a, b;
 	json_t		*t;
 
-	if (n->range != NULL && query_range(n->range, &a, &b) == 0 &&
-	    json_object_set_new(j, "range", json_pack("[f, f]", a, b)) == -1)
+	if (n->range != NULL && json_object_set_new(j, "range",
+	    json_pack("[f, f]", n->range[0], n->range[1])) == -1)
 		return (-1);
 	if (n->threads == NULL)
 		return (0);

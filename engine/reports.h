@@ -29,7 +29,7 @@
 
 #include "report.h"
 
-const struct report_entry *reports_find(const char *);
+const struct report_entry *reports_find(enum catalog_cmd);
 void		*reports_create(const struct report_entry *,
 		    const struct profile *, const struct query *,
 		    const struct report_context *, struct report_error *);

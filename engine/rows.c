@@ -302,7 +302,7 @@ rows_subject_cell(struct display *d, struct display_block *t, size_t r,
 	switch (s->by) {
 	case AGGREGATE_MODULE:
 		module = profile_string(p, (uint32_t)rw->key[x]);
-		link = report_goto(q, "module", QUERY_MODULE, module, -1);
+		link = report_module_link(q, module);
 		display_cell(d, t, r, 0, *module ? module : "(no module)",
 		    link, 0);
 		break;
@@ -310,7 +310,7 @@ rows_subject_cell(struct display *d, struct display_block *t, size_t r,
 		f = (uint32_t)rw->key[x];
 		members = g != NULL ? g->size[f] : 0;
 		snprintf(id, sizeof id, "%u", f);
-		link = report_goto(q, "clique", QUERY_CLIQUE, id, -1);
+		link = report_clique_link(q, f);
 		if (asprintf(&str, "%s (%s: %u %s)", profile_func_name(p, f),
 		    id, members, members == 1 ? "member" : "members") == -1)
 			str = NULL;
@@ -322,9 +322,8 @@ rows_subject_cell(struct display *d, struct display_block *t, size_t r,
 		n = rw->node[x];
 		f = row_func(p, rw, s, x);
 		path = report_path(p, s->callee ? n : p->node_parent[n]);
-		if (path != NULL)
-			link = report_goto(q, "tree", QUERY_PATH, *path ? path :
-			    NULL, -1);
+		link = report_node_link(q, p, s->callee ? n :
+		    p->node_parent[n]);
 		label = report_func_label(p, f);
 		if (!(rw->key[x] & AGGREGATE_SITE_NODE) &&
 		    p->extra_site != NULL && p->extra_site(p, n, &site) == 0) {
@@ -354,8 +353,7 @@ rows_subject_cell(struct display *d, struct display_block *t, size_t r,
 		free(label);
 		if (rec) {
 			free(link);
-			snprintf(id, sizeof id, "%u", g->clique[f]);
-			link = report_goto(q, "clique", QUERY_CLIQUE, id, -1);
+			link = report_clique_link(q, g->clique[f]);
 			display_aux(d, cell, "recursive", link);
 		}
 		break;
@@ -396,7 +394,7 @@ rows_page_display(struct display *d, const char *heading,
 	what = s->by == AGGREGATE_MODULE ? "Module" : s->by ==
 	    AGGREGATE_CLIQUE ? "Clique" : s->by == AGGREGATE_SITE ?
 	    "Call site" : "Function";
-	str = report_link(q, QUERY_SORT, "name", QUERY_FROM, NULL, -1);
+	str = report_sort_link(q, QUERY_SORT_NAME);
 	display_head(d, t, 0, what, str, 0);
 	free(str);
 	display_head(d, t, 1, calls ? "Calls" : "Contexts", NULL,

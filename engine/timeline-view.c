@@ -58,7 +58,6 @@ timeline_view_init(struct timeline_view *v, const struct profile *p,
 	const struct timeline	*tl = p->timeline;
 	struct timeline_iter	 it;
 	struct timeline_rec	 r;
-	double			 ra, rb;
 	uint32_t		 i, k;
 	int64_t			 x;
 
@@ -68,7 +67,7 @@ timeline_view_init(struct timeline_view *v, const struct profile *p,
 	if (tl == NULL)
 		return (report_error_set(e, 400, "cmd=%s: this profile (%s) "
 		    "records no times (deepq-formats(5) says which formats "
-		    "do)", query_str(q, QUERY_CMD), p->format));
+		    "do)", catalog_reports[q->cmd].name, p->format));
 	if ((v->m = report_metric(p, q, e)) == -1)
 		return (-1);
 	for (k = 0; tl->mode[v->m] == TIMELINE_NONE && k < p->nmetrics &&
@@ -80,10 +79,10 @@ timeline_view_init(struct timeline_view *v, const struct profile *p,
 	    TIMELINE_COUNT;
 	v->a = tl->start;
 	v->e = tl->end + 1;
-	if (query_range(query_str(q, QUERY_RANGE), &ra, &rb) == 0) {
-		if ((x = timeline_time(tl, ra)) > v->a)
+	if (query_range_set(q->range)) {
+		if ((x = timeline_time(tl, q->range[0])) > v->a)
 			v->a = x;
-		if ((x = timeline_time(tl, rb)) < v->e)
+		if ((x = timeline_time(tl, q->range[1])) < v->e)
 			v->e = x;
 		if (v->e <= v->a)
 			v->e = v->a + 1;
@@ -196,13 +195,13 @@ timeline_view_number(char *buf, size_t len, double s)
 }
 
 /*
- * The range= value "A,B" of clock times [a, e) of tl, in buf (at least
- * TIMELINE_VIEW_RANGEBUF bytes): seconds from the start, or clock units
- * where the rate is unknown.
+ * The range= value (A, B) of clock times [a, e) of tl, in r: seconds
+ * from the start, or clock units where the rate is unknown, each as its
+ * printed form (nanoseconds) reads back, so links stay short.
  */
 void
-timeline_view_range(char *buf, size_t len, const struct timeline *tl,
-    int64_t a, int64_t e)
+timeline_view_range(double *r, const struct timeline *tl, int64_t a,
+    int64_t e)
 {
 	char	 x[32], y[32];
 
@@ -211,5 +210,6 @@ timeline_view_range(char *buf, size_t len, const struct timeline *tl,
 	if (strcmp(x, y) == 0)		/* too narrow to tell apart */
 		timeline_view_number(y, sizeof y, timeline_seconds(tl, e) +
 		    1e-9);
-	snprintf(buf, len, "%s,%s", x, y);
+	r[0] = strtod(x, NULL);
+	r[1] = strtod(y, NULL);
 }

@@ -59,8 +59,7 @@ int64_t		 timeline_view_value(const struct timeline_view *,
 double		 timeline_view_seconds(const struct timeline_view *, int64_t);
 int		 timeline_view_json(json_t *, const struct timeline_view *);
 const char	*timeline_view_unit(const struct timeline_view *);
-void		 timeline_view_range(char *, size_t, const struct timeline *,
+void		 timeline_view_range(double *, const struct timeline *,
 		     int64_t, int64_t);
-#define TIMELINE_VIEW_RANGEBUF	64
 
 #endif /* TIMELINE_VIEW_H */

@@ -55,30 +55,27 @@ static char *
 transform_display_pop_link(const struct query *q,
     const struct transform_stack *s, size_t i)
 {
-	struct query	*c;
-	char		*t = NULL, *link = NULL;
+	struct query	 v = *q;
+	char		*t = NULL, *link;
 	size_t		 j;
 
-	if ((c = query_copy(q)) == NULL)
-		return (NULL);
-	query_unset(c, QUERY_PATH);
-	query_unset(c, QUERY_OPEN);
+	query_key_reset(&v, QUERY_PATH);
+	query_key_reset(&v, QUERY_OPEN);
 	for (j = 0; j < s->nfilters; j++) {
 		if (i != SIZE_MAX && j <= i)
 			continue;
-		query_unset(c, transform_kind_query_key(s->v[j].kind));
+		query_key_reset(&v, transform_kind_query_key(s->v[j].kind));
 		if (s->v[j].kind == TRANSFORM_PRUNE)
-			query_unset(c, QUERY_MIN_WORDS);
+			query_key_reset(&v, QUERY_MIN_WORDS);
 	}
 	if (i == SIZE_MAX || i < s->nfilters)
-		query_unset(c, QUERY_T);
-	else if ((t = transform_stack_format(s, i - s->nfilters + 1)) == NULL ||
-	    query_set(c, QUERY_T, t, NULL) == -1)
-		goto done;
-	link = query_format(c);
-done:
+		query_key_reset(&v, QUERY_T);
+	else if ((t = transform_stack_format(s, i - s->nfilters + 1)) == NULL)
+		return (NULL);
+	else
+		v.t = t;
+	link = query_format(&v);
 	free(t);
-	query_free(c);
 	return (link);
 }
 
@@ -93,12 +90,12 @@ transform_display_push_link(const struct profile *p, const struct query *q,
     const char *item)
 {
 	struct transform	 t;
-	struct query		*c = NULL, *one = NULL;
-	const char		*cur = query_str(q, QUERY_T), *s, *tilde;
+	struct query		 v = *q;
+	const char		*cur = q->t, *s, *tilde;
 	char			*tv = NULL, *link = NULL, *why = NULL, *ps;
 	char			*open = NULL, *piece;
-	uint32_t		*out;
-	size_t			 outn, olen;
+	uint32_t		*out, *path = NULL, *one = NULL;
+	size_t			 outn, olen, none;
 	struct outbuf		 of;
 	int			 r;
 
@@ -107,40 +104,40 @@ transform_display_push_link(const struct profile *p, const struct query *q,
 		return (NULL);
 	}
 	outbuf_init(&of);
-	if ((c = query_copy(q)) == NULL || (one = query_create()) == NULL)
-		goto done;
 	if (asprintf(&tv, "%s~%s", *cur ? cur : "1", item) == -1) {
 		tv = NULL;
 		goto done;
 	}
-	if (query_set(c, QUERY_T, tv, NULL) == -1)
-		goto done;
+	v.t = tv;
 	if (q->npath > 0) {
 		if ((r = transform_path_map(p, &t, q->path, q->npath, &out,
 		    &outn)) == -1)
 			goto done;
-		if (r == 1 && outn > 0)
-			r = query_set_path(c, out, outn);
-		else {
-			query_unset(c, QUERY_PATH);
-			r = 0;
+		if (r == 1 && outn > 0) {
+			v.path = path = out;
+			v.npath = outn;
+		} else {
+			free(out);
+			query_key_reset(&v, QUERY_PATH);
 		}
-		free(out);
-		if (r == -1)
-			goto done;
 	}
-	if (*(s = query_str(q, QUERY_OPEN)) != '\0') {
+	if (*(s = q->open) != '\0') {
 		for (; *s != '\0'; s = tilde ? tilde + 1 : s + strlen(s)) {
 			tilde = strchr(s, '~');
 			if ((piece = strndup(s, tilde ? (size_t)(tilde - s) :
 			    strlen(s))) == NULL)
 				goto done;
-			r = query_set(one, QUERY_PATH, piece, NULL);
+			r = query_path_parse(piece, &one, &none);
 			free(piece);
-			if (r == -1 || one->npath == 0)
+			if (r == -1 || none == 0) {
+				free(one);
+				one = NULL;
 				continue;
-			if (transform_path_map(p, &t, one->path, one->npath,
-			    &out, &outn) == 1 && outn > 0 &&
+			}
+			r = transform_path_map(p, &t, one, none, &out, &outn);
+			free(one);
+			one = NULL;
+			if (r == 1 && outn > 0 &&
 			    (ps = query_path_format(out, outn)) != NULL) {
 				if (outbuf_len(&of) > 0)
 					outbuf_putc(&of, '~');
@@ -152,18 +149,14 @@ transform_display_push_link(const struct profile *p, const struct query *q,
 		/* Out of memory: the link is not made. */
 		if ((open = outbuf_take(&of, &olen)) == NULL)
 			goto done;
-		if (*open == '\0')
-			query_unset(c, QUERY_OPEN);
-		else if (query_set(c, QUERY_OPEN, open, NULL) == -1)
-			goto done;
+		v.open = open;
 	}
-	link = query_format(c);
+	link = query_format(&v);
 done:
 	outbuf_clear(&of);
 	free(open);
 	free(tv);
-	query_free(one);
-	query_free(c);
+	free(path);
 	transform_clear(&t);
 	return (link);
 }
@@ -201,8 +194,8 @@ transform_display_actions(struct display *d, const struct profile *p,
 	if (q->npath > 0 &&
 	    (node = profile_node_path(p, q->path, q->npath)) != PROFILE_NONE)
 		f = p->node_func[node];
-	else if (query_isset(q, QUERY_FUNC))
-		f = profile_func_find(p, query_str(q, QUERY_FUNC));
+	else if (*q->func != '\0')
+		f = profile_func_find(p, q->func);
 	if (f == PROFILE_NONE || f == PROFILE_ROOT)
 		return;
 	display_text(d, "Transform %s:", profile_func_name(p, f));

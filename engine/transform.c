@@ -279,15 +279,9 @@ transform_stack_add(struct transform_stack *s, char **cause)
 struct transform_stack *
 transform_parse(const struct query *q, int *status, char **cause)
 {
-	static const struct {
-		enum query_key		 key;
-		enum transform_kind	 kind;
-	} res[] = {
-		{ QUERY_FOCUS, TRANSFORM_FOCUS_RE },
-		{ QUERY_IGNORE, TRANSFORM_IGNORE_RE },
-		{ QUERY_HIDE, TRANSFORM_HIDE_RE },
-		{ QUERY_SHOW, TRANSFORM_SHOW_RE },
-	};
+	/* The regex filters, in the order of their kinds. */
+	const char		*res[] = { q->focus, q->ignore, q->hide,
+				    q->show };
 	struct transform_stack	*s;
 	struct transform	*t;
 	const char		*v, *tilde;
@@ -304,27 +298,25 @@ transform_parse(const struct query *q, int *status, char **cause)
 		return (NULL);
 	}
 	for (i = 0; i < sizeof res / sizeof res[0]; i++) {
-		if (!query_isset(q, res[i].key) ||
-		    *(v = query_str(q, res[i].key)) == '\0')
+		if (*(v = res[i]) == '\0')
 			continue;
 		if ((t = transform_stack_add(s, cause)) == NULL)
 			goto fail;
-		t->kind = res[i].kind;
+		t->kind = TRANSFORM_FOCUS_RE + i;
 		if ((t->arg = strdup(v)) == NULL)
 			goto nomem;
-		if (transform_regex(t, query_keyinfo(res[i].key)->name, v,
-		    cause) == -1)
+		if (transform_regex(t, query_keyinfo(transform_kinds[t->kind].
+		    qkey)->name, v, cause) == -1)
 			goto fail;
 	}
-	if (query_int(q, QUERY_MIN_TICKS) > 0 ||
-	    query_int(q, QUERY_MIN_WORDS) > 0) {
+	if (q->min_ticks > 0 || q->min_words > 0) {
 		if ((t = transform_stack_add(s, cause)) == NULL)
 			goto fail;
 		t->kind = TRANSFORM_PRUNE;
-		t->min_ticks = query_int(q, QUERY_MIN_TICKS);
-		t->min_words = query_int(q, QUERY_MIN_WORDS);
+		t->min_ticks = q->min_ticks;
+		t->min_words = q->min_words;
 	}
-	if (*(v = query_str(q, QUERY_EXCLUDE)) != '\0') {
+	if (*(v = q->exclude) != '\0') {
 		if ((t = transform_stack_add(s, cause)) == NULL)
 			goto fail;
 		t->kind = TRANSFORM_EXCLUDE;
@@ -333,7 +325,7 @@ transform_parse(const struct query *q, int *status, char **cause)
 	}
 	s->nfilters = s->n;
 
-	v = query_str(q, QUERY_T);
+	v = q->t;
 	if (*v == '\0')
 		return (s);
 	tilde = strchr(v, '~');

@@ -29,6 +29,8 @@
 
 #include <stdint.h>
 
+#include "catalog.h"
+
 struct outbuf;
 struct profile;
 
@@ -38,6 +40,18 @@ struct writer_options {
 	int		 time_order;	/* folded: the sample sequence */
 	int		 no_modules;	/* folded: frames without module` */
 };
+
+/*
+ * A writer, the code of an export format of the catalog (CATALOG_EXPORT):
+ * the profile written in the format; -1 with *cause on failure.
+ */
+struct writer {
+	int	(*write)(struct outbuf *, const struct profile *,
+		    const struct writer_options *, char **);
+	int	 binary;	/* not text: base64 in a JSON answer */
+};
+
+const struct writer *writer_find(enum catalog_fmt);
 
 int	writer_folded(struct outbuf *, const struct profile *,
 	    const struct writer_options *, char **);

@@ -17,6 +17,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "query.h"
@@ -62,6 +63,8 @@ int
 main(void)
 {
 	const struct query_keyinfo	*ki;
+	struct query			 q;
+	char				*list, *def;
 	int				 k;
 
 	puts(".Bl -tag -width Ds");
@@ -73,7 +76,12 @@ main(void)
 			puts("Ar string");
 			break;
 		case QUERY_TYPE_ENUM:
-			mdoc_values(ki->values);
+			if ((list = query_keyinfo_list(ki)) == NULL) {
+				fputs("mkkeys: out of memory\n", stderr);
+				return (1);
+			}
+			mdoc_values(list);
+			free(list);
 			putchar('\n');
 			break;
 		case QUERY_TYPE_INT:
@@ -88,6 +96,9 @@ main(void)
 		case QUERY_TYPE_PATH:
 			puts("Ar id Ns Op , Ns Ar id ...");
 			break;
+		case QUERY_TYPE_RANGE:
+			puts("Ar a , Ns Ar b");
+			break;
 		}
 		/* Help text, capitalised, as a sentence. */
 		if (ki->help[0] >= 'a' && ki->help[0] <= 'z')
@@ -96,15 +107,26 @@ main(void)
 			putchar(ki->help[0]);
 		mdoc_text(ki->help + 1);
 		puts(".");
-		if (ki->type == QUERY_TYPE_INT || ki->type == QUERY_TYPE_NUMBER)
+		if (ki->type == QUERY_TYPE_INT ||
+		    ki->type == QUERY_TYPE_NUMBER ||
+		    ki->type == QUERY_TYPE_RANGE)
 			printf("From %lld to %lld.\n", (long long)ki->min,
 			    (long long)ki->max);
 		else if (ki->type == QUERY_TYPE_STRING)
 			printf("At most %lld bytes.\n", (long long)ki->max);
-		if (*ki->def != '\0') {
+		/* The default, as a link would write it; none for text. */
+		if (ki->type != QUERY_TYPE_STRING &&
+		    ki->type != QUERY_TYPE_PATH &&
+		    ki->type != QUERY_TYPE_RANGE) {
+			query_init(&q);
+			if ((def = query_key_text(&q, k)) == NULL) {
+				fputs("mkkeys: out of memory\n", stderr);
+				return (1);
+			}
 			fputs("Default:\n.Cm ", stdout);
-			mdoc_text(ki->def);
+			mdoc_text(def);
 			puts(" .");
+			free(def);
 		}
 	}
 	puts(".El");

@@ -18,6 +18,7 @@
 #include "config.h"
 
 #include <sys/types.h>
+#include <sys/file.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -58,12 +59,15 @@ extern char	**environ;
 
 static int	 main_readyfd = -1;
 static char	 main_alarm_msg[96];
+/* The server while it loads, for the load_timeout signal's clean-up. */
+static struct server	*main_loading;
 static char	*main_argarea;		/* argv's strings, for server_title */
 static size_t	 main_arglen;
 
 static void	 usage(void) __attribute__((__noreturn__));
 static void	 main_load_signal(int);
 static void	 main_ready(char, const char *);
+static void	 main_unlink_rendezvous(struct server *);
 static int	 main_daemon(void);
 static void	 main_sanitize(int);
 static char	*main_cache_path(const struct config *, const char *,
@@ -87,10 +91,40 @@ usage(void)
 static void
 main_load_signal(int sig)
 {
+	if (sig == SIGALRM && main_loading != NULL)
+		main_unlink_rendezvous(main_loading);
 	if (sig == SIGALRM && main_readyfd != -1)
 		(void)write(main_readyfd, main_alarm_msg,
 		    strlen(main_alarm_msg));
 	_exit(1);
+}
+
+/*
+ * A load that failed leaves nothing in the runtime directory: while we
+ * still hold the liveness lock, and if no client holds the profile's
+ * lock this instant (one that does will look again), remove both files,
+ * each only if it is the very file we hold. A client that opened the
+ * lock file before sees it gone once it has it, and opens the new one
+ * (client.c, client_lock_gone). Only system calls: the load_timeout
+ * signal calls this too.
+ */
+static void
+main_unlink_rendezvous(struct server *s)
+{
+	struct stat	 a, b;
+
+	if (s->dirfd == -1 || s->lockfd == -1 || s->alivefd == -1 ||
+	    flock(s->lockfd, LOCK_EX | LOCK_NB) == -1)
+		return;
+	if (fstat(s->alivefd, &a) == 0 && fstatat(s->dirfd, s->alivename,
+	    &b, AT_SYMLINK_NOFOLLOW) == 0 && a.st_dev == b.st_dev &&
+	    a.st_ino == b.st_ino)
+		(void)unlinkat(s->dirfd, s->alivename, 0);
+	if (fstat(s->lockfd, &a) == 0 && fstatat(s->dirfd, s->lockname,
+	    &b, AT_SYMLINK_NOFOLLOW) == 0 && a.st_dev == b.st_dev &&
+	    a.st_ino == b.st_ino)
+		(void)unlinkat(s->dirfd, s->lockname, 0);
+	(void)flock(s->lockfd, LOCK_UN);
 }
 
 /* Tell the starter something; an error ends the conversation. */
@@ -445,6 +479,7 @@ main(int argc, char **argv)
 		goto fail;
 	}
 	main_ready(PROTO_READY_LOCKED, NULL);
+	main_loading = &s;
 
 	rl.rlim_cur = rl.rlim_max = 0;
 	setrlimit(RLIMIT_CORE, &rl);
@@ -478,6 +513,7 @@ main(int argc, char **argv)
 	input_free(in);
 	in = NULL;
 	alarm(0);
+	main_loading = NULL;
 	if (s.profile == NULL)
 		goto fail;
 	/*
@@ -579,6 +615,7 @@ rundir_fail:
 	exit(1);
 fail:
 	errstr = cause != NULL ? cause : "out of memory";
+	main_unlink_rendezvous(&s);
 	main_ready(too_large ? PROTO_READY_TOOLARGE : PROTO_READY_ERROR,
 	    errstr);
 	if (foreground)

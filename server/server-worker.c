@@ -34,7 +34,9 @@
 #include "answer.h"
 #include "answer-cache.h"
 #include "answer-query.h"
+#include "catalog.h"
 #include "proto.h"
+#include "query.h"
 #include "render.h"
 #include "rundir.h"
 #include "server.h"
@@ -74,7 +76,7 @@ struct server_fill_head {
 };
 
 static void	server_worker_child(struct server *, int, int, const char *,
-		    const char *, struct answer_context *);
+		    const struct query *, struct answer_context *);
 static void	server_worker_send(int, const struct answer *);
 static void	server_fill_cb(int, short, void *);
 static void	server_fill_free(struct server_fill *);
@@ -128,10 +130,13 @@ server_worker_write(struct server *s, int fd, const char *id,
 	return (0);
 }
 
-/* The worker: answer, write, exit. Never returns. */
+/*
+ * The worker: answer, write, exit. Never returns. q is the server's
+ * parsed query, the worker's own copy-on-write copy.
+ */
 static void
 server_worker_child(struct server *s, int fd, int back, const char *id,
-    const char *query, struct answer_context *ctx)
+    const struct query *q, struct answer_context *ctx)
 {
 	struct sigaction	 sa;
 	struct answer		*a;
@@ -154,11 +159,13 @@ server_worker_child(struct server *s, int fd, int back, const char *id,
 	/* The budget ends the query; this ends a worker stuck elsewhere. */
 	alarm((unsigned)(s->max_msec / 1000 + s->write_timeout + 5));
 
-	if ((a = answer_query(s->profile, query, ctx)) == NULL)
-		a = answer_error("text", 500, "out of memory", NULL);
+	/* A query handed over, not yet answered (tests: held workers). */
+	testhook_pause("worker-run");
+	if ((a = answer_query_parsed(s->profile, q, ctx)) == NULL)
+		a = answer_error(FMT_TEXT, 500, "out of memory", NULL);
 	if (a == NULL)
 		_exit(1);
-	if ((a = server_answer_fix(a, query, &ctx->render)) == NULL)
+	if ((a = server_answer_fix(a, q->format, &ctx->render)) == NULL)
 		_exit(1);
 	if (server_worker_write(s, fd, id, a) == -1)
 		_exit(1);
@@ -277,11 +284,10 @@ server_worker_fills_free(struct server *s)
  * -1: max_workers are busy, or fork failed.
  */
 int
-server_worker_start(struct server *s, const char *id, const char *query,
+server_worker_start(struct server *s, const char *id, const struct query *q,
     const char *key, struct answer_context *ctx, uint64_t msec)
 {
 	struct server_fill	*f = NULL;
-	const struct renderer	*r;
 	char			 name[PROTO_NAME_MAX];
 	pid_t			 pid;
 	size_t			 i;
@@ -295,7 +301,6 @@ server_worker_start(struct server *s, const char *id, const char *query,
 		return (0);	/* the client is gone */
 	/* The way back for the answer cache; without it, no caching. */
 	if (s->acache != NULL && key != NULL &&
-	    (r = render_find(answer_guess_format(query))) != NULL &&
 	    pipe2(back, O_CLOEXEC) == 0) {
 		if ((f = calloc(1, sizeof *f)) == NULL ||
 		    (f->key = strdup(key)) == NULL ||
@@ -331,13 +336,13 @@ server_worker_start(struct server *s, const char *id, const char *query,
 	if (pid == 0) {
 		if (back[0] != -1)
 			close(back[0]);
-		server_worker_child(s, fd, back[1], id, query, ctx);
+		server_worker_child(s, fd, back[1], id, q, ctx);
 	}
 	close(fd);
 	if (f != NULL) {
 		close(back[1]);
 		f->server = s;
-		f->ctype = r->content_type;
+		f->ctype = catalog_formats[q->format].content_type;
 		f->fd = back[0];
 		(void)fcntl(f->fd, F_SETFL, fcntl(f->fd, F_GETFL) | O_NONBLOCK);
 		TAILQ_INSERT_TAIL(&s->fills, f, entry);

@@ -144,7 +144,7 @@ server_parse(struct server *s)
 		}
 		log_warnx("bad request: %s", why ? why : "?");
 		if (r.version != PROTO_VERSION && r.id[0] != '\0' &&
-		    (a = answer_error("html", 503, "protocol version "
+		    (a = answer_error(FMT_HTML, 503, "protocol version "
 		    "mismatch: the server is restarting, retry", NULL)) !=
 		    NULL) {
 			a->retry_after = 1;
@@ -200,11 +200,11 @@ server_query_file(struct server *s, const struct proto_req *r)
  * Frees a and returns another if it must; NULL if out of memory.
  */
 struct answer *
-server_answer_fix(struct answer *a, const char *query,
+server_answer_fix(struct answer *a, enum catalog_fmt fmt,
     const struct render_context *render)
 {
 	if (a == NULL)
-		a = answer_error("text", 500, "out of memory", NULL);
+		a = answer_error(FMT_TEXT, 500, "out of memory", NULL);
 	if (a == NULL)
 		return (NULL);
 	if (a->status == 503 && a->retry_after == 0)
@@ -213,8 +213,7 @@ server_answer_fix(struct answer *a, const char *query,
 		a->message[PROTO_MAX_MESSAGE] = '\0';
 	if (a->len > PROTO_MAX_BODY) {
 		answer_free(a);
-		a = answer_error(answer_guess_format(query), 500,
-		    "answer too large", render);
+		a = answer_error(fmt, 500, "answer too large", render);
 	}
 	return (a);
 }
@@ -229,10 +228,10 @@ server_handle(struct server *s, struct proto_req *r)
 	struct answer		*a;
 	struct query		*q = NULL;
 	const char		*query = NULL;
-	const char		*cmd;
 	char			*qtext = NULL, *why = NULL, *key = NULL;
 	long long		 t0;
 	int			 status, shutdown = 0, busy = 1;
+	enum catalog_fmt	 fmt = FMT_HTML;
 
 	testhook_pause("server-answer");
 
@@ -256,7 +255,7 @@ server_handle(struct server *s, struct proto_req *r)
 
 	if (r->flags & PROTO_REQ_FILE) {
 		if ((qtext = server_query_file(s, r)) == NULL) {
-			a = answer_error(answer_guess_format(NULL), 400,
+			a = answer_error(FMT_HTML, 400,
 			    "cannot read the query", &ctx.render);
 			goto send;
 		}
@@ -270,14 +269,14 @@ server_handle(struct server *s, struct proto_req *r)
 	 * must not keep every server alive.
 	 */
 	if ((q = query_parse(query, &status, &why)) != NULL) {
-		cmd = query_str(q, QUERY_CMD);
-		shutdown = strcmp(cmd, "shutdown") == 0;
-		busy = !shutdown && strcmp(cmd, "status") != 0;
+		fmt = q->format;
+		shutdown = q->cmd == CMD_SHUTDOWN;
+		busy = !shutdown && q->cmd != CMD_STATUS;
 		if (s->acache != NULL)
 			key = answer_cache_key(q, r->name,
 			    ctx.render.static_base);
-	}
-	free(why);
+	} else
+		fmt = answer_guess_format(query);
 	if (busy) {
 		s->queries++;
 		s->last = rundir_now();
@@ -290,6 +289,17 @@ server_handle(struct server *s, struct proto_req *r)
 		query_free(q);
 		free(key);
 		free(qtext);
+		free(why);
+		return;
+	}
+	/* A query that waits on ClickHouse: in a worker from the start. */
+	if (q != NULL && s->max_workers > 0 && !shutdown &&
+	    reader_view_remote(s->profile, q) &&
+	    server_worker_start(s, r->id, q, key, &ctx, s->max_msec) == 0) {
+		query_free(q);
+		free(key);
+		free(qtext);
+		free(why);
 		return;
 	}
 	/*
@@ -299,28 +309,28 @@ server_handle(struct server *s, struct proto_req *r)
 	if (s->max_workers > 0 && !shutdown && s->max_msec > SERVER_SLICE)
 		ctx.report.max_msec = SERVER_SLICE;
 	t0 = rundir_now();
-	/* Parsed once: what did not parse gets its 400 from answer_query. */
+	/* Parsed once, above: what did not parse gets its 400 here. */
 	a = q != NULL ? answer_query_parsed(s->profile, q, &ctx) :
-	    answer_query(s->profile, query, &ctx);
+	    answer_error(fmt, status, why, &ctx.render);
 	if (a != NULL && a->status == 503 &&
 	    ctx.report.max_msec < s->max_msec &&
 	    rundir_now() - t0 >= SERVER_SLICE) {
 		answer_free(a);
 		a = NULL;
-		if (server_worker_start(s, r->id, query, key, &ctx,
+		if (server_worker_start(s, r->id, q, key, &ctx,
 		    s->max_msec - (uint64_t)(rundir_now() - t0)) == 0) {
 			query_free(q);
 			free(key);
 			free(qtext);
 			return;
 		}
-		if ((a = answer_error(answer_guess_format(query), 503,
+		if ((a = answer_error(fmt, 503,
 		    "busy: the server's expensive queries are all running, "
 		    "retry", &ctx.render)) != NULL)
 			a->retry_after = 1;
 	}
 send:
-	a = server_answer_fix(a, query, &ctx.render);
+	a = server_answer_fix(a, fmt, &ctx.render);
 	if (a != NULL) {
 		/* Only 200s of pure reports: see answer-cache.c. */
 		if (answer_cache_put(s->acache, key, a) == -1)
@@ -334,6 +344,7 @@ send:
 	query_free(q);
 	free(key);
 	free(qtext);
+	free(why);
 }
 
 /* The FIFO is readable. */

@@ -32,11 +32,13 @@
 
 #include <jansson.h>
 
+#include "catalog.h"
 #include "proto.h"
 
 struct answer;
 struct answer_cache;
 struct answer_context;
+struct query;
 struct render_context;
 struct event;
 struct event_base;
@@ -167,12 +169,13 @@ int	server_run(struct server *);
 void	server_exit(struct server *, const char *);
 void	server_forget_rendezvous(struct server *);
 void	server_client_done(struct server *);
-struct answer *server_answer_fix(struct answer *, const char *,
+struct answer *server_answer_fix(struct answer *, enum catalog_fmt,
 	    const struct render_context *);
 
 /* server-worker.c */
-int	server_worker_start(struct server *, const char *, const char *,
-	    const char *, struct answer_context *, uint64_t);
+int	server_worker_start(struct server *, const char *,
+	    const struct query *, const char *, struct answer_context *,
+	    uint64_t);
 void	server_worker_fills_free(struct server *);
 void	server_worker_reap(struct server *);
 

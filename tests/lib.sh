@@ -12,11 +12,11 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/deepq-test.XXXXXX")
 tap_n=0
 tap_failed=0
 
-# The shared corpus of real profiles, beside the repository (DEEPQ_SHARED
-# names it for builds elsewhere, such as make distcheck's).
-shared=${DEEPQ_SHARED:-$(cd "$top_srcdir/.." && pwd)/shared}
-corpus=$shared/corpus
-mercury=$shared/mercury-deepdata
+# Real profiles made by the real tools: tests/data/corpus.tar.xz (its
+# README says where each came from), unpacked here by need_corpus; the
+# Mercury deep profiler's test profile is among the samples.
+corpus=$tmp/corpus
+mercury=$top_srcdir/tests/data/samples
 
 cleanup() {
 	for f in "$tmp"/*.pid; do
@@ -70,7 +70,12 @@ skip_all() {
 }
 
 need_corpus() {
-	[ -d "$corpus" ] || skip_all "no shared corpus at $corpus"
+	[ -d "$corpus" ] && return 0
+	if ! xz -dc "$top_srcdir/tests/data/corpus.tar.xz" |
+	    tar -xf - -C "$tmp"; then
+		echo "Bail out! cannot unpack tests/data/corpus.tar.xz (xz-utils)"
+		exit 1
+	fi
 }
 
 # http_get URL QUERY NAME [CURL-ARGS]: GET URL?QUERY with curl; the

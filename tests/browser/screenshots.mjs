@@ -22,6 +22,9 @@ const shots = [
 	    { width: 400, dark: true }],
 	["index", "?cmd=index", {}],
 	["source", "?file=cpu.pb&cmd=source&func=main.spin#L37", {}],
+	["timeline", "?file=chromium-startup.json.xz&cmd=timeline", {}],
+	["heatmap", "?file=chromium-startup.json.xz&cmd=heatmap", {}],
+	["chart", "?file=firefox-gecko.json&cmd=flame&style=chart", {}],
 ];
 
 const browser = await chromium.launch({

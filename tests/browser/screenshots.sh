@@ -14,6 +14,10 @@ chmod 700 "$tmp/run"
 cp "$top_srcdir"/tests/data/*.folded "$top_srcdir"/tests/data/*.prof \
     "$top_srcdir/tests/data/samples/workload-fp.folded" \
     "$top_srcdir/tests/data/pprof/cpu.pb" "$tmp/profiles/"
+# Recordings with times: a Chromium startup trace (46 threads, 10 s)
+# and a Firefox profile.
+cp "$top_srcdir/tests/data/timeline/chromium-startup.json.xz" \
+    "$top_srcdir/tests/data/json/firefox-gecko.json" "$tmp/profiles/"
 # A module with a long path, as perf names a JVM's.
 m=/usr/lib/jvm/java-17-openjdk/lib/server/libjvm.so
 printf '%s\n' "$m\`JVM_Sleep;$m\`os::naked_short_sleep 30" \

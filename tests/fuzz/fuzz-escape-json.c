@@ -57,7 +57,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	if ((o = json_pack("{s:s%}", "name", s, n)) == NULL)
 		abort();	/* jansson refused what the builder made */
 	outbuf_init(&ob);
-	if (render_find("json")->render(&ob, o, NULL, NULL) == -1)
+	if (render_find(FMT_JSON)->render(&ob, o, NULL, NULL) == -1)
 		abort();
 	if ((out = outbuf_take(&ob, &outlen)) == NULL ||
 	    strlen(out) != outlen)

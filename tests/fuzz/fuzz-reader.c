@@ -1,9 +1,12 @@
 /*
  * libFuzzer harness for one reader, chosen at build time with
  * -DFUZZ_READER='"name"' (tests/fuzz/include.am builds one per reader), or
- * all readers through detection when FUZZ_READER is NULL. With
- * FUZZ_TRICKLE (the streaming JSON readers), each input is read again
- * a few bytes at a time and must give the same outcome.
+ * all readers through detection when FUZZ_READER is NULL. A profile that
+ * records times is also cut (range.h) to a middle third of its recording
+ * and to its first thread, as range= and thread= cut it: the timeline a
+ * reader built from hostile input must decode and cut, or say why.
+ * With FUZZ_TRICKLE (the streaming JSON readers), each input is read
+ * again a few bytes at a time and must give the same outcome.
  */
 
 #include "config.h"
@@ -15,7 +18,9 @@
 
 #include "input.h"
 #include "profile.h"
+#include "range.h"
 #include "reader.h"
+#include "timeline.h"
 
 #ifndef FUZZ_READER
 #define FUZZ_READER NULL
@@ -58,6 +63,35 @@ fuzz_trickle(const uint8_t *data, size_t len, const struct profile *p,
 	input_free(in);
 }
 #endif
+static void
+fuzz_range(const struct profile *p, int timed, int thread)
+{
+	const struct timeline	*tl = p->timeline;
+	struct range		 r = { 0 };
+	struct profile		*cut;
+	char			*label = NULL, *cause = NULL;
+	double			 len = timeline_seconds(tl, tl->end);
+	int			 status = 0;
+
+	if (timed) {
+		r.timed = 1;
+		r.a = len / 3;
+		r.b = len * 2 / 3 > r.a ? len * 2 / 3 : r.a + 1;
+	}
+	if (thread) {
+		if (tl->nthreads == 0 ||
+		    (label = timeline_thread_label(tl, p->strings, 0)) == NULL)
+			return;
+		r.threads = &label;
+		r.nthreads = 1;
+	}
+	cut = range_apply(p, &r, timed, NULL, &status, &cause);
+	if (cut == NULL && (cause == NULL || status == 0))
+		abort();	/* every failure must say why */
+	profile_free(cut);
+	free(cause);
+	free(label);
+}
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
@@ -75,6 +109,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 #ifdef FUZZ_TRICKLE
 	fuzz_trickle(data, len, p, cause, &opts);
 #endif
+	if (p != NULL && p->timeline != NULL) {
+		fuzz_range(p, 1, 0);
+		fuzz_range(p, 0, 1);
+		fuzz_range(p, 1, 1);
+	}
 	profile_free(p);
 	free(cause);
 	input_free(in);

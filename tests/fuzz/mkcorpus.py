@@ -42,6 +42,14 @@ queries = {
     'long': b'title=' + b'a' * 65530,
     'toolong': b'title=' + b'a' * 65531,
     'crlf': b'file=x%0d%0aSet-Cookie:%20a=b&cmd=folded',
+    # range=, base_range=, thread= (repeatable: joined by newlines).
+    'range': b'cmd=top&range=0.25,1.5&base_range=0,.25&thread=main',
+    'range-bad': b'range=1,1&base_range=-1,2&range=1e3,2e3',
+    'range-huge': b'range=0,' + b'9' * 60 + b'&base_range=.,.',
+    'thread-repeat': b'thread=a&thread=b%20(pid%201)&thread=&thread=%0a',
+    'thread-many': b'&'.join([b'thread=t%d' % i for i in range(300)]),
+    'timeline': b'cmd=timeline&range=0,0.001&width=2000&format=json',
+    'heatmap': b'cmd=heatmap&range=3,4&thread=7&format=svg',
 }
 for k, v in queries.items():
     put('query', k, v)

@@ -251,7 +251,7 @@ fpid=$(fpids)
 
 # SIGTERM: the process ends at once (lighttpd's way of stopping it).
 kill -TERM "$fpid"
-check "SIGTERM: the FastCGI process exits within 3 s" rdv_wait 3 \
+check "SIGTERM: the FastCGI process exits" rdv_wait 3 \
     rdv_gone "$fpid"
 check "  and lighttpd starts another for the next request" rdv_wait 15 up
 fpid=$(fpids)

@@ -23,7 +23,8 @@ cgi() {
 	_n=$1
 	shift
 	_t0=$(rdv_ms)
-	env -i PATH=/usr/bin:/bin DEEPQ_CONFIG="$conf" \
+	# A CGI that read a stdin that never ends would be killed here.
+	timeout 60 env -i PATH=/usr/bin:/bin DEEPQ_CONFIG="$conf" \
 	    GATEWAY_INTERFACE=CGI/1.1 REQUEST_METHOD=GET SERVER_PROTOCOL=HTTP/1.1 \
 	    "$@" "$CGI" >"$tmp/$_n.out" 2>"$tmp/$_n.err" || :
 	echo $(($(rdv_ms) - _t0)) >"$tmp/$_n.ms"
@@ -57,26 +58,26 @@ check "no server was started by any of them" rdv_none
 check "no runtime file was made" test -z "$(ls "$run" 2>/dev/null)"
 
 # T4: POST (or GET) with a CONTENT_LENGTH the body does not have, from a
-# stdin that never ends: the CGI never reads it, so it answers at once.
+# stdin that never ends: the CGI never reads it, so it answers (one that
+# read it would wait until cgi's timeout killed it, with no answer).
 mkfifo "$tmp/stdin"
-sleep 30 >"$tmp/stdin" &
+sleep 600 >"$tmp/stdin" &
 echo $! >"$tmp/sleeper.pid"
 cgi post REQUEST_METHOD=POST CONTENT_LENGTH=1000000 \
     CONTENT_TYPE=application/x-www-form-urlencoded \
     'QUERY_STRING=file=firefox.folded&cmd=top' <"$tmp/stdin"
 check "POST, CONTENT_LENGTH 1000000, no body: 405 ($(status post))" \
     test "$(status post)" = 405
-check "  without reading stdin ($(cat "$tmp/post.ms") ms)" \
-    test "$(cat "$tmp/post.ms")" -lt 2000
+echo "#   without reading stdin: $(cat "$tmp/post.ms") ms"
 cgi postsd REQUEST_METHOD=POST CONTENT_LENGTH=1000000 \
     'QUERY_STRING=file=firefox.folded&cmd=shutdown' \
     HTTP_SEC_FETCH_SITE=same-origin <"$tmp/stdin"
-check "POST cmd=shutdown, CONTENT_LENGTH lying: answered in $(cat \
-    "$tmp/postsd.ms") ms" test "$(cat "$tmp/postsd.ms")" -lt 5000
+check "POST cmd=shutdown, CONTENT_LENGTH lying: answered ($(cat \
+    "$tmp/postsd.ms") ms)" grep -q '^Content-Type: ' "$tmp/postsd.head"
 cgi getcl CONTENT_LENGTH=-5 'QUERY_STRING=file=nonexistent.folded' \
     <"$tmp/stdin"
-check "GET with CONTENT_LENGTH -5: 404, at once" sh -c \
-    "[ '$(status getcl)' = 404 ] && [ $(cat "$tmp/getcl.ms") -lt 2000 ]"
+check "GET with CONTENT_LENGTH -5: 404 without reading stdin ($(cat \
+    "$tmp/getcl.ms") ms)" test "$(status getcl)" = 404
 kill "$(cat "$tmp/sleeper.pid")" 2>/dev/null || :
 rdv_stop
 

@@ -122,7 +122,7 @@ check "the next request starts a server and gets it all ($code)" sh -c \
 # away): the CGI, blocked writing the 1.25 MB page into a full pipe,
 # stops at once, without waiting to be killed.
 mkfifo "$tmp/stuck"
-sleep 60 <"$tmp/stuck" &
+sleep 600 <"$tmp/stuck" &
 holder=$!
 REQUEST_METHOD=GET QUERY_STRING="file=big.folded&$bigq" "$CGI" \
     >"$tmp/stuck" &
@@ -134,10 +134,11 @@ check "the CGI is blocked writing into a pipe nobody reads" \
 t0=$(rdv_ms)
 kill -TERM "$cpid"
 gone() { ! kill -0 "$cpid" 2>/dev/null; }
-rdv_wait 10 gone || :
-t=$(($(rdv_ms) - t0))
-check "SIGTERM while it writes: the CGI exits at once ($t ms)" \
-    test "$t" -lt 2000
+# Gone while the pipe is still held (for minutes), in however long a
+# loaded machine takes: it did not wait to be read or killed.
+check "SIGTERM while it writes: the CGI exits, the pipe still held" \
+    rdv_wait 60 gone
+echo "#   in $(($(rdv_ms) - t0)) ms"
 wait "$cpid" 2>/dev/null || :
 kill "$holder" 2>/dev/null || :
 wait "$holder" 2>/dev/null || :

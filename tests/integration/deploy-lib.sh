@@ -159,8 +159,10 @@ deploy_header() {
 # deploy_smoke NAME ERRORLOG: the smoke queries: the menu as HTML (cold:
 # it forks the profile's server, and still completes at once), top as
 # JSON right after it (the one worker is free again), the stylesheet,
-# then shutdown. A page is prompt under $prompt_ms.
-prompt_ms=${DEPLOY_PROMPT_MS:-3000}
+# then shutdown. A page held by the server it started (a descriptor
+# kept) would end only with that server, idle_timeout (60 s) later: curl
+# gives up after 20 s, so a 200 at all says the page was not held (the
+# times are printed, for the eye; bench/ measures them).
 deploy_smoke() {
 	_name=$1
 	_log=$2
@@ -174,8 +176,8 @@ deploy_smoke() {
 	    grep -q '<html' '$tmp/body'"
 	check "$_name: the menu links the stylesheet at static_url" \
 	    grep -q 'href="/deepq/deepq.css"' "$tmp/body"
-	check "$_name: cold menu completes promptly ($2 ms < $prompt_ms ms)" \
-	    test "$2" -lt "$prompt_ms"
+	check "$_name: cold menu completes, its server living on ($2 ms)" \
+	    test "$1" = 200
 	check "$_name: the CGI forked one deepq-server, which lives on" \
 	    test "$(deploy_pids | wc -l)" -eq 1
 	_pid=$(deploy_pids)
@@ -183,8 +185,6 @@ deploy_smoke() {
 	set -- $(deploy_get 'file=workload-fp.folded&cmd=top&limit=5&format=json')
 	echo "# $_name: warm top: HTTP $1 in $2 ms"
 	check "$_name: top is 200 right after the menu" test "$1" = 200
-	check "$_name: top is prompt ($2 ms < $prompt_ms ms)" \
-	    test "$2" -lt "$prompt_ms"
 	check "$_name: top is JSON" sh -c \
 	    "grep -qi '^Content-Type: application/json' '$tmp/head'"
 	check "$_name: top has the v1 contract and 5 rows" jq -e \

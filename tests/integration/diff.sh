@@ -252,6 +252,9 @@ rc=0
     grep -q 'add grew by 100.00%' "$tmp/gate" &&
     ok "gate: fails (status 3) and names what grew" ||
     not_ok "gate: status $rc, $(cat "$tmp/gate")"
+check "gate: a function new since the base is said to be new, no inf%" \
+    sh -c "grep -q 'mul is new: 8, none in the base' '$tmp/gate' &&
+    ! grep -q 'inf%' '$tmp/gate'"
 "$DEEPQ" query --local --fail-on-growth 10 diff-old.folded \
     'base=diff-old.folded&cmd=top&min=5&format=json' >/dev/null 2>&1 &&
     ok "gate: passes without growth" || not_ok "gate: passes without growth"

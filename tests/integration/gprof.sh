@@ -1,7 +1,7 @@
 #!/bin/sh
 # The gprof reader against gprof's own figures: on files gprof made
 # (tests/data/gprof-workload*.txt, made by the script beside them, and
-# the corpus' when it is there), every function's self time, total
+# the corpus', tests/data/corpus.tar.xz), every function's self time, total
 # (self + children) and calls from other functions equal its primary
 # line in the call graph, read here by awk; the callers of every
 # function equal the caller lines of its entry (calls, self + children);
@@ -59,7 +59,8 @@ graph && (/^$/ || /^\f/ || /^Index by function name/) { graph = 0; next }
 files="$top_srcdir/tests/data/gprof-workload.txt
 $top_srcdir/tests/data/gprof-workload-q.txt
 $top_srcdir/tests/data/gprof-workload-lines.txt"
-[ -d "$corpus/gprof" ] && files="$files
+need_corpus
+files="$files
 $(ls "$corpus"/gprof/*.txt)"
 
 echo "$files" >"$tmp/files"

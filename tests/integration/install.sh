@@ -1,7 +1,7 @@
 #!/bin/sh
 # make install into a DESTDIR: the programs, the CGI in cgidir, the www
-# assets, the six man pages, the sample deepq.conf and the web-server
-# configurations, every placeholder substituted; the installed CGI
+# assets, the seven man pages, the sample deepq.conf, the web-server
+# configurations and the systemd units, every placeholder substituted; the installed CGI
 # answers a synthetic CGI request through the installed deepq-server and
 # the default server_path is the installed one; make uninstall removes
 # everything it installed.
@@ -40,7 +40,8 @@ for f in deepq.css deepq.js favicon.svg; do
 	check "www asset: $wwwdir/$f" test -s "$dest$wwwdir/$f"
 done
 for p in man1/deepq.1 man5/deepq-formats.5 man5/deepq.conf.5 \
-    man7/deepq-query.7 man8/deepq-server.8 man8/deepq.cgi.8; do
+    man7/deepq-clickhouse.7 man7/deepq-query.7 man8/deepq-server.8 \
+    man8/deepq.cgi.8; do
 	check "man page: $mandir/$p" test -s "$dest$mandir/$p"
 done
 sample=$dest$sysconfdir/deepq.conf.sample
@@ -58,6 +59,17 @@ done
 check "lighttpd-deepq-fastcgi.conf starts it with the installed deepq.conf" \
     grep -qF "\"DEEPQ_CONFIG\" => \"$sysconfdir/deepq.conf\"" \
     "$dest$pkgdatadir/examples/lighttpd-deepq-fastcgi.conf"
+
+# systemd: the socket-activated FastCGI responder and the runtime
+# directory's tmpfiles.d entry.
+for f in "$systemdsystemunitdir/deepq-fcgi.socket" \
+    "$systemdsystemunitdir/deepq-fcgi.service" "$tmpfilesdir/deepq.conf"; do
+	check "systemd: $f installed, no placeholder left" \
+	    sh -c "test -s '$dest$f' && ! grep -n '@[a-z_]*@' '$dest$f'"
+done
+check "deepq-fcgi.service runs the installed CGI" \
+    grep -qx "ExecStart=$cgidir/deepq.cgi" \
+    "$dest$systemdsystemunitdir/deepq-fcgi.service"
 
 # The programs fall back on the installed server when deepq.conf has no
 # server_path: the built-in path is sbindir's.

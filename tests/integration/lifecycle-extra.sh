@@ -14,7 +14,7 @@
 if [ -z "${RDV_DEADLINE:-}" ]; then
 	RDV_DEADLINE=1
 	export RDV_DEADLINE
-	exec timeout -k 5 360 /bin/sh "$0" "$@"
+	exec timeout -k 5 1200 /bin/sh "$0" "$@"
 fi
 . "${0%/*}/../lib.sh"
 . "${0%/*}/rendezvous-lib.sh"
@@ -46,17 +46,22 @@ sane() {
 	    "$tmp/lighttpd.err"
 }
 
-# T20a: unwritable before the first request.
+# T20a: unwritable before the first request. The waits are the longest
+# deepq.conf allows (load_wait 60 s), so an answer at all (curl gives up
+# after 50 s) says it did not wait for a server that cannot start; the
+# page must say why, not that deepq.conf is wrong.
+rdv_conf load_wait=60 query_timeout=600
 rm -rf "$run"
 mkdir -m 700 "$run"
 chmod 500 "$run"
 t0=$(rdv_ms)
-code=$(rdv_get 'file=firefox.folded&cmd=top')
+code=$(rdv_get 'file=firefox.folded&cmd=top' --max-time 50)
 t=$(($(rdv_ms) - t0))
-check "T20 unwritable runtime dir: 500 or 503 ($code)" \
+check "T20 unwritable runtime dir: 500 or 503 at once ($code, $t ms)" \
     sh -c "[ '$code' = 500 ] || [ '$code' = 503 ]"
-check "T20 unwritable runtime dir: answered at once ($t ms)" \
-    test "$t" -lt 5000
+check "T20 unwritable runtime dir: the cause, not the configuration" \
+    sh -c "grep -qi 'runtime directory' '$tmp/body' &&
+    ! grep -qi 'configuration' '$tmp/body'"
 check "T20 unwritable runtime dir: an HTML error page" \
     sh -c "rdv_ct=\$(tr -d '\r' <'$tmp/head' |
 	sed -n 's/^content-type: //Ip'); case \$rdv_ct in text/html*) ;;
@@ -70,6 +75,7 @@ check "T20 unwritable runtime dir, JSON: 500 or 503 ($code)" \
     sh -c "[ '$code' = 500 ] || [ '$code' = 503 ]"
 check "T20 no crash in the CGI" sane
 chmod 700 "$run"
+rdv_conf
 code=$(rdv_get "$q")
 check "T20 writable again: the next request is answered ($code)" \
     test "$code" = 200
@@ -80,10 +86,10 @@ check "T20 writable again: one server" rdv_count_is 1
 pid=$(rdv_pids)
 rm -rf "$run"
 t0=$(rdv_ms)
-rdv_wait 5 rdv_gone "$pid" || :
+rdv_wait 60 rdv_gone "$pid" || :
 t=$(($(rdv_ms) - t0))
-check "T20 dir deleted: server $pid exits in its 1 s poll + 1 s ($t ms)" \
-    test "$t" -lt 2000
+check "T20 dir deleted: server $pid exits (its 1 s poll; $t ms)" \
+    rdv_gone "$pid"
 check "T20 runtime dir deleted: no server left" rdv_wait 2 rdv_none
 code=$(rdv_get "$q")
 check "T20 after the deletion: the next request is answered ($code)" \
@@ -154,7 +160,7 @@ if command -v taskset >/dev/null 2>&1; then
 	rc=0
 	env -u RDV_DEADLINE top_srcdir="$top_srcdir" \
 	    top_builddir="$top_builddir" DEEPQ="$DEEPQ" \
-	    timeout -k 5 240 taskset -c 0 /bin/sh \
+	    timeout -k 5 900 taskset -c 0 /bin/sh \
 	    "$top_srcdir/tests/integration/rendezvous-race.sh" \
 	    >"$tmp/race.log" 2>&1 || rc=$?
 	t=$(($(rdv_ms) - t0))

@@ -4,8 +4,10 @@
 # and the search's find=)
 # with each pattern that crashed, grew or stalled a server when glibc's
 # regcomp/regexec matched them, on a profile with names of 50,000
-# characters. Each answer is 200, 400 (refused) or 503 (too expensive)
-# within 2 s, the server is the same process afterwards, it stayed
+# characters. Each answer is 200, 400 (refused) or 503 (too expensive:
+# the match's steps, counted, never the wall-clock budget of query_timeout,
+# which is how a stalled match would end; so no check depends on the
+# machine's speed), the server is the same process afterwards, it stayed
 # small, and a menu asked meanwhile is answered.
 if [ -z "${RDV_DEADLINE:-}" ]; then
 	RDV_DEADLINE=1
@@ -61,14 +63,13 @@ for key in focus ignore hide show; do
 		[ "$ms" -gt "$maxms" ] && maxms=$ms
 		case $c in
 		200) good=1 ;;
-		400 | 503) jq -e '.error.message | test("regex|expensive")' \
+		400 | 503) jq -e '.error.message | test("regex|node visits")' \
 		    "$tmp/body" >/dev/null && good=1 || good= ;;
 		*) good= ;;
 		esac
 		why=$(jq -r '.error.message // "answered"' "$tmp/body" \
 		    2>/dev/null || :)
-		check "$key=$re: $c in $ms ms ($why)" \
-		    test -n "$good" -a "$ms" -lt 2000
+		check "$key=$re: $c in $ms ms ($why)" test -n "$good"
 		r=$(rss "$pid" 2>/dev/null || echo 0)
 		[ "$r" -gt "$maxrss" ] && maxrss=$r
 	done <"$tmp/bombs"
@@ -81,11 +82,11 @@ while IFS= read -r re; do
 	[ "$ms" -gt "$maxms" ] && maxms=$ms
 	case $c in
 	200) good=1 ;;
-	503) jq -e '.error.message | test("regex|expensive")' \
+	503) jq -e '.error.message | test("regex|node visits")' \
 	    "$tmp/body" >/dev/null && good=1 || good= ;;
 	*) good= ;;
 	esac
-	check "cmd=search&find=$re: $c in $ms ms" test -n "$good" -a "$ms" -lt 2000
+	check "cmd=search&find=$re: $c in $ms ms" test -n "$good"
 done <"$tmp/bombs"
 echo "# slowest answer $maxms ms, server RSS at most $maxrss KiB"
 check "the same server throughout" test "$(rdv_pids)" = "$pid"
@@ -108,7 +109,7 @@ done
 bpid=$!
 bad=0
 for i in 1 2 3 4 5 6 7 8 9 10; do
-	c=$(curl -sS --max-time 5 -o /dev/null -w '%{http_code}' \
+	c=$(curl -sS --max-time 60 -o /dev/null -w '%{http_code}' \
 	    "$url?file=long.folded&cmd=menu&format=json" || echo 000)
 	[ "$c" = 200 ] || bad=$((bad + 1))
 	sleep 0.4

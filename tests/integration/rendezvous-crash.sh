@@ -6,6 +6,11 @@
 # proceed); SIGTERM to a client waiting for the mutex (it leaves nothing
 # behind); a client that stops reading (the server serves the others).
 # Processes are stopped at exact points by DEEPQ_TEST_HOOKS.
+#
+# "Not a hang" is an outcome here, not a duration: every wait a hang
+# would end in (load_wait, query_timeout, write_timeout) is set far past
+# curl's 20 s, so an answer at all says nobody waited for it, however
+# slow the machine is at that moment; the times are printed, not checked.
 if [ -z "${RDV_DEADLINE:-}" ]; then
 	RDV_DEADLINE=1
 	export RDV_DEADLINE
@@ -21,6 +26,7 @@ awk 'BEGIN { for (a = 0; a < 10; a++) for (b = 0; b < 10; b++)
 	for (c = 0; c < 10; c++) for (d = 0; d < 10; d++)
 	printf "fn_%d;fn_%d;fn_%d;fn_%d %d\n", a, b, c, d,
 	    1 + (a * 1000 + b * 100 + c * 10 + d) % 97 }' >"$root/big.folded"
+rdv_conf load_wait=60 query_timeout=600 write_timeout=600
 rdv_httpd
 q='file=firefox.folded&cmd=top&format=json'
 bigq='file=big.folded&cmd=tree&depth=5&budget=2000&format=json'
@@ -37,9 +43,9 @@ check "a dead server leaves its FIFO behind" test -p "$run/$key.fifo"
 t0=$(rdv_ms)
 code=$(rdv_get "$q")
 t1=$(rdv_ms)
-check "after kill -9 while idle: the next request answers" test "$code" = 200
+check "after kill -9 while idle: the next request answers, not stuck on the dead FIFO ($((t1 - t0)) ms)" \
+    test "$code" = 200
 check "...correctly" cmp "$tmp/want.json" "$tmp/body"
-check "...within load time + 2 s ($((t1 - t0)) ms)" test $((t1 - t0)) -lt 2000
 check "...from a new server" test -n "$(rdv_pids)" -a "$(rdv_pids)" != "$pid"
 
 # kill -9 after the server read a request, before it answers.
@@ -53,15 +59,11 @@ rm -f "$hooks/pause-server-answer"
 kill -9 "$pid"
 wait $cpid
 t1=$(rdv_ms)
-check "kill -9 before the answer: the client gets an error page ($(cat "$tmp/code"))" \
+check "kill -9 before the answer: the client gets an error page, not a hang ($(cat "$tmp/code"), $((t1 - t0)) ms)" \
     test "$(cat "$tmp/code")" = 503
 check "...with Retry-After" test -n "$(rdv_header Retry-After)"
-check "...not a hang ($((t1 - t0)) ms)" test $((t1 - t0)) -lt 5000
-t0=$(rdv_ms)
 code=$(rdv_get "$q")
-t1=$(rdv_ms)
-check "...and the next request recovers ($((t1 - t0)) ms)" \
-    test "$code" = 200 -a $((t1 - t0)) -lt 2000
+check "...and the next request recovers ($code)" test "$code" = 200
 
 # kill -9 in the middle of writing a reply.
 rdv_local 'cmd=tree&depth=5&budget=2000&format=json' big.folded \
@@ -82,9 +84,8 @@ rm -f "$hooks/pause-server-write"
 kill -9 "$pid"
 wait $cpid
 t1=$(rdv_ms)
-check "kill -9 while writing: the client gets an error page ($(cat "$tmp/code"))" \
+check "kill -9 while writing: the client gets an error page, not a hang ($(cat "$tmp/code"), $((t1 - t0)) ms)" \
     test "$(cat "$tmp/code")" = 503
-check "...not a hang ($((t1 - t0)) ms)" test $((t1 - t0)) -lt 5000
 code=$(rdv_get "$bigq")
 check "...and the next request recovers" test "$code" = 200
 check "...with the whole answer" cmp "$tmp/big.json" "$tmp/body"
@@ -111,7 +112,7 @@ wait $pids
 t1=$(rdv_ms)
 wait $apid || :
 check "after kill -9 of the holder, the others proceed ($((t1 - t0)) ms)" \
-    test "$(cat "$tmp"/m.[1-5].code)" = 200200200200200 -a $((t1 - t0)) -lt 5000
+    test "$(cat "$tmp"/m.[1-5].code)" = 200200200200200
 good=0
 for i in 1 2 3 4 5; do
 	cmp -s "$tmp/want.json" "$tmp/m.$i" && good=$((good + 1))
@@ -134,11 +135,15 @@ check "a second client makes its want file" rdv_wait 5 sh -c \
     "test \$(ls '$run' | grep -c '\\.\\(want\\|reply\\)\\.') -gt $wants_before"
 kill -TERM "$bpid"
 t0=$(rdv_ms)
+# The holder stays stopped and load_wait is 60 s: only the signal ends
+# the wait before the watchdog's 30 s, which would leave no answer.
+(sleep 30; kill -9 "$bpid" 2>/dev/null) &
+dog=$!
 wait $bpid || :
 t1=$(rdv_ms)
-check "SIGTERM while waiting: the client exits at once ($((t1 - t0)) ms)" \
-    test $((t1 - t0)) -lt 1000
-check "...with a 503" grep -q '^Status: 503' "$tmp/b.out"
+kill "$dog" 2>/dev/null || :
+check "SIGTERM while waiting: the client gives up with a 503 ($((t1 - t0)) ms)" \
+    grep -q '^Status: 503' "$tmp/b.out"
 check "...leaving no want file or reply FIFO of its own" \
     test "$(ls "$run" | grep -c '\.\(want\|reply\)\.')" -eq "$wants_before"
 kill -CONT "$holder"
@@ -164,9 +169,9 @@ for i in 1 2 3 4 5 6 7 8 9 10; do
 	[ $((t1 - t0)) -le "$slowest" ] || slowest=$((t1 - t0))
 done
 check "others are served while it does not read ($good/10)" test "$good" -eq 10
-# Each well within the 10 s a stalled reply may last: nobody waited for it.
-check "...none waited for the stalled reply (slowest $slowest ms)" \
-    test "$slowest" -lt 8000
+# write_timeout is 600 s and the stalled reader is still stopped: had
+# anyone waited for it, curl (20 s) would have given up.
+echo "# the slowest of them: $slowest ms"
 check "...which is still not being read" test "$(rdv_state "$slow")" = T
 kill -9 "$slow"
 wait $apid || :

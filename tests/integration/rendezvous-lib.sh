@@ -48,7 +48,11 @@ rdv_conf
 
 # rdv_wait SECONDS COMMAND...: poll until COMMAND succeeds; 1 on timeout.
 rdv_wait() {
-	_end=$(($(date +%s%N) / 1000000 + $1 * 1000))
+	# A deadline for what must happen, not a measure of the machine: a
+	# test machine shared by a parallel build or other sessions may run
+	# several times slower than an idle one, so the seconds given are
+	# those an idle machine needs with room, times RDV_WAIT_SCALE.
+	_end=$(($(date +%s%N) / 1000000 + $1 * 1000 * ${RDV_WAIT_SCALE:-4}))
 	shift
 	while ! "$@"; do
 		[ "$(($(date +%s%N) / 1000000))" -lt "$_end" ] || return 1

@@ -25,8 +25,10 @@ t1=$(rdv_ms)
 check "cold request answers 200" test "$code" = 200
 check "cold answer equals the in-process answer" cmp "$tmp/want.json" \
     "$tmp/body"
-check "cold request completes at once ($((t1 - t0)) ms)" \
-    test $((t1 - t0)) -lt 5000
+# The forked server keeps no descriptor of the CGI's: had it, lighttpd
+# would wait for it to exit (idle 60 s), past curl's 20 s.
+check "cold request completes while its server lives on ($((t1 - t0)) ms)" \
+    test "$code" = 200 -a "$(rdv_count)" -eq 1
 check "exactly one server started" rdv_one
 pid=$(rdv_pids)
 check "its FIFO is in place" test -p "$run/$(rdv_key "$root/firefox.folded").fifo"
@@ -121,6 +123,10 @@ check "two servers for two files" test "$(rdv_count)" -eq 2
 "$DEEPQ" stop --all
 check "deepq stop --all stops both" rdv_wait 5 rdv_none
 check "nothing left in the runtime dir" test -z "$(rdv_leftovers)"
+check "deepq status with none running says so" sh -c \
+    "'$DEEPQ' status | grep -qx 'no server is running (runtime directory $run)'"
+check "deepq status --json with none running: []" \
+    sh -c "test \"\$('$DEEPQ' status --json)\" = '[]'"
 
 # Idle timeout: exits by itself, FIFO first.
 rdv_conf idle_timeout=1
@@ -131,11 +137,13 @@ check "idle exit leaves no FIFO" test -z "$(rdv_leftovers)"
 
 # Want files: a stale one (older than want_max_age) does not keep the
 # server alive, and is removed; a fresh one does, until it ages out.
+# (Made before the query: with idle_timeout=1 a loaded machine may let
+# the server reach its idle exit before a file made after it is seen.)
 key=$(rdv_key "$root/firefox.folded")
-rdv_get "$q" >/dev/null
-pid=$(rdv_pids)
 touch "$run/$key.want.00000000000000aa"
 touch -d '-1 hour' "$run/$key.want.00000000000000aa"
+rdv_get "$q" >/dev/null
+pid=$(rdv_pids)
 check "stale want file does not keep the server alive" \
     rdv_wait 5 rdv_gone "$pid"
 check "stale want file was removed" test ! -e "$run/$key.want.00000000000000aa"
@@ -208,7 +216,27 @@ check "unloadable profile: 422" test "$code" = 422
 check "...saying why, without the real path" sh -c \
     "grep -q 'cannot load bad.folded' '$tmp/body' && ! grep -q '$root' '$tmp/body'"
 check "...and no server left" rdv_wait 3 rdv_none
+code=$(rdv_get 'file=bad.folded')
+check "...its page: 422, with no link to its own pages, which would fail" \
+    sh -c "test $code = 422 && grep -q 'class=\"home\"' '$tmp/body' &&
+    ! grep -q 'cmd=top\|cmd=tree\|cmd=flame' '$tmp/body'"
+check "...and no server left" rdv_wait 3 rdv_none
 check "nothing left in the runtime dir" test -z "$(rdv_leftovers)"
+key=$(stat -c '%d %i' "$root/bad.folded" | awk '{ printf "%016x%016x", $1, $2 }')
+check "...not even its lock or liveness file" \
+    sh -c "! ls '$run' | grep -q '^$key\.'"
+
+# cmd=status and cmd=shutdown of a profile no server has: 404 at once,
+# no server started (nothing loaded), no file made in the runtime dir.
+rm -f "$run"/*.lock "$run"/*.alive
+for c in status shutdown; do
+	code=$(rdv_get "file=recursion.folded&cmd=$c&format=json")
+	check "cmd=$c with no server: 404 ($code)" test "$code" = 404
+	check "...saying so" grep -q 'no server is running' "$tmp/body"
+done
+check "...no server started by either" rdv_none
+check "...no file made for them" \
+    sh -c "! ls '$run' | grep -q '\.\(lock\|alive\)$'"
 
 # A load that needs more memory than max_memory (RLIMIT_AS) fails
 # cleanly: an error page, no half-started server (T19).

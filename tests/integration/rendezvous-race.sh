@@ -7,10 +7,11 @@
 if [ -z "${RDV_DEADLINE:-}" ]; then
 	RDV_DEADLINE=1
 	export RDV_DEADLINE
-	exec timeout -k 5 240 /bin/sh "$0" "$@"
+	exec timeout -k 5 600 /bin/sh "$0" "$@"
 fi
 . "${0%/*}/../lib.sh"
 . "${0%/*}/rendezvous-lib.sh"
+command -v jq >/dev/null 2>&1 || skip_all "jq is not installed"
 
 # A profile with 100 functions, so limit=N answers differ for N <= 64.
 awk 'BEGIN { for (i = 1; i <= 100; i++)
@@ -52,30 +53,51 @@ echo "# 64 cold requests: $n200 answered 200, $same identical, $(rdv_count) serv
 grep -vh '^200$' "$tmp"/cold.*.code | sort | uniq -c | sed 's/^/# not 200: /'
 rdv_conf
 
-# 64 simultaneous different queries to one server: no cross-talk.
+# 64 simultaneous different queries to one server: no cross-talk. They
+# queue for the one server: on a loaded machine (T27 pins all of this to
+# one CPU) the last waits long, and what is tested is the answers, not
+# the wait, so every one is given the time.
+rdv_conf query_timeout=240
 rdv_get 'file=many.folded' >/dev/null
 pids=
 i=0
 while [ $i -lt 64 ]; do
 	i=$((i + 1))
-	curl -sS --max-time 30 -o "$tmp/lim.$i" \
+	curl -sS --max-time 300 -o "$tmp/lim.$i" \
 	    "$url?file=many.folded&cmd=top&limit=$i&format=json" &
 	pids="$pids $!"
 done
 wait $pids
+# The answers they should get, byte for byte: top's answer for limit=N
+# is limit=64's with its first N rows, so all 64 are made from that one
+# answer in process (64 runs of deepq --local took minutes of a loaded
+# machine, and T27 runs this on one CPU); three of them made in process
+# confirm it.
+rdv_local "cmd=top&limit=64&format=json" many.folded >"$tmp/lim.64"
+i=0
+while [ $i -lt 64 ]; do
+	i=$((i + 1))
+	jq -c --argjson n "$i" '.rows |= .[:$n]' "$tmp/lim.64" \
+	    >"$tmp/lim.want.$i"
+done
+for i in 1 17 64; do
+	rdv_local "cmd=top&limit=$i&format=json" many.folded >"$tmp/lim.local"
+	check "limit=$i: the answer made from limit=64's is the one made in process" \
+	    cmp -s "$tmp/lim.local" "$tmp/lim.want.$i"
+done
 good=0
 i=0
 while [ $i -lt 64 ]; do
 	i=$((i + 1))
-	rdv_local "cmd=top&limit=$i&format=json" many.folded >"$tmp/lim.want"
 	rows=$(grep -o '"func":' "$tmp/lim.$i" | wc -l)
-	if [ "$rows" -eq "$i" ] && cmp -s "$tmp/lim.want" "$tmp/lim.$i"; then
+	if [ "$rows" -eq "$i" ] && cmp -s "$tmp/lim.want.$i" "$tmp/lim.$i"; then
 		good=$((good + 1))
 	fi
 done
 check "64 different simultaneous queries: each got its own answer ($good)" \
     test "$good" -eq 64
 rdv_stop
+rdv_conf
 
 # Idle timeout 1 s, 200 requests in 20 bursts fired around the expiry
 # (0.90-1.10 s after the previous burst, each request 0-60 ms into it).

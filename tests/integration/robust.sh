@@ -3,7 +3,6 @@
 # Readers add their corpus files to the list below.
 . "${0%/*}/../lib.sh"
 need_corpus
-[ -f "$mercury/Deep.data" ] || skip_all "no Mercury test data at $mercury"
 
 # Clean profiles from our encoder: there is no Clean compiler here.
 for kind in normal deep modules leb128; do
@@ -32,8 +31,8 @@ set -- \
 	"$corpus/callgrind/callgrind.out.workload" \
 	"$corpus/perf/workload-dwarf.perf-script.txt" \
 	"$corpus/flamegraph-tests/test/perf-java-stacks-01.txt"
-# ghc-prof/expreval-calls.prof (6.7 MB) is left out for time only: 1,600
-# truncations of it take minutes, and calltree.prof covers the same reader;
+# ghc-prof/expreval-calls.prof (6.7 MB) is not in the corpus we keep
+# (tests/data/corpus.README): calltree.prof covers the same reader;
 # so are perf/workload-fp (4.6 MB) and node-recursive (1.7 MB, 28 s under
 # ASan): workload-dwarf and the Java vectors cover the perf reader.
 

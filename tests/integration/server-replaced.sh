@@ -13,7 +13,7 @@ fi
 . "${0%/*}/../lib.sh"
 . "${0%/*}/rendezvous-lib.sh"
 
-rdv_conf query_timeout=15
+rdv_conf query_timeout=600
 rdv_httpd
 q='file=firefox.folded&cmd=top&format=json'
 key=$(rdv_key "$root/firefox.folded")
@@ -46,15 +46,15 @@ check "client B: a new server answers ($code)" test "$code" = 200
 check "a new server holds the lock ($old -> $new)" \
     sh -c "[ -n '$new' ] && [ '$new' != '$old' ]"
 
-# A goes on: it must see that its server is gone, not wait 15 s.
+# A goes on: it must see that its server is gone, not wait out
+# query_timeout (600 s: curl's 30 s would give up first, so an answer
+# at all says it did not wait, however slow the machine).
 t0=$(rdv_ms)
 kill -CONT "$cgi"
 wait "$apid" || :
 t1=$(rdv_ms)
 echo "# client A answered $(cat "$tmp/a.code") in $((t1 - t0)) ms"
 check "client A: 503 ($(cat "$tmp/a.code"))" test "$(cat "$tmp/a.code")" = 503
-check "...at once, not after query_timeout ($((t1 - t0)) ms)" \
-    test $((t1 - t0)) -lt 2000
 check "...saying the server went away" grep -q 'exited before answering' \
     "$tmp/a.body"
 code=$(rdv_get "$q")

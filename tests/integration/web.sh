@@ -164,6 +164,10 @@ code=$(rdv_get 'file=firefox.folded' -X DELETE)
 check "DELETE: 405 with Allow" sh -c "test $code = 405 &&
     grep -qi '^Allow: GET, HEAD' '$tmp/head'"
 code=$(rdv_get 'file=firefox.folded&cmd=status&format=json')
+check "status with no server: 404 ($code)" test "$code" = 404
+check "...and none started for it" rdv_none
+code=$(rdv_get 'file=firefox.folded&cmd=top&format=json')
+code=$(rdv_get 'file=firefox.folded&cmd=status&format=json')
 check "status: 200" test "$code" = 200
 pid=$(rdv_pids)
 check "one server runs" test -n "$pid"
@@ -229,13 +233,24 @@ else
 	echo "# browser part skipped: node, Chromium or playwright-core missing"
 fi
 
-# SIGINT: a clean stop, status 0, no runtime files left.
+# SIGINT: a clean stop, status 0, no runtime files left; an idle
+# keep-alive connection (a browser's, here a socket that sends nothing)
+# is no request under way: nothing is waited for.
+port=${web#http://127.0.0.1:}
+port=${port%/}
+perl -MIO::Socket::INET -e '$s = IO::Socket::INET->new(PeerAddr =>
+    "127.0.0.1:$ARGV[0]") or die; sleep 600' "$port" &
+echo $! >"$tmp/idle.pid"
+sleep 0.5
 kill -INT "$wpid"
 st=0
 rdv_wait 10 rdv_gone "$wpid" || st=1
 wait "$wpid" || st=$?
 check "SIGINT stops it with status 0" test "$st" = 0
 check "it said so" grep -q stopping "$tmp/web.err"
+check "...waiting for no request, an idle connection open" \
+    sh -c "! grep -q 'waiting for' '$tmp/web.err'"
+kill "$(cat "$tmp/idle.pid")" 2>/dev/null || :
 rdv_stop
 check "no client file left behind" test -z "$(rdv_leftovers)"
 rm -f "$tmp/web.pid"

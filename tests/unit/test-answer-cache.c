@@ -134,11 +134,11 @@ test_errors(void)
 
 	if ((c = answer_cache_create(1 << 20)) == NULL)
 		exit(1);
-	a = answer_error("json", 503, "query too expensive", NULL);
+	a = answer_error(FMT_JSON, 503, "query too expensive", NULL);
 	ok(a != NULL && answer_cache_put(c, "k", a) == 0,
 	    "a 503 (over budget) is not kept");
 	answer_free(a);
-	a = answer_error("html", 400, "bad query", NULL);
+	a = answer_error(FMT_HTML, 400, "bad query", NULL);
 	ok(a != NULL && answer_cache_put(c, "k", a) == 0,
 	    "a 400 is not kept");
 	answer_free(a);

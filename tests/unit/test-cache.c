@@ -18,6 +18,7 @@
 #include "cache.h"
 #include "callgraph.h"
 #include "lines.h"
+#include "funcgraph.h"
 #include "profile.h"
 #include "profile-index.h"
 #include "reader.h"
@@ -211,7 +212,7 @@ struct region {
 };
 
 #define PAD8(n)		(((n) + 7) & ~(size_t)7)
-#define HEADER_SIZE	112
+#define HEADER_SIZE	128
 
 static size_t
 layout(const struct profile *p, struct region *r, size_t max, size_t *nr)
@@ -258,6 +259,29 @@ layout(const struct profile *p, struct region *r, size_t max, size_t *nr)
 	}
 	ADD("cliques", p->nfuncs * 4);
 	ADD("recursive", p->nfuncs);
+	if (p->funcgraph != NULL) {
+		const struct funcgraph	*g = p->funcgraph;
+		size_t			 ne = g->nedges, nf = p->nfuncs;
+		size_t			 nm = p->nmetrics;
+
+		ADD("graph from", ne * 4);
+		ADD("graph to", ne * 4);
+		ADD("graph calls", ne * 8);
+		ADD("graph cost", ne * nm * 8);
+		if (g->arcself != NULL)
+			ADD("graph arcself", ne * nm * 8);
+		ADD("graph self", nf * nm * 8);
+		ADD("graph incl", nf * nm * 8);
+		ADD("graph out", (nf + 1) * 4);
+		ADD("graph in", (nf + 1) * 4);
+		ADD("graph byto", ne * 4);
+		ADD("graph cycle", nf * 4);
+		ADD("graph fcalls", nf * 8);
+		if (g->level != NULL)
+			ADD("graph level", nf);
+		if (g->given != NULL)
+			ADD("graph given", nf * nm * 8);
+	}
 	if (p->timeline == NULL)
 		ADD("timeline (none)", 8);
 	else {
@@ -365,6 +389,81 @@ test_regions(const struct profile *p, const char *path,
 		free(cause);
 	}
 	free(buf);
+}
+
+/*
+ * A call graph's profile (callgrind, gprof: funcgraph.h) through its
+ * cache: the same graph, every figure and report the same, and a byte
+ * flipped anywhere in the graph's sections refused.
+ */
+static void
+test_funcgraph(const char *dir, const char *top, const char *name)
+{
+	static const char *qs[] = { "format=json", "cmd=top&format=json",
+	    "cmd=top&sort=self&format=text", "cmd=func&func=3&format=json",
+	    "cmd=callers&func=3&format=json", "cmd=cliques&format=json",
+	    "cmd=tree&depth=4&format=json", "cmd=modules&format=json" };
+	const struct funcgraph	*g, *h;
+	char			 src[4096], path[256], *cause = NULL, *x, *y;
+	struct profile		*p, *c = NULL;
+	struct stat		 st;
+	size_t			 i, ne, nf, nm;
+	int			 same = 1;
+
+	snprintf(src, sizeof src, "%s/tests/data/%s", top, name);
+	snprintf(path, sizeof path, "%s/graph.cache", dir);
+	if (stat(src, &st) == -1 ||
+	    (p = reader_load(src, NULL, NULL, &cause)) == NULL) {
+		ok(0, "%s loads: %s", name, cause ? cause : "?");
+		free(cause);
+		return;
+	}
+	ok(p->funcgraph != NULL && cache_write(p, NULL, path, &st,
+	    &cause) == 0 && (c = cache_load(path, &st, &cause)) != NULL,
+	    "%s: a call graph's profile is cached%s%s", name,
+	    cause ? ": " : "", cause ? cause : "");
+	if (c == NULL || c->funcgraph == NULL) {
+		ok(0, "%s: the graph comes back", name);
+		profile_free(c);
+		profile_free(p);
+		free(cause);
+		return;
+	}
+	g = p->funcgraph;
+	h = c->funcgraph;
+	ne = g->nedges;
+	nf = p->nfuncs;
+	nm = p->nmetrics;
+	ok(h->nedges == ne && h->ncycles == g->ncycles &&
+	    h->edgeself == g->edgeself && h->contexts == g->contexts &&
+	    memcmp(h->from, g->from, ne * 4) == 0 &&
+	    memcmp(h->to, g->to, ne * 4) == 0 &&
+	    memcmp(h->calls, g->calls, ne * 8) == 0 &&
+	    memcmp(h->cost, g->cost, ne * nm * 8) == 0 &&
+	    memcmp(h->self, g->self, nf * nm * 8) == 0 &&
+	    memcmp(h->incl, g->incl, nf * nm * 8) == 0 &&
+	    memcmp(h->byto, g->byto, ne * 4) == 0 &&
+	    memcmp(h->cycle, g->cycle, nf * 4) == 0 &&
+	    (g->level == NULL) == (h->level == NULL) &&
+	    (g->given == NULL) == (h->given == NULL) &&
+	    (g->arcself == NULL) == (h->arcself == NULL),
+	    "%s: the same graph (%zu edges, %u cycles)", name, ne,
+	    g->ncycles);
+	for (i = 0; i < sizeof qs / sizeof qs[0]; i++) {
+		x = ask(p, qs[i]);
+		y = ask(c, qs[i]);
+		if (x == NULL || y == NULL || strcmp(x, y) != 0) {
+			diag("differs: %s", qs[i]);
+			same = 0;
+		}
+		free(x);
+		free(y);
+	}
+	ok(same, "%s: every report answers the same from the cache", name);
+	test_regions(p, path, &st);
+	profile_free(c);
+	profile_free(p);
+	unlink(path);
 }
 
 /*
@@ -479,6 +578,10 @@ main(int argc, char **argv)
 
 	test_recursive(dir);
 	test_lines(dir, top != NULL ? top : ".");
+	test_funcgraph(dir, top != NULL ? top : ".", "example.callgrind");
+	test_funcgraph(dir, top != NULL ? top : ".",
+	    "cpython-json.callgrind.gz");
+	test_funcgraph(dir, top != NULL ? top : ".", "gprof-workload-q.txt");
 	test_regions(p, path, &st);
 	test_big(dir);
 

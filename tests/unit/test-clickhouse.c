@@ -1,11 +1,11 @@
 /*
- * The ClickHouse client's SQL text: clickhouse_buf_quote() on hostile
+ * The ClickHouse client's SQL text: clickhouse_quote() on hostile
  * and random bytes (read back by ClickHouse's escape rules, the literal
  * gives exactly the input, holds only printable ASCII and no quote that
  * could end it early), names,
- * times, durations and URLs. With "quote", a helper: the literal for
- * standard input's bytes, which the clickhouse integration test sends
- * to a real server.
+ * times, durations and URLs. With "quote FILE...", a helper: each
+ * file's literal and its bytes in hex, which the clickhouse integration
+ * test sends to a real server.
  */
 
 #include "config.h"
@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "clickhouse.h"
+#include "outbuf.h"
 #include "tap.h"
 
 /*
@@ -57,35 +58,59 @@ unquote(const char *q, size_t n, char *out, size_t *outlen)
 	return (0);
 }
 
-static int
-roundtrip(const char *s, size_t len)
+/* The literal of len bytes at s, NUL-terminated; NULL if out of memory. */
+static char *
+quote(const char *s, size_t len, size_t *n)
 {
-	struct clickhouse_buf	 cb = { 0 };
-	char			 out[4096];
-	size_t			 olen = 0;
-	int			 r;
+	struct outbuf	 ob;
 
-	clickhouse_buf_quote(&cb, s, len);
-	r = !cb.error && cb.n == strlen(cb.b) &&
-	    unquote(cb.b, cb.n, out, &olen) == 0 && olen == len &&
-	    memcmp(out, s, len) == 0;
-	clickhouse_buf_free(&cb);
-	return (r);
+	outbuf_init(&ob);
+	clickhouse_quote(&ob, s, len);
+	return (outbuf_take(&ob, n));
 }
 
 static int
-quote_stdin(void)
+roundtrip(const char *s, size_t len)
 {
-	struct clickhouse_buf	 cb = { 0 };
-	char			 buf[65536];
-	size_t			 n;
+	char	 out[4096], *q;
+	size_t	 olen = 0, n;
+	int	 r;
 
-	n = fread(buf, 1, sizeof buf, stdin);
-	clickhouse_buf_quote(&cb, buf, n);
-	if (cb.error || fwrite(cb.b, 1, cb.n, stdout) != cb.n)
-		return (1);
-	clickhouse_buf_free(&cb);
-	return (0);
+	if ((q = quote(s, len, &n)) == NULL)
+		return (0);
+	r = n == strlen(q) && unquote(q, n, out, &olen) == 0 && olen == len &&
+	    memcmp(out, s, len) == 0;
+	free(q);
+	return (r);
+}
+
+/*
+ * "quote FILE...": for each file, its bytes' literal, a tab and the
+ * bytes in lower-case hex, a line each (a literal holds no newline).
+ */
+static int
+quote_files(int argc, char **argv)
+{
+	char	 buf[65536], *q;
+	size_t	 n, i;
+	FILE	*f;
+	int	 k;
+
+	for (k = 0; k < argc; k++) {
+		if ((f = fopen(argv[k], "rb")) == NULL)
+			return (1);
+		n = fread(buf, 1, sizeof buf, f);
+		fclose(f);
+		if ((q = quote(buf, n, &i)) == NULL ||
+		    fwrite(q, 1, i, stdout) != i)
+			return (1);
+		free(q);
+		putchar('\t');
+		for (i = 0; i < n; i++)
+			printf("%02x", (unsigned char)buf[i]);
+		putchar('\n');
+	}
+	return (fflush(stdout) == 0 ? 0 : 1);
 }
 
 int
@@ -98,17 +123,17 @@ main(int argc, char **argv)
 		"\xe2\x80\x8b zero width", "%27%3B", "{name:String}",
 		"`backquoted`", "\"double\"",
 	};
-	struct clickhouse_buf	 cb = { 0 };
+	struct outbuf		 ob;
 	struct clickhouse	*ch;
-	char			 s[256], *cause = NULL;
+	char			 s[256], *cause = NULL, *q;
 	uint64_t		 seed = 0x2545f4914f6cdd1dULL;
 	size_t			 i, j, len;
 	time_t			 t;
 	long long		 d;
 	int			 bad = 0;
 
-	if (argc == 2 && strcmp(argv[1], "quote") == 0)
-		return (quote_stdin());
+	if (argc >= 2 && strcmp(argv[1], "quote") == 0)
+		return (quote_files(argc - 2, argv + 2));
 
 	for (i = 0; i < sizeof hostile / sizeof hostile[0]; i++)
 		ok(roundtrip(hostile[i], strlen(hostile[i])),
@@ -128,13 +153,15 @@ main(int argc, char **argv)
 			bad++;
 	}
 	is_int(bad, 0, "quote: 100000 random strings round-trip");
-	clickhouse_buf_quote(&cb, "it's", 4);
-	is_str(cb.b, "'it\\'s'", "quote: a quote gets a backslash");
-	clickhouse_buf_free(&cb);
-	clickhouse_buf_urlencode(&cb, "INSERT INTO t FORMAT RowBinary&x=1");
-	is_str(cb.b, "INSERT%20INTO%20t%20FORMAT%20RowBinary%26x%3D1",
+	q = quote("it's", 4, &len);
+	is_str(q, "'it\\'s'", "quote: a quote gets a backslash");
+	free(q);
+	outbuf_init(&ob);
+	clickhouse_urlencode(&ob, "INSERT INTO t FORMAT RowBinary&x=1");
+	q = outbuf_take(&ob, &len);
+	is_str(q, "INSERT%20INTO%20t%20FORMAT%20RowBinary%26x%3D1",
 	    "urlencode");
-	clickhouse_buf_free(&cb);
+	free(q);
 
 	ok(clickhouse_name_ok("prof") && clickhouse_name_ok("_x9"),
 	    "names: plain");

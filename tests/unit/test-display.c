@@ -2,7 +2,7 @@
  * The fast paths of page formatting against the libc formatting they
  * replace: thousands separators, "%.2f%%" percentages (ties included, where
  * the exact decimal rounding of printf decides), the run-copying HTML
- * escaper against a byte-at-a-time reference, and query_format_edit()
+ * escaper against a byte-at-a-time reference, and query_format() of a view
  * against copying the query and setting the keys; the JSON renderer's
  * buffered output, DEL escaped across its buffer's edge, against
  * json_dumps().
@@ -198,8 +198,7 @@ test_escape(void)
 static void
 test_edit(void)
 {
-	struct query		*q, *c;
-	struct query_edit	 ed[3];
+	struct query		*q, *c, v;
 	char			*a, *b, *cause = NULL;
 	int			 status;
 
@@ -208,29 +207,27 @@ test_edit(void)
 	ok(q != NULL, "query parses");
 	if (q == NULL)
 		return;
-	ed[0].key = QUERY_CMD;
-	ed[0].value = "func";
-	ed[1].key = QUERY_PATH;
-	ed[1].value = NULL;
-	ed[2].key = QUERY_FUNC;
-	ed[2].value = "<7>";
-	a = query_format_edit(q, ed, 3);
+	v = *q;
+	v.cmd = CMD_FUNC;
+	query_key_reset(&v, QUERY_PATH);
+	v.func = "<7>";
+	a = query_format(&v);
 	c = query_copy(q);
 	query_set(c, QUERY_CMD, "func", NULL);
 	query_unset(c, QUERY_PATH);
 	query_set(c, QUERY_FUNC, "<7>", NULL);
 	b = query_format(c);
 	ok(a != NULL && b != NULL && strcmp(a, b) == 0,
-	    "an edited link equals copy, set and format");
+	    "a view's link equals copy, set and format");
 	diag("%s", a ? a : "NULL");
 	free(a);
 	free(b);
-	ed[0].key = QUERY_LIMIT;
-	ed[0].value = "many";
-	ok(query_format_edit(q, ed, 1) == NULL, "a bad edited value is refused");
-	ed[0].key = QUERY_PATH;
-	ed[0].value = "1,,2";
-	ok(query_format_edit(q, ed, 1) == NULL, "a bad edited path is refused");
+	v = *q;
+	v.limit = 0;
+	ok(query_format(&v) == NULL, "a view's value out of range is refused");
+	v = *q;
+	v.npath = QUERY_MAX_PATH + 1;
+	ok(query_format(&v) == NULL, "a view's path too deep is refused");
 	query_free(c);
 	query_free(q);
 }
@@ -241,7 +238,7 @@ test_json(void)
 {
 	static const size_t sizes[] = { 0, 1, 16377, 16378, 16379, 16383,
 	    16384, 16385, 40000 };
-	const struct renderer	*r = render_find("json");
+	const struct renderer	*r = render_find(FMT_JSON);
 	json_t			*j;
 	char			*s, *want, *got = NULL, *o;
 	size_t			 i, k, len = 0, good = 0;

@@ -14,26 +14,16 @@
  * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
  */
 
-
-#ifndef PROFINDEX_H
-#define PROFINDEX_H
+#ifndef SVGDOC_H
+#define SVGDOC_H
 
 /*
- * deepq.cgi's profile index, cmd=index: every page's "deepq" link. With
- * index_entries set in deepq.conf, a list of the files under
- * profile_root (at most that many) and a form to compare two; else, with
- * index_url, a redirect to the site's own index; else a page saying that
- * this site lists no profiles, linking back to the profile the link came
- * from. Never starts a server.
+ * The start of every SVG deepq draws: the flame graphs (engine/
+ * render-svg.c) and the error images (answer.c), one look for both.
  */
 
-struct answer;
-struct config;
-struct query;
-struct render_context;
+struct outbuf;
 
-struct answer	*profindex_answer(const struct config *,
-		     const struct query *, const struct render_context *,
-		     char **);
+void	svgdoc_begin(struct outbuf *, int, int, const char *);
 
-#endif /* PROFINDEX_H */
+#endif /* SVGDOC_H */
