@@ -33,6 +33,7 @@
 #include "answer.h"
 #include "cgi.h"
 #include "front.h"
+#include "gzip.h"
 
 /*
  * The CGI response (RFC 3875 section 6.2): Status first, the length, the
@@ -187,7 +188,9 @@ cgi_writev(int fd, struct iovec *iov, int iovcnt,
 
 /*
  * Write an answer as the CGI response; head: headers only (HEAD).
- * allow_post adds POST to the Allow header of a 405. out writes it:
+ * allow_post adds POST to the Allow header of a 405; gzip says the
+ * client accepts gzip (gzip_wanted()), and a text body of a size worth
+ * it goes compressed (the length and Content-Encoding say so). out writes it:
  * to stdout for a CGI (cgi_writev, which a signal's cancel stops), as
  * FCGI_STDOUT records for FastCGI (fcgi_stdout); the response is the
  * same bytes either way. -1 on a write error. The header is built on
@@ -195,23 +198,37 @@ cgi_writev(int fd, struct iovec *iov, int iovcnt,
  * for a body of megabytes to be copied through.
  */
 int
-cgi_reply(const struct answer *a, int head, int allow_post, cgi_out out,
-    void *arg)
+cgi_reply(const struct answer *a, int head, int allow_post, int gzip,
+    cgi_out out, void *arg)
 {
 	struct cgi_head	 h;
 	struct iovec	 iov[2];
+	char		*z = NULL, *body = a->body;
+	size_t		 len = a->len;
+	int		 r;
 
+	if (gzip && body != NULL && gzip_compressible(a->content_type, len) &&
+	    (z = gzip_body(body, len, &len)) != NULL)
+		body = z;
+	else
+		len = a->len;
 	h.len = 0;
 	h.overflow = 0;
 	cgi_add(&h, "Status: %d %s\nContent-Length: %zu\n", a->status,
-	    cgi_reason(a->status), a->len);
+	    cgi_reason(a->status), len);
 	front_headers(a, allow_post, cgi_header, &h);
+	if (z != NULL)
+		cgi_add(&h, "Content-Encoding: gzip\n");
 	cgi_add(&h, "\n");
-	if (h.overflow)
+	if (h.overflow) {
+		free(z);
 		return (-1);
+	}
 	iov[0].iov_base = h.buf;
 	iov[0].iov_len = h.len;
-	iov[1].iov_base = a->body;
-	iov[1].iov_len = !head && a->body != NULL ? a->len : 0;
-	return (out(arg, iov, 2));
+	iov[1].iov_base = body;
+	iov[1].iov_len = !head && body != NULL ? len : 0;
+	r = out(arg, iov, 2);
+	free(z);
+	return (r);
 }

@@ -35,7 +35,8 @@ struct answer;
 typedef int	(*cgi_out)(void *, struct iovec *, int);
 
 const char	*cgi_reason(int);
-int		 cgi_reply(const struct answer *, int, int, cgi_out, void *);
+int		 cgi_reply(const struct answer *, int, int, int, cgi_out,
+		     void *);
 int		 cgi_writev(int, struct iovec *, int,
 		     volatile sig_atomic_t *, int);
 

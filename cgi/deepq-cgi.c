@@ -37,6 +37,7 @@
 #include "conf.h"
 #include "fastcgi.h"
 #include "front.h"
+#include "gzip.h"
 #include "profindex.h"
 #include "query.h"
 #include "render.h"
@@ -63,7 +64,8 @@ static volatile sig_atomic_t	cgi_cancel;
 static void	cgi_signal(int);
 static void	cgi_log(const char *);
 static int	cgi_fail(enum catalog_fmt, int, const char *,
-		    const struct render_context *, int, int, cgi_out, void *);
+		    const struct render_context *, int, int, int, cgi_out,
+		    void *);
 static char	*cgi_link_base(cgi_get, void *);
 static int	cgi_request(const char *, cgi_get, void *, cgi_out, void *);
 static const char *cgi_env(void *, const char *);
@@ -101,8 +103,8 @@ cgi_stdout(void *arg, struct iovec *iov, int iovcnt)
 /* Answer an error of our own; the message is escaped by the renderer. */
 static int
 cgi_fail(enum catalog_fmt format, int status, const char *message,
-    const struct render_context *rctx, int head, int allow_post, cgi_out out,
-    void *arg)
+    const struct render_context *rctx, int head, int allow_post, int gz,
+    cgi_out out, void *arg)
 {
 	static char		 oom[] = "Status: 500 Internal Server Error\n"
 				    "Content-Type: text/plain; charset=utf-8\n\n"
@@ -119,7 +121,7 @@ cgi_fail(enum catalog_fmt format, int status, const char *message,
 		(void)out(arg, &iov, 1);
 		return (1);
 	}
-	r = cgi_reply(a, head, allow_post, out, arg);
+	r = cgi_reply(a, head, allow_post, gz, out, arg);
 	answer_free(a);
 	return (r == 0 ? 0 : 1);
 }
@@ -208,8 +210,9 @@ cgi_request(const char *conf, cgi_get get, void *arg, cgi_out out,
 	struct answer		*a;
 	const char		*qs;
 	char			*cause = NULL, *lb;
-	int			 r;
+	int			 r, gz;
 
+	gz = gzip_wanted(get(arg, "HTTP_ACCEPT_ENCODING"));
 	/*
 	 * Parameters come only from QUERY_STRING, never argv: some web
 	 * servers pass an ISINDEX query without '=' as arguments.
@@ -223,7 +226,7 @@ cgi_request(const char *conf, cgi_get get, void *arg, cgi_out out,
 		    "out of memory");
 		free(cause);
 		r = cgi_fail(answer_guess_format(qs), 500,
-		    "server configuration error", &rctx, 0, 0, out, oarg);
+		    "server configuration error", &rctx, 0, 0, gz, out, oarg);
 		free(lb);
 		return (r);
 	}
@@ -243,8 +246,10 @@ cgi_request(const char *conf, cgi_get get, void *arg, cgi_out out,
 	req.purpose = get(arg, "HTTP_PURPOSE");
 	req.x_moz = get(arg, "HTTP_X_MOZ");
 	if (front_check(cfg, &req, 0, &v) != 0) {
+		/* The profile's header links, when its name is valid. */
+		rctx.file = v.file;
 		r = cgi_fail(v.format, v.status, v.message ? v.message :
-		    "out of memory", &rctx, v.head, v.allow_post, out, oarg);
+		    "out of memory", &rctx, v.head, v.allow_post, gz, out, oarg);
 		goto done;
 	}
 	/* The profile index is ours to answer: no server for it. */
@@ -253,11 +258,11 @@ cgi_request(const char *conf, cgi_get get, void *arg, cgi_out out,
 		    (a = profindex_answer(index, cfg, v.query, &rctx,
 		    &cause)) == NULL) {
 			r = cgi_fail(v.format, 500, cause ? cause :
-			    "out of memory", &rctx, v.head, 0, out, oarg);
+			    "out of memory", &rctx, v.head, 0, gz, out, oarg);
 			free(cause);
 			goto done;
 		}
-		r = cgi_reply(a, v.head, 0, out, oarg) == 0 ? 0 : 1;
+		r = cgi_reply(a, v.head, 0, gz, out, oarg) == 0 ? 0 : 1;
 		answer_free(a);
 		goto done;
 	}
@@ -268,14 +273,14 @@ cgi_request(const char *conf, cgi_get get, void *arg, cgi_out out,
 	if ((a = client_query_with(cfg, &opts, v.query->file, v.qs,
 	    &cause)) == NULL) {
 		r = cgi_fail(v.format, 500, cause ? cause : "out of memory",
-		    &rctx, v.head, 0, out, oarg);
+		    &rctx, v.head, 0, gz, out, oarg);
 		free(cause);
 		goto done;
 	}
 	if (a->status >= 500)
 		fprintf(stderr, "deepq.cgi: %d %s\n", a->status,
 		    a->message ? a->message : "");
-	r = cgi_reply(a, v.head, 0, out, oarg) == 0 ? 0 : 1;
+	r = cgi_reply(a, v.head, 0, gz, out, oarg) == 0 ? 0 : 1;
 	answer_free(a);
 done:
 	front_verdict_free(&v);

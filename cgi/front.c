@@ -25,6 +25,7 @@
 #include "answer.h"
 #include "conf.h"
 #include "front.h"
+#include "gzip.h"
 #include "query.h"
 #include "render.h"
 
@@ -35,6 +36,7 @@
 
 static int	front_refuse(struct front_verdict *, int, const char *);
 static int	front_has_key(const char *, const char *);
+static char	*front_file(const char *);
 static int	front_origin_matches(const char *, const char *);
 
 static int
@@ -60,6 +62,32 @@ front_has_key(const char *qs, const char *key)
 			return (1);
 	}
 	return (0);
+}
+
+/*
+ * The file= of a query string that did not parse as a whole, if that
+ * key alone parses: an error page keeps the profile's header links.
+ * NULL if there is none, or it is no valid file name.
+ */
+static char *
+front_file(const char *qs)
+{
+	struct query	*q;
+	const char	*p;
+	char		*one, *file = NULL;
+	int		 status;
+
+	for (p = qs; (p = strstr(p, "file=")) != NULL; p += 5) {
+		if (p == qs || p[-1] == '&' || p[-1] == ';')
+			break;
+	}
+	if (p == NULL || (one = strndup(p, strcspn(p, "&;"))) == NULL)
+		return (NULL);
+	if ((q = query_parse(one, &status, NULL)) != NULL && *q->file != '\0')
+		file = strdup(q->file);
+	query_free(q);
+	free(one);
+	return (file);
 }
 
 /*
@@ -104,6 +132,7 @@ front_check(const struct config *cfg, const struct front_request *r,
 		return (front_refuse(v, 414, "query string too long"));
 	if ((v->query = query_parse(v->qs, &status, &cause)) == NULL) {
 		v->message = cause;
+		v->file = front_file(v->qs);
 		return (front_refuse(v, status, "bad query"));
 	}
 	v->format = v->query->format;
@@ -138,6 +167,8 @@ front_check(const struct config *cfg, const struct front_request *r,
 refused:
 	status = 403;
 refused_status:
+	if (*v->query->file != '\0')
+		v->file = strdup(v->query->file);
 	query_free(v->query);
 	v->query = NULL;
 	return (front_refuse(v, status, why));
@@ -155,6 +186,7 @@ front_verdict_free(struct front_verdict *v)
 {
 	free(v->message);
 	free(v->qs);
+	free(v->file);
 	query_free(v->query);
 	memset(v, 0, sizeof *v);
 }
@@ -248,6 +280,9 @@ front_headers(const struct answer *a, int allow_post,
 		add(arg, "Referrer-Policy", "same-origin");
 	}
 	add(arg, "Cache-Control", a->status == 200 ? "no-cache" : "no-store");
+	/* Text may go gzip-compressed to a client that accepts it. */
+	if (gzip_compressible(a->content_type, GZIP_MIN))
+		add(arg, "Vary", "Accept-Encoding");
 	if (a->retry_after > 0) {
 		snprintf(buf, sizeof buf, "%d", a->retry_after);
 		add(arg, "Retry-After", buf);

@@ -55,6 +55,7 @@ struct front_verdict {
 	char		*qs;		/* the query string to pass on */
 	enum catalog_fmt format;	/* of an error answer */
 	struct query	*query;		/* parsed, when status is 0 */
+	char		*file;		/* a refused query's file=, if valid */
 };
 
 #define FRONT_FILE_OPTIONAL	0x1	/* no file= is not an error */

@@ -64,6 +64,7 @@ static void		 query_names(const char *, const char *, char **,
 static const struct profile *query_base_load(void *, const char *, int *,
 			    char **);
 static int		 query_gate(const struct answer *, double);
+static char		*query_gate_qs(const char *);
 static int		 query_growth(const json_t *, double, const char *);
 
 /*
@@ -161,6 +162,34 @@ query_gate(const struct answer *a, double pct)
 }
 
 /*
+ * The gate's query: raw totals (normalize=0) unless the query says
+ * otherwise. Comparisons are normalised by default, which scales the
+ * base to this profile's total, so a total could never grow.
+ */
+static char *
+query_gate_qs(const char *qs)
+{
+	const char	*s;
+	char		*out;
+
+	for (s = qs; s != NULL && *s != '\0'; s = strchr(s, '&')) {
+		if (*s == '&')
+			s++;
+		if (strncmp(s, "normalize=", 10) == 0)
+			break;
+	}
+	if (s != NULL && *s != '\0') {
+		if ((out = strdup(qs)) == NULL)
+			err(1, NULL);
+		return (out);
+	}
+	if (asprintf(&out, "%s%snormalize=0", qs, *qs != '\0' ? "&" : "") ==
+	    -1)
+		err(1, NULL);
+	return (out);
+}
+
+/*
  * The answer of the server of name under root; exits on a local error.
  * display is the file as the user gave it, for messages.
  */
@@ -245,16 +274,19 @@ deepq_run(const struct deepq_run *run)
 	struct answer		*a;
 	struct query_base	 qb;
 	char			*cause = NULL, *root, *name, *bname, *qs;
-	char			*e;
+	char			*e, *gateqs = NULL;
+	const char		*rqs = run->qs;
 	int			 rc;
 
+	/* A gate compares raw totals unless the query says otherwise. */
+	if (run->gate >= 0)
+		rqs = gateqs = query_gate_qs(run->qs);
 	query_names(run->file, run->base, &root, &name, &bname);
 	if (bname == NULL) {
-		if ((qs = strdup(run->qs)) == NULL)
+		if ((qs = strdup(rqs)) == NULL)
 			err(1, NULL);
 	} else if ((e = query_urlencode(bname)) == NULL ||
-	    asprintf(&qs, "%s%sbase=%s", run->qs, *run->qs ? "&" : "",
-	    e) == -1)
+	    asprintf(&qs, "%s%sbase=%s", rqs, *rqs ? "&" : "", e) == -1)
 		err(1, NULL);
 	else
 		free(e);
@@ -274,6 +306,8 @@ deepq_run(const struct deepq_run *run)
 		ctx.render.file = run->file;
 		ctx.render.static_base = run->static_base;
 		ctx.report.name = run->file;
+		ctx.report.source_roots = run->src != NULL ?
+		    run->src->source_root : NULL;
 		ctx.base_load = query_base_load;
 		ctx.base_arg = &qb;
 		/* One query: its index builds only what that query needs. */
@@ -297,6 +331,7 @@ deepq_run(const struct deepq_run *run)
 	profile_free(qb.profile);
 	free(qb.name);
 	free(qb.root);
+	free(gateqs);
 	free(root);
 	free(name);
 	free(bname);
@@ -308,7 +343,8 @@ deepq_run(const struct deepq_run *run)
 }
 
 /*
- * deepq query [--local] [--reader name] [--static-base url] FILE QUERY:
+ * deepq query [--local] [--reader name] [--static-base url] [--source dir]...
+ * FILE QUERY:
  * answer one query and print the body. A query without format= answers
  * as the query language says (a page), but for a report that has none
  * (the exports): in its own format.
@@ -326,14 +362,14 @@ cmd_query(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct deepq_run	 run;
-	char			*end;
-	int			 ch;
+	char			*end, *cause = NULL;
+	int			 ch, rc;
 
 	memset(&run, 0, sizeof run);
 	run.gate = -1;
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "g:lr:S:s:z:", longopts, NULL))
-	    != -1) {
+	while ((ch = getopt_long(argc, argv, "g:lr:S:s:z:", longopts, NULL)) !=
+	    -1) {
 		switch (ch) {
 		case 'g':
 			run.gate = strtod(optarg, &end);
@@ -354,11 +390,11 @@ cmd_query(int argc, char **argv)
 			break;
 		case 'S':
 			/* cmd=source's roots, in this process: --local. */
-			if (src == NULL && (src = conf_create()) == NULL)
+			if (run.src == NULL && (run.src = conf_create()) == NULL)
 				err(1, NULL);
-			if (conf_add_source_root(src, optarg, &cause) == -1)
+			if (conf_add_source_root(run.src, optarg, &cause) == -1)
 				errx(1, "--source %s", cause);
-			local = 1;
+			run.local = 1;
 			break;
 		case 'z':
 			/* In this process: --local (a server has its own). */
@@ -375,5 +411,7 @@ cmd_query(int argc, char **argv)
 		deepq_usage();
 	run.file = argv[0];
 	run.qs = argc == 2 ? argv[1] : "";
-	return (deepq_run(&run));
+	rc = deepq_run(&run);
+	conf_free(run.src);
+	return (rc);
 }

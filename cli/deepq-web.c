@@ -36,6 +36,7 @@
 #include <unistd.h>
 
 #include <microhttpd.h>
+#include <stdint.h>
 
 #include "answer.h"
 #include "client.h"
@@ -44,6 +45,9 @@
 #include "beside.h"
 #include "catalog.h"
 #include "front.h"
+#include "gzip.h"
+#include "outbuf.h"
+#include "profpath.h"
 #include "profindex.h"
 #include "query.h"
 #include "render.h"
@@ -113,6 +117,8 @@ static void	web_completed(void *, struct MHD_Connection *, void **,
 static void	web_header(void *, const char *, const char *);
 static MHD_Result_t web_send(struct MHD_Connection *, const struct answer *,
 		    int);
+static MHD_Result_t web_fail_file(struct MHD_Connection *, enum catalog_fmt,
+		    int, const char *, int, const char *);
 static MHD_Result_t web_fail(struct MHD_Connection *, enum catalog_fmt, int,
 		    const char *, int);
 static MHD_Result_t web_static(struct web *, struct MHD_Connection *,
@@ -158,18 +164,46 @@ web_header(void *arg, const char *name, const char *value)
 	MHD_add_response_header(arg, name, value);
 }
 
+/*
+ * A response of len bytes of body, gzip-compressed when the client
+ * accepts it and the type is worth it (*gz set then). NULL if out of
+ * memory.
+ */
+static struct MHD_Response *
+web_response(struct MHD_Connection *c, const char *type, const char *body,
+    size_t len, int *gz)
+{
+	char			*z;
+	size_t			 zlen;
+
+	*gz = 0;
+	if (body != NULL && gzip_compressible(type, len) &&
+	    gzip_wanted(MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+	    MHD_HTTP_HEADER_ACCEPT_ENCODING)) &&
+	    (z = gzip_body(body, len, &zlen)) != NULL) {
+		*gz = 1;
+		return (MHD_create_response_from_buffer(zlen, z,
+		    MHD_RESPMEM_MUST_FREE));
+	}
+	return (MHD_create_response_from_buffer(len, (void *)(uintptr_t)body,
+	    MHD_RESPMEM_MUST_COPY));
+}
+
 /* Send an answer with the headers deepq.cgi sends (cgi/front.c). */
 static MHD_Result_t
 web_send(struct MHD_Connection *c, const struct answer *a, int allow_post)
 {
 	struct MHD_Response	*r;
 	MHD_Result_t		 ret;
+	int			 gz;
 
-	r = MHD_create_response_from_buffer(a->len, a->body,
-	    MHD_RESPMEM_MUST_COPY);
-	if (r == NULL)
+	if ((r = web_response(c, a->content_type, a->body, a->len, &gz)) ==
+	    NULL)
 		return (MHD_NO);
 	front_headers(a, allow_post, web_header, r);
+	if (gz)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_ENCODING,
+		    "gzip");
 	ret = MHD_queue_response(c, a->status, r);
 	MHD_destroy_response(r);
 	return (ret);
@@ -180,6 +214,14 @@ static MHD_Result_t
 web_fail(struct MHD_Connection *c, enum catalog_fmt format, int status,
     const char *message, int allow_post)
 {
+	return (web_fail_file(c, format, status, message, allow_post, NULL));
+}
+
+/* The same, with the header links of profile file (NULL: none). */
+static MHD_Result_t
+web_fail_file(struct MHD_Connection *c, enum catalog_fmt format, int status,
+    const char *message, int allow_post, const char *file)
+{
 	/* From "/" on: a 404 for any other path still links home. */
 	struct render_context	 rctx = { "/?", WEB_STATIC, NULL };
 	struct answer		*a;
@@ -187,10 +229,61 @@ web_fail(struct MHD_Connection *c, enum catalog_fmt format, int status,
 
 	if (status >= 500)
 		fprintf(stderr, "deepq web: %d %s\n", status, message);
+	rctx.file = file;
 	if ((a = answer_error(format, status, message, &rctx)) == NULL)
 		return (MHD_NO);
 	ret = web_send(c, a, allow_post);
 	answer_free(a);
+	return (ret);
+}
+
+/*
+ * A static file's answer: validators (an ETag of its modification time
+ * and size, Last-Modified) and a lifetime, so a browser keeps deepq.css
+ * and the scripts an hour and then asks again with If-None-Match,
+ * answered 304 when the file is the same.
+ */
+static MHD_Result_t
+web_static_send(struct MHD_Connection *c, const char *type, const char *buf,
+    size_t len, const struct stat *st)
+{
+	struct MHD_Response	*r;
+	MHD_Result_t		 ret;
+	const char		*inm;
+	char			 etag[64], date[64];
+	struct tm		 tm;
+	int			 gz = 0, status = 200;
+
+	snprintf(etag, sizeof etag, "\"%llx-%llx-%llx\"",
+	    (unsigned long long)st->st_mtim.tv_sec,
+	    (unsigned long long)st->st_mtim.tv_nsec,
+	    (unsigned long long)st->st_size);
+	date[0] = '\0';
+	if (gmtime_r(&st->st_mtim.tv_sec, &tm) != NULL)
+		strftime(date, sizeof date, "%a, %d %b %Y %H:%M:%S GMT", &tm);
+	inm = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+	    MHD_HTTP_HEADER_IF_NONE_MATCH);
+	if (inm != NULL && strstr(inm, etag) != NULL) {
+		status = MHD_HTTP_NOT_MODIFIED;
+		r = MHD_create_response_from_buffer(0, NULL,
+		    MHD_RESPMEM_PERSISTENT);
+	} else
+		r = web_response(c, type, buf, len, &gz);
+	if (r == NULL)
+		return (MHD_NO);
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+	MHD_add_response_header(r, "X-Content-Type-Options", RENDER_NOSNIFF);
+	MHD_add_response_header(r, MHD_HTTP_HEADER_ETAG, etag);
+	if (date[0] != '\0')
+		MHD_add_response_header(r, MHD_HTTP_HEADER_LAST_MODIFIED, date);
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL,
+	    "public, max-age=3600");
+	MHD_add_response_header(r, MHD_HTTP_HEADER_VARY, "Accept-Encoding");
+	if (gz)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_ENCODING,
+		    "gzip");
+	ret = MHD_queue_response(c, status, r);
+	MHD_destroy_response(r);
 	return (ret);
 }
 
@@ -240,10 +333,7 @@ web_static(struct web *w, struct MHD_Connection *c, const char *name)
 		free(buf);
 		return (web_fail(c, FMT_HTML, 500, "read error", 0));
 	}
-	a.status = 200;
-	a.body = buf;
-	a.len = n;
-	ret = web_send(c, &a, 0);
+	ret = web_static_send(c, a.content_type, buf, n, &st);
 	free(buf);
 	return (ret);
 }
@@ -322,8 +412,8 @@ web_handler(void *arg, struct MHD_Connection *c, const char *url,
 	fr.x_moz = H("X-Moz");
 #undef H
 	if (front_check(w->cfg, &fr, FRONT_FILE_OPTIONAL, &v) != 0) {
-		ret = web_fail(c, v.format, v.status, v.message ? v.message :
-		    "out of memory", v.allow_post);
+		ret = web_fail_file(c, v.format, v.status, v.message ?
+		    v.message : "out of memory", v.allow_post, v.file);
 		front_verdict_free(&v);
 		return (ret);
 	}

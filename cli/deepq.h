@@ -27,6 +27,8 @@
 #define DEEPQ_WEB_USAGE	"web [--listen address:port] [--source dir]... " \
 			"[--www dir] dir"
 
+struct config;
+
 /* One query to answer and print (cli/cmd-query.c). */
 struct deepq_run {
 	const char	*file;		/* the profile, as given */
@@ -37,6 +39,7 @@ struct deepq_run {
 	const char	*static_base;	/* --static-base, or NULL */
 	const char	*maxdec;	/* --max-decompressed, or NULL */
 	double		 gate;		/* --fail-on-growth, -1 none */
+	struct config	*src;		/* --source roots, or NULL */
 };
 
 void	deepq_usage(void) __attribute__((__noreturn__));

@@ -85,6 +85,22 @@ answer_error_html(struct outbuf *ob, int status, const char *message,
 	outbuf_puts(ob, "<p class=\"error\">");
 	escape_html_buf(ob, message, strlen(message));
 	outbuf_puts(ob, "</p>\n");
+	/* What to try, with the header's links to start again from. */
+	if (status == 503 && strstr(message, "loading") == NULL)
+		outbuf_puts(ob, "<p class=\"hint\">This query needs more work "
+		    "than one query may take. Try a lighter view of the same "
+		    "profile: collapse recursion (add <code>~rec</code> to "
+		    "<code>t=</code>), a depth limit (<code>maxdepth=</code> on "
+		    "a flame graph, <code>depth=</code> on the tree), fewer rows "
+		    "(<code>limit=</code>), or the top functions (Top, above), "
+		    "whose table stays small inverted or not.</p>\n");
+	else if (status == 400 || status == 422)
+		outbuf_puts(ob, "<p class=\"hint\">Check the query's keys "
+		    "and values (deepq-query(7)); the links above start again "
+		    "from the profile's pages.</p>\n");
+	else if (status == 404)
+		outbuf_puts(ob, "<p class=\"hint\">The index (deepq, above) "
+		    "lists the profiles there are.</p>\n");
 	page_end(ob, ctx);
 	return (outbuf_failed(ob));
 }

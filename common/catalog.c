@@ -63,6 +63,9 @@ const struct catalog_report catalog_reports[CMD_N] = {
 	[CMD_TIMELINE] = { "timeline", "Timeline", "html|json", 0, 0, NULL,
 	    0 },
 	[CMD_HEATMAP] = { "heatmap", "Heat map", "html|json", 0, 0, NULL, 0 },
+	/* The source files may change under the same query. */
+	[CMD_SOURCE] = { "source", "Source lines", "html|json|text",
+	    CATALOG_LIVE, 0, NULL, 0 },
 	[CMD_SERIES] = { "series", "Share over time", "html|json|text", 0, 0,
 	    NULL, 0 },
 };
@@ -78,7 +81,7 @@ const struct catalog_format catalog_formats[FMT_N] = {
 	    CATALOG_ERROR_JSON },
 	[FMT_TEXT] = { "text", "text/plain; charset=utf-8", CATALOG_PAGE,
 	    CATALOG_ERROR_TEXT },
-	[FMT_SVG] = { "svg", "image/svg+xml", CATALOG_DATA,
+	[FMT_SVG] = { "svg", "image/svg+xml", CATALOG_PAGE,
 	    CATALOG_ERROR_SVG },
 	[FMT_FOLDED] = { "folded", "text/plain; charset=utf-8",
 	    CATALOG_EXPORT, CATALOG_ERROR_TEXT },

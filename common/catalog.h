@@ -55,6 +55,7 @@ enum catalog_cmd {
 	CMD_INDEX,
 	CMD_TIMELINE,
 	CMD_HEATMAP,
+	CMD_SOURCE,
 	CMD_SERIES,
 	CMD_N
 };

@@ -237,6 +237,96 @@ page_state_hidden(struct outbuf *ob, const struct query *self)
 	}
 }
 
+/* The options of a profile list, selected the one named sel (or none). */
+static void
+page_compare_options(struct outbuf *ob, const char *const *names, size_t n,
+    const char *sel)
+{
+	size_t	 i;
+	int	 found = 0;
+
+	for (i = 0; sel != NULL && i < n && !found; i++)
+		found = strcmp(names[i], sel) == 0;
+	outbuf_puts(ob, found ? "<option value=\"\">" :
+	    "<option value=\"\" selected>");
+	outbuf_puts(ob, "choose a profile</option>");
+	for (i = 0; i < n; i++) {
+		outbuf_puts(ob, found && strcmp(names[i], sel) == 0 ?
+		    "<option selected>" : "<option>");
+		page_escape(ob, names[i]);
+		outbuf_puts(ob, "</option>");
+	}
+}
+
+/*
+ * The index's form that starts a comparison: the profile (file, when a
+ * summary sent the user here, else none) and the base, each picked from
+ * the list of the n profiles, never preselected for the user; it opens
+ * the top functions by the change of their total, normalised unless
+ * asked otherwise.
+ */
+void
+page_compare(struct outbuf *ob, const struct render_context *ctx,
+    const char *const *names, size_t n, const char *file)
+{
+	outbuf_puts(ob, "<form class=\"compare\" id=\"compare\" "
+	    "method=\"get\" action=\"");
+	page_escape(ob, ctx->link_base ? ctx->link_base : "?");
+	outbuf_puts(ob, "\"><h2>Compare two profiles</h2>\n<label>Profile "
+	    "<select name=\"file\" required>");
+	page_compare_options(ob, names, n, file);
+	outbuf_puts(ob, "</select></label>\n <label>with the base <select "
+	    "name=\"base\" required>");
+	page_compare_options(ob, names, n, NULL);
+	outbuf_puts(ob, "</select></label>\n"
+	    "<label><input type=\"checkbox\" name=\"normalize\" "
+	    "value=\"0\"> raw totals (not normalised)</label>\n"
+	    "<input type=\"hidden\" name=\"cmd\" value=\"top\">"
+	    "<input type=\"hidden\" name=\"sort\" value=\"delta\">"
+	    "<button type=\"submit\">Compare</button></form>\n");
+}
+
+/*
+ * A summary's start of a comparison. The server knows its profile, not
+ * the others: the base is picked from the index's list, which the front
+ * end makes, with this profile already chosen (the link below, all that
+ * shows without JavaScript); deepq.js puts that list here instead, in a
+ * form that keeps the view state (self's).
+ */
+void
+page_compare_pick(struct outbuf *ob, const struct render_context *ctx,
+    const char *file, const struct query *self)
+{
+	struct query	*q;
+	char		*link = NULL;
+
+	if ((q = query_create()) == NULL ||
+	    query_set(q, QUERY_FILE, file, NULL) == -1 ||
+	    query_set(q, QUERY_CMD, "index", NULL) == -1 ||
+	    (link = query_format(q)) == NULL) {
+		query_free(q);
+		ob->error = 1;
+		return;
+	}
+	query_free(q);
+	outbuf_puts(ob, "<form class=\"compare\" id=\"compare\" "
+	    "method=\"get\" action=\"");
+	page_escape(ob, ctx->link_base ? ctx->link_base : "?");
+	outbuf_puts(ob, "\">");
+	page_hidden(ob, QUERY_FILE, file);
+	/* The page's view state goes on, as with every link. */
+	page_state_hidden(ob, self);
+	outbuf_puts(ob, "<input type=\"hidden\" name=\"cmd\" value=\"top\">"
+	    "<input type=\"hidden\" name=\"sort\" value=\"delta\">"
+	    "<p>Compare with a base: <a data-profiles=\"1\"");
+	outbuf_puts(ob, " href=\"");
+	page_escape(ob, ctx->link_base ? ctx->link_base : "?");
+	page_escape(ob, link);
+	outbuf_puts(ob, "#compare\">pick it from the profiles</a></p>"
+	    "</form>\n");
+	free(link);
+}
+
 /*
  * The search field of every profile page: a GET form that keeps the
  * view state in hidden fields and asks cmd=search (deepq.js focuses it

@@ -37,5 +37,9 @@ void	page_begin(struct outbuf *, const char *,
 void	page_end(struct outbuf *, const struct render_context *);
 void	page_hidden(struct outbuf *, enum query_key, const char *);
 void	page_state_hidden(struct outbuf *, const struct query *);
+void	page_compare(struct outbuf *, const struct render_context *,
+	    const char *const *, size_t, const char *);
+void	page_compare_pick(struct outbuf *, const struct render_context *,
+	    const char *, const struct query *);
 
 #endif /* PAGE_H */

@@ -836,6 +836,33 @@ profindex_pair(const struct profindex_row *rv, size_t n, size_t *a,
 	}
 }
 
+/*
+ * With file= (a summary's "pick it from the profiles"), that profile as
+ * the one compared, and the base another of its format where there is
+ * one; a name not listed changes nothing.
+ */
+static void
+profindex_chosen(const struct profindex_row *rv, size_t n, const char *file,
+    size_t *a, size_t *b)
+{
+	size_t	 i, j;
+
+	if (file == NULL || *file == '\0')
+		return;
+	for (i = 0; i < n && strcmp(rv[i].f->name, file) != 0; i++)
+		continue;
+	if (i == n)
+		return;
+	*a = i;
+	*b = i == 0 ? 1 : 0;
+	for (j = 0; j < n; j++) {
+		if (j != i && rv[j].f->format == rv[i].f->format) {
+			*b = j;
+			break;
+		}
+	}
+}
+
 /* A select of the form: the names, as long as the budget allows. */
 static void
 profindex_select(struct outbuf *ob, const char *key, const char *label,
@@ -867,7 +894,8 @@ profindex_select(struct outbuf *ob, const char *key, const char *label,
  */
 static void
 profindex_html(struct outbuf *ob, const struct profindex_row *rv, size_t n,
-    int truncated, size_t live, const struct render_context *ctx)
+    int truncated, size_t live, const char *file,
+    const struct render_context *ctx)
 {
 	const char	*fmt;
 	size_t		 i, a, b, shown;
@@ -911,6 +939,8 @@ profindex_html(struct outbuf *ob, const struct profindex_row *rv, size_t n,
 		    "deepq.conf sets how many).</p>\n");
 	if (shown >= 2) {
 		profindex_pair(rv, shown, &a, &b);
+		/* The profile a summary sent the user from comes chosen. */
+		profindex_chosen(rv, shown, file, &a, &b);
 		outbuf_puts(ob, "<form class=\"compare\" method=\"get\" "
 		    "action=\"");
 		escape_html_buf(ob, ctx->link_base, strlen(ctx->link_base));
@@ -920,8 +950,8 @@ profindex_html(struct outbuf *ob, const struct profindex_row *rv, size_t n,
 		profindex_select(ob, "base", "with the base", rv, shown, b,
 		    outbuf_len(ob) + PROFINDEX_MAX_BYTES / 10);
 		outbuf_puts(ob, "<label><input type=\"checkbox\" "
-		    "name=\"normalize\" value=\"1\"> normalize the totals"
-		    "</label>\n<input type=\"hidden\" name=\"cmd\" "
+		    "name=\"normalize\" value=\"0\"> raw totals (not "
+		    "normalised)</label>\n<input type=\"hidden\" name=\"cmd\" "
 		    "value=\"top\"><input type=\"hidden\" name=\"sort\" "
 		    "value=\"delta\"><button type=\"submit\">Compare</button>"
 		    "</form>\n");
@@ -1172,7 +1202,7 @@ profindex_answer(struct profindex *x, const struct config *cfg,
 		profindex_text(&ob, rv, n, truncated);
 	} else {
 		a->content_type = "text/html; charset=utf-8";
-		profindex_html(&ob, rv, n, truncated, live, ctx);
+		profindex_html(&ob, rv, n, truncated, live, q->file, ctx);
 	}
 	free(rv);
 	return (profindex_finish(&ob, a, cause));

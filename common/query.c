@@ -56,6 +56,7 @@ static const char *const query_sort_names[] = {
 	[QUERY_SORT_NAME] = "name",
 	[QUERY_SORT_CALLS] = "calls",
 	[QUERY_SORT_DELTA] = "delta",
+	[QUERY_SORT_DSELF] = "dself",
 	[QUERY_SORT_RATIO] = "ratio",
 };
 static const char *const query_units_names[] = {
@@ -166,8 +167,8 @@ static const struct query_keyinfo query_keys[QUERY_NKEYS] = {
 	[QUERY_AVG] = { "avg", QUERY_TYPE_BOOL, QUERY_FIELD(avg),
 	    0, 1, 0, S, "show per-call averages" },
 	[QUERY_NORMALIZE] = { "normalize", QUERY_TYPE_BOOL,
-	    QUERY_FIELD(normalize), 0, 1, 0, T,
-	    "scale the base profile to the same total" },
+	    QUERY_FIELD(normalize), 0, 1, 1, T,
+	    "scale the base profile to the same total (0: raw totals)" },
 	[QUERY_STYLE] = { "style", QUERY_TYPE_ENUM, QUERY_FIELD(style),
 	    0, 0, 0, 0, "flame graph style", QUERY_NAMES(query_style_names) },
 	[QUERY_TITLE] = { "title", QUERY_TYPE_STRING, QUERY_FIELD(title),

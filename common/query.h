@@ -115,6 +115,7 @@ enum query_sort {
 	QUERY_SORT_NAME,
 	QUERY_SORT_CALLS,
 	QUERY_SORT_DELTA,
+	QUERY_SORT_DSELF,	/* the change of self (comparisons) */
 	QUERY_SORT_RATIO
 };
 

@@ -64,7 +64,8 @@ struct render_context {
 
 /*
  * The code of a format of the catalog (catalog.h: its name, content type,
- * kind and errors): a page's (html, text) or the JSON's (json, svg). The
+ * kind and errors): a page's (html, text, and svg, drawn from the
+ * flame graph its page carries) or the JSON's (json). The
  * export formats have none: their report writes the body itself
  * (report.h's export).
  */
@@ -75,8 +76,10 @@ struct renderer {
 };
 
 const struct renderer *render_find(enum catalog_fmt);
+struct flame_graph;
 struct query;
-int		 svg_inline(struct outbuf *, const json_t *,
+int		 svg_inline(struct outbuf *, const struct flame_graph *,
 		     const struct query *, const char *);
+const struct flame_graph *svg_graph(const struct display *);
 
 #endif /* RENDER_H */

@@ -205,6 +205,8 @@ answer_query_parsed(const struct profile *p, const struct query *q,
 	char				*cause = NULL, *brtext = NULL;
 	int				 status, estimated, page;
 
+	if (rc.origin == NULL)
+		rc.origin = p;
 	/*
 	 * No format= and a report that has no page (the exports): its own
 	 * format, the first it lists (cmd=folded is a folded file).
@@ -302,6 +304,8 @@ answer_query_parsed(const struct profile *p, const struct query *q,
 		    "out of memory");
 		goto fail;
 	}
+	/* An export is the whole profile: never a bounded inversion. */
+	ts->exact = entry->export != NULL;
 	/* Whether the answer rests on a call graph's estimated tree. */
 	estimated = funcgraph_estimate(use, (cr->flags & CATALOG_TREE) != 0,
 	    ts->n > 0);
@@ -340,14 +344,13 @@ answer_query_parsed(const struct profile *p, const struct query *q,
 	}
 	/*
 	 * One result, then what the renderer takes: the JSON (format=json,
-	 * svg, an export's JSON form) or the page (html, text). A flame
-	 * graph's page draws its frames from its JSON (page_json): the
-	 * page gets it too.
+	 * an export's JSON form) or the page (html, text, and svg, which
+	 * draws the flame graph's result that its page carries).
 	 */
 	if ((res = reports_create(entry, use, q, &rc, &e)) == NULL)
 		goto fail;
 	reports_notes_init(&notes, use, q, rc.base_name, ts, estimated);
-	if ((!page || entry->page_json) &&
+	if (!page &&
 	    (j = reports_json(entry, res, &notes, q)) == NULL) {
 		report_error_set(&e, 500, "out of memory");
 		goto fail;

@@ -319,9 +319,12 @@ columns_cells(struct display *d, struct display_block *b, size_t r,
 				    DISPLAY_NUM | (v == 0 ? DISPLAY_DIM : 0));
 			}
 			if (c->pct) {
-				/* Shaded by the share, in tenths (a bar). */
+				/*
+				 * Shaded by the share in whole percents (a bar
+				 * in proportion: under 0.5 % none).
+				 */
 				heat = g->sum > 0 && v > 0 ? DISPLAY_HEAT(
-				    v >= g->sum ? 10 : 1 + 10 * (double)v /
+				    v >= g->sum ? 100 : 0.5 + 100 * (double)v /
 				    (double)g->sum) : 0;
 				if (display_percent_buf(buf, v, g->sum) == 0)
 					display_cell(d, b, r, col++, buf, NULL,

@@ -305,7 +305,8 @@ diff_sort(int cmp, const struct query *q)
 {
 	if (!cmp)
 		return (-1);
-	if (q->sort == QUERY_SORT_DELTA)
+	/* The rows of callers and callees sort by the total's change. */
+	if (q->sort == QUERY_SORT_DELTA || q->sort == QUERY_SORT_DSELF)
 		return (DIFF_SORT_DELTA);
 	if (q->sort == QUERY_SORT_RATIO)
 		return (DIFF_SORT_RATIO);
@@ -442,8 +443,8 @@ diff_row(struct display *d, struct display_block *t, size_t r,
  */
 static void
 diff_sentence(struct display *d, const char *name, int normalize,
-    const char *metric, int64_t value, int64_t base, int64_t delta,
-    int has_ratio, double ratio)
+    double scale, const char *metric, int64_t value, int64_t base,
+    int64_t delta, int has_ratio, double ratio)
 {
 	char	*v, *b, *dl;
 
@@ -455,6 +456,11 @@ diff_sentence(struct display *d, const char *name, int normalize,
 	    normalize ? " (normalised to equal totals)" : "", v ? v : "?",
 	    metric, b ? b : "?", delta > 0 ? "+" : "", dl ? dl : "?",
 	    has_ratio ? ratio : 0.0);
+	if (normalize && scale != 1.0)
+		display_text(d, "The base's figures are multiplied by %.4g so "
+		    "that both totals are equal: a row's change is its change "
+		    "of share. \"raw totals\" compares the counts as they "
+		    "are.", scale);
 	free(v);
 	free(b);
 	free(dl);
@@ -471,7 +477,8 @@ diff_text(struct display *d, const struct profile *p,
 	int64_t	 v = p->metrics[df->m].sum;
 	int64_t	 sb = diff_base(df, p->metrics[df->bm].sum);
 
-	diff_sentence(d, name, df->normalize, p->metrics[df->m].name, v, sb,
+	diff_sentence(d, name, df->normalize, df->scale,
+	    p->metrics[df->m].name, v, sb,
 	    v - sb, sb != 0, sb != 0 ? (double)v / (double)sb : 0);
 }
 
@@ -487,6 +494,7 @@ diff_controls(struct display *d, const struct query *q, int sorts)
 	char			*link;
 
 	l = display_switch(d, "Comparison");
+	/* Normalised is the default: raw totals are normalize=0. */
 	v.normalize = !q->normalize;
 	link = query_format(&v);
 	display_link(d, l, q->normalize ? "raw totals" :
@@ -496,6 +504,9 @@ diff_controls(struct display *d, const struct query *q, int sorts)
 		link = report_sort_link(q, QUERY_SORT_DELTA);
 		display_link(d, l, "sort by \xce\x94 total", link);
 		free(link);
+		link = report_sort_link(q, QUERY_SORT_DSELF);
+		display_link(d, l, "sort by \xce\x94 self", link);
+		free(link);
 		link = report_sort_link(q, QUERY_SORT_RATIO);
 		display_link(d, l, "sort by ratio", link);
 		free(link);
@@ -503,7 +514,7 @@ diff_controls(struct display *d, const struct query *q, int sorts)
 	/* The profile alone: its tree's nodes are no longer the same. */
 	v = *q;
 	v.base = "";
-	v.normalize = 0;
+	query_key_reset(&v, QUERY_NORMALIZE);
 	v.sort = QUERY_SORT_TOTAL;
 	v.path = NULL;
 	v.npath = 0;
@@ -529,5 +540,10 @@ diff_head_sort(struct display *d, struct display_block *t, uint32_t col,
 	link = report_sort_link(q, QUERY_SORT_RATIO);
 	display_head(d, t, col + 2, q->sort == QUERY_SORT_RATIO ?
 	    "Ratio \xe2\x96\xbc" : "Ratio", link, DISPLAY_NUM);
+	free(link);
+	link = report_sort_link(q, QUERY_SORT_DSELF);
+	display_head(d, t, col + 3, q->sort == QUERY_SORT_DSELF ?
+	    "\xce\x94 self \xe2\x96\xbc" : "\xce\x94 self", link,
+	    DISPLAY_NUM);
 	free(link);
 }

@@ -427,6 +427,38 @@ display_crumbs(struct display *d)
 }
 
 /*
+ * Move the blocks from first on to before the page's first table or
+ * flame graph (they stay where they are when it has none): what the
+ * page offers to do with its subject comes before the subject's rows.
+ */
+void
+display_hoist(struct display *d, size_t first)
+{
+	struct display_block	*tmp;
+	size_t			 at, n;
+
+	if (d->failed || first >= d->nblocks)
+		return;
+	for (at = 0; at < first; at++) {
+		if (d->blocks[at].kind == DISPLAY_TABLE ||
+		    d->blocks[at].kind == DISPLAY_FLAME)
+			break;
+	}
+	if (at == first)
+		return;
+	n = d->nblocks - first;
+	if ((tmp = reallocarray(NULL, n, sizeof *tmp)) == NULL) {
+		d->failed = 1;
+		return;
+	}
+	memcpy(tmp, &d->blocks[first], n * sizeof *tmp);
+	memmove(&d->blocks[at + n], &d->blocks[at],
+	    (first - at) * sizeof *tmp);
+	memcpy(&d->blocks[at], tmp, n * sizeof *tmp);
+	free(tmp);
+}
+
+/*
  * The page's own query: renderers make from it the links that keep the
  * view state (the header's, the state bar's) and the search form's
  * hidden fields.
@@ -442,13 +474,18 @@ display_self(struct display *d, const struct query *q)
 }
 
 /*
- * Where the report's flame graph goes: HTML draws the report's frames
- * there as an inline SVG; text shows nothing.
+ * Where the report's flame graph goes, and its frames (the report's
+ * result, flame.h, which must outlive the display): HTML draws them
+ * there as an inline SVG, format=svg as the whole file; text shows
+ * nothing.
  */
 void
-display_flame(struct display *d)
+display_flame(struct display *d, const struct flame_graph *g)
 {
-	(void)display_add(d, DISPLAY_FLAME);
+	struct display_block	*b;
+
+	if ((b = display_add(d, DISPLAY_FLAME)) != NULL)
+		b->flame = g;
 }
 
 /*

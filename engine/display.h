@@ -36,6 +36,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct flame_graph;
 struct query;
 
 enum display_kind {
@@ -60,8 +61,10 @@ enum display_kind {
 #define DISPLAY_DIM	0x20	/* zero or negligible value */
 #define DISPLAY_UP	0x40	/* a change up (comparisons) */
 #define DISPLAY_DOWN	0x80	/* a change down */
-#define DISPLAY_CODE	0x100	/* a line of source code, as it is */
-#define DISPLAY_HEAT_SHIFT 12	/* share of the total, in tenths */
+#define DISPLAY_MORE	0x100	/* tree: the row of a node's hidden children */
+#define DISPLAY_CODE	0x200	/* a line of source code, as it is */
+/* Share of the total, in percents; a code cell's: tenths of the hottest. */
+#define DISPLAY_HEAT_SHIFT 12
 #define DISPLAY_HEAT(share)	((int)(share) << DISPLAY_HEAT_SHIFT)
 
 struct display_cell {
@@ -103,6 +106,9 @@ struct display_block {
 	struct display_cell	*group;		/* [ncols] headers over head */
 	struct display_cell	*cells;		/* [nrows * ncols] or links */
 	size_t			 nrows, cap;
+	const struct flame_graph *flame;	/* DISPLAY_FLAME: the report's
+						   result, which outlives the
+						   display */
 };
 
 /* The arena a display's strings live in (display.c). */
@@ -126,6 +132,7 @@ struct display	*display_create(const char *);
 void		 display_free(struct display *);
 int		 display_failed(const struct display *);
 void		 display_heading(struct display *, const char *);
+void		 display_hoist(struct display *, size_t);
 void		 display_text(struct display *, const char *, ...)
 		     __attribute__((__format__(__printf__, 2, 3)));
 struct display_block *display_links(struct display *);
@@ -148,7 +155,7 @@ char		*display_take(struct display *, char *);
 void		 display_form(struct display *, const char *, const char *);
 struct display_block *display_crumbs(struct display *);
 void		 display_self(struct display *, const struct query *);
-void		 display_flame(struct display *);
+void		 display_flame(struct display *, const struct flame_graph *);
 void		 display_timeline(struct display *);
 struct display_block *display_compare(struct display *);
 struct display_chart *display_chart(struct display *, size_t, size_t,

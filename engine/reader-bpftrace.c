@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "cause.h"
+#include "decimal.h"
 #include "input.h"
 #include "profile.h"
 #include "profile-builder.h"
@@ -120,8 +121,6 @@ static int
 bpftrace_end(const char *s, size_t n, size_t *at, int64_t *v)
 {
 	size_t	 e = n, d;
-	int64_t	 x = 0;
-	int	 neg = 0;
 
 	while (e > 0 && (s[e - 1] == ' ' || s[e - 1] == '\t'))
 		e--;
@@ -129,19 +128,13 @@ bpftrace_end(const char *s, size_t n, size_t *at, int64_t *v)
 		;
 	if (d == e)
 		return (0);
-	if (d > 0 && s[d - 1] == '-') {
-		neg = 1;
+	if (d > 0 && s[d - 1] == '-')
 		d--;
-	}
 	if (d < 3 || s[d - 1] != ' ' || s[d - 2] != ':' || s[d - 3] != ']')
 		return (0);
 	*at = d - 3;
-	for (d += neg; d < e; d++) {
-		if (__builtin_mul_overflow(x, 10, &x) ||
-		    __builtin_add_overflow(x, s[d] - '0', &x))
-			return (-1);
-	}
-	*v = neg ? -x : x;
+	if (decimal_i64(s + d, e - d, v) != DECIMAL_OK)
+		return (-1);
 	return (1);
 }
 

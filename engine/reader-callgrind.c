@@ -22,6 +22,7 @@
 
 #include "calltree.h"
 #include "cause.h"
+#include "decimal.h"
 #include "funcgraph.h"
 #include "idmap.h"
 #include "input.h"
@@ -257,13 +258,11 @@ callgrind_number(const char **sp, uint64_t *v)
 		if (s == *sp + 2)
 			return (-1);
 	} else {
-		if (*s < '0' || *s > '9')
+		size_t	 k = decimal_span(s, SIZE_MAX);
+
+		if (decimal_u64(s, k, UINT64_MAX, &n) != DECIMAL_OK)
 			return (-1);
-		for (; *s >= '0' && *s <= '9'; s++) {
-			if (__builtin_mul_overflow(n, 10, &n) ||
-			    __builtin_add_overflow(n, (uint64_t)(*s - '0'), &n))
-				return (-1);
-		}
+		s += k;
 	}
 	*sp = s;
 	*v = n;

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "cause.h"
+#include "decimal.h"
 #include "input.h"
 #include "profile.h"
 #include "profile-builder.h"
@@ -80,20 +81,19 @@ static int
 dtrace_count(const char *s, size_t n, int64_t *v)
 {
 	size_t	 i = 0;
-	int64_t	 x = 0;
+	uint64_t x;
 
 	while (i < n && (s[i] == ' ' || s[i] == '\t'))
 		i++;
 	if (i == n)
 		return (0);
-	for (; i < n; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			return (0);
-		if (__builtin_mul_overflow(x, 10, &x) ||
-		    __builtin_add_overflow(x, s[i] - '0', &x))
-			return (-1);
+	switch (decimal_u64(s + i, n - i, INT64_MAX, &x)) {
+	case DECIMAL_NONE:
+		return (0);
+	case DECIMAL_OVERFLOW:
+		return (-1);
 	}
-	*v = x;
+	*v = (int64_t)x;
 	return (1);
 }
 

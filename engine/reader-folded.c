@@ -21,6 +21,7 @@
 
 #include "cause.h"
 #include "hash.h"
+#include "decimal.h"
 #include "input.h"
 #include "profile.h"
 #include "profile-builder.h"
@@ -288,9 +289,9 @@ folded_count(const char *s, size_t *len, int64_t *v, char **cause)
 static int
 folded_count_slow(const char *s, size_t *len, int64_t *v, char **cause)
 {
-	size_t		 e = *len, i, start, dots = 0;
+	size_t		 e = *len, i, start, dot, dots = 0;
 	int64_t		 n = 0;
-	int		 frac = 0, round = 0;
+	int		 round = 0;
 	uint64_t	 pw = 1, u = 0;
 
 	/*
@@ -330,22 +331,16 @@ folded_count_slow(const char *s, size_t *len, int64_t *v, char **cause)
 	if (dots == 0 && e - i <= 18) {
 		for (; i < e; i++)
 			n = n * 10 + (s[i] - '0');
-	}
-	for (; i < e; i++) {
-		if (s[i] == '.') {
-			frac = 1;
-			continue;
-		}
-		if (frac) {
-			if (frac++ == 1)
-				round = s[i] >= '5';
-			continue;
-		}
-		if (__builtin_mul_overflow(n, 10, &n) ||
-		    __builtin_add_overflow(n, s[i] - '0', &n)) {
+	} else {
+		/* The whole part, checked; the first decimal rounds it. */
+		dot = dots > 0 ? (size_t)((const char *)memchr(s + i, '.',
+		    e - i) - s) : e;
+		if (decimal_u64(s + i, dot - i, INT64_MAX, &u) != DECIMAL_OK) {
 			cause_set(cause, "count overflows 64 bits");
 			return (-1);
 		}
+		n = (int64_t)u;
+		round = dot + 1 < e && s[dot + 1] >= '5';
 	}
 	if (round && __builtin_add_overflow(n, 1, &n)) {
 		cause_set(cause, "count overflows 64 bits");

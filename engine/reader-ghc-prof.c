@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "cause.h"
+#include "decimal.h"
 #include "idmap.h"
 #include "input.h"
 #include "profile.h"
@@ -173,19 +174,7 @@ ghc_cp_byte(const char *s, size_t len, size_t cp)
 static int
 ghc_uint(const char *s, size_t n, uint64_t *v)
 {
-	uint64_t	 x = 0;
-	size_t		 i;
-
-	if (n == 0)
-		return (-1);
-	for (i = 0; i < n; i++) {
-		if (s[i] < '0' || s[i] > '9' ||
-		    __builtin_mul_overflow(x, 10, &x) ||
-		    __builtin_add_overflow(x, (uint64_t)(s[i] - '0'), &x))
-			return (-1);
-	}
-	*v = x;
-	return (0);
+	return (decimal_u64(s, n, UINT64_MAX, v) == DECIMAL_OK ? 0 : -1);
 }
 
 /* A percentage printed as %5.1f, in tenths. */
@@ -437,15 +426,9 @@ ghc_header(struct ghc *g, const char *s)
 		if ((p = strchr(s, '(')) == NULL ||
 		    (e = strstr(p, " ticks")) == NULL)
 			return (-1);
-		for (p++; p < e; p++) {
-			if (*p < '0' || *p > '9' ||
-			    __builtin_mul_overflow(v, 10, &v) ||
-			    __builtin_add_overflow(v, (uint64_t)(*p - '0'), &v) ||
-			    v > INT64_MAX)
-				return (-1);
-			digits++;
-		}
-		if (digits == 0)
+		p++;
+		if (decimal_u64(p, (size_t)(e - p), INT64_MAX, &v) !=
+		    DECIMAL_OK)
 			return (-1);
 		g->total_ticks = (int64_t)v;
 	} else if (strncmp(s, "total alloc", 11) == 0) {

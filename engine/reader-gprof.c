@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "cause.h"
+#include "decimal.h"
 #include "funcgraph.h"
 #include "idmap.h"
 #include "input.h"
@@ -152,24 +153,27 @@ static int
 gprof_count(const char *s, uint64_t *n, int slash)
 {
 	uint64_t	 v = 0, t = 0;
+	size_t		 k;
 	int		 any = 0;
 
-	for (;; s++) {
-		if (*s >= '0' && *s <= '9') {
-			if (v > UINT64_MAX / 10 - 1)
+	for (;;) {
+		if ((k = decimal_span(s, SIZE_MAX)) > 0) {
+			if (decimal_u64(s, k, UINT64_MAX, &v) != DECIMAL_OK)
 				return (-1);
-			v = v * 10 + (uint64_t)(*s - '0');
+			s += k;
 			any = 1;
-		} else if (*s == '+' && any) {
-			t += v;
-			v = 0;
-		} else
+		}
+		if (*s != '+' || !any)
 			break;
+		if (__builtin_add_overflow(t, v, &t))
+			return (-1);
+		v = 0;
+		s++;
 	}
 	/* "calls/total": the calls along this edge. */
-	if (!any || (*s != '\0' && !(slash && *s == '/')))
+	if (!any || (*s != '\0' && !(slash && *s == '/')) ||
+	    __builtin_add_overflow(t, v, n))
 		return (-1);
-	*n = t + v;
 	return (0);
 }
 
@@ -273,11 +277,8 @@ gprof_name(const char *s, const char **name, size_t *len, uint64_t *idx)
 		;
 	if (o == e - 1 || o == s || o[-1] != '[')
 		return (-1);
-	for (c = o; c < e - 1; c++) {
-		if (v > UINT64_MAX / 10 - 1)
-			return (-1);
-		v = v * 10 + (uint64_t)(*c - '0');
-	}
+	if (decimal_u64(o, (size_t)(e - 1 - o), UINT64_MAX, &v) != DECIMAL_OK)
+		return (-1);
 	e = o - 1;
 	while (e > s && (e[-1] == ' ' || e[-1] == '\t'))
 		e--;

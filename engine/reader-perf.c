@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "cause.h"
+#include "decimal.h"
 #include "input.h"
 #include "profile.h"
 #include "profile-builder.h"
@@ -752,6 +753,7 @@ perf_line_header(struct perf *p, const char *s, size_t len, char **why)
 {
 	struct perf_span	 comm, pid, tid, period, event;
 	int64_t			 v = 0;
+	uint64_t		 u;
 	size_t			 i, need, from;
 	char			*np;
 	int			 has_period = 0, sample = 0;
@@ -788,12 +790,14 @@ perf_line_header(struct perf *p, const char *s, size_t len, char **why)
 		has_period = 1;
 		sample = 1;
 	}
-	for (i = 0; i < period.n && has_period; i++) {
-		if (__builtin_mul_overflow(v, 10, &v) ||
-		    __builtin_add_overflow(v, period.s[i] - '0', &v)) {
+	/* The spans above hold digits only: a fault is an overflow. */
+	if (has_period && period.n > 0) {
+		if (decimal_u64(period.s, period.n, INT64_MAX, &u) !=
+		    DECIMAL_OK) {
 			cause_set(why, "period overflows 64 bits");
 			return (-2);
 		}
+		v = (int64_t)u;
 	}
 	/* Perl: an empty or "0" period is false, and counts 1. */
 	if (!has_period || (period.n == 1 && period.s[0] == '0'))

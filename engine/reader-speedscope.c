@@ -61,6 +61,12 @@
  * that does not match the open frame, events going backwards, frames
  * left open, negative weights.
  *
+ * The frames' lines make the costs by source line (lines.h) when any
+ * frame has one: py-spy writes a frame per line, the sample's line in
+ * the innermost frame and the call's in the others, as the Firefox
+ * Profiler's frames have them (reader-gecko.c); the file is the
+ * function's.
+ *
  * The file is read as a stream (json-stream.h). The time unit needs
  * every value of every profile, and the shared frames may come after
  * the profiles, so the profiles are kept packed until the end: each
@@ -117,6 +123,9 @@ struct speedscope {
 	struct speedscope_frame	*frames;
 	size_t			 nframes, capframes;
 	uint32_t		*funcs;		/* per frame, or PROFILE_NONE */
+	uint32_t		*lframes;	/* per frame its line's; NULL:
+						   no frame has a line */
+	uint32_t		 ltop;		/* the profile's line node */
 	/* The distinct stacks: their frame indices, found by hash. */
 	uint32_t		*stackframes;
 	size_t			 nstackframes, capstackframes;
@@ -128,6 +137,7 @@ struct speedscope {
 	uint32_t		*stacknext;	/* the next of the same hash */
 	size_t			 capnext;
 	uint32_t		*leaf;		/* per stack: node, per profile */
+	uint32_t		*lleaf;		/* per stack: line node, the same */
 	/* profiles */
 	enum packed_state	 profiles_state;
 	struct speedscope_prof	*profs;
@@ -672,7 +682,7 @@ speedscope_func(struct speedscope *s, uint32_t i)
 {
 	const struct speedscope_frame	*fr;
 	const char			*file;
-	uint32_t			 f;
+	uint32_t			 f, ln;
 
 	if (i == SPEEDSCOPE_BADFRAME || i >= s->nframes) {
 		snprintf(s->err, sizeof s->err, "%s: a frame index is not one "
@@ -692,29 +702,72 @@ speedscope_func(struct speedscope *s, uint32_t i)
 	    fr->namelen, file ? file : "", file ? fr->filelen : 0)) ==
 	    PROFILE_NONE)
 		return (PROFILE_NONE);
-	if (fr->line > 0 && fr->line < UINT32_MAX)
+	ln = fr->line > 0 && fr->line < UINT32_MAX ? (uint32_t)fr->line : 0;
+	if (ln > 0)
 		profile_builder_func_location(s->b, f, file, file ?
-		    fr->filelen : 0, (uint32_t)fr->line);
+		    fr->filelen : 0, ln);
+	if (s->lframes != NULL && (s->lframes[i] =
+	    profile_builder_line_frame(s->b, f, profile_builder_func_file(s->b,
+	    f), ln)) == PROFILE_NONE)
+		return (PROFILE_NONE);
 	s->funcs[i] = f;
 	return (f);
 }
 
-/* The node of stack id under top: walked once, then remembered. */
+/*
+ * The line node of frame i (speedscope_func's already) under line node
+ * parent; parent itself when the profile keeps no lines.
+ */
 static uint32_t
-speedscope_walk(struct speedscope *s, uint32_t id, uint32_t top)
+speedscope_lnode(struct speedscope *s, uint32_t parent, uint32_t i)
 {
-	uint32_t	 node = top, f;
+	if (s->lframes == NULL)
+		return (parent);
+	return (profile_builder_line_child(s->b, parent, s->lframes[i]));
+}
+
+/* Lines are kept if a frame has one: s->lframes then, else NULL. */
+static int
+speedscope_lines(struct speedscope *s)
+{
+	size_t	 i;
+
+	for (i = 0; i < s->nframes; i++) {
+		if (s->frames[i].line > 0 && s->frames[i].line < UINT32_MAX)
+			break;
+	}
+	if (i == s->nframes)
+		return (0);
+	if ((s->lframes = malloc((s->nframes + 1) * sizeof *s->lframes)) ==
+	    NULL)
+		return (-1);
+	return (0);
+}
+
+/*
+ * The node of stack id under top, and in *lnode its line node under
+ * s->ltop: walked once, then remembered.
+ */
+static uint32_t
+speedscope_walk(struct speedscope *s, uint32_t id, uint32_t top,
+    uint32_t *lnode)
+{
+	uint32_t	 node = top, lnd = s->ltop, f;
 	size_t		 k;
 
-	if (s->leaf[id] != PROFILE_NONE)
+	if (s->leaf[id] != PROFILE_NONE) {
+		*lnode = s->lleaf[id];
 		return (s->leaf[id]);
+	}
 	for (k = s->stackoff[id]; k < s->stackoff[id + 1]; k++) {
 		if ((f = speedscope_func(s, s->stackframes[k])) ==
 		    PROFILE_NONE || (node = profile_builder_child(s->b, node,
-		    f)) == PROFILE_NONE)
+		    f)) == PROFILE_NONE || (lnd = speedscope_lnode(s, lnd,
+		    s->stackframes[k])) == PROFILE_NONE)
 			return (PROFILE_NONE);
 	}
 	s->leaf[id] = node;
+	*lnode = s->lleaf[id] = lnd;
 	return (node);
 }
 
@@ -725,7 +778,7 @@ speedscope_sampled(struct speedscope *s, const struct speedscope_prof *pr,
 {
 	struct packed_cursor	 sc, wc;
 	size_t			 i, n;
-	uint32_t		 node, last = PROFILE_NONE, id;
+	uint32_t		 node, lnode, last = PROFILE_NONE, id;
 	int64_t			 w, run = 0, iv;
 	double			 x;
 	int			 kind;
@@ -763,9 +816,12 @@ speedscope_sampled(struct speedscope *s, const struct speedscope_prof *pr,
 			    "not an array", s->path, i);
 			return (-1);
 		}
-		if ((node = speedscope_walk(s, id, top)) == PROFILE_NONE)
+		if ((node = speedscope_walk(s, id, top, &lnode)) ==
+		    PROFILE_NONE)
 			return (-1);
-		if (profile_builder_add(s->b, node, m, w) == -1)
+		if (profile_builder_add(s->b, node, m, w) == -1 ||
+		    (s->lframes != NULL && profile_builder_line_add(s->b,
+		    lnode, m, w) == -1))
 			return (-1);
 		if (m != 0)
 			continue;
@@ -781,16 +837,18 @@ speedscope_sampled(struct speedscope *s, const struct speedscope_prof *pr,
 }
 
 /*
- * Give node a span of d from at, and record it in the sequence for
- * metric 0 and, for time, on the timeline.
+ * Give node (and line node lnode) a span of d from at, and record it in
+ * the sequence for metric 0 and, for time, on the timeline.
  */
 static int
-speedscope_span(struct speedscope *s, uint32_t node, int m, int64_t at,
-    int64_t d)
+speedscope_span(struct speedscope *s, uint32_t node, uint32_t lnode, int m,
+    int64_t at, int64_t d)
 {
 	if (d == 0)
 		return (0);
 	if (profile_builder_add(s->b, node, m, d) == -1 ||
+	    (s->lframes != NULL && profile_builder_line_add(s->b, lnode, m,
+	    d) == -1) ||
 	    (m == 0 && profile_builder_sample(s->b, node, d) == -1) ||
 	    (m == s->metric[SPEEDSCOPE_TIME] && profile_builder_timed(s->b,
 	    node, s->thread, at, d, 0) == -1))
@@ -804,9 +862,10 @@ speedscope_evented(struct speedscope *s, const struct speedscope_prof *pr,
     uint32_t top, int m, double scale)
 {
 	struct packed_cursor	 c;
-	uint32_t		*nodes = NULL, f, cur;
+	uint32_t		*nodes = NULL, *lnodes = NULL, f, cur, lcur;
 	int64_t			*fidx = NULL, start, end, at, last, fr, iv;
 	size_t			 i, n, depth = 0, capnodes = 0, capfidx = 0;
+	size_t			 caplnodes = 0;
 	double			 x;
 	int			 type, kind, rv = -1;
 
@@ -840,13 +899,16 @@ speedscope_evented(struct speedscope *s, const struct speedscope_prof *pr,
 			goto out;
 		}
 		cur = depth > 0 ? nodes[depth - 1] : top;
-		if (speedscope_span(s, cur, m, last, at - last) == -1)
+		lcur = depth > 0 ? lnodes[depth - 1] : s->ltop;
+		if (speedscope_span(s, cur, lcur, m, last, at - last) == -1)
 			goto out;
 		last = at;
 		if (type == SPEEDSCOPE_OPEN) {
 			if (packed_grow(&nodes, &capnodes, depth + 1,
-			    sizeof *nodes) == -1 || packed_grow(&fidx, &capfidx,
-			    depth + 1, sizeof *fidx) == -1) {
+			    sizeof *nodes) == -1 || packed_grow(&lnodes,
+			    &caplnodes, depth + 1, sizeof *lnodes) == -1 ||
+			    packed_grow(&fidx, &capfidx, depth + 1,
+			    sizeof *fidx) == -1) {
 				snprintf(s->err, sizeof s->err, "out of memory");
 				goto out;
 			}
@@ -854,7 +916,9 @@ speedscope_evented(struct speedscope *s, const struct speedscope_prof *pr,
 			    SPEEDSCOPE_BADFRAME ? (uint32_t)fr :
 			    SPEEDSCOPE_BADFRAME)) == PROFILE_NONE ||
 			    (nodes[depth] = profile_builder_child(s->b, cur,
-			    f)) == PROFILE_NONE)
+			    f)) == PROFILE_NONE || (lnodes[depth] =
+			    speedscope_lnode(s, lcur, (uint32_t)fr)) ==
+			    PROFILE_NONE)
 				goto out;
 			fidx[depth++] = fr;
 		} else {
@@ -872,22 +936,24 @@ speedscope_evented(struct speedscope *s, const struct speedscope_prof *pr,
 		    "the end", s->path, depth);
 		goto out;
 	}
-	if (end > last && speedscope_span(s, top, m, last, end - last) == -1)
+	if (end > last && speedscope_span(s, top, s->ltop, m, last, end -
+	    last) == -1)
 		goto out;
 	rv = 0;
 out:
 	free(nodes);
+	free(lnodes);
 	free(fidx);
 	return (rv);
 }
 
 /*
  * Profile i's node, named apart from its namesakes; label gets its
- * name (256 bytes).
+ * name (256 bytes), *fp its function.
  */
 static uint32_t
 speedscope_top(struct speedscope *s, const struct speedscope_prof *pr,
-    size_t i, char *label)
+    size_t i, char *label, uint32_t *fp)
 {
 	const char	*name = speedscope_str(s, pr->name);
 	uint32_t	 f, top, before;
@@ -909,6 +975,7 @@ speedscope_top(struct speedscope *s, const struct speedscope_prof *pr,
 		    PROFILE_ROOT, f)) == PROFILE_NONE)
 			return (PROFILE_NONE);
 	}
+	*fp = f;
 	return (top);
 }
 
@@ -922,7 +989,7 @@ speedscope_build(struct speedscope *s)
 	char				 label[64], tname[256];
 	double				 ns;
 	size_t				 i;
-	uint32_t			 top;
+	uint32_t			 top, f;
 	int				 m;
 
 	s->path = "profiles";
@@ -946,7 +1013,14 @@ speedscope_build(struct speedscope *s)
 		    "count")) == -1)
 			return (-1);
 		m = s->metric[kind];
-		if ((top = speedscope_top(s, pr, i, tname)) == PROFILE_NONE)
+		if ((top = speedscope_top(s, pr, i, tname, &f)) ==
+		    PROFILE_NONE)
+			return (-1);
+		/* The profile's node heads its stacks' lines too. */
+		if (s->lframes != NULL && ((s->ltop = profile_builder_line_frame(
+		    s->b, f, 0, 0)) == PROFILE_NONE || (s->ltop =
+		    profile_builder_line_child(s->b, PROFILE_ROOT, s->ltop)) ==
+		    PROFILE_NONE))
 			return (-1);
 		if (strcmp(type, "sampled") == 0) {
 			if (speedscope_sampled(s, pr, top, m, kind ==
@@ -999,7 +1073,9 @@ speedscope_load(struct input *in, const struct reader_options *opts,
 	}
 	if ((s.funcs = malloc((s.nframes + 1) * sizeof *s.funcs)) == NULL ||
 	    (s.leaf = malloc((s.nstacks + 1) * sizeof *s.leaf)) == NULL ||
-	    (s.b = profile_builder_create("speedscope")) == NULL) {
+	    (s.lleaf = malloc((s.nstacks + 1) * sizeof *s.lleaf)) == NULL ||
+	    (s.b = profile_builder_create("speedscope")) == NULL ||
+	    speedscope_lines(&s) == -1) {
 		cause_set(cause, "out of memory");
 		goto out;
 	}
@@ -1026,11 +1102,13 @@ out:
 	free(s.profs);
 	free(s.frames);
 	free(s.funcs);
+	free(s.lframes);
 	free(s.stackframes);
 	free(s.stackoff);
 	free(s.stacknext);
 	free(s.stack);
 	free(s.leaf);
+	free(s.lleaf);
 	idmap_clear(&s.bystack);
 	packed_text_free(&s.text);
 	json_stream_free(js);

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "cause.h"
+#include "decimal.h"
 #include "input.h"
 #include "profile.h"
 #include "profile-builder.h"
@@ -81,23 +82,21 @@ static int
 trace_tick(const char **sp, int64_t *v)
 {
 	const char	*s = *sp;
-	int64_t		 n = 0;
+	uint64_t	 n;
+	size_t		 k;
 
 	while (*s == ' ' || *s == '\t')
 		s++;
-	if (*s < '0' || *s > '9')
+	k = decimal_span(s, SIZE_MAX);
+	if (decimal_u64(s, k, INT64_MAX, &n) != DECIMAL_OK)
 		return (-1);
-	for (; *s >= '0' && *s <= '9'; s++) {
-		if (__builtin_mul_overflow(n, 10, &n) ||
-		    __builtin_add_overflow(n, *s - '0', &n))
-			return (-1);
-	}
+	s += k;
 	if (*s != '\0' && *s != ' ' && *s != '\t')
 		return (-1);
 	while (*s == ' ' || *s == '\t')
 		s++;
 	*sp = s;
-	*v = n;
+	*v = (int64_t)n;
 	return (0);
 }
 

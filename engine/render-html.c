@@ -168,9 +168,11 @@ html_tree(struct outbuf *ob, const struct display_cell *c,
 		outbuf_puts(ob, "<a class=\"tog\"");
 		html_href(ob, c->toggle, ctx);
 		if (c->flags & DISPLAY_OPEN)
-			outbuf_puts(ob, " title=\"collapse\">&#8722;</a> ");
+			outbuf_puts(ob, " title=\"collapse\" "
+			    "aria-expanded=\"true\">&#8722;</a> ");
 		else
-			outbuf_puts(ob, " title=\"expand\">+</a> ");
+			outbuf_puts(ob, " title=\"expand\" "
+			    "aria-expanded=\"false\">+</a> ");
 	} else if (c->flags & DISPLAY_OPEN)
 		outbuf_puts(ob, "<span class=\"tog\">&#8722;</span> ");
 	else
@@ -249,6 +251,9 @@ html_table(struct outbuf *ob, const struct display_block *b,
 				html_uint(ob, c->indent);
 				outbuf_putc(ob, '"');
 			}
+			/* deepq.js expands it in place. */
+			if (c->flags & DISPLAY_MORE)
+				outbuf_puts(ob, " data-more=\"1\"");
 			/* deepq.css shades shares and colours changes. */
 			if (c->flags >> DISPLAY_HEAT_SHIFT) {
 				outbuf_puts(ob, " data-h=\"");
@@ -278,7 +283,20 @@ html_table(struct outbuf *ob, const struct display_block *b,
 				outbuf_puts(ob, "</strong>");
 			if (c->link != NULL)
 				outbuf_puts(ob, "</a>");
-			if (c->aux != NULL) {
+			/*
+			 * A tree row's menu, always there: its page (the
+			 * tree rooted at the row) lists the transforms first;
+			 * deepq.js opens them at the row instead.
+			 */
+			if (c->aux != NULL && (c->flags & DISPLAY_TREE)) {
+				outbuf_puts(ob, " <a class=\"aux\"");
+				html_href(ob, c->aux, ctx);
+				outbuf_puts(ob, " title=\"");
+				html_escape(ob, c->auxtext ? c->auxtext : "");
+				outbuf_puts(ob, "\" aria-label=\"");
+				html_escape(ob, c->auxtext ? c->auxtext : "");
+				outbuf_puts(ob, "\">&#8943;</a>");
+			} else if (c->aux != NULL) {
 				outbuf_puts(ob, " <a class=\"aux\"");
 				html_href(ob, c->aux, ctx);
 				outbuf_putc(ob, '>');
@@ -300,58 +318,36 @@ html_table(struct outbuf *ob, const struct display_block *b,
 }
 
 /*
- * The form that starts a comparison: a profile, a base (the second
- * profile preselected), normalize; it opens the top functions by the
- * change of their total.
+ * The form that starts a comparison (common/page.c): on a summary (one
+ * profile), the base picked from the front end's list; on an index,
+ * both picked from its list, the profile a summary sent the user from
+ * (a row flagged DISPLAY_STRONG) already chosen.
  */
 static void
 html_compare(struct outbuf *ob, const struct display_block *b,
     const struct render_context *ctx, const struct query *self)
 {
-	size_t	 k, s;
+	const char	**names;
+	const char	 *file = NULL;
+	size_t		  k;
 
-	/* One profile (a summary): the base is named, not picked. */
 	if (b->nrows == 1) {
-		outbuf_puts(ob, "<form class=\"compare\" method=\"get\" "
-		    "action=\"");
-		html_escape(ob, ctx->link_base ? ctx->link_base : "?");
-		outbuf_puts(ob, "\">");
-		page_hidden(ob, QUERY_FILE, b->cells[0].text);
-		/* The page's view state goes on, as with every link. */
-		page_state_hidden(ob, self);
-		outbuf_puts(ob, "<label>Compare with the base <input "
-		    "type=\"text\" name=\"base\" required "
-		    "placeholder=\"profile under the root\"></label>\n"
-		    "<label><input type=\"checkbox\" name=\"normalize\" "
-		    "value=\"1\"> normalize the totals</label>\n"
-		    "<input type=\"hidden\" name=\"cmd\" value=\"top\">"
-		    "<input type=\"hidden\" name=\"sort\" value=\"delta\">"
-		    "<button type=\"submit\">Compare</button></form>\n");
+		page_compare_pick(ob, ctx, b->cells[0].text, self);
 		return;
 	}
 	if (b->nrows < 2)
 		return;
-	outbuf_puts(ob, "<form class=\"compare\" method=\"get\" action=\"");
-	html_escape(ob, ctx->link_base ? ctx->link_base : "?");
-	outbuf_puts(ob, "\"><h2>Compare two profiles</h2>\n");
-	for (s = 0; s < 2; s++) {
-		outbuf_puts(ob, s == 0 ? "<label>Profile <select name=\"file\">" :
-		    " <label>with the base <select name=\"base\">");
-		for (k = 0; k < b->nrows; k++) {
-			outbuf_puts(ob, "<option");
-			if (k == s)
-				outbuf_puts(ob, " selected");
-			outbuf_putc(ob, '>');
-			html_escape(ob, b->cells[k].text);
-			outbuf_puts(ob, "</option>");
-		}
-		outbuf_puts(ob, "</select></label>\n");
+	if ((names = reallocarray(NULL, b->nrows, sizeof *names)) == NULL) {
+		ob->error = 1;
+		return;
 	}
-	outbuf_puts(ob, "<label><input type=\"checkbox\" name=\"normalize\" "
-	    "value=\"1\"> normalize the totals</label>\n"
-	    "<input type=\"hidden\" name=\"cmd\" value=\"top\">"
-	    "<input type=\"hidden\" name=\"sort\" value=\"delta\">"
-	    "<button type=\"submit\">Compare</button></form>\n");
+	for (k = 0; k < b->nrows; k++) {
+		names[k] = b->cells[k].text ? b->cells[k].text : "";
+		if (b->cells[k].flags & DISPLAY_STRONG)
+			file = names[k];
+	}
+	page_compare(ob, ctx, names, b->nrows, file);
+	free(names);
 }
 
 /* A switch: its label, then the ways, the current one not a link. */
@@ -548,8 +544,8 @@ html_render(struct outbuf *ob, const json_t *j, const struct display *d,
 			html_chart(ob, b->chart);
 			break;
 		case DISPLAY_FLAME:
-			/* Drawn from the report's JSON. */
-			if (j == NULL || svg_inline(ob, j, d->self,
+			/* Drawn from the report's result (flame.h). */
+			if (svg_inline(ob, b->flame, d->self,
 			    ctx->link_base ? ctx->link_base : "?") == -1)
 				outbuf_fail(ob);
 			break;

@@ -26,15 +26,18 @@
 
 #include "display.h"
 #include "escape.h"
+#include "flame.h"
 #include "outbuf.h"
+#include "profile.h"
 #include "query.h"
 #include "render.h"
 #include "report.h"
 #include "svgdoc.h"
 
 /*
- * format=svg: a cmd=flame report drawn as a self-contained interactive
- * SVG, in the manner of flamegraph.pl: frames as rectangles with the
+ * format=svg: a cmd=flame report drawn from its typed result (flame.h),
+ * the display's flame block, as a self-contained interactive SVG, in
+ * the manner of flamegraph.pl: frames as rectangles with the
  * name fitted inside, a tooltip (<title>) per frame, a details line on
  * hover, click to zoom on a frame (its ancestors stretch across, dimmed),
  * Reset Zoom, and a regex search (the Search button, Ctrl-F or "/") that
@@ -149,11 +152,11 @@ static const char svg_script[] =
 "  unzoomBtn.style.display = \"none\";\n"
 "}\n"
 "function search() {\n"
-"  var term = window.prompt(\"Search for (regular expression):\", lastTerm);\n"
+"  var term = window.prompt(\"Search for (regular expression, any case):\", lastTerm);\n"
 "  if (term === null) return;\n"
 "  if (term === \"\") { clearSearch(); return; }\n"
 "  var re;\n"
-"  try { re = new RegExp(term); } catch (err) {\n"
+"  try { re = new RegExp(term, \"i\"); } catch (err) {\n"
 "    window.alert(\"Bad regular expression: \" + err.message); return;\n"
 "  }\n"
 "  lastTerm = term;\n"
@@ -215,7 +218,7 @@ svg_color(struct outbuf *ob, const char *palette, const char *name,
 		g = 190 + 50 * v2;
 		b = 210 * v1;
 	} else if (strcmp(palette, "blue") == 0) {
-		r = g = 80 + 60 * v1;
+		r = g = 120 + 60 * v1;
 		b = 190 + 55 * v2;
 	} else if (strcmp(palette, "green") == 0) {
 		r = b = 50 + 60 * v1;
@@ -245,8 +248,9 @@ svg_color(struct outbuf *ob, const char *palette, const char *name,
 		g = (g + m) * 255;
 		b = (b + m) * 255;
 	} else {
-		r = 205 + 50 * v3;
-		g = 230 * v1;
+		/* flamegraph.pl's hot, its darkest reds lifted for the labels. */
+		r = 215 + 40 * v3;
+		g = 70 + 160 * v1;
 		b = 55 * v2;
 	}
 	outbuf_printf(ob, " fill=\"rgb(%d,%d,%d)\"", (int)r, (int)g, (int)b);
@@ -262,14 +266,15 @@ svg_diff_color(struct outbuf *ob, int64_t delta, int64_t maxdelta)
 {
 	double	 r = maxdelta > 0 ? (double)llabs(delta) / (double)maxdelta :
 		    0;
-	int	 c = (int)(210 * (1 - r));
+	/* Never darker than 100: black labels stay readable (4.5:1). */
+	int	 c = 100 + (int)(140 * (1 - r));
 
 	if (delta > 0)
 		outbuf_printf(ob, " fill=\"rgb(255,%d,%d)\"", c, c);
 	else if (delta < 0)
 		outbuf_printf(ob, " fill=\"rgb(%d,%d,255)\"", c, c);
 	else
-		outbuf_printf(ob, " fill=\"rgb(250,250,250)\"");
+		outbuf_printf(ob, " fill=\"rgb(245,245,245)\"");
 }
 
 /* A name cut to n bytes at a character boundary, escaped; more marks a cut. */
@@ -314,111 +319,131 @@ svg_fitted(struct outbuf *ob, const char *s, double w)
 	svg_capped(ob, s, cut, "..");
 }
 
+/* A frame's name and module: the root is "all". */
+static const char *
+svg_name(const struct flame_graph *g, const struct flame_frame *f,
+    const char **module)
+{
+	if (f->depth == 0) {
+		*module = "";
+		return ("all");
+	}
+	*module = profile_func_module(g->p, f->func);
+	return (profile_func_name(g->p, f->func));
+}
+
+/* The flame block of a page, or NULL. */
+const struct flame_graph *
+svg_graph(const struct display *d)
+{
+	size_t	 i;
+
+	for (i = 0; d != NULL && i < d->nblocks; i++) {
+		if (d->blocks[i].kind == DISPLAY_FLAME)
+			return (d->blocks[i].flame);
+	}
+	return (NULL);
+}
+
+/* " (N countname, P%[, +delta])": a frame's figures in its title. */
+static void
+svg_figures(struct outbuf *ob, const struct flame_graph *g,
+    const struct flame_frame *f, const char *countname)
+{
+	char	 num[DISPLAY_NUMBUF], pct[DISPLAY_NUMBUF];
+
+	display_number_buf(num, f->w);
+	if (display_percent_buf(pct, f->w, g->total) == -1)
+		snprintf(pct, sizeof pct, "?");
+	outbuf_puts(ob, " (");
+	escape_xml(ob, num);
+	if (countname != NULL) {
+		outbuf_putc(ob, ' ');
+		escape_xml(ob, countname);
+	}
+	outbuf_printf(ob, ", %s", pct);
+	if (g->compared)
+		outbuf_printf(ob, ", %s%lld", f->delta > 0 ? "+" : "",
+		    (long long)f->delta);
+	outbuf_putc(ob, ')');
+}
+
+/* A frame's rectangle (fill by palette or change) and label. */
+static void
+svg_rect(struct outbuf *ob, const struct flame_graph *g,
+    const struct flame_frame *f, const char *name, const char *module,
+    double px, double y, double pw)
+{
+	outbuf_printf(ob, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+	    "height=\"%d\" rx=\"2\" ry=\"2\"", px, y, pw, SVG_FRAME - 1);
+	if (g->compared)
+		svg_diff_color(ob, f->delta, g->maxdelta);
+	else
+		svg_color(ob, g->palette, name, module);
+	outbuf_puts(ob, "/>");
+}
+
 static int
 svg_render(struct outbuf *ob, const json_t *j, const struct display *d,
     const struct render_context *ctx)
 {
-	const json_t	*frames = json_object_get(j, "frames"), *fr;
-	const json_t	*funcs = json_object_get(j, "funcs"), *fn;
-	const char	*style = json_string_value(json_object_get(j, "style"));
-	const char	*palette = json_string_value(json_object_get(j,
-			    "palette"));
-	const char	*countname = json_string_value(json_object_get(j,
-			    "countname"));
-	const char	*title = json_string_value(json_object_get(j, "title"));
-	const char	*name, *module;
-	char		 key[16], *num, *pct;
-	int64_t		 total = json_integer_value(json_object_get(j,
-			    "total")), x, w, dl;
-	int64_t		 maxdelta = json_integer_value(json_object_get(j,
-			    "maxdelta"));
-	int		 width = (int)json_integer_value(json_object_get(j,
-			    "width"));
-	int		 depth = (int)json_integer_value(json_object_get(j,
-			    "depth"));
-	int		 height, icicle, dep;
-	double		 scale, px, pw, y;
-	size_t		 i;
+	const struct flame_graph	*g = svg_graph(d);
+	const struct flame_frame	*f;
+	const char			*name, *module;
+	int				 height, icicle;
+	double				 scale, px, pw, y;
+	size_t				 i;
 
-	if (!json_is_array(frames) || style == NULL || palette == NULL)
+	(void)j;
+	if (g == NULL)
 		return (-1);
-	icicle = strcmp(style, "icicle") == 0;
-	height = (depth + 1) * SVG_FRAME + SVG_TOP + SVG_BOTTOM;
-	scale = total > 0 ? (width - 2.0 * SVG_XPAD) / (double)total : 0;
-	svgdoc_begin(ob, width, height, style);
+	icicle = strcmp(g->style, "icicle") == 0;
+	height = ((int)g->depth + 1) * SVG_FRAME + SVG_TOP + SVG_BOTTOM;
+	scale = g->total > 0 ? (g->width - 2.0 * SVG_XPAD) / (double)g->total :
+	    0;
+	svgdoc_begin(ob, g->width, height, g->style);
 	outbuf_puts(ob, "<script type=\"text/ecmascript\"><![CDATA[\n");
 	outbuf_puts(ob, svg_script);
 	outbuf_puts(ob, "]]></script>\n");
 
-	outbuf_printf(ob, "<text id=\"title\" x=\"%d\" y=\"24\">", width / 2);
-	escape_xml(ob, title != NULL && *title != '\0' ? title :
-	    strcmp(style, "chart") == 0 ? "Flame Chart" : icicle ?
+	outbuf_printf(ob, "<text id=\"title\" x=\"%d\" y=\"24\">",
+	    g->width / 2);
+	escape_xml(ob, *g->title != '\0' ? g->title :
+	    strcmp(g->style, "chart") == 0 ? "Flame Chart" : icicle ?
 	    "Icicle Graph" : "Flame Graph");
 	outbuf_puts(ob, "</text>\n");
-	outbuf_printf(ob, "<text id=\"subtitle\" x=\"%d\" y=\"%d\">", width / 2,
-	    SVG_FONT * 3 + 6);
-	escape_xml(ob, json_string_value(json_object_get(j, "subtitle")) ?
-	    json_string_value(json_object_get(j, "subtitle")) : "");
+	outbuf_printf(ob, "<text id=\"subtitle\" x=\"%d\" y=\"%d\">",
+	    g->width / 2, SVG_FONT * 3 + 6);
+	escape_xml(ob, g->subtitle);
 	outbuf_puts(ob, "</text>\n");
 	outbuf_printf(ob, "<text id=\"details\" x=\"%d\" y=\"%d\"> </text>\n",
 	    SVG_XPAD, height - SVG_FONT);
 	outbuf_printf(ob, "<text id=\"unzoom\" class=\"ui\" x=\"%d\" y=\"24\" "
 	    "style=\"display:none\">Reset Zoom</text>\n", SVG_XPAD);
 	outbuf_printf(ob, "<text id=\"search\" class=\"ui\" x=\"%d\" y=\"24\">"
-	    "Search</text>\n", width - SVG_XPAD - 100);
+	    "Search</text>\n", g->width - SVG_XPAD - 100);
 	outbuf_printf(ob, "<text id=\"matched\" x=\"%d\" y=\"%d\"> </text>\n",
-	    width - SVG_XPAD - 100, height - SVG_FONT);
+	    g->width - SVG_XPAD - 100, height - SVG_FONT);
 
 	outbuf_puts(ob, "<g id=\"frames\">\n");
-	for (i = 0; i < json_array_size(frames); i++) {
-		fr = json_array_get(frames, i);
-		dep = (int)json_integer_value(json_array_get(fr, 0));
-		x = json_integer_value(json_array_get(fr, 1));
-		w = json_integer_value(json_array_get(fr, 2));
-		snprintf(key, sizeof key, "%lld", (long long)
-		    json_integer_value(json_array_get(fr, 3)));
-		fn = json_object_get(funcs, key);
-		name = json_string_value(json_object_get(fn, "name"));
-		module = json_string_value(json_object_get(fn, "module"));
-		if (name == NULL || dep == 0)
-			name = "all";
-		if (module == NULL)
-			module = "";
-		px = SVG_XPAD + x * scale;
-		pw = w * scale;
-		y = icicle ? SVG_TOP + dep * SVG_FRAME :
-		    height - SVG_BOTTOM - (dep + 1) * SVG_FRAME;
-		num = display_number(w);
-		pct = display_percent(w, total);
+	for (i = 0; i < g->n && !outbuf_failed(ob); i++) {
+		f = &g->v[i];
+		name = svg_name(g, f, &module);
+		px = SVG_XPAD + f->x * scale;
+		pw = f->w * scale;
+		y = icicle ? SVG_TOP + f->depth * SVG_FRAME :
+		    height - SVG_BOTTOM - (f->depth + 1.0) * SVG_FRAME;
 		outbuf_puts(ob, "<g><title>");
 		svg_capped(ob, name, SVG_MAX_NAME, "...");
-		outbuf_puts(ob, " (");
-		escape_xml(ob, num ? num : "?");
-		outbuf_putc(ob, ' ');
-		escape_xml(ob, countname ? countname : "samples");
-		outbuf_printf(ob, ", %s", pct ? pct : "?");
-		if (json_array_size(fr) > 4) {
-			dl = json_integer_value(json_array_get(fr, 4));
-			outbuf_printf(ob, ", %s%lld", dl > 0 ? "+" : "",
-			    (long long)dl);
-		}
-		outbuf_puts(ob, ")</title>");
-		free(num);
-		free(pct);
+		svg_figures(ob, g, f, g->countname);
+		outbuf_puts(ob, "</title>");
 		if (*module != '\0') {
 			outbuf_puts(ob, "<desc>");
 			svg_capped(ob, module, SVG_MAX_NAME, "...");
 			outbuf_puts(ob, "</desc>");
 		}
-		outbuf_printf(ob, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
-		    "height=\"%d\" rx=\"2\" ry=\"2\"", px, y, pw,
-		    SVG_FRAME - 1);
-		if (json_array_size(fr) > 4)
-			svg_diff_color(ob, json_integer_value(json_array_get(fr,
-			    4)), maxdelta);
-		else
-			svg_color(ob, palette, name, module);
-		outbuf_printf(ob, "/><text x=\"%.1f\" y=\"%.1f\">", px + 3,
+		svg_rect(ob, g, f, name, module, px, y, pw);
+		outbuf_printf(ob, "<text x=\"%.1f\" y=\"%.1f\">", px + 3,
 		    y + SVG_FRAME - 5);
 		svg_fitted(ob, name, pw);
 		outbuf_puts(ob, "</text></g>\n");
@@ -428,163 +453,150 @@ svg_render(struct outbuf *ob, const json_t *j, const struct display *d,
 }
 
 /*
+ * The legend of a differential flame graph: what red and blue mean and
+ * the change the deepest colour stands for.
+ */
+static void
+svg_legend(struct outbuf *ob, const struct flame_graph *g)
+{
+	char	 num[DISPLAY_NUMBUF];
+
+	display_number_buf(num, g->maxdelta);
+	outbuf_puts(ob, "<p class=\"legend\"><span class=\"sw up\"></span> "
+	    "grew <span class=\"sw down\"></span> shrank <span class=\"sw "
+	    "same\"></span> unchanged; the deeper the colour, the larger "
+	    "the change of the frame's total (deepest: ");
+	escape_html(ob, num);
+	outbuf_putc(ob, ' ');
+	escape_html(ob, g->p->metrics[g->m].name);
+	outbuf_puts(ob, "). Widths are this profile's.</p>\n");
+}
+
+/*
+ * A frame's attributes in the page: its tree role and level, the one
+ * tab stop (the root), its function's page, and what deepq.js and
+ * flame.js read: data-i the function, data-v "x,w,self" in units (and
+ * the base's total and self in a comparison), data-m the module,
+ * data-cut the frames above it that the page left out.
+ */
+static void
+svg_frame_attrs(struct outbuf *ob, const struct flame_graph *g,
+    const struct flame_frame *f, const char *module,
+    const struct query_tmpl *tfunc, struct query *vf, const char *link_base)
+{
+	char		 key[16], *link;
+
+	outbuf_printf(ob, "<a role=\"treeitem\" aria-level=\"%u\" "
+	    "tabindex=\"%d\"", f->depth + 1, f->depth == 0 ? 0 : -1);
+	if (f->depth > 0) {
+		snprintf(key, sizeof key, "%u", f->func);
+		vf->func = key;
+		if ((link = query_tmpl_fill(tfunc, vf)) == NULL) {
+			outbuf_fail(ob);
+			return;
+		}
+		outbuf_puts(ob, " href=\"");
+		escape_xml(ob, link_base);
+		escape_xml(ob, link);
+		outbuf_printf(ob, "\" data-i=\"%u\"", f->func);
+		free(link);
+	}
+	outbuf_printf(ob, " data-v=\"%lld,%lld,%lld", (long long)f->x,
+	    (long long)f->w, (long long)f->self);
+	if (g->compared)
+		outbuf_printf(ob, ",%lld,%lld", (long long)f->btotal,
+		    (long long)f->bself);
+	outbuf_putc(ob, '"');
+	if (*module != '\0') {
+		outbuf_puts(ob, " data-m=\"");
+		svg_capped(ob, module, SVG_MAX_NAME, "...");
+		outbuf_putc(ob, '"');
+	}
+	if (f->cut > 0)
+		outbuf_printf(ob, " class=\"cut\" data-cut=\"%u\"", f->cut);
+	outbuf_putc(ob, '>');
+}
+
+/*
  * The frames of a cmd=flame report as an <svg> inside an HTML page
- * (format=html): no script or style of its own (the page's policy
- * allows neither; deepq.css and deepq.js style and drive it), each frame
- * a link to its function's page, with the links that zoom on it (focus
- * on the subtree: the server lays it out again at full width, so frames
- * too narrow before come back), focus on its function and merge it in
- * data- attributes for deepq.js. q is the page's query; -1 on a
- * write error or out of memory.
+ * (format=html), drawn from the result g: no script or style of its own
+ * (the page's policy allows neither; deepq.css styles it, flame.js
+ * makes it interactive). The graph is one tree (role="tree") whose
+ * frames are its items with their levels, one tab stop; each frame is a
+ * link to its function's page, so the page works without a script. A
+ * skip link passes it. q is the page's query; -1 on a write error or
+ * out of memory.
  */
 int
-svg_inline(struct outbuf *ob, const json_t *j, const struct query *q,
-    const char *link_base)
+svg_inline(struct outbuf *ob, const struct flame_graph *g,
+    const struct query *q, const char *link_base)
 {
-	const json_t	*frames = json_object_get(j, "frames"), *fr;
-	const json_t	*funcs = json_object_get(j, "funcs"), *fn;
-	const char	*style = json_string_value(json_object_get(j, "style"));
-	const char	*palette = json_string_value(json_object_get(j,
-			    "palette"));
-	const char	*name, *module, *cur;
-	struct query_tmpl tfunc, tt;
-	struct query	 vf, vt;
-	char		 key[16], *num, *pct, *link, *item = NULL, *pathbuf = NULL;
-	int64_t		 total = json_integer_value(json_object_get(j,
-			    "total")), x, w;
-	int64_t		 maxdelta = json_integer_value(json_object_get(j,
-			    "maxdelta"));
-	int		 width = (int)json_integer_value(json_object_get(j,
-			    "width"));
-	int		 depth = (int)json_integer_value(json_object_get(j,
-			    "depth"));
-	int		 height, icicle, chart, dep, dd, r = -1;
-	uint32_t	*path = NULL, func;
-	double		 scale, px, pw, y;
-	size_t		 i, k, plen;
+	const struct flame_frame	*f;
+	const char			*name, *module;
+	struct query_tmpl		 tfunc;
+	struct query			 vf;
+	int				 height, icicle, r = -1;
+	double				 scale, px, pw, y;
+	size_t				 i;
 
 	memset(&tfunc, 0, sizeof tfunc);
-	memset(&tt, 0, sizeof tt);
-	if (!json_is_array(frames) || style == NULL || palette == NULL ||
-	    q == NULL)
+	if (g == NULL || q == NULL)
 		goto done;
-	/* The links of a frame: its function's page, and its pushes. */
+	/* Each frame's function page: the view of cmd=func. */
 	report_view(&vf, q, CMD_FUNC);
-	/* Frames come depth first (not a chart's): path[d] is d's function. */
-	if ((path = calloc((size_t)depth + 2, sizeof *path)) == NULL ||
-	    (pathbuf = malloc(((size_t)depth + 2) * 11 + 1)) == NULL ||
-	    query_tmpl_init(&tfunc, &vf, QUERY_FUNC, 1) == -1 ||
-	    query_tmpl_init(&tt, q, QUERY_T, 1) == -1)
+	if (query_tmpl_init(&tfunc, &vf, QUERY_FUNC, 1) == -1)
 		goto done;
-	cur = q->t;
-	vt = *q;
-	icicle = strcmp(style, "icicle") == 0;
-	chart = strcmp(style, "chart") == 0;
-	height = (depth + 1) * SVG_FRAME + 4;
-	scale = total > 0 ? (width - 2.0 * SVG_XPAD) / (double)total : 0;
-	outbuf_printf(ob, "<svg class=\"flame\" "
-	    "xmlns=\"http://www.w3.org/2000/svg\" "
+	icicle = strcmp(g->style, "flame") != 0;
+	height = ((int)g->depth + 1) * SVG_FRAME + 4;
+	scale = g->total > 0 ? (g->width - 2.0 * SVG_XPAD) / (double)g->total :
+	    0;
+	outbuf_puts(ob, "<div class=\"flamebox\"><a class=\"skip\" "
+	    "href=\"#flame-end\">Skip the flame graph</a>\n");
+	if (g->compared)
+		svg_legend(ob, g);
+	/* Not a tab stop of its own: the graph's one is its root. */
+	outbuf_printf(ob, "<div class=\"flamescroll %s\" tabindex=\"-1\">"
+	    "<svg class=\"flame\" xmlns=\"http://www.w3.org/2000/svg\" "
+	    "tabindex=\"-1\" "
 	    "width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
-	    "data-style=\"%s\" role=\"img\" aria-label=\"flame graph\">\n"
-	    "<g id=\"frames\">\n", width, height, width, height, style);
-	for (i = 0; i < json_array_size(frames); i++) {
-		fr = json_array_get(frames, i);
-		dep = (int)json_integer_value(json_array_get(fr, 0));
-		x = json_integer_value(json_array_get(fr, 1));
-		w = json_integer_value(json_array_get(fr, 2));
-		func = (uint32_t)json_integer_value(json_array_get(fr, 3));
-		snprintf(key, sizeof key, "%u", func);
-		fn = json_object_get(funcs, key);
-		name = json_string_value(json_object_get(fn, "name"));
-		module = json_string_value(json_object_get(fn, "module"));
-		if (name == NULL || dep == 0)
-			name = "all";
-		if (module == NULL)
-			module = "";
-		if (dep >= 0 && dep <= depth)
-			path[dep] = func;
-		px = SVG_XPAD + x * scale;
-		pw = w * scale;
-		y = icicle ? dep * SVG_FRAME :
-		    height - (dep + 1) * SVG_FRAME;
-		outbuf_puts(ob, "<a");
-		if (dep > 0 && dep <= depth) {
-			snprintf(key, sizeof key, "%u", func);
-			vf.func = key;
-			if ((link = query_tmpl_fill(&tfunc, &vf)) == NULL)
-				goto done;
-			outbuf_puts(ob, " href=\"");
-			escape_xml(ob, link_base);
-			escape_xml(ob, link);
-			outbuf_putc(ob, '"');
-			free(link);
-			/* The push links: focus here, focus and merge f. */
-			for (k = 0; k < 3; k++) {
-				if (k == 0 && chart)
-					continue;
-				if (k == 0) {
-					plen = 0;
-					for (dd = 1; dd <= dep; dd++)
-						plen += sprintf(pathbuf + plen,
-						    "%s%u", dd > 1 ? "," : "",
-						    path[dd]);
-				}
-				if (asprintf(&item, "%s~%s-%s", *cur ? cur :
-				    "1", k == 0 ? "fs" : k == 1 ? "ff" : "mf",
-				    k == 0 ? pathbuf : key) == -1) {
-					item = NULL;
-					goto done;
-				}
-				vt.t = item;
-				if ((link = query_tmpl_fill(&tt, &vt)) == NULL)
-					goto done;
-				outbuf_printf(ob, " data-%s=\"", k == 0 ?
-				    "zoom" : k == 1 ? "focus" : "merge");
-				escape_xml(ob, link_base);
-				escape_xml(ob, link);
-				outbuf_putc(ob, '"');
-				free(link);
-				free(item);
-				item = NULL;
-			}
-		}
-		num = display_number(w);
-		pct = display_percent(w, total);
-		outbuf_puts(ob, "><title>");
-		if (*module != '\0') {
-			svg_capped(ob, module, SVG_MAX_NAME, "...");
-			outbuf_putc(ob, '`');
-		}
+	    "data-style=\"%s\" data-total=\"%lld\" data-unit=\"",
+	    icicle ? "down" : "up", g->width, height, g->width, height,
+	    g->style, (long long)g->total);
+	escape_xml(ob, g->countname);
+	outbuf_printf(ob, "\"%s role=\"tree\" aria-label=\"%s graph: %zu "
+	    "frames. Arrow keys move, Enter zooms, M opens the frame's "
+	    "menu\">", g->compared ? " data-compared=\"1\"" : "",
+	    strcmp(g->style, "chart") == 0 ? "Flame chart" : icicle ?
+	    "Icicle" : "Flame", g->n);
+	/* No white space between frames: each would be a DOM node. */
+	for (i = 0; i < g->n && !outbuf_failed(ob); i++) {
+		f = &g->v[i];
+		name = svg_name(g, f, &module);
+		px = SVG_XPAD + f->x * scale;
+		pw = f->w * scale;
+		y = icicle ? f->depth * SVG_FRAME :
+		    height - (f->depth + 1.0) * SVG_FRAME;
+		svg_frame_attrs(ob, g, f, module, &tfunc, &vf, link_base);
+		outbuf_puts(ob, "<title>");
 		svg_capped(ob, name, SVG_MAX_NAME, "...");
-		outbuf_printf(ob, " (%s, %s", num ? num : "?", pct ? pct : "?");
-		if (json_array_size(fr) > 4) {
-			x = json_integer_value(json_array_get(fr, 4));
-			outbuf_printf(ob, ", %s%lld", x > 0 ? "+" : "",
-			    (long long)x);
+		svg_figures(ob, g, f, NULL);
+		outbuf_puts(ob, "</title>");
+		svg_rect(ob, g, f, name, module, px, y, pw);
+		/* A label only where one fits: most frames are narrow. */
+		if (pw >= 3 * SVG_FONT * SVG_FONTW + 6) {
+			outbuf_printf(ob, "<text x=\"%.1f\" y=\"%.1f\">",
+			    px + 3, y + SVG_FRAME - 5);
+			svg_fitted(ob, name, pw);
+			outbuf_puts(ob, "</text>");
 		}
-		outbuf_puts(ob, ")</title>");
-		free(num);
-		free(pct);
-		outbuf_printf(ob, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
-		    "height=\"%d\" rx=\"2\" ry=\"2\"", px, y, pw,
-		    SVG_FRAME - 1);
-		if (json_array_size(fr) > 4)
-			svg_diff_color(ob, json_integer_value(json_array_get(fr,
-			    4)), maxdelta);
-		else
-			svg_color(ob, palette, name, module);
-		outbuf_printf(ob, "/><text x=\"%.1f\" y=\"%.1f\">", px + 3,
-		    y + SVG_FRAME - 5);
-		svg_fitted(ob, name, pw);
-		outbuf_puts(ob, "</text></a>\n");
+		outbuf_puts(ob, "</a>");
 	}
-	outbuf_puts(ob, "</g>\n</svg>\n");
+	outbuf_puts(ob, "</svg></div>\n<p id=\"flame-end\" class=\"hint\">"
+	    "Each frame links to its function's page. With scripts: hover "
+	    "a frame for its figures and menu, click to zoom (Esc resets), "
+	    "type in Highlight to find functions.</p></div>\n");
 	r = outbuf_failed(ob);
 done:
-	free(item);
-	free(path);
-	free(pathbuf);
 	query_tmpl_clear(&tfunc);
-	query_tmpl_clear(&tt);
 	return (r);
 }

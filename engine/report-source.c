@@ -100,16 +100,12 @@ static void	 source_file_table(struct display *,
 		    const struct source_result *, const struct columns *,
 		    const struct query *, size_t, uint32_t *);
 
+/* Its catalog row (common/catalog.c) is CATALOG_LIVE: the files change. */
 const struct report_entry report_source_entry = {
-	.name = "source",
-	.title = "Source lines",
-	.formats = "html|json|text",
 	.create = source_create,
 	.json = source_json,
 	.display = source_display,
 	.free = source_free,
-	/* The source files may change under the same query. */
-	.live = 1,
 };
 
 static void
@@ -209,11 +205,11 @@ source_create(const struct profile *dp, const struct query *q,
 	r->l = p->lines;
 	r->derived = p != dp;
 	r->hot = LINES_NONE;
-	json = strcmp(query_str(q, QUERY_FORMAT), "json") == 0;
+	json = q->format == FMT_JSON;
 	r->f = PROFILE_NONE;
 	/* Scripts may ask for every function's lines at once. */
 	if ((r->m = report_metric(p, q, e)) == -1 ||
-	    ((query_isset(q, QUERY_FUNC) || !json) &&
+	    ((*q->func != '\0' || !json) &&
 	    (r->f = report_func_find(p, q, e)) == PROFILE_NONE) ||
 	    report_rates_check(p, e) == -1)
 		goto fail;
@@ -373,7 +369,7 @@ source_json(const void *v, const struct query *q)
 	uint32_t			 f;
 
 	(void)q;
-	if ((j = report_new("source")) == NULL ||
+	if ((j = report_new(CMD_SOURCE)) == NULL ||
 	    report_metrics(j, p, r->m) == -1)
 		goto nomem;
 	if (r->derived && json_object_set_new(j, "whole", json_true()) == -1)
@@ -539,7 +535,7 @@ source_calls(struct display *d, struct display_block *t,
 	int64_t				 tv[PROFILE_MAX_METRICS];
 	uint32_t			 k, g, col, per;
 	size_t				 row;
-	char				*label, *text, *link, id[32];
+	char				*label, *text, *link;
 
 	memset(sv, 0, sizeof sv);
 	for (k = l->row_calls[i]; k < l->row_calls[i + 1]; k++) {
@@ -565,9 +561,8 @@ source_calls(struct display *d, struct display_block *t,
 		    "") == -1)
 			text = NULL;
 		free(label);
-		snprintf(id, sizeof id, "%u", g);
 		if ((link = report_source_link(q, r->p, g)) == NULL)
-			link = report_goto(q, "func", QUERY_FUNC, id, -1);
+			link = report_func_link(q, g);
 		display_cell(d, t, row, 0, "", NULL, 0);
 		if (text == NULL)
 			d->failed = 1;
@@ -678,7 +673,6 @@ source_display(const void *v, const struct report_notes *notes,
 	char				*label, *title, *link, frag[48];
 	char				 n1[DISPLAY_NUMBUF], n2[DISPLAY_NUMBUF];
 	char				 n3[DISPLAY_NUMBUF];
-	char				 id[32];
 	size_t				 k;
 	int				 m = r->m;
 	int64_t				 unlined;
@@ -711,12 +705,11 @@ source_display(const void *v, const struct report_notes *notes,
 		    "records.", n1);
 	}
 	links = display_links(d);
-	snprintf(id, sizeof id, "%u", r->f);
 	if (r->hot != LINES_NONE) {
 		frag[0] = '#';
 		report_source_anchor(l, r->f, r->hot, frag + 1,
 		    sizeof frag - 1);
-		link = report_link(q, -1);
+		link = query_format(q);
 		if (link != NULL && asprintf(&title, "%s%s", link, frag) != -1) {
 			if (l->row_addr != NULL)
 				snprintf(n1, sizeof n1, "the hottest address "
@@ -730,7 +723,7 @@ source_display(const void *v, const struct report_notes *notes,
 		}
 		free(link);
 	}
-	if ((link = report_goto(q, "func", QUERY_FUNC, id, -1)) != NULL) {
+	if ((link = report_func_link(q, r->f)) != NULL) {
 		display_link(d, links, "the function's callers and callees",
 		    link);
 		free(link);

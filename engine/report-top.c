@@ -89,13 +89,14 @@ top_create(const struct profile *p, const struct query *q,
 	t->from = from;
 	nall = p->nfuncs > 0 ? p->nfuncs - 1 : 0;
 	t->cmp = diff_init(&t->dd, p, q);
-	/* sort=delta and ratio: by the change of the total. */
+	/* sort=delta, dself and ratio: by the change. */
 	if (t->cmp && (q->sort == QUERY_SORT_DELTA ||
-	    q->sort == QUERY_SORT_RATIO)) {
+	    q->sort == QUERY_SORT_DSELF || q->sort == QUERY_SORT_RATIO)) {
 		if ((dkey = malloc(p->nfuncs * sizeof *dkey)) == NULL ||
 		    (byd = malloc((nall ? nall : 1) * sizeof *byd)) == NULL)
 			goto nomem;
-		diff_key(&t->dd, p, q->sort == QUERY_SORT_RATIO, 1, dkey);
+		diff_key(&t->dd, p, q->sort == QUERY_SORT_RATIO,
+		    q->sort != QUERY_SORT_DSELF, dkey);
 		for (f = 1; f < p->nfuncs; f++)
 			byd[f - 1] = f;
 		report_order(byd, nall, dkey, 1, NULL);

@@ -182,6 +182,7 @@ static int	tree_links_init(struct tree_links *, const struct query *,
 		    int);
 static void	tree_links_clear(struct tree_links *);
 static void	tree_row_more(struct display *, struct display_block *, size_t,
+		    const struct columns *, const int64_t *, const int64_t *,
 		    struct tree_links *, const char *, uint32_t, int64_t);
 static char	*tree_func_link(struct tree_links *, uint32_t);
 static char	*tree_source_link(struct tree_links *, uint32_t);
@@ -985,10 +986,13 @@ tree_toggle(struct tree_links *l, const struct query *q, const char *path,
 
 /*
  * The row after a partly shown node's children: "N more", linking to the
- * tree rooted at that node; ncols cells in all.
+ * tree rooted at that node (deepq.js expands it in place), with what
+ * they cost together (sv, tv: their self and total sums); ncols cells
+ * in all, the performance columns c from column 1.
  */
 static void
 tree_row_more(struct display *d, struct display_block *t, size_t ncols,
+    const struct columns *c, const int64_t *sv, const int64_t *tv,
     struct tree_links *l, const char *path, uint32_t depth, int64_t hidden)
 {
 	struct display_cell	*cell;
@@ -999,12 +1003,43 @@ tree_row_more(struct display *d, struct display_block *t, size_t ncols,
 	snprintf(more, sizeof more, "%lld more", (long long)hidden);
 	link = tree_root_link(l, path);
 	cell = display_cell(d, t, r, 0, more, link,
-	    DISPLAY_TREE | DISPLAY_LEAF | DISPLAY_DIM);
+	    DISPLAY_TREE | DISPLAY_LEAF | DISPLAY_DIM | DISPLAY_MORE);
 	free(link);
 	if (cell != NULL)
 		cell->indent = depth + 1;
-	for (k = 1; k < ncols; k++)
+	columns_row(d, t, r, 1, c, sv, tv);
+	for (k = 1 + columns_count(c); k < ncols; k++)
 		display_cell(d, t, r, k, "", NULL, DISPLAY_NUM);
+}
+
+/*
+ * The self and total sums of node i's children the walk did not show:
+ * all its children's, less the shown ones'.
+ */
+static void
+tree_hidden_sums(const struct profile *p, const struct tree_walk *w,
+    uint32_t i, int64_t *sv, int64_t *tv)
+{
+	uint32_t	 n = w->nodes[i], ch, k, j;
+	uint32_t	 nm = p->nmetrics < PROFILE_MAX_METRICS ? p->nmetrics :
+			    PROFILE_MAX_METRICS;
+
+	for (k = 0; k < nm; k++)
+		sv[k] = tv[k] = 0;
+	for (ch = p->node_first_child[n]; ch != PROFILE_NONE;
+	    ch = p->node_next_sibling[ch]) {
+		for (k = 0; k < nm; k++) {
+			sv[k] += p->metrics[k].self[ch];
+			tv[k] += p->metrics[k].total[ch];
+		}
+	}
+	for (j = w->first[i]; j < w->first[i + 1]; j++) {
+		ch = w->nodes[w->order[j]];
+		for (k = 0; k < nm; k++) {
+			sv[k] -= p->metrics[k].self[ch];
+			tv[k] -= p->metrics[k].total[ch];
+		}
+	}
 }
 
 /* f in decimal at the end of buf[16]: where it starts. */
@@ -1102,8 +1137,9 @@ tree_links_clear(struct tree_links *l)
 }
 
 /*
- * A node's toggle (close it, or open what is hidden) and its "root here"
- * link. The start node (depth 0) is always open and has neither.
+ * A node's toggle (close it, or open what is hidden) and its menu, the
+ * tree rooted at it, whose page lists the transforms first. The start
+ * node (depth 0) is always open and has neither.
  */
 static void
 tree_row_toggles(struct display *d, struct display_cell *cell,
@@ -1120,10 +1156,9 @@ tree_row_toggles(struct display *d, struct display_cell *cell,
 		cell->toggle = display_take(d, tree_toggle(l, q, path, 0));
 	else if (hidden > 0)
 		cell->toggle = display_take(d, tree_toggle(l, q, path, 1));
-	if (nkids > 0 || hidden > 0) {
-		link = tree_root_link(l, path);
-		display_aux_take(d, cell, "root here", link);
-	}
+	/* Every row but the start: its menu (render-html.c). */
+	link = tree_root_link(l, path);
+	display_aux_take(d, cell, "root here, transforms", link);
 }
 
 /*
@@ -1205,8 +1240,9 @@ tree_display(const void *v, const struct report_notes *notes,
 		hidden = wp->hidden[i];
 		path = wp->paths[i];
 		if (depths[sp] & TREE_MORE) {
+			tree_hidden_sums(p, wp, i, sv, tv);
 			tree_row_more(d, t, ncols + (cmp ? DIFF_COLUMNS : 0),
-			    &links, path, depth, hidden);
+			    &c, sv, tv, &links, path, depth, hidden);
 			continue;
 		}
 		r = display_row(d, t);

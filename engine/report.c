@@ -416,13 +416,6 @@ report_origin(const struct profile *p, const struct report_context *ctx)
 	return (ctx != NULL && ctx->origin != NULL ? ctx->origin : p);
 }
 
-/* The keys a link to cmd=source drops: the page shows the whole profile. */
-static const enum query_key report_source_drop[] = { QUERY_BASE, QUERY_T,
-    QUERY_FOCUS, QUERY_IGNORE, QUERY_HIDE, QUERY_SHOW, QUERY_MIN_TICKS,
-    QUERY_MIN_WORDS, QUERY_EXCLUDE };
-#define REPORT_SOURCE_DROP \
-	(sizeof report_source_drop / sizeof report_source_drop[0])
-
 /* Has function f rows in l (lines.h)? */
 int
 report_has_lines(const struct profile_lines *l, uint32_t f)
@@ -452,17 +445,33 @@ report_source_anchor(const struct profile_lines *l, uint32_t f,
 }
 
 /*
+ * The view of q that links to a function's source page (cmd=source),
+ * func= for the caller to set: the page shows the profile as loaded,
+ * so the keys that change the tree (t=, base=, the filters) go.
+ */
+void
+report_source_view(struct query *v, const struct query *q)
+{
+	int	 k;
+
+	report_view(v, q, CMD_SOURCE);
+	for (k = 0; k < QUERY_NKEYS; k++) {
+		if (query_keyinfo(k)->flags & QUERY_KEY_TREE)
+			query_key_reset(v, k);
+	}
+}
+
+/*
  * The link to function f's source page (cmd=source) at its hottest line
  * in the page's metric, or NULL when the profile loaded (origin) has no
- * lines for f. The transforms and base= are not carried.
+ * lines for f.
  */
 char *
 report_source_link(const struct query *q, const struct profile *origin,
     uint32_t f)
 {
 	const struct profile_lines	*l = origin->lines;
-	struct query_edit		 ed[REPORT_EDITS + 16];
-	size_t				 n, i;
+	struct query			 v;
 	char				 id[32], frag[48], *s, *t;
 	int				 m;
 	uint32_t			 hot;
@@ -470,18 +479,12 @@ report_source_link(const struct query *q, const struct profile *origin,
 	if (!report_has_lines(l, f))
 		return (NULL);
 	snprintf(id, sizeof id, "%u", f);
-	n = report_goto_edits(ed, "source");
-	for (i = 0; i < REPORT_SOURCE_DROP; i++) {
-		ed[n].key = report_source_drop[i];
-		ed[n++].value = NULL;
-	}
-	ed[n].key = QUERY_FUNC;
-	ed[n++].value = id;
-	if ((s = query_format_edit(q, ed, n)) == NULL)
+	report_source_view(&v, q);
+	v.func = id;
+	if ((s = query_format(&v)) == NULL)
 		return (NULL);
 	/* The page opens at the line where the cost is. */
-	if ((m = profile_metric_find(origin, query_str(q, QUERY_METRIC))) ==
-	    -1)
+	if ((m = profile_metric_find(origin, q->metric)) == -1)
 		m = 0;
 	if ((hot = lines_hottest(l, f, (uint32_t)m)) == LINES_NONE)
 		return (s);
@@ -490,24 +493,6 @@ report_source_link(const struct query *q, const struct profile *origin,
 		t = NULL;
 	free(s);
 	return (t);
-}
-
-/*
- * A template of report_source_link's links, func= filled in per link
- * (query.h): -1 if out of memory; query_tmpl_clear() frees it.
- */
-int
-report_source_tmpl(struct query_tmpl *t, const struct query *q)
-{
-	struct query_edit	 ed[REPORT_EDITS + 16];
-	size_t			 n, i;
-
-	n = report_goto_edits(ed, "source");
-	for (i = 0; i < REPORT_SOURCE_DROP; i++) {
-		ed[n].key = report_source_drop[i];
-		ed[n++].value = NULL;
-	}
-	return (query_tmpl_init(t, q, ed, n, QUERY_FUNC, 1));
 }
 
 /*

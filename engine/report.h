@@ -29,9 +29,9 @@
  *	display(result)	a struct display for the HTML and text pages;
  *	free(result).
  *
- * A flame graph is drawn from its JSON, by format=svg and inline in
- * its HTML page (render-svg.c): its entry sets page_json, and its page
- * gets the JSON beside the display.
+ * A flame graph is drawn from its result (flame.h), by format=svg and
+ * inline in its HTML page (render-svg.c): its display carries the
+ * frames (display_flame).
  *
  * Both are made from the one result, so the JSON and the pages cannot
  * disagree. What every answer carries beside its report (the base
@@ -155,8 +155,6 @@ struct report_entry {
 	struct display	*(*display)(const void *,
 			    const struct report_notes *, const struct query *);
 	void		 (*free)(void *);
-	int		 page_json;	/* its page draws from its JSON
-					   too (the flame graph inline) */
 	/*
 	 * An export's own format (CATALOG_EXPORT in the catalog, which
 	 * has no renderer): the report writes the answer's body itself, its

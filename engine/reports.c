@@ -59,6 +59,7 @@ extern const struct report_entry report_flame_entry;
 extern const struct report_entry report_search_entry;
 extern const struct report_entry report_timeline_entry;
 extern const struct report_entry report_heatmap_entry;
+extern const struct report_entry report_source_entry;
 extern const struct report_entry report_series_entry;
 
 /*
@@ -86,6 +87,7 @@ static const struct report_entry *const report_table[CMD_N] = {
 	[CMD_SEARCH] = &report_search_entry,
 	[CMD_TIMELINE] = &report_timeline_entry,
 	[CMD_HEATMAP] = &report_heatmap_entry,
+	[CMD_SOURCE] = &report_source_entry,
 	[CMD_SERIES] = &report_series_entry,
 };
 
@@ -235,7 +237,7 @@ reports_notes_display(struct display *d, const struct report_notes *n,
     const struct query *q)
 {
 	/* cmd=source shows the profile as loaded: nothing to transform. */
-	if (strcmp(query_str(q, QUERY_CMD), "source") != 0)
+	if (q->cmd != CMD_SOURCE)
 		transform_display(d, n->profile, q, n->transforms);
 	if (n->estimated)
 		funcgraph_note(d);

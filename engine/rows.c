@@ -27,6 +27,7 @@
 #include "columns.h"
 #include "diff.h"
 #include "display.h"
+#include "outbuf.h"
 #include "profile.h"
 #include "query.h"
 #include "report.h"
@@ -147,6 +148,52 @@ row_subject(const struct profile *p, const struct aggregate_rows *r,
 			    json_integer(site.line));
 	}
 	return (o);
+}
+
+#define ROWS_VIA	3	/* callers named on a site's row */
+
+/*
+ * A call site with no static site of its own (the call node of function
+ * f at node n): its name, its source line where the profile knows it,
+ * and the callers it is reached through, by name (the nearest
+ * ROWS_VIA): "app`apply (eval.c:line 42), via main > eval" (with
+ * U+203A for '>'). NULL if out of memory.
+ */
+static char *
+rows_site_label(const struct profile *p, const char *label, uint32_t f,
+    uint32_t n)
+{
+	struct outbuf	 ob;
+	const char	*v[ROWS_VIA];
+	uint32_t	 m, k = 0, more = 0;
+	size_t		 len;
+
+	outbuf_init(&ob);
+	outbuf_puts(&ob, label ? label : profile_func_name(p, f));
+	if (p->func_line[f] != 0) {
+		outbuf_puts(&ob, " (");
+		if (p->func_file[f] != 0)
+			outbuf_printf(&ob, "%s:", profile_string(p,
+			    p->func_file[f]));
+		outbuf_printf(&ob, "line %u)", p->func_line[f]);
+	}
+	for (m = n < p->nnodes ? p->node_parent[n] : PROFILE_ROOT;
+	    m != PROFILE_ROOT && m != PROFILE_NONE; m = p->node_parent[m]) {
+		if (k == ROWS_VIA) {
+			more = 1;
+			break;
+		}
+		v[k++] = profile_func_name(p, p->node_func[m]);
+	}
+	if (k > 0)
+		outbuf_puts(&ob, more ? ", via \xe2\x80\xa6 \xe2\x80\xba " :
+		    ", via ");
+	while (k > 0) {
+		outbuf_puts(&ob, v[--k]);
+		if (k > 0)
+			outbuf_puts(&ob, " \xe2\x80\xba ");
+	}
+	return (outbuf_take(&ob, &len));
 }
 
 /*
@@ -330,9 +377,9 @@ rows_subject_cell(struct display *d, struct display_block *t, size_t r,
 			if (asprintf(&str, "%s (%s)", label ? label : "",
 			    site.label ? site.label : "") == -1)
 				str = NULL;
-		} else if (asprintf(&str, "%s [%s]", label ? label : "",
-		    path ? path : "") == -1)
-			str = NULL;
+		} else
+			str = rows_site_label(p, label, f, s->callee ? n :
+			    p->node_parent[n]);
 		free(label);
 		free(path);
 		cell = display_cell(d, t, r, 0, str ? str :

@@ -50,6 +50,14 @@
  * is iterative: deep trees never deepen the C stack.
  */
 
+/*
+ * An inversion is made whole when its stacks' frames, summed, are at
+ * most this many (the output has at most as many nodes), or for an
+ * export, which must be whole (the query's budget then bounds it);
+ * else it is bounded for a page (transform-invert.c).
+ */
+#define INVERT_EXACT	(1u << 22)
+
 #define F_KEEP	0x1
 #define F_IN	0x2
 #define F_LIVE	0x4
@@ -72,12 +80,14 @@ struct tf {
 };
 
 static struct profile *transform_apply_one(const struct profile *,
-		    const struct transform *, int, struct cost *, int *,
-		    char **);
+		    const struct transform_stack *, size_t, struct cost *,
+		    int *, char **);
 static int	tf_check(struct tf *);
 static void	tf_flags(struct tf *);
 static int	tf_nodes(struct tf *);
 static int	tf_invert(struct tf *);
+static int	tf_invert_any(struct tf *, const struct transform_stack *,
+		    size_t);
 static int	tf_values(struct tf *);
 static int	tf_samples(struct tf *);
 static int	tf_times(struct tf *);
@@ -415,6 +425,47 @@ tf_invert(struct tf *x)
 	return (0);
 }
 
+/* Invert, whole or bounded (INVERT_EXACT). */
+static int
+tf_invert_any(struct tf *x, const struct transform_stack *s, size_t i)
+{
+	const struct profile	*p = x->p;
+	struct transform_want	*w;
+	uint32_t		*sites, nsites = 0, n, k;
+	uint64_t		 steps = 0;
+	int			 site, r;
+
+	if (tf_charge(x, p->nnodes) == -1)
+		return (-1);
+	if ((sites = malloc(p->nnodes * sizeof *sites)) == NULL)
+		return (tf_error(x, 500, "out of memory"));
+	for (n = 1; n < p->nnodes; n++) {
+		if (!(x->flag[n] & F_KEEP))
+			continue;
+		site = p->node_first_child[n] == PROFILE_NONE;
+		for (k = 0; k < p->nmetrics && !site; k++)
+			site = p->metrics[k].self[n] != 0;
+		if (!site)
+			continue;
+		sites[nsites++] = n;
+		steps += p->node_depth[n];
+	}
+	if (s->exact || (steps <= INVERT_EXACT && s->bound == 0)) {
+		free(sites);
+		profile_builder_set_max_nodes(x->b, steps + 2 >
+		    PROFILE_MAX_NODES ? PROFILE_MAX_NODES :
+		    (uint32_t)steps + 2);
+		return (tf_invert(x));
+	}
+	profile_builder_set_max_nodes(x->b, PROFILE_MAX_NODES);
+	w = transform_want_at(s, i);
+	r = transform_invert_bounded(p, sites, nsites, w, s->bound, x->b,
+	    x->out, x->cost, &x->status, &x->cause);
+	transform_want_free(w);
+	free(sites);
+	return (r);
+}
+
 /* Add each kept self value to its node's output node. */
 static int
 tf_values(struct tf *x)
@@ -491,18 +542,18 @@ tf_times(struct tf *x)
 
 /*
  * Apply one transform: a new read-only profile, or NULL with *status and
- * *cause. Node visits are charged to cost (NULL: no limit). times: the
- * timeline goes through too.
+ * *cause. Node visits are charged to cost (NULL: no limit). With
+ * s->times the timeline goes through too.
  */
 static struct profile *
-transform_apply_one(const struct profile *p, const struct transform *t,
-    int times, struct cost *cost, int *status, char **cause)
+transform_apply_one(const struct profile *p, const struct transform_stack *s,
+    size_t i, struct cost *cost, int *status, char **cause)
 {
+	const struct transform	*t = &s->v[i];
 	struct tf		 x;
 	struct profile		*out = NULL;
 	const char		*name, *mod, *file;
 	uint32_t		 f, g, k;
-	uint64_t		 limit;
 
 	memset(&x, 0, sizeof x);
 	x.p = p;
@@ -520,15 +571,10 @@ transform_apply_one(const struct profile *p, const struct transform *t,
 
 	/*
 	 * Every input node maps to at most one output node, except when
-	 * inverting, where the output can hold a node per frame of every
-	 * stack: bound it.
+	 * inverting, which sets its own bound (tf_invert_any).
 	 */
-	limit = t->kind == TRANSFORM_INVERT ? (uint64_t)p->nnodes * 4 + 1024 :
-	    (uint64_t)p->nnodes + 2;
-	if (limit < (1u << 20) && t->kind == TRANSFORM_INVERT)
-		limit = 1u << 20;
-	profile_builder_set_max_nodes(x.b, limit > PROFILE_MAX_NODES ?
-	    PROFILE_MAX_NODES : (uint32_t)limit);
+	profile_builder_set_max_nodes(x.b, (uint64_t)p->nnodes + 2 >
+	    PROFILE_MAX_NODES ? PROFILE_MAX_NODES : p->nnodes + 2);
 
 	/* Same metrics, same functions with the same ids. */
 	for (k = 0; k < p->nmetrics; k++) {
@@ -564,9 +610,9 @@ transform_apply_one(const struct profile *p, const struct transform *t,
 	}
 
 	tf_flags(&x);
-	if ((t->kind == TRANSFORM_INVERT ? tf_invert(&x) : tf_nodes(&x)) ==
-	    -1 || tf_values(&x) == -1 || tf_samples(&x) == -1 ||
-	    (times && tf_times(&x) == -1))
+	if ((t->kind == TRANSFORM_INVERT ? tf_invert_any(&x, s, i) :
+	    tf_nodes(&x)) == -1 || tf_values(&x) == -1 ||
+	    tf_samples(&x) == -1 || (s->times && tf_times(&x) == -1))
 		goto fail;
 	if ((out = profile_builder_finish(x.b, &x.cause)) == NULL) {
 		x.b = NULL;
@@ -604,8 +650,8 @@ transform_apply(const struct profile *p, const struct transform_stack *s,
 	size_t		 i;
 
 	for (i = 0; i < s->n; i++) {
-		next = transform_apply_one(cur ? cur : p, &s->v[i], s->times,
-		    cost, status, cause);
+		next = transform_apply_one(cur ? cur : p, s, i, cost, status,
+		    cause);
 		profile_free(cur);
 		if ((cur = next) == NULL)
 			return (NULL);

@@ -182,6 +182,29 @@ transform_display_action(struct display *d, struct display_block *b,
 	free(item);
 }
 
+/*
+ * "Invert from here": the subtree at path focused, then inverted (which
+ * functions it spends in, and their callers up to it), from its root.
+ */
+static void
+transform_display_invert(struct display *d, struct display_block *b,
+    const struct query *q, const char *path)
+{
+	struct query	 v = *q;
+	char		*tv, *link;
+
+	if (asprintf(&tv, "%s~fs-%s~inv", *q->t ? q->t : "1", path) == -1)
+		return;
+	v.t = tv;
+	query_key_reset(&v, QUERY_PATH);
+	query_key_reset(&v, QUERY_OPEN);
+	query_key_reset(&v, QUERY_CLOSE);
+	if ((link = query_format(&v)) != NULL)
+		display_link(d, b, "invert from here", link);
+	free(link);
+	free(tv);
+}
+
 /* Links that push a transform on the node of path= or the function of func=. */
 static void
 transform_display_actions(struct display *d, const struct profile *p,
@@ -190,6 +213,7 @@ transform_display_actions(struct display *d, const struct profile *p,
 	struct display_block	*b;
 	uint32_t		 node = PROFILE_NONE, f = PROFILE_NONE;
 	char			*path;
+	size_t			 first = d->nblocks;
 
 	if (q->npath > 0 &&
 	    (node = profile_node_path(p, q->path, q->npath)) != PROFILE_NONE)
@@ -208,6 +232,7 @@ transform_display_actions(struct display *d, const struct profile *p,
 		    "mcn-%s", path);
 		transform_display_action(d, b, p, q, "merge its subtree",
 		    "ms-%s", path);
+		transform_display_invert(d, b, q, path);
 		free(path);
 	}
 	transform_display_action(d, b, p, q, "focus on function", "ff-%u", f);
@@ -221,6 +246,9 @@ transform_display_actions(struct display *d, const struct profile *p,
 	if (*profile_func_module(p, f) != '\0')
 		transform_display_action(d, b, p, q, "collapse module",
 		    "cm-%u", f);
+	/* Above the tree's rows: no scrolling past them to reach these. */
+	if (q->cmd == CMD_TREE)
+		display_hoist(d, first);
 }
 
 /*

@@ -351,6 +351,10 @@ transform_parse(const struct query *q, int *status, char **cause)
 			s->n--;
 			goto fail;
 		}
+		/* An inversion may need to know what the answer shows. */
+		if (t->kind == TRANSFORM_INVERT && s->want == NULL &&
+		    (s->want = transform_want_create(q)) == NULL)
+			goto nomem;
 	}
 	return (s);
 nomem:
@@ -371,6 +375,7 @@ transform_stack_free(struct transform_stack *s)
 		return;
 	for (i = 0; i < s->n; i++)
 		transform_clear(&s->v[i]);
+	transform_want_free(s->want);
 	free(s->v);
 	free(s);
 }

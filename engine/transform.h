@@ -56,6 +56,8 @@ struct display;
 struct cost;
 struct pattern;
 struct profile;
+struct profile_builder;
+struct transform_want;
 
 enum transform_kind {
 	TRANSFORM_FOCUS_SUBTREE,	/* fs-PATH */
@@ -102,6 +104,9 @@ struct transform_stack {
 	struct transform	*v;
 	size_t			 n;
 	size_t			 nfilters;	/* v[0..nfilters) are filters */
+	struct transform_want	*want;		/* the answer's paths */
+	int			 exact;		/* no bounded inversion */
+	uint32_t		 bound;		/* tests: bounded, this many nodes */
 	int			 times;		/* carry the timeline through
 						   (a report draws time) */
 };
@@ -132,6 +137,19 @@ json_t		*transform_json(const struct profile *,
 struct profile	*transform_apply(const struct profile *,
 		    const struct transform_stack *, struct cost *, int *,
 		    char **);
+
+/*
+ * transform-invert.c: the inversion of a profile too large to invert
+ * whole, bounded for a page, and the paths the answer will look at.
+ */
+int		 transform_invert_bounded(const struct profile *,
+		    const uint32_t *, uint32_t, const struct transform_want *,
+		    uint32_t, struct profile_builder *, uint32_t *, struct cost *, int *,
+		    char **);
+struct transform_want *transform_want_create(const struct query *);
+struct transform_want *transform_want_at(const struct transform_stack *,
+		    size_t);
+void		 transform_want_free(struct transform_want *);
 
 /* transform-path.c: a call node path carried through one transform. */
 int		 transform_path_map(const struct profile *,

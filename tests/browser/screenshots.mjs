@@ -40,8 +40,13 @@ try {
 		if (o.dark)
 			await page.emulateMedia({ colorScheme: "dark" });
 		await page.goto(new URL(q, base).href);
-		if (name === "flame")
-			await page.locator("svg.flame a[href]").nth(3).hover();
+		if (name === "flame") {
+			await page.waitForSelector("svg.flame[data-ready]");
+			await page.locator("svg.flame a[href]").nth(3)
+			    .locator("rect").hover();
+			await page.waitForSelector(".flamecard",
+			    { state: "visible" });
+		}
 		await page.screenshot({ path: path.join(outdir, `${name}.png`),
 		    fullPage: o.width !== undefined });
 		await page.close();

@@ -7,8 +7,8 @@
 . "${top_srcdir:-$(cd "${0%/*}/../.." && pwd)}/tests/lib.sh"
 
 names="any bpftrace decompress escape-html escape-json fastcgi folded ghc-json
-    ghc-prof mercury pattern perf pgcl proto query trace v8 chrome gecko speedscope
-    pprof callgrind gprof json-stream selector view"
+    ghc-prof mercury pattern pgcl proto query trace transform v8 chrome gecko
+    speedscope pprof callgrind gprof perf json-stream selector view"
 
 for name in $names; do
 	bin=$top_builddir/tests/fuzz/replay-$name

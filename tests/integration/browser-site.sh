@@ -49,7 +49,7 @@ export CHROMIUM
 # named by the front end.
 site() {
 	mkdir -p "$3"
-	HOME=$tmp timeout 300 node "$script" "$2" "$3" >"$tmp/site.tap" \
+	HOME=$tmp timeout -k 10 300 node "$script" "$2" "$3" >"$tmp/site.tap" \
 	    2>&1 || :
 	grep -q '^ok' "$tmp/site.tap" || not_ok "$1: the browser test ran"
 	while IFS= read -r line; do
@@ -74,8 +74,8 @@ rdv_stop
 # lighttpd.
 mkdir -p "$tmp/www/static"
 cp "$top_srcdir"/www/deepq.css "$top_srcdir"/www/deepq.js \
-    "$top_srcdir"/www/deepq-timeline.js "$top_srcdir"/www/favicon.svg \
-    "$tmp/www/static/"
+    "$top_srcdir"/www/flame.js "$top_srcdir"/www/deepq-timeline.js \
+    "$top_srcdir"/www/favicon.svg "$tmp/www/static/"
 rdv_conf static_url=/static/ index_entries=100
 rdv_httpd
 site cgi "$url" "$out/cgi"

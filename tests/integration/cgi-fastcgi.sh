@@ -132,6 +132,29 @@ same() {
 f=firefox.folded
 same 200 "file=$f"
 check "the first request started one deepq-server" rdv_one
+
+# gzip: curl --compressed gets the page compressed through the CGI and
+# FastCGI alike (Content-Encoding, Vary), the same bytes once decoded;
+# the size ratio is reported.
+for u in "$cgiurl" "$fcgiurl"; do
+	w=${u##*/cgi-bin/*}
+	w=${w:+FastCGI}
+	w=${w:-CGI}
+	curl -s -o "$tmp/plain" "$u?file=$f&cmd=tree"
+	curl -s --compressed -D "$tmp/gz.h" -o "$tmp/gz" \
+	    -w '%{size_download}' "$u?file=$f&cmd=tree" >"$tmp/gz.n"
+	zb=$(cat "$tmp/gz.n")
+	pb=$(wc -c <"$tmp/plain")
+	ratio=$(awk -v p="$pb" -v z="$zb" 'BEGIN { printf "%.1f", p / z }')
+	check "$w: gzip when accepted ($pb bytes as $zb, ratio $ratio)" \
+	    grep -qi '^content-encoding: gzip' "$tmp/gz.h"
+	check "$w:   Vary: Accept-Encoding" grep -qi '^vary: accept-encoding' \
+	    "$tmp/gz.h"
+	check "$w:   the same page decoded" cmp -s "$tmp/plain" "$tmp/gz"
+	curl -s -D "$tmp/id.h" -o /dev/null "$u?file=$f&cmd=tree"
+	check "$w:   none without Accept-Encoding" sh -c \
+	    "! grep -qi '^content-encoding' '$tmp/id.h'"
+done
 spid=$(rdv_pids)
 zombies() {
 	for _s in /proc/[0-9]*/status; do

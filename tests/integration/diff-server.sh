@@ -96,7 +96,8 @@ key=$(rdv_key "$tmp/outside/secret.folded")
     not_ok "a file outside the root was loaded"
 
 # The LRU: five different bases, then the first again; each comparison's
-# base total is the sum of that file's counts.
+# base total (base_raw: comparisons are normalised by default) is the sum
+# of that file's counts.
 sum() { awk '{ s += $NF } END { printf "%d\n", s }' "$1"; }
 for i in 1 2 3 4 5; do
 	{ cat "$data/diff-old.folded"; echo "lru;f$i $((i * 7))"; } \
@@ -105,7 +106,7 @@ done
 for i in 1 2 3 4 5 1 5 3; do
 	want=$(sum "$root/base$i.folded")
 	st=$(rdv_get "file=diff-new.folded&base=base$i.folded&cmd=menu&format=json")
-	got=$(jq -r .comparison.base "$tmp/body" 2>/dev/null)
+	got=$(jq -r .comparison.base_raw "$tmp/body" 2>/dev/null)
 	[ "$st" = 200 ] && [ "$got" = "$want" ] &&
 	    ok "base$i.folded: base total $got" ||
 	    not_ok "base$i.folded: status $st, base total $got, want $want"
@@ -115,7 +116,7 @@ done
 echo "lru;changed 1000" >>"$root/base1.folded"
 want=$(sum "$root/base1.folded")
 st=$(rdv_get "file=diff-new.folded&base=base1.folded&cmd=menu&format=json")
-got=$(jq -r .comparison.base "$tmp/body" 2>/dev/null)
+got=$(jq -r .comparison.base_raw "$tmp/body" 2>/dev/null)
 [ "$st" = 200 ] && [ "$got" = "$want" ] &&
     ok "a changed base is read again ($got)" ||
     not_ok "a changed base: status $st, base total $got, want $want"

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Comparisons (base=): exact deltas on two real runs from the corpus,
-# computed again here with awk from the folded files; an exact expected
+# computed again here with awk from the folded files (raw totals,
+# normalize=0: comparisons are normalised by default); an exact expected
 # page on a small hand-made pair; base= confinement; and the regression
 # gate example of deepq(1) and the README, run as documented.
 . "${0%/*}/../lib.sh"
@@ -19,7 +20,7 @@ q() { "$DEEPQ" query --local "$@"; }
 sum() { awk '{ s += $NF } END { printf "%d\n", s }' "$1"; }
 a=$(sum "$dir/workload-dwarf.folded")
 b=$(sum "$dir/workload-fp.folded")
-q "$dir/workload-dwarf.folded" 'base=workload-fp.folded&cmd=menu&format=json' \
+q "$dir/workload-dwarf.folded" 'base=workload-fp.folded&normalize=0&cmd=menu&format=json' \
     >"$tmp/menu.json"
 got=$(jq -r '.comparison | "\(.value) \(.base) \(.delta)"' "$tmp/menu.json")
 [ "$got" = "$a $b $((a - b))" ] && ok "corpus pair: totals $a vs $b" ||
@@ -38,7 +39,7 @@ join -t '	' -a 1 -a 2 -e 0 -o 0,1.2,2.2 "$tmp/a.self" "$tmp/b.self" |
     awk -F '\t' '$2 - $3 != 0 { printf "%s\t%d\n", $1, $2 - $3 }' |
     sort >"$tmp/want.delta"
 q "$dir/workload-dwarf.folded" \
-    'base=workload-fp.folded&cmd=top&limit=100000&format=json' |
+    'base=workload-fp.folded&normalize=0&cmd=top&limit=100000&format=json' |
     jq -r '.rows[] | select(.diff.self.delta != 0) |
     "\(.name)\t\(.diff.self.delta)"' | sort >"$tmp/got.delta"
 if cmp -s "$tmp/want.delta" "$tmp/got.delta" && [ -s "$tmp/want.delta" ]; then
@@ -77,14 +78,14 @@ grep -q 'fill="rgb(255,' "$tmp/flame.svg" &&
     ok "flame SVG: red and blue frames" || not_ok "flame SVG: red and blue frames"
 
 # A hand-made pair, exactly.
-q "$dir/diff-new.folded" 'base=diff-old.folded&cmd=top&sort=delta&format=json' |
+q "$dir/diff-new.folded" 'base=diff-old.folded&normalize=0&cmd=top&sort=delta&format=json' |
     jq -c '[.rows[] | [.name, .diff.total.value, .diff.total.base,
     .diff.total.delta, .diff.self.delta]]' >"$tmp/small"
 want='[["main",70,40,30,5],["eval",48,20,28,0],["add",40,20,20,20],["mul",8,0,8,8],["parse",17,15,2,0],["lex",12,10,2,2],["gc",0,5,-5,-5]]'
 [ "$(cat "$tmp/small")" = "$want" ] && ok "small pair: top by delta" ||
     not_ok "small pair: got $(cat "$tmp/small")"
 # Call nodes match by path: main;eval;add grew by 20.
-got=$(q "$dir/diff-new.folded" 'base=diff-old.folded&cmd=tree&depth=5&format=json' |
+got=$(q "$dir/diff-new.folded" 'base=diff-old.folded&normalize=0&cmd=tree&depth=5&format=json' |
     jq -c '[.. | objects | select(.name? == "add") | .diff.total.delta]')
 [ "$got" = '[20]' ] && ok "small pair: tree node by path" ||
     not_ok "small pair: tree node by path: $got"
@@ -105,7 +106,7 @@ commas() {
 na=$(under "$dir/workload-dwarf.folded" 'workload;ackermann')
 nb=$(under "$dir/workload-fp.folded" 'workload;ackermann')
 want="$(echo "$nb" | commas) $(echo "$((na - nb)) 1" | commas)"
-got=$(q "$dir/workload-dwarf.folded" 'base=workload-fp.folded&cmd=tree&format=text' |
+got=$(q "$dir/workload-dwarf.folded" 'base=workload-fp.folded&normalize=0&cmd=tree&format=text' |
     awk '/^    ackermann / { print $6, $7; exit }')
 [ "$got" = "$want" ] && ok "tree text: ackermann base and delta $want" ||
     not_ok "tree text: ackermann: got '$got', want '$want'"
@@ -143,7 +144,7 @@ for fn in main quicksort word_workload count_word gen_expr; do
 	    "$tmp/b.rows" | awk -F '\t' '{ printf "%s\t%d\t%d\t%d\n", $1, $4,
 	    $2 - $4, $3 - $5 }' | sort >"$tmp/want.rows"
 	q "$dir/workload-dwarf.folded" \
-	    "base=workload-fp.folded&cmd=func&func=$fn&limit=100000&format=json" |
+	    "base=workload-fp.folded&normalize=0&cmd=func&func=$fn&limit=100000&format=json" |
 	    jq -r '(.function | "function:\(.name)\t\(.diff.total.base)\t\(.diff.total.delta)\t\(.diff.self.delta)"),
 	    (.callers[] | "caller:\(.name)\t\(.diff.total.base)\t\(.diff.total.delta)\t\(.diff.self.delta)"),
 	    (.callees[] | "callee:\(.name)\t\(.diff.total.base)\t\(.diff.total.delta)\t\(.diff.self.delta)")' |
@@ -177,7 +178,7 @@ got=$(q "$dir/workload-dwarf.folded" \
 cp "$corpus/v8/many-functions.cpuprofile" \
     "$corpus/v8/many-functions-100us.cpuprofile" "$dir/"
 q "$dir/many-functions-100us.cpuprofile" \
-    'base=many-functions.cpuprofile&cmd=modules&sort=delta&limit=100000&format=json' \
+    'base=many-functions.cpuprofile&normalize=0&cmd=modules&sort=delta&limit=100000&format=json' \
     >"$tmp/modules.json"
 got=$(jq -r '[([.rows[].diff.self.value] | add), ([.rows[].diff.self.base] | add),
     ([.rows[].diff.self.delta] | add)] == [.comparison.value, .comparison.base,
@@ -203,7 +204,7 @@ for fn in quicksort parse_expr; do
 	    "base=workload-dwarf.folded&cmd=func&func=$fn&format=json" |
 	    jq .function.clique)
 	got=$(q "$dir/workload-fp.folded" \
-	    "base=workload-dwarf.folded&cmd=clique&clique=$idm&limit=1000&format=json" |
+	    "base=workload-dwarf.folded&normalize=0&cmd=clique&clique=$idm&limit=1000&format=json" |
 	    jq -c '[.clique.diff.total.base, ([.members[] | [.name,
 	    .diff.total.base]] | sort)]')
 	[ -n "$want" ] && [ "$want" = "$got" ] &&
@@ -258,6 +259,16 @@ check "gate: a function new since the base is said to be new, no inf%" \
 "$DEEPQ" query --local --fail-on-growth 10 diff-old.folded \
     'base=diff-old.folded&cmd=top&min=5&format=json' >/dev/null 2>&1 &&
     ok "gate: passes without growth" || not_ok "gate: passes without growth"
+# The gate compares raw totals; normalize=1, asked for, is kept: the
+# totals are then equal and only the shares that grew are named.
+rc=0
+"$DEEPQ" query --local --fail-on-growth 10 diff-new.folded \
+    'base=diff-old.folded&normalize=1&cmd=top&min=5&format=json' \
+    >/dev/null 2>"$tmp/gate" || rc=$?
+[ $rc = 3 ] && ! grep -q 'total grew' "$tmp/gate" &&
+    grep -q 'add grew by 14.29%' "$tmp/gate" &&
+    ok "gate: normalize=1 kept when asked for" ||
+    not_ok "gate: normalize=1: status $rc, $(cat "$tmp/gate")"
 cd - >/dev/null
 
 done_testing

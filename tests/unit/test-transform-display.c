@@ -35,6 +35,7 @@
 #define NODE_ACTIONS	"focus on this node=cmd=tree&t=1~fs-1,2,3,4&path=4|" \
 	"merge this node=cmd=tree&t=1~mcn-1,2,3,4&path=1,2,3|" \
 	"merge its subtree=cmd=tree&t=1~ms-1,2,3,4&path=1,2,3|" \
+	"invert from here=cmd=tree&t=1~fs-1,2,3,4~inv|" \
 	"focus on function=cmd=tree&t=1~ff-4&path=4|" \
 	"merge function=cmd=tree&t=1~mf-4&path=1,2,3|" \
 	"drop samples with function=cmd=tree&t=1~df-4|" \
