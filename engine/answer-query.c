@@ -345,12 +345,13 @@ answer_query_parsed(const struct profile *p, const struct query *q,
 	/*
 	 * One result, then what the renderer takes: the JSON (format=json,
 	 * an export's JSON form) or the page (html, text, and svg, which
-	 * draws the flame graph's result that its page carries).
+	 * draws the flame graph's result that its page carries). A time
+	 * view's page draws from its JSON (page_json): the page gets it too.
 	 */
 	if ((res = reports_create(entry, use, q, &rc, &e)) == NULL)
 		goto fail;
 	reports_notes_init(&notes, use, q, rc.base_name, ts, estimated);
-	if (!page &&
+	if ((!page || entry->page_json) &&
 	    (j = reports_json(entry, res, &notes, q)) == NULL) {
 		report_error_set(&e, 500, "out of memory");
 		goto fail;

@@ -31,7 +31,9 @@
  *
  * A flame graph is drawn from its result (flame.h), by format=svg and
  * inline in its HTML page (render-svg.c): its display carries the
- * frames (display_flame).
+ * frames (display_flame). The time views (timeline, heat map, the flame
+ * chart on a time axis) are drawn from their JSON by render-timeline.c:
+ * their entries set page_json, and their pages get the JSON too.
  *
  * Both are made from the one result, so the JSON and the pages cannot
  * disagree. What every answer carries beside its report (the base
@@ -155,6 +157,8 @@ struct report_entry {
 	struct display	*(*display)(const void *,
 			    const struct report_notes *, const struct query *);
 	void		 (*free)(void *);
+	int		 page_json;	/* its page draws from its JSON too
+					   (the time views, render-timeline.c) */
 	/*
 	 * An export's own format (CATALOG_EXPORT in the catalog, which
 	 * has no renderer): the report writes the answer's body itself, its

@@ -29,7 +29,8 @@ cp "$top_srcdir/tests/data/cliques.folded" "$top_srcdir/tests/data/xss.folded" \
     "$root/"
 mkdir -p "$tmp/www/static"
 cp "$top_srcdir"/www/deepq.css "$top_srcdir"/www/deepq.js "$top_srcdir"/www/flame.js \
-    "$top_srcdir"/www/favicon.svg "$tmp/www/static/"
+    "$top_srcdir"/www/deepq-timeline.js "$top_srcdir"/www/favicon.svg \
+    "$tmp/www/static/"
 rdv_conf static_url=/static/
 rdv_httpd
 

@@ -36,7 +36,7 @@ check "deepq runs $pkglibexecdir/deepq-web" \
     grep -qaF "$pkglibexecdir/deepq-web" "$dest$bindir/deepq"
 check "deepq does not load libmicrohttpd" \
     sh -c "! ldd '$dest$bindir/deepq' 2>/dev/null | grep -q microhttpd"
-for f in deepq.css deepq.js flame.js favicon.svg; do
+for f in deepq.css deepq.js flame.js deepq-timeline.js favicon.svg; do
 	check "www asset: $wwwdir/$f" test -s "$dest$wwwdir/$f"
 done
 for p in man1/deepq.1 man5/deepq-formats.5 man5/deepq.conf.5 \

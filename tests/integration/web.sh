@@ -84,7 +84,7 @@ check "flame graph: a CSP that lets only its inline script and style run" \
     "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; base-uri 'none'; frame-ancestors 'self'"
 
 # Static assets.
-for f in deepq.css deepq.js flame.js favicon.svg; do
+for f in deepq.css deepq.js flame.js deepq-timeline.js favicon.svg; do
 	code=$(curl -sS -D "$tmp/head" -o "$tmp/body" -w '%{http_code}' \
 	    "${web}static/$f")
 	check "static $f: 200, same bytes, nosniff" sh -c "test $code = 200 &&
