@@ -21,6 +21,9 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 
+#include <netinet/in.h>
+#include <arpa/inet.h>
+
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -83,10 +86,21 @@ typedef int MHD_Result_compat;
 #define WEB_MAX_PROFILES	10000	/* index entries, unless configured */
 #define WEB_DRAIN_MS		5000	/* requests may finish at SIGINT */
 
+#define WEB_MAX_HOSTS		16	/* --host names */
+
 struct web {
 	struct config	*cfg;
 	char		*root;		/* canonical profile directory */
 	char		*www;		/* static assets, NULL none */
+	/*
+	 * The Host: names it answers to: its listen address (any address
+	 * when it listens on all), "localhost" on loopback, and --host.
+	 */
+	char		 addr[INET6_ADDRSTRLEN];	/* numeric, no port */
+	int		 any;		/* listening on 0.0.0.0 or :: */
+	int		 loopback;
+	const char	*hosts[WEB_MAX_HOSTS];
+	size_t		 nhosts;
 	struct profindex *index;	/* `/': its listing, kept */
 	pthread_mutex_t	 index_lock;	/* one request at a time uses it */
 };
@@ -125,6 +139,7 @@ static MHD_Result_t web_static(struct web *, struct MHD_Connection *,
 		    const char *);
 static MHD_Result_t web_index(struct web *, struct MHD_Connection *,
 		    const struct query *);
+static int	web_host_ok(const struct web *, const char *);
 
 /* MHD's first sight of a request: keep the query string undecoded. */
 static void *
@@ -235,6 +250,53 @@ web_fail_file(struct MHD_Connection *c, enum catalog_fmt format, int status,
 	ret = web_send(c, a, allow_post);
 	answer_free(a);
 	return (ret);
+}
+
+/*
+ * Is Host: a name this server answers to? A page of another site whose
+ * name an attacker points at 127.0.0.1 (DNS rebinding) reaches us with
+ * its own name in Host:, never with our address: so an address is
+ * accepted (ours; any, when we listen on all), a name only if it is
+ * "localhost" (on loopback) or given with --host. No Host: (HTTP/1.0)
+ * is no browser's.
+ */
+static int
+web_host_ok(const struct web *w, const char *host)
+{
+	struct in6_addr	 a6;
+	struct in_addr	 a4;
+	char		 name[256], *e;
+	size_t		 n, i;
+
+	if (host == NULL)
+		return (1);
+	if (*host == '[') {
+		if ((e = strchr(host, ']')) == NULL ||
+		    (n = (size_t)(e - host - 1)) >= sizeof name ||
+		    (e[1] != '\0' && e[1] != ':'))
+			return (0);
+		memcpy(name, host + 1, n);
+		name[n] = '\0';
+		if (inet_pton(AF_INET6, name, &a6) != 1)
+			return (0);
+		return (w->any || strcmp(name, w->addr) == 0);
+	}
+	n = strcspn(host, ":");
+	if (n >= sizeof name || n == 0)
+		return (0);
+	memcpy(name, host, n);
+	name[n] = '\0';
+	if (n > 1 && name[n - 1] == '.')
+		name[--n] = '\0';
+	if (inet_pton(AF_INET, name, &a4) == 1)
+		return (w->any || strcmp(name, w->addr) == 0);
+	if (w->loopback && strcasecmp(name, "localhost") == 0)
+		return (1);
+	for (i = 0; i < w->nhosts; i++) {
+		if (strcasecmp(name, w->hosts[i]) == 0)
+			return (1);
+	}
+	return (0);
 }
 
 /*
@@ -391,6 +453,10 @@ web_handler(void *arg, struct MHD_Connection *c, const char *url,
 		*upload_size = 0;
 		return (req->body > WEB_MAX_BODY ? MHD_NO : MHD_YES);
 	}
+	if (!web_host_ok(w, MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+	    MHD_HTTP_HEADER_HOST)))
+		return (web_fail(c, FMT_HTML, 421, "this server does not answer "
+		    "for that host name (deepq web --host NAME adds one)", 0));
 
 	if (strncmp(url, WEB_STATIC, strlen(WEB_STATIC)) == 0 &&
 	    (strcmp(method, MHD_HTTP_METHOD_GET) == 0 ||
@@ -460,6 +526,7 @@ int
 main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
+		{ "host", required_argument, NULL, 'h' },
 		{ "listen", required_argument, NULL, 'l' },
 		{ "source", required_argument, NULL, 's' },
 		{ "www", required_argument, NULL, 'w' },
@@ -478,9 +545,16 @@ main(int argc, char **argv)
 	char			*sources[16];
 	size_t			 nsources = 0, i;
 
-	while ((ch = getopt_long(argc, argv, "l:s:w:", longopts, NULL)) !=
+	memset(&w, 0, sizeof w);
+	while ((ch = getopt_long(argc, argv, "h:l:s:w:", longopts, NULL)) !=
 	    -1) {
 		switch (ch) {
+		case 'h':
+			if (w.nhosts == WEB_MAX_HOSTS)
+				errx(1, "--host: at most %d names",
+				    WEB_MAX_HOSTS);
+			w.hosts[w.nhosts++] = optarg;
+			break;
 		case 'l':
 			listen = optarg;
 			break;
@@ -501,7 +575,6 @@ main(int argc, char **argv)
 	if (argc != 1)
 		web_usage();
 
-	memset(&w, 0, sizeof w);
 	if ((w.root = realpath(argv[0], NULL)) == NULL)
 		err(1, "%s", argv[0]);
 	if ((w.cfg = conf_load(NULL, &cause)) == NULL)
@@ -555,6 +628,13 @@ main(int argc, char **argv)
 	hints.ai_socktype = SOCK_STREAM;
 	if ((e = getaddrinfo(host, port, &hints, &ai)) != 0)
 		errx(1, "--listen %s: %s", listen, gai_strerror(e));
+	/* Its own spelling of the address, as inet_pton reads a Host:. */
+	if (getnameinfo(ai->ai_addr, ai->ai_addrlen, w.addr, sizeof w.addr,
+	    NULL, 0, NI_NUMERICHOST) != 0)
+		errx(1, "--listen %s: cannot print the address", listen);
+	w.any = strcmp(w.addr, "0.0.0.0") == 0 || strcmp(w.addr, "::") == 0;
+	w.loopback = strncmp(w.addr, "127.", 4) == 0 ||
+	    strcmp(w.addr, "::1") == 0;
 
 	/*
 	 * Only this thread takes the stop signals (the threads MHD starts

@@ -26,6 +26,7 @@
 #include "conf.h"
 #include "deepq.h"
 #include "input.h"
+#include "json-doc.h"
 
 /* deepq: the command line's entry point and subcommand table. */
 
@@ -83,7 +84,8 @@ deepq_usage(void)
 
 /*
  * The decompressed-size limit of a profile loaded in this process:
- * --max-decompressed's MB if given, else deepq.conf's max_decompressed.
+ * --max-decompressed's MB if given, else deepq.conf's max_decompressed
+ * (and its max_json, the bound of a JSON profile held whole).
  */
 void
 deepq_input_limit(const char *mb)
@@ -104,6 +106,7 @@ deepq_input_limit(const char *mb)
 	if ((cfg = conf_load(NULL, &cause)) == NULL)
 		errx(1, "%s", cause ? cause : "out of memory");
 	input_set_default_limit(cfg->max_decompressed << 20);
+	json_doc_set_max(cfg->max_json << 20);
 	conf_free(cfg);
 }
 

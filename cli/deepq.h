@@ -24,8 +24,8 @@
  */
 
 /* deepq web's usage line, shared with deepq-web (cli/deepq-web.c). */
-#define DEEPQ_WEB_USAGE	"web [--listen address:port] [--source dir]... " \
-			"[--www dir] dir"
+#define DEEPQ_WEB_USAGE	"web [--host name] [--listen address:port] " \
+			"[--source dir]... [--www dir] dir"
 
 struct config;
 

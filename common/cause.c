@@ -20,6 +20,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cause.h"
 
@@ -48,4 +49,47 @@ cause_set(char **cause, const char *fmt, ...)
 	va_start(ap, fmt);
 	cause_vset(cause, fmt, ap);
 	va_end(ap);
+}
+
+/*
+ * Replace every occurrence of from in *cause by to (a server's absolute
+ * path by the name its client sent, before the message goes out). Out
+ * of memory, the cause becomes a fixed text without either.
+ */
+void
+cause_replace(char **cause, const char *from, const char *to)
+{
+	char	*s, *out, *p, *q;
+	size_t	 flen, tlen, n = 0, len;
+
+	if (cause == NULL || *cause == NULL || from == NULL ||
+	    (flen = strlen(from)) == 0)
+		return;
+	tlen = strlen(to);
+	for (p = *cause; (p = strstr(p, from)) != NULL; p += flen)
+		n++;
+	if (n == 0)
+		return;
+	s = *cause;
+	len = strlen(s) - n * flen + n * tlen;
+	if ((out = malloc(len + 1)) == NULL) {
+		free(s);
+		*cause = strdup("(a message naming a path)");
+		return;
+	}
+	for (p = s, q = out; ; ) {
+		char	*at = strstr(p, from);
+
+		if (at == NULL) {
+			strcpy(q, p);
+			break;
+		}
+		memcpy(q, p, at - p);
+		q += at - p;
+		memcpy(q, to, tlen);
+		q += tlen;
+		p = at + flen;
+	}
+	free(s);
+	*cause = out;
 }

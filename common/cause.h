@@ -29,5 +29,6 @@ void	cause_set(char **, const char *, ...)
 	    __attribute__((__format__(__printf__, 2, 3)));
 void	cause_vset(char **, const char *, va_list)
 	    __attribute__((__format__(__printf__, 2, 0)));
+void	cause_replace(char **, const char *, const char *);
 
 #endif /* CAUSE_H */

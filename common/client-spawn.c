@@ -30,24 +30,11 @@
 #include <unistd.h>
 
 #include "cause.h"
+#include "child.h"
 #include "client-spawn.h"
-#include "compat.h"
 #include "conf.h"
 
 /* Start a detached deepq-server (see client-spawn.h). */
-
-extern char	**environ;
-
-/* Variables a server may inherit: test hooks and sanitizer settings. */
-static const char *const client_spawn_keep[] = {
-#ifdef TESTHOOK_ENABLED
-	"DEEPQ_TEST_HOOKS",
-#endif
-	"ASAN_OPTIONS",
-	"LSAN_OPTIONS",
-	"UBSAN_OPTIONS",
-};
-#define NKEEP	(sizeof client_spawn_keep / sizeof client_spawn_keep[0])
 
 static void	client_spawn_child(int, const char *, char *const *,
 		    char *const *, const char *, size_t)
@@ -73,7 +60,7 @@ client_spawn_child(int wfd, const char *prog, char *const *argv,
 		_exit(126);
 	if (dup2(fd, 3) == -1)
 		_exit(126);
-	compat_closefrom(4);
+	child_closefrom(4, NULL, 0);
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = SIG_DFL;
 	sigemptyset(&sa.sa_mask);
@@ -99,9 +86,8 @@ int
 client_spawn(const struct config *cfg, const char *rundir, const char *key,
     const char *path, char **cause)
 {
-	char		*argv[20], *envp[NKEEP + 2], idle[16], *emsg = NULL;
-	char		**ep;
-	size_t		 i, k, n = 0, e = 0;
+	char		*argv[18], *envp[CHILD_ENV_MAX], idle[16], *emsg = NULL;
+	size_t		 n = 0;
 	pid_t		 pid, w;
 	int		 p[2], status, saved;
 
@@ -128,18 +114,7 @@ client_spawn(const struct config *cfg, const char *rundir, const char *key,
 	argv[n++] = (char *)path;
 	argv[n] = NULL;
 
-	envp[e++] = (char *)"PATH=/usr/bin:/bin";
-	for (ep = environ; *ep != NULL && e < NKEEP + 1; ep++) {
-		for (i = 0; i < NKEEP; i++) {
-			k = strlen(client_spawn_keep[i]);
-			if (strncmp(*ep, client_spawn_keep[i], k) == 0 &&
-			    (*ep)[k] == '=') {
-				envp[e++] = *ep;
-				break;
-			}
-		}
-	}
-	envp[e] = NULL;
+	(void)child_env(envp, CHILD_ENV_MAX);
 
 	if (asprintf(&emsg, "Ecannot execute %s", cfg->server_path) == -1) {
 		cause_set(cause, "out of memory");

@@ -141,6 +141,26 @@ client_canceled(const struct client *c)
 	return (c->opts->cancel != NULL && *c->opts->cancel);
 }
 
+/*
+ * No absolute path of ours in a message to the client: the profile's
+ * becomes the name it sent, the root's goes (deepq.cgi(8)).
+ */
+static void
+client_unroot(const struct client *c, char **msg)
+{
+	char	*slash;
+
+	if (c->path != NULL)
+		cause_replace(msg, c->path, c->name);
+	if (c->root != NULL && strcmp(c->root, "/") != 0) {
+		if (asprintf(&slash, "%s/", c->root) != -1) {
+			cause_replace(msg, slash, "");
+			free(slash);
+		}
+		cause_replace(msg, c->root, "the profile root");
+	}
+}
+
 /* An error answer in the query's format; NULL only if out of memory. */
 static struct answer *
 client_error(struct client *c, int status, int retry, const char *fmt, ...)
@@ -154,6 +174,7 @@ client_error(struct client *c, int status, int retry, const char *fmt, ...)
 	if (vasprintf(&msg, fmt, ap) == -1)
 		msg = NULL;
 	va_end(ap);
+	client_unroot(c, &msg);
 	if (msg == NULL)
 		return (NULL);
 	/*
@@ -907,7 +928,7 @@ client_run(struct client *c, const char *query)
 	struct answer	*a;
 	long long	 load_end;
 	char		*why = NULL, *msg = NULL;
-	int		 attempt, alive, fd, rfd, r, seen, load_wait;
+	int		 attempt, alive, fd, rfd, r, seen, load_wait, died = 0;
 
 	load_wait = c->opts->load_wait >= 0 ? c->opts->load_wait :
 	    c->cfg->load_wait;
@@ -1024,6 +1045,13 @@ client_run(struct client *c, const char *query)
 			return (client_loading(c));
 		if (client_canceled(c))
 			return (client_error(c, 503, CLIENT_RETRY, "canceled"));
+		/*
+		 * Killed while loading (SIGKILL, the OOM killer, a web
+		 * server's restart): start another. Twice is the file's
+		 * doing: say so.
+		 */
+		if (++died < 2)
+			continue;
 		return (client_error(c, 500, 0, "the server exited while "
 		    "loading %s", c->name));
 	}
@@ -1086,6 +1114,9 @@ client_query_with(const struct config *cfg, const struct client_options *o,
 		;
 	else if (client_open(&c, 1, &why) == -1)
 		a = client_open_error(&c, "runtime directory", errno, why);
+	else if (rundir_secret(c.dirfd, &pp.st))
+		/* A view's password file: as if it were not there. */
+		a = client_error(&c, 404, 0, "%s: no such profile", c.name);
 	else
 		a = client_run(&c, query);
 	client_close(&c);

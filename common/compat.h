@@ -32,9 +32,6 @@ void	compat_hugepages(void *, size_t);
 /* Make the pages of [p, p + len) present for writing, in one call. */
 void	compat_populate(void *, size_t);
 
-/* Close every fd from lowfd on; async-signal-safe, for a forked child. */
-void	compat_closefrom(int);
-
 /*
  * Keep the allocator's threshold for mapping a block on its own fixed at
  * len bytes, so that large freed blocks are unmapped, not kept.

@@ -72,10 +72,12 @@ static const struct conf_key conf_keys[] = {
 	{ "load_timeout", CONF_INT, OFF(load_timeout), 1, 86400,
 	    "seconds" },
 	{ "load_wait", CONF_INT, OFF(load_wait), 0, 60, "seconds" },
+	{ "max_answer", CONF_U64, OFF(max_answer), 1, 512, "MB" },
 	{ "max_cost", CONF_U64, OFF(max_cost), 0, INT64_MAX,
 	    "node visits" },
 	{ "max_decompressed", CONF_U64, OFF(max_decompressed), 1, 1 << 30,
 	    "MB" },
+	{ "max_json", CONF_U64, OFF(max_json), 1, 1024, "MB" },
 	{ "max_memory", CONF_U64, OFF(max_memory), 0, 1 << 30, "MB" },
 	{ "max_query", CONF_SIZE, OFF(max_query), 256, 65536, "bytes" },
 	{ "max_servers", CONF_INT, OFF(max_servers), 1, 4096, "servers" },
@@ -89,6 +91,7 @@ static const struct conf_key conf_keys[] = {
 	{ "static_url", CONF_STRING, OFF(static_url), 0, 1024, NULL },
 	{ "want_max_age", CONF_INT, OFF(want_max_age), 1, 86400,
 	    "seconds" },
+	{ "worker_memory", CONF_U64, OFF(worker_memory), 0, 1 << 30, "MB" },
 	{ "write_timeout", CONF_INT, OFF(write_timeout), 1, 3600,
 	    "seconds" },
 };
@@ -138,8 +141,11 @@ conf_create(void)
 	c->max_cost = 50000000;
 	c->max_memory = 0;
 	c->max_decompressed = 16384;
+	c->max_json = 1024;
 	c->answer_cache = 16;
 	c->max_workers = 2;
+	c->worker_memory = 2048;
+	c->max_answer = 512;
 	c->write_timeout = 10;
 	return (c);
 }

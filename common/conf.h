@@ -54,8 +54,11 @@ struct config {
 	uint64_t	 max_cost;	/* node visits per query, 0 = none */
 	uint64_t	 max_memory;	/* MB of address space, 0 = none */
 	uint64_t	 max_decompressed; /* MB a compressed profile gives */
+	uint64_t	 max_json;	/* MB of a JSON profile held whole */
 	uint64_t	 answer_cache;	/* MB of answers kept, 0 = none */
 	int		 max_workers;	/* expensive queries at once, 0 none */
+	uint64_t	 worker_memory;	/* MB a worker may add, 0 = no limit */
+	uint64_t	 max_answer;	/* MB of an answer's body */
 	int		 write_timeout;	/* seconds a reply may stall */
 };
 

@@ -91,6 +91,11 @@ outbuf_limit(struct outbuf *ob)
 		return;
 	}
 	lim = ob->sink != NULL ? ob->cap : ob->cap - 1;
+	if (ob->max != 0) {
+		at = ob->max > ob->done ? ob->max - ob->done : 0;
+		if (at < lim)
+			lim = at;
+	}
 	if (ob->check != NULL) {
 		at = ob->next_check > ob->done ? ob->next_check - ob->done : 0;
 		if (at < lim)
@@ -109,6 +114,33 @@ outbuf_check(struct outbuf *ob, int (*fn)(void *), void *arg)
 	outbuf_limit(ob);
 }
 
+/*
+ * At most max bytes in all (0: no limit): the write that would pass it
+ * fails the buffer, with outbuf_too_large.
+ */
+void
+outbuf_max(struct outbuf *ob, size_t max)
+{
+	ob->max = max;
+	if (max != 0 && outbuf_len(ob) > max) {
+		ob->error = OUTBUF_TOO_LARGE;
+		ob->lim = ob->n;
+		return;
+	}
+	outbuf_limit(ob);
+}
+
+/*
+ * Fail as a write past the most would: a writer that knows in advance
+ * its output will not fit (outbuf_too_large then says so).
+ */
+void
+outbuf_fail_size(struct outbuf *ob)
+{
+	ob->error = OUTBUF_TOO_LARGE;
+	ob->lim = ob->n;
+}
+
 /* Empty a body that has not failed, keeping its memory for more. */
 void
 outbuf_rewind(struct outbuf *ob)
@@ -121,7 +153,8 @@ outbuf_rewind(struct outbuf *ob)
 void
 outbuf_fail(struct outbuf *ob)
 {
-	ob->error = 1;
+	if (!ob->error)
+		ob->error = OUTBUF_FAILED;
 	outbuf_limit(ob);
 }
 
@@ -131,7 +164,7 @@ outbuf_flush(struct outbuf *ob)
 {
 	if (ob->sink != NULL && !ob->error && ob->n > 0) {
 		if (ob->sink(ob->sink_arg, ob->b, ob->n) == -1)
-			ob->error = 1;
+			ob->error = OUTBUF_FAILED;
 		else
 			ob->done += ob->n;
 		ob->n = 0;
@@ -152,6 +185,12 @@ outbuf_spill(struct outbuf *ob, const void *p, size_t len)
 
 	if (ob->error)
 		return;
+	if (ob->max != 0 && (len > ob->max || outbuf_len(ob) > ob->max -
+	    len)) {
+		ob->error = OUTBUF_TOO_LARGE;
+		ob->lim = ob->n;
+		return;
+	}
 	if (ob->check != NULL && outbuf_len(ob) >= ob->next_check) {
 		if (ob->check(ob->check_arg) == -1) {
 			outbuf_fail(ob);

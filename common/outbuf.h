@@ -32,8 +32,11 @@
  *
  * Either may carry a check (outbuf_check), called every OUTBUF_CHECK
  * bytes: when it returns -1 the buffer fails (a query past its deadline
- * while rendering stops there). A failed buffer drops every write;
- * writers test outbuf_failed in their long loops to stop early.
+ * while rendering stops there), and a most (outbuf_max): the write that
+ * would pass it fails the buffer instead (outbuf_too_large says so), so
+ * that an answer's memory is bounded while it is written, not once it
+ * is whole. A failed buffer drops every write; writers test
+ * outbuf_failed in their long loops to stop early.
  */
 
 #include <stdarg.h>
@@ -61,12 +64,18 @@ struct outbuf {
 	int		 (*check)(void *);
 	void		*check_arg;
 	size_t		 next_check;	/* at this many bytes written */
+	size_t		 max;		/* bytes it may hold in all, 0 none */
 };
+
+#define OUTBUF_FAILED		1	/* ob->error: memory, sink, check */
+#define OUTBUF_TOO_LARGE	2	/* ob->error: past outbuf_max */
 
 void	outbuf_init(struct outbuf *);
 void	outbuf_init_sink(struct outbuf *, outbuf_sink, void *);
 void	outbuf_init_fd(struct outbuf *, int);
 void	outbuf_check(struct outbuf *, int (*)(void *), void *);
+void	outbuf_max(struct outbuf *, size_t);
+void	outbuf_fail_size(struct outbuf *);
 int	outbuf_flush(struct outbuf *);
 char	*outbuf_take(struct outbuf *, size_t *);
 void	outbuf_clear(struct outbuf *);
@@ -120,6 +129,13 @@ static inline int
 outbuf_failed(const struct outbuf *ob)
 {
 	return (ob->error ? -1 : 0);
+}
+
+/* Has it failed because a write would have passed its most? */
+static inline int
+outbuf_too_large(const struct outbuf *ob)
+{
+	return (ob->error == OUTBUF_TOO_LARGE);
 }
 
 #endif /* OUTBUF_H */

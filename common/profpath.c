@@ -51,6 +51,7 @@
 int	profpath_force_walk;	/* tests: as if openat2 were missing */
 
 static int	profpath_walk(int, const char *, int);
+static int	profpath_hidden(const char *);
 
 static int	profpath_fail(int *, int, char **, const char *, ...)
 		    __attribute__((__format__(__printf__, 4, 5)));
@@ -65,6 +66,19 @@ profpath_fail(int *status, int code, char **cause, const char *fmt, ...)
 	cause_vset(cause, fmt, ap);
 	va_end(ap);
 	return (-1);
+}
+
+/* Does a path ("/a/b") have a component starting with a dot? */
+static int
+profpath_hidden(const char *path)
+{
+	const char	*p;
+
+	for (p = path; (p = strchr(p, '/')) != NULL; p++) {
+		if (p[1] == '.')
+			return (1);
+	}
+	return (0);
 }
 
 /* The key of a file: its device and inode as 32 hex digits. */
@@ -263,6 +277,10 @@ profpath_resolve(const char *root, const char *param, struct profpath *pp,
 		if (n == 2 && p[0] == '.' && p[1] == '.')
 			return (profpath_fail(status, 403, cause,
 			    "`..' is not allowed in file names"));
+		/* .htpasswd, .git/...: as web servers do, never served. */
+		if (n > 1 && p[0] == '.')
+			return (profpath_fail(status, 403, cause,
+			    "hidden files are not served"));
 	}
 
 	if ((rroot = realpath(root, NULL)) == NULL) {
@@ -275,12 +293,14 @@ profpath_resolve(const char *root, const char *param, struct profpath *pp,
 		profpath_fail(status, 500, cause, "out of memory");
 		goto fail;
 	}
+	/*
+	 * Whatever the reason (none, a link to outside, to a hidden file,
+	 * no permission), one answer: a link out of the root must not tell
+	 * what exists where it points.
+	 */
 	if ((rp = realpath(full, NULL)) == NULL) {
 		if (errno == ENOMEM)
 			profpath_fail(status, 500, cause, "out of memory");
-		else if (errno == EACCES || errno == ELOOP)
-			profpath_fail(status, 403, cause, "%s: %s", param,
-			    strerror(errno));
 		else
 			profpath_fail(status, 404, cause, "%s: no such profile",
 			    param);
@@ -288,9 +308,10 @@ profpath_resolve(const char *root, const char *param, struct profpath *pp,
 	}
 	n = strlen(rroot);
 	if (!(strcmp(rroot, "/") == 0 ||
-	    (strncmp(rp, rroot, n) == 0 && rp[n] == '/'))) {
-		profpath_fail(status, 403, cause,
-		    "%s: outside the profile root", param);
+	    (strncmp(rp, rroot, n) == 0 && rp[n] == '/')) ||
+	    profpath_hidden(rp + (strcmp(rroot, "/") == 0 ? 0 : n))) {
+		profpath_fail(status, 404, cause, "%s: no such profile",
+		    param);
 		goto fail;
 	}
 	/*
@@ -336,6 +357,7 @@ profpath_resolve(const char *root, const char *param, struct profpath *pp,
 	pp->dev = st.st_dev;
 	pp->ino = st.st_ino;
 	pp->size = st.st_size;
+	pp->st = st;
 	profpath_key(&st, pp->key);
 	free(rroot);
 	free(full);

@@ -41,6 +41,7 @@ struct profpath {
 	dev_t		 dev;
 	ino_t		 ino;
 	off_t		 size;
+	struct stat	 st;		/* the file opened, whole */
 	char		 key[PROTO_KEY_LEN + 1];
 };
 

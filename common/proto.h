@@ -102,6 +102,7 @@ struct answer;
 #define PROTO_WANT		"want"	/* a client wants the server */
 #define PROTO_REPLY		"reply"	/* a client's reply FIFO */
 #define PROTO_QUERY		"query"	/* a big query's text */
+#define PROTO_SECRET		"secret"	/* a view's password file */
 #define PROTO_SPAWN_LOCK	"spawn.lock"	/* counts servers at start */
 
 /* Readiness bytes a new server writes on the pipe from its starter. */

@@ -25,12 +25,15 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cause.h"
+#include "profpath.h"
+#include "proto.h"
 #include "rundir.h"
 
 /*
@@ -300,4 +303,69 @@ rundir_locked(int fd)
 		return (0);
 	}
 	return (errno == EWOULDBLOCK ? 1 : -1);
+}
+
+/*
+ * Secrets: a file a view names as its password file
+ * (deepq-clickhouse(7)). The server that loads the view marks it here,
+ * KEY.secret holding its size and mtime, and clients refuse to serve a
+ * file so marked (file=, base=) as if it did not exist. The marks stay:
+ * a password file is for the life of the deployment, and a mark whose
+ * file changed (another inode, size or mtime) is ignored.
+ */
+
+/* The mark's text of the file st: "size sec nsec". */
+static int
+rundir_secret_text(const struct stat *st, char *buf, size_t len)
+{
+	int	 n;
+
+	n = snprintf(buf, len, "%lld %lld %ld\n", (long long)st->st_size,
+	    (long long)st->st_mtim.tv_sec, (long)st->st_mtim.tv_nsec);
+	return (n < 0 || (size_t)n >= len ? -1 : n);
+}
+
+/* Mark the file st as a secret; 0, or -1 with errno. */
+int
+rundir_secret_mark(int dirfd, const struct stat *st)
+{
+	char	 key[PROTO_KEY_LEN + 1], name[PROTO_NAME_MAX], buf[96];
+	int	 fd, n;
+
+	profpath_key(st, key);
+	if (proto_name(name, sizeof name, key, PROTO_SECRET, NULL) == -1 ||
+	    (n = rundir_secret_text(st, buf, sizeof buf)) == -1) {
+		errno = EINVAL;
+		return (-1);
+	}
+	if ((fd = rundir_file(dirfd, name, 1, NULL)) == -1)
+		return (-1);
+	if (ftruncate(fd, 0) == -1 || pwrite(fd, buf, n, 0) != n) {
+		n = errno;
+		close(fd);
+		errno = n;
+		return (-1);
+	}
+	close(fd);
+	return (0);
+}
+
+/* Is the file st marked a secret (and unchanged since)? 1 or 0. */
+int
+rundir_secret(int dirfd, const struct stat *st)
+{
+	char	 key[PROTO_KEY_LEN + 1], name[PROTO_NAME_MAX], buf[96];
+	char	 want[96];
+	ssize_t	 got;
+	int	 fd, n;
+
+	profpath_key(st, key);
+	if (proto_name(name, sizeof name, key, PROTO_SECRET, NULL) == -1 ||
+	    (n = rundir_secret_text(st, want, sizeof want)) == -1)
+		return (0);
+	if ((fd = rundir_file(dirfd, name, 0, NULL)) == -1)
+		return (0);
+	got = pread(fd, buf, sizeof buf, 0);
+	close(fd);
+	return (got == n && memcmp(buf, want, n) == 0);
 }

@@ -42,5 +42,8 @@ int	rundir_fifo_check(int, const char *, char **);
 int	rundir_lock(int, int, int, volatile sig_atomic_t *);
 int	rundir_locked(int);
 long long rundir_now(void);
+struct stat;
+int	rundir_secret_mark(int, const struct stat *);
+int	rundir_secret(int, const struct stat *);
 
 #endif /* RUNDIR_H */

@@ -222,6 +222,7 @@ answer_query_parsed(const struct profile *p, const struct query *q,
 
 	/* One budget for the whole query: transforms and report alike. */
 	cost_init(&budget, rc.max_cost, rc.max_msec);
+	cost_watch(&budget, rc.gone, rc.gone_arg);
 	rc.cost = &budget;
 	if ((entry = reports_find(q->cmd)) == NULL) {
 		report_error_set(&e, 400, "report %s is not available",
@@ -373,8 +374,11 @@ body:
 	a->content_type = cf->content_type;
 	outbuf_init(&ob);
 	outbuf_check(&ob, answer_query_check, &budget);
+	outbuf_max(&ob, rc.max_body);
 	if ((r != NULL ? r->render(&ob, j, d, &ctx->render) :
 	    entry->export(&ob, use, q, &rc, &e)) == -1) {
+		if (e.status == 0 && outbuf_too_large(&ob))
+			report_error_too_large(&e, rc.max_body);
 		outbuf_clear(&ob);
 		answer_free(a);
 		a = NULL;

@@ -47,7 +47,26 @@ cost_init(struct cost *c, uint64_t limit, uint64_t msec)
 	c->deadline = msec != 0 ? cost_now() + (int64_t)msec : 0;
 	c->over = COST_OK;
 	c->next = 0;
+	c->gone = NULL;
+	c->gone_arg = NULL;
+	c->gone_next = 0;
 	(void)cost_check(c);
+}
+
+/*
+ * Ask gone(arg) at the clock's checks, at most every COST_WATCH_MS: once
+ * it says 1 (the client that asked has left), the budget is spent, so a
+ * query nobody waits for stops at its next charge instead of running
+ * its whole budget (NULL: never asked).
+ */
+void
+cost_watch(struct cost *c, int (*gone)(void *), void *arg)
+{
+	c->gone = gone;
+	c->gone_arg = arg;
+	c->gone_next = 0;
+	if (gone != NULL && c->over == COST_OK)
+		c->next = c->used;
 }
 
 /*
@@ -58,6 +77,8 @@ cost_init(struct cost *c, uint64_t limit, uint64_t msec)
 int
 cost_check(struct cost *c)
 {
+	int64_t	 now = 0;
+
 	if (c->over != COST_OK)
 		return (-1);
 	if (c->limit != 0 && c->used > c->limit) {
@@ -65,12 +86,22 @@ cost_check(struct cost *c)
 		c->next = 0;
 		return (-1);
 	}
-	if (c->deadline != 0 && cost_now() > c->deadline) {
+	if (c->deadline != 0 || c->gone != NULL)
+		now = cost_now();
+	if (c->deadline != 0 && now > c->deadline) {
 		c->over = COST_TIME;
 		c->next = 0;
 		return (-1);
 	}
-	if (c->deadline != 0)
+	if (c->gone != NULL && now >= c->gone_next) {
+		c->gone_next = now + COST_WATCH_MS;
+		if (c->gone(c->gone_arg)) {
+			c->over = COST_GONE;
+			c->next = 0;
+			return (-1);
+		}
+	}
+	if (c->deadline != 0 || c->gone != NULL)
 		c->next = c->used + COST_CLOCK_EVERY;
 	else
 		c->next = UINT64_MAX;
@@ -110,6 +141,8 @@ cost_message(const struct cost *c)
 	if (c != NULL && c->over == COST_TIME)
 		r = asprintf(&s, "query too expensive (over %llu ms)",
 		    (unsigned long long)c->msec);
+	else if (c != NULL && c->over == COST_GONE)
+		r = asprintf(&s, "the client is gone: query stopped");
 	else
 		r = asprintf(&s, "query too expensive (over %llu node "
 		    "visits)", (unsigned long long)(c ? c->limit : 0));

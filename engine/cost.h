@@ -30,10 +30,12 @@
 #include <stdint.h>
 
 #define COST_CLOCK_EVERY	4096
+#define COST_WATCH_MS		100	/* between two asks of gone() */
 
 #define COST_OK		0
 #define COST_UNITS	1	/* over limit units */
 #define COST_TIME	2	/* over the deadline */
+#define COST_GONE	3	/* nobody waits for the answer any more */
 
 struct cost {
 	uint64_t	 used;		/* units charged so far */
@@ -42,9 +44,13 @@ struct cost {
 	int64_t		 deadline;	/* monotonic ms, 0: none */
 	uint64_t	 msec;		/* the time budget, for the message */
 	int		 over;		/* COST_OK, COST_UNITS, COST_TIME */
+	int		 (*gone)(void *);	/* 1: the client left */
+	void		*gone_arg;
+	int64_t		 gone_next;	/* monotonic ms of the next ask */
 };
 
 void	 cost_init(struct cost *, uint64_t, uint64_t);
+void	 cost_watch(struct cost *, int (*)(void *), void *);
 int	 cost_check(struct cost *);
 int	 cost_charge_now(struct cost *, uint64_t);
 int	 cost_over(const struct cost *);

@@ -32,7 +32,9 @@
 #include <zstd.h>
 
 #include "cause.h"
+#include "child.h"
 #include "decompress.h"
+#include "testhook.h"
 
 /*
  * Streaming decompression (see decompress.h). Compressed bytes are read
@@ -48,6 +50,14 @@
  */
 #define DECOMPRESS_BLOCK	(1024 * 1024)
 
+/*
+ * Compressed bytes that may decode to nothing at all: padding between
+ * or after members and streams (tar's records, dd's blocks) is far
+ * less. More is no data, only a decoder spinning over zeros (a sparse
+ * file of a terabyte after a small gzip member): an error.
+ */
+#define DECOMPRESS_MAX_IDLE	((uint64_t)64 * 1024 * 1024)
+
 /* liblzma's memory limit: xz -9 needs 65 MiB to decode, --extreme too. */
 #define DECOMPRESS_XZ_MEMLIMIT	((uint64_t)1024 * 1024 * 1024)
 
@@ -62,6 +72,7 @@ struct decompress {
 	int			 ended;		/* a stream or member ended */
 	int			 done;		/* the whole input decoded */
 	size_t			 zstd_hint;	/* 0 at a frame's end */
+	uint64_t		 idle;		/* read since the last output */
 
 	z_stream		 z;
 	int			 z_init;
@@ -80,6 +91,9 @@ struct decompress {
 /* The longest cause the decoding process sends back. */
 #define DECOMPRESS_CAUSE_MAX	1024
 
+/* The decoding process's CPU time (decompress_set_cpu_limit). */
+static unsigned int	decompress_cpu = 3600;
+
 static int	decompress_start(struct decompress *, char **);
 static int	decompress_fill(struct decompress *, char **);
 static ssize_t	decompress_zlib(struct decompress *, unsigned char *, size_t,
@@ -89,7 +103,7 @@ static ssize_t	decompress_zstd(struct decompress *, unsigned char *, size_t,
 static ssize_t	decompress_xz(struct decompress *, unsigned char *, size_t,
 		    char **);
 static int	decompress_zlib_check(const unsigned char *, size_t);
-static void	decompress_child(struct decompress *, int, int)
+static void	decompress_child(struct decompress *, pid_t, int, int)
 		    __attribute__((__noreturn__));
 static ssize_t	decompress_piped(struct decompress *, void *, size_t,
 		    char **);
@@ -293,6 +307,13 @@ decompress_fill(struct decompress *d, char **cause)
 	d->avail = n;
 	if (n == 0)
 		d->eof = 1;
+	d->idle += (uint64_t)n;
+	if (d->idle > DECOMPRESS_MAX_IDLE) {
+		cause_set(cause, "%s data: %llu MiB of it decode to nothing "
+		    "(padding?)", decompress_name(d->kind),
+		    (unsigned long long)(DECOMPRESS_MAX_IDLE >> 20));
+		return (-1);
+	}
 	return (0);
 }
 
@@ -489,6 +510,8 @@ decompress_xz(struct decompress *d, unsigned char *dst, size_t n,
 ssize_t
 decompress_read(struct decompress *d, void *dst, size_t n, char **cause)
 {
+	ssize_t	 got;
+
 	if (n == 0 || d->done)
 		return (0);
 	if (n > SSIZE_MAX)
@@ -498,14 +521,31 @@ decompress_read(struct decompress *d, void *dst, size_t n, char **cause)
 	switch (d->kind) {
 	case DECOMPRESS_GZIP:
 	case DECOMPRESS_ZLIB:
-		return (decompress_zlib(d, dst, n, cause));
+		got = decompress_zlib(d, dst, n, cause);
+		break;
 	case DECOMPRESS_ZSTD:
-		return (decompress_zstd(d, dst, n, cause));
+		got = decompress_zstd(d, dst, n, cause);
+		break;
 	case DECOMPRESS_XZ:
-		return (decompress_xz(d, dst, n, cause));
+		got = decompress_xz(d, dst, n, cause);
+		break;
+	default:
+		cause_set(cause, "unknown compression");
+		return (-1);
 	}
-	cause_set(cause, "unknown compression");
-	return (-1);
+	if (got > 0)
+		d->idle = 0;
+	return (got);
+}
+
+/*
+ * The CPU seconds a decoding process may use from now on (0: the
+ * default, an hour): deepq-server gives its load_timeout.
+ */
+void
+decompress_set_cpu_limit(unsigned int sec)
+{
+	decompress_cpu = sec != 0 ? sec : 3600;
 }
 
 /*
@@ -524,7 +564,7 @@ int
 decompress_ahead(struct decompress *d, char **cause)
 {
 	int	 data[2], err[2];
-	pid_t	 pid;
+	pid_t	 pid, parent = getpid();
 
 	if (d->fd == -1 || d->pipe_fd != -1) {
 		cause_set(cause, "no file to decode ahead");
@@ -552,7 +592,7 @@ decompress_ahead(struct decompress *d, char **cause)
 	if (pid == 0) {
 		close(data[0]);
 		close(err[0]);
-		decompress_child(d, data[1], err[1]);
+		decompress_child(d, parent, data[1], err[1]);
 	}
 	close(data[1]);
 	close(err[1]);
@@ -585,38 +625,27 @@ decompress_write(int fd, const void *p, size_t n)
  * The decoding process: every decoded byte to out, then the outcome to
  * err. Its other descriptors are closed (it must hold no lock, socket
  * or pipe of the caller's), and it leaves by _exit: nothing of the
- * caller's runs in it.
+ * caller's runs in it. It dies with its parent (a server killed at
+ * load_timeout takes it along: nobody would read what it writes) and
+ * after its own CPU time.
  */
 static void
-decompress_child(struct decompress *d, int out, int err)
+decompress_child(struct decompress *d, pid_t parent, int out, int err)
 {
 	unsigned char	*buf;
 	char		*why = NULL;
 	ssize_t		 n;
-	int		 keep[3], i, from = 3;
+	int		 keep[3];
 
+	if (child_tie(parent) == -1)
+		_exit(1);
+	child_limit_cpu(decompress_cpu);
+	testhook_pause("decoder");
 	(void)signal(SIGPIPE, SIG_DFL);
 	keep[0] = d->fd;
 	keep[1] = out;
 	keep[2] = err;
-	/* Close 3.. around the three kept, in increasing order. */
-	for (i = 0; i < 3; i++) {
-		int	 j, k = i;
-
-		for (j = i + 1; j < 3; j++)
-			if (keep[j] < keep[k])
-				k = j;
-		j = keep[i];
-		keep[i] = keep[k];
-		keep[k] = j;
-	}
-	for (i = 0; i < 3; i++) {
-		if (keep[i] > from)
-			(void)close_range(from, keep[i] - 1, 0);
-		if (keep[i] >= from)
-			from = keep[i] + 1;
-	}
-	(void)close_range(from, ~0U, 0);
+	child_closefrom(3, keep, 3);
 	if ((buf = malloc(DECOMPRESS_BLOCK)) == NULL) {
 		(void)decompress_write(err, "Eout of memory", 14);
 		_exit(1);

@@ -48,6 +48,7 @@ void			 decompress_free(struct decompress *);
 ssize_t			 decompress_read(struct decompress *, void *, size_t,
 			     char **);
 int			 decompress_ahead(struct decompress *, char **);
+void			 decompress_set_cpu_limit(unsigned int);
 
 /* A file at least this big (compressed) is decoded ahead (input.c). */
 #define DECOMPRESS_AHEAD_MIN	((off_t)4 * 1024 * 1024)

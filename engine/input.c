@@ -45,6 +45,20 @@ input_set_default_limit(uint64_t limit)
 	input_default_limit = limit != 0 ? limit : INPUT_DEFAULT_LIMIT;
 }
 
+/*
+ * A reader's own bound on the decompressed bytes (what names it in the
+ * message), when lower than the input's: a reader that holds the whole
+ * text must not take more of it compressed than it would take plain.
+ */
+void
+input_limit(struct input *in, uint64_t max, const char *what)
+{
+	if (max < in->limit) {
+		in->limit = max;
+		in->limit_what = what;
+	}
+}
+
 /* The compression decoded ("gzip", "zstd"...), NULL for plain bytes. */
 const char *
 input_compression(const struct input *in)
@@ -344,10 +358,17 @@ input_source(struct input *in, char *dst, size_t n)
 	if ((uint64_t)got > room) {
 		in->too_large = 1;
 		in->error = EFBIG;
-		cause_set(&in->why, "%s data decompresses to more than %llu "
-		    "MiB (the limit is max_decompressed in deepq.conf(5))",
-		    decompress_name(in->compression),
-		    (unsigned long long)(in->limit >> 20));
+		if (in->limit_what != NULL)
+			cause_set(&in->why, "%s data decompresses to more "
+			    "than %llu MiB, the most a %s may be (max_json)",
+			    decompress_name(in->compression),
+			    (unsigned long long)(in->limit >> 20),
+			    in->limit_what);
+		else
+			cause_set(&in->why, "%s data decompresses to more "
+			    "than %llu MiB (the limit is max_decompressed in "
+			    "deepq.conf(5))", decompress_name(in->compression),
+			    (unsigned long long)(in->limit >> 20));
 		return (-1);
 	}
 	in->decoded += got;

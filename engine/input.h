@@ -74,6 +74,7 @@ struct input {
 	size_t		 trickle, srclen, srcpos;
 	int		 compression;	/* DECOMPRESS_*, 0 for none */
 	uint64_t	 limit;		/* decompressed bytes allowed */
+	const char	*limit_what;	/* a reader's own limit: its name */
 	uint64_t	 decoded;	/* decompressed bytes so far */
 	int		 too_large;	/* stopped at the limit */
 	char		*why;		/* the last error's message */
@@ -84,6 +85,7 @@ struct input	*input_memory(const char *, size_t);
 struct input	*input_memory_decoded(const char *, size_t, char **);
 struct input	*input_memory_trickle(const char *, size_t, size_t);
 void		 input_set_default_limit(uint64_t);
+void		 input_limit(struct input *, uint64_t, const char *);
 const char	*input_compression(const struct input *);
 const char	*input_error(const struct input *);
 uint64_t	 input_bound(const struct input *);

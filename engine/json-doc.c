@@ -19,6 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cause.h"
+#include "input.h"
 #include "json-doc.h"
 
 /* Probing JSON profiles' first bytes by structure. */
@@ -94,5 +96,43 @@ json_doc_has_key(const char *buf, size_t len, int depth, const char *key)
 			break;
 		}
 	}
+	return (0);
+}
+
+/* The bound of json_doc_limit (json_doc_set_max). */
+static uint64_t	json_doc_max = JSON_DOC_MAX_FILE;
+
+/*
+ * The most a JSON profile may be, in bytes (deepq.conf's max_json); 0 or
+ * more than JSON_DOC_MAX_FILE: JSON_DOC_MAX_FILE.
+ */
+void
+json_doc_set_max(uint64_t max)
+{
+	json_doc_max = max != 0 && max < JSON_DOC_MAX_FILE ? max :
+	    JSON_DOC_MAX_FILE;
+}
+
+/*
+ * The bound of a JSON reader's input: the file on disk no larger than
+ * json_doc_max, and, decompressed, no more of it than that either
+ * (input_limit: the bytes are counted as they are decoded, so a small
+ * compressed bomb stops at the bound instead of costing minutes of
+ * decoding). Every JSON reader's input goes through here before its
+ * stream is made. 0, or -1 with *cause (the input then too_large: a
+ * 413, as for a compressed one).
+ */
+int
+json_doc_limit(struct input *in, const char *what, char **cause)
+{
+	if (in->size > json_doc_max) {
+		in->too_large = 1;
+		cause_set(cause, "%s: %llu bytes, more than the %llu MiB a %s "
+		    "may be (max_json)", in->path,
+		    (unsigned long long)in->size,
+		    (unsigned long long)(json_doc_max >> 20), what);
+		return (-1);
+	}
+	input_limit(in, json_doc_max, what);
 	return (0);
 }

@@ -1282,6 +1282,9 @@ chrome_load(struct input *in, const struct reader_options *opts,
 	const char		*v = opts->variant;
 	int			 rv;
 
+	/* max_json: the decoding a file may ask for. */
+	if (json_doc_limit(in, "trace", cause) == -1)
+		return (NULL);
 	memset(&c, 0, sizeof c);
 	idmap_init(&c.bythread);
 	idmap_init(&c.byprofile);

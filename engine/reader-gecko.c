@@ -2067,6 +2067,9 @@ gecko_load(struct input *in, const struct reader_options *opts,
 	const struct gecko_obj	*prof;
 	int			 rv;
 
+	/* max_json: the decoding a file may ask for. */
+	if (json_doc_limit(in, "Firefox profile", cause) == -1)
+		return (NULL);
 	memset(&g, 0, sizeof g);
 	g.metric[GECKO_SAMPLES] = g.metric[GECKO_TIME] =
 	    g.metric[GECKO_BYTES] = -1;

@@ -23,6 +23,7 @@
 #include "cause.h"
 #include "idmap.h"
 #include "input.h"
+#include "json-doc.h"
 #include "json-stream.h"
 #include "packed.h"
 #include "profile.h"
@@ -493,6 +494,9 @@ ghc_json_load(struct input *in, const struct reader_options *opts,
 	struct json_stream	*js;
 	int			 object;
 
+	/* max_json: the decoding a file may ask for. */
+	if (json_doc_limit(in, "GHC profile", cause) == -1)
+		return (NULL);
 	memset(&g, 0, sizeof g);
 	idmap_init(&g.byid);
 	idmap_init(&g.lm);

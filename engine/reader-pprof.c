@@ -442,7 +442,18 @@ pprof_locations(struct pprof *pp)
 
 	idmap_init(&maps);
 	idmap_init(&funcs);
+	/*
+	 * An id twice would send the samples of one to the other: refused,
+	 * as go tool pprof does ("multiple mappings with same id").
+	 */
 	for (i = 0; i < pb->n_mapping; i++) {
+		if (pb->mapping[i]->id != 0 && idmap_get(&maps,
+		    pb->mapping[i]->id) != IDMAP_NONE) {
+			snprintf(pp->err, sizeof pp->err, "mapping id %llu "
+			    "appears twice", (unsigned long long)
+			    pb->mapping[i]->id);
+			goto done;
+		}
 		if (pb->mapping[i]->id == 0 || idmap_put(&maps,
 		    pb->mapping[i]->id, (uint32_t)i) == -1)
 			goto done;
@@ -451,6 +462,11 @@ pprof_locations(struct pprof *pp)
 	}
 	for (i = 0; i < pb->n_function; i++) {
 		fn = pb->function[i];
+		if (fn->id != 0 && idmap_get(&funcs, fn->id) != IDMAP_NONE) {
+			snprintf(pp->err, sizeof pp->err, "function id %llu "
+			    "appears twice", (unsigned long long)fn->id);
+			goto done;
+		}
 		if (fn->id == 0 || idmap_put(&funcs, fn->id, (uint32_t)i) == -1)
 			goto done;
 		if (pprof_str(pp, fn->name) == NULL ||

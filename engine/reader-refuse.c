@@ -272,14 +272,16 @@ reader_refuse(const char *buf, size_t len, const char **what,
 
 /*
  * What an unknown file looks like, for the message: a few words into
- * out (always terminated).
+ * out (always terminated), the kind of data at most, never a byte of
+ * it. Any file under the profile root may be asked for, and its error
+ * goes to any web client: a password, a .htpasswd's hash, the first
+ * line of a private note must not come back in it.
  */
 void
 reader_refuse_describe(const char *buf, size_t len, char *out, size_t size)
 {
 	const unsigned char	*p = (const unsigned char *)buf;
 	size_t			 i, n, bad = 0;
-	char			 line[64];
 
 	if (len >= 4 && memcmp(buf, "\177ELF", 4) == 0) {
 		snprintf(out, size, "an ELF executable or library");
@@ -306,9 +308,7 @@ reader_refuse_describe(const char *buf, size_t len, char *out, size_t size)
 			bad++;
 	}
 	if (bad > 0) {
-		snprintf(out, size, "binary data (it starts with %02x %02x "
-		    "%02x %02x)", len > 0 ? p[0] : 0, len > 1 ? p[1] : 0,
-		    len > 2 ? p[2] : 0, len > 3 ? p[3] : 0);
+		snprintf(out, size, "binary data of no format it knows");
 		return;
 	}
 	for (i = 0; i < len && (p[i] == ' ' || p[i] == '\t' || p[i] == '\n' ||
@@ -322,12 +322,5 @@ reader_refuse_describe(const char *buf, size_t len, char *out, size_t size)
 		snprintf(out, size, "HTML or XML");
 		return;
 	}
-	/* The first line, printable bytes only, shortened. */
-	for (n = 0; i < len && p[i] != '\n' && p[i] != '\r' &&
-	    n < sizeof line - 4; i++)
-		line[n++] = p[i] >= 0x20 && p[i] < 0x7f ? (char)p[i] : '?';
-	if (i < len && p[i] != '\n' && p[i] != '\r')
-		n += snprintf(line + n, sizeof line - n, "...");
-	line[n] = '\0';
-	snprintf(out, size, "text whose first line is \"%s\"", line);
+	snprintf(out, size, "text of no format it knows");
 }

@@ -1053,6 +1053,9 @@ speedscope_load(struct input *in, const struct reader_options *opts,
 	struct json_stream	*js;
 	int			 rv;
 
+	/* max_json: the decoding a file may ask for. */
+	if (json_doc_limit(in, "speedscope profile", cause) == -1)
+		return (NULL);
 	memset(&s, 0, sizeof s);
 	idmap_init(&s.bystack);
 	/* Integers past 64 bits are reals, as the tree reader had them. */

@@ -23,6 +23,7 @@
 #include "cause.h"
 #include "idmap.h"
 #include "input.h"
+#include "json-doc.h"
 #include "json-stream.h"
 #include "packed.h"
 #include "profile.h"
@@ -1188,6 +1189,9 @@ v8_load(struct input *in, const struct reader_options *opts, char **cause)
 	struct v8_prof		*vp;
 	char			 err[256];
 
+	/* max_json: the decoding a file may ask for. */
+	if (json_doc_limit(in, "CPU profile", cause) == -1)
+		return (NULL);
 	js = json_stream_create(in, 0);
 	vp = reader_v8_prof_create();
 	if (js == NULL || vp == NULL) {

@@ -84,6 +84,8 @@ struct view_state {
 	ino_t			 ino;
 	off_t			 size;
 	struct timespec		 mtime;
+	int			 has_secret;	/* a password_file, as secret */
+	struct stat		 secret;
 };
 
 struct view_memo {
@@ -358,7 +360,8 @@ view_conf_parse(struct input *in, struct view_conf *vc, char **cause)
  * the view file's directory unless absolute.
  */
 static char *
-view_password(const char *viewpath, const char *file, char **cause)
+view_password(const char *viewpath, const char *file, struct stat *st,
+    char **cause)
 {
 	char	 buf[1024], *path = NULL, *slash;
 	ssize_t	 n;
@@ -373,9 +376,10 @@ view_password(const char *viewpath, const char *file, char **cause)
 		cause_set(cause, "out of memory");
 		return (NULL);
 	}
+	/* Its name is the administrator's: not for the web client. */
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)) == -1 ||
-	    (n = read(fd, buf, sizeof buf - 1)) == -1) {
-		cause_set(cause, "password_file %s: %s", file, strerror(errno));
+	    fstat(fd, st) == -1 || (n = read(fd, buf, sizeof buf - 1)) == -1) {
+		cause_set(cause, "password_file: %s", strerror(errno));
 		if (fd != -1)
 			close(fd);
 		free(path);
@@ -419,8 +423,9 @@ view_connect(struct view_state *st, const char *path, char **cause)
 	}
 	clickhouse_timeout(st->ch, (int)vc->timeout);
 	if (vc->password_file != NULL && (password = view_password(path,
-	    vc->password_file, cause)) == NULL)
+	    vc->password_file, &st->secret, cause)) == NULL)
 		return (-1);
+	st->has_secret = password != NULL;
 	if ((vc->user != NULL || password != NULL) && clickhouse_auth(st->ch,
 	    vc->user ? vc->user : "default", password, cause) == -1)
 		goto out;
@@ -765,6 +770,21 @@ reader_view_stale(const struct profile *p, const char *path)
 	    sb.st_mtim.tv_nsec != st->mtime.tv_nsec))
 		return ("view file changed");
 	return (NULL);
+}
+
+/*
+ * The password file of a loaded view, if it has one: 1 and its stat in
+ * *sb (the server marks it so that no client gets it served), else 0.
+ */
+int
+reader_view_secret(const struct profile *p, struct stat *sb)
+{
+	const struct view_extra	*ve;
+
+	if ((ve = view_extra_of(p)) == NULL || !ve->st->has_secret)
+		return (0);
+	*sb = ve->st->secret;
+	return (1);
 }
 
 /* Is the file at path a view file (by content, as the probe decides)? */

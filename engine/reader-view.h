@@ -51,6 +51,7 @@ struct reader_view_info {
 int		 reader_view_file(const char *);
 const char	*reader_view_stale(const struct profile *, const char *);
 int		 reader_view_unavailable(const char *);
+int		 reader_view_secret(const struct profile *, struct stat *);
 int		 reader_view_info(const struct profile *,
 		     struct reader_view_info *);
 int		 reader_view_labels(const struct profile *, struct cost *,

@@ -174,7 +174,7 @@ reader_load_input(struct input *in, const char *format,
 				return (NULL);
 			}
 			reader_refuse_describe(head, n, looks, sizeof looks);
-			cause_set(cause, "%s: unknown profile format: %s%s%s",
+			cause_set(cause, "%s: not a profile deepq reads: %s%s%s",
 			    in->path, looks, in->dec != NULL ? ", once "
 			    "decompressed from " : "", in->dec != NULL ?
 			    input_compression(in) : "");

@@ -63,8 +63,11 @@ struct export_result {
 static const struct writer *export_find(const struct query *,
 		    struct report_error *);
 static int	export_options(const struct profile *, const struct query *,
-		    struct writer_options *, struct report_error *);
+		    const struct report_context *, struct writer_options *,
+		    struct report_error *);
 static void	export_error(struct report_error *, const char *);
+static void	export_too_large(struct report_error *, const char *,
+		    size_t);
 static int	export_check(void *);
 static void	*export_create(const struct profile *, const struct query *,
 		    const struct report_context *, struct report_error *);
@@ -112,7 +115,8 @@ export_find(const struct query *q, struct report_error *e)
 
 static int
 export_options(const struct profile *p, const struct query *q,
-    struct writer_options *o, struct report_error *e)
+    const struct report_context *ctx, struct writer_options *o,
+    struct report_error *e)
 {
 	int	 m;
 
@@ -123,6 +127,8 @@ export_options(const struct profile *p, const struct query *q,
 	o->maxdepth = (uint32_t)q->maxdepth;
 	o->time_order = q->order == QUERY_ORDER_TIME;
 	o->no_modules = !q->modules;
+	o->cost = ctx->cost;
+	o->max_bytes = ctx->max_body;
 	return (0);
 }
 
@@ -133,6 +139,20 @@ export_error(struct report_error *e, const char *cause)
 	report_error_set(e, cause != NULL && strcmp(cause, "out of memory") !=
 	    0 && strcmp(cause, "write error") != 0 ? 400 : 500, "%s",
 	    cause != NULL ? cause : "out of memory");
+}
+
+/*
+ * Past the answer's most: 413, with the writer's reason when it refused
+ * in advance (it names the way to cut the text), else the limit's.
+ */
+static void
+export_too_large(struct report_error *e, const char *cause, size_t max)
+{
+	if (cause != NULL && strcmp(cause, "write error") != 0 &&
+	    strcmp(cause, "out of memory") != 0)
+		report_error_set(e, 413, "%s", cause);
+	else
+		report_error_too_large(e, max);
 }
 
 static int
@@ -154,14 +174,18 @@ export_create(const struct profile *p, const struct query *q,
 	size_t			 len;
 
 	if ((x = export_find(q, e)) == NULL ||
-	    export_options(p, q, &o, e) == -1)
+	    export_options(p, q, ctx, &o, e) == -1)
 		return (NULL);
 	outbuf_init(&ob);
 	if (ctx->cost != NULL)
 		outbuf_check(&ob, export_check, ctx->cost);
+	/* The JSON holds the text escaped: at least as long. */
+	outbuf_max(&ob, ctx->max_body);
 	if (x->write(&ob, p, &o, &cause) == -1) {
 		if (ctx->cost != NULL && cost_over(ctx->cost))
 			report_error_cost(e, ctx->cost);
+		else if (outbuf_too_large(&ob))
+			export_too_large(e, cause, ctx->max_body);
 		else
 			export_error(e, cause);
 		goto done;
@@ -260,10 +284,12 @@ export_stream(struct outbuf *ob, const struct profile *p,
 	char			*cause = NULL;
 
 	if ((x = export_find(q, e)) == NULL ||
-	    export_options(p, q, &o, e) == -1)
+	    export_options(p, q, ctx, &o, e) == -1)
 		return (-1);
 	if (x->write(ob, p, &o, &cause) == -1) {
-		if (outbuf_failed(ob) == 0)
+		if (outbuf_too_large(ob))
+			export_too_large(e, cause, ctx->max_body);
+		else if (outbuf_failed(ob) == 0)
 			export_error(e, cause);
 		free(cause);
 		return (-1);

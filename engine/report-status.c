@@ -98,7 +98,8 @@ status_json(const void *v, const struct query *q)
 	const struct report_status	*s = &t->s;
 
 	return (json_pack("{s:i, s:s, s:I, s:s, s:I, s:b, s:I, s:I, s:I, "
-	    "s:I, s:I, s:i, s:I, s:{s:I, s:I, s:I, s:I, s:I, s:I}, s:s}",
+	    "s:I, s:I, s:i, s:I, s:I, s:I, s:{s:I, s:I, s:I, s:I, s:I, s:I}, "
+	    "s:s}",
 	    "deepq", REPORT_VERSION,
 	    "cmd", "status",
 	    "pid", (json_int_t)s->pid,
@@ -112,6 +113,8 @@ status_json(const void *v, const struct query *q)
 	    "rss", (json_int_t)s->rss,
 	    "idle_timeout", s->idle_timeout,
 	    "clients", (json_int_t)s->clients,
+	    "workers", (json_int_t)s->workers,
+	    "loaders", (json_int_t)s->loaders,
 	    "answer_cache",
 	    "hits", (json_int_t)s->answer_cache.hits,
 	    "misses", (json_int_t)s->answer_cache.misses,

@@ -72,6 +72,18 @@ report_error_cost(struct report_error *e, const struct cost *c)
 	return (-1);
 }
 
+/*
+ * An answer stopped at max bytes (outbuf_max): 413, with the limit, so
+ * that the client narrows the query rather than retries it.
+ */
+int
+report_error_too_large(struct report_error *e, size_t max)
+{
+	return (report_error_set(e, 413, "the answer is larger than %zu "
+	    "MiB, the most one may be (max_answer in deepq.conf(5)): ask "
+	    "for less (depth=, budget=, maxdepth=, a transform)", max >> 20));
+}
+
 /* A new report object with the fields every answer has. */
 json_t *
 report_new(enum catalog_cmd cmd)

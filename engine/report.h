@@ -87,6 +87,8 @@ struct report_status {
 	int64_t		 rss;		/* bytes, -1 if unknown */
 	int		 idle_timeout;	/* seconds */
 	int64_t		 clients;
+	int64_t		 workers;	/* expensive queries running */
+	int64_t		 loaders;	/* base= loaders running */
 	struct {
 		int64_t	 hits, misses, evictions, entries, bytes, limit;
 	}		 answer_cache;
@@ -113,6 +115,10 @@ struct report_context {
 	/* Source roots, ':'-separated: the serving process's
 	   configuration (source_root), never the query. NULL: none. */
 	const char		*source_roots;
+	/* 1 once nobody waits for the answer (cost_watch), or NULL. */
+	int			 (*gone)(void *);
+	void			*gone_arg;
+	size_t			 max_body;	/* an answer's bytes, 0 = none */
 };
 
 /* An error: an HTTP-like status and a message. */
@@ -175,6 +181,7 @@ int		 report_error_set(struct report_error *, int, const char *,
 		    ...) __attribute__((__format__(__printf__, 3, 4)));
 int		 report_error_cost(struct report_error *,
 		    const struct cost *);
+int		 report_error_too_large(struct report_error *, size_t);
 json_t		*report_new(enum catalog_cmd);
 int		 report_metric(const struct profile *, const struct query *,
 		    struct report_error *);

@@ -585,6 +585,8 @@ transform_apply_one(const struct profile *p, const struct transform_stack *s,
 		}
 	}
 	for (f = 0; f < p->nfuncs; f++) {
+		if (tf_charge(&x, 1) == -1)
+			goto fail;
 		name = profile_func_name(p, f);
 		mod = profile_func_module(p, f);
 		g = profile_builder_func(x.b, name, strlen(name), mod,

@@ -650,7 +650,13 @@ view_build_answer(struct clickhouse_answer *a, struct view_build *vb,
 				goto fail;
 			}
 			a->p += row.len;
-			if (vb->stacks > (uint64_t)max_rows)
+			/*
+			 * The LIMIT reached ends the answer at once: a stream
+			 * of one stack again and again is as bounded as one of
+			 * distinct stacks, not only by max_bytes or timeout.
+			 */
+			if (vb->stacks > (uint64_t)max_rows || vb->rows >=
+			    (uint64_t)(2 * max_rows + 2))
 				goto rows;
 			continue;
 		}

@@ -277,6 +277,10 @@ writer_callgrind(struct outbuf *ob, const struct profile *p,
 
 	/* The edges: (caller, callee) -> inclusive costs and calls. */
 	for (n = 1; n < p->nnodes; n++) {
+		if (writer_charge(o, ob, 1) == -1) {
+			cause_set(cause, "write error");
+			goto done;
+		}
 		fn = p->node_func[n];
 		used[fn] = 1;
 		if (*profile_func_module(p, fn) != '\0')
@@ -311,8 +315,10 @@ writer_callgrind(struct outbuf *ob, const struct profile *p,
 	outbuf_puts(ob, "# callgrind format\nversion: 1\ncreator: deepq "
 	    PACKAGE_VERSION "\n");
 	if (p->source != NULL) {
+		/* The file's name only: no server path in an answer. */
+		s = strrchr(p->source, '/');
 		outbuf_puts(ob, "cmd: ");
-		cw_text(ob, p->source);
+		cw_text(ob, s != NULL && s[1] != '\0' ? s + 1 : p->source);
 		outbuf_putc(ob, '\n');
 	}
 	outbuf_puts(ob, "positions: line\nevents:");
@@ -345,7 +351,8 @@ writer_callgrind(struct outbuf *ob, const struct profile *p,
 		} else if (!used[fn])
 			continue;
 		/* A failed buffer (a deadline) stops the walk. */
-		if (outbuf_failed(ob) == -1)
+		if (outbuf_failed(ob) == -1 || writer_charge(o, ob, 1 +
+		    first[fn + 1] - first[fn]) == -1)
 			break;
 		cw_func(&w, "", fn);
 		w.file = p->func_file[fn];

@@ -42,11 +42,18 @@
  * a node at the limit is written with its inclusive value, so totals
  * stay. order=time writes the sample sequence instead, merging only
  * consecutive samples with the same stack (a flame chart's input).
+ *
+ * A line holds its whole stack, so the text grows with the square of
+ * the depth (a chain 300,000 calls deep is tens of gigabytes): with a
+ * most (max_bytes), the size is worked out first, in one pass over the
+ * nodes, and a text that would not fit is refused before any of it is
+ * written, naming maxdepth= as the way to cut it.
  */
 
 struct fw {
 	struct outbuf		*ob;
 	const struct profile	*p;
+	const struct writer_options *o;
 	char			**frame;	/* [nfuncs] */
 	int			 m, base;
 	int			 no_modules;
@@ -64,8 +71,12 @@ static int	fw_tree(struct fw *);
 static int	fw_time(struct fw *, char **);
 static int	fw_node_line(struct fw *, uint32_t, int64_t);
 static int	fw_cmp(const void *, const void *);
+static int	fw_size(struct fw *, char **);
 
 static const struct fw	*fw_sort;	/* qsort has no context argument */
+
+/* Are the lines the sample sequence's (order=time)? */
+#define FW_TIME_ORDER(w)	((w)->o->time_order)
 
 /* Each function's frame text, made once. */
 static int
@@ -182,6 +193,10 @@ fw_tree(struct fw *w)
 	fw_sort = w;
 	n = PROFILE_ROOT;
 	for (;;) {
+		/* A line copies its whole stack: the work is the depth. */
+		if (writer_charge(w->o, w->ob, (uint64_t)p->node_depth[n] +
+		    1) == -1)
+			goto done;
 		d = p->node_depth[n];
 		cut = w->maxdepth != 0 && d == w->maxdepth;
 		if (n != PROFILE_ROOT) {
@@ -225,6 +240,8 @@ fw_node_line(struct fw *w, uint32_t n, int64_t v)
 	if (n == PROFILE_NONE || n == PROFILE_ROOT)
 		return (0);
 	depth = p->node_depth[n];
+	if (writer_charge(w->o, w->ob, depth) == -1)
+		return (-1);
 	if ((path = malloc(depth * sizeof *path)) == NULL)
 		return (-1);
 	for (d = depth; d > 0; d--, n = p->node_parent[n])
@@ -279,6 +296,67 @@ fw_time(struct fw *w, char **cause)
 	return (outbuf_failed(w->ob));
 }
 
+/*
+ * The text's size, worked out before writing it (see the top of this
+ * file): each node's stack length from its parent's, nodes coming after
+ * their parents; 0, or -1 with the buffer failed as too large (or the
+ * budget spent) and *cause saying why.
+ */
+static int
+fw_size(struct fw *w, char **cause)
+{
+	const struct profile	*p = w->p;
+	const int64_t		*self = p->metrics[w->m].self;
+	const int64_t		*total = p->metrics[w->m].total;
+	uint32_t		*len = NULL, n, d, f, deepest = 0;
+	uint64_t		 bytes = 0, l, i;
+	int64_t			 v;
+
+	if (writer_charge(w->o, w->ob, p->nnodes) == -1)
+		return (-1);
+	if ((len = calloc(p->nnodes ? p->nnodes : 1, sizeof *len)) == NULL) {
+		cause_set(cause, "out of memory");
+		return (-1);
+	}
+	for (n = 1; n < p->nnodes; n++) {
+		d = p->node_depth[n];
+		if (w->maxdepth != 0 && d > w->maxdepth)
+			continue;
+		f = p->node_func[n];
+		l = (uint64_t)len[p->node_parent[n]] + (d > 1) +
+		    strlen(w->frame[f]);
+		len[n] = l > UINT32_MAX ? UINT32_MAX : (uint32_t)l;
+		if (FW_TIME_ORDER(w))
+			continue;
+		v = w->maxdepth != 0 && d == w->maxdepth ? total[n] : self[n];
+		if (v != 0 || w->base >= 0) {
+			/* The stack, a count or two, spaces, newline. */
+			bytes += len[n] + 42;
+			if (d > deepest)
+				deepest = d;
+		}
+	}
+	for (i = 0; FW_TIME_ORDER(w) && i < p->nsamples; i++) {
+		if ((n = p->sample_node[i]) >= p->nnodes)
+			continue;
+		while (w->maxdepth != 0 && p->node_depth[n] > w->maxdepth)
+			n = p->node_parent[n];
+		bytes += len[n] + 22;
+		if (p->node_depth[n] > deepest)
+			deepest = p->node_depth[n];
+	}
+	free(len);
+	if (bytes <= w->o->max_bytes)
+		return (0);
+	outbuf_fail_size(w->ob);
+	cause_set(cause, "the folded stacks of this profile would take about "
+	    "%llu MiB (a line holds its whole stack, and they go %u frames "
+	    "deep), more than the %zu MiB an answer may be: cut them with "
+	    "maxdepth=", (unsigned long long)(bytes >> 20), deepest,
+	    w->o->max_bytes >> 20);
+	return (-1);
+}
+
 /* Write p as folded stacks. */
 int
 writer_folded(struct outbuf *ob, const struct profile *p,
@@ -291,6 +369,7 @@ writer_folded(struct outbuf *ob, const struct profile *p,
 	memset(&w, 0, sizeof w);
 	w.ob = ob;
 	w.p = p;
+	w.o = o;
 	w.m = o->metric;
 	w.maxdepth = o->maxdepth;
 	w.no_modules = o->no_modules;
@@ -301,6 +380,8 @@ writer_folded(struct outbuf *ob, const struct profile *p,
 		cause_set(cause, "out of memory");
 		goto done;
 	}
+	if (o->max_bytes != 0 && fw_size(&w, cause) == -1)
+		goto done;
 	if ((o->time_order ? fw_time(&w, cause) : fw_tree(&w)) == -1) {
 		if (cause != NULL && *cause == NULL)
 			cause_set(cause, "%s", outbuf_failed(ob) == -1 ?

@@ -312,6 +312,10 @@ writer_pprof(struct outbuf *ob, const struct profile *p,
 
 	/* Function and location f+1 for function f (the root included). */
 	for (f_ = 0; f_ < p->nfuncs && !w.error; f_++) {
+		if (writer_charge(o, ob, 1) == -1) {
+			w.error = 1;
+			break;
+		}
 		perftools__profiles__function__init(&fn);
 		fn.id = (uint64_t)f_ + 1;
 		fn.name = fn.system_name = pw_pool(&w, p->func_name[f_]);
@@ -374,6 +378,11 @@ writer_pprof(struct outbuf *ob, const struct profile *p,
 		if (!any)
 			continue;
 		d = n == PROFILE_ROOT ? 1 : p->node_depth[n];
+		/* A sample holds its whole path: the work is the depth. */
+		if (writer_charge(o, ob, d) == -1) {
+			w.error = 1;
+			break;
+		}
 		if (d > x) {
 			if ((np = reallocarray(path, d, sizeof *path)) ==
 			    NULL) {

@@ -43,6 +43,7 @@
  */
 
 struct sw {
+	const struct writer_options *o;
 	struct outbuf		*ob;
 	const struct profile	*p;
 	uint32_t		*path;
@@ -154,7 +155,8 @@ sw_sampled(struct sw *w, uint32_t m)
 		/* A failed buffer (a deadline) stops the walk. */
 		if (outbuf_failed(w->ob) == -1)
 			return (-1);
-		if (sw_path(w, n, &d) == -1)
+		if (sw_path(w, n, &d) == -1 ||
+		    writer_charge(w->o, w->ob, (uint64_t)d + 1) == -1)
 			return (-1);
 		outbuf_puts(w->ob, first ? "[" : ",[");
 		first = 0;
@@ -221,7 +223,8 @@ sw_evented(struct sw *w)
 		if (i < p->nsamples) {
 			if ((n = p->sample_node[i]) >= p->nnodes)
 				continue;
-			if (sw_path(w, n, &d) == -1)
+			if (sw_path(w, n, &d) == -1 ||
+			    writer_charge(w->o, w->ob, (uint64_t)d + 1) == -1)
 				goto done;
 		}
 		for (c = 0; c < d && c < ncur && cur[c] == w->path[c]; c++)
@@ -267,6 +270,7 @@ writer_speedscope(struct outbuf *ob, const struct profile *p,
 	memset(&w, 0, sizeof w);
 	w.ob = ob;
 	w.p = p;
+	w.o = o;
 	name = p->source != NULL ? p->source : "deepq";
 	if ((file = strrchr(name, '/')) != NULL && file[1] != '\0')
 		name = file + 1;
@@ -279,6 +283,8 @@ writer_speedscope(struct outbuf *ob, const struct profile *p,
 	    "\"shared\":{\"frames\":[",
 	    o->metric);
 	for (fn = 0; fn < p->nfuncs; fn++) {
+		if (writer_charge(o, ob, 1) == -1)
+			goto done;
 		outbuf_puts(ob, fn ? ",{\"name\":" : "{\"name\":");
 		if (sw_string(ob, profile_func_name(p, fn)) == -1)
 			goto done;

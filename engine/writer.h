@@ -27,11 +27,13 @@
  * or a profile that cannot be written in the format, with *cause set.
  */
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "catalog.h"
+#include "cost.h"
+#include "outbuf.h"
 
-struct outbuf;
 struct profile;
 
 struct writer_options {
@@ -39,7 +41,29 @@ struct writer_options {
 	uint32_t	 maxdepth;	/* 0: no limit */
 	int		 time_order;	/* folded: the sample sequence */
 	int		 no_modules;	/* folded: frames without module` */
+	/*
+	 * The query's budget (NULL: none), charged as the writer goes, so
+	 * that an export stops (and the server moves it to a worker) like
+	 * any report; and the most bytes the output may be (0: no limit),
+	 * which a writer that can tell in advance refuses at once
+	 * (outbuf_fail_size) rather than after writing them.
+	 */
+	struct cost	*cost;
+	size_t		 max_bytes;
 };
+
+/*
+ * Charge n units of work: 0, or -1 once the budget is spent, the buffer
+ * then failed so that every loop of the writer stops.
+ */
+static inline int
+writer_charge(const struct writer_options *o, struct outbuf *ob, uint64_t n)
+{
+	if (cost_charge(o->cost, n) == 0)
+		return (0);
+	outbuf_fail(ob);
+	return (-1);
+}
 
 /*
  * A writer, the code of an export format of the catalog (CATALOG_EXPORT):

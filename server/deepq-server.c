@@ -23,7 +23,6 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-#include <dirent.h>
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -36,14 +35,18 @@
 
 #include "answer-cache.h"
 #include "cache.h"
+#include "child.h"
 #include "compat.h"
 #include "conf.h"
+#include "decompress.h"
 #include "input.h"
+#include "json-doc.h"
 #include "profile.h"
 #include "profile-index.h"
 #include "profpath.h"
 #include "proto.h"
 #include "reader.h"
+#include "reader-view.h"
 #include "rundir.h"
 #include "server.h"
 #include "testhook.h"
@@ -54,8 +57,6 @@
  * (deepq-server(8)). Started by a client (deepq.cgi, deepq query) with
  * -R, or by hand, when it detaches itself the same way.
  */
-
-extern char	**environ;
 
 static int	 main_readyfd = -1;
 static char	 main_alarm_msg[96];
@@ -73,7 +74,7 @@ static void	 main_sanitize(int);
 static char	*main_cache_path(const struct config *, const char *,
 		    const char *);
 static void	 main_cache_write(struct server *, const char *,
-		    const struct stat *);
+		    const struct stat *, int);
 
 static void
 usage(void)
@@ -196,17 +197,7 @@ main_daemon(void)
 static void
 main_sanitize(int keep)
 {
-	static const char *const pass[] = {
-#ifdef TESTHOOK_ENABLED
-	    "DEEPQ_TEST_HOOKS",
-#endif
-	    "ASAN_OPTIONS", "LSAN_OPTIONS", "UBSAN_OPTIONS" };
-	char		*saved[sizeof pass / sizeof pass[0]];
-	struct dirent	*de;
-	DIR		*d;
-	size_t		 i;
-	int		 fd, null, max = 0, fds[1024];
-	const char	*v;
+	int	 null;
 
 	if ((null = open("/dev/null", O_RDWR)) == -1)
 		err(1, "/dev/null");
@@ -215,31 +206,12 @@ main_sanitize(int keep)
 		exit(1);
 	if (null > 2)
 		close(null);
-	if ((d = opendir("/proc/self/fd")) != NULL) {
-		while ((de = readdir(d)) != NULL && max < 1024) {
-			fd = atoi(de->d_name);
-			if (fd > 2 && fd != keep && fd != dirfd(d) &&
-			    de->d_name[0] != '.')
-				fds[max++] = fd;
-		}
-		closedir(d);
-		for (i = 0; i < (size_t)max; i++)
-			close(fds[i]);
-	}
+	child_closefrom(3, &keep, keep >= 3 ? 1 : 0);
 	umask(077);
 	if (chdir("/") == -1)
 		exit(1);
-	for (i = 0; i < sizeof pass / sizeof pass[0]; i++) {
-		v = getenv(pass[i]);
-		saved[i] = v != NULL ? strdup(v) : NULL;
-	}
-	clearenv();
-	(void)setenv("PATH", "/usr/bin:/bin", 1);
-	for (i = 0; i < sizeof pass / sizeof pass[0]; i++) {
-		if (saved[i] != NULL)
-			(void)setenv(pass[i], saved[i], 1);
-		free(saved[i]);
-	}
+	if (child_env_reset() == -1)
+		exit(1);
 }
 
 /*
@@ -283,19 +255,22 @@ server_title(const char *title)
 }
 
 /*
- * Write the cache of a profile just loaded from its source, in a
- * detached grandchild so that the server is ready at once whatever the
- * write costs. The child shares the profile copy-on-write (nothing in
- * it is written) and first closes every rendezvous fd, so that it holds
- * no lock and is no server. The cache is renamed into place only once
- * complete (cache_write).
+ * Write the cache of a profile just loaded from its source, in a child
+ * so that the server is ready at once whatever the write costs. The
+ * child shares the profile copy-on-write (nothing in it is written) and
+ * first closes every rendezvous fd, so that it holds no lock and is no
+ * server; it dies with the server (child_tie: a server that exits
+ * within seconds of its load leaves no cache, the next one writes it;
+ * what is written is only ever renamed into place once complete,
+ * cache_write) and after a load's time of CPU. The server reaps it
+ * (server.c).
  */
 static void
-main_cache_write(struct server *s, const char *path, const struct stat *st)
+main_cache_write(struct server *s, const char *path, const struct stat *st,
+    int load_timeout)
 {
 	char	*cause = NULL;
-	pid_t	 pid;
-	int	 status;
+	pid_t	 pid, server = getpid();
 
 	if (s->profile->extra != NULL) {
 		log_info("%s: format %s is not cached", s->path,
@@ -307,9 +282,11 @@ main_cache_write(struct server *s, const char *path, const struct stat *st)
 		return;
 	}
 	if (pid != 0) {
-		(void)waitpid(pid, &status, 0);
+		s->cache_writer = pid;
 		return;
 	}
+	if (child_tie(server) == -1)
+		_exit(1);
 	server_title("deepq-server: cache writer");
 	if (s->fifofd != -1)
 		close(s->fifofd);
@@ -319,8 +296,7 @@ main_cache_write(struct server *s, const char *path, const struct stat *st)
 	close(s->dirfd);
 	if (s->readyfd != -1)
 		close(s->readyfd);
-	if ((pid = fork()) != 0)
-		_exit(pid == -1);
+	child_limit_cpu((unsigned int)load_timeout);
 	if (cache_write(s->profile, profile_index_callgraph(s->index, NULL),
 	    path, st, &cause) == -1)
 		log_warnx("cache: %s", cause ? cause : "out of memory");
@@ -335,7 +311,7 @@ main(int argc, char **argv)
 	struct input		*in;
 	struct rlimit		 rl;
 	struct sigaction	 sa;
-	struct stat		 st;
+	struct stat		 st, pst;
 	sigset_t		 set;
 	const char		*conffile = NULL, *idle = NULL, *key = NULL;
 	const char		*rundir = NULL, *errstr, *sources = NULL;
@@ -412,6 +388,9 @@ main(int argc, char **argv)
 		errx(1, "%s", cause);
 	/* The profile's and every base's decompressed-size limit. */
 	input_set_default_limit(cfg->max_decompressed << 20);
+	json_doc_set_max(cfg->max_json << 20);
+	/* A decoding process is part of a load: no longer than one. */
+	decompress_set_cpu_limit((unsigned int)cfg->load_timeout);
 
 	if (!foreground) {
 		if (main_readyfd == -1)
@@ -529,6 +508,10 @@ main(int argc, char **argv)
 	s.load_time = (double)(rundir_now() - t0) / 1000;
 	if (s.profile->source == NULL)
 		s.profile->source = strdup(s.path);
+	/* A view's password file: no client may have it served. */
+	if (reader_view_secret(s.profile, &pst) &&
+	    rundir_secret_mark(s.dirfd, &pst) == -1)
+		log_warn("%s: cannot mark the password file", s.path);
 
 	/* No signal may kill us now without the FIFO being removed. */
 	sigemptyset(&set);
@@ -559,6 +542,8 @@ main(int argc, char **argv)
 	s.want_max_age = cfg->want_max_age;
 	s.write_timeout = cfg->write_timeout;
 	s.max_workers = cfg->max_workers;
+	s.worker_memory = cfg->worker_memory << 20;
+	s.max_body = cfg->max_answer << 20;
 	s.max_cost = cfg->max_cost;
 	s.source_roots = cfg->source_root;
 	s.load_timeout = cfg->load_timeout;
@@ -583,7 +568,7 @@ main(int argc, char **argv)
 	log_info("%s: loaded in %.3f s (%s%s)", s.path, s.load_time,
 	    s.profile->format, s.from_cache ? ", from the cache" : "");
 	if (cachepath != NULL && !s.from_cache)
-		main_cache_write(&s, cachepath, &st);
+		main_cache_write(&s, cachepath, &st, cfg->load_timeout);
 	free(cachepath);
 
 	server_run(&s);

@@ -17,7 +17,6 @@
 #include "config.h"
 
 #include <sys/types.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 
 #include <errno.h>
@@ -35,6 +34,7 @@
 #include "answer-cache.h"
 #include "answer-query.h"
 #include "catalog.h"
+#include "child.h"
 #include "proto.h"
 #include "query.h"
 #include "render.h"
@@ -63,10 +63,14 @@
  *
  * A worker holds none of the server's rendezvous descriptors (so the
  * liveness lock dies with the server, not with its last worker), dies
- * with the server (PR_SET_PDEATHSIG), and writes its answer to the
- * client's reply FIFO itself, with the same stall timeout as the server.
- * Then it sends a cacheable answer back on a pipe, for the server's
- * answer cache: the next asker of the same page gets it at once.
+ * with the server (child_tie), within its own CPU time (the rest of the
+ * query's budget and the write's) and memory (worker_memory, above what
+ * it shares with the server), stops its query once the client has left
+ * (cost_watch: nobody reads its reply FIFO any more), and writes its
+ * answer to the client's reply FIFO itself, with the same stall timeout
+ * as the server. Then it sends a cacheable answer back on a pipe, for
+ * the server's answer cache: the next asker of the same page gets it at
+ * once.
  */
 
 /* What a worker sends back before the body (then the type, the body). */
@@ -75,8 +79,10 @@ struct server_fill_head {
 	uint64_t	 ctype_len;
 };
 
-static void	server_worker_child(struct server *, int, int, const char *,
-		    const struct query *, struct answer_context *);
+static void	server_worker_child(struct server *, pid_t, int, int,
+		    const char *, const struct query *,
+		    struct answer_context *);
+static int	server_worker_gone(void *);
 static void	server_worker_send(int, const struct answer *);
 static void	server_fill_cb(int, short, void *);
 static void	server_fill_free(struct server_fill *);
@@ -131,20 +137,35 @@ server_worker_write(struct server *s, int fd, const char *id,
 }
 
 /*
+ * The budget's watch in a worker: the client has left when its reply
+ * FIFO has no reader (poll says POLLERR on our write end).
+ */
+static int
+server_worker_gone(void *arg)
+{
+	struct pollfd	 pfd;
+
+	pfd.fd = *(int *)arg;
+	pfd.events = POLLOUT;
+	pfd.revents = 0;
+	return (poll(&pfd, 1, 0) == 1 && (pfd.revents & (POLLERR | POLLHUP |
+	    POLLNVAL)) != 0);
+}
+
+/*
  * The worker: answer, write, exit. Never returns. q is the server's
  * parsed query, the worker's own copy-on-write copy.
  */
 static void
-server_worker_child(struct server *s, int fd, int back, const char *id,
-    const struct query *q, struct answer_context *ctx)
+server_worker_child(struct server *s, pid_t server, int fd, int back,
+    const char *id, const struct query *q, struct answer_context *ctx)
 {
 	struct sigaction	 sa;
 	struct answer		*a;
 	sigset_t		 set;
 
-	(void)prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() == 1)
-		_exit(1);	/* the server died before the line above */
+	if (child_tie(server) == -1)
+		_exit(1);	/* the server died before we were tied */
 	server_title("deepq-server: worker");
 	/* Nothing of the rendezvous: the lock must die with the server. */
 	server_forget_rendezvous(s);
@@ -156,8 +177,15 @@ server_worker_child(struct server *s, int fd, int back, const char *id,
 	sigaction(SIGALRM, &sa, NULL);
 	sigemptyset(&set);
 	sigprocmask(SIG_SETMASK, &set, NULL);
-	/* The budget ends the query; this ends a worker stuck elsewhere. */
+	/* The budget ends the query; these end a worker stuck elsewhere. */
 	alarm((unsigned)(s->max_msec / 1000 + s->write_timeout + 5));
+	child_limit_cpu((unsigned)(ctx->report.max_msec / 1000 +
+	    s->write_timeout + 2));
+	if (child_limit_memory(s->worker_memory) == -1)
+		log_warnx("worker: no memory limit (/proc/self/statm)");
+	testhook_pause("worker");
+	ctx->report.gone = server_worker_gone;
+	ctx->report.gone_arg = &fd;
 
 	/* A query handed over, not yet answered (tests: held workers). */
 	testhook_pause("worker-run");
@@ -289,7 +317,7 @@ server_worker_start(struct server *s, const char *id, const struct query *q,
 {
 	struct server_fill	*f = NULL;
 	char			 name[PROTO_NAME_MAX];
-	pid_t			 pid;
+	pid_t			 pid, server = getpid();
 	size_t			 i;
 	int			 fd, back[2] = { -1, -1 };
 
@@ -336,7 +364,7 @@ server_worker_start(struct server *s, const char *id, const struct query *q,
 	if (pid == 0) {
 		if (back[0] != -1)
 			close(back[0]);
-		server_worker_child(s, fd, back[1], id, q, ctx);
+		server_worker_child(s, server, fd, back[1], id, q, ctx);
 	}
 	close(fd);
 	if (f != NULL) {
@@ -358,22 +386,21 @@ server_worker_start(struct server *s, const char *id, const struct query *q,
 	return (0);
 }
 
-/* SIGCHLD: reap the workers that ended. */
-void
-server_worker_reap(struct server *s)
+/* A child reaped (server.c): 1 if it was a worker, now forgotten. */
+int
+server_worker_reaped(struct server *s, pid_t pid, int status)
 {
 	size_t	 i;
-	int	 status;
 
 	for (i = 0; i < SERVER_WORKERS; i++) {
-		if (s->workers[i] == 0 ||
-		    waitpid(s->workers[i], &status, WNOHANG) <= 0)
+		if (s->workers[i] != pid)
 			continue;
 		if (WIFSIGNALED(status))
 			log_warnx("worker %ld killed by signal %d",
-			    (long)s->workers[i], WTERMSIG(status));
+			    (long)pid, WTERMSIG(status));
 		s->workers[i] = 0;
 		s->nworkers--;
+		return (1);
 	}
-	server_client_done(s);
+	return (0);
 }

@@ -20,10 +20,12 @@
 #include <sys/types.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +39,7 @@
 #include "answer-cache.h"
 #include "answer.h"
 #include "answer-query.h"
+#include "hash.h"
 #include "profile.h"
 #include "proto.h"
 #include "query.h"
@@ -78,6 +81,27 @@ static void	server_handle(struct server *, struct proto_req *);
 static char	*server_query_file(struct server *, const struct proto_req *);
 static int	server_wants(struct server *);
 static void	server_arm(struct event *, int);
+static int	server_gone(void *);
+static uint64_t	server_heavy_hash(const struct query *, const char *);
+static int	server_heavy_known(const struct server *, uint64_t);
+static struct answer *server_busy(enum catalog_fmt,
+		    const struct render_context *);
+
+/*
+ * A query answered in the loop: its client, for server_gone, and the
+ * write end of its reply FIFO once asked, kept open until the answer's
+ * own is (closing the only writer would be the end of the answer to
+ * the client).
+ */
+struct server_waiter {
+	struct server	*server;
+	const char	*id;
+	int		 fd;
+};
+
+static void	server_context(struct server *, const struct proto_req *,
+		    struct answer_context *, struct server_request *,
+		    struct server_waiter *);
 
 /* Re-arm a timer for sec seconds (ms when sec is negative). */
 static void
@@ -218,40 +242,124 @@ server_answer_fix(struct answer *a, enum catalog_fmt fmt,
 	return (a);
 }
 
+/*
+ * The cost budget's watch of a query answered here: has its client left
+ * (nobody reads its reply FIFO: the CGI was killed, the browser went)?
+ */
+static int
+server_gone(void *arg)
+{
+	struct server_waiter	*w = arg;
+	struct pollfd		 pfd;
+	char			 name[PROTO_NAME_MAX];
+
+	if (w->fd == -1) {
+		if (proto_name(name, sizeof name, w->server->key, PROTO_REPLY,
+		    w->id) == -1)
+			return (0);
+		if ((w->fd = rundir_fifo(w->server->dirfd, name, O_WRONLY,
+		    NULL)) == -1)
+			return (errno == ENXIO || errno == ENOENT);
+	}
+	pfd.fd = w->fd;
+	pfd.events = POLLOUT;
+	pfd.revents = 0;
+	return (poll(&pfd, 1, 0) == 1 && (pfd.revents & (POLLERR | POLLHUP |
+	    POLLNVAL)) != 0);
+}
+
+/* What names a query for the heavy memo: its canonical text and file. */
+static uint64_t
+server_heavy_hash(const struct query *q, const char *name)
+{
+	char		*canon;
+	uint64_t	 h;
+
+	if ((canon = query_format(q)) == NULL)
+		return (0);
+	h = hash_bytes(canon, strlen(canon)) ^
+	    hash_bytes(name, strlen(name)) * 31;
+	free(canon);
+	return (h == 0 ? 1 : h);
+}
+
+/* Did the query of hash h need more than a slice lately? */
+static int
+server_heavy_known(const struct server *s, uint64_t h)
+{
+	size_t	 i;
+
+	for (i = 0; h != 0 && i < SERVER_HEAVY; i++) {
+		if (s->heavy[i] == h)
+			return (1);
+	}
+	return (0);
+}
+
+/* 503 busy: every worker has an expensive query. */
+static struct answer *
+server_busy(enum catalog_fmt fmt, const struct render_context *render)
+{
+	struct answer	*a;
+
+	if ((a = answer_error(fmt, 503, "busy: the "
+	    "server's expensive queries are all running, retry", render)) !=
+	    NULL)
+		a->retry_after = 1;
+	return (a);
+}
+
+/* The context of a request's answer, with what it points to. */
+static void
+server_context(struct server *s, const struct proto_req *r,
+    struct answer_context *ctx, struct server_request *rq,
+    struct server_waiter *waiter)
+{
+	memset(ctx, 0, sizeof *ctx);
+	ctx->render.link_base = "?";
+	ctx->render.static_base = r->static_base[0] != '\0' ?
+	    r->static_base : NULL;
+	ctx->render.file = r->name;
+	ctx->report.name = r->name;
+	ctx->report.status = server_status;
+	ctx->report.status_arg = s;
+	ctx->report.max_cost = s->max_cost;
+	ctx->report.index = s->index;
+	/* The configuration's, never the request's: see srcfile.h. */
+	ctx->report.source_roots = s->source_roots;
+	rq->server = s;
+	rq->root = r->root;
+	ctx->base_load = server_base_load;
+	ctx->base_arg = rq;
+	ctx->report.max_msec = s->max_msec;
+	ctx->report.max_body = s->max_body;
+	waiter->server = s;
+	waiter->id = r->id;
+	waiter->fd = -1;
+	ctx->report.gone = server_gone;
+	ctx->report.gone_arg = waiter;
+}
+
 /* Answer one request. */
 static void
 server_handle(struct server *s, struct proto_req *r)
 {
 	struct answer_context	 ctx;
 	struct server_request	 rq;
+	struct server_waiter	 waiter;
 	const struct answer	*hit;
 	struct answer		*a;
 	struct query		*q = NULL;
 	const char		*query = NULL;
 	char			*qtext = NULL, *why = NULL, *key = NULL;
+	uint64_t		 heavy = 0;
 	long long		 t0;
 	int			 status, shutdown = 0, busy = 1;
 	enum catalog_fmt	 fmt = FMT_HTML;
 
 	testhook_pause("server-answer");
 
-	memset(&ctx, 0, sizeof ctx);
-	ctx.render.link_base = "?";
-	ctx.render.static_base = r->static_base[0] != '\0' ?
-	    r->static_base : NULL;
-	ctx.render.file = r->name;
-	ctx.report.name = r->name;
-	ctx.report.status = server_status;
-	ctx.report.status_arg = s;
-	ctx.report.max_cost = s->max_cost;
-	ctx.report.index = s->index;
-	/* The configuration's, never the request's: see srcfile.h. */
-	ctx.report.source_roots = s->source_roots;
-	rq.server = s;
-	rq.root = r->root;
-	ctx.base_load = server_base_load;
-	ctx.base_arg = &rq;
-	ctx.report.max_msec = s->max_msec;
+	server_context(s, r, &ctx, &rq, &waiter);
 
 	if (r->flags & PROTO_REQ_FILE) {
 		if ((qtext = server_query_file(s, r)) == NULL) {
@@ -286,11 +394,21 @@ server_handle(struct server *s, struct proto_req *r)
 	/* The same canonical query: the same bytes, without the report. */
 	if ((hit = answer_cache_get(s->acache, key)) != NULL) {
 		server_client_create(s, r->id, hit);
-		query_free(q);
-		free(key);
-		free(qtext);
-		free(why);
-		return;
+		goto done;
+	}
+	/*
+	 * A query known to need more than a slice goes to a worker at once,
+	 * or is refused at once when they are all busy: the loop spends
+	 * nothing on it.
+	 */
+	if (q != NULL && s->max_workers > 0 && !shutdown &&
+	    s->max_msec > SERVER_SLICE &&
+	    server_heavy_known(s, heavy = server_heavy_hash(q, r->name))) {
+		if (server_worker_start(s, r->id, q, key, &ctx,
+		    s->max_msec) == 0)
+			goto done;
+		a = server_busy(fmt, &ctx.render);
+		goto send;
 	}
 	/* A query that waits on ClickHouse: in a worker from the start. */
 	if (q != NULL && s->max_workers > 0 && !shutdown &&
@@ -309,6 +427,7 @@ server_handle(struct server *s, struct proto_req *r)
 	if (s->max_workers > 0 && !shutdown && s->max_msec > SERVER_SLICE)
 		ctx.report.max_msec = SERVER_SLICE;
 	t0 = rundir_now();
+	testhook_pause("server-slice");
 	/* Parsed once, above: what did not parse gets its 400 here. */
 	a = q != NULL ? answer_query_parsed(s->profile, q, &ctx) :
 	    answer_error(fmt, status, why, &ctx.render);
@@ -317,17 +436,14 @@ server_handle(struct server *s, struct proto_req *r)
 	    rundir_now() - t0 >= SERVER_SLICE) {
 		answer_free(a);
 		a = NULL;
-		if (server_worker_start(s, r->id, q, key, &ctx,
-		    s->max_msec - (uint64_t)(rundir_now() - t0)) == 0) {
-			query_free(q);
-			free(key);
-			free(qtext);
-			return;
+		if (heavy != 0) {
+			s->heavy[s->heavy_next] = heavy;
+			s->heavy_next = (s->heavy_next + 1) % SERVER_HEAVY;
 		}
-		if ((a = answer_error(fmt, 503,
-		    "busy: the server's expensive queries are all running, "
-		    "retry", &ctx.render)) != NULL)
-			a->retry_after = 1;
+		if (server_worker_start(s, r->id, q, key, &ctx,
+		    s->max_msec - (uint64_t)(rundir_now() - t0)) == 0)
+			goto done;
+		a = server_busy(fmt, &ctx.render);
 	}
 send:
 	a = server_answer_fix(a, fmt, &ctx.render);
@@ -341,6 +457,10 @@ send:
 		answer_free(a);
 	} else
 		log_warnx("out of memory answering %s", r->id);
+done:
+	/* The answer's writer (or the worker's) is open by now. */
+	if (waiter.fd != -1)
+		close(waiter.fd);
 	query_free(q);
 	free(key);
 	free(qtext);
@@ -565,10 +685,29 @@ server_client_done(struct server *s)
 		event_base_loopbreak(s->base);
 }
 
+/*
+ * SIGCHLD: reap every child that ended (workers, base loaders, the cache
+ * writer), each known by its pid.
+ */
 static void
 server_chld_cb(int sig, short what, void *arg)
 {
-	server_worker_reap(arg);
+	struct server	*s = arg;
+	pid_t		 pid;
+	int		 status;
+
+	while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+		if (server_worker_reaped(s, pid, status) ||
+		    server_base_reaped(s, pid, status))
+			continue;
+		if (pid == s->cache_writer) {
+			s->cache_writer = 0;
+			if (WIFSIGNALED(status))
+				log_warnx("cache writer killed by signal %d",
+				    WTERMSIG(status));
+		}
+	}
+	server_client_done(s);
 }
 
 /*
@@ -604,6 +743,8 @@ server_run(struct server *s)
 	s->last = rundir_now();
 	server_arm(s->ev_idle, s->idle_timeout);
 	server_arm(s->ev_watch, SERVER_WATCH);
+	/* A child that ended before the event was there (cache writer). */
+	server_chld_cb(SIGCHLD, 0, s);
 
 	/*
 	 * SIGTERM and SIGINT were blocked since the load ended, so that none

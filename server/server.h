@@ -54,6 +54,7 @@ struct profile_index;
 #define SERVER_BASES		4	/* base= profiles kept loaded */
 #define SERVER_WORKERS		64	/* most max_workers can be */
 #define SERVER_SLICE		50	/* ms a query runs in the server */
+#define SERVER_HEAVY		32	/* queries remembered as heavy */
 
 /* A base= profile, kept by identity (server-base.c). */
 struct server_base {
@@ -64,6 +65,7 @@ struct server_base {
 	uint64_t		 used;		/* tick of last use; 0: free */
 	struct profile		*profile;	/* NULL while loading */
 	int			 loadfd;	/* the loader's pipe, or -1 */
+	pid_t			 loader;	/* its process, or 0 */
 	long long		 waitend;	/* ms */
 	char			 name[256];	/* for the log */
 	char			 cpath[4096];	/* its cache file */
@@ -148,6 +150,17 @@ struct server {
 	size_t			 nworkers;
 	pid_t			 workers[SERVER_WORKERS];	/* 0: free */
 	struct server_fills	 fills;
+	uint64_t		 worker_memory;	/* bytes a worker may add */
+	size_t			 max_body;	/* bytes of an answer */
+	/*
+	 * The queries that needed more than a slice lately (hashes of
+	 * their canonical text): the next one goes to a worker at once,
+	 * or is refused at once when they are all busy, costing the loop
+	 * nothing (server.c).
+	 */
+	uint64_t		 heavy[SERVER_HEAVY];
+	size_t			 heavy_next;
+	pid_t			 cache_writer;	/* or 0 */
 };
 
 /* log.c */
@@ -177,7 +190,7 @@ int	server_worker_start(struct server *, const char *,
 	    const struct query *, const char *, struct answer_context *,
 	    uint64_t);
 void	server_worker_fills_free(struct server *);
-void	server_worker_reap(struct server *);
+int	server_worker_reaped(struct server *, pid_t, int);
 
 /* server-base.c */
 const struct profile *server_base_load(void *, const char *, int *,
@@ -186,6 +199,8 @@ struct input *server_input(const char *, dev_t, ino_t, struct stat *,
 	    char **);
 void	server_base_init(struct server *);
 void	server_base_free(struct server *);
+int	server_base_reaped(struct server *, pid_t, int);
+size_t	server_base_loaders(const struct server *);
 
 /* server-client.c */
 int	server_client_create(struct server *, const char *,

@@ -33,6 +33,18 @@ f=$data/recursion.folded
 { zstd -q -c "$f"; zstd -q -c "$f"; } >"$d/gen-two-frames.zst"
 { xz -c "$f"; xz -c "$f"; } >"$d/gen-two-streams.xz"
 printf 'x^ not zlib 1\n' >"$d/gen-x-caret.txt"
+# The red team's (issue 30): a member then zeros that decode to nothing
+# (a terabyte of them, sparse, in helpers.sh), a JSON bomb of blanks,
+# and a chain 100,000 calls deep.
+{ gzip -c "$f"; head -c 131072 /dev/zero; } >"$d/gen-padded.gz"
+{ xz -c "$f"; head -c 131072 /dev/zero; } >"$d/gen-padded.xz"
+{ zstd -q -c "$f"; head -c 131072 /dev/zero; } >"$d/gen-padded.zst"
+{ printf '{"traceEvents":['; head -c 12000000 /dev/zero | tr '\0' ' ';
+    printf ']}'; } | zstd -q -c >"$d/gen-json-bomb.zst"
+awk 'BEGIN { n = 100000; print "# deepq-trace 1"; print "metric ticks count"
+    for (i = 0; i < n; i++) print "call " i " f" i
+    for (i = 0; i < n; i++) print "return " (n + i + 1) " f" (n - 1 - i) }' |
+    xz -c >"$d/gen-chain.trace.xz"
 yes 'main;a;b 1' | head -n 900000 | zstd -q -c >"$d/gen-bomb.zst"
 yes 'main;a;b 1' | head -n 900000 | gzip -c >"$d/gen-bomb.gz"
 cp "$f" "$d/gen-plain.folded"

@@ -93,4 +93,13 @@ check "go tool pprof opens cmd=pprof's answer" \
 go tool pprof -top "$tmp/alloc.pb.gz" >"$tmp/top" 2>/dev/null
 check "metric= is the exported profile's default sample type" \
     grep -q '^Type: alloc_space' "$tmp/top"
+
+# Two functions of one id (tests/data/pprof/dup-func.sh): go tool pprof
+# refuses the file, and so does deepq, rather than give the sample to one.
+check "go tool pprof refuses duplicate function ids" sh -c \
+    "go tool pprof -top '$data/pprof/dup-func.pb' 2>&1 | \
+    grep -q 'multiple functions with same id'"
+check "deepq refuses them too" sh -c \
+    "! '$DEEPQ' query --local '$data/pprof/dup-func.pb' cmd=top \
+    >/dev/null 2>'$tmp/err' && grep -q 'appears twice' '$tmp/err'"
 done_testing

@@ -25,6 +25,16 @@
 
 /* The query budget: exact at the unit limit, the clock every 4096. */
 
+static int	 gone_now, asked;
+
+static int
+gone(void *arg)
+{
+	(void)arg;
+	asked++;
+	return (gone_now);
+}
+
 int
 main(void)
 {
@@ -58,6 +68,26 @@ main(void)
 	    "past the deadline at the next look");
 	s = cost_message(&c);
 	is_str(s, "query too expensive (over 10 ms)", "message");
+	free(s);
+
+	/* The client's watch: asked at most every COST_WATCH_MS. */
+	gone_now = 0;
+	asked = 0;
+	cost_init(&c, 0, 0);
+	cost_watch(&c, gone, NULL);
+	for (i = 0; i < 10 * COST_CLOCK_EVERY && r == 0; i++)
+		r = cost_charge(&c, 1);
+	ok(r == 0 && asked >= 1 && asked <= 2,
+	    "a client still there: asked %d times in a burst", asked);
+	gone_now = 1;
+	ts.tv_nsec = (COST_WATCH_MS + 20) * 1000000L;
+	nanosleep(&ts, NULL);
+	for (i = 0; i < 2 * COST_CLOCK_EVERY && r == 0; i++)
+		r = cost_charge(&c, 1);
+	ok(r == -1 && cost_over(&c) && c.over == COST_GONE,
+	    "a client gone: the query stops at its next look");
+	s = cost_message(&c);
+	is_str(s, "the client is gone: query stopped", "message");
 	free(s);
 	return (tap_done());
 }

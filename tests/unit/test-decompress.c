@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <lzma.h>
 #include <zlib.h>
@@ -138,6 +139,59 @@ lines(struct input *in, uint64_t *bytes, char **cause)
 	return (*cause != NULL ? -1 : n);
 }
 
+/*
+ * A member followed by a terabyte of zeros (a sparse file): the red
+ * team's orphaned decoder. Decoded in process and by a process of its
+ * own (the file is big), each stops with an error once 64 MiB decode to
+ * nothing, not after reading the terabyte.
+ */
+static void
+padded(int kind, const char *text, size_t n)
+{
+	struct decompress	*d;
+	struct input		*in;
+	unsigned char		*z;
+	char			 path[] = "/tmp/test-decompress.XXXXXX", buf[65536];
+	char			*cause = NULL;
+	size_t			 zn;
+	uint64_t		 bytes;
+	ssize_t			 r;
+	int			 fd;
+
+	z = pack(kind, text, n, &zn);
+	if ((fd = mkstemp(path)) == -1 || write(fd, z, zn) != (ssize_t)zn ||
+	    ftruncate(fd, (off_t)1 << 40) == -1) {
+		ok(0, "%s: a padded file", decompress_name(kind));
+		free(z);
+		return;
+	}
+	free(z);
+	(void)lseek(fd, 0, SEEK_SET);
+	d = decompress_create(kind, fd, NULL, 0, &cause);
+	bytes = 0;
+	while (d != NULL && (r = decompress_read(d, buf, sizeof buf,
+	    &cause)) > 0)
+		bytes += (uint64_t)r;
+	ok(d != NULL && bytes <= n && cause != NULL &&
+	    (strstr(cause, "decode to nothing") != NULL ||
+	    strstr(cause, "corrupt") != NULL),
+	    "%s: padded with a terabyte of zeros: \"%s\"",
+	    decompress_name(kind), cause ? cause : "no error");
+	decompress_free(d);
+	free(cause);
+	cause = NULL;
+	in = input_open(path, &cause);
+	ok(in != NULL && lines(in, &bytes, &cause) == -1 && bytes <= n &&
+	    (strstr(cause, "decode to nothing") != NULL ||
+	    strstr(cause, "corrupt") != NULL),
+	    "%s: the same decoded ahead, by a process: \"%s\"",
+	    decompress_name(kind), cause ? cause : "no error");
+	input_free(in);
+	free(cause);
+	close(fd);
+	unlink(path);
+}
+
 int
 main(void)
 {
@@ -238,6 +292,9 @@ main(void)
 		}
 		free(z);
 	}
+
+	for (k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
+		padded(kinds[k], text, 1000 * 12);
 
 	/* Probes: refusals beat weak readers; bpftrace maps are read. */
 	ok(reader_detect("PERFILE2\0\0\0\0", 12) == NULL,

@@ -36,7 +36,8 @@ static const struct {
 };
 
 static struct answer *
-ask(const struct profile *p, const char *qs, uint64_t max_msec)
+ask_with(const struct profile *p, const char *qs, uint64_t max_msec,
+    uint64_t max_cost, size_t max_body)
 {
 	struct answer_context	 ctx;
 
@@ -44,7 +45,103 @@ ask(const struct profile *p, const char *qs, uint64_t max_msec)
 	ctx.render.link_base = "?";
 	ctx.report.name = "test";
 	ctx.report.max_msec = max_msec;
+	ctx.report.max_cost = max_cost;
+	ctx.report.max_body = max_body;
 	return (answer_query(p, qs, &ctx));
+}
+
+static struct answer *
+ask(const struct profile *p, const char *qs, uint64_t max_msec)
+{
+	return (ask_with(p, qs, max_msec, 0, 0));
+}
+
+/*
+ * A chain 20,000 calls deep, a tick (and a sample, in order) at each
+ * node: the folded text is
+ * about 20,000^2 / 2 frames (a gigabyte), pprof and speedscope hold as
+ * many ids.
+ */
+static struct profile *
+chain_profile(void)
+{
+	struct profile_builder	*b;
+	struct profile		*p;
+	char			 name[32], *cause = NULL;
+	uint32_t		 n = PROFILE_ROOT, f, d;
+	int			 m;
+
+	if ((b = profile_builder_create("test")) == NULL)
+		return (NULL);
+	m = profile_builder_metric(b, "ticks", "count");
+	for (d = 0; d < 20000; d++) {
+		snprintf(name, sizeof name, "function_%u", d);
+		f = profile_builder_func(b, name, strlen(name), "", 0);
+		n = profile_builder_child(b, n, f);
+		profile_builder_add(b, n, m, 1);
+		profile_builder_sample(b, n, 1);
+	}
+	p = profile_builder_finish(b, &cause);
+	free(cause);
+	return (p);
+}
+
+/*
+ * The deep chain: every export bounded by the answer's most (413, the
+ * folded text refused before it is written) or the cost budget (503),
+ * never a gigabyte.
+ */
+static void
+test_deep(void)
+{
+	struct profile	*p;
+	struct answer	*a;
+	char		 qs[128];
+	size_t		 i;
+
+	if ((p = chain_profile()) == NULL) {
+		ok(0, "the chain builds");
+		return;
+	}
+	a = ask_with(p, "cmd=folded&format=folded", 0, 0, 1 << 20);
+	ok(a != NULL && a->status == 413 && strstr(a->body, "maxdepth=") !=
+	    NULL && strstr(a->body, "20000 frames deep") != NULL,
+	    "folded of a deep chain: 413 before writing, naming maxdepth=");
+	answer_free(a);
+	a = ask_with(p, "cmd=folded&format=json", 0, 0, 1 << 20);
+	ok(a != NULL && a->status == 413, "and its JSON form");
+	answer_free(a);
+	a = ask_with(p, "cmd=folded&format=folded&maxdepth=10", 0, 0, 1 << 20);
+	ok(a != NULL && a->status == 200 && a->len < (1 << 20),
+	    "maxdepth=10 fits (%zu bytes)", a != NULL ? a->len : 0);
+	answer_free(a);
+	a = ask_with(p, "cmd=speedscope&format=speedscope", 0, 0, 1 << 20);
+	ok(a != NULL && a->status == 413 && strstr(a->body, "1 MiB") != NULL,
+	    "speedscope: stopped at the answer's 1 MiB, 413");
+	answer_free(a);
+	for (i = 0; i < sizeof exports / sizeof exports[0]; i++) {
+		snprintf(qs, sizeof qs, "cmd=%s&format=%s", exports[i].cmd,
+		    exports[i].cmd);
+		a = ask_with(p, qs, 0, 1000000, 0);
+		ok(a != NULL && (a->status == 503 || a->status == 200) &&
+		    (a->status == 200 || strstr(a->body, "1000000 node "
+		    "visits") != NULL) && (exports[i].write == writer_callgrind ?
+		    a->status == 200 : a->status == 503),
+		    "%s charges its work: %d", qs, a != NULL ? a->status : 0);
+		answer_free(a);
+	}
+	a = ask_with(p, "cmd=flame&format=json&style=chart", 0, 1000000, 0);
+	ok(a != NULL && a->status == 503, "a flame chart charges each "
+	    "sample's stack");
+	answer_free(a);
+	a = ask_with(p, "cmd=flame&format=json", 0, 10000, 0);
+	ok(a != NULL && a->status == 503, "a flame graph charges its nodes");
+	answer_free(a);
+	a = ask_with(p, "cmd=tree&format=json&t=1~inv", 0, 1000000, 0);
+	ok(a != NULL && a->status == 503, "an inverted tree charges its "
+	    "frames");
+	answer_free(a);
+	profile_free(p);
 }
 
 /* The same bytes three ways, for each export. */
@@ -200,6 +297,7 @@ main(int argc, char **argv)
 		answer_free(a);
 	}
 	profile_free(p);
+	test_deep();
 	(void)argc;
 	(void)argv;
 	return (tap_done());

@@ -256,6 +256,59 @@ test_check(void)
 	    "a body past its deadline gives nothing");
 }
 
+/* A most: the write that would pass it fails the body, at once. */
+static void
+test_max(void)
+{
+	struct outbuf	 ob;
+	size_t		 len, i;
+	char		*b;
+
+	outbuf_init(&ob);
+	outbuf_max(&ob, 100000);
+	for (i = 0; i < 100000; i++)
+		outbuf_putc(&ob, 'x');
+	ok(outbuf_failed(&ob) == 0 && outbuf_len(&ob) == 100000,
+	    "exactly the most is fine");
+	outbuf_putc(&ob, 'y');
+	ok(outbuf_failed(&ob) == -1 && outbuf_too_large(&ob),
+	    "one byte more fails it as too large");
+	ok(ob.cap <= 131072, "the buffer never grew past the most (%zu)",
+	    ob.cap);
+	ok(outbuf_take(&ob, &len) == NULL, "and it gives nothing");
+
+	outbuf_init(&ob);
+	outbuf_max(&ob, 1000);
+	outbuf_printf(&ob, "%0999d", 7);
+	outbuf_write(&ob, "ab", 2);
+	ok(outbuf_too_large(&ob) && outbuf_len(&ob) == 999,
+	    "a write that would pass it is not made at all");
+	outbuf_clear(&ob);
+
+	outbuf_init(&ob);
+	outbuf_max(&ob, 1 << 20);
+	outbuf_write(&ob, "abc", 3);
+	outbuf_fail_size(&ob);
+	ok(outbuf_too_large(&ob), "a writer may refuse in advance");
+	outbuf_clear(&ob);
+
+	/* The check's failure is not a size. */
+	outbuf_init(&ob);
+	outbuf_max(&ob, 10);
+	outbuf_fail(&ob);
+	outbuf_write(&ob, "0123456789abc", 13);
+	ok(outbuf_failed(&ob) == -1 && !outbuf_too_large(&ob),
+	    "a failed body stays failed for its first reason");
+	outbuf_clear(&ob);
+	outbuf_init(&ob);
+	for (i = 0; i < 3 * OUTBUF_MIN; i++)
+		outbuf_putc(&ob, 'z');
+	outbuf_max(&ob, OUTBUF_MIN);
+	ok(outbuf_too_large(&ob), "a most below what is held fails at once");
+	b = outbuf_take(&ob, &len);
+	ok(b == NULL, "...and gives nothing");
+}
+
 int
 main(void)
 {
@@ -263,5 +316,6 @@ main(void)
 	test_body();
 	test_sink();
 	test_check();
+	test_max();
 	return (tap_done());
 }

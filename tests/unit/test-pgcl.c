@@ -220,7 +220,7 @@ test_broken(void)
 	size_t			 i, clean, offsets;
 
 	pgcl_put(&b, "PROF\2\0\0\0", 8);
-	refused(&b, "unknown profile format", "wrong magic is not detected");
+	refused(&b, "not a profile deepq reads", "wrong magic is not detected");
 	pgcl_buf_free(&b);
 
 	pgcl_header(&b, 3, 1, 1, 0, 0);

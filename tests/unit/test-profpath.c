@@ -106,6 +106,11 @@ main(void)
 	snprintf(path, sizeof path, "%s/in.folded", root);
 	if (symlink("d/p.folded", path) == -1)
 		return (1);
+	snprintf(path, sizeof path, "%s/.secret", root);
+	put(path, "hidden 1\n");
+	snprintf(path, sizeof path, "%s/dot.folded", root);
+	if (symlink(".secret", path) == -1)
+		return (1);
 
 	for (mode = 0; mode < 2; mode++) {
 		profpath_force_walk = mode;
@@ -119,10 +124,36 @@ main(void)
 		    mode ? "walk" : "openat2");
 		profpath_clear(&pp);
 		ok(profpath_resolve(root, "e/p.folded", &pp, &status,
-		    &cause) == -1 && status == 403, "%s: a link out: 403 "
+		    &cause) == -1 && status == 404, "%s: a link out: 404, "
+		    "as if nothing were there (%s)", mode ? "walk" : "openat2",
+		    cause);
+		free(cause);
+		cause = NULL;
+		ok(profpath_resolve(root, "e/nothing.folded", &pp, &status,
+		    &cause) == -1 && status == 404, "%s: a link out to "
+		    "nothing: the same 404 (%s)", mode ? "walk" : "openat2",
+		    cause);
+		free(cause);
+		cause = NULL;
+		ok(profpath_resolve(root, ".secret", &pp, &status,
+		    &cause) == -1 && status == 403, "%s: a hidden name: 403 "
 		    "(%s)", mode ? "walk" : "openat2", cause);
 		free(cause);
 		cause = NULL;
+		ok(profpath_resolve(root, "d/.git/x", &pp, &status,
+		    &cause) == -1 && status == 403, "%s: a hidden directory: "
+		    "403 (%s)", mode ? "walk" : "openat2", cause);
+		free(cause);
+		cause = NULL;
+		ok(profpath_resolve(root, "dot.folded", &pp, &status,
+		    &cause) == -1 && status == 404, "%s: a link to a hidden "
+		    "file: 404 (%s)", mode ? "walk" : "openat2", cause);
+		free(cause);
+		cause = NULL;
+		ok(profpath_resolve(root, "./d/p.folded", &pp, &status,
+		    &cause) == 0, "%s: ./ is no hidden name",
+		    mode ? "walk" : "openat2");
+		profpath_clear(&pp);
 		fd = open(base, O_PATH | O_DIRECTORY);
 		errno = 0;
 		ok(profpath_openat(fd, "root/e/p.folded") == -1 &&

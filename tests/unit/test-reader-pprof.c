@@ -139,5 +139,13 @@ main(void)
 		free(buf);
 		buf = NULL;
 	}
+
+	/* Two functions of one id: refused, not the sample given to one. */
+	p = load("dup-func.pb", NULL, &cause);
+	ok(p == NULL && cause != NULL &&
+	    strstr(cause, "function id 1 appears twice") != NULL,
+	    "duplicate function ids: refused (%s)", cause ? cause : "loaded");
+	profile_free(p);
+	free(cause);
 	return (tap_done());
 }

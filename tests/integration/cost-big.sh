@@ -1,0 +1,125 @@
+#!/bin/sh
+# Every answer obeys the cost budget on a big profile too (T56): 6.6
+# million call nodes (2,570 x 2,570, made here), where an export or a
+# flame graph used to hold the server's loop for seconds. With the
+# worker paused at its start (a test hook), cmd=status beside each of
+# them is answered within a second of what it takes alone; four clients
+# looping on cmd=callgrind while both workers are busy are refused at
+# once, and cost the loop nothing (a hook there would stop it).
+# Not in make check: loading the profile takes a minute under a
+# sanitizer on a busy machine, and cost-deep.sh checks the same paths on
+# the chain. Run it by hand in a build configured with
+# --enable-test-hooks: make check TESTS=tests/integration/cost-big.sh;
+# bench/cost-status.sh gives the figures on a release build.
+if [ -z "${RDV_DEADLINE:-}" ]; then
+	RDV_DEADLINE=1
+	export RDV_DEADLINE
+	exec timeout -k 5 600 /bin/sh "$0" "$@"
+fi
+. "${0%/*}/../lib.sh"
+. "${0%/*}/rendezvous-lib.sh"
+need_test_hooks
+
+awk 'BEGIN { for (i = 0; i < 2570; i++) for (j = 0; j < 2570; j++)
+    printf "f%d;g%d 1\n", i, j }' >"$root/big.folded"
+rdv_conf query_timeout=60 load_wait=60 load_timeout=300 max_workers=2 \
+    answer_cache=0
+rdv_httpd
+# The load takes seconds (a minute under a sanitizer on a busy machine).
+rdv_wait 280 sh -c "[ \$(curl -s -o /dev/null --max-time 70 -w '%{http_code}' \
+    '$url?file=big.folded&cmd=status&format=json') = 200 ]" || :
+check "6.6 million call nodes loaded" \
+    test "$(rdv_get 'file=big.folded&cmd=menu&format=json')" = 200
+check "...all of them" grep -q '"nodes": *66[0-9][0-9][0-9][0-9][0-9]' \
+    "$tmp/body"
+
+status_ms() {
+	_t0=$(rdv_ms)
+	_c=$(curl -s -o /dev/null --max-time 60 -w '%{http_code}' \
+	    "$url?file=big.folded&cmd=status&format=json")
+	[ "$_c" = 200 ] || { echo 99999; return; }
+	echo $(($(rdv_ms) - _t0))
+}
+alone=0
+for i in 1 2 3; do
+	t=$(status_ms)
+	[ "$t" -gt "$alone" ] && alone=$t
+done
+echo "# cmd=status alone: up to $alone ms"
+
+worker_paused() {
+	rdv_wait 60 sh -c "ls '$hooks'/worker.* >/dev/null 2>&1" &&
+	    rdv_paused worker
+}
+
+for q in 'cmd=callgrind&format=callgrind' 'cmd=folded&format=folded' \
+    'cmd=pprof&format=pprof' 'cmd=speedscope&format=speedscope' \
+    'cmd=flame&format=svg' 'cmd=tree&t=1~inv&format=json'; do
+	touch "$hooks/pause-worker"
+	curl -s -o /dev/null -w '%{http_code}' --max-time 120 \
+	    "$url?file=big.folded&$q" >"$tmp/heavy.code" &
+	echo $! >"$tmp/heavy.pid"
+	wk=$(worker_paused) || wk=
+	rm -f "$hooks/pause-worker"
+	if [ -z "$wk" ]; then
+		not_ok "$q: no worker (it ran in the server's loop: $(cat "$tmp/heavy.code"))"
+		wait "$(cat "$tmp/heavy.pid")" 2>/dev/null || :
+		continue
+	fi
+	t=$(status_ms)
+	check "$q in a worker: cmd=status beside it in $t ms (alone $alone)" \
+	    test "$t" -lt $((alone + 1000))
+	# Its answer is not what this test is about: let it go.
+	kill -9 "$wk"
+	wait "$(cat "$tmp/heavy.pid")" 2>/dev/null || :
+	rm -f "$hooks"/worker.*
+done
+
+# Four clients looping on cmd=callgrind, both workers busy with it:
+# refused at once, each (the red team's made every cheap query wait
+# seconds, though their own requests were refused).
+heavy='file=big.folded&cmd=callgrind&format=callgrind'
+touch "$hooks/pause-worker"
+for i in 1 2; do
+	curl -s -o /dev/null --max-time 120 "$url?$heavy" &
+	echo $! >"$tmp/w$i.pid"
+	rdv_wait 60 sh -c "[ \$(ls '$hooks'/worker.* 2>/dev/null | wc -l) -ge $i ]" ||
+	    :
+done
+check "two workers busy with cmd=callgrind" \
+    test "$(ls "$hooks"/worker.* 2>/dev/null | wc -l)" -eq 2
+# While they loop, a hook stops the server the moment any query runs in
+# its loop: none may (cmd=status would, so it is asked after).
+touch "$hooks/pause-server-slice"
+for i in 1 2 3 4; do
+	sh -c "end=\$((\$(date +%s) + 5)); n=0; r=0
+	    while [ \$(date +%s) -lt \$end ]; do
+		c=\$(curl -s -o /dev/null --max-time 30 -w '%{http_code}' '$url?$heavy')
+		n=\$((n + 1)); [ \"\$c\" = 503 ] && r=\$((r + 1))
+	    done; echo \"\$n \$r\"" >"$tmp/loop.$i" &
+	echo $! >"$tmp/loop$i.pid"
+done
+for i in 1 2 3 4; do wait "$(cat "$tmp/loop$i.pid")" 2>/dev/null || :; done
+n=0
+r=0
+for i in 1 2 3 4; do
+	set -- $(cat "$tmp/loop.$i")
+	n=$((n + $1))
+	r=$((r + $2))
+done
+check "four looping clients: $n requests, all refused 503 ($r)" \
+    test "$n" -gt 0 -a "$r" -eq "$n"
+check "...none of them ran in the server's loop" \
+    sh -c "! ls '$hooks'/server-slice.* >/dev/null 2>&1"
+rm -f "$hooks/pause-server-slice"
+for p in $(rdv_paused server-slice); do kill -CONT "$p"; done
+t=$(status_ms)
+check "...cmd=status then in $t ms (alone $alone)" \
+    test "$t" -lt $((alone + 1000))
+rm -f "$hooks/pause-worker"
+for p in $(ls "$hooks"/worker.* 2>/dev/null | sed 's/.*\.//'); do
+	kill -9 "$p" 2>/dev/null || :
+done
+for i in 1 2; do wait "$(cat "$tmp/w$i.pid")" 2>/dev/null || :; done
+rdv_stop
+done_testing
