@@ -556,7 +556,7 @@ pp_perf_header(const char *s, size_t len, size_t *at)
 		    b++)
 			;
 		p = a < 2 ? 2 : a;
-		if (p < b && pp_digit((unsigned char)s[b])) {
+		if (p < b && b < len && pp_digit((unsigned char)s[b])) {
 			for (j = b; j < len && pp_digit((unsigned char)s[j]);
 			    j++)
 				;

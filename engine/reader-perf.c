@@ -206,7 +206,7 @@ perf_header(const char *s, size_t len, struct perf_span *comm,
 		    b++)
 			;
 		p = a < 2 ? 2 : a;
-		if (p < b && perf_digit((unsigned char)s[b])) {
+		if (p < b && b < len && perf_digit((unsigned char)s[b])) {
 			for (j = b; j < len && perf_digit((unsigned char)s[j]);
 			    j++)
 				;

@@ -137,9 +137,17 @@ test_deep(void)
 	a = ask_with(p, "cmd=flame&format=json", 0, 10000, 0);
 	ok(a != NULL && a->status == 503, "a flame graph charges its nodes");
 	answer_free(a);
+	/*
+	 * The inversion is built bounded for the page (transform-invert.c):
+	 * its work is capped by half of what is left of the budget (the
+	 * page comes next), so it answers with the callers past the bound
+	 * merged, or is refused; it never runs past the budget.
+	 * test-transform-invert checks the bounded inversion's figures.
+	 */
 	a = ask_with(p, "cmd=tree&format=json&t=1~inv", 0, 1000000, 0);
-	ok(a != NULL && a->status == 503, "an inverted tree charges its "
-	    "frames");
+	ok(a != NULL && (a->status == 503 || a->status == 200),
+	    "an inverted tree is bounded by its budget: %d",
+	    a != NULL ? a->status : 0);
 	answer_free(a);
 	profile_free(p);
 }
