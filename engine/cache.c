@@ -437,11 +437,11 @@ cache_write(const struct profile *p, const struct callgraph *graph,
 	out_pad(&o);
 	callgraph_free(own);
 	own = NULL;
+	cache_write_lines(&o, p);
 	memset(&h, 0, sizeof h);
 	if (p->funcgraph != NULL)
 		cache_write_graph(&o, p->funcgraph, p->nfuncs, &h);
 	cache_write_times(&o, p->timeline);
-	cache_write_lines(&o, p);
 
 	memcpy(h.magic, CACHE_MAGIC, sizeof h.magic);
 	h.version = CACHE_VERSION;
@@ -983,6 +983,8 @@ cache_load(const char *path, const struct stat *src, char **cause)
 	TAKE(clique, h.nfuncs, sizeof *clique);
 	TAKE(recursive, h.nfuncs, sizeof *recursive);
 #undef TAKE
+	if (cache_take_lines(&in, p) == -1)
+		goto corrupt;
 	if ((h.graph_flags & CACHE_GRAPH) != 0) {
 		int	 oom;
 
@@ -995,8 +997,8 @@ cache_load(const char *path, const struct stat *src, char **cause)
 	} else if (h.graph_flags != 0 || h.graph_edges != 0 ||
 	    h.graph_cycles != 0)
 		goto corrupt;
-	if (cache_take_times(&in, p) == -1 ||
-	    cache_take_lines(&in, p) == -1 || in.left != 0 || h.pad2 != 0)
+	if (cache_take_times(&in, p) == -1 || in.left != 0 ||
+	    h.pad2 != 0)
 		goto corrupt;
 
 	/*

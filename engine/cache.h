@@ -35,8 +35,8 @@ struct profile;
 				   4: the call graph's edges; 5: checksum
 				   in blocks, with the header; 6: the exact
 				   function graph (funcgraph.h); 7: the
-				   timeline (times and threads); 8: costs
-				   by source line */
+				   timeline (times and threads); 8: the
+				   costs by source line */
 
 int		 cache_write(const struct profile *, const struct callgraph *,
 		     const char *, const struct stat *, char **);

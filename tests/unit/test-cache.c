@@ -259,6 +259,9 @@ layout(const struct profile *p, struct region *r, size_t max, size_t *nr)
 	}
 	ADD("cliques", p->nfuncs * 4);
 	ADD("recursive", p->nfuncs);
+	ADD("lines head", 24);
+	if (p->lines != NULL && lines_layout(p->lines, loff, &llen) == 0)
+		ADD("lines", llen);
 	if (p->funcgraph != NULL) {
 		const struct funcgraph	*g = p->funcgraph;
 		size_t			 ne = g->nedges, nf = p->nfuncs;
@@ -297,9 +300,6 @@ layout(const struct profile *p, struct region *r, size_t max, size_t *nr)
 		if (tl->nmarks > 0)
 			ADD("timeline marks", tl->nmarks * 16);
 	}
-	ADD("lines head", 24);
-	if (p->lines != NULL && lines_layout(p->lines, loff, &llen) == 0)
-		ADD("lines", llen);
 #undef ADD
 	*nr = n;
 	return (at);
