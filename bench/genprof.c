@@ -14,7 +14,7 @@
  * sharing only its first few frames with any other line, so nearly every
  * frame of a line is a new call node). -f sets the number of distinct
  * functions; for `tails', -d MIN:MAX the depth range, -l the name length
- * and -p the most frames a line shares with others.
+ * (or MIN:MAX, a range) and -p the most frames a line shares with others.
  */
 
 #include "config.h"
@@ -66,26 +66,31 @@ make_funcs(size_t n)
 }
 
 /*
- * Names of about namelen bytes: parts joined until long enough, then a
- * number that makes each distinct (the names of templated C++ and Java
- * methods differ in their tails).
+ * Names of about minlen to maxlen bytes (each its own length in that
+ * range): parts joined until long enough, then a number that makes each
+ * distinct (the names of templated C++ and Java methods differ in their
+ * tails).
  */
 static void
-make_long_funcs(size_t n, size_t namelen)
+make_long_funcs(size_t n, size_t minlen, size_t maxlen)
 {
-	size_t	 i, len;
+	size_t	 i, len, namelen;
 	char	*s;
 
 	nfuncs = n;
-	if (namelen < 8)
-		namelen = 8;
-	if (namelen > sizeof funcs[0].name - 16)
-		namelen = sizeof funcs[0].name - 16;
+	if (minlen < 8)
+		minlen = 8;
+	if (maxlen > sizeof funcs[0].name - 16)
+		maxlen = sizeof funcs[0].name - 16;
+	if (maxlen < minlen)
+		maxlen = minlen;
 	if ((funcs = calloc(n, sizeof *funcs)) == NULL)
 		err(1, NULL);
 	for (i = 0; i < n; i++) {
 		s = funcs[i].name;
 		len = 0;
+		namelen = minlen < maxlen ? minlen + next() % (maxlen - minlen +
+		    1) : minlen;
 		while (len + 8 < namelen) {
 			const char *p = parts[next() % NPARTS];
 			size_t pl = strlen(p);
@@ -218,7 +223,7 @@ main(int argc, char **argv)
 	const char	*shape = "mixed";
 	uint64_t	 nodes = 100000, nf = 0;
 	int		 ch, fan = 8, maxd = 40, deep = 0;
-	size_t		 i, j, l, namelen = 30;
+	size_t		 i, j, l, namelen = 30, namemax = 0;
 	unsigned	 dmin = 8, dmax = 40, share = 3;
 
 	while ((ch = getopt(argc, argv, "d:F:f:l:n:o:p:s:S:")) != -1) {
@@ -229,7 +234,9 @@ main(int argc, char **argv)
 				errx(1, "-d MIN:MAX, 2 <= MIN <= MAX <= 4000");
 			break;
 		case 'l':
-			namelen = strtoull(optarg, NULL, 10);
+			/* N, or MIN:MAX */
+			if (sscanf(optarg, "%zu:%zu", &namelen, &namemax) < 1)
+				errx(1, "-l LEN or -l MIN:MAX");
 			break;
 		case 'p':
 			share = (unsigned)strtoul(optarg, NULL, 10);
@@ -258,7 +265,7 @@ main(int argc, char **argv)
 			fprintf(stderr, "usage: genprof [-F folded|trace] "
 			    "[-s mixed|deep|wide|many|tails] [-n nodes] "
 			    "[-f functions] [-S seed] [-o dfs|random]\n"
-			    "\t[-d mindepth:maxdepth] [-l namelen] "
+			    "\t[-d mindepth:maxdepth] [-l namelen[:max]] "
 			    "[-p shared]\n");
 			return (1);
 		}
@@ -274,7 +281,7 @@ main(int argc, char **argv)
 		if (shuffle)
 			errx(1, "-s tails is unordered already");
 		make_long_funcs(nf > 0 && nf <= 100000000 ? nf : 20000,
-		    namelen);
+		    namelen, namemax > namelen ? namemax : namelen);
 		gen_tails(nodes, dmin, dmax, share);
 		return (ferror(stdout) ? 1 : 0);
 	}

@@ -36,10 +36,11 @@
  * measures the other processes. The medians follow, at the end of the
  * line (scripts read the best figures by their words "loads" and "CPU").
  *
- * readbench -c FILE: load FILE once and print a checksum of everything
- * the profile holds (functions, names, every node array and metric), so
+ * readbench -c FILE...: load each FILE once and print a checksum of
+ * everything the profile holds (functions, names, files and lines,
+ * every node array, metric, unit and rate, the sample sequence), so
  * that two builds of a reader can be shown to build the same profile,
- * node ids included.
+ * node ids included; or the reason a file is refused.
  */
 
 /* FNV-1a over n bytes, continuing from h. */
@@ -81,18 +82,28 @@ checksum(const char *path)
 	uint32_t		 i, k;
 
 	if ((p = reader_load(path, NULL, NULL, &cause)) == NULL) {
-		fprintf(stderr, "readbench: %s\n", cause);
+		printf("%s: refused: %s\n", path, cause);
 		free(cause);
 		return (1);
 	}
 	h = fnv(h, &p->nfuncs, sizeof p->nfuncs);
 	h = fnv(h, &p->nnodes, sizeof p->nnodes);
 	h = fnv(h, &p->nmetrics, sizeof p->nmetrics);
+	h = fnv(h, p->format, strlen(p->format) + 1);
 	for (i = 0; i < p->nfuncs; i++) {
 		s = strpool_get(p->strings, p->func_name[i]);
 		h = fnv(h, s, strlen(s) + 1);
 		s = strpool_get(p->strings, p->func_module[i]);
 		h = fnv(h, s, strlen(s) + 1);
+		s = strpool_get(p->strings, p->func_file[i]);
+		h = fnv(h, s, strlen(s) + 1);
+		h = fnv(h, &p->func_line[i], sizeof p->func_line[i]);
+	}
+	h = fnv(h, &p->nsamples, sizeof p->nsamples);
+	if (p->nsamples > 0) {
+		h = fnv(h, p->sample_node, p->nsamples * sizeof *p->sample_node);
+		h = fnv(h, p->sample_weight, p->nsamples *
+		    sizeof *p->sample_weight);
 	}
 	h = fnv(h, p->node_parent, p->nnodes * sizeof *p->node_parent);
 	h = fnv(h, p->node_func, p->nnodes * sizeof *p->node_func);
@@ -102,6 +113,8 @@ checksum(const char *path)
 	for (k = 0; k < p->nmetrics; k++) {
 		m = &p->metrics[k];
 		h = fnv(h, m->name, strlen(m->name) + 1);
+		h = fnv(h, m->unit, strlen(m->unit) + 1);
+		h = fnv(h, &m->rate, sizeof m->rate);
 		h = fnv(h, m->self, p->nnodes * sizeof *m->self);
 		h = fnv(h, m->total, p->nnodes * sizeof *m->total);
 		h = fnv(h, m->func_self, p->nfuncs * sizeof *m->func_self);
@@ -143,8 +156,11 @@ main(int argc, char **argv)
 	 */
 	compat_mmap_threshold(256 * 1024);
 
-	if (argc == 3 && strcmp(argv[1], "-c") == 0)
-		return (checksum(argv[2]));
+	if (argc >= 3 && strcmp(argv[1], "-c") == 0) {
+		for (i = 2; i < argc; i++)
+			(void)checksum(argv[i]);
+		return (0);
+	}
 	if (argc < 2 || argc > 3 || (argc == 3 && (runs = atoi(argv[2])) < 1)) {
 		fprintf(stderr, "usage: readbench file [runs]\n");
 		return (1);

@@ -14,7 +14,9 @@
 # another build's deepq (say, main's), each file is loaded by both in
 # turn and the ratios of their best wall and CPU times are printed too.
 # On a shared machine the wall time measures the others too: the CPU
-# ratio is the steadier figure.
+# ratio is the steadier figure. The same for the deep shape of issue 34
+# (`genprof -s tails -d 8:60 -l 20:40`: 8-60 frames over 20,000 names of
+# 20-40 bytes, the worst folded shape per MB).
 set -eu
 LC_ALL=C
 export LC_ALL
@@ -28,12 +30,16 @@ mkdir -p "$dir"
     "$gen" -s tails -n 1625000 >"$dir/tails-50.folded"
 [ -s "$dir/tails-200.folded" ] ||
     "$gen" -s tails -n 6500000 >"$dir/tails-200.folded"
+[ -s "$dir/deep-50.folded" ] ||
+    "$gen" -s tails -d 8:60 -l 20:40 -n 1625000 >"$dir/deep-50.folded"
+[ -s "$dir/deep-200.folded" ] ||
+    "$gen" -s tails -d 8:60 -l 20:40 -n 6500000 >"$dir/deep-200.folded"
 
 echo "== machine: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "== tails shape: deepq query --local FILE 'cmd=menu&format=json'," \
     "best of ${RUNS:-3} (target >= 250 MB/s, <= 48 B/node)"
 runs=${RUNS:-3}
-for f in tails-50 tails-200; do
+for f in tails-50 tails-200 deep-50 deep-200; do
 	bytes=$(wc -c <"$dir/$f.folded")
 	best= cpu= bbest= bcpu=
 	i=0
@@ -71,8 +77,13 @@ for f in tails-50 tails-200; do
 	    "this build $best s, $cpu s: x$(echo "scale=2; $bbest / $best" |
 	    bc) wall, x$(echo "scale=2; $bcpu / $cpu" | bc) CPU as fast"
 	# Seconds per MB, wall and CPU, for the growth line.
-	eval "w_${f#tails-}=\$(echo \"scale=6; \$best / \$mb\" | bc)"
-	eval "c_${f#tails-}=\$(echo \"scale=6; \$cpu / \$mb\" | bc)"
+	eval "w_${f%-*}_${f#*-}=\$(echo \"scale=6; \$best / \$mb\" | bc)"
+	eval "c_${f%-*}_${f#*-}=\$(echo \"scale=6; \$cpu / \$mb\" | bc)"
 done
-echo "growth 50 -> 200 MB: time per MB x$(echo "scale=2; $w_200 / $w_50" |
-    bc) wall, x$(echo "scale=2; $c_200 / $c_50" | bc) CPU (1.00 = linear)"
+for s in tails deep; do
+	eval "w50=\$w_${s}_50 w200=\$w_${s}_200 c50=\$c_${s}_50 c200=\$c_${s}_200"
+	w=$(echo "scale=2; $w200 / $w50" | bc)
+	c=$(echo "scale=2; $c200 / $c50" | bc)
+	echo "$s growth 50 -> 200 MB: time per MB x$w wall, x$c CPU" \
+	    "(1.00 = linear)"
+done

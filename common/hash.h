@@ -24,7 +24,7 @@
 
 /*
  * The hash functions, each tuned for one kind of key; no table keeps its
- * own. (The flame graph's colours, render-svg.c, and the processed-profile
+ * own, and no reader. (The flame graph's colours, render-svg.c, and the processed-profile
  * cache's checksum, cache.c, are not table hashes and keep theirs.)
  */
 
@@ -84,6 +84,25 @@ hash_fnv32(uint32_t h, const void *buf, size_t len)
 	return (h);
 }
 
+/*
+ * A name of 8 bytes or more, hashed from its first and last words and
+ * its length alone: the folded reader's cache of names (reader-folded.c)
+ * looks a frame up in a few loads where the string pool hashes every
+ * byte; the entry it finds is then compared in full. *last gets the
+ * last word (the compare's last load).
+ */
+static inline uint64_t
+hash_ends(const char *s, size_t n, uint64_t *last)
+{
+	uint64_t	 a, z;
+
+	memcpy(&a, s, 8);
+	memcpy(&z, s + n - 8, 8);
+	*last = z;
+	return (((a + n) * 0x9e3779b97f4a7c15ULL ^ z) * 0xff51afd7ed558ccdULL);
+}
+
+/* Bytes of a word, for the tests of all eight at once. */
 #define HASH_ONES	0x0101010101010101ULL
 #define HASH_HIGHS	0x8080808080808080ULL
 

@@ -86,6 +86,13 @@ input_bound(const struct input *in)
 	return (in->dec != NULL ? in->limit : in->size);
 }
 
+/* The bytes a refill asks for: a block, or a trickle's few. */
+size_t
+input_block(const struct input *in)
+{
+	return (in->trickle > 0 ? in->trickle : INPUT_BLOCK);
+}
+
 /*
  * Put a decoder in front of the bytes if the first ones show a
  * compression: mem and len for memory, else the input's file. 0 when
@@ -222,6 +229,35 @@ input_memory_decoded(const char *data, size_t len, char **cause)
 	return (in);
 }
 
+/*
+ * Input from a memory buffer (copied) that comes block bytes at a time,
+ * as a slow pipe would give it, never decompressed: the tests and the
+ * fuzzers read a text so to cut its tokens and lines at every offset.
+ */
+struct input *
+input_memory_trickle(const char *data, size_t len, size_t block)
+{
+	struct input	*in;
+
+	if ((in = calloc(1, sizeof *in)) == NULL ||
+	    (in->buf = malloc(INPUT_BLOCK)) == NULL ||
+	    (in->src = malloc(len + 1)) == NULL) {
+		if (in != NULL)
+			free(in->buf);
+		free(in);
+		return (NULL);
+	}
+	memcpy(in->src, data, len);
+	in->fd = -1;
+	in->path = "<memory>";
+	in->cap = INPUT_BLOCK;
+	in->size = len;
+	in->limit = input_default_limit;
+	in->trickle = block > 0 ? block : 1;
+	in->srclen = len;
+	return (in);
+}
+
 /* Close and free. */
 void
 input_free(struct input *in)
@@ -290,6 +326,16 @@ input_source(struct input *in, char *dst, size_t n)
 	ssize_t		 got;
 	uint64_t	 room;
 
+	if (in->dec == NULL && in->trickle > 0) {
+		got = in->srclen - in->srcpos;
+		if ((size_t)got > n)
+			got = n;
+		if ((size_t)got > in->trickle)
+			got = in->trickle;
+		memcpy(dst, in->src + in->srcpos, got);
+		in->srcpos += got;
+		return (got);
+	}
 	if (in->dec == NULL) {
 		for (;;) {
 			if ((got = read(in->fd, dst, n)) != -1)
@@ -314,8 +360,8 @@ input_source(struct input *in, char *dst, size_t n)
 		in->error = EFBIG;
 		if (in->limit_what != NULL)
 			cause_set(&in->why, "%s data decompresses to more "
-			    "than %llu MiB, the most a %s may be (it is held "
-			    "whole in memory)", decompress_name(in->compression),
+			    "than %llu MiB, the most a %s may be (max_json)",
+			    decompress_name(in->compression),
 			    (unsigned long long)(in->limit >> 20),
 			    in->limit_what);
 		else

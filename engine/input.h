@@ -70,6 +70,8 @@ struct input {
 
 	struct decompress *dec;		/* NULL for plain bytes */
 	char		*src;		/* memory the decoder reads, owned */
+	/* input_memory_trickle: src given a block of this at a time. */
+	size_t		 trickle, srclen, srcpos;
 	int		 compression;	/* DECOMPRESS_*, 0 for none */
 	uint64_t	 limit;		/* decompressed bytes allowed */
 	const char	*limit_what;	/* a reader's own limit: its name */
@@ -81,11 +83,13 @@ struct input {
 struct input	*input_open(const char *, char **);
 struct input	*input_memory(const char *, size_t);
 struct input	*input_memory_decoded(const char *, size_t, char **);
+struct input	*input_memory_trickle(const char *, size_t, size_t);
 void		 input_set_default_limit(uint64_t);
 void		 input_limit(struct input *, uint64_t, const char *);
 const char	*input_compression(const struct input *);
 const char	*input_error(const struct input *);
 uint64_t	 input_bound(const struct input *);
+size_t		 input_block(const struct input *);
 void		 input_free(struct input *);
 ssize_t		 input_peek(struct input *, const char **, size_t);
 char		*input_line(struct input *, size_t *, char **);

@@ -19,18 +19,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <jansson.h>
-
 #include "cause.h"
 #include "input.h"
 #include "json-doc.h"
 
-/* Loading JSON profiles, and probing their first bytes by structure. */
+/* Probing JSON profiles' first bytes by structure. */
 
 /* Deeper than any key a probe asks for; deeper text is skipped. */
 #define JSON_DOC_PROBE_DEPTH	16
-
-static void	json_doc_big_ints(char *, size_t);
 
 /* The first byte after blanks, or -1 if there is none. */
 int
@@ -103,77 +99,12 @@ json_doc_has_key(const char *buf, size_t len, int depth, const char *key)
 	return (0);
 }
 
-/*
- * Rewrite the integers beyond 64 bits outside strings (Chrome writes
- * unsigned 64-bit counters in args) as reals of the same magnitude,
- * padded with blanks, which jansson takes; in place.
- */
-static void
-json_doc_big_ints(char *t, size_t len)
-{
-	size_t	 i = 0, s, d, e;
-	int	 n;
-	char	 buf[16];
-
-	while (i < len) {
-		if (t[i] == '"') {
-			for (i++; i < len && t[i] != '"'; i++) {
-				if (t[i] == '\\')
-					i++;
-			}
-			i++;
-			continue;
-		}
-		if (t[i] != '-' && (t[i] < '0' || t[i] > '9')) {
-			i++;
-			continue;
-		}
-		s = i;
-		if (t[i] == '-')
-			i++;
-		for (d = i; i < len && t[i] >= '0' && t[i] <= '9'; i++)
-			;
-		e = i;
-		/* Not followed by a fraction or exponent: an integer. */
-		if (e - d >= 19 && (i == len || (t[i] != '.' && t[i] != 'e' &&
-		    t[i] != 'E'))) {
-			n = snprintf(buf, sizeof buf, "%s%ce%zu", t[s] == '-' ?
-			    "-" : "", t[d], e - d - 1);
-			if (n > 0 && (size_t)n <= e - s) {
-				memcpy(t + s, buf, n);
-				memset(t + s + n, ' ', e - s - n);
-			}
-		}
-		while (i < len && (t[i] == '.' || t[i] == 'e' || t[i] == 'E' ||
-		    t[i] == '+' || t[i] == '-' || (t[i] >= '0' && t[i] <= '9')))
-			i++;
-	}
-}
-
-/*
- * Parse text as one JSON document (the text may be rewritten). A text
- * jansson refuses for an integer beyond 64 bits is parsed again with
- * such integers as reals: none is a value a reader uses as an integer.
- */
-json_t *
-json_doc_parse(char *text, size_t len, json_error_t *jerr)
-{
-	json_t	*doc;
-
-	if ((doc = json_loadb(text, len, 0, jerr)) == NULL &&
-	    strncmp(jerr->text, "too big", 7) == 0) {
-		json_doc_big_ints(text, len);
-		doc = json_loadb(text, len, 0, jerr);
-	}
-	return (doc);
-}
-
 /* The bound of json_doc_limit (json_doc_set_max). */
 static uint64_t	json_doc_max = JSON_DOC_MAX_FILE;
 
 /*
- * The most a JSON profile held whole may be, in bytes (deepq.conf's
- * max_json); 0 or more than JSON_DOC_MAX_FILE: JSON_DOC_MAX_FILE.
+ * The most a JSON profile may be, in bytes (deepq.conf's max_json); 0 or
+ * more than JSON_DOC_MAX_FILE: JSON_DOC_MAX_FILE.
  */
 void
 json_doc_set_max(uint64_t max)
@@ -183,13 +114,13 @@ json_doc_set_max(uint64_t max)
 }
 
 /*
- * The bound of a JSON reader that holds its whole text: the file on disk
- * no larger than json_doc_max, and, decompressed, no more of it than
- * that either (input_limit: the bytes are counted as they are decoded,
- * so a small compressed bomb stops at the bound instead of growing the
- * server by gigabytes). Every JSON reader's input goes through here,
- * whatever it then does with the text. 0, or -1 with *cause (the input
- * then too_large: a 413, as for a compressed one).
+ * The bound of a JSON reader's input: the file on disk no larger than
+ * json_doc_max, and, decompressed, no more of it than that either
+ * (input_limit: the bytes are counted as they are decoded, so a small
+ * compressed bomb stops at the bound instead of costing minutes of
+ * decoding). Every JSON reader's input goes through here before its
+ * stream is made. 0, or -1 with *cause (the input then too_large: a
+ * 413, as for a compressed one).
  */
 int
 json_doc_limit(struct input *in, const char *what, char **cause)
@@ -197,35 +128,11 @@ json_doc_limit(struct input *in, const char *what, char **cause)
 	if (in->size > json_doc_max) {
 		in->too_large = 1;
 		cause_set(cause, "%s: %llu bytes, more than the %llu MiB a %s "
-		    "may be (it is held whole in memory)", in->path,
+		    "may be (max_json)", in->path,
 		    (unsigned long long)in->size,
 		    (unsigned long long)(json_doc_max >> 20), what);
 		return (-1);
 	}
 	input_limit(in, json_doc_max, what);
 	return (0);
-}
-
-/*
- * Parse a whole input as one JSON document (what is the format's name
- * in errors). NULL with *cause on failure.
- */
-json_t *
-json_doc_load(struct input *in, const char *what, char **cause)
-{
-	json_t		*doc;
-	json_error_t	 jerr;
-	char		*text;
-	size_t		 len;
-
-	if (json_doc_limit(in, what, cause) == -1)
-		return (NULL);
-	if ((text = input_slurp(in, &len, cause)) == NULL)
-		return (NULL);
-	doc = json_doc_parse(text, len, &jerr);
-	free(text);
-	if (doc == NULL)
-		cause_set(cause, "%s: line %d column %d: %s", in->path,
-		    jerr.line, jerr.column, jerr.text);
-	return (doc);
 }

@@ -18,27 +18,28 @@
 #define JSON_DOC_H
 
 /*
- * What the JSON profile readers share: a probe that looks for a key at
- * one depth of a document's first bytes (so that one JSON format is not
- * taken for another because a key name appears in a string somewhere),
- * and loading a whole input into a jansson document with a size bound.
+ * What the JSON profile readers' probes share: the first byte, and a
+ * look for a key at one depth of a document's first bytes (so that one
+ * JSON format is not taken for another because a key name appears in a
+ * string somewhere). The readers read with json-stream.h, each input
+ * bounded first by json_doc_limit (max_json).
  */
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include <jansson.h>
-
 struct input;
 
-/* jansson takes about 15 times the text: this bounds a load to ~15 GiB. */
+/*
+ * The most a JSON profile may be, plain or decompressed (max_json's
+ * default and ceiling). The readers stream, so it no longer bounds their
+ * memory; it bounds the decoding a small compressed file can ask for.
+ */
 #define JSON_DOC_MAX_FILE	(1024 * 1024 * 1024)
 
 int	 json_doc_first(const char *, size_t);
 int	 json_doc_has_key(const char *, size_t, int, const char *);
-json_t	*json_doc_parse(char *, size_t, json_error_t *);
 void	 json_doc_set_max(uint64_t);
 int	 json_doc_limit(struct input *, const char *, char **);
-json_t	*json_doc_load(struct input *, const char *, char **);
 
 #endif /* JSON_DOC_H */

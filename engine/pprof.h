@@ -25,7 +25,7 @@
 
 #include <stdint.h>
 
-/* Largest profile.proto, uncompressed: protobuf-c takes a few times it. */
+/* Largest profile.proto, uncompressed: the reader holds it whole. */
 #define PPROF_MAX_FILE	((size_t)1024 * 1024 * 1024)
 
 const char	*pprof_unit_short(const char *);

@@ -21,17 +21,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <jansson.h>
-
 #include "cause.h"
 #include "hash.h"
 #include "idmap.h"
 #include "input.h"
 #include "json-doc.h"
+#include "json-stream.h"
+#include "packed.h"
 #include "profile.h"
 #include "profile-builder.h"
 #include "reader.h"
 #include "reader-v8.h"
+#include "strpool.h"
 #include "timeline.h"
 
 /*
@@ -72,46 +73,122 @@
  * call at its start), and the instant events (i, I, R) as markers.
  * Lost: counter, async (b/e/n, S/T/F), flow and memory events, args,
  * and the other reading's data.
+ *
+ * The file is read as a stream (json-stream.h), one event at a time:
+ * what each reading needs is kept packed (a slice in 32 bytes, its name
+ * and category interned; the CPU profiles as the V8 reader keeps them,
+ * struct v8_prof), and the profile is built once the last event is
+ * read, in the order the document-tree reader built it: thread names
+ * and the choice of reading may come at the end of a file. The slices
+ * are dropped as soon as a CPU profile shows the samples reading wins.
  */
 
 #define CHROME_MAX_PROFILES	65536
 #define CHROME_MAX_TIME		(INT64_C(1) << 62)
+#define CHROME_MAX_THREADS	(UINT32_C(1) << 30)
+#define CHROME_NONE		UINT32_MAX
 
 struct chrome_thread {
 	int64_t		 pid, tid;
-	const char	*name;		/* borrowed, or NULL */
-	const char	*process;	/* borrowed process_name, or NULL */
+	size_t		 name;		/* thread_name in c->text, or SIZE_MAX */
+	size_t		 process;	/* process_name, with tid 0 */
+	uint32_t	 mseq;		/* order made by metadata, or NONE */
+	uint32_t	 eseq;		/* order of its first B/E/X, or NONE */
 	uint32_t	 node;		/* PROFILE_NONE until used */
 	uint32_t	 tl;		/* timeline thread, or PROFILE_NONE */
 };
 
-struct chrome_profile {
-	int64_t		 pid;
-	const char	*id;		/* borrowed */
+/* An instant event (i, I, R): a marker on its thread's timeline. */
+struct chrome_mark {
+	int64_t		 ts;
 	uint32_t	 thread;
-	json_t		*doc;		/* nodes, samples, timeDeltas, ... */
+	size_t		 name;		/* in c->text, or SIZE_MAX */
 };
 
-/* A B, E or X event, and later a slice: a span of one thread. */
-struct chrome_slice {
+/* A CPU profile of Profile and ProfileChunk events. */
+struct chrome_profile {
+	int64_t		 pid;
+	size_t		 id;		/* in c->text */
 	uint32_t	 thread;
-	char		 ph;
+	struct v8_prof	*vp;
+};
+
+/* A CpuProfile event: a whole CPU profile, built in event order. */
+struct chrome_cpu {
+	size_t		 event;
+	uint32_t	 thread;
+	struct v8_prof	*vp;
+};
+
+/*
+ * A B, E or X event, and later a slice: a span of one thread. The
+ * phase is in the thread's top bits (CHROME_MAX_THREADS).
+ */
+struct chrome_slice {
 	int64_t		 start, end;
-	size_t		 index;		/* in the file, for stable order */
-	json_t		*ev;		/* borrowed */
+	uint32_t	 thread;
+	uint32_t	 index;		/* in the file, for a stable order */
+	uint32_t	 name, cat;	/* in c->names, or CHROME_NONE */
+};
+
+#define CHROME_PH(s)		((s)->thread >> 30)
+#define CHROME_THREAD(s)	((s)->thread & (CHROME_MAX_THREADS - 1))
+#define CHROME_B		1
+#define CHROME_E		2
+#define CHROME_X		3
+
+/* A string member of the event being read. */
+struct chrome_str {
+	char		*s;
+	size_t		 len, cap;
+	int		 set;		/* the member is a string */
+};
+
+/* A scalar member of the event being read: number, string or other. */
+struct chrome_num {
+	enum { CHROME_ABSENT, CHROME_INT, CHROME_REAL, CHROME_STRING,
+	    CHROME_OTHER } kind;
+	int64_t		 i;
+	double		 d;
+	uint64_t	 hash;		/* of a string */
+};
+
+/* The event being read: what either reading may use of it. */
+struct chrome_ev {
+	struct chrome_str	 ph, name, cat, id, argname;
+	struct chrome_num	 pid, tid, ts, dur, start, end;
+	struct packed_ints	 deltas;	/* args.data.timeDeltas */
+	struct packed_ints	 lines;		/* args.data.lines */
+	struct v8_prof		*cpu;		/* args.data.cpuProfile */
+	int			 object;
 };
 
 struct chrome {
 	struct profile_builder	*b;
-	json_t			*events;	/* borrowed */
+	const char		*variant;
+	int			 samples, events;	/* readings kept */
+	int			 profiles;	/* a CPU profile has nodes */
+	struct chrome_ev	 ev;
+	size_t			 nev;		/* events read */
+	struct packed_text	 text;
 	struct chrome_thread	*threads;
 	size_t			 nthreads, capthreads;
 	struct idmap		 bythread;
-	struct chrome_profile	*profiles;
-	size_t			 nprofiles;
+	uint32_t		 nmeta, nevthreads;
+	struct chrome_profile	*profiles_;
+	size_t			 nprofiles, capprofiles;
 	struct idmap		 byprofile;
+	struct chrome_cpu	*cpus;
+	size_t			 ncpus, capcpus;
 	struct chrome_slice	*slices;
-	size_t			 nslices;
+	size_t			 nslices, capslices;
+	struct chrome_mark	*marks;
+	size_t			 nmarks, capmarks;
+	struct strpool		*names;
+	/* The first error of each reading's pass, by event. */
+	size_t			 notobject;	/* or SIZE_MAX */
+	size_t			 sampleserr_at, eventserr_at;
+	char			 sampleserr[256], eventserr[256];
 	int			 mtime, mcalls;
 	char			 err[256];
 };
@@ -119,24 +196,6 @@ struct chrome {
 static int	chrome_probe(const char *, size_t);
 static struct profile *chrome_load(struct input *,
 		    const struct reader_options *, char **);
-static json_t	*chrome_parse(struct input *, char **);
-static int	chrome_number(json_t *, int64_t *);
-static uint32_t	chrome_thread(struct chrome *, json_t *);
-static uint32_t	chrome_thread_id(struct chrome *, int64_t, int64_t);
-static uint32_t	chrome_pid_thread(struct chrome *, int64_t);
-static uint32_t	chrome_thread_node(struct chrome *, uint32_t);
-static uint32_t	chrome_tl_thread(struct chrome *, uint32_t);
-static const char *chrome_process(struct chrome *, uint32_t);
-static int	chrome_marks(struct chrome *);
-static int	chrome_metadata(struct chrome *);
-static int	chrome_samples(struct chrome *);
-static int	chrome_events(struct chrome *);
-static int	chrome_slice_cmp(const void *, const void *);
-static int	chrome_event_cmp(const void *, const void *);
-static int	chrome_extend(json_t *, const char *, json_t *);
-static int	chrome_lines(json_t *, json_t *);
-static int	chrome_span(struct chrome *, uint32_t, uint32_t, int64_t,
-		    int64_t);
 
 const struct reader reader_chrome = {
 	.name = "chrome",
@@ -161,85 +220,32 @@ chrome_probe(const char *buf, size_t len)
 	}
 }
 
-/*
- * The document; an array cut short (Chrome's streaming writer leaves
- * the closing bracket off) is closed and parsed again.
- */
-static json_t *
-chrome_parse(struct input *in, char **cause)
-{
-	json_t		*doc;
-	json_error_t	 jerr, jerr2;
-	char		*text, *t;
-	size_t		 len, n;
-
-	if (json_doc_limit(in, "trace", cause) == -1)
-		return (NULL);
-	if ((text = input_slurp(in, &len, cause)) == NULL)
-		return (NULL);
-	if ((doc = json_doc_parse(text, len, &jerr)) == NULL &&
-	    json_doc_first(text, len) == '[') {
-		n = len;
-		while (n > 0 && strchr(" \t\r\n", text[n - 1]) != NULL)
-			n--;
-		if (n > 0 && text[n - 1] == ',')
-			n--;
-		if ((t = realloc(text, n + 2)) != NULL) {
-			text = t;
-			text[n] = ']';
-			doc = json_doc_parse(text, n + 1, &jerr2);
-		}
-	}
-	free(text);
-	if (doc == NULL)
-		cause_set(cause, "%s: line %d column %d: %s", in->path,
-		    jerr.line, jerr.column, jerr.text);
-	return (doc);
-}
-
 /* A JSON number as a whole number (rounded); -1 if not one or too big. */
 static int
-chrome_number(json_t *j, int64_t *v)
+chrome_number(const struct chrome_num *n, int64_t *v)
 {
-	double	 d;
-
-	if (json_is_integer(j)) {
-		*v = json_integer_value(j);
+	if (n->kind == CHROME_INT) {
+		*v = n->i;
 		return (0);
 	}
-	if (!json_is_real(j))
+	if (n->kind != CHROME_REAL || !isfinite(n->d) || fabs(n->d) >= 9e18)
 		return (-1);
-	d = json_real_value(j);
-	if (!isfinite(d) || fabs(d) >= 9e18)
-		return (-1);
-	*v = llround(d);
+	*v = llround(n->d);
 	return (0);
 }
 
-/* The thread of an event (by pid and tid), added on first sight. */
-static uint32_t
-chrome_thread(struct chrome *c, json_t *ev)
+/* A pid or tid: its number, a string's hash, else the empty string's. */
+static int64_t
+chrome_id(const struct chrome_num *n)
 {
-	int64_t		 pid = 0, tid = 0;
+	int64_t	 v = 0;
 
-	if (json_object_get(ev, "pid") != NULL &&
-	    chrome_number(json_object_get(ev, "pid"), &pid) == -1)
-		pid = (int64_t)hash_bytes(json_string_value(json_object_get(ev,
-		    "pid")) ? json_string_value(json_object_get(ev, "pid")) :
-		    "", json_string_length(json_object_get(ev, "pid")));
-	if (json_object_get(ev, "tid") != NULL &&
-	    chrome_number(json_object_get(ev, "tid"), &tid) == -1)
-		tid = (int64_t)hash_bytes(json_string_value(json_object_get(ev,
-		    "tid")) ? json_string_value(json_object_get(ev, "tid")) :
-		    "", json_string_length(json_object_get(ev, "tid")));
-	return (chrome_thread_id(c, pid, tid));
-}
-
-/* Thread 0 of a process, where its name is kept. */
-static uint32_t
-chrome_pid_thread(struct chrome *c, int64_t pid)
-{
-	return (chrome_thread_id(c, pid, 0));
+	if (n->kind == CHROME_ABSENT)
+		return (0);
+	if (chrome_number(n, &v) == 0)
+		return (v);
+	return ((int64_t)(n->kind == CHROME_STRING ? n->hash :
+	    hash_bytes("", 0)));
 }
 
 /* The thread of a pid and tid, added on first sight. */
@@ -250,7 +256,6 @@ chrome_thread_id(struct chrome *c, int64_t pid, int64_t tid)
 	int64_t			 k[2];
 	uint64_t		 h;
 	uint32_t		 i;
-	size_t			 cap;
 
 	k[0] = pid;
 	k[1] = tid;
@@ -265,20 +270,21 @@ chrome_thread_id(struct chrome *c, int64_t pid, int64_t tid)
 				return (i);
 		}
 	}
-	if (c->nthreads == c->capthreads) {
-		cap = c->capthreads ? c->capthreads * 2 : 16;
-		if ((t = reallocarray(c->threads, cap, sizeof *t)) == NULL)
-			goto nomem;
-		c->threads = t;
-		c->capthreads = cap;
+	if (c->nthreads >= CHROME_MAX_THREADS - 1) {
+		snprintf(c->err, sizeof c->err, "more than %u threads",
+		    CHROME_MAX_THREADS - 1);
+		return (PROFILE_NONE);
 	}
+	if (packed_grow(&c->threads, &c->capthreads, c->nthreads + 1,
+	    sizeof *c->threads) == -1)
+		goto nomem;
 	i = (uint32_t)c->nthreads++;
-	c->threads[i].pid = pid;
-	c->threads[i].tid = tid;
-	c->threads[i].name = NULL;
-	c->threads[i].process = NULL;
-	c->threads[i].node = PROFILE_NONE;
-	c->threads[i].tl = PROFILE_NONE;
+	t = &c->threads[i];
+	t->pid = pid;
+	t->tid = tid;
+	t->name = t->process = SIZE_MAX;
+	t->mseq = t->eseq = CHROME_NONE;
+	t->node = t->tl = PROFILE_NONE;
 	if (idmap_get(&c->bythread, h) == IDMAP_NONE &&
 	    idmap_put(&c->bythread, h, i) == -1)
 		goto nomem;
@@ -286,6 +292,14 @@ chrome_thread_id(struct chrome *c, int64_t pid, int64_t tid)
 nomem:
 	snprintf(c->err, sizeof c->err, "out of memory");
 	return (PROFILE_NONE);
+}
+
+/* The thread of the event (by pid and tid), added on first sight. */
+static uint32_t
+chrome_thread(struct chrome *c)
+{
+	return (chrome_thread_id(c, chrome_id(&c->ev.pid),
+	    chrome_id(&c->ev.tid)));
 }
 
 /* The name of thread i's process, kept with its thread 0, or NULL. */
@@ -299,8 +313,8 @@ chrome_process(struct chrome *c, uint32_t i)
 	k[1] = 0;
 	if ((j = idmap_get(&c->bythread, hash_bytes(k, sizeof k))) !=
 	    IDMAP_NONE && c->threads[j].pid == c->threads[i].pid &&
-	    c->threads[j].tid == 0)
-		return (c->threads[j].process);
+	    c->threads[j].tid == 0 && c->threads[j].process != SIZE_MAX)
+		return (packed_text_get(&c->text, c->threads[j].process));
 	return (NULL);
 }
 
@@ -308,10 +322,12 @@ chrome_process(struct chrome *c, uint32_t i)
 static uint32_t
 chrome_tl_thread(struct chrome *c, uint32_t i)
 {
-	const char	*name = c->threads[i].name, *proc;
+	const char	*name = NULL, *proc;
 
 	if (c->threads[i].tl != PROFILE_NONE)
 		return (c->threads[i].tl);
+	if (c->threads[i].name != SIZE_MAX)
+		name = packed_text_get(&c->text, c->threads[i].name);
 	proc = chrome_process(c, i);
 	c->threads[i].tl = profile_builder_thread(c->b, name ? name : "",
 	    name ? strlen(name) : 0, proc ? proc : "", proc ? strlen(proc) : 0,
@@ -323,7 +339,7 @@ chrome_tl_thread(struct chrome *c, uint32_t i)
 static uint32_t
 chrome_thread_node(struct chrome *c, uint32_t i)
 {
-	const char	*proc;
+	const char	*proc, *name = NULL;
 	char		 label[256];
 	uint32_t	 f;
 
@@ -332,10 +348,12 @@ chrome_thread_node(struct chrome *c, uint32_t i)
 	if (chrome_tl_thread(c, i) == PROFILE_NONE)
 		return (PROFILE_NONE);
 	proc = chrome_process(c, i);
+	if (c->threads[i].name != SIZE_MAX)
+		name = packed_text_get(&c->text, c->threads[i].name);
 	snprintf(label, sizeof label, "%.100s (%.100s%spid %lld, tid %lld)",
-	    c->threads[i].name != NULL ? c->threads[i].name : "thread",
-	    proc != NULL ? proc : "", proc != NULL ? " " : "",
-	    (long long)c->threads[i].pid, (long long)c->threads[i].tid);
+	    name != NULL ? name : "thread", proc != NULL ? proc : "",
+	    proc != NULL ? " " : "", (long long)c->threads[i].pid,
+	    (long long)c->threads[i].tid);
 	if ((f = profile_builder_func(c->b, label, strlen(label), "", 0)) ==
 	    PROFILE_NONE)
 		return (PROFILE_NONE);
@@ -343,214 +361,675 @@ chrome_thread_node(struct chrome *c, uint32_t i)
 	return (c->threads[i].node);
 }
 
-/* Thread names, and whether the file has CPU profile nodes (1) or not (0). */
+/* A string member's value (a copy: tokens do not last). */
 static int
-chrome_metadata(struct chrome *c)
+chrome_str_set(struct chrome_str *s, const struct json_token *t)
 {
-	json_t		*ev, *name, *ph, *tn;
-	const char	*n;
-	uint32_t	 t;
-	size_t		 i;
-	int64_t		 pid;
-	int		 profiles = 0;
-
-	json_array_foreach(c->events, i, ev) {
-		if (!json_is_object(ev)) {
-			snprintf(c->err, sizeof c->err, "events[%zu] is not an "
-			    "object", i);
-			return (-1);
-		}
-		name = json_object_get(ev, "name");
-		ph = json_object_get(ev, "ph");
-		if (!json_is_string(name) || !json_is_string(ph))
-			continue;
-		n = json_string_value(name);
-		if (strcmp(json_string_value(ph), "M") == 0 &&
-		    strcmp(n, "thread_name") == 0) {
-			tn = json_object_get(json_object_get(ev, "args"),
-			    "name");
-			if ((t = chrome_thread(c, ev)) == PROFILE_NONE)
-				return (-1);
-			if (json_is_string(tn))
-				c->threads[t].name = json_string_value(tn);
-		} else if (strcmp(json_string_value(ph), "M") == 0 &&
-		    strcmp(n, "process_name") == 0) {
-			/* Kept with thread 0 of the process. */
-			tn = json_object_get(json_object_get(ev, "args"),
-			    "name");
-			pid = 0;
-			if (json_object_get(ev, "pid") != NULL &&
-			    chrome_number(json_object_get(ev, "pid"), &pid) == -1)
-				continue;
-			if ((t = chrome_pid_thread(c, pid)) == PROFILE_NONE)
-				return (-1);
-			if (json_is_string(tn))
-				c->threads[t].process = json_string_value(tn);
-		} else if (strcmp(n, "ProfileChunk") == 0 ||
-		    strcmp(n, "CpuProfile") == 0) {
-			/* Only profiles with nodes: a Profile event alone is not. */
-			if (json_array_size(json_object_get(json_object_get(
-			    json_object_get(json_object_get(ev, "args"), "data"),
-			    "cpuProfile"), "nodes")) > 0)
-				profiles = 1;
-		}
-	}
-	return (profiles);
+	s->set = t->type == JSON_TOK_STRING;
+	if (!s->set)
+		return (0);
+	if (packed_grow(&s->s, &s->cap, t->len + 1, 1) == -1)
+		return (-1);
+	memcpy(s->s, t->s, t->len + 1);
+	s->len = t->len;
+	return (0);
 }
 
-/* Append the elements of array from to array to (both may be NULL). */
-static int
-chrome_extend(json_t *obj, const char *key, json_t *from)
+/* A scalar member's value. */
+static void
+chrome_num_set(struct chrome_num *n, const struct json_token *t)
 {
-	json_t	*to;
-
-	if (from == NULL)
-		return (0);
-	if (!json_is_array(from))
-		return (-1);
-	if ((to = json_object_get(obj, key)) == NULL) {
-		if (json_object_set_new(obj, key, json_array()) == -1)
-			return (-1);
-		to = json_object_get(obj, key);
+	switch (t->type) {
+	case JSON_TOK_INTEGER:
+		n->kind = CHROME_INT;
+		n->i = t->i;
+		n->d = t->d;
+		break;
+	case JSON_TOK_REAL:
+		n->kind = CHROME_REAL;
+		n->d = t->d;
+		break;
+	case JSON_TOK_STRING:
+		n->kind = CHROME_STRING;
+		n->hash = hash_bytes(t->s, t->len);
+		break;
+	default:
+		n->kind = CHROME_OTHER;
+		break;
 	}
-	return (json_array_extend(to, from));
+}
+
+/* args.data: a CPU profile chunk's members. */
+static int
+chrome_read_data(struct chrome *c, struct json_stream *js)
+{
+	struct chrome_ev	*ev = &c->ev;
+	struct json_token	 t;
+
+	while (json_stream_next(js, &t) == JSON_TOK_KEY) {
+		if (JSON_TOK_IS(&t, "startTime") || JSON_TOK_IS(&t, "endTime")) {
+			struct chrome_num *n = t.s[0] == 's' ? &ev->start :
+			    &ev->end;
+
+			if (json_stream_next(js, &t) == JSON_TOK_ERROR ||
+			    json_stream_skip(js, &t) == -1)
+				return (-1);
+			chrome_num_set(n, &t);
+		} else if (JSON_TOK_IS(&t, "timeDeltas") ||
+		    JSON_TOK_IS(&t, "lines")) {
+			struct packed_ints *pi = t.s[0] == 't' ? &ev->deltas :
+			    &ev->lines;
+
+			packed_ints_reset(pi);
+			if (json_stream_next(js, &t) == JSON_TOK_ERROR ||
+			    reader_v8_read_ints(js, &t, pi) == -1)
+				return (-1);
+		} else if (JSON_TOK_IS(&t, "cpuProfile")) {
+			reader_v8_prof_reset(ev->cpu);
+			if (json_stream_next(js, &t) == JSON_TOK_ERROR ||
+			    reader_v8_prof_read(js, &t, ev->cpu) == -1)
+				return (-1);
+		} else if (json_stream_next(js, &t) == JSON_TOK_ERROR ||
+		    json_stream_skip(js, &t) == -1)
+			return (-1);
+	}
+	return (t.type == JSON_TOK_OBJECT_END ? 0 : -1);
+}
+
+/* An event's args: its name (metadata) and data (CPU profiles). */
+static int
+chrome_read_args(struct chrome *c, struct json_stream *js)
+{
+	struct chrome_ev	*ev = &c->ev;
+	struct json_token	 t;
+
+	while (json_stream_next(js, &t) == JSON_TOK_KEY) {
+		if (JSON_TOK_IS(&t, "name")) {
+			if (json_stream_next(js, &t) == JSON_TOK_ERROR ||
+			    chrome_str_set(&ev->argname, &t) == -1 ||
+			    json_stream_skip(js, &t) == -1)
+				return (-1);
+		} else if (JSON_TOK_IS(&t, "data")) {
+			ev->start.kind = ev->end.kind = CHROME_ABSENT;
+			packed_ints_reset(&ev->deltas);
+			reader_v8_prof_reset(ev->cpu);
+			if (json_stream_next(js, &t) == JSON_TOK_ERROR)
+				return (-1);
+			if (t.type != JSON_TOK_OBJECT) {
+				if (json_stream_skip(js, &t) == -1)
+					return (-1);
+			} else if (chrome_read_data(c, js) == -1)
+				return (-1);
+		} else if (json_stream_next(js, &t) == JSON_TOK_ERROR ||
+		    json_stream_skip(js, &t) == -1)
+			return (-1);
+	}
+	return (t.type == JSON_TOK_OBJECT_END ? 0 : -1);
+}
+
+/* Forget the members of the event before. */
+static void
+chrome_ev_reset(struct chrome_ev *ev)
+{
+	ev->ph.set = ev->name.set = ev->cat.set = ev->id.set = 0;
+	ev->argname.set = 0;
+	ev->pid.kind = ev->tid.kind = ev->ts.kind = ev->dur.kind =
+	    CHROME_ABSENT;
+	ev->start.kind = ev->end.kind = CHROME_ABSENT;
+	packed_ints_reset(&ev->deltas);
+	packed_ints_reset(&ev->lines);
+	reader_v8_prof_reset(ev->cpu);
+	ev->object = 0;
+}
+
+/* One event object's members onto c->ev. */
+static int
+chrome_read_event(struct chrome *c, struct json_stream *js)
+{
+	struct chrome_ev	*ev = &c->ev;
+	struct chrome_str	*s;
+	struct chrome_num	*n;
+	struct json_token	 t;
+
+	ev->object = 1;
+	while (json_stream_next(js, &t) == JSON_TOK_KEY) {
+		s = NULL;
+		n = NULL;
+		if (JSON_TOK_IS(&t, "ph"))
+			s = &ev->ph;
+		else if (JSON_TOK_IS(&t, "name"))
+			s = &ev->name;
+		else if (JSON_TOK_IS(&t, "cat"))
+			s = &ev->cat;
+		else if (JSON_TOK_IS(&t, "id"))
+			s = &ev->id;
+		else if (JSON_TOK_IS(&t, "pid"))
+			n = &ev->pid;
+		else if (JSON_TOK_IS(&t, "tid"))
+			n = &ev->tid;
+		else if (JSON_TOK_IS(&t, "ts"))
+			n = &ev->ts;
+		else if (JSON_TOK_IS(&t, "dur"))
+			n = &ev->dur;
+		else if (JSON_TOK_IS(&t, "args")) {
+			/* args given twice: the last counts. */
+			ev->argname.set = 0;
+			ev->start.kind = ev->end.kind = CHROME_ABSENT;
+			packed_ints_reset(&ev->deltas);
+			reader_v8_prof_reset(ev->cpu);
+			if (json_stream_next(js, &t) == JSON_TOK_ERROR)
+				return (-1);
+			if (t.type != JSON_TOK_OBJECT) {
+				if (json_stream_skip(js, &t) == -1)
+					return (-1);
+			} else if (chrome_read_args(c, js) == -1)
+				return (-1);
+			continue;
+		}
+		if (json_stream_next(js, &t) == JSON_TOK_ERROR)
+			return (-1);
+		if (s != NULL && chrome_str_set(s, &t) == -1)
+			return (-1);
+		if (n != NULL)
+			chrome_num_set(n, &t);
+		if (json_stream_skip(js, &t) == -1)
+			return (-1);
+	}
+	return (t.type == JSON_TOK_OBJECT_END ? 0 : -1);
+}
+
+/* Whether a string member is s. */
+static int
+chrome_is(const struct chrome_str *m, const char *s)
+{
+	return (m->set && strcmp(m->s, s) == 0);
+}
+
+/* Mark thread t made by the metadata, in that order. */
+static void
+chrome_meta(struct chrome *c, uint32_t t)
+{
+	if (c->threads[t].mseq == CHROME_NONE)
+		c->threads[t].mseq = c->nmeta++;
 }
 
 /*
- * A chunk's "lines" after its samples, a 0 (unknown) for each sample of
- * a chunk without them, so that the lines stay the samples' (v8_lines).
+ * The metadata of event i: thread and process names, whether a CPU
+ * profile has nodes (then the samples reading wins and the slices go).
  */
 static int
-chrome_lines(json_t *obj, json_t *from)
+chrome_event_meta(struct chrome *c, size_t i)
 {
-	json_t	*to;
-	size_t	 n;
+	struct chrome_ev	*ev = &c->ev;
+	uint32_t		 t;
+	int64_t			 pid = 0;
+	size_t			 off;
 
-	if (chrome_extend(obj, "lines", from) == -1)
-		return (-1);
-	n = json_array_size(json_object_get(obj, "samples"));
-	if ((to = json_object_get(obj, "lines")) == NULL)
+	if (!ev->object) {
+		if (c->notobject == SIZE_MAX)
+			c->notobject = i;
 		return (0);
-	while (json_array_size(to) < n) {
-		if (json_array_append_new(to, json_integer(0)) == -1)
+	}
+	if (!ev->name.set || !ev->ph.set)
+		return (0);
+	if (chrome_is(&ev->ph, "M") && chrome_is(&ev->name, "thread_name")) {
+		if ((t = chrome_thread(c)) == PROFILE_NONE)
+			return (-1);
+		chrome_meta(c, t);
+		if (ev->argname.set) {
+			if ((off = packed_text_put(&c->text, ev->argname.s,
+			    ev->argname.len)) == SIZE_MAX)
+				goto nomem;
+			c->threads[t].name = off;
+		}
+	} else if (chrome_is(&ev->ph, "M") &&
+	    chrome_is(&ev->name, "process_name")) {
+		/* Kept with thread 0 of the process. */
+		if (ev->pid.kind != CHROME_ABSENT &&
+		    chrome_number(&ev->pid, &pid) == -1)
+			return (0);
+		if ((t = chrome_thread_id(c, pid, 0)) == PROFILE_NONE)
+			return (-1);
+		chrome_meta(c, t);
+		if (ev->argname.set) {
+			if ((off = packed_text_put(&c->text, ev->argname.s,
+			    ev->argname.len)) == SIZE_MAX)
+				goto nomem;
+			c->threads[t].process = off;
+		}
+	} else if ((chrome_is(&ev->name, "ProfileChunk") ||
+	    chrome_is(&ev->name, "CpuProfile")) &&
+	    reader_v8_prof_nodes(ev->cpu) > 0 && !c->profiles) {
+		/* Only profiles with nodes: a Profile event alone is not. */
+		c->profiles = 1;
+		if (c->variant == NULL || strcmp(c->variant, "events") != 0) {
+			c->events = 0;
+			free(c->slices);
+			c->slices = NULL;
+			c->nslices = c->capslices = 0;
+		}
+	}
+	return (0);
+nomem:
+	snprintf(c->err, sizeof c->err, "out of memory");
+	return (-1);
+}
+
+/* The profile of a pid and id, added on first sight; NONE on error. */
+static uint32_t
+chrome_profile(struct chrome *c, int64_t pid, const char *id, size_t len,
+    size_t i)
+{
+	struct chrome_profile	*pr;
+	uint64_t		 h;
+	uint32_t		 k;
+
+	h = hash_bytes(id, len) ^ idmap_hash((uint64_t)pid);
+	if ((k = idmap_get(&c->byprofile, h)) != IDMAP_NONE &&
+	    (c->profiles_[k].pid != pid ||
+	    strcmp(packed_text_get(&c->text, c->profiles_[k].id), id) != 0)) {
+		/* A collision of hashes: look the slow way. */
+		for (k = 0; k < c->nprofiles; k++) {
+			if (c->profiles_[k].pid == pid && strcmp(
+			    packed_text_get(&c->text, c->profiles_[k].id),
+			    id) == 0)
+				break;
+		}
+		if (k == c->nprofiles)
+			k = IDMAP_NONE;
+	}
+	if (k != IDMAP_NONE)
+		return (k);
+	if (c->nprofiles == CHROME_MAX_PROFILES) {
+		c->sampleserr_at = i;
+		snprintf(c->sampleserr, sizeof c->sampleserr, "more than %d "
+		    "CPU profiles", CHROME_MAX_PROFILES);
+		return (CHROME_NONE);
+	}
+	if (packed_grow(&c->profiles_, &c->capprofiles, c->nprofiles + 1,
+	    sizeof *c->profiles_) == -1)
+		goto nomem;
+	k = (uint32_t)c->nprofiles;
+	pr = &c->profiles_[k];
+	pr->pid = pid;
+	pr->thread = PROFILE_NONE;
+	if ((pr->id = packed_text_put(&c->text, id, len)) == SIZE_MAX ||
+	    (pr->vp = reader_v8_prof_create()) == NULL)
+		goto nomem;
+	reader_v8_prof_set_object(pr->vp);
+	c->nprofiles++;
+	if (idmap_get(&c->byprofile, h) == IDMAP_NONE &&
+	    idmap_put(&c->byprofile, h, k) == -1)
+		goto nomem;
+	return (k);
+nomem:
+	snprintf(c->err, sizeof c->err, "out of memory");
+	return (PROFILE_NONE);
+}
+
+/*
+ * The samples reading of event i: a CpuProfile event's profile is kept
+ * whole, a Profile or ProfileChunk event's extends its profile's.
+ */
+static int
+chrome_event_samples(struct chrome *c, size_t i)
+{
+	struct chrome_ev	*ev = &c->ev;
+	struct chrome_profile	*pr;
+	struct v8_prof		*vp;
+	int64_t			 pid = 0, v;
+	uint32_t		 k, t;
+
+	if (!ev->object || !ev->name.set)
+		return (0);
+	if (chrome_is(&ev->name, "CpuProfile")) {
+		/* A whole profile in one event (Chrome before 2018). */
+		if ((t = chrome_thread(c)) == PROFILE_NONE)
+			return (-1);
+		if (packed_grow(&c->cpus, &c->capcpus, c->ncpus + 1,
+		    sizeof *c->cpus) == -1 ||
+		    (vp = reader_v8_prof_create()) == NULL)
+			goto nomem;
+		c->cpus[c->ncpus].event = i;
+		c->cpus[c->ncpus].thread = t;
+		c->cpus[c->ncpus++].vp = ev->cpu;
+		ev->cpu = vp;
+		return (0);
+	}
+	if (!chrome_is(&ev->name, "Profile") &&
+	    !chrome_is(&ev->name, "ProfileChunk"))
+		return (0);
+	if (ev->pid.kind != CHROME_ABSENT)
+		(void)chrome_number(&ev->pid, &pid);
+	if ((k = chrome_profile(c, pid, ev->id.set ? ev->id.s : "",
+	    ev->id.set ? ev->id.len : 0, i)) == PROFILE_NONE)
+		return (-1);
+	if (k == CHROME_NONE)
+		return (0);
+	pr = &c->profiles_[k];
+	/* The Profile event's thread is the profiled one. */
+	if (chrome_is(&ev->name, "Profile") || pr->thread == PROFILE_NONE) {
+		if ((pr->thread = chrome_thread(c)) == PROFILE_NONE)
+			return (-1);
+	}
+	if (chrome_number(&ev->start, &v) == 0)
+		reader_v8_prof_set_time(pr->vp, 0, v);
+	if (chrome_number(&ev->end, &v) == 0)
+		reader_v8_prof_set_time(pr->vp, 1, v);
+	switch (reader_v8_prof_chunk(pr->vp, ev->cpu, &ev->deltas,
+	    &ev->lines)) {
+	case -1:
+		goto nomem;
+	case 1:
+		c->sampleserr_at = i;
+		snprintf(c->sampleserr, sizeof c->sampleserr, "events[%zu]: "
+		    "nodes, samples or timeDeltas not an array", i);
+		break;
+	default:
+		break;
+	}
+	return (0);
+nomem:
+	snprintf(c->err, sizeof c->err, "out of memory");
+	return (-1);
+}
+
+/* Event i's value of a number, as json_number_value: 0 if none. */
+static double
+chrome_value(const struct chrome_num *n)
+{
+	return (n->kind == CHROME_INT || n->kind == CHROME_REAL ? n->d : 0);
+}
+
+/* The events reading of event i: a B, E or X event's span. */
+static int
+chrome_event_slice(struct chrome *c, size_t i)
+{
+	struct chrome_ev	*ev = &c->ev;
+	struct chrome_slice	*s;
+	int64_t			 ts, dur = 0, tend;
+	uint32_t		 t, ph;
+	double			 d;
+
+	if (!ev->object || !ev->ph.set || ev->ph.len != 1)
+		return (0);
+	ph = ev->ph.s[0] == 'B' ? CHROME_B : ev->ph.s[0] == 'E' ? CHROME_E :
+	    ev->ph.s[0] == 'X' ? CHROME_X : 0;
+	if (ph == 0)
+		return (0);
+	/* Within 2^62, so that the difference of two times fits. */
+	if (chrome_number(&ev->ts, &ts) == -1 || ts <= -CHROME_MAX_TIME ||
+	    ts >= CHROME_MAX_TIME) {
+		snprintf(c->eventserr, sizeof c->eventserr, "events[%zu]: no "
+		    "number ts within 2^62 us", i);
+		goto fail;
+	}
+	if (ph == CHROME_X && ev->dur.kind != CHROME_ABSENT) {
+		d = chrome_value(&ev->ts) + chrome_value(&ev->dur);
+		if ((ev->dur.kind != CHROME_INT && ev->dur.kind !=
+		    CHROME_REAL) || !isfinite(d) || fabs(d) >= 9e18 ||
+		    chrome_value(&ev->dur) < 0) {
+			snprintf(c->eventserr, sizeof c->eventserr,
+			    "events[%zu]: dur is not a number of us", i);
+			goto fail;
+		}
+		/* The end rounded as the start is. */
+		dur = ev->ts.kind == CHROME_INT && ev->dur.kind == CHROME_INT ?
+		    ev->dur.i : llround(d) - ts;
+		if (dur < 0 || __builtin_add_overflow(ts, dur, &tend) ||
+		    tend >= CHROME_MAX_TIME) {
+			snprintf(c->eventserr, sizeof c->eventserr,
+			    "events[%zu]: dur out of range", i);
+			goto fail;
+		}
+	}
+	if ((t = chrome_thread(c)) == PROFILE_NONE)
+		return (-1);
+	if (c->threads[t].eseq == CHROME_NONE)
+		c->threads[t].eseq = c->nevthreads++;
+	if (i >= UINT32_MAX || packed_grow(&c->slices, &c->capslices,
+	    c->nslices + 1, sizeof *c->slices) == -1)
+		goto nomem;
+	s = &c->slices[c->nslices++];
+	s->start = ts;
+	s->end = ts + dur;
+	s->thread = t | ph << 30;
+	s->index = (uint32_t)i;
+	s->name = s->cat = CHROME_NONE;
+	if ((ev->name.set && (s->name = strpool_intern(c->names, ev->name.s,
+	    ev->name.len)) == STRPOOL_NONE) || (ev->cat.set && (s->cat =
+	    strpool_intern(c->names, ev->cat.s, ev->cat.len)) == STRPOOL_NONE))
+		goto nomem;
+	return (0);
+fail:
+	/* The first error stops the reading; the other may still win. */
+	c->eventserr_at = i;
+	c->events = 0;
+	return (0);
+nomem:
+	snprintf(c->err, sizeof c->err, "out of memory");
+	return (-1);
+}
+
+/*
+ * An instant event (ph "i", "I", "R"): kept as a marker, its name at
+ * its time on its thread, for the timeline of either reading.
+ */
+static int
+chrome_event_mark(struct chrome *c)
+{
+	struct chrome_ev	*ev = &c->ev;
+	struct chrome_mark	*m;
+	int64_t			 ts;
+	uint32_t		 t;
+
+	if (!ev->object || !ev->ph.set || ev->ph.len != 1 ||
+	    ev->ph.s[0] == '\0' || strchr("iIR", ev->ph.s[0]) == NULL ||
+	    chrome_number(&ev->ts, &ts) == -1 || ts <= -CHROME_MAX_TIME ||
+	    ts >= CHROME_MAX_TIME)
+		return (0);
+	if ((t = chrome_thread(c)) == PROFILE_NONE)
+		return (-1);
+	if (packed_grow(&c->marks, &c->capmarks, c->nmarks + 1,
+	    sizeof *c->marks) == -1)
+		goto nomem;
+	m = &c->marks[c->nmarks];
+	m->ts = ts;
+	m->thread = t;
+	m->name = SIZE_MAX;
+	if (ev->name.set && (m->name = packed_text_put(&c->text, ev->name.s,
+	    ev->name.len)) == SIZE_MAX)
+		goto nomem;
+	c->nmarks++;
+	return (0);
+nomem:
+	snprintf(c->err, sizeof c->err, "out of memory");
+	return (-1);
+}
+
+/* The markers, on the timeline once a reading has been built. */
+static int
+chrome_marks(struct chrome *c)
+{
+	const struct chrome_mark	*m;
+	const char			*nm;
+	uint32_t			 th;
+	size_t				 i;
+
+	if (profile_builder_clock(c->b, "us", 1e6) == -1)
+		return (-1);
+	for (i = 0; i < c->nmarks; i++) {
+		m = &c->marks[i];
+		nm = m->name != SIZE_MAX ? packed_text_get(&c->text, m->name) :
+		    "(unnamed)";
+		if ((th = chrome_tl_thread(c, m->thread)) == PROFILE_NONE ||
+		    profile_builder_mark(c->b, th, m->ts, nm, strlen(nm)) == -1)
 			return (-1);
 	}
 	return (0);
 }
 
-/* The CPU profiles: Profile, ProfileChunk and CpuProfile events. */
+/* Event i, read: what each reading keeps of it. */
+static int
+chrome_event(struct chrome *c, size_t i)
+{
+	if (chrome_event_meta(c, i) == -1 || chrome_event_mark(c) == -1)
+		return (-1);
+	if (c->samples && c->sampleserr_at == SIZE_MAX &&
+	    chrome_event_samples(c, i) == -1)
+		return (-1);
+	if (c->events && chrome_event_slice(c, i) == -1)
+		return (-1);
+	return (0);
+}
+
+/* The events array: each event read, then kept as each reading needs. */
+static int
+chrome_read_events(struct chrome *c, struct json_stream *js)
+{
+	struct json_token	 t;
+
+	for (;;) {
+		if (json_stream_next(js, &t) == JSON_TOK_ARRAY_END)
+			return (0);
+		if (t.type == JSON_TOK_ERROR)
+			return (-1);
+		chrome_ev_reset(&c->ev);
+		if (t.type == JSON_TOK_OBJECT) {
+			if (chrome_read_event(c, js) == -1)
+				return (-1);
+		} else if (json_stream_skip(js, &t) == -1)
+			return (-1);
+		if (chrome_event(c, c->nev++) == -1)
+			return (-1);
+	}
+}
+
+/* Free what the events kept (a second "traceEvents" starts again). */
+static void
+chrome_clear(struct chrome *c)
+{
+	size_t	 i;
+
+	for (i = 0; i < c->nprofiles; i++)
+		reader_v8_prof_free(c->profiles_[i].vp);
+	for (i = 0; i < c->ncpus; i++)
+		reader_v8_prof_free(c->cpus[i].vp);
+	free(c->profiles_);
+	free(c->cpus);
+	free(c->threads);
+	free(c->slices);
+	free(c->marks);
+	packed_text_free(&c->text);
+	strpool_free(c->names);
+	idmap_clear(&c->bythread);
+	idmap_clear(&c->byprofile);
+	c->profiles_ = NULL;
+	c->cpus = NULL;
+	c->threads = NULL;
+	c->slices = NULL;
+	c->marks = NULL;
+	c->nmarks = c->capmarks = 0;
+	c->names = NULL;
+	c->nprofiles = c->capprofiles = c->ncpus = c->capcpus = 0;
+	c->nthreads = c->capthreads = c->nslices = c->capslices = 0;
+	c->nmeta = c->nevthreads = 0;
+	c->nev = 0;
+	c->profiles = 0;
+	c->notobject = c->sampleserr_at = c->eventserr_at = SIZE_MAX;
+	c->samples = c->variant == NULL || strcmp(c->variant, "events") != 0;
+	c->events = c->variant == NULL || strcmp(c->variant, "samples") != 0;
+}
+
+/*
+ * The document: an array of events, or an object whose "traceEvents"
+ * holds them (the last, if given twice). 1 if there were events, 0 if
+ * not, -1 on an error.
+ */
+static int
+chrome_read(struct chrome *c, struct json_stream *js)
+{
+	struct json_token	 t;
+	int			 found = 0;
+
+	if (json_stream_next(js, &t) == JSON_TOK_ERROR)
+		return (-1);
+	if (t.type == JSON_TOK_ARRAY) {
+		if ((c->names = strpool_create()) == NULL ||
+		    chrome_read_events(c, js) == -1)
+			return (-1);
+		found = 1;
+	} else {
+		while (json_stream_next(js, &t) == JSON_TOK_KEY) {
+			if (!JSON_TOK_IS(&t, "traceEvents")) {
+				if (json_stream_next(js, &t) == JSON_TOK_ERROR ||
+				    json_stream_skip(js, &t) == -1)
+					return (-1);
+				continue;
+			}
+			chrome_clear(c);
+			if (json_stream_next(js, &t) == JSON_TOK_ERROR)
+				return (-1);
+			found = t.type == JSON_TOK_ARRAY;
+			if (!found) {
+				if (json_stream_skip(js, &t) == -1)
+					return (-1);
+				continue;
+			}
+			if ((c->names = strpool_create()) == NULL ||
+			    chrome_read_events(c, js) == -1)
+				return (-1);
+		}
+		if (t.type != JSON_TOK_OBJECT_END)
+			return (-1);
+	}
+	if (json_stream_next(js, &t) != JSON_TOK_END)
+		return (-1);
+	return (found);
+}
+
+/* The CPU profiles, built as they came: CpuProfile events, then chunks. */
 static int
 chrome_samples(struct chrome *c)
 {
 	struct chrome_profile	*pr;
-	json_t			*ev, *data, *cpu, *idj;
-	const char		*n, *id;
 	char			 err[256];
-	int64_t			 pid, v;
-	uint64_t		 h;
-	uint32_t		 i, t, node;
-	size_t			 j, k;
+	uint32_t		 node;
+	size_t			 k;
 
 	/* The V8 reader's metrics, in its order; the trace's clock. */
 	if (profile_builder_metric(c->b, "samples", "count") == -1 ||
 	    profile_builder_metric(c->b, "time", "us") == -1 ||
 	    profile_builder_clock(c->b, "us", 1e6) == -1)
 		return (-1);
-	json_array_foreach(c->events, j, ev) {
-		n = json_string_value(json_object_get(ev, "name"));
-		if (n == NULL)
-			continue;
-		data = json_object_get(json_object_get(ev, "args"), "data");
-		if (strcmp(n, "CpuProfile") == 0) {
-			/* A whole profile in one event (Chrome before 2018). */
-			cpu = json_object_get(data, "cpuProfile");
-			if ((t = chrome_thread(c, ev)) == PROFILE_NONE ||
-			    (node = chrome_thread_node(c, t)) == PROFILE_NONE)
-				return (-1);
-			if (reader_v8_profile(c->b, node, c->threads[t].tl,
-			    cpu, err, sizeof err) == -1)
-				goto v8err;
-			continue;
-		}
-		if (strcmp(n, "Profile") != 0 && strcmp(n, "ProfileChunk") != 0)
-			continue;
-		idj = json_object_get(ev, "id");
-		id = json_is_string(idj) ? json_string_value(idj) : "";
-		pid = 0;
-		if (json_object_get(ev, "pid") != NULL)
-			(void)chrome_number(json_object_get(ev, "pid"), &pid);
-		h = hash_bytes(id, strlen(id)) ^ idmap_hash((uint64_t)pid);
-		i = idmap_get(&c->byprofile, h);
-		if (i != IDMAP_NONE && (c->profiles[i].pid != pid ||
-		    strcmp(c->profiles[i].id, id) != 0)) {
-			snprintf(c->err, sizeof c->err, "events[%zu]: profile "
-			    "ids %s and %s collide", j, id, c->profiles[i].id);
+	for (k = 0; k < c->ncpus && c->cpus[k].event < c->sampleserr_at; k++) {
+		if ((node = chrome_thread_node(c, c->cpus[k].thread)) ==
+		    PROFILE_NONE)
 			return (-1);
-		}
-		if (i == IDMAP_NONE) {
-			if (c->nprofiles == CHROME_MAX_PROFILES) {
-				snprintf(c->err, sizeof c->err, "more than %d "
-				    "CPU profiles", CHROME_MAX_PROFILES);
-				return (-1);
-			}
-			if ((pr = reallocarray(c->profiles, c->nprofiles + 1,
-			    sizeof *pr)) == NULL)
-				goto nomem;
-			c->profiles = pr;
-			i = (uint32_t)c->nprofiles++;
-			pr = &c->profiles[i];
-			pr->pid = pid;
-			pr->id = id;
-			pr->thread = PROFILE_NONE;
-			if ((pr->doc = json_object()) == NULL ||
-			    idmap_put(&c->byprofile, h, i) == -1)
-				goto nomem;
-		}
-		pr = &c->profiles[i];
-		/* The Profile event's thread is the profiled one. */
-		if (strcmp(n, "Profile") == 0 || pr->thread == PROFILE_NONE) {
-			if ((pr->thread = chrome_thread(c, ev)) == PROFILE_NONE)
-				return (-1);
-		}
-		if (chrome_number(json_object_get(data, "startTime"), &v) == 0 &&
-		    json_object_set_new(pr->doc, "startTime",
-		    json_integer(v)) == -1)
-			goto nomem;
-		if (chrome_number(json_object_get(data, "endTime"), &v) == 0 &&
-		    json_object_set_new(pr->doc, "endTime",
-		    json_integer(v)) == -1)
-			goto nomem;
-		cpu = json_object_get(data, "cpuProfile");
-		if (chrome_extend(pr->doc, "nodes", json_object_get(cpu,
-		    "nodes")) == -1 || chrome_extend(pr->doc, "samples",
-		    json_object_get(cpu, "samples")) == -1 ||
-		    chrome_extend(pr->doc, "timeDeltas", json_object_get(data,
-		    "timeDeltas")) == -1 ||
-		    chrome_lines(pr->doc, json_object_get(data, "lines")) ==
-		    -1) {
-			snprintf(c->err, sizeof c->err, "events[%zu]: nodes, "
-			    "samples or timeDeltas not an array", j);
-			return (-1);
-		}
+		if (reader_v8_profile(c->b, node,
+		    c->threads[c->cpus[k].thread].tl, c->cpus[k].vp, err,
+		    sizeof err) == -1)
+			goto v8err;
+	}
+	if (c->sampleserr_at != SIZE_MAX) {
+		snprintf(c->err, sizeof c->err, "%s", c->sampleserr);
+		return (-1);
 	}
 	for (k = 0; k < c->nprofiles; k++) {
-		pr = &c->profiles[k];
+		pr = &c->profiles_[k];
 		/* A Profile event whose chunks never came: no samples. */
-		if (json_object_get(pr->doc, "nodes") == NULL)
+		if (!reader_v8_prof_has_nodes(pr->vp))
 			continue;
 		if ((node = chrome_thread_node(c, pr->thread)) == PROFILE_NONE)
 			return (-1);
 		if (reader_v8_profile(c->b, node, c->threads[pr->thread].tl,
-		    pr->doc, err, sizeof err) == -1)
+		    pr->vp, err, sizeof err) == -1)
 			goto v8err;
 	}
 	return (0);
 v8err:
 	if (err[0] != '\0')
 		snprintf(c->err, sizeof c->err, "CPU profile: %.200s", err);
-	return (-1);
-nomem:
-	snprintf(c->err, sizeof c->err, "out of memory");
 	return (-1);
 }
 
@@ -560,8 +1039,8 @@ chrome_event_cmp(const void *a, const void *b)
 {
 	const struct chrome_slice	*x = a, *y = b;
 
-	if (x->thread != y->thread)
-		return (x->thread < y->thread ? -1 : 1);
+	if (CHROME_THREAD(x) != CHROME_THREAD(y))
+		return (CHROME_THREAD(x) < CHROME_THREAD(y) ? -1 : 1);
 	if (x->start != y->start)
 		return (x->start < y->start ? -1 : 1);
 	return (x->index < y->index ? -1 : x->index > y->index);
@@ -573,8 +1052,8 @@ chrome_slice_cmp(const void *a, const void *b)
 {
 	const struct chrome_slice	*x = a, *y = b;
 
-	if (x->thread != y->thread)
-		return (x->thread < y->thread ? -1 : 1);
+	if (CHROME_THREAD(x) != CHROME_THREAD(y))
+		return (CHROME_THREAD(x) < CHROME_THREAD(y) ? -1 : 1);
 	if (x->start != y->start)
 		return (x->start < y->start ? -1 : 1);
 	if (x->end != y->end)
@@ -599,102 +1078,78 @@ chrome_span(struct chrome *c, uint32_t node, uint32_t thread, int64_t start,
 	return (0);
 }
 
-/* The duration events as call trees, one per thread. */
+/*
+ * The threads in the order the document-tree reader numbered them:
+ * those its metadata pass made, then those of B/E/X events as they
+ * came. *orderp gets each rank's thread; each slice's thread becomes
+ * its rank.
+ */
 static int
-chrome_events(struct chrome *c)
+chrome_rank(struct chrome *c, uint32_t **orderp)
+{
+	uint32_t	*rank, *order, *byeseq, r;
+	size_t		 i;
+
+	*orderp = NULL;
+	rank = calloc(c->nthreads + 1, sizeof *rank);
+	order = calloc(c->nthreads + 1, sizeof *order);
+	byeseq = calloc(c->nevthreads + 1, sizeof *byeseq);
+	if (rank == NULL || order == NULL || byeseq == NULL) {
+		free(rank);
+		free(order);
+		free(byeseq);
+		return (-1);
+	}
+	memset(byeseq, 0xff, (c->nevthreads + 1) * sizeof *byeseq);
+	for (i = 0; i < c->nthreads; i++) {
+		if (c->threads[i].mseq != CHROME_NONE) {
+			rank[i] = c->threads[i].mseq;
+			order[rank[i]] = (uint32_t)i;
+		} else if (c->threads[i].eseq != CHROME_NONE)
+			byeseq[c->threads[i].eseq] = (uint32_t)i;
+	}
+	for (i = 0, r = c->nmeta; i < c->nevthreads; i++) {
+		if (byeseq[i] == CHROME_NONE)
+			continue;
+		rank[byeseq[i]] = r;
+		order[r++] = byeseq[i];
+	}
+	for (i = 0; i < c->nslices; i++)
+		c->slices[i].thread = (c->slices[i].thread &
+		    ~(CHROME_MAX_THREADS - 1)) | rank[CHROME_THREAD(&c->slices[i])];
+	free(rank);
+	free(byeseq);
+	*orderp = order;
+	return (0);
+}
+
+/* Pair each thread's B and E events into slices, in time order. */
+static int
+chrome_pair(struct chrome *c)
 {
 	struct chrome_slice	*s, *open = NULL;
-	struct {
-		uint32_t	 node;
-		int64_t		 end;
-	}			*stack = NULL;
-	json_t			*ev, *ph, *name, *cat;
-	size_t			 i, j, n = 0, depth, nopen = 0, first;
-	int64_t			 ts, dur, last = 0, tend;
-	uint32_t		 f, node, t, th = PROFILE_NONE;
-	const char		*p, *nm, *ct;
-	int			 rv = -1;
+	size_t			 i, j, n = c->nslices, nopen, capopen = 0;
+	size_t			 first;
+	int64_t			 tend;
 
-	if ((c->mtime = profile_builder_metric(c->b, "time", "us")) == -1 ||
-	    (c->mcalls = profile_builder_metric(c->b, "calls", "count")) == -1 ||
-	    profile_builder_clock(c->b, "us", 1e6) == -1 ||
-	    profile_builder_time_mode(c->b, c->mtime, TIMELINE_SPAN) == -1 ||
-	    profile_builder_time_mode(c->b, c->mcalls, TIMELINE_WEIGHT) == -1)
-		return (-1);
-	if ((c->slices = calloc(json_array_size(c->events) + 1,
-	    sizeof *c->slices)) == NULL)
-		goto nomem;
-	json_array_foreach(c->events, i, ev) {
-		ph = json_object_get(ev, "ph");
-		p = json_string_value(ph);
-		if (p == NULL || (strcmp(p, "B") != 0 && strcmp(p, "E") != 0 &&
-		    strcmp(p, "X") != 0))
-			continue;
-		/* Within 2^62, so that the difference of two times fits. */
-		if (chrome_number(json_object_get(ev, "ts"), &ts) == -1 ||
-		    ts <= -CHROME_MAX_TIME || ts >= CHROME_MAX_TIME) {
-			snprintf(c->err, sizeof c->err, "events[%zu]: no "
-			    "number ts within 2^62 us", i);
-			goto out;
-		}
-		dur = 0;
-		if (*p == 'X' && json_object_get(ev, "dur") != NULL) {
-			double	 d = json_number_value(json_object_get(ev,
-				    "ts")) + json_number_value(
-				    json_object_get(ev, "dur"));
-
-			if (!json_is_number(json_object_get(ev, "dur")) ||
-			    !isfinite(d) || fabs(d) >= 9e18 ||
-			    json_number_value(json_object_get(ev, "dur")) < 0) {
-				snprintf(c->err, sizeof c->err, "events[%zu]: "
-				    "dur is not a number of us", i);
-				goto out;
-			}
-			/* The end rounded as the start is. */
-			dur = json_is_integer(json_object_get(ev, "ts")) &&
-			    json_is_integer(json_object_get(ev, "dur")) ?
-			    json_integer_value(json_object_get(ev, "dur")) :
-			    llround(d) - ts;
-			if (dur < 0 || __builtin_add_overflow(ts, dur, &tend) ||
-			    tend >= CHROME_MAX_TIME) {
-				snprintf(c->err, sizeof c->err, "events[%zu]: "
-				    "dur out of range", i);
-				goto out;
-			}
-		}
-		if ((t = chrome_thread(c, ev)) == PROFILE_NONE)
-			goto out;
-		s = &c->slices[n++];
-		s->thread = t;
-		s->ph = *p;
-		s->start = ts;
-		s->end = ts + dur;
-		s->index = i;
-		s->ev = ev;
-	}
-	if (n == 0) {
-		snprintf(c->err, sizeof c->err, "no duration events (B/E or X) "
-		    "and no CPU profile");
-		goto out;
-	}
-
-	/* Pair each thread's B and E events into slices, in time order. */
 	qsort(c->slices, n, sizeof *c->slices, chrome_event_cmp);
-	if ((open = calloc(n, sizeof *open)) == NULL ||
-	    (stack = calloc(n, sizeof *stack)) == NULL)
-		goto nomem;
 	for (i = 0, j = 0; i < n; i = first) {
 		first = i;
 		nopen = 0;
 		tend = c->slices[i].start;
-		for (; first < n && c->slices[first].thread ==
-		    c->slices[i].thread; first++) {
+		for (; first < n && CHROME_THREAD(&c->slices[first]) ==
+		    CHROME_THREAD(&c->slices[i]); first++) {
 			s = &c->slices[first];
 			if (s->end > tend)
 				tend = s->end;
-			if (s->ph == 'B')
+			if (CHROME_PH(s) == CHROME_B) {
+				if (packed_grow(&open, &capopen, nopen + 1,
+				    sizeof *open) == -1) {
+					free(open);
+					return (-1);
+				}
 				open[nopen++] = *s;
-			else if (s->ph == 'E') {
+			} else if (CHROME_PH(s) == CHROME_E) {
 				/* An E with no B: tracing began inside it. */
 				if (nopen == 0)
 					continue;
@@ -709,15 +1164,52 @@ chrome_events(struct chrome *c)
 			c->slices[j++].end = tend;
 		}
 	}
-	n = j;
-	c->nslices = n;
+	free(open);
+	c->nslices = j;
+	return (0);
+}
+
+/* The duration events as call trees, one per thread. */
+static int
+chrome_events(struct chrome *c)
+{
+	struct chrome_slice	*s;
+	struct {
+		uint32_t	 node;
+		int64_t		 end;
+	}			*stack = NULL;
+	uint32_t		*order = NULL, f, node, th = PROFILE_NONE;
+	size_t			 i, n, depth, capstack = 0;
+	int64_t			 last = 0;
+	const char		*nm, *ct;
+	int			 rv = -1;
+
+	if ((c->mtime = profile_builder_metric(c->b, "time", "us")) == -1 ||
+	    (c->mcalls = profile_builder_metric(c->b, "calls", "count")) == -1 ||
+	    profile_builder_clock(c->b, "us", 1e6) == -1 ||
+	    profile_builder_time_mode(c->b, c->mtime, TIMELINE_SPAN) == -1 ||
+	    profile_builder_time_mode(c->b, c->mcalls, TIMELINE_WEIGHT) == -1)
+		return (-1);
+	if (c->eventserr_at != SIZE_MAX) {
+		snprintf(c->err, sizeof c->err, "%s", c->eventserr);
+		return (-1);
+	}
+	if (c->nslices == 0) {
+		snprintf(c->err, sizeof c->err, "no duration events (B/E or X) "
+		    "and no CPU profile");
+		return (-1);
+	}
+	if (chrome_rank(c, &order) == -1 || chrome_pair(c) == -1)
+		goto nomem;
+	n = c->nslices;
 
 	/* Nest each thread's slices, parents first. */
 	qsort(c->slices, n, sizeof *c->slices, chrome_slice_cmp);
 	depth = 0;
 	for (i = 0; i < n; i++) {
 		s = &c->slices[i];
-		if (i == 0 || s->thread != c->slices[i - 1].thread) {
+		if (i == 0 || CHROME_THREAD(s) != CHROME_THREAD(&c->slices[i -
+		    1])) {
 			while (depth > 0) {
 				depth--;
 				if (chrome_span(c, stack[depth].node, th, last,
@@ -725,8 +1217,8 @@ chrome_events(struct chrome *c)
 					goto out;
 				last = stack[depth].end;
 			}
-			if ((th = chrome_tl_thread(c, s->thread)) ==
-			    PROFILE_NONE)
+			if ((th = chrome_tl_thread(c, order[CHROME_THREAD(s)]))
+			    == PROFILE_NONE)
 				goto out;
 		}
 		while (depth > 0 && stack[depth - 1].end <= s->start) {
@@ -743,23 +1235,23 @@ chrome_events(struct chrome *c)
 			if (s->end > stack[depth - 1].end)
 				s->end = stack[depth - 1].end;
 			node = stack[depth - 1].node;
-		} else if ((node = chrome_thread_node(c, s->thread)) ==
-		    PROFILE_NONE)
+		} else if ((node = chrome_thread_node(c,
+		    order[CHROME_THREAD(s)])) == PROFILE_NONE)
 			goto out;
 		last = s->start;
-		name = json_object_get(s->ev, "name");
-		cat = json_object_get(s->ev, "cat");
-		nm = json_is_string(name) ? json_string_value(name) :
+		nm = s->name != CHROME_NONE ? strpool_get(c->names, s->name) :
 		    "(unnamed)";
-		ct = json_is_string(cat) ? json_string_value(cat) : "";
-		if ((f = profile_builder_func(c->b, nm, json_is_string(name) ?
-		    json_string_length(name) : strlen(nm), ct,
-		    json_is_string(cat) ? json_string_length(cat) : 0)) ==
-		    PROFILE_NONE || (node = profile_builder_child(c->b, node,
-		    f)) == PROFILE_NONE ||
+		ct = s->cat != CHROME_NONE ? strpool_get(c->names, s->cat) : "";
+		if ((f = profile_builder_func(c->b, nm, strlen(nm), ct,
+		    strlen(ct))) == PROFILE_NONE ||
+		    (node = profile_builder_child(c->b, node, f)) ==
+		    PROFILE_NONE ||
 		    profile_builder_add(c->b, node, c->mcalls, 1) == -1 ||
 		    profile_builder_timed(c->b, node, th, s->start, 0, 1) == -1)
 			goto out;
+		if (packed_grow(&stack, &capstack, depth + 1,
+		    sizeof *stack) == -1)
+			goto nomem;
 		stack[depth].node = node;
 		stack[depth++].end = s->end;
 	}
@@ -775,69 +1267,51 @@ chrome_events(struct chrome *c)
 nomem:
 	snprintf(c->err, sizeof c->err, "out of memory");
 out:
-	free(open);
+	free(order);
 	free(stack);
 	return (rv);
-}
-
-/*
- * The instant events (ph "i", "I", "R"): markers on the timeline, each
- * its name at its time on its thread.
- */
-static int
-chrome_marks(struct chrome *c)
-{
-	json_t		*ev, *name;
-	const char	*p;
-	size_t		 i;
-	int64_t		 ts;
-	uint32_t	 t, th;
-
-	if (profile_builder_clock(c->b, "us", 1e6) == -1)
-		return (-1);
-	json_array_foreach(c->events, i, ev) {
-		p = json_string_value(json_object_get(ev, "ph"));
-		if (p == NULL || (strcmp(p, "i") != 0 && strcmp(p, "I") != 0 &&
-		    strcmp(p, "R") != 0) || chrome_number(json_object_get(ev,
-		    "ts"), &ts) == -1 || ts <= -CHROME_MAX_TIME ||
-		    ts >= CHROME_MAX_TIME)
-			continue;
-		name = json_object_get(ev, "name");
-		if ((t = chrome_thread(c, ev)) == PROFILE_NONE ||
-		    (th = chrome_tl_thread(c, t)) == PROFILE_NONE ||
-		    profile_builder_mark(c->b, th, ts, json_is_string(name) ?
-		    json_string_value(name) : "(unnamed)", json_is_string(name) ?
-		    json_string_length(name) : 9) == -1)
-			return (-1);
-	}
-	return (0);
 }
 
 static struct profile *
 chrome_load(struct input *in, const struct reader_options *opts,
     char **cause)
 {
-	struct chrome	 c;
-	struct profile	*p = NULL;
-	json_t		*doc;
-	const char	*v = opts->variant;
-	size_t		 i;
-	int		 profiles, rv;
+	struct chrome		 c;
+	struct profile		*p = NULL;
+	struct json_stream	*js = NULL;
+	const char		*v = opts->variant;
+	int			 rv;
 
+	/* max_json: the decoding a file may ask for. */
+	if (json_doc_limit(in, "trace", cause) == -1)
+		return (NULL);
 	memset(&c, 0, sizeof c);
 	idmap_init(&c.bythread);
 	idmap_init(&c.byprofile);
-	if (v != NULL && *v != '\0' && strcmp(v, "samples") != 0 &&
+	packed_ints_init(&c.ev.deltas);
+	packed_ints_init(&c.ev.lines);
+	if (v != NULL && *v == '\0')
+		v = NULL;
+	if (v != NULL && strcmp(v, "samples") != 0 &&
 	    strcmp(v, "events") != 0) {
 		cause_set(cause, "%s: unknown variant \"%s\" (samples or "
 		    "events)", in->path, v);
 		return (NULL);
 	}
-	if ((doc = chrome_parse(in, cause)) == NULL)
-		return (NULL);
-	c.events = json_is_array(doc) ? doc : json_object_get(doc,
-	    "traceEvents");
-	if (!json_is_array(c.events)) {
+	c.variant = v;
+	chrome_clear(&c);
+	if ((c.ev.cpu = reader_v8_prof_create()) == NULL ||
+	    (js = json_stream_create(in, JSON_STREAM_BIG_REALS |
+	    JSON_STREAM_CLOSE_ARRAY)) == NULL) {
+		cause_set(cause, "out of memory");
+		goto out;
+	}
+	if ((rv = chrome_read(&c, js)) == -1) {
+		cause_set(cause, "%s: %s", in->path, c.err[0] != '\0' ? c.err :
+		    json_stream_error(js));
+		goto out;
+	}
+	if (rv == 0) {
 		cause_set(cause, "%s: not a Chrome trace (an array of events "
 		    "or an object with \"traceEvents\": [...])", in->path);
 		goto out;
@@ -848,16 +1322,19 @@ chrome_load(struct input *in, const struct reader_options *opts,
 	}
 	if (opts->max_nodes != 0)
 		profile_builder_set_max_nodes(c.b, opts->max_nodes);
-	if ((profiles = chrome_metadata(&c)) == -1)
+	if (c.notobject != SIZE_MAX) {
+		snprintf(c.err, sizeof c.err, "events[%zu] is not an object",
+		    c.notobject);
 		goto builderr;
-	if (v != NULL && strcmp(v, "samples") == 0 && !profiles) {
+	}
+	if (v != NULL && strcmp(v, "samples") == 0 && !c.profiles) {
 		cause_set(cause, "%s: no CPU profile (Profile, ProfileChunk "
 		    "or CpuProfile events) in the trace", in->path);
 		goto out;
 	}
 	if (v != NULL && strcmp(v, "events") == 0)
-		profiles = 0;
-	rv = profiles ? chrome_samples(&c) : chrome_events(&c);
+		c.profiles = 0;
+	rv = c.profiles ? chrome_samples(&c) : chrome_events(&c);
 	if (rv == -1 || chrome_marks(&c) == -1)
 		goto builderr;
 	p = profile_builder_finish(c.b, cause);
@@ -869,13 +1346,15 @@ builderr:
 	    profile_builder_error(c.b));
 out:
 	profile_builder_free(c.b);
-	for (i = 0; i < c.nprofiles; i++)
-		json_decref(c.profiles[i].doc);
-	free(c.profiles);
-	free(c.threads);
-	free(c.slices);
-	idmap_clear(&c.bythread);
-	idmap_clear(&c.byprofile);
-	json_decref(doc);
+	chrome_clear(&c);
+	free(c.ev.ph.s);
+	free(c.ev.name.s);
+	free(c.ev.cat.s);
+	free(c.ev.id.s);
+	free(c.ev.argname.s);
+	packed_ints_free(&c.ev.deltas);
+	packed_ints_free(&c.ev.lines);
+	reader_v8_prof_free(c.ev.cpu);
+	json_stream_free(js);
 	return (p);
 }

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "cause.h"
+#include "hash.h"
 #include "decimal.h"
 #include "input.h"
 #include "profile.h"
@@ -130,7 +131,6 @@ static int	folded_blank_number(const char *, size_t);
 static int	folded_count_slow(const char *, size_t *, int64_t *,
 		    char **);
 static uint32_t	folded_func(struct folded *, const char *, size_t);
-static inline uint64_t folded_name_hash(const char *, size_t, uint64_t *);
 static int	folded_names_grow(struct folded *);
 static inline void folded_name_prefetch(const struct folded *,
 		    const char *, size_t);
@@ -359,9 +359,6 @@ folded_count_slow(const char *s, size_t *len, int64_t *v, char **cause)
 	return (0);
 }
 
-#define FOLDED_ONES	0x0101010101010101ULL
-#define FOLDED_HIGHS	0x8080808080808080ULL
-
 /*
  * The first ';', '`' or NUL in s[pos..len), or len: one pass for the
  * bytes a frame ends at or splits at and the byte no line may hold,
@@ -372,11 +369,11 @@ folded_delim_word(uint64_t x)
 {
 	uint64_t	 a, b;
 
-	a = x ^ (FOLDED_ONES * ';');
-	b = x ^ (FOLDED_ONES * '`');
+	a = x ^ (HASH_ONES * ';');
+	b = x ^ (HASH_ONES * '`');
 	/* A zero byte of a, b or x; the lowest one found is exact. */
-	return ((((a - FOLDED_ONES) & ~a) | ((b - FOLDED_ONES) & ~b) |
-	    ((x - FOLDED_ONES) & ~x)) & FOLDED_HIGHS);
+	return ((((a - HASH_ONES) & ~a) | ((b - HASH_ONES) & ~b) |
+	    ((x - HASH_ONES) & ~x)) & HASH_HIGHS);
 }
 
 /*
@@ -389,11 +386,11 @@ folded_delim_exact(uint64_t x)
 	const uint64_t	 t = 0x7f7f7f7f7f7f7f7fULL;
 	uint64_t	 a, b;
 
-	a = x ^ (FOLDED_ONES * ';');
-	b = x ^ (FOLDED_ONES * '`');
+	a = x ^ (HASH_ONES * ';');
+	b = x ^ (HASH_ONES * '`');
 	/* A byte's high bit: set when any of its low seven or itself is. */
 	return (~((((a & t) + t) | a) & (((b & t) + t) | b) &
-	    (((x & t) + t) | x)) & FOLDED_HIGHS);
+	    (((x & t) + t) | x)) & HASH_HIGHS);
 }
 
 static inline size_t
@@ -460,7 +457,7 @@ folded_func(struct folded *f, const char *s, size_t n)
 		return (profile_builder_func(f->b, s, n, "", 0));
 	if (f->names == NULL && folded_names_grow(f) == -1)
 		return (profile_builder_func(f->b, s, n, "", 0));
-	h = folded_name_hash(s, n, &z);
+	h = hash_ends(s, n, &z);
 	c = &f->names[(h >> (64 - f->namebits)) * 2];
 	if (folded_name_eq(&c[0], s, n, z))
 		return (c[0].fn);
@@ -480,19 +477,6 @@ folded_func(struct folded *f, const char *s, size_t n)
 	return (fn);
 }
 
-/* The first and last words and the length pick the set. */
-static inline uint64_t
-folded_name_hash(const char *s, size_t n, uint64_t *last)
-{
-	uint64_t	 a, z;
-
-	memcpy(&a, s, 8);
-	memcpy(&z, s + n - 8, 8);
-	*last = z;
-	return (((a + n) * 0x9e3779b97f4a7c15ULL ^ z) *
-	    0xff51afd7ed558ccdULL);
-}
-
 /* Start loading the cache set of a name folded_func will look up. */
 static inline void
 folded_name_prefetch(const struct folded *f, const char *s, size_t n)
@@ -502,7 +486,7 @@ folded_name_prefetch(const struct folded *f, const char *s, size_t n)
 
 	if (n < FOLDED_NAME_MIN || n > FOLDED_NAME_MAX || f->names == NULL)
 		return;
-	h = folded_name_hash(s, n, &z);
+	h = hash_ends(s, n, &z);
 	c = &f->names[(h >> (64 - f->namebits)) * 2];
 	/* A set is 80 bytes: its end may lie in the next cache line. */
 	__builtin_prefetch(c);
@@ -529,7 +513,7 @@ folded_names_grow(struct folded *f)
 	for (i = 0; i < nold; i++) {
 		if (old[i].len == 0)
 			continue;
-		h = folded_name_hash(old[i].name, old[i].len, &z);
+		h = hash_ends(old[i].name, old[i].len, &z);
 		c = &t[(h >> (64 - bits)) * 2];
 		c = c[0].len == 0 ? &c[0] : &c[1];
 		if (c->len == 0) {

@@ -20,11 +20,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <jansson.h>
-
 #include "cause.h"
 #include "idmap.h"
 #include "input.h"
+#include "json-doc.h"
+#include "json-stream.h"
+#include "packed.h"
 #include "profile.h"
 #include "profile-builder.h"
 #include "reader.h"
@@ -44,25 +45,53 @@
  * the stacks GHC hides there (GC, SYSTEM, IDLE...), and its total_ticks
  * and total_alloc count them: so do we. Functions are cost centres named
  * as in the text reader (reader-ghc-prof.c), "label [SRC]" when several
- * share a label and module. jansson loads the whole document; nesting is
- * bounded by jansson's depth limit, which bounds the recursion here.
+ * share a label and module.
+ *
+ * The file is read as a stream (json-stream.h) that refuses a key given
+ * twice in any object, as the jansson reader did: the cost centres and
+ * the tree's nodes (in preorder, each with its parent) are kept packed,
+ * and built once the document has been read, nesting bounded by the
+ * stream's depth limit and no recursion.
  */
 
-/* jansson takes about 15 times the text: this bounds a load to ~15 GiB. */
-#define GHC_JSON_MAX_FILE	(1024 * 1024 * 1024)
+/* What a cost centre or a node had. */
+#define GHC_OBJECT	0x01	/* an object */
+#define GHC_ID		0x02	/* with an integer "id" */
+#define GHC_STRINGS	0x04	/* cc: string label and module, src_loc */
+#define GHC_BADINT	0x08	/* node: entries, ticks or alloc bad */
+#define GHC_KIDSBAD	0x10	/* node: "children" that is no array */
 
 struct ghc_json_cc {
-	uint32_t	 label, module;		/* ids in the reader's pool */
-	const char	*src;			/* borrowed from the document */
+	int64_t		 id;
+	size_t		 label, module, src;	/* in the reader's text */
+	uint32_t	 labellen, modlen, srclen;
+	uint32_t	 flags;
+	uint32_t	 plabel, pmodule;	/* ids in the reader's pool */
 	uint32_t	 func;			/* PROFILE_NONE until used */
-	uint32_t	 line;			/* src_loc's, once used */
+	uint32_t	 line;			/* src's, once used */
+};
+
+/* A node of the tree, in preorder. */
+struct ghc_json_node {
+	int64_t		 id;
+	int64_t		 entries, ticks, alloc;
+	uint32_t	 parent;		/* index, or PROFILE_NONE */
+	uint32_t	 depth;
+	uint32_t	 flags;
+	uint32_t	 built;			/* builder node */
+	uint32_t	 lbuilt;		/* its line tree node */
 };
 
 struct ghc_json {
 	struct profile_builder	*b;
 	struct strpool		*pool;
+	struct packed_text	 text;
+	enum packed_state	 ccs_state;
 	struct ghc_json_cc	*ccs;
-	size_t			 nccs;
+	size_t			 nccs, capccs;
+	int			 prof;		/* "profile" is an object */
+	struct ghc_json_node	*nodes;
+	size_t			 nnodes, capnodes;
 	struct idmap		 byid;		/* cost-centre id -> index */
 	struct idmap		 lm;		/* label, module -> count */
 	int			 mticks, malloc_, mentries;
@@ -72,11 +101,6 @@ struct ghc_json {
 static int	ghc_json_probe(const char *, size_t);
 static struct profile *ghc_json_load(struct input *,
 		    const struct reader_options *, char **);
-static int	ghc_json_int(json_t *, const char *, int64_t *);
-static int	ghc_json_ccs(struct ghc_json *, json_t *);
-static uint32_t	ghc_json_func(struct ghc_json *, json_int_t);
-static int	ghc_json_node(struct ghc_json *, json_t *, uint32_t, uint32_t,
-		    int);
 
 const struct reader reader_ghc_json = {
 	.name = "ghc-json",
@@ -106,83 +130,224 @@ ghc_json_probe(const char *buf, size_t len)
 	return (0);
 }
 
-/* A non-negative integer member; 0 if found, 1 if absent, -1 if bad. */
+/* A string token onto the text; SIZE_MAX (and no string) if none. */
 static int
-ghc_json_int(json_t *o, const char *key, int64_t *v)
+ghc_json_text(struct ghc_json *g, const struct json_token *t, size_t *off,
+    uint32_t *len)
 {
-	json_t	*j;
-
-	if ((j = json_object_get(o, key)) == NULL)
-		return (1);
-	if (!json_is_integer(j) || json_integer_value(j) < 0)
+	*off = SIZE_MAX;
+	*len = 0;
+	if (t->type != JSON_TOK_STRING)
+		return (0);
+	if (t->len >= UINT32_MAX ||
+	    (*off = packed_text_put(&g->text, t->s, t->len)) == SIZE_MAX)
 		return (-1);
-	*v = json_integer_value(j);
+	*len = (uint32_t)t->len;
 	return (0);
+}
+
+/* One element of "cost_centres" (t its first token). */
+static int
+ghc_json_read_cc(struct ghc_json *g, struct json_stream *js,
+    const struct json_token *first)
+{
+	struct ghc_json_cc	*cc;
+	struct json_token	 t;
+	int			 id = 0, label = 0, module = 0, src = 1, k;
+
+	if (packed_grow(&g->ccs, &g->capccs, g->nccs + 1, sizeof *g->ccs) ==
+	    -1)
+		return (-1);
+	cc = &g->ccs[g->nccs++];
+	memset(cc, 0, sizeof *cc);
+	cc->label = cc->module = cc->src = SIZE_MAX;
+	cc->func = PROFILE_NONE;
+	if (first->type != JSON_TOK_OBJECT)
+		return (json_stream_skip(js, first));
+	while (json_stream_next(js, &t) == JSON_TOK_KEY) {
+		k = JSON_TOK_IS(&t, "id") ? 1 : JSON_TOK_IS(&t, "label") ? 2 :
+		    JSON_TOK_IS(&t, "module") ? 3 : JSON_TOK_IS(&t, "src_loc") ?
+		    4 : 0;
+		if (json_stream_next(js, &t) == JSON_TOK_ERROR)
+			return (-1);
+		if (k == 1 && (id = t.type == JSON_TOK_INTEGER))
+			cc->id = t.i;
+		if ((k == 2 && ghc_json_text(g, &t, &cc->label,
+		    &cc->labellen) == -1) || (k == 3 && ghc_json_text(g, &t,
+		    &cc->module, &cc->modlen) == -1) || (k == 4 &&
+		    ghc_json_text(g, &t, &cc->src, &cc->srclen) == -1))
+			return (-1);
+		if (k == 2)
+			label = t.type == JSON_TOK_STRING;
+		else if (k == 3)
+			module = t.type == JSON_TOK_STRING;
+		else if (k == 4)
+			src = t.type == JSON_TOK_STRING;
+		if (json_stream_skip(js, &t) == -1)
+			return (-1);
+	}
+	if (t.type != JSON_TOK_OBJECT_END)
+		return (-1);
+	cc->flags = GHC_OBJECT | (id ? GHC_ID : 0) |
+	    (label && module && src ? GHC_STRINGS : 0);
+	return (0);
+}
+
+/* A node's non-negative integer member: GHC_BADINT if it is not one. */
+static void
+ghc_json_int(struct ghc_json_node *nd, const struct json_token *t,
+    int64_t *v)
+{
+	if (t->type == JSON_TOK_INTEGER && t->i >= 0)
+		*v = t->i;
+	else
+		nd->flags |= GHC_BADINT;
+}
+
+/*
+ * One member of node nd (its key k): 1 when it is a "children" array,
+ * whose elements then follow; 0 when read; -1 on an error.
+ */
+static int
+ghc_json_member(struct json_stream *js, struct ghc_json_node *nd,
+    const struct json_token *key)
+{
+	struct json_token	 t;
+	int			 k;
+
+	k = JSON_TOK_IS(key, "id") ? 1 : JSON_TOK_IS(key, "entries") ? 2 :
+	    JSON_TOK_IS(key, "ticks") ? 3 : JSON_TOK_IS(key, "alloc") ? 4 :
+	    JSON_TOK_IS(key, "children") ? 5 : 0;
+	if (json_stream_next(js, &t) == JSON_TOK_ERROR)
+		return (-1);
+	if (k == 1 && t.type == JSON_TOK_INTEGER) {
+		nd->flags |= GHC_ID;
+		nd->id = t.i;
+	} else if (k >= 2 && k <= 4)
+		ghc_json_int(nd, &t, k == 2 ? &nd->entries : k == 3 ?
+		    &nd->ticks : &nd->alloc);
+	else if (k == 5) {
+		if (t.type == JSON_TOK_ARRAY)
+			return (1);
+		nd->flags |= GHC_KIDSBAD;
+	}
+	return (json_stream_skip(js, &t));
+}
+
+/*
+ * The "profile" tree (root its first token), in preorder, without
+ * recursion: cur is the node whose members are read, or in whose
+ * "children" the next element is.
+ */
+static int
+ghc_json_read_tree(struct ghc_json *g, struct json_stream *js,
+    const struct json_token *root)
+{
+	enum { GHC_NODE, GHC_MEMBERS, GHC_AFTER } state = GHC_NODE;
+	struct json_token	 t = *root;
+	struct ghc_json_node	*nd;
+	uint32_t		 cur = PROFILE_NONE, n;
+	int			 r;
+
+	for (;;) {
+		switch (state) {
+		case GHC_NODE:
+			/* t opens a node, an element of cur's "children". */
+			if (g->nnodes >= UINT32_MAX - 1 || packed_grow(&g->nodes,
+			    &g->capnodes, g->nnodes + 1, sizeof *g->nodes) == -1)
+				return (-1);
+			n = (uint32_t)g->nnodes++;
+			nd = &g->nodes[n];
+			memset(nd, 0, sizeof *nd);
+			nd->parent = cur;
+			nd->depth = cur == PROFILE_NONE ? 0 :
+			    g->nodes[cur].depth + 1;
+			if (t.type != JSON_TOK_OBJECT) {
+				if (json_stream_skip(js, &t) == -1)
+					return (-1);
+				state = GHC_AFTER;
+				break;
+			}
+			nd->flags = GHC_OBJECT;
+			cur = n;
+			state = GHC_MEMBERS;
+			break;
+		case GHC_MEMBERS:
+			if (json_stream_next(js, &t) != JSON_TOK_KEY) {
+				if (t.type != JSON_TOK_OBJECT_END)
+					return (-1);
+				cur = g->nodes[cur].parent;
+				state = GHC_AFTER;
+				break;
+			}
+			if ((r = ghc_json_member(js, &g->nodes[cur], &t)) == -1)
+				return (-1);
+			if (r == 1)
+				state = GHC_AFTER;
+			break;
+		case GHC_AFTER:
+			/* The root's end, or the next of cur's children. */
+			if (cur == PROFILE_NONE)
+				return (0);
+			if (json_stream_next(js, &t) == JSON_TOK_ARRAY_END)
+				state = GHC_MEMBERS;
+			else if (t.type == JSON_TOK_ERROR)
+				return (-1);
+			else
+				state = GHC_NODE;
+			break;
+		}
+	}
 }
 
 /* Index the cost centres by id and count label/module pairs. */
 static int
-ghc_json_ccs(struct ghc_json *g, json_t *a)
+ghc_json_ccs(struct ghc_json *g)
 {
-	json_t		*o, *id, *label, *module, *src;
-	struct ghc_json_cc *cc;
-	size_t		 i;
-	uint64_t	 key;
-	uint32_t	 n;
+	struct ghc_json_cc	*cc;
+	size_t			 i;
+	uint64_t		 key;
+	uint32_t		 n;
 
-	if (!json_is_array(a)) {
+	if (g->ccs_state != PACKED_ARRAY) {
 		snprintf(g->err, sizeof g->err, "\"cost_centres\" is not an "
 		    "array");
 		return (-1);
 	}
-	if ((g->ccs = calloc(json_array_size(a) + 1, sizeof *g->ccs)) == NULL)
-		return (-1);
-	json_array_foreach(a, i, o) {
-		id = json_object_get(o, "id");
-		label = json_object_get(o, "label");
-		module = json_object_get(o, "module");
-		src = json_object_get(o, "src_loc");
-		if (!json_is_integer(id) || !json_is_string(label) ||
-		    !json_is_string(module) || (src != NULL &&
-		    !json_is_string(src))) {
+	for (i = 0; i < g->nccs; i++) {
+		cc = &g->ccs[i];
+		if ((cc->flags & (GHC_OBJECT | GHC_ID | GHC_STRINGS)) !=
+		    (GHC_OBJECT | GHC_ID | GHC_STRINGS)) {
 			snprintf(g->err, sizeof g->err, "cost_centres[%zu]: "
 			    "needs integer id and string label, module and "
 			    "src_loc", i);
 			return (-1);
 		}
-		if (idmap_get(&g->byid, (uint64_t)json_integer_value(id)) !=
-		    IDMAP_NONE) {
+		if (idmap_get(&g->byid, (uint64_t)cc->id) != IDMAP_NONE) {
 			snprintf(g->err, sizeof g->err, "cost_centres[%zu]: "
-			    "id %lld appears twice", i,
-			    (long long)json_integer_value(id));
+			    "id %lld appears twice", i, (long long)cc->id);
 			return (-1);
 		}
-		cc = &g->ccs[g->nccs];
-		cc->func = PROFILE_NONE;
-		cc->src = src != NULL ? json_string_value(src) : "";
-		if ((cc->label = strpool_intern(g->pool,
-		    json_string_value(label), json_string_length(label))) ==
-		    STRPOOL_NONE || (cc->module = strpool_intern(g->pool,
-		    json_string_value(module), json_string_length(module))) ==
-		    STRPOOL_NONE ||
-		    idmap_put(&g->byid, (uint64_t)json_integer_value(id),
-		    (uint32_t)g->nccs) == -1)
+		if ((cc->plabel = strpool_intern(g->pool, packed_text_get(
+		    &g->text, cc->label), cc->labellen)) == STRPOOL_NONE ||
+		    (cc->pmodule = strpool_intern(g->pool, packed_text_get(
+		    &g->text, cc->module), cc->modlen)) == STRPOOL_NONE ||
+		    idmap_put(&g->byid, (uint64_t)cc->id, (uint32_t)i) == -1)
 			return (-1);
-		key = (uint64_t)cc->label << 32 | cc->module;
+		key = (uint64_t)cc->plabel << 32 | cc->pmodule;
 		n = idmap_get(&g->lm, key);
 		if (idmap_put(&g->lm, key, n == IDMAP_NONE ? 1 : n + 1) == -1)
 			return (-1);
-		g->nccs++;
 	}
 	return (0);
 }
 
 /* The function of a cost centre, created when first used. */
 static uint32_t
-ghc_json_func(struct ghc_json *g, json_int_t id)
+ghc_json_func(struct ghc_json *g, int64_t id)
 {
 	struct ghc_json_cc	*cc;
-	const char		*label, *module;
+	const char		*label, *module, *src;
 	char			*name = NULL;
 	uint32_t		 i, f, line;
 	size_t			 filelen;
@@ -195,10 +360,11 @@ ghc_json_func(struct ghc_json *g, json_int_t id)
 	cc = &g->ccs[i];
 	if (cc->func != PROFILE_NONE)
 		return (cc->func);
-	label = strpool_get(g->pool, cc->label);
-	module = strpool_get(g->pool, cc->module);
-	if (idmap_get(&g->lm, (uint64_t)cc->label << 32 | cc->module) > 1) {
-		if (asprintf(&name, "%s [%s]", label, cc->src) == -1)
+	label = strpool_get(g->pool, cc->plabel);
+	module = strpool_get(g->pool, cc->pmodule);
+	src = cc->src != SIZE_MAX ? packed_text_get(&g->text, cc->src) : "";
+	if (idmap_get(&g->lm, (uint64_t)cc->plabel << 32 | cc->pmodule) > 1) {
+		if (asprintf(&name, "%s [%s]", label, src) == -1)
 			return (PROFILE_NONE);
 		label = name;
 	}
@@ -207,70 +373,115 @@ ghc_json_func(struct ghc_json *g, json_int_t id)
 	free(name);
 	if (f == PROFILE_NONE)
 		return (PROFILE_NONE);
-	filelen = reader_ghc_prof_srcloc(cc->src, strlen(cc->src), &line);
-	profile_builder_func_location(g->b, f, filelen ? cc->src : NULL,
-	    filelen, line);
+	filelen = reader_ghc_prof_srcloc(src, strlen(src), &line);
+	profile_builder_func_location(g->b, f, filelen ? src : NULL, filelen,
+	    line);
 	cc->func = f;
 	cc->line = line;
 	return (f);
 }
 
-/* One node of the "profile" tree under parent, then its children. */
+/* The tree's nodes, in preorder: each under its parent's. */
 static int
-ghc_json_node(struct ghc_json *g, json_t *o, uint32_t parent,
-    uint32_t lparent, int depth)
+ghc_json_nodes(struct ghc_json *g)
 {
-	json_t		*id, *kids, *k;
-	int64_t		 entries = 0, ticks = 0, alloc = 0;
-	uint32_t	 f, node, fr, ln;
-	size_t		 i;
+	struct ghc_json_node	*nd;
+	uint32_t		 f, parent, lparent, fr;
+	size_t			 i;
 
-	id = json_object_get(o, "id");
-	if (!json_is_object(o) || !json_is_integer(id)) {
-		snprintf(g->err, sizeof g->err, "profile node at depth %d: "
-		    "not an object with an integer id", depth);
-		return (-1);
+	for (i = 0; i < g->nnodes; i++) {
+		nd = &g->nodes[i];
+		if ((nd->flags & (GHC_OBJECT | GHC_ID)) !=
+		    (GHC_OBJECT | GHC_ID)) {
+			snprintf(g->err, sizeof g->err, "profile node at depth "
+			    "%u: not an object with an integer id", nd->depth);
+			return (-1);
+		}
+		if (nd->flags & GHC_BADINT) {
+			snprintf(g->err, sizeof g->err, "profile node at depth "
+			    "%u (cost centre %lld): entries, ticks and alloc "
+			    "must be non-negative integers", nd->depth,
+			    (long long)nd->id);
+			return (-1);
+		}
+		parent = nd->parent == PROFILE_NONE ? PROFILE_ROOT :
+		    g->nodes[nd->parent].built;
+		lparent = nd->parent == PROFILE_NONE ? PROFILE_ROOT :
+		    g->nodes[nd->parent].lbuilt;
+		if ((f = ghc_json_func(g, nd->id)) == PROFILE_NONE ||
+		    (nd->built = profile_builder_child(g->b, parent, f)) ==
+		    PROFILE_NONE)
+			return (-1);
+		/* The cost centre at its src_loc's line (lines.h). */
+		if ((fr = profile_builder_line_frame(g->b, f,
+		    profile_builder_func_file(g->b, f), g->ccs[idmap_get(
+		    &g->byid, (uint64_t)nd->id)].line)) == PROFILE_NONE ||
+		    (nd->lbuilt = profile_builder_line_child(g->b, lparent,
+		    fr)) == PROFILE_NONE)
+			return (-1);
+		if ((nd->ticks != 0 && (profile_builder_add(g->b, nd->built,
+		    g->mticks, nd->ticks) == -1 || profile_builder_line_add(
+		    g->b, nd->lbuilt, g->mticks, nd->ticks) == -1)) ||
+		    (nd->alloc != 0 && (profile_builder_add(g->b, nd->built,
+		    g->malloc_, nd->alloc) == -1 || profile_builder_line_add(
+		    g->b, nd->lbuilt, g->malloc_, nd->alloc) == -1)) ||
+		    (nd->entries != 0 && (profile_builder_add(g->b, nd->built,
+		    g->mentries, nd->entries) == -1 || profile_builder_line_add(
+		    g->b, nd->lbuilt, g->mentries, nd->entries) == -1)))
+			return (-1);
+		if (nd->flags & GHC_KIDSBAD) {
+			snprintf(g->err, sizeof g->err, "profile node at depth "
+			    "%u: \"children\" is not an array", nd->depth);
+			return (-1);
+		}
 	}
-	if (ghc_json_int(o, "entries", &entries) == -1 ||
-	    ghc_json_int(o, "ticks", &ticks) == -1 ||
-	    ghc_json_int(o, "alloc", &alloc) == -1) {
-		snprintf(g->err, sizeof g->err, "profile node at depth %d "
-		    "(cost centre %lld): entries, ticks and alloc must be "
-		    "non-negative integers", depth,
-		    (long long)json_integer_value(id));
+	return (0);
+}
+
+/* The document: its cost centres and its tree. */
+static int
+ghc_json_read(struct ghc_json *g, struct json_stream *js, int *object)
+{
+	struct json_token	 t;
+
+	if (json_stream_next(js, &t) == JSON_TOK_ERROR)
 		return (-1);
-	}
-	if ((f = ghc_json_func(g, json_integer_value(id))) == PROFILE_NONE ||
-	    (node = profile_builder_child(g->b, parent, f)) == PROFILE_NONE)
-		return (-1);
-	/* The cost centre at its src_loc's line (lines.h). */
-	if ((fr = profile_builder_line_frame(g->b, f,
-	    profile_builder_func_file(g->b, f), g->ccs[idmap_get(&g->byid,
-	    (uint64_t)json_integer_value(id))].line)) == PROFILE_NONE ||
-	    (ln = profile_builder_line_child(g->b, lparent, fr)) ==
-	    PROFILE_NONE)
-		return (-1);
-	if ((ticks != 0 && (profile_builder_add(g->b, node, g->mticks,
-	    ticks) == -1 || profile_builder_line_add(g->b, ln, g->mticks,
-	    ticks) == -1)) ||
-	    (alloc != 0 && (profile_builder_add(g->b, node, g->malloc_,
-	    alloc) == -1 || profile_builder_line_add(g->b, ln, g->malloc_,
-	    alloc) == -1)) ||
-	    (entries != 0 && (profile_builder_add(g->b, node, g->mentries,
-	    entries) == -1 || profile_builder_line_add(g->b, ln, g->mentries,
-	    entries) == -1)))
-		return (-1);
-	if ((kids = json_object_get(o, "children")) == NULL)
-		return (0);
-	if (!json_is_array(kids)) {
-		snprintf(g->err, sizeof g->err, "profile node at depth %d: "
-		    "\"children\" is not an array", depth);
-		return (-1);
-	}
-	json_array_foreach(kids, i, k) {
-		if (ghc_json_node(g, k, node, ln, depth + 1) == -1)
+	*object = t.type == JSON_TOK_OBJECT;
+	if (!*object)
+		return (json_stream_skip(js, &t) == -1 ||
+		    json_stream_next(js, &t) != JSON_TOK_END ? -1 : 0);
+	while (json_stream_next(js, &t) == JSON_TOK_KEY) {
+		if (JSON_TOK_IS(&t, "cost_centres")) {
+			if (json_stream_next(js, &t) == JSON_TOK_ERROR)
+				return (-1);
+			g->ccs_state = t.type == JSON_TOK_ARRAY ? PACKED_ARRAY :
+			    PACKED_OTHER;
+			if (t.type != JSON_TOK_ARRAY) {
+				if (json_stream_skip(js, &t) == -1)
+					return (-1);
+				continue;
+			}
+			while (json_stream_next(js, &t) != JSON_TOK_ARRAY_END) {
+				if (t.type == JSON_TOK_ERROR ||
+				    ghc_json_read_cc(g, js, &t) == -1)
+					return (-1);
+			}
+		} else if (JSON_TOK_IS(&t, "profile")) {
+			if (json_stream_next(js, &t) == JSON_TOK_ERROR)
+				return (-1);
+			g->prof = t.type == JSON_TOK_OBJECT;
+			if (!g->prof) {
+				if (json_stream_skip(js, &t) == -1)
+					return (-1);
+			} else if (ghc_json_read_tree(g, js, &t) == -1)
+				return (-1);
+		} else if (json_stream_next(js, &t) == JSON_TOK_ERROR ||
+		    json_stream_skip(js, &t) == -1)
 			return (-1);
 	}
+	if (t.type != JSON_TOK_OBJECT_END ||
+	    json_stream_next(js, &t) != JSON_TOK_END)
+		return (-1);
 	return (0);
 }
 
@@ -278,35 +489,25 @@ static struct profile *
 ghc_json_load(struct input *in, const struct reader_options *opts,
     char **cause)
 {
-	struct ghc_json	 g;
-	struct profile	*p = NULL;
-	json_t		*doc = NULL, *ccs, *prof;
-	json_error_t	 jerr;
-	char		*text;
-	size_t		 len;
+	struct ghc_json		 g;
+	struct profile		*p = NULL;
+	struct json_stream	*js;
+	int			 object;
 
+	/* max_json: the decoding a file may ask for. */
+	if (json_doc_limit(in, "GHC profile", cause) == -1)
+		return (NULL);
 	memset(&g, 0, sizeof g);
 	idmap_init(&g.byid);
 	idmap_init(&g.lm);
-	if (in->size > GHC_JSON_MAX_FILE) {
-		cause_set(cause, "%s: %llu bytes, more than the %d MiB a "
-		    "GHC JSON profile may have (jansson holds it all in memory)",
-		    in->path, (unsigned long long)in->size,
-		    GHC_JSON_MAX_FILE >> 20);
-		return (NULL);
+	/* Keys given twice refuse the file, as JSON_REJECT_DUPLICATES did. */
+	if ((js = json_stream_create(in, JSON_STREAM_NO_DUPLICATES)) == NULL)
+		goto nomem;
+	if (ghc_json_read(&g, js, &object) == -1) {
+		cause_set(cause, "%s: %s", in->path, json_stream_error(js));
+		goto out;
 	}
-	if ((text = input_slurp_max(in, GHC_JSON_MAX_FILE, &len, cause)) == NULL)
-		return (NULL);
-	doc = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
-	free(text);
-	if (doc == NULL) {
-		cause_set(cause, "%s: line %d column %d: %s", in->path,
-		    jerr.line, jerr.column, jerr.text);
-		return (NULL);
-	}
-	ccs = json_object_get(doc, "cost_centres");
-	prof = json_object_get(doc, "profile");
-	if (!json_is_object(doc) || ccs == NULL || !json_is_object(prof)) {
+	if (!object || g.ccs_state == PACKED_ABSENT || !g.prof) {
 		cause_set(cause, "%s: not a GHC -pj profile (an object with "
 		    "\"cost_centres\" and \"profile\")", in->path);
 		goto out;
@@ -321,8 +522,7 @@ ghc_json_load(struct input *in, const struct reader_options *opts,
 	    (g.mentries = profile_builder_metric(g.b, "entries", "count")) ==
 	    -1)
 		goto builderr;
-	if (ghc_json_ccs(&g, ccs) == -1 ||
-	    ghc_json_node(&g, prof, PROFILE_ROOT, PROFILE_ROOT, 0) == -1)
+	if (ghc_json_ccs(&g) == -1 || ghc_json_nodes(&g) == -1)
 		goto builderr;
 	p = profile_builder_finish(g.b, cause);
 	g.b = NULL;
@@ -342,7 +542,9 @@ out:
 	strpool_free(g.pool);
 	idmap_clear(&g.byid);
 	idmap_clear(&g.lm);
+	packed_text_free(&g.text);
 	free(g.ccs);
-	json_decref(doc);
+	free(g.nodes);
+	json_stream_free(js);
 	return (p);
 }

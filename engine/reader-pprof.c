@@ -53,6 +53,16 @@
  *
  * The file is untrusted: every id and string index is checked, stacks
  * are bounded per sample and in total, and the decompressed size too.
+ *
+ * Memory: protobuf-c makes a struct of every message, some 100 bytes a
+ * sample of 10 or 20 on the wire, so the samples are not unpacked with
+ * the rest. One pass over the Profile's fields copies all but the
+ * samples to be unpacked as before (pprof_split: mappings, locations,
+ * functions, strings, types); each sample is unpacked on its own, in an
+ * arena emptied after it, once to check it (a file protobuf-c refuses is
+ * refused first, as before) and once, in order, to build from it. The
+ * text itself is held whole, and the model built: about twice the
+ * decompressed size at the peak, where it was ten times.
  */
 
 #define PPROF_MAX_DEPTH		65536	/* frames in one sample */
@@ -95,7 +105,12 @@ struct pprof_loc {
 
 struct pprof {
 	const char			*path;
-	Perftools__Profiles__Profile	*pb;
+	Perftools__Profiles__Profile	*pb;	/* all but the samples */
+	const uint8_t			*buf;	/* the whole message */
+	size_t				 len;
+	size_t				 nsamples;
+	struct pprof_arena		*sarena; /* one sample at a time */
+	ProtobufCAllocator		 salloc;
 	struct profile_builder		*b;
 	int				 labels;
 	int				 order[PROFILE_MAX_METRICS]; /* pb index */
@@ -371,6 +386,28 @@ pprof_arena_clear(struct pprof_arena *a)
 	a->total = 0;
 }
 
+/* Empty the arena, keeping one chunk for what comes next. */
+static void
+pprof_arena_reset(struct pprof_arena *a)
+{
+	struct pprof_chunk	*c, *keep = NULL, *next;
+
+	for (c = a->head; c != NULL; c = next) {
+		next = c->next;
+		if (keep == NULL && c->cap == PPROF_ARENA_CHUNK) {
+			keep = c;
+			continue;
+		}
+		a->total -= c->cap;
+		free(c);
+	}
+	a->head = keep;
+	if (keep != NULL) {
+		keep->next = NULL;
+		keep->used = 0;
+	}
+}
+
 /* The basename of a path, as pprof's filepath.Base. */
 static const char *
 pprof_base(const char *s, size_t *lenp)
@@ -594,6 +631,118 @@ pprof_label_frames(struct pprof *pp, const Perftools__Profiles__Sample *s,
 	return (0);
 }
 
+/* A walk over the top-level fields of a Profile message. */
+struct pprof_field {
+	const uint8_t	*p, *end;
+	const uint8_t	*start;		/* the field's first byte (its key) */
+	const uint8_t	*body;		/* a length-delimited field's bytes */
+	uint64_t	 len;		/* their count */
+	int		 number, wire;
+};
+
+static void
+pprof_field_init(struct pprof_field *f, const uint8_t *buf, size_t len)
+{
+	f->p = buf;
+	f->end = buf + len;
+}
+
+/*
+ * The next field: 1, 0 at the end, -1 where the wire cannot be walked
+ * (protobuf-c refuses what follows: the caller lets it say so).
+ */
+static int
+pprof_field_next(struct pprof_field *f)
+{
+	uint64_t	 key, v;
+
+	if (f->p == f->end)
+		return (0);
+	f->start = f->p;
+	if (pprof_varint(&f->p, f->end, &key) == -1 || key >> 3 == 0 ||
+	    key >> 3 > INT32_MAX)
+		return (-1);
+	f->number = (int)(key >> 3);
+	f->wire = (int)(key & 7);
+	switch (f->wire) {
+	case 0:
+		return (pprof_varint(&f->p, f->end, &v) == -1 ? -1 : 1);
+	case 1:
+	case 5:
+		v = f->wire == 1 ? 8 : 4;
+		if (v > (uint64_t)(f->end - f->p))
+			return (-1);
+		f->p += v;
+		return (1);
+	case 2:
+		if (pprof_varint(&f->p, f->end, &f->len) == -1 ||
+		    f->len > (uint64_t)(f->end - f->p))
+			return (-1);
+		f->body = f->p;
+		f->p += f->len;
+		return (1);
+	default:
+		return (-1);
+	}
+}
+
+/*
+ * Copy every field of the Profile but its samples to *restp (protobuf-c
+ * unpacks that), and count the samples, each unpacked on its own to see
+ * that protobuf-c takes it. From a field the wire cannot be walked on,
+ * the rest goes to protobuf-c whole, which then refuses it. -1 with an
+ * error if a sample is refused, or out of memory.
+ */
+static int
+pprof_split(struct pprof *pp, uint8_t **restp, size_t *restlen)
+{
+	struct pprof_field	 f;
+	uint8_t			*rest;
+	size_t			 n = 0;
+	int			 r;
+
+	if ((rest = malloc(pp->len + 1)) == NULL)
+		return (-1);
+	pprof_field_init(&f, pp->buf, pp->len);
+	while ((r = pprof_field_next(&f)) == 1) {
+		if (f.number != 2 || f.wire != 2) {
+			memcpy(rest + n, f.start, f.p - f.start);
+			n += f.p - f.start;
+			continue;
+		}
+		pprof_arena_reset(pp->sarena);
+		if (perftools__profiles__sample__unpack(&pp->salloc, f.len,
+		    f.body) == NULL) {
+			snprintf(pp->err, sizeof pp->err, "not a valid "
+			    "profile.proto (or out of memory)");
+			free(rest);
+			return (-1);
+		}
+		pp->nsamples++;
+	}
+	if (r == -1) {
+		memcpy(rest + n, f.start, f.end - f.start);
+		n += f.end - f.start;
+	}
+	*restp = rest;
+	*restlen = n;
+	return (0);
+}
+
+/* The next sample of the Profile, unpacked on the emptied arena. */
+static const Perftools__Profiles__Sample *
+pprof_next_sample(struct pprof *pp, struct pprof_field *f)
+{
+	while (pprof_field_next(f) == 1) {
+		if (f->number != 2 || f->wire != 2)
+			continue;
+		pprof_arena_reset(pp->sarena);
+		return (perftools__profiles__sample__unpack(&pp->salloc,
+		    f->len, f->body));
+	}
+	return (NULL);
+}
+
 /*
  * Each sample's stack into the tree, root first, and its values into the
  * metrics. The frames walked in all are bounded by the file's size (a
@@ -606,6 +755,7 @@ pprof_samples(struct pprof *pp)
 	const Perftools__Profiles__Profile	*pb = pp->pb;
 	const Perftools__Profiles__Sample	*s;
 	const struct pprof_loc	*lo;
+	struct pprof_field	 it;
 	uint64_t	 budget, walked = 0;
 	size_t		 i, j, k, depth;
 	uint32_t	 x, node;
@@ -623,8 +773,13 @@ pprof_samples(struct pprof *pp)
 	    * sizeof *pp->lprevnode)) == NULL))
 		return (-1);
 	pp->prevdepth = 0;
-	for (i = 0; i < pb->n_sample; i++) {
-		s = pb->sample[i];
+	pprof_field_init(&it, pp->buf, pp->len);
+	for (i = 0; i < pp->nsamples; i++) {
+		if ((s = pprof_next_sample(pp, &it)) == NULL) {
+			snprintf(pp->err, sizeof pp->err, "sample %zu: not "
+			    "unpacked again", i);
+			return (-1);
+		}
 		if (s->n_value != pb->n_sample_type) {
 			snprintf(pp->err, sizeof pp->err, "sample %zu: %zu "
 			    "values for %zu sample types", i, s->n_value,
@@ -775,16 +930,19 @@ pprof_load(struct input *in, const struct reader_options *opts,
     char **cause)
 {
 	struct pprof		 pp;
-	struct pprof_arena	 arena = { NULL, 0, 0 };
+	struct pprof_arena	 arena = { NULL, 0, 0 }, sarena = { NULL, 0, 0 };
 	ProtobufCAllocator	 alloc = { pprof_arena_alloc, pprof_arena_free,
 				    &arena };
 	struct profile		*p = NULL;
-	uint8_t			*buf = NULL;
-	size_t			 len = 0;
+	uint8_t			*buf = NULL, *rest = NULL;
+	size_t			 len = 0, restlen;
 	const char		*v, *e;
 
 	memset(&pp, 0, sizeof pp);
 	pp.path = in->path;
+	pp.sarena = &sarena;
+	pp.salloc = alloc;
+	pp.salloc.allocator_data = &sarena;
 	idmap_init(&pp.locs);
 	for (v = opts->variant; v != NULL && *v != '\0'; v = *e ? e + 1 : e) {
 		e = v + strcspn(v, ",");
@@ -798,12 +956,16 @@ pprof_load(struct input *in, const struct reader_options *opts,
 	}
 	if (pprof_read(&pp, in, &buf, &len) == -1)
 		goto err;
-	arena.limit = len > (PPROF_ARENA_MAX - PPROF_ARENA_CHUNK) /
-	    PPROF_ARENA_RATIO ? PPROF_ARENA_MAX :
+	pp.buf = buf;
+	pp.len = len;
+	arena.limit = sarena.limit = len > (PPROF_ARENA_MAX -
+	    PPROF_ARENA_CHUNK) / PPROF_ARENA_RATIO ? PPROF_ARENA_MAX :
 	    len * PPROF_ARENA_RATIO + PPROF_ARENA_CHUNK;
-	pp.pb = perftools__profiles__profile__unpack(&alloc, len, buf);
-	free(buf);
-	buf = NULL;
+	if (pprof_split(&pp, &rest, &restlen) == -1)
+		goto err;
+	pp.pb = perftools__profiles__profile__unpack(&alloc, restlen, rest);
+	free(rest);
+	rest = NULL;
 	if (pp.pb == NULL) {
 		snprintf(pp.err, sizeof pp.err, "not a valid profile.proto "
 		    "(or out of memory)");
@@ -816,6 +978,9 @@ pprof_load(struct input *in, const struct reader_options *opts,
 	if (pprof_metrics(&pp) == -1 || pprof_locations(&pp) == -1 ||
 	    pprof_samples(&pp) == -1)
 		goto err;
+	/* The text goes before the finish makes the profile's arrays. */
+	free(buf);
+	buf = NULL;
 	p = profile_builder_finish(pp.b, cause);
 	pp.b = NULL;
 	goto out;
@@ -833,6 +998,7 @@ nomem:
 	cause_set(cause, "out of memory");
 out:
 	pprof_arena_clear(&arena);
+	pprof_arena_clear(&sarena);
 	profile_builder_free(pp.b);
 	idmap_clear(&pp.locs);
 	free(pp.loc);

@@ -5,6 +5,8 @@
  * records times is also cut (range.h) to a middle third of its recording
  * and to its first thread, as range= and thread= cut it: the timeline a
  * reader built from hostile input must decode and cut, or say why.
+ * With FUZZ_TRICKLE (the streaming JSON readers), each input is read
+ * again a few bytes at a time and must give the same outcome.
  */
 
 #include "config.h"
@@ -12,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "input.h"
 #include "profile.h"
@@ -25,6 +28,41 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
+#ifdef FUZZ_TRICKLE
+/*
+ * The streaming JSON readers: the same input coming a few bytes at a
+ * time (tokens cut by refills) gives the same profile or the same
+ * error, word for word.
+ */
+static void
+fuzz_trickle(const uint8_t *data, size_t len, const struct profile *p,
+    const char *cause, const struct reader_options *opts)
+{
+	struct input	*in;
+	struct profile	*q;
+	char		*why = NULL;
+	uint32_t	 m;
+
+	if ((in = input_memory_trickle((const char *)data, len, 1 +
+	    (len > 0 ? data[len / 2] % 61 : 0))) == NULL)
+		abort();
+	q = reader_load_input(in, FUZZ_READER, opts, &why);
+	if ((p == NULL) != (q == NULL))
+		abort();
+	if (p == NULL && strcmp(cause, why) != 0)
+		abort();
+	if (p != NULL && (p->nnodes != q->nnodes || p->nfuncs != q->nfuncs ||
+	    p->nmetrics != q->nmetrics || p->nsamples != q->nsamples))
+		abort();
+	for (m = 0; p != NULL && m < p->nmetrics; m++) {
+		if (p->metrics[m].sum != q->metrics[m].sum)
+			abort();
+	}
+	profile_free(q);
+	free(why);
+	input_free(in);
+}
+#endif
 static void
 fuzz_range(const struct profile *p, int timed, int thread)
 {
@@ -68,6 +106,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	p = reader_load_input(in, FUZZ_READER, &opts, &cause);
 	if (p == NULL && cause == NULL)
 		abort();	/* every failure must say why */
+#ifdef FUZZ_TRICKLE
+	fuzz_trickle(data, len, p, cause, &opts);
+#endif
 	if (p != NULL && p->timeline != NULL) {
 		fuzz_range(p, 1, 0);
 		fuzz_range(p, 0, 1);

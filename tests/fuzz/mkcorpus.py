@@ -110,3 +110,35 @@ esc = {
 for k, v in esc.items():
     put('escape-html', k, v)
     put('escape-json', k, v)
+
+# json-stream.c: a flags byte (1 big reals, 2 close a cut array, 4 no
+# duplicate keys), a trickle byte (1 + n % 97 bytes a read), the text.
+texts = {
+    'empty-object': b'{}',
+    'nested': b'{"a":{"b":[true,false,null,1,-2,3.5e-3,"x"]},"c":[]}',
+    'numbers': b'[0,-0,0.0,1e22,1E-7,9223372036854775807,'
+        b'-9223372036854775808,4.9e-324,1.7976931348623157e308,'
+        b'0.30000000000000004,123456789012345678901234567890e-10]',
+    'big-int': b'[18446744073709551616,-99999999999999999999]',
+    'bad-numbers': b'[01,1.,.5,1e,-,+1,0x10]',
+    'escapes': b'["\\u0041\\u00e9\\u20ac\\ud834\\udd1e\\"\\\\\\/\\b\\f\\n\\r\\t"]',
+    'bad-escapes': b'["\\ud800","\\udc00","\\ud800\\u0041","\\x","\\u12g4"]',
+    'nul-escape': b'{"\\u0000":"\\u0000"}',
+    'utf8': '["été €𝄞"]'.encode(),
+    'bad-utf8': b'["\xc3","\xe0\x80\xaf","\xed\xa0\x80","\xf4\x90\x80\x80"]',
+    'controls': b'["a\nb","a\tb"]',
+    'trailing': b'[1] x',
+    'cut-array': b'[{"ph":"X","ts":1},{"ph":"X","ts":2},',
+    'cut-inside': b'[1,{"a":',
+    'duplicates': b'{"a":1,"b":{"a":2,"c":{},"a":3},"a":4}',
+    'literals': b'[true,false,null,tru,nul,True]',
+    'deep': b'[' * 2049 + b']' * 2049,
+    'long-string': b'["' + b'abcdefghij' * 3000 + b'\\n"]',
+    'long-number': b'[0.' + b'1234567890' * 30 + b']',
+    'many-keys': b'{' + b','.join(b'"k%d":%d' % (i, i) for i in range(100))
+        + b',"k57":1}',
+    'blanks': b' \t\r\n[ \n 1 \r\n , \t 2 ]\n\n',
+}
+for k, v in texts.items():
+    for flags, trickle in ((0, 0), (7, 2), (4, 60)):
+        put('json-stream', '%s-%d' % (k, flags), bytes([flags, trickle]) + v)

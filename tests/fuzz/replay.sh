@@ -8,7 +8,7 @@
 
 names="any bpftrace decompress escape-html escape-json fastcgi folded ghc-json
     ghc-prof mercury pattern pgcl proto query trace transform v8 chrome gecko
-    speedscope pprof callgrind gprof perf selector view"
+    speedscope pprof callgrind gprof perf json-stream selector view"
 
 for name in $names; do
 	bin=$top_builddir/tests/fuzz/replay-$name

@@ -1,0 +1,186 @@
+/*
+ * Copyright (c) 2026 The deepq developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "json-stream.h"
+#include "packed.h"
+
+/* Packed tables of the streaming JSON readers (see packed.h). */
+
+/*
+ * Room for n elements of size bytes in *arrayp (a pointer to the
+ * array's pointer), whose capacity is *capp: doubled as needed. -1 if
+ * out of memory or the size overflows.
+ */
+int
+packed_grow(void *arrayp, size_t *capp, size_t n, size_t size)
+{
+	void	**a = arrayp, *p;
+	size_t	 cap = *capp;
+
+	if (n <= cap)
+		return (0);
+	if (cap == 0)
+		cap = 16;
+	while (cap < n) {
+		if (cap > SIZE_MAX / 2)
+			return (-1);
+		cap *= 2;
+	}
+	if ((p = reallocarray(*a, cap, size)) == NULL)
+		return (-1);
+	*a = p;
+	*capp = cap;
+	return (0);
+}
+
+void
+packed_ints_init(struct packed_ints *pi)
+{
+	memset(pi, 0, sizeof *pi);
+	pi->bad = SIZE_MAX;
+}
+
+void
+packed_ints_free(struct packed_ints *pi)
+{
+	free(pi->b);
+	packed_ints_init(pi);
+}
+
+/* Empty, keeping the memory. */
+void
+packed_ints_reset(struct packed_ints *pi)
+{
+	pi->len = pi->n = 0;
+	pi->bad = SIZE_MAX;
+	pi->state = PACKED_ABSENT;
+}
+
+/* Append v. */
+int
+packed_ints_put(struct packed_ints *pi, int64_t v)
+{
+	uint64_t	 u = ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
+
+	if (pi->len + 10 > pi->cap &&
+	    packed_grow(&pi->b, &pi->cap, pi->len + 10, 1) == -1)
+		return (-1);
+	while (u >= 0x80) {
+		pi->b[pi->len++] = (uint8_t)(u | 0x80);
+		u >>= 7;
+	}
+	pi->b[pi->len++] = (uint8_t)u;
+	pi->n++;
+	return (0);
+}
+
+/* Append an element that is not an integer. */
+int
+packed_ints_bad(struct packed_ints *pi)
+{
+	if (pi->bad == SIZE_MAX)
+		pi->bad = pi->n;
+	return (packed_ints_put(pi, 0));
+}
+
+/* Append the elements of from. */
+int
+packed_ints_append(struct packed_ints *to, const struct packed_ints *from)
+{
+	if (from->len > SIZE_MAX - to->len ||
+	    packed_grow(&to->b, &to->cap, to->len + from->len, 1) == -1)
+		return (-1);
+	if (from->len > 0)
+		memcpy(to->b + to->len, from->b, from->len);
+	to->len += from->len;
+	if (to->bad == SIZE_MAX && from->bad != SIZE_MAX)
+		to->bad = to->n + from->bad;
+	to->n += from->n;
+	return (0);
+}
+
+/*
+ * Append a JSON scalar to a stream of them: kind PACKED_NUM_INT with i
+ * (and d its double), PACKED_NUM_REAL with d, else the kind alone. An
+ * integer too big for the varint's tag bits is kept as a real of the
+ * same value (the double the readers use).
+ */
+int
+packed_nums_put(struct packed_ints *pi, int kind, int64_t i, double d)
+{
+	if (kind == PACKED_NUM_INT && (i >= INT64_C(1) << 59 ||
+	    i < -(INT64_C(1) << 59)))
+		kind = PACKED_NUM_REAL;
+	switch (kind) {
+	case PACKED_NUM_INT:
+		return (packed_ints_put(pi, (int64_t)((uint64_t)i << 3)));
+	case PACKED_NUM_REAL:
+		if (packed_ints_put(pi, PACKED_NUM_REAL) == -1 ||
+		    packed_grow(&pi->b, &pi->cap, pi->len + 8, 1) == -1)
+			return (-1);
+		memcpy(pi->b + pi->len, &d, 8);
+		pi->len += 8;
+		return (0);
+	default:
+		return (packed_ints_put(pi, kind));
+	}
+}
+
+/* Append a scalar token (anything else is PACKED_NUM_OTHER). */
+int
+packed_nums_token(struct packed_ints *pi, const struct json_token *t)
+{
+	switch (t->type) {
+	case JSON_TOK_INTEGER:
+		return (packed_nums_put(pi, PACKED_NUM_INT, t->i, t->d));
+	case JSON_TOK_REAL:
+		return (packed_nums_put(pi, PACKED_NUM_REAL, 0, t->d));
+	case JSON_TOK_NULL:
+		return (packed_nums_put(pi, PACKED_NUM_NULL, 0, 0));
+	case JSON_TOK_TRUE:
+		return (packed_nums_put(pi, PACKED_NUM_TRUE, 0, 0));
+	default:
+		return (packed_nums_put(pi, PACKED_NUM_OTHER, 0, 0));
+	}
+}
+
+/* Append s[0..n) and a NUL: its offset, or SIZE_MAX if out of memory. */
+size_t
+packed_text_put(struct packed_text *t, const char *s, size_t n)
+{
+	size_t	 off = t->len;
+
+	if (n > SIZE_MAX - t->len - 1 ||
+	    packed_grow(&t->b, &t->cap, t->len + n + 1, 1) == -1)
+		return (SIZE_MAX);
+	if (n > 0)
+		memcpy(t->b + t->len, s, n);
+	t->b[t->len + n] = '\0';
+	t->len += n + 1;
+	return (off);
+}
+
+void
+packed_text_free(struct packed_text *t)
+{
+	free(t->b);
+	memset(t, 0, sizeof *t);
+}
