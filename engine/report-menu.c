@@ -216,6 +216,7 @@ menu_json(const void *v, const struct query *q)
 	/* Absent without times: the answers of those profiles as before. */
 	if (p->timeline != NULL &&
 	    json_object_set_new(j, "time", menu_time_json(p)) == -1)
+		goto fail;
 	if (menu_view_json(j, p) == -1)
 		goto fail;
 	if ((views = json_array()) == NULL ||

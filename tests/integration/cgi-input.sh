@@ -83,7 +83,7 @@ rdv_stop
 
 # T9: %0d%0a (and bare %0a, %0d) in every key: the header lines are
 # exactly the intended ones, each of a known name, no blank line early.
-known='^(Status|Content-Length|Content-Type|X-Content-Type-Options|Content-Security-Policy|Referrer-Policy|Cache-Control|Retry-After|Allow): '
+known='^(Status|Content-Length|Content-Type|Content-Encoding|Vary|ETag|Last-Modified|X-Content-Type-Options|Content-Security-Policy|Referrer-Policy|Cache-Control|Retry-After|Allow): '
 inj='x%0d%0aSet-Cookie:%20a=b%0d%0a%0d%0a<script>'
 for key in file cmd format func path metric sort fields t focus hide \
     base open close depth budget limit from module clique style; do
@@ -105,7 +105,7 @@ cgi okhead 'QUERY_STRING=file=firefox.folded&cmd=top'
 check "a good answer's header lines, exactly" test "$(cut -d: -f1 \
     "$tmp/okhead.head" | tr '\n' ' ')" = "Status Content-Length \
 Content-Type X-Content-Type-Options Content-Security-Policy \
-Referrer-Policy Cache-Control "
+Referrer-Policy Cache-Control Vary "
 
 # T10: a spoofed Host (and forwarded headers) never reach the page.
 spoof=evil.example.com

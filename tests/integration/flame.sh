@@ -30,7 +30,7 @@ check "flame: F appears in both contexts" jq -e \
     '[.frames[] | select(.[3] == 6)] | length == 2' "$tmp/ff.json"
 q "$data/tezos.trace" 'cmd=flame&style=chart&format=json' >"$tmp/chart.json"
 check "chart: time order, g from tick 10 to 100, h from 30 to 60" jq -e \
-    '.frames == [[0,0,160,0],[1,0,160,1],[2,10,90,2],[3,30,30,3]]' \
+    '.lanes[0].frames | sort == [[0,0,160,1],[1,10,90,2],[2,30,30,3]]' \
     "$tmp/chart.json"
 q "$data/tezos.trace" 'cmd=flame&format=json' >"$tmp/flame.json"
 check "flame of the same trace merges to the left" jq -e \
