@@ -70,7 +70,11 @@ for q in 'cmd=callgrind&format=callgrind' 'cmd=folded&format=folded' \
 		wait "$(cat "$tmp/heavy.pid")" 2>/dev/null || :
 		continue
 	fi
+	# The better of two: a loaded machine delays one request now and
+	# then; a server's loop held by the query would delay both.
 	t=$(status_ms)
+	t2=$(status_ms)
+	[ "$t2" -lt "$t" ] && t=$t2
 	check "$q in a worker: cmd=status beside it in $t ms (alone $alone)" \
 	    test "$t" -lt $((alone + 1000))
 	# What it would answer is not what this test is about (some run
