@@ -61,7 +61,7 @@ struct rg {
 	uint8_t			*hit;		/* [nnodes] */
 	uint32_t		*out;		/* [nnodes] */
 	struct timeline_sums_acc *acc;		/* instead of vals: funcs only */
-	int64_t			*funcs;		/* [nmetrics][2][nfuncs] */
+	int64_t			*funcs;		/* [2][nfuncs][nmetrics] */
 	struct cost		*cost;
 	int			 status;
 	char			*cause;
@@ -290,7 +290,7 @@ rg_outside(struct rg *x)
 	struct timeline_iter	 it;
 	struct timeline_rec	 r;
 	uint64_t		 seen = 0;
-	uint32_t		 n, k, nm = p->nmetrics;
+	uint32_t		 n, k, f, nm = p->nmetrics;
 	size_t			 nf = p->nfuncs;
 
 	/* The profile's values, or (funcs only) its functions' figures. */
@@ -299,13 +299,12 @@ rg_outside(struct rg *x)
 	for (k = 0; k < nm; k++) {
 		if (x->tl->mode[k] == TIMELINE_NONE)
 			continue;
-		if (x->acc != NULL) {
-			memcpy(&x->funcs[k * 2 * nf], p->metrics[k].func_self,
-			    nf * sizeof *x->funcs);
-			memcpy(&x->funcs[(k * 2 + 1) * nf],
-			    p->metrics[k].func_total, nf * sizeof *x->funcs);
-			continue;
+		for (f = 0; x->acc != NULL && f < nf; f++) {
+			x->funcs[f * nm + k] = p->metrics[k].func_self[f];
+			x->funcs[(nf + f) * nm + k] = p->metrics[k].func_total[f];
 		}
+		if (x->acc != NULL)
+			continue;
 		for (n = 0; n < p->nnodes; n++)
 			x->vals[(size_t)n * nm + k] = p->metrics[k].self[n];
 	}
@@ -579,7 +578,7 @@ rg_funcs_profile(struct rg *x)
 	const struct profile	*p = x->p;
 	struct profile		*out;
 	struct profile_metric	*m;
-	size_t			 nf = p->nfuncs;
+	size_t			 nf = p->nfuncs, nm = p->nmetrics, f;
 	uint32_t		 k;
 
 	if ((x->b = profile_builder_create(p->format)) == NULL) {
@@ -598,10 +597,10 @@ rg_funcs_profile(struct rg *x)
 	}
 	for (k = 0; k < out->nmetrics; k++) {
 		m = &out->metrics[k];
-		memcpy(m->func_self, &x->funcs[k * 2 * nf], nf *
-		    sizeof *m->func_self);
-		memcpy(m->func_total, &x->funcs[(k * 2 + 1) * nf], nf *
-		    sizeof *m->func_total);
+		for (f = 0; f < nf; f++) {
+			m->func_self[f] = x->funcs[f * nm + k];
+			m->func_total[f] = x->funcs[(nf + f) * nm + k];
+		}
 		/* Every path holds the root: its total is everything. */
 		m->sum = m->func_total[p->node_func[PROFILE_ROOT]];
 	}

@@ -40,7 +40,9 @@
 
 static int	ts_grow(struct timeline_sums_acc *);
 static uint32_t	ts_path(struct timeline_sums_acc *, uint32_t);
-static void	ts_add(int64_t *, const int64_t *, const int64_t *, size_t);
+static inline void ts_row(uint64_t *, const uint64_t *, size_t);
+static void	ts_add(int64_t *, const int64_t *, const int64_t *, size_t,
+		    uint32_t, uint32_t, const uint8_t *);
 static uint64_t	ts_near(const struct timeline_sums *, uint64_t);
 static int	ts_between(struct timeline_sums_acc *, const struct timeline *,
 		    uint64_t, uint64_t, int, const uint8_t *, struct cost *);
@@ -179,21 +181,21 @@ ts_path(struct timeline_sums_acc *acc, uint32_t n)
 }
 
 /*
- * Add the rows to the figures out ([width][2][nfuncs]) and empty the
+ * Add the rows to the figures out ([2][nfuncs][width]) and empty the
  * accumulator. -1 if out of memory.
  */
 int
 timeline_sums_acc_flush(struct timeline_sums_acc *acc, int64_t *out)
 {
 	const struct profile	*p = acc->p;
-	size_t			 i, nf = p->nfuncs, need;
-	uint32_t		 n, s, j, np, *path;
-	const int64_t		*row;
-	uint64_t		 v, *self, *total;
+	size_t			 i, w = acc->width, need;
+	uint32_t		 n, j, np, *path;
+	const uint64_t		*row;
+	uint64_t		*total = (uint64_t *)out + p->nfuncs * w;
 
 	for (i = 0; i < acc->nrows; i++) {
 		n = acc->node[i];
-		row = &acc->vals[i * acc->width];
+		row = (const uint64_t *)&acc->vals[i * w];
 		acc->slot[n] = 0;
 		if ((need = (size_t)p->node_depth[n] + 1) > acc->pathcap) {
 			if ((path = reallocarray(acc->path, need,
@@ -203,19 +205,23 @@ timeline_sums_acc_flush(struct timeline_sums_acc *acc, int64_t *out)
 			acc->pathcap = need;
 		}
 		np = ts_path(acc, n);
-		for (s = 0; s < acc->width; s++) {
-			if ((v = (uint64_t)row[s]) == 0)
-				continue;
-			self = (uint64_t *)out + (size_t)s * 2 * nf;
-			total = self + nf;
-			self[p->node_func[n]] += v;
-			for (j = 0; j < np; j++)
-				total[acc->path[j]] += v;
-		}
+		ts_row((uint64_t *)out + (size_t)p->node_func[n] * w, row, w);
+		for (j = 0; j < np; j++)
+			ts_row(total + (size_t)acc->path[j] * w, row, w);
 	}
 	acc->nrows = 0;
 	acc->climb = 0;
 	return (0);
+}
+
+/* dst[i] += row[i], wrapping (see the top). */
+static inline void
+ts_row(uint64_t *dst, const uint64_t *row, size_t w)
+{
+	size_t	 i;
+
+	for (i = 0; i < w; i++)
+		dst[i] += row[i];
 }
 
 /*
@@ -246,7 +252,7 @@ timeline_sums_create(const struct profile *p, struct cost *cost)
 	/* A set per thread when they are few, else one for them all. */
 	g = (tl->flags & TIMELINE_F_THREAD) && tl->nthreads > 1 &&
 	    tl->nthreads <= TIMELINE_SUMS_MAX_GROUPS ? tl->nthreads : 1;
-	per = (size_t)p->nmetrics * 2 * p->nfuncs * sizeof(int64_t);
+	per = 2 * (size_t)p->nfuncs * p->nmetrics * sizeof(int64_t);
 	if (per * g * 16 > limit)
 		g = 1;
 	if (per * g * 16 > limit)
@@ -286,7 +292,7 @@ ts_build(struct timeline_sums *s, const struct profile *p, struct cost *cost)
 	uint64_t			 i, c, climb = 0;
 	int				 rc = -1;
 
-	per = (size_t)s->ngroups * s->nmetrics * 2 * s->nfuncs;
+	per = 2 * (size_t)s->nfuncs * s->ngroups * s->nmetrics;
 	if ((acc = timeline_sums_acc_create(p, s->ngroups *
 	    s->nmetrics)) == NULL)
 		return (-1);
@@ -405,7 +411,7 @@ ts_between(struct timeline_sums_acc *acc, const struct timeline *tl,
 }
 
 /*
- * Add to out ([nmetrics][2][nfuncs]) the figures of the records at
+ * Add to out ([2][nfuncs][nmetrics]) the figures of the records at
  * times [a, e) of the threads keep flags (NULL: all; flags need sums
  * with a set per thread). -1 if out of memory or budget.
  */
@@ -416,9 +422,8 @@ timeline_sums_range(const struct timeline_sums *s, const struct profile *p,
 {
 	const struct timeline		*tl = p->timeline;
 	struct timeline_sums_acc	*acc;
-	size_t				 per, nv = 2 * (size_t)s->nfuncs;
+	size_t				 per;
 	uint64_t			 ia, ie, ci, cj, ri, rj;
-	uint32_t			 g, k;
 	int				 rc = -1;
 
 	ia = timeline_sums_first(tl, a);
@@ -427,17 +432,12 @@ timeline_sums_range(const struct timeline_sums *s, const struct profile *p,
 	cj = ts_near(s, ie);
 	ri = ci * s->step < tl->n ? ci * s->step : tl->n;
 	rj = cj * s->step < tl->n ? cj * s->step : tl->n;
-	per = (size_t)s->ngroups * s->nmetrics * nv;
+	per = 2 * (size_t)s->nfuncs * s->ngroups * s->nmetrics;
 	if (cost_charge(cost, per) == -1)
 		return (-1);
-	for (g = 0; g < s->ngroups; g++) {
-		if (keep != NULL && !keep[g])
-			continue;
-		for (k = 0; k < s->nmetrics; k++)
-			ts_add(out + k * nv, &s->v[cj * per + (g * s->nmetrics +
-			    k) * nv], &s->v[ci * per + (g * s->nmetrics + k) *
-			    nv], nv);
-	}
+	if (ci != cj)
+		ts_add(out, &s->v[cj * per], &s->v[ci * per], 2 *
+		    (size_t)s->nfuncs, s->ngroups, s->nmetrics, keep);
 	/* The checkpoints counted [ri, rj): the ends make it [ia, ie). */
 	if ((acc = timeline_sums_acc_create(p, s->nmetrics)) == NULL)
 		return (-1);
@@ -451,13 +451,26 @@ timeline_sums_range(const struct timeline_sums *s, const struct profile *p,
 	return (rc);
 }
 
-/* out[i] += hi[i] - lo[i], wrapping (see the top). */
+/*
+ * out[c][k] += hi[c][g][k] - lo[c][g][k] for n cells c, over the groups
+ * g keep flags (NULL: all), nm metrics k; wrapping (see the top).
+ */
 static void
-ts_add(int64_t *out, const int64_t *hi, const int64_t *lo, size_t n)
+ts_add(int64_t *out, const int64_t *hi, const int64_t *lo, size_t n,
+    uint32_t ng, uint32_t nm, const uint8_t *keep)
 {
-	size_t	 i;
+	size_t		 c, w = (size_t)ng * nm;
+	uint32_t	 g, k;
+	uint64_t	*o;
 
-	for (i = 0; i < n; i++)
-		out[i] = (int64_t)((uint64_t)out[i] + (uint64_t)hi[i] -
-		    (uint64_t)lo[i]);
+	for (c = 0; c < n; c++, hi += w, lo += w) {
+		o = (uint64_t *)out + c * nm;
+		for (g = 0; g < ng; g++) {
+			if (keep != NULL && !keep[g])
+				continue;
+			for (k = 0; k < nm; k++)
+				o[k] += (uint64_t)hi[g * nm + k] -
+				    (uint64_t)lo[g * nm + k];
+		}
+	}
 }

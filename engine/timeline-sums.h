@@ -41,8 +41,9 @@
  * span's duration, which a range cuts), whose values are all positive,
  * within TIMELINE_SUMS_MAX_BYTES and half the timeline's own memory.
  *
- * Figures are an array [width][2][nfuncs]: for each value of a row, the
- * functions' self then their total.
+ * Figures are an array [2][nfuncs][width]: the functions' self, then
+ * their total, a row of values each (so a flush adds a node's row to a
+ * row for each function on its path, one run of memory).
  */
 
 #include <stddef.h>
@@ -80,7 +81,7 @@ struct timeline_sums {
 	uint32_t		 ngroups;	/* one per thread, or 1: all */
 	uint32_t		 nmetrics;
 	uint32_t		 nfuncs;
-	int64_t			*v;	/* [nchk][ngroups * nmetrics][2][nfuncs] */
+	int64_t			*v;	/* [nchk][2][nfuncs][ngroups * nmetrics] */
 };
 
 struct timeline_sums_acc *timeline_sums_acc_create(const struct profile *,
