@@ -37,9 +37,12 @@
 #define TS_LIMIT	(INT64_C(1) << 62)
 #define TS_CHARGE	4096		/* records between charges */
 #define TS_CLIMB	32		/* steps a record, at most, to build */
+#define TS_AHEAD	16		/* records read ahead of a build */
 
 static int	ts_grow(struct timeline_sums_acc *);
 static uint32_t	ts_path(struct timeline_sums_acc *, uint32_t);
+static inline void ts_prefetch(const struct timeline_sums_acc *, uint32_t,
+		    uint32_t);
 static inline void ts_row(uint64_t *, const uint64_t *, size_t);
 static void	ts_add(int64_t *, const int64_t *, const int64_t *, size_t,
 		    uint32_t, uint32_t, const uint8_t *);
@@ -119,6 +122,21 @@ timeline_sums_acc_row(struct timeline_sums_acc *acc, uint32_t n)
 	acc->slot[n] = (uint32_t)acc->nrows;
 	acc->climb += (uint64_t)acc->p->node_depth[n] + 1;
 	return (row);
+}
+
+/*
+ * A build misses the cache on most records' slot and row (the nodes of
+ * a busy recording's stacks are all over): ask for node far's slot and
+ * node near's row (its slot asked for before) ahead of their turn.
+ */
+static inline void
+ts_prefetch(const struct timeline_sums_acc *acc, uint32_t far, uint32_t near)
+{
+	uint32_t	 s;
+
+	__builtin_prefetch(&acc->slot[far]);
+	if ((s = acc->slot[near]) != 0)
+		__builtin_prefetch(&acc->vals[(size_t)(s - 1) * acc->width]);
 }
 
 /*
@@ -301,6 +319,10 @@ ts_build(struct timeline_sums *s, const struct profile *p, struct cost *cost)
 		if ((i + 1) % TS_CHARGE == 0 &&
 		    cost_charge(cost, TS_CHARGE) == -1)
 			goto out;
+		/* The nodes ahead are known: their slots and rows early. */
+		if (i + TS_AHEAD < tl->n)
+			ts_prefetch(acc, tl->node[i + TS_AHEAD],
+			    tl->node[i + TS_AHEAD / 2]);
 		if (timeline_sums_acc_record(acc, &r, -TS_LIMIT, TS_LIMIT, 1,
 		    (s->ngroups > 1 ? r.thread : 0) * s->nmetrics) == -1)
 			goto out;
