@@ -50,6 +50,7 @@
 
 #define RANGE_LIMIT	(INT64_C(1) << 62)
 #define RANGE_CHARGE	4096		/* records between charges */
+#define RANGE_SPARSE	4		/* records a node, at most, to go sparse */
 
 struct rg {
 	const struct profile	*p;
@@ -74,6 +75,7 @@ static int	rg_add(struct rg *, const struct timeline_rec *, int64_t,
 		    int64_t, int);
 static int	rg_inside(struct rg *);
 static int	rg_outside(struct rg *);
+static void	rg_count(const struct rg *, uint64_t *, uint64_t *);
 static int	rg_choose(const struct rg *);
 static int	rg_nodes(struct rg *);
 static int	rg_times(struct rg *);
@@ -328,19 +330,16 @@ rg_outside(struct rg *x)
 }
 
 /*
- * Which way reads fewer records: about those from the range's start to
- * its end, against those before it and after it. 1: outside.
+ * About how many records each way reads: *in those from the range's
+ * start to its end, *out those before it and after it.
  */
-static int
-rg_choose(const struct rg *x)
+static void
+rg_count(const struct rg *x, uint64_t *in, uint64_t *out)
 {
 	const struct timeline	*tl = x->tl;
 	struct timeline_iter	 ia, ie;
-	uint64_t		 lo = 0, hi = tl->nindex, mid, in, out, before;
+	uint64_t		 lo = 0, hi = tl->nindex, mid, before;
 
-	if (!(tl->flags & TIMELINE_F_COMPLETE) || x->keep != NULL ||
-	    tl->nindex == 0)
-		return (0);
 	timeline_seek(&ia, tl, x->a);
 	timeline_seek(&ie, tl, x->e);
 	/* The first block starting at or after the range's end. */
@@ -351,7 +350,7 @@ rg_choose(const struct rg *x)
 		else
 			hi = mid;
 	}
-	in = lo * TIMELINE_BLOCK - (ia.i < lo * TIMELINE_BLOCK ? ia.i :
+	*in = lo * TIMELINE_BLOCK - (ia.i < lo * TIMELINE_BLOCK ? ia.i :
 	    lo * TIMELINE_BLOCK);
 	for (lo = 0, hi = tl->nindex; lo < hi;) {
 		mid = lo + (hi - lo) / 2;
@@ -361,7 +360,19 @@ rg_choose(const struct rg *x)
 			hi = mid;
 	}
 	before = lo * TIMELINE_BLOCK;
-	out = before + (tl->n - (ie.i < tl->n ? ie.i : tl->n));
+	*out = before + (tl->n - (ie.i < tl->n ? ie.i : tl->n));
+}
+
+/* Which way reads fewer records (rg_count)? 1: outside. */
+static int
+rg_choose(const struct rg *x)
+{
+	uint64_t	 in, out;
+
+	if (!(x->tl->flags & TIMELINE_F_COMPLETE) || x->keep != NULL ||
+	    x->tl->nindex == 0)
+		return (0);
+	rg_count(x, &in, &out);
 	return (out < in);
 }
 
@@ -531,14 +542,16 @@ done:
  * sparse accumulator; the other way (what lies outside, taken from the
  * profile's figures) only when no metric can be negative, so that the
  * range's figures are within the profile's and cannot overflow. 1 when
- * done, 0 when the whole derived profile is the better way (a negative
- * value or a sum past 64 bits, whose answer the tree's build gives;
- * more ancestors to climb than it has nodes), -1 on failure.
+ * done, 0 when the whole derived profile is the better way (more than
+ * RANGE_SPARSE records a node to read; a negative value or a sum past
+ * 64 bits, whose answer the tree's build gives; more ancestors to
+ * climb than it has nodes), -1 on failure.
  */
 static int
 rg_funcs(struct rg *x, const struct timeline_sums *s)
 {
 	const struct profile	*p = x->p;
+	uint64_t		 nin, nout;
 	uint32_t		 k;
 	int			 out, weight = 0;
 
@@ -553,9 +566,20 @@ rg_funcs(struct rg *x, const struct timeline_sums *s)
 	}
 	for (k = 0; k < p->nmetrics && k < sizeof x->tl->mode; k++)
 		weight |= x->tl->mode[k] == TIMELINE_WEIGHT;
+	out = rg_choose(x);
+	/*
+	 * A record costs the accumulator a few times what it costs the
+	 * tree's dense values, and weights may be negative: many records,
+	 * or the other way with weights, and the tree is the way.
+	 */
+	if (x->tl->nindex > 0) {
+		rg_count(x, &nin, &nout);
+		if ((out ? nout : nin) > (uint64_t)p->nnodes * RANGE_SPARSE ||
+		    (out && weight))
+			return (0);
+	}
 	if ((x->acc = timeline_sums_acc_create(p, p->nmetrics)) == NULL)
 		return (rg_error(x, 500, "out of memory"));
-	out = !weight && rg_choose(x);
 	if ((out ? rg_outside(x) : rg_inside(x)) == -1)
 		return (-1);
 	if (x->acc->negative || x->acc->overflow ||
