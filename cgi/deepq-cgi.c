@@ -330,7 +330,7 @@ static int
 cgi_fastcgi(int lfd)
 {
 	struct pollfd	 pfd;
-	const char	*why;
+	char		*cause;
 	int		 fd;
 
 	while (!cgi_cancel) {
@@ -353,9 +353,10 @@ cgi_fastcgi(int lfd)
 		/* Not for the deepq-server we may start (client-spawn). */
 		(void)fcntl(fd, F_SETFD, FD_CLOEXEC);
 		if (fcgi_serve(fd, lfd, cgi_fcgi_request, NULL, &cgi_cancel,
-		    &why) == -1 && !cgi_cancel)
+		    &cause) == -1 && !cgi_cancel)
 			fprintf(stderr, "deepq.cgi: FastCGI connection: %s\n",
-			    why != NULL ? why : "error");
+			    cause != NULL ? cause : "error");
+		free(cause);
 		close(fd);
 	}
 	return (0);

@@ -30,6 +30,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cause.h"
 #include "cgi.h"
 #include "fastcgi.h"
 
@@ -73,12 +74,14 @@ struct fcgi_conn {
 };
 
 static long long fcgi_ms(void);
-static int	fcgi_fill(struct fcgi_conn *, size_t, const char **);
-static int	fcgi_record(struct fcgi_conn *, const char **);
+static int	fcgi_fill(struct fcgi_conn *, size_t, char **);
+static int	fcgi_record(struct fcgi_conn *, char **);
+static int	fcgi_begin(struct fcgi_conn *, unsigned int,
+		    const unsigned char *, size_t, char **);
 static int	fcgi_management(struct fcgi_conn *, int,
-		    const unsigned char *, size_t, const char **);
+		    const unsigned char *, size_t, char **);
 static int	fcgi_run(struct fcgi_conn *, fcgi_handler, void *,
-		    const char **);
+		    char **);
 static void	fcgi_reset(struct fcgi_conn *);
 static int	fcgi_send(struct fcgi_conn *, int, unsigned int,
 		    const void *, size_t);
@@ -134,7 +137,7 @@ fcgi_ms(void)
  * stream) would hold the process for ever.
  */
 static int
-fcgi_fill(struct fcgi_conn *c, size_t need, const char **why)
+fcgi_fill(struct fcgi_conn *c, size_t need, char **cause)
 {
 	struct pollfd	 pfd[2];
 	ssize_t		 n;
@@ -152,16 +155,16 @@ fcgi_fill(struct fcgi_conn *c, size_t need, const char **why)
 	rend = c->fc_begin + FCGI_REQUEST_MS;
 	while (c->fc_len - c->fc_off < need) {
 		if (c->fc_stop != NULL && *c->fc_stop) {
-			*why = "stopped";
+			cause_set(cause, "stopped");
 			return (-1);
 		}
 		now = fcgi_ms();
 		if (c->fc_active && now >= rend) {
-			*why = "request too slow";
+			cause_set(cause, "request too slow");
 			return (-1);
 		}
 		if (now >= end) {
-			*why = "idle too long";
+			cause_set(cause, "idle too long");
 			return (-1);
 		}
 		wait = FCGI_SLICE_MS;
@@ -187,7 +190,7 @@ fcgi_fill(struct fcgi_conn *c, size_t need, const char **why)
 		pfd[1].revents = 0;
 		npfd = idle && c->fc_lfd != -1 ? 2 : 1;
 		if ((r = poll(pfd, npfd, wait)) == -1 && errno != EINTR) {
-			*why = "poll failed";
+			cause_set(cause, "poll failed");
 			return (-1);
 		}
 		if (r > 0 && npfd == 2 && pfd[0].revents == 0)
@@ -199,14 +202,14 @@ fcgi_fill(struct fcgi_conn *c, size_t need, const char **why)
 		if (n == -1) {
 			if (errno == EINTR || errno == EAGAIN)
 				continue;
-			*why = "read failed";
+			cause_set(cause, "read failed");
 			return (-1);
 		}
 		if (n == 0) {
 			if (c->fc_len == c->fc_off && !c->fc_active)
 				return (0);
-			*why = c->fc_len == c->fc_off ?
-			    "closed during a request" : "truncated record";
+			cause_set(cause, "%s", c->fc_len == c->fc_off ?
+			    "closed during a request" : "truncated record");
 			return (-1);
 		}
 		c->fc_len += n;
@@ -435,7 +438,7 @@ fcgi_reset(struct fcgi_conn *c)
  */
 static int
 fcgi_management(struct fcgi_conn *c, int type, const unsigned char *b,
-    size_t len, const char **why)
+    size_t len, char **cause)
 {
 	static const struct {
 		const char	*name;
@@ -458,7 +461,7 @@ fcgi_management(struct fcgi_conn *c, int type, const unsigned char *b,
 		if (fcgi_nvlen(b, len, &off, &nl) == -1 ||
 		    fcgi_nvlen(b, len, &off, &vl) == -1 ||
 		    nl > len - off || vl > len - off - nl) {
-			*why = "bad FCGI_GET_VALUES";
+			cause_set(cause, "bad FCGI_GET_VALUES");
 			return (-1);
 		}
 		for (k = 0; k < 3; k++) {
@@ -480,7 +483,7 @@ fcgi_management(struct fcgi_conn *c, int type, const unsigned char *b,
 
 /* The open request has all its input: answer it. */
 static int
-fcgi_run(struct fcgi_conn *c, fcgi_handler h, void *arg, const char **why)
+fcgi_run(struct fcgi_conn *c, fcgi_handler h, void *arg, char **cause)
 {
 	struct fcgi_request	 r;
 	char			*strs;
@@ -493,7 +496,7 @@ fcgi_run(struct fcgi_conn *c, fcgi_handler h, void *arg, const char **why)
 	r.fr_cancel = c->fc_stop;
 	if (fcgi_parse_params(c->fc_params, c->fc_plen, &r.fr_params,
 	    &r.fr_nparams, &strs) == -1) {
-		*why = "bad or too many parameters";
+		cause_set(cause, "bad or too many parameters");
 		return (-1);
 	}
 	fcgi_reset(c);
@@ -515,40 +518,84 @@ fcgi_run(struct fcgi_conn *c, fcgi_handler h, void *arg, const char **why)
 		 */
 		if (r.fr_errno == EPIPE || r.fr_errno == ECONNRESET)
 			return (0);
-		*why = "write failed";
+		cause_set(cause, "write failed");
 		return (-1);
 	}
 	return (keep ? 1 : 0);
 }
 
 /*
- * The next record of the connection. 1: go on; 0: the connection ends
- * well (closed by the peer, or a request done without FCGI_KEEP_CONN);
- * -1: it ends on an error (why).
+ * An FCGI_BEGIN_REQUEST record (content b, len bytes) of request id: 1
+ * to read on, 0 when the connection ends well, -1 on an error (*cause).
  */
 static int
-fcgi_record(struct fcgi_conn *c, const char **why)
+fcgi_begin(struct fcgi_conn *c, unsigned int id, const unsigned char *b,
+    size_t len, char **cause)
+{
+	int		 role, flags;
+
+	if (len != 8) {
+		cause_set(cause, "bad FCGI_BEGIN_REQUEST");
+		return (-1);
+	}
+	role = (b[0] << 8) | b[1];
+	flags = b[2];
+	/*
+	 * Another request while one is open: refused. Its own id
+	 * again is no second request but a confused peer, whom
+	 * an END_REQUEST of that id would tell it had ended.
+	 */
+	if (c->fc_active && id == c->fc_id) {
+		cause_set(cause,
+		    "FCGI_BEGIN_REQUEST of the open request");
+		return (-1);
+	}
+	if (c->fc_active)
+		return (fcgi_end(c->fc_fd, id, FCGI_CANT_MPX_CONN,
+		    c->fc_stop) == 0 ? 1 : -1);
+	if (role != FCGI_RESPONDER) {
+		if (fcgi_end(c->fc_fd, id, FCGI_UNKNOWN_ROLE,
+		    c->fc_stop) == -1)
+			return (-1);
+		c->fc_served = 1;
+		return ((flags & FCGI_KEEP_CONN) ? 1 : 0);
+	}
+	fcgi_reset(c);
+	c->fc_active = 1;
+	c->fc_begin = fcgi_ms();
+	c->fc_id = id;
+	c->fc_keep = (flags & FCGI_KEEP_CONN) != 0;
+	return (1);
+}
+
+/*
+ * The next record of the connection. 1: go on; 0: the connection ends
+ * well (closed by the peer, or a request done without FCGI_KEEP_CONN);
+ * -1: it ends on an error (*cause).
+ */
+static int
+fcgi_record(struct fcgi_conn *c, char **cause)
 {
 	const unsigned char	*h, *b;
 	unsigned char		*np;
 	unsigned int		 id;
 	size_t			 len, pad;
-	int			 type, r, role, flags;
+	int			 type, r, flags;
 
-	if ((r = fcgi_fill(c, FCGI_HEADER_LEN, why)) <= 0)
+	if ((r = fcgi_fill(c, FCGI_HEADER_LEN, cause)) <= 0)
 		return (r);
 	h = c->fc_in + c->fc_off;
 	if (h[0] != FCGI_VERSION_1) {
-		*why = "not FastCGI version 1";
+		cause_set(cause, "not FastCGI version 1");
 		return (-1);
 	}
 	type = h[1];
 	id = (h[2] << 8) | h[3];
 	len = (h[4] << 8) | h[5];
 	pad = h[6];
-	if ((r = fcgi_fill(c, FCGI_HEADER_LEN + len + pad, why)) != 1) {
+	if ((r = fcgi_fill(c, FCGI_HEADER_LEN + len + pad, cause)) != 1) {
 		if (r == 0)
-			*why = "truncated record";
+			cause_set(cause, "truncated record");
 		return (-1);
 	}
 	h = c->fc_in + c->fc_off;
@@ -557,40 +604,10 @@ fcgi_record(struct fcgi_conn *c, const char **why)
 	c->fc_off += FCGI_HEADER_LEN + len + pad;
 
 	if (id == 0)
-		return (fcgi_management(c, type, b, len, why) == 0 ? 1 : -1);
+		return (fcgi_management(c, type, b, len, cause) == 0 ? 1 : -1);
 	switch (type) {
 	case FCGI_BEGIN_REQUEST:
-		if (len != 8) {
-			*why = "bad FCGI_BEGIN_REQUEST";
-			return (-1);
-		}
-		role = (b[0] << 8) | b[1];
-		flags = b[2];
-		/*
-		 * Another request while one is open: refused. Its own id
-		 * again is no second request but a confused peer, whom
-		 * an END_REQUEST of that id would tell it had ended.
-		 */
-		if (c->fc_active && id == c->fc_id) {
-			*why = "FCGI_BEGIN_REQUEST of the open request";
-			return (-1);
-		}
-		if (c->fc_active)
-			return (fcgi_end(c->fc_fd, id, FCGI_CANT_MPX_CONN,
-			    c->fc_stop) == 0 ? 1 : -1);
-		if (role != FCGI_RESPONDER) {
-			if (fcgi_end(c->fc_fd, id, FCGI_UNKNOWN_ROLE,
-			    c->fc_stop) == -1)
-				return (-1);
-			c->fc_served = 1;
-			return ((flags & FCGI_KEEP_CONN) ? 1 : 0);
-		}
-		fcgi_reset(c);
-		c->fc_active = 1;
-		c->fc_begin = fcgi_ms();
-		c->fc_id = id;
-		c->fc_keep = (flags & FCGI_KEEP_CONN) != 0;
-		return (1);
+		return (fcgi_begin(c, id, b, len, cause));
 	case FCGI_ABORT_REQUEST:
 		/* Before we answered: end it; after, it is no longer ours. */
 		if (!c->fc_active || id != c->fc_id)
@@ -611,11 +628,11 @@ fcgi_record(struct fcgi_conn *c, const char **why)
 			break;
 		}
 		if (len > FCGI_PARAMS_MAX - c->fc_plen) {
-			*why = "parameters too long";
+			cause_set(cause, "parameters too long");
 			return (-1);
 		}
 		if ((np = realloc(c->fc_params, c->fc_plen + len)) == NULL) {
-			*why = "out of memory";
+			cause_set(cause, "out of memory");
 			return (-1);
 		}
 		memcpy(np + c->fc_plen, b, len);
@@ -631,7 +648,7 @@ fcgi_record(struct fcgi_conn *c, const char **why)
 		}
 		/* deepq takes no request body: dropped, up to a bound. */
 		if (len > FCGI_STDIN_MAX - c->fc_stdin) {
-			*why = "request body too long";
+			cause_set(cause, "request body too long");
 			return (-1);
 		}
 		c->fc_stdin += len;
@@ -654,20 +671,21 @@ fcgi_record(struct fcgi_conn *c, const char **why)
 /*
  * Serve the connection fd until it ends: each complete request is
  * handed to h with arg. lfd, the listener (-1: none), is watched
- * between requests (fcgi_fill). 0 when it ended well, -1 on an error (*why);
- * either way the caller closes fd. *stop, set by a signal, ends the
+ * between requests (fcgi_fill). 0 when it ended well, -1 on an error
+ * (*cause, which the caller frees); either way the caller closes fd. *stop, set by a signal, ends the
  * wait for records; a request under way sees it as its cancel.
  */
 int
 fcgi_serve(int fd, int lfd, fcgi_handler h, void *arg,
-    volatile sig_atomic_t *stop, const char **why)
+    volatile sig_atomic_t *stop, char **cause)
 {
 	struct fcgi_conn	*c;
 	int			 r, fl;
 
-	*why = NULL;
+	if (cause != NULL)
+		*cause = NULL;
 	if ((c = calloc(1, sizeof *c)) == NULL) {
-		*why = "out of memory";
+		cause_set(cause, "out of memory");
 		return (-1);
 	}
 	c->fc_fd = fd;
@@ -680,15 +698,15 @@ fcgi_serve(int fd, int lfd, fcgi_handler h, void *arg,
 	 */
 	if ((fl = fcntl(fd, F_GETFL)) == -1 ||
 	    fcntl(fd, F_SETFL, fl | O_NONBLOCK) == -1) {
-		*why = "fcntl failed";
+		cause_set(cause, "fcntl failed");
 		free(c);
 		return (-1);
 	}
 	for (;;) {
-		if ((r = fcgi_record(c, why)) != 1)
+		if ((r = fcgi_record(c, cause)) != 1)
 			break;
 		if (c->fc_active && c->fc_params_done && c->fc_stdin_done &&
-		    (r = fcgi_run(c, h, arg, why)) != 1)
+		    (r = fcgi_run(c, h, arg, cause)) != 1)
 			break;
 	}
 	fcgi_reset(c);

@@ -96,7 +96,7 @@ typedef void	(*fcgi_handler)(struct fcgi_request *, void *);
 
 int		 fcgi_is_listener(int);
 int		 fcgi_serve(int, int, fcgi_handler, void *,
-		     volatile sig_atomic_t *, const char **);
+		     volatile sig_atomic_t *, char **);
 const char	*fcgi_param(const struct fcgi_request *, const char *);
 int		 fcgi_stdout(void *, struct iovec *, int);
 int		 fcgi_parse_params(const unsigned char *, size_t,

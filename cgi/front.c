@@ -37,6 +37,7 @@
 static int	front_refuse(struct front_verdict *, int, const char *);
 static int	front_has_key(const char *, const char *);
 static char	*front_file(const char *);
+static const char *front_foreign(const struct front_request *);
 static int	front_origin_matches(const char *, const char *);
 
 static int
@@ -142,7 +143,7 @@ front_check(const struct config *cfg, const struct front_request *r,
 		 * form; neither from another site or a prefetch, which a
 		 * browser makes without the user asking.
 		 */
-		if (front_foreign(r, &why)) {
+		if ((why = front_foreign(r)) != NULL) {
 			v->allow_post = 1;
 			goto refused;
 		}
@@ -230,30 +231,27 @@ front_origin_matches(const char *origin, const char *host)
 /*
  * Is this request from another site (or a prefetch), so a state-changing
  * query must be refused? Browsers say so in Sec-Fetch-Site and Origin;
- * curl sends neither and is allowed. Sets *why.
+ * curl sends neither and is allowed. The refusal's message, or NULL.
  */
-int
-front_foreign(const struct front_request *r, const char **why)
+static const char *
+front_foreign(const struct front_request *r)
 {
 	const char	*site = r->sec_fetch_site, *p;
 
 	if (site != NULL && strcmp(site, "same-origin") != 0 &&
 	    strcmp(site, "none") != 0) {
-		*why = "cross-site request refused";
-		return (1);
+		return ("cross-site request refused");
 	}
 	if (r->origin != NULL && (r->host == NULL ||
 	    !front_origin_matches(r->origin, r->host))) {
-		*why = "request from another origin refused";
-		return (1);
+		return ("request from another origin refused");
 	}
 	if (((p = r->sec_purpose) != NULL && strstr(p, "prefetch") != NULL) ||
 	    ((p = r->purpose) != NULL && strcasecmp(p, "prefetch") == 0) ||
 	    ((p = r->x_moz) != NULL && strcasecmp(p, "prefetch") == 0)) {
-		*why = "prefetch of a state-changing request refused";
-		return (1);
+		return ("prefetch of a state-changing request refused");
 	}
-	return (0);
+	return (NULL);
 }
 
 /*

@@ -65,7 +65,6 @@ int		 front_check(const struct config *,
 		     struct front_verdict *);
 void		 front_verdict_free(struct front_verdict *);
 int		 front_is_index(const struct query *);
-int		 front_foreign(const struct front_request *, const char **);
 int		 front_wants_json(const char *);
 void		 front_headers(const struct answer *, int,
 		     void (*)(void *, const char *, const char *), void *);

@@ -35,6 +35,39 @@
 #include "writer.h"
 
 /*
+ * Write p with w to path ("-": standard output) through the buffer's
+ * own sink, no stdio in between; a failed file is removed.
+ */
+static void
+cmd_convert_write(const struct writer *w, const struct profile *p,
+    const struct writer_options *o, const char *path)
+{
+	struct outbuf	 ob;
+	char		*cause = NULL;
+	int		 r, fd, tostdout;
+
+	tostdout = strcmp(path, "-") == 0;
+	if (tostdout)
+		fd = STDOUT_FILENO;
+	else if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+	    0666)) == -1)
+		err(1, "%s", path);
+	outbuf_init_fd(&ob, fd);
+	r = w->write(&ob, p, o, &cause);
+	if ((outbuf_flush(&ob) == -1 || (!tostdout && close(fd) == -1)) &&
+	    r == 0) {
+		r = -1;
+		cause = NULL;
+	}
+	outbuf_clear(&ob);
+	if (r == -1) {
+		if (!tostdout)
+			unlink(path);
+		errx(1, "%s: %s", path, cause ? cause : "write error");
+	}
+}
+
+/*
  * deepq convert IN OUT --to folded|callgrind|pprof|speedscope: read a
  * profile in any format the readers know and write it in one other tools
  * read (deepq(1)). --query applies filters and a t= stack first, with the
@@ -65,10 +98,9 @@ cmd_convert(int argc, char **argv)
 	const char		*metric = NULL, *maxdec = NULL;
 	char			*cause = NULL, *end;
 	long long		 ll;
-	struct outbuf		 ob;
 	const struct writer	*w;
 	char			*list;
-	int			 ch, status, r, fd, tostdout, fmt;
+	int			 ch, status, fmt;
 
 	memset(&o, 0, sizeof o);
 	optind = 1;
@@ -140,26 +172,7 @@ cmd_convert(int argc, char **argv)
 	    (o.metric = profile_metric_find(p, metric)) == -1)
 		errx(1, "--metric: %s has no metric %s", argv[0], metric);
 
-	/* Written through the buffer's own sink: no stdio in between. */
-	tostdout = strcmp(argv[1], "-") == 0;
-	if (tostdout)
-		fd = STDOUT_FILENO;
-	else if ((fd = open(argv[1], O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-	    0666)) == -1)
-		err(1, "%s", argv[1]);
-	outbuf_init_fd(&ob, fd);
-	r = w->write(&ob, p, &o, &cause);
-	if ((outbuf_flush(&ob) == -1 || (!tostdout && close(fd) == -1)) &&
-	    r == 0) {
-		r = -1;
-		cause = NULL;
-	}
-	outbuf_clear(&ob);
-	if (r == -1) {
-		if (!tostdout)
-			unlink(argv[1]);
-		errx(1, "%s: %s", argv[1], cause ? cause : "write error");
-	}
+	cmd_convert_write(w, p, &o, argv[1]);
 	profile_free(p);
 	transform_stack_free(ts);
 	query_free(q);

@@ -91,6 +91,8 @@ static void	 ingest_profile_row(struct ingest *, const char *,
 		     const struct profile *, uint64_t, uint64_t, uint64_t,
 		     uint64_t);
 static void	 ingest_file(struct ingest *, const char *);
+static void	 ingest_series(struct ingest *);
+static void	 ingest_tables(struct ingest *, int);
 
 /* Labels sorted by key: the same set is the same array in the table. */
 static int
@@ -512,6 +514,53 @@ ingest_auth(struct ingest *in, const char *user, const char *pwfile)
 	explicit_bzero(pw, sizeof pw);
 }
 
+/*
+ * The series of the labels (sorted, each key once): what a profile's
+ * rows share with every other ingest of the same labels.
+ */
+static void
+ingest_series(struct ingest *in)
+{
+	size_t	 i;
+
+	qsort(in->labels, in->nlabels, sizeof in->labels[0], ingest_label_cmp);
+	in->series = 0x9e3779b97f4a7c15ULL;
+	for (i = 0; i < in->nlabels; i++) {
+		if (i > 0 && ingest_label_cmp(&in->labels[i - 1],
+		    &in->labels[i]) == 0)
+			errx(1, "--label: key given twice: %s", in->labels[i]);
+		in->series = (in->series ^ hash_bytes(in->labels[i],
+		    strlen(in->labels[i]) + 1)) * 0x100000001b3ULL;
+	}
+}
+
+/*
+ * The tables in the current schema before any row goes in: made if
+ * missing, or migrated from the old one with --migrate (only then).
+ */
+static void
+ingest_tables(struct ingest *in, int migrate)
+{
+	switch (ingest_check(in)) {
+	case 2:
+		if (!migrate)
+			errx(1, "%s has the one-table schema of deepq before "
+			    "2026-11-27: run deepq ingest --migrate once "
+			    "(deepq-clickhouse(7))", in->table);
+		ingest_schema(in, 1);
+		break;
+	case 0:
+		if (migrate)
+			errx(1, "%s: no table of the old schema to migrate",
+			    in->table);
+		ingest_schema(in, 0);
+		break;
+	default:
+		if (migrate)
+			errx(1, "%s: already in the new schema", in->table);
+	}
+}
+
 /* --label KEY=VALUE. */
 static void
 ingest_label(struct ingest *in, char *k)
@@ -618,39 +667,14 @@ cmd_ingest(int argc, char **argv)
 	if (t > UINT32_MAX)
 		errx(1, "--time: past 2106");
 	in.ts = (uint32_t)t;
-	qsort(in.labels, in.nlabels, sizeof in.labels[0], ingest_label_cmp);
-	in.series = 0x9e3779b97f4a7c15ULL;
-	for (i = 0; i < in.nlabels; i++) {
-		if (i > 0 && ingest_label_cmp(&in.labels[i - 1],
-		    &in.labels[i]) == 0)
-			errx(1, "--label: key given twice: %s", in.labels[i]);
-		in.series = (in.series ^ hash_bytes(in.labels[i],
-		    strlen(in.labels[i]) + 1)) * 0x100000001b3ULL;
-	}
+	ingest_series(&in);
 
 	if ((in.ch = clickhouse_create(url, &cause)) == NULL)
 		errx(1, "--clickhouse: %s", cause ? cause : "out of memory");
 	clickhouse_timeout(in.ch, INGEST_TIMEOUT);
 	if (user != NULL || pwfile != NULL)
 		ingest_auth(&in, user, pwfile);
-	switch (ingest_check(&in)) {
-	case 2:
-		if (!migrate)
-			errx(1, "%s has the one-table schema of deepq before "
-			    "2026-11-27: run deepq ingest --migrate once "
-			    "(deepq-clickhouse(7))", in.table);
-		ingest_schema(&in, 1);
-		break;
-	case 0:
-		if (migrate)
-			errx(1, "%s: no table of the old schema to migrate",
-			    in.table);
-		ingest_schema(&in, 0);
-		break;
-	default:
-		if (migrate)
-			errx(1, "%s: already in the new schema", in.table);
-	}
+	ingest_tables(&in, migrate);
 	for (i = 0; i < (size_t)argc; i++)
 		ingest_file(&in, argv[i]);
 	clickhouse_free(in.ch);

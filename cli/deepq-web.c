@@ -140,6 +140,15 @@ static MHD_Result_t web_static(struct web *, struct MHD_Connection *,
 static MHD_Result_t web_index(struct web *, struct MHD_Connection *,
 		    const struct query *);
 static int	web_host_ok(const struct web *, const char *);
+static void	web_usage(void) __attribute__((__noreturn__));
+struct web_args;
+static void	web_args(int, char **, struct web *, struct web_args *);
+static void	web_setup(struct web *, const struct web_args *);
+static struct addrinfo *web_listen_addr(struct web *, const char *, char **,
+		    char **);
+static struct MHD_Daemon *web_start(struct web *, const struct addrinfo *,
+		    const char *, const char *);
+static void	web_wait_stop(struct MHD_Daemon *, const sigset_t *);
 
 /* MHD's first sight of a request: keep the query string undecoded. */
 static void *
@@ -518,12 +527,15 @@ web_usage(void)
 	exit(1);
 }
 
-/*
- * deepq-web [--listen address:port] [--www dir] dir: run by deepq web
- * (cli/cmd-web.c), which gives it argv[0] "deepq web" for its messages.
- */
-int
-main(int argc, char **argv)
+/* The command line: what --source named, and deepq web's settings. */
+struct web_args {
+	const char	*listen, *www, *dir;
+	char		*sources[16];
+	size_t		 nsources;
+};
+
+static void
+web_args(int argc, char **argv, struct web *w, struct web_args *a)
 {
 	static const struct option longopts[] = {
 		{ "host", required_argument, NULL, 'h' },
@@ -532,87 +544,96 @@ main(int argc, char **argv)
 		{ "www", required_argument, NULL, 'w' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const union MHD_DaemonInfo *info;
-	struct addrinfo		 hints, *ai;
-	struct MHD_Daemon	*mhd;
-	struct timespec		 slice = { 0, 100 * 1000 * 1000 };
-	struct web		 w;
-	const char		*listen = WEB_LISTEN, *www = NULL;
-	char			*host, *port, *cause = NULL, *p;
-	sigset_t		 set;
-	unsigned int		 bound;
-	int			 ch, e, sig, waited;
-	char			*sources[16];
-	size_t			 nsources = 0, i;
+	int	 ch;
 
-	memset(&w, 0, sizeof w);
+	memset(a, 0, sizeof *a);
+	a->listen = WEB_LISTEN;
 	while ((ch = getopt_long(argc, argv, "h:l:s:w:", longopts, NULL)) !=
 	    -1) {
 		switch (ch) {
 		case 'h':
-			if (w.nhosts == WEB_MAX_HOSTS)
+			if (w->nhosts == WEB_MAX_HOSTS)
 				errx(1, "--host: at most %d names",
 				    WEB_MAX_HOSTS);
-			w.hosts[w.nhosts++] = optarg;
+			w->hosts[w->nhosts++] = optarg;
 			break;
 		case 'l':
-			listen = optarg;
+			a->listen = optarg;
 			break;
 		case 's':
-			if (nsources == sizeof sources / sizeof sources[0])
-				errx(1, "--source: at most %zu", nsources);
-			sources[nsources++] = optarg;
+			if (a->nsources == sizeof a->sources /
+			    sizeof a->sources[0])
+				errx(1, "--source: at most %zu", a->nsources);
+			a->sources[a->nsources++] = optarg;
 			break;
 		case 'w':
-			www = optarg;
+			a->www = optarg;
 			break;
 		default:
 			web_usage();
 		}
 	}
-	argc -= optind;
-	argv += optind;
-	if (argc != 1)
+	if (argc - optind != 1)
 		web_usage();
+	a->dir = argv[optind];
+}
 
-	if ((w.root = realpath(argv[0], NULL)) == NULL)
-		err(1, "%s", argv[0]);
-	if ((w.cfg = conf_load(NULL, &cause)) == NULL)
+/* The profile directory, configuration, index, servers and assets. */
+static void
+web_setup(struct web *w, const struct web_args *a)
+{
+	char	*cause = NULL, *p;
+	size_t	 i;
+
+	if ((w->root = realpath(a->dir, NULL)) == NULL)
+		err(1, "%s", a->dir);
+	if ((w->cfg = conf_load(NULL, &cause)) == NULL)
 		errx(1, "%s", cause ? cause : "out of memory");
-	if ((w.index = profindex_create(w.root, w.cfg->index_entries > 0 ?
-	    (size_t)w.cfg->index_entries : WEB_MAX_PROFILES, 0,
+	if ((w->index = profindex_create(w->root, w->cfg->index_entries > 0 ?
+	    (size_t)w->cfg->index_entries : WEB_MAX_PROFILES, 0,
 	    &cause)) == NULL)
 		errx(1, "%s", cause);
-	pthread_mutex_init(&w.index_lock, NULL);
+	pthread_mutex_init(&w->index_lock, NULL);
 	/*
 	 * The servers we start get them (client-spawn.c): cmd=source
 	 * reads there, beneath each, and nowhere else.
 	 */
-	for (i = 0; i < nsources; i++) {
-		if (conf_add_source_root(w.cfg, sources[i], &cause) == -1)
+	for (i = 0; i < a->nsources; i++) {
+		if (conf_add_source_root(w->cfg, a->sources[i], &cause) == -1)
 			errx(1, "--source %s", cause);
 	}
 	/*
 	 * Run from a build tree, use its server and assets unless
 	 * deepq.conf names others: `sh setup.sh demo' installs nothing.
 	 */
-	if (beside_server(w.cfg, &cause) == -1)
+	if (beside_server(w->cfg, &cause) == -1)
 		errx(1, "%s", cause);
-	if (www != NULL) {
-		if ((w.www = realpath(www, NULL)) == NULL)
-			err(1, "%s", www);
-	} else if ((w.www = beside_path("www/deepq.css")) != NULL ||
-	    (w.www = beside_path("../www/deepq.css")) != NULL) {
+	if (a->www != NULL) {
+		if ((w->www = realpath(a->www, NULL)) == NULL)
+			err(1, "%s", a->www);
+	} else if ((w->www = beside_path("www/deepq.css")) != NULL ||
+	    (w->www = beside_path("../www/deepq.css")) != NULL) {
 		/* In-tree or VPATH (make distcheck's _build/sub) tree. */
-		if ((p = strrchr(w.www, '/')) != NULL)
+		if ((p = strrchr(w->www, '/')) != NULL)
 			*p = '\0';
-	} else if ((w.www = strdup(DEEPQ_WWWDIR)) == NULL)
+	} else if ((w->www = strdup(DEEPQ_WWWDIR)) == NULL)
 		err(1, NULL);
+}
 
-	/* address:port or [v6]:port; numeric only, no name lookup. */
-	if ((host = strdup(listen)) == NULL)
+/*
+ * --listen's address:port or [v6]:port, numeric only (no name lookup):
+ * its address info, and *host (to free: *hostbuf) as written.
+ */
+static struct addrinfo *
+web_listen_addr(struct web *w, const char *listen, char **hostbuf,
+    char **hostp)
+{
+	struct addrinfo	 hints, *ai;
+	char		*host, *port;
+	int		 e;
+
+	if ((host = *hostbuf = strdup(listen)) == NULL)
 		err(1, NULL);
-	p = host;
 	if (*host == '[') {
 		host++;
 		if ((port = strstr(host, "]:")) == NULL)
@@ -629,12 +650,100 @@ main(int argc, char **argv)
 	if ((e = getaddrinfo(host, port, &hints, &ai)) != 0)
 		errx(1, "--listen %s: %s", listen, gai_strerror(e));
 	/* Its own spelling of the address, as inet_pton reads a Host:. */
-	if (getnameinfo(ai->ai_addr, ai->ai_addrlen, w.addr, sizeof w.addr,
+	if (getnameinfo(ai->ai_addr, ai->ai_addrlen, w->addr, sizeof w->addr,
 	    NULL, 0, NI_NUMERICHOST) != 0)
 		errx(1, "--listen %s: cannot print the address", listen);
-	w.any = strcmp(w.addr, "0.0.0.0") == 0 || strcmp(w.addr, "::") == 0;
-	w.loopback = strncmp(w.addr, "127.", 4) == 0 ||
-	    strcmp(w.addr, "::1") == 0;
+	w->any = strcmp(w->addr, "0.0.0.0") == 0 || strcmp(w->addr, "::") == 0;
+	w->loopback = strncmp(w->addr, "127.", 4) == 0 ||
+	    strcmp(w->addr, "::1") == 0;
+	*hostp = host;
+	return (ai);
+}
+
+/* Start answering on ai and say where. */
+static struct MHD_Daemon *
+web_start(struct web *w, const struct addrinfo *ai, const char *listen,
+    const char *host)
+{
+	const union MHD_DaemonInfo *info;
+	struct MHD_Daemon	*mhd;
+	unsigned int		 bound;
+
+	mhd = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD |
+	    MHD_USE_THREAD_PER_CONNECTION | MHD_USE_ITC | MHD_USE_ERROR_LOG |
+	    (ai->ai_family == AF_INET6 ? MHD_USE_IPv6 : 0),
+	    0, NULL, NULL, web_handler, w,
+	    MHD_OPTION_SOCK_ADDR, ai->ai_addr,
+	    MHD_OPTION_CONNECTION_LIMIT, (unsigned int)WEB_MAX_CONNECTIONS,
+	    MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)WEB_TIMEOUT,
+	    MHD_OPTION_URI_LOG_CALLBACK, web_uri, NULL,
+	    MHD_OPTION_NOTIFY_COMPLETED, web_completed, NULL,
+	    MHD_OPTION_END);
+	if (mhd == NULL)
+		errx(1, "cannot listen on %s", listen);
+	bound = (info = MHD_get_daemon_info(mhd,
+	    MHD_DAEMON_INFO_BIND_PORT)) != NULL ? info->port : 0;
+	if (ai->ai_family == AF_INET6)
+		printf("deepq web: serving %s at http://[%s]:%u/\n", w->root,
+		    host, bound);
+	else
+		printf("deepq web: serving %s at http://%s:%u/\n", w->root,
+		    host, bound);
+	fflush(stdout);
+	if (strcmp(host, "127.0.0.1") != 0 && strcmp(host, "::1") != 0)
+		fprintf(stderr, "deepq web: warning: %s is not loopback; "
+		    "anyone who can reach it can read the profiles\n", host);
+	return (mhd);
+}
+
+/*
+ * Wait for a stop signal, then stop gracefully: stop accepting, let the
+ * requests under way finish for a while (a second signal cuts it
+ * short), then make those still waiting on a server give up and stop.
+ */
+static void
+web_wait_stop(struct MHD_Daemon *mhd, const sigset_t *set)
+{
+	struct timespec	 slice = { 0, 100 * 1000 * 1000 };
+	int		 e, sig, waited;
+
+	do
+		sig = sigwaitinfo(set, NULL);
+	while (sig == -1 && errno == EINTR);
+
+	fprintf(stderr, "deepq web: stopping\n");
+	if ((e = MHD_quiesce_daemon(mhd)) != -1)
+		close(e);
+	if ((e = __atomic_load_n(&web_active, __ATOMIC_SEQ_CST)) > 0)
+		fprintf(stderr, "deepq web: waiting for %d request%s under "
+		    "way\n", e, e == 1 ? "" : "s");
+	for (waited = 0; waited < WEB_DRAIN_MS; waited += 100) {
+		if (__atomic_load_n(&web_active, __ATOMIC_SEQ_CST) == 0 ||
+		    sigtimedwait(set, NULL, &slice) != -1)
+			break;
+	}
+	web_cancel = 1;
+	MHD_stop_daemon(mhd);
+}
+
+/*
+ * deepq-web [--listen address:port] [--www dir] dir: run by deepq web
+ * (cli/cmd-web.c), which gives it argv[0] "deepq web" for its messages.
+ */
+int
+main(int argc, char **argv)
+{
+	struct web_args		 a;
+	struct web		 w;
+	struct addrinfo		*ai;
+	struct MHD_Daemon	*mhd;
+	sigset_t		 set;
+	char			*host, *hostbuf;
+
+	memset(&w, 0, sizeof w);
+	web_args(argc, argv, &w, &a);
+	web_setup(&w, &a);
+	ai = web_listen_addr(&w, a.listen, &hostbuf, &host);
 
 	/*
 	 * Only this thread takes the stop signals (the threads MHD starts
@@ -647,55 +756,10 @@ main(int argc, char **argv)
 	pthread_sigmask(SIG_BLOCK, &set, NULL);
 	signal(SIGPIPE, SIG_IGN);
 
-	mhd = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD |
-	    MHD_USE_THREAD_PER_CONNECTION | MHD_USE_ITC | MHD_USE_ERROR_LOG |
-	    (ai->ai_family == AF_INET6 ? MHD_USE_IPv6 : 0),
-	    0, NULL, NULL, web_handler, &w,
-	    MHD_OPTION_SOCK_ADDR, ai->ai_addr,
-	    MHD_OPTION_CONNECTION_LIMIT, (unsigned int)WEB_MAX_CONNECTIONS,
-	    MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)WEB_TIMEOUT,
-	    MHD_OPTION_URI_LOG_CALLBACK, web_uri, NULL,
-	    MHD_OPTION_NOTIFY_COMPLETED, web_completed, NULL,
-	    MHD_OPTION_END);
-	if (mhd == NULL)
-		errx(1, "cannot listen on %s", listen);
-	bound = (info = MHD_get_daemon_info(mhd,
-	    MHD_DAEMON_INFO_BIND_PORT)) != NULL ? info->port : 0;
-	if (ai->ai_family == AF_INET6)
-		printf("deepq web: serving %s at http://[%s]:%u/\n", w.root,
-		    host, bound);
-	else
-		printf("deepq web: serving %s at http://%s:%u/\n", w.root,
-		    host, bound);
-	fflush(stdout);
-	if (strcmp(host, "127.0.0.1") != 0 && strcmp(host, "::1") != 0)
-		fprintf(stderr, "deepq web: warning: %s is not loopback; "
-		    "anyone who can reach it can read the profiles\n", host);
-
-	do
-		sig = sigwaitinfo(&set, NULL);
-	while (sig == -1 && errno == EINTR);
-
-	/*
-	 * Graceful: stop accepting, let the requests under way finish for
-	 * a while (a second signal cuts it short), then make those still
-	 * waiting on a server give up and stop.
-	 */
-	fprintf(stderr, "deepq web: stopping\n");
-	if ((e = MHD_quiesce_daemon(mhd)) != -1)
-		close(e);
-	if ((e = __atomic_load_n(&web_active, __ATOMIC_SEQ_CST)) > 0)
-		fprintf(stderr, "deepq web: waiting for %d request%s under "
-		    "way\n", e, e == 1 ? "" : "s");
-	for (waited = 0; waited < WEB_DRAIN_MS; waited += 100) {
-		if (__atomic_load_n(&web_active, __ATOMIC_SEQ_CST) == 0 ||
-		    sigtimedwait(&set, NULL, &slice) != -1)
-			break;
-	}
-	web_cancel = 1;
-	MHD_stop_daemon(mhd);
+	mhd = web_start(&w, ai, a.listen, host);
+	web_wait_stop(mhd, &set);
 	freeaddrinfo(ai);
-	free(p);
+	free(hostbuf);
 	profindex_free(w.index);
 	pthread_mutex_destroy(&w.index_lock);
 	conf_free(w.cfg);

@@ -123,6 +123,7 @@ static int	client_ready(struct client *, int, long long, char **,
 		    int *);
 static int	client_count(struct client *, int *, char **);
 static struct answer *client_start(struct client *, int *);
+static struct answer *client_start_wait(struct client *, long long, int *);
 static const char *client_unpath(const struct client *, const char *);
 static int	client_is_server(pid_t);
 static int	client_server_changed(struct client *, int);
@@ -918,6 +919,65 @@ client_unpath(const struct client *c, const char *msg)
 }
 
 /*
+ * No server runs (the profile's lock held, released here): start one
+ * and wait until it says how its load went. NULL: look again (it
+ * serves, another does, or it died while loading for the first time);
+ * else the answer to give (an error, or that it is still loading).
+ */
+static struct answer *
+client_start_wait(struct client *c, long long load_end, int *died)
+{
+	struct answer	*a;
+	char		*msg = NULL;
+	int		 rfd, r, seen = 0;
+
+	a = client_start(c, &rfd);
+	flock(c->lockfd, LOCK_UN);
+	if (a != NULL)
+		return (a);
+	r = client_ready(c, rfd, load_end, &msg, &seen);
+	close(rfd);
+	if (r == PROTO_READY_OK || r == PROTO_READY_BUSY)
+		return (NULL);
+	if (r == PROTO_READY_ERROR && msg != NULL &&
+	    strncmp(msg, PROTO_READY_RUNDIR,
+	    strlen(PROTO_READY_RUNDIR)) == 0) {
+		/* Not the profile's fault: retry later. */
+		a = client_error(c, 503, CLIENT_RETRY, "%s", msg);
+		free(msg);
+		return (a);
+	}
+	if (r == PROTO_READY_ERROR || r == PROTO_READY_TOOLARGE) {
+		/*
+		 * Too large: 413, the request's entity is the file. A
+		 * view's database down: 503, the service, retry.
+		 */
+		int unavail = r == PROTO_READY_ERROR && msg != NULL &&
+		    strstr(msg, PROTO_UNAVAILABLE_TEXT) != NULL;
+
+		a = client_error(c, r == PROTO_READY_TOOLARGE ? 413 :
+		    unavail ? 503 : 422, unavail ? CLIENT_RETRY : 0,
+		    "cannot load %s: %s", c->name, client_unpath(c, msg));
+		free(msg);
+		return (a);
+	}
+	free(msg);
+	if (r == 0)
+		return (client_loading(c));
+	if (client_canceled(c))
+		return (client_error(c, 503, CLIENT_RETRY, "canceled"));
+	/*
+	 * Killed while loading (SIGKILL, the OOM killer, a web
+	 * server's restart): start another. Twice is the file's
+	 * doing: say so.
+	 */
+	if (++*died < 2)
+		return (NULL);
+	return (client_error(c, 500, 0, "the server exited while "
+	    "loading %s", c->name));
+}
+
+/*
  * The protocol loop. Each pass takes the mutex and either sends (a live
  * server), waits for a loading one, or starts one; it loops when the
  * state changed under it (a server appeared or died).
@@ -927,8 +987,8 @@ client_run(struct client *c, const char *query)
 {
 	struct answer	*a;
 	long long	 load_end;
-	char		*why = NULL, *msg = NULL;
-	int		 attempt, alive, fd, rfd, r, seen, load_wait, died = 0;
+	char		*why = NULL;
+	int		 attempt, alive, fd, r, load_wait, died = 0;
 
 	load_wait = c->opts->load_wait >= 0 ? c->opts->load_wait :
 	    c->cfg->load_wait;
@@ -1008,52 +1068,8 @@ client_run(struct client *c, const char *query)
 			return (client_error(c, 404, 0, "no server is running "
 			    "for this profile"));
 		}
-		a = client_start(c, &rfd);
-		flock(c->lockfd, LOCK_UN);
-		if (a != NULL)
+		if ((a = client_start_wait(c, load_end, &died)) != NULL)
 			return (a);
-		seen = 0;
-		r = client_ready(c, rfd, load_end, &msg, &seen);
-		close(rfd);
-		if (r == PROTO_READY_OK || r == PROTO_READY_BUSY)
-			continue;
-		if (r == PROTO_READY_ERROR && msg != NULL &&
-		    strncmp(msg, PROTO_READY_RUNDIR,
-		    strlen(PROTO_READY_RUNDIR)) == 0) {
-			/* Not the profile's fault: retry later. */
-			a = client_error(c, 503, CLIENT_RETRY, "%s", msg);
-			free(msg);
-			return (a);
-		}
-		if (r == PROTO_READY_ERROR || r == PROTO_READY_TOOLARGE) {
-			/*
-			 * Too large: 413, the request's entity is the file. A
-			 * view's database down: 503, the service, retry.
-			 */
-			int unavail = r == PROTO_READY_ERROR && msg != NULL &&
-			    strstr(msg, PROTO_UNAVAILABLE_TEXT) != NULL;
-
-			a = client_error(c, r == PROTO_READY_TOOLARGE ? 413 :
-			    unavail ? 503 : 422, unavail ? CLIENT_RETRY : 0,
-			    "cannot load %s: %s", c->name, client_unpath(c, msg));
-			free(msg);
-			return (a);
-		}
-		free(msg);
-		msg = NULL;
-		if (r == 0)
-			return (client_loading(c));
-		if (client_canceled(c))
-			return (client_error(c, 503, CLIENT_RETRY, "canceled"));
-		/*
-		 * Killed while loading (SIGKILL, the OOM killer, a web
-		 * server's restart): start another. Twice is the file's
-		 * doing: say so.
-		 */
-		if (++died < 2)
-			continue;
-		return (client_error(c, 500, 0, "the server exited while "
-		    "loading %s", c->name));
 	}
 	return (client_error(c, 503, CLIENT_RETRY, "could not reach a "
 	    "server, retry"));

@@ -52,6 +52,7 @@ int	profpath_force_walk;	/* tests: as if openat2 were missing */
 
 static int	profpath_walk(int, const char *, int);
 static int	profpath_hidden(const char *);
+static int	profpath_check_name(const char *, int *, char **);
 
 static int	profpath_fail(int *, int, char **, const char *, ...)
 		    __attribute__((__format__(__printf__, 4, 5)));
@@ -238,28 +239,20 @@ profpath_open_checked(const char *path, dev_t dev, ino_t ino,
 }
 
 /*
- * Resolve file= (param) under root. 0 on success; -1 with *status (400,
- * 403, 404, 500) and *cause, which never contains the canonical path of
- * anything outside the root.
+ * file= as written, before any look at the disk: not empty, not too
+ * long, no control character, relative, no `..' and nothing hidden. 0,
+ * or -1 with *status and *cause.
  */
-int
-profpath_resolve(const char *root, const char *param, struct profpath *pp,
-    int *status, char **cause)
+static int
+profpath_check_name(const char *param, int *status, char **cause)
 {
-	struct stat	 st;
 	const char	*p, *c;
-	char		*rroot = NULL, *full = NULL, *rp = NULL;
-	size_t		 n, len;
-	int		 saved, rootfd, fd, r;
+	size_t		 n;
 
-	memset(pp, 0, sizeof *pp);
-	if (root == NULL || *root == '\0')
-		return (profpath_fail(status, 500, cause,
-		    "profile_root is not configured"));
 	if (*param == '\0')
 		return (profpath_fail(status, 400, cause,
 		    "file= is required"));
-	if ((len = strlen(param)) >= PATH_MAX)
+	if (strlen(param) >= PATH_MAX)
 		return (profpath_fail(status, 400, cause,
 		    "file name too long"));
 	for (p = param; *p != '\0'; p++) {
@@ -282,7 +275,29 @@ profpath_resolve(const char *root, const char *param, struct profpath *pp,
 			return (profpath_fail(status, 403, cause,
 			    "hidden files are not served"));
 	}
+	return (0);
+}
 
+/*
+ * Resolve file= (param) under root. 0 on success; -1 with *status (400,
+ * 403, 404, 500) and *cause, which never contains the canonical path of
+ * anything outside the root.
+ */
+int
+profpath_resolve(const char *root, const char *param, struct profpath *pp,
+    int *status, char **cause)
+{
+	struct stat	 st;
+	char		*rroot = NULL, *full = NULL, *rp = NULL;
+	size_t		 n;
+	int		 saved, rootfd, fd, r;
+
+	memset(pp, 0, sizeof *pp);
+	if (root == NULL || *root == '\0')
+		return (profpath_fail(status, 500, cause,
+		    "profile_root is not configured"));
+	if (profpath_check_name(param, status, cause) == -1)
+		return (-1);
 	if ((rroot = realpath(root, NULL)) == NULL) {
 		saved = errno;
 		return (profpath_fail(status, 500, cause, "profile root %s: %s",

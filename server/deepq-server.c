@@ -23,7 +23,6 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-#include <err.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -65,7 +64,26 @@ static struct server	*main_loading;
 static char	*main_argarea;		/* argv's strings, for server_title */
 static size_t	 main_arglen;
 
+/* The command line. */
+struct main_args {
+	const char	*conffile, *idle, *key, *rundir, *sources;
+	const char	*file;
+	int		 foreground;
+};
+
 static void	 usage(void) __attribute__((__noreturn__));
+static void	 main_fail(struct server *, char *, int)
+		    __attribute__((__noreturn__));
+static void	 main_rundir_fail(char *) __attribute__((__noreturn__));
+static void	 main_args(int, char **, struct main_args *);
+static struct config *main_config(struct main_args *);
+static void	 main_start(int, const struct config *);
+static void	 main_claim(struct server *, const char *);
+static char	*main_load(struct server *, const struct config *,
+		    struct input *, const struct stat *);
+static void	 main_fifo(struct server *);
+static void	 main_settings(struct server *, const struct config *,
+		    const char *);
 static void	 main_load_signal(int);
 static void	 main_ready(char, const char *);
 static void	 main_unlink_rendezvous(struct server *);
@@ -79,9 +97,8 @@ static void	 main_cache_write(struct server *, const char *,
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: deepq-server [-d] [-f config] [-i seconds] "
-	    "[-k key] [-R fd] [-r dir] [-s dirs] file\n");
-	exit(1);
+	fatalx("usage: deepq-server [-d] [-f config] [-i seconds] [-k key] "
+	    "[-R fd] [-r dir] [-s dirs] file");
 }
 
 /*
@@ -159,9 +176,9 @@ main_daemon(void)
 	int	 p[2], status;
 
 	if (pipe2(p, O_CLOEXEC) == -1)
-		err(1, "pipe");
+		fatal("pipe");
 	if ((pid = fork()) == -1)
-		err(1, "fork");
+		fatal("fork");
 	if (pid == 0) {
 		close(p[0]);
 		if (setsid() == -1)
@@ -174,11 +191,11 @@ main_daemon(void)
 	(void)waitpid(pid, &status, 0);
 	for (;;) {
 		if ((n = read(p[0], &c, 1)) <= 0)
-			errx(1, "the server exited while starting");
+			fatalx("the server exited while starting");
 		if (c == PROTO_READY_OK)
 			exit(0);
 		if (c == PROTO_READY_BUSY)
-			errx(1, "a server for this profile is already running");
+			fatalx("a server for this profile is already running");
 		if (c == PROTO_READY_ERROR)
 			break;
 	}
@@ -186,7 +203,7 @@ main_daemon(void)
 	    sizeof buf - 1 - len)) > 0)
 		len += n;
 	buf[len] = '\0';
-	errx(1, "%s", buf);
+	fatalx("%s", buf);
 }
 
 /*
@@ -200,7 +217,7 @@ main_sanitize(int keep)
 	int	 null;
 
 	if ((null = open("/dev/null", O_RDWR)) == -1)
-		err(1, "/dev/null");
+		fatal("/dev/null");
 	if (dup2(null, 0) == -1 || dup2(null, 1) == -1 ||
 	    dup2(null, 2) == -1)
 		exit(1);
@@ -303,35 +320,47 @@ main_cache_write(struct server *s, const char *path, const struct stat *st,
 	_exit(0);
 }
 
-int
-main(int argc, char **argv)
+/*
+ * A failed start: the starter hears why (the load's cause, or that the
+ * profile is too large), nothing is left in the runtime directory, and
+ * the log has it (stderr in the foreground, syslog once detached).
+ */
+static void
+main_fail(struct server *s, char *cause, int too_large)
 {
-	struct server		 s;
-	struct config		*cfg;
-	struct input		*in;
-	struct rlimit		 rl;
-	struct sigaction	 sa;
-	struct stat		 st, pst;
-	sigset_t		 set;
-	const char		*conffile = NULL, *idle = NULL, *key = NULL;
-	const char		*rundir = NULL, *errstr, *sources = NULL;
-	char			*cause = NULL, tmpname[PROTO_NAME_MAX];
-	char			*cachepath = NULL;
-	char			 id[PROTO_ID_LEN + 1], buf[4200];
-	struct timespec		 started;
-	long long		 t0;
-	int			 ch, foreground = 0, n, too_large = 0;
+	const char	*errstr = cause != NULL ? cause : "out of memory";
 
-	/*
-	 * A fixed mmap threshold. glibc's own starts at 128 KB and grows to
-	 * the size of every mapped block freed, so after the first derived
-	 * structure's temporaries (tens of MB at 10^7 call nodes) the next
-	 * ones come from the heap, whose free space a long-lived server
-	 * never gives back: RSS that holds no data. Fixed, a large block is
-	 * always its own mapping, unmapped when freed.
-	 */
-	compat_mmap_threshold(256 * 1024);
+	main_unlink_rendezvous(s);
+	main_ready(too_large ? PROTO_READY_TOOLARGE : PROTO_READY_ERROR,
+	    errstr);
+	fatalx("%s", errstr);
+}
 
+/*
+ * The runtime directory failed us (no inode, no space, no descriptor...):
+ * the client says so with 503, not as a bad profile, and shows no path;
+ * the log has the whole cause. Called with errno still that of the
+ * failure.
+ */
+static void
+main_rundir_fail(char *cause)
+{
+	char	 buf[256];
+	int	 saved = errno;
+
+	snprintf(buf, sizeof buf, "%s%s", PROTO_READY_RUNDIR,
+	    strerror(saved));
+	main_ready(PROTO_READY_ERROR, buf);
+	fatalx("%s", cause != NULL ? cause : "runtime directory");
+}
+
+/* The command line into a, or the usage. */
+static void
+main_args(int argc, char **argv, struct main_args *a)
+{
+	int	 ch;
+
+	memset(a, 0, sizeof *a);
 	if (argc > 0) {
 		main_argarea = argv[0];
 		main_arglen = argv[argc - 1] + strlen(argv[argc - 1]) + 1 -
@@ -340,16 +369,16 @@ main(int argc, char **argv)
 	while ((ch = getopt(argc, argv, "df:i:k:R:r:s:")) != -1) {
 		switch (ch) {
 		case 'd':
-			foreground = 1;
+			a->foreground = 1;
 			break;
 		case 'f':
-			conffile = optarg;
+			a->conffile = optarg;
 			break;
 		case 'i':
-			idle = optarg;
+			a->idle = optarg;
 			break;
 		case 'k':
-			key = optarg;
+			a->key = optarg;
 			break;
 		case 'R':
 			main_readyfd = (int)strtol(optarg, NULL, 10);
@@ -358,47 +387,62 @@ main(int argc, char **argv)
 				main_readyfd = -1;
 			break;
 		case 'r':
-			rundir = optarg;
+			a->rundir = optarg;
 			break;
 		case 's':
 			/* Who starts us says: deepq web --source. */
-			sources = optarg;
+			a->sources = optarg;
 			break;
 		default:
 			usage();
 		}
 	}
-	argc -= optind;
-	argv += optind;
-	if (argc != 1)
+	if (argc - optind != 1)
 		usage();
+	a->file = argv[optind];
+}
 
-	memset(&s, 0, sizeof s);
-	s.dirfd = s.fifofd = s.lockfd = s.alivefd = s.readyfd = -1;
-	if ((s.path = realpath(argv[0], NULL)) == NULL)
-		err(1, "%s", argv[0]);
-	if ((cfg = conf_load(conffile, &cause)) == NULL ||
-	    (idle != NULL && conf_set(cfg, "idle_timeout", idle, &cause) ==
-	    -1) || (sources != NULL && conf_set(cfg, "source_root", sources,
-	    &cause) == -1)) {
+/*
+ * The configuration with the command line's overrides, and the limits
+ * of a load it sets; a bad one is said to the starter and to stderr (the
+ * log is not open yet).
+ */
+static struct config *
+main_config(struct main_args *a)
+{
+	struct config	*cfg;
+	char		*cause = NULL;
+
+	if ((cfg = conf_load(a->conffile, &cause)) == NULL ||
+	    (a->idle != NULL && conf_set(cfg, "idle_timeout", a->idle,
+	    &cause) == -1) || (a->sources != NULL && conf_set(cfg,
+	    "source_root", a->sources, &cause) == -1)) {
 		main_ready(PROTO_READY_ERROR, cause);
-		errx(1, "%s", cause ? cause : "out of memory");
+		fatalx("%s", cause ? cause : "out of memory");
 	}
-	if (rundir == NULL && (rundir = conf_runtime_dir(cfg, &cause)) == NULL)
-		errx(1, "%s", cause);
+	if (a->rundir == NULL &&
+	    (a->rundir = conf_runtime_dir(cfg, &cause)) == NULL)
+		fatalx("%s", cause);
 	/* The profile's and every base's decompressed-size limit. */
 	input_set_default_limit(cfg->max_decompressed << 20);
 	json_doc_set_max(cfg->max_json << 20);
 	/* A decoding process is part of a load: no longer than one. */
 	decompress_set_cpu_limit((unsigned int)cfg->load_timeout);
+	return (cfg);
+}
+
+/* Detach unless in the foreground, open the log, set the signals. */
+static void
+main_start(int foreground, const struct config *cfg)
+{
+	struct sigaction	 sa;
 
 	if (!foreground) {
 		if (main_readyfd == -1)
 			main_readyfd = main_daemon();
 		main_sanitize(main_readyfd);
-		log_init(0, "deepq-server");
-	} else
-		log_init(1, "deepq-server");
+	}
+	log_init(foreground, "deepq-server");
 
 	/* Until the loop runs, a signal just ends us (see above). */
 	memset(&sa, 0, sizeof sa);
@@ -413,35 +457,39 @@ main(int argc, char **argv)
 	snprintf(main_alarm_msg, sizeof main_alarm_msg,
 	    "%cloading took longer than load_timeout (%d s)",
 	    PROTO_READY_ERROR, cfg->load_timeout);
+}
 
-	/* No link followed: the key says which file the client opened. */
-	if ((in = server_input(s.path, 0, 0, &st, &cause)) == NULL)
-		goto fail;
-	profpath_key(&st, s.key);
-	if (key != NULL && strcmp(key, s.key) != 0) {
-		cause = strdup("the file changed while the server started");
-		goto fail;
-	}
-	s.rundir = rundir;
-	if ((s.dirfd = rundir_open(rundir, 1, &cause)) == -1)
-		goto rundir_fail;
-	if (fstat(s.dirfd, &s.dirst) == -1 ||
-	    proto_name(s.lockname, sizeof s.lockname, s.key, PROTO_LOCK,
+/*
+ * Claim the profile in the runtime directory: its lock and liveness
+ * files, the liveness lock held and the file saying who serves it. A
+ * server already there: say so and exit 0.
+ */
+static void
+main_claim(struct server *s, const char *rundir)
+{
+	struct timespec	 started;
+	char		*cause = NULL, buf[4200];	/* pid, path, time */
+	int		 n;
+
+	s->rundir = rundir;
+	if ((s->dirfd = rundir_open(rundir, 1, &cause)) == -1)
+		main_rundir_fail(cause);
+	if (fstat(s->dirfd, &s->dirst) == -1 ||
+	    proto_name(s->lockname, sizeof s->lockname, s->key, PROTO_LOCK,
 	    NULL) == -1 ||
-	    proto_name(s.alivename, sizeof s.alivename, s.key, PROTO_ALIVE,
+	    proto_name(s->alivename, sizeof s->alivename, s->key, PROTO_ALIVE,
 	    NULL) == -1 ||
-	    proto_name(s.fifoname, sizeof s.fifoname, s.key, PROTO_FIFO,
-	    NULL) == -1) {
-		cause = strdup("runtime directory names");
-		goto fail;
-	}
-	if ((s.lockfd = rundir_file(s.dirfd, s.lockname, 1, &cause)) == -1 ||
-	    (s.alivefd = rundir_file(s.dirfd, s.alivename, 1, &cause)) == -1)
-		goto rundir_fail;
+	    proto_name(s->fifoname, sizeof s->fifoname, s->key, PROTO_FIFO,
+	    NULL) == -1)
+		main_fail(s, strdup("runtime directory names"), 0);
+	if ((s->lockfd = rundir_file(s->dirfd, s->lockname, 1, &cause)) ==
+	    -1 || (s->alivefd = rundir_file(s->dirfd, s->alivename, 1,
+	    &cause)) == -1)
+		main_rundir_fail(cause);
 	/* Short waits: a client may be testing the lock this instant. */
-	if (rundir_lock(s.alivefd, LOCK_EX, 500, NULL) == -1) {
+	if (rundir_lock(s->alivefd, LOCK_EX, 500, NULL) == -1) {
 		main_ready(PROTO_READY_BUSY, NULL);
-		log_info("%s: already served", s.path);
+		log_info("%s: already served", s->path);
 		exit(0);
 	}
 	/*
@@ -450,16 +498,30 @@ main(int argc, char **argv)
 	 */
 	clock_gettime(CLOCK_REALTIME, &started);
 	n = snprintf(buf, sizeof buf, "%ld\n%s\n%lld.%09ld\n",
-	    (long)getpid(), s.path, (long long)started.tv_sec,
+	    (long)getpid(), s->path, (long long)started.tv_sec,
 	    started.tv_nsec);
-	if (ftruncate(s.alivefd, 0) == -1 || n < 0 || (size_t)n >= sizeof buf ||
-	    pwrite(s.alivefd, buf, n, 0) != n) {
-		cause = strdup("cannot write the liveness file");
-		goto fail;
-	}
+	if (ftruncate(s->alivefd, 0) == -1 || n < 0 ||
+	    (size_t)n >= sizeof buf || pwrite(s->alivefd, buf, n, 0) != n)
+		main_fail(s, strdup("cannot write the liveness file"), 0);
 	main_ready(PROTO_READY_LOCKED, NULL);
-	main_loading = &s;
+}
 
+/*
+ * Load the profile, from its cache when there is a good one, within
+ * load_timeout and max_memory; then what its first queries need.
+ * Returns the cache file's path to write (or NULL).
+ */
+static char *
+main_load(struct server *s, const struct config *cfg, struct input *in,
+    const struct stat *st)
+{
+	struct rlimit	 rl;
+	struct stat	 pst;
+	char		*cachepath, *cause = NULL;
+	long long	 t0;
+	int		 too_large = 0;
+
+	main_loading = s;
 	rl.rlim_cur = rl.rlim_max = 0;
 	setrlimit(RLIMIT_CORE, &rl);
 	if (cfg->max_memory != 0) {
@@ -470,101 +532,158 @@ main(int argc, char **argv)
 	alarm(cfg->load_timeout);
 	testhook_pause("server-load");
 	t0 = rundir_now();
-	cachepath = main_cache_path(cfg, rundir, s.key);
+	cachepath = main_cache_path(cfg, s->rundir, s->key);
 	if (cachepath != NULL &&
-	    (s.profile = cache_load(cachepath, &st, &cause)) != NULL)
-		s.from_cache = 1;
+	    (s->profile = cache_load(cachepath, st, &cause)) != NULL)
+		s->from_cache = 1;
 	else if (cachepath != NULL) {
 		/* A missing cache is the normal first load: no noise. */
 		if (faccessat(AT_FDCWD, cachepath, F_OK,
 		    AT_SYMLINK_NOFOLLOW) == 0) {
-			log_info("%s: not using the cache: %s", s.path,
+			log_info("%s: not using the cache: %s", s->path,
 			    cause ? cause : "out of memory");
 			(void)unlink(cachepath);
 		}
 		free(cause);
 		cause = NULL;
 	}
-	if (s.profile == NULL) {
-		s.profile = reader_load_input(in, NULL, NULL, &cause);
+	if (s->profile == NULL) {
+		s->profile = reader_load_input(in, NULL, NULL, &cause);
 		too_large = in->too_large;
 	}
 	input_free(in);
-	in = NULL;
 	alarm(0);
 	main_loading = NULL;
-	if (s.profile == NULL)
-		goto fail;
+	if (s->profile == NULL)
+		main_fail(s, cause, too_large);
 	/*
 	 * What a function's first page needs (the call graph, each
 	 * function's call nodes) is built now, with the load: no query
 	 * then pays a pass over every call node. Without it (out of
 	 * memory) queries build what they need as they come.
 	 */
-	if ((s.index = profile_index_create(s.profile)) == NULL)
-		goto fail;
-	if (profile_index_prepare(s.index, NULL) == -1)
-		log_warnx("%s: the profile's index: out of memory", s.path);
-	s.load_time = (double)(rundir_now() - t0) / 1000;
-	if (s.profile->source == NULL)
-		s.profile->source = strdup(s.path);
+	if ((s->index = profile_index_create(s->profile)) == NULL)
+		main_fail(s, NULL, 0);
+	if (profile_index_prepare(s->index, NULL) == -1)
+		log_warnx("%s: the profile's index: out of memory", s->path);
+	s->load_time = (double)(rundir_now() - t0) / 1000;
+	if (s->profile->source == NULL)
+		s->profile->source = strdup(s->path);
 	/* A view's password file: no client may have it served. */
-	if (reader_view_secret(s.profile, &pst) &&
-	    rundir_secret_mark(s.dirfd, &pst) == -1)
-		log_warn("%s: cannot mark the password file", s.path);
+	if (reader_view_secret(s->profile, &pst) &&
+	    rundir_secret_mark(s->dirfd, &pst) == -1)
+		log_warn("%s: cannot mark the password file", s->path);
+	return (cachepath);
+}
 
-	/* No signal may kill us now without the FIFO being removed. */
+/*
+ * The FIFO is made under a temporary name and renamed into place:
+ * clients see no FIFO, or one a ready server reads. From here no signal
+ * may kill us without the FIFO being removed.
+ */
+static void
+main_fifo(struct server *s)
+{
+	sigset_t	 set;
+	char		*cause = NULL, tmpname[PROTO_NAME_MAX];
+	char		 id[PROTO_ID_LEN + 1];
+	int		 saved;
+
 	sigemptyset(&set);
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGINT);
 	sigprocmask(SIG_BLOCK, &set, NULL);
 
-	/*
-	 * The FIFO is made under a temporary name and renamed into place:
-	 * clients see no FIFO, or one a ready server reads.
-	 */
 	if (proto_id_new(id, &cause) == -1 ||
-	    proto_name(tmpname, sizeof tmpname, s.key, PROTO_FIFO, id) == -1)
-		goto fail;
-	if (rundir_mkfifo(s.dirfd, tmpname, &cause) == -1)
-		goto rundir_fail;
-	if ((s.fifofd = rundir_fifo(s.dirfd, tmpname, O_RDWR, &cause)) == -1 ||
-	    fstat(s.fifofd, &s.fifost) == -1 ||
-	    renameat(s.dirfd, tmpname, s.dirfd, s.fifoname) == -1) {
-		n = errno;
-		(void)unlinkat(s.dirfd, tmpname, 0);
-		errno = n;
+	    proto_name(tmpname, sizeof tmpname, s->key, PROTO_FIFO, id) == -1)
+		main_fail(s, cause, 0);
+	if (rundir_mkfifo(s->dirfd, tmpname, &cause) == -1)
+		main_rundir_fail(cause);
+	if ((s->fifofd = rundir_fifo(s->dirfd, tmpname, O_RDWR, &cause)) ==
+	    -1 || fstat(s->fifofd, &s->fifost) == -1 ||
+	    renameat(s->dirfd, tmpname, s->dirfd, s->fifoname) == -1) {
+		saved = errno;
+		(void)unlinkat(s->dirfd, tmpname, 0);
+		errno = saved;
 		if (cause == NULL)
 			cause = strdup(strerror(errno));
-		goto rundir_fail;
+		main_rundir_fail(cause);
 	}
-	s.idle_timeout = cfg->idle_timeout;
-	s.want_max_age = cfg->want_max_age;
-	s.write_timeout = cfg->write_timeout;
-	s.max_workers = cfg->max_workers;
-	s.worker_memory = cfg->worker_memory << 20;
-	s.max_body = cfg->max_answer << 20;
-	s.max_cost = cfg->max_cost;
-	s.source_roots = cfg->source_root;
-	s.load_timeout = cfg->load_timeout;
+}
+
+/* What the loop needs from the configuration. */
+static void
+main_settings(struct server *s, const struct config *cfg,
+    const char *cachepath)
+{
+	s->idle_timeout = cfg->idle_timeout;
+	s->want_max_age = cfg->want_max_age;
+	s->write_timeout = cfg->write_timeout;
+	s->max_workers = cfg->max_workers;
+	s->worker_memory = cfg->worker_memory << 20;
+	s->max_body = cfg->max_answer << 20;
+	s->max_cost = cfg->max_cost;
+	s->source_roots = cfg->source_root;
+	s->load_timeout = cfg->load_timeout;
 	/* Waiting longer for a base than the client waits is no use. */
-	s.base_wait = cfg->query_timeout > 2 ? cfg->query_timeout - 2 : 1;
-	if (s.base_wait > cfg->load_timeout)
-		s.base_wait = cfg->load_timeout;
-	server_base_init(&s);
-	if (cachepath != NULL && (s.cache_dir = strdup(cachepath)) != NULL)
-		*strrchr(s.cache_dir, '/') = '\0';
+	s->base_wait = cfg->query_timeout > 2 ? cfg->query_timeout - 2 : 1;
+	if (s->base_wait > cfg->load_timeout)
+		s->base_wait = cfg->load_timeout;
+	server_base_init(s);
+	if (cachepath != NULL && (s->cache_dir = strdup(cachepath)) != NULL)
+		*strrchr(s->cache_dir, '/') = '\0';
 	/*
 	 * Past query_timeout no client waits for the answer: stop at nine
 	 * tenths of it, so that the client still reads why.
 	 */
-	s.max_msec = (uint64_t)cfg->query_timeout * 900;
-	if (cfg->answer_cache > 0 && (s.acache = answer_cache_create(
+	s->max_msec = (uint64_t)cfg->query_timeout * 900;
+	if (cfg->answer_cache > 0 && (s->acache = answer_cache_create(
 	    (size_t)cfg->answer_cache << 20)) == NULL)
 		log_warnx("answer cache: out of memory; running without");
-	s.started = time(NULL);
-	s.readyfd = main_readyfd;
+	s->started = time(NULL);
+	s->readyfd = main_readyfd;
 	main_readyfd = -1;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct server		 s;
+	struct main_args	 a;
+	struct config		*cfg;
+	struct input		*in;
+	struct stat		 st;
+	char			*cause = NULL, *cachepath;
+
+	/*
+	 * A fixed mmap threshold. glibc's own starts at 128 KB and grows to
+	 * the size of every mapped block freed, so after the first derived
+	 * structure's temporaries (tens of MB at 10^7 call nodes) the next
+	 * ones come from the heap, whose free space a long-lived server
+	 * never gives back: RSS that holds no data. Fixed, a large block is
+	 * always its own mapping, unmapped when freed.
+	 */
+	compat_mmap_threshold(256 * 1024);
+
+	main_args(argc, argv, &a);
+	memset(&s, 0, sizeof s);
+	s.dirfd = s.fifofd = s.lockfd = s.alivefd = s.readyfd = -1;
+	if ((s.path = realpath(a.file, NULL)) == NULL)
+		fatal("%s", a.file);
+	cfg = main_config(&a);
+	main_start(a.foreground, cfg);
+
+	/* No link followed: the key says which file the client opened. */
+	if ((in = server_input(s.path, 0, 0, &st, &cause)) == NULL)
+		main_fail(&s, cause, 0);
+	profpath_key(&st, s.key);
+	if (a.key != NULL && strcmp(a.key, s.key) != 0)
+		main_fail(&s, strdup("the file changed while the server "
+		    "started"), 0);
+	main_claim(&s, a.rundir);
+	cachepath = main_load(&s, cfg, in, &st);
+	main_fifo(&s);
+	main_settings(&s, cfg, cachepath);
 	log_info("%s: loaded in %.3f s (%s%s)", s.path, s.load_time,
 	    s.profile->format, s.from_cache ? ", from the cache" : "");
 	if (cachepath != NULL && !s.from_cache)
@@ -585,26 +704,4 @@ main(int argc, char **argv)
 	conf_free(cfg);
 	free((char *)s.path);
 	return (0);
-rundir_fail:
-	/*
-	 * The runtime directory failed us (no inode, no space, no
-	 * descriptor...): the client says so with 503, not as a bad
-	 * profile, and shows no path; the log has the whole cause.
-	 */
-	n = errno;
-	log_warnx("%s", cause != NULL ? cause : "runtime directory");
-	snprintf(buf, sizeof buf, "%s%s", PROTO_READY_RUNDIR, strerror(n));
-	main_ready(PROTO_READY_ERROR, buf);
-	if (foreground)
-		errx(1, "%s", cause != NULL ? cause : buf);
-	exit(1);
-fail:
-	errstr = cause != NULL ? cause : "out of memory";
-	main_unlink_rendezvous(&s);
-	main_ready(too_large ? PROTO_READY_TOOLARGE : PROTO_READY_ERROR,
-	    errstr);
-	if (foreground)
-		errx(1, "%s", errstr);
-	log_warnx("%s", errstr);
-	exit(1);
 }

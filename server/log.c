@@ -27,15 +27,27 @@
 #include "server.h"
 
 /*
- * Logging: to stderr in the foreground (-d), to syslog once detached
- * (fds 0-2 are /dev/null then), as httpd's log.c. Messages start with
- * the function's name where it helps.
+ * The server's one way to say something (OpenBSD httpd's log.c): every
+ * message of deepq-server and of the processes it forks goes through
+ * here, at one of three levels: fatal/fatalx (LOG_ERR, then exit 1),
+ * log_warn/log_warnx (LOG_WARNING) and log_info (LOG_INFO); the
+ * functions ending in x do not append strerror(errno). Until log_init
+ * says otherwise, and for good in the foreground (-d), a message goes
+ * to stderr as "deepq-server: message" (the usage, a bad option or
+ * configuration, the first process of a start by hand telling its
+ * caller why); once detached (fds 0-2 are /dev/null then), to syslog.
+ * Messages start with what they are about (a path, "cache", "reply
+ * ID") where it helps.
  */
 
 static int	 log_foreground = 1;
 
 static void	 log_vlog(int, const char *, va_list)
 		    __attribute__((__format__(__printf__, 2, 0)));
+static void	 log_verr(int, const char *, va_list)
+		    __attribute__((__format__(__printf__, 2, 0)));
+static void	 log_print(int, const char *, ...)
+		    __attribute__((__format__(__printf__, 2, 3)));
 
 /* Start logging; foreground 0 switches to syslog. */
 void
@@ -57,21 +69,39 @@ log_vlog(int pri, const char *fmt, va_list ap)
 		vsyslog(pri, fmt, ap);
 }
 
+/* A message at pri with strerror(errno) appended; errno kept. */
+static void
+log_verr(int pri, const char *fmt, va_list ap)
+{
+	char	*s;
+	int	 saved = errno;
+
+	if (vasprintf(&s, fmt, ap) == -1)
+		s = NULL;
+	log_print(pri, "%s: %s", s ? s : fmt, strerror(saved));
+	free(s);
+	errno = saved;
+}
+
+static void
+log_print(int pri, const char *fmt, ...)
+{
+	va_list	 ap;
+
+	va_start(ap, fmt);
+	log_vlog(pri, fmt, ap);
+	va_end(ap);
+}
+
 /* A warning with strerror(errno) appended. */
 void
 log_warn(const char *fmt, ...)
 {
 	va_list	 ap;
-	char	*s;
-	int	 saved = errno;
 
 	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) == -1)
-		s = NULL;
+	log_verr(LOG_WARNING, fmt, ap);
 	va_end(ap);
-	log_warnx("%s: %s", s ? s : fmt, strerror(saved));
-	free(s);
-	errno = saved;
 }
 
 /* A warning. */
@@ -94,6 +124,18 @@ log_info(const char *fmt, ...)
 	va_start(ap, fmt);
 	log_vlog(LOG_INFO, fmt, ap);
 	va_end(ap);
+}
+
+/* Log with strerror(errno) appended and exit 1. */
+void
+fatal(const char *fmt, ...)
+{
+	va_list	 ap;
+
+	va_start(ap, fmt);
+	log_verr(LOG_ERR, fmt, ap);
+	va_end(ap);
+	exit(1);
 }
 
 /* Log and exit 1. */

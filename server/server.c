@@ -78,6 +78,8 @@ static void	server_chld_cb(int, short, void *);
 static int	server_read(struct server *);
 static void	server_parse(struct server *);
 static void	server_handle(struct server *, struct proto_req *);
+static void	server_deliver(struct server *, const char *, struct answer *,
+		    const char *, int);
 static char	*server_query_file(struct server *, const struct proto_req *);
 static int	server_wants(struct server *);
 static void	server_arm(struct event *, int);
@@ -340,6 +342,27 @@ server_context(struct server *s, const struct proto_req *r,
 	ctx->report.gone_arg = waiter;
 }
 
+/*
+ * An answer made in the loop: cached when it may be, written to the
+ * client, acted on (cmd=shutdown), freed.
+ */
+static void
+server_deliver(struct server *s, const char *id, struct answer *a,
+    const char *key, int shutdown)
+{
+	if (a == NULL) {
+		log_warnx("out of memory answering %s", id);
+		return;
+	}
+	/* Only 200s of pure reports: see answer-cache.c. */
+	if (answer_cache_put(s->acache, key, a) == -1)
+		log_warnx("answer cache: out of memory");
+	server_client_create(s, id, a);
+	if (shutdown && a->status == 200)
+		s->shutdown = 1;
+	answer_free(a);
+}
+
 /* Answer one request. */
 static void
 server_handle(struct server *s, struct proto_req *r)
@@ -446,17 +469,8 @@ server_handle(struct server *s, struct proto_req *r)
 		a = server_busy(fmt, &ctx.render);
 	}
 send:
-	a = server_answer_fix(a, fmt, &ctx.render);
-	if (a != NULL) {
-		/* Only 200s of pure reports: see answer-cache.c. */
-		if (answer_cache_put(s->acache, key, a) == -1)
-			log_warnx("answer cache: out of memory");
-		server_client_create(s, r->id, a);
-		if (shutdown && a->status == 200)
-			s->shutdown = 1;
-		answer_free(a);
-	} else
-		log_warnx("out of memory answering %s", r->id);
+	server_deliver(s, r->id, server_answer_fix(a, fmt, &ctx.render), key,
+	    shutdown);
 done:
 	/* The answer's writer (or the worker's) is open by now. */
 	if (waiter.fd != -1)

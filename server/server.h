@@ -163,7 +163,7 @@ struct server {
 	pid_t			 cache_writer;	/* or 0 */
 };
 
-/* log.c */
+/* log.c: the server's only output besides its answers */
 void	log_init(int, const char *);
 void	log_warn(const char *, ...)
 	    __attribute__((__format__(__printf__, 1, 2)));
@@ -171,6 +171,8 @@ void	log_warnx(const char *, ...)
 	    __attribute__((__format__(__printf__, 1, 2)));
 void	log_info(const char *, ...)
 	    __attribute__((__format__(__printf__, 1, 2)));
+void	fatal(const char *, ...)
+	    __attribute__((__format__(__printf__, 1, 2), __noreturn__));
 void	fatalx(const char *, ...)
 	    __attribute__((__format__(__printf__, 1, 2), __noreturn__));
 

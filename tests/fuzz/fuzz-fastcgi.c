@@ -211,7 +211,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static unsigned char	*out;
 	struct fuzz_peer	 peer;
 	pthread_t		 t;
-	const char		*why;
+	char			*cause;
 	int			 sv[2];
 
 	if (size > FUZZ_IN_MAX)
@@ -230,7 +230,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	peer.out = out;
 	if (pthread_create(&t, NULL, fuzz_peer, &peer) != 0)
 		abort();
-	(void)fcgi_serve(sv[0], -1, fuzz_echo, NULL, NULL, &why);
+	(void)fcgi_serve(sv[0], -1, fuzz_echo, NULL, NULL, &cause);
+	free(cause);
 	close(sv[0]);
 	if (pthread_join(t, NULL) != 0)
 		abort();

@@ -5,7 +5,9 @@
 #   cgi/     includes nothing of engine/, links no engine source or
 #            library, and deepq.cgi defines no engine symbol;
 #   common/ and engine/ never exit or print: no object of their libraries
-#            refers to exit, printf, perror, syslog, stderr, stdout...
+#            refers to exit, printf, perror, syslog, stderr, stdout...;
+#   server/  prints only through its log: no object but log.o refers to
+#            err, warn, printf, fprintf, syslog, stderr...
 # Includes are read from the sources (every header is named by its base
 # name, found on AM_CPPFLAGS's path), calls from the objects' symbol
 # tables (nm), so a call through a prototype written by hand is caught.
@@ -179,6 +181,32 @@ for lib in common engine; do
 		ok "$lib/ never exits or prints"
 	fi
 done
+# The server's one logging style (doc/architecture.md, "Conventions"):
+# only server/log.c writes to stderr or syslog; the others call it.
+printing='err errx verr verrx warn warnx vwarn vwarnx error error_at_line
+printf vprintf fprintf vfprintf dprintf vdprintf __printf_chk
+__vprintf_chk __fprintf_chk __vfprintf_chk __dprintf_chk puts fputs
+putchar perror psignal psiginfo syslog vsyslog __syslog_chk
+__vsyslog_chk openlog stderr stdout'
+printf '%s\n' $printing >"$tmp/printing"
+find "$bld/server" -name '*.o' ! -name '*log.o' >"$tmp/server.o"
+check "server/ has objects besides log.o" test -s "$tmp/server.o"
+: >"$tmp/print.server"
+while read -r o; do
+	nm -u "$o" 2>/dev/null | awk -v o="${o##*/}" \
+	    'NR == FNR { f[$1] = 1; next } ($2 in f) { print o, $2 }' \
+	    "$tmp/printing" - >>"$tmp/print.server"
+done <"$tmp/server.o"
+if [ -s "$tmp/print.server" ]; then
+	not_ok "server/ prints only through server/log.c"
+	sed 's/^/# /' "$tmp/print.server" | head -20
+else
+	ok "server/ prints only through server/log.c"
+fi
+log_o=$(find "$bld/server" -name '*log.o' | head -n 1)
+check "server/log.c is the one that writes to stderr and syslog" sh -c \
+    "nm -u '$log_o' | grep -qw stderr && nm -u '$log_o' | grep -q syslog"
+
 # Each exception is still needed (a stale one would hide a new call).
 while read -r o s; do
 	check "the exception $o $s is still used" \

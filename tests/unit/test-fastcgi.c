@@ -192,7 +192,7 @@ static int	serve_delay_ms;	/* before the first byte is written */
 static pid_t
 serve_child(int lfd, int *fd)
 {
-	const char	*why;
+	char		*cause;
 	pid_t		 pid;
 	int		 sv[2];
 
@@ -201,7 +201,7 @@ serve_child(int lfd, int *fd)
 		abort();
 	if (pid == 0) {
 		close(sv[0]);
-		_exit(fcgi_serve(sv[1], lfd, echo, NULL, NULL, &why) == 0 ?
+		_exit(fcgi_serve(sv[1], lfd, echo, NULL, NULL, &cause) == 0 ?
 		    0 : 1);
 	}
 	close(sv[1]);
