@@ -26,7 +26,7 @@ check "cold request answers 200" test "$code" = 200
 check "cold answer equals the in-process answer" cmp "$tmp/want.json" \
     "$tmp/body"
 # The forked server keeps no descriptor of the CGI's: had it, lighttpd
-# would wait for it to exit (idle 60 s), past curl's 20 s.
+# would wait for it to exit (idle 60 s), past curl's 45 s.
 check "cold request completes while its server lives on ($((t1 - t0)) ms)" \
     test "$code" = 200 -a "$(rdv_count)" -eq 1
 check "exactly one server started" rdv_one
