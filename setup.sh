@@ -128,29 +128,15 @@ check)
 				grep -B2 -A12 "$bad" "$log" | head -60
 			fi
 		done
+		sh tests/skipped.sh $(find tests -name '*.log' -newer configure)
 		exit 1
 	}
-	# One plain closing line for whoever reads the log, then what was
-	# skipped and why: whole scripts (1..0 # SKIP), and single checks.
+	# One plain closing line for whoever reads the log.
 	awk '/^# PASS:/ { p = $3 } /^# FAIL:/ { f = $3 } /^# ERROR:/ { e = $3 }
 	    /^# SKIP:/ { s = $3 }
 	    END { printf "make check: %d passed, %d failed, %d skipped\n",
 	    p, f + e, s }' test-suite.log
-	skipped=$(find tests -name '*.log' -newer configure \
-	    -exec grep -l '^1\.\.0 # SKIP' {} + 2>/dev/null | sort)
-	if [ -n "$skipped" ]; then
-		echo "make check: scripts skipped:"
-		for log in $skipped; do
-			printf '  %s: %s\n' "${log%.log}" "$(sed -n \
-			    's/^1\.\.0 # SKIP //p' "$log" | head -1)"
-		done
-	else
-		echo "make check: no script skipped"
-	fi
-	find tests -name '*.log' -newer configure -exec grep -h \
-	    '^ok [0-9]* .*# SKIP' {} + 2>/dev/null |
-	    sed 's/^ok [0-9]* - /  check skipped: /' | sort | uniq -c |
-	    sort -rn | head -20
+	# (make check listed what it skipped and why: tests/skipped.sh.)
 	# The tarball builds and passes its tests in a separate tree.
 	make -j"$jobs" distcheck
 	;;

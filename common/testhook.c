@@ -60,3 +60,24 @@ testhook_pause(const char *point)
 	}
 	kill(getpid(), SIGSTOP);
 }
+
+/* The monotonic clock just read, or the tests' virtual one (testhook.h). */
+int64_t
+testhook_clock(int64_t ms)
+{
+	static int64_t	 virt = -1;
+	const char	*v;
+	char		*end;
+	long		 step;
+
+	if ((v = getenv("DEEPQ_TEST_CLOCK")) == NULL || *v == '\0')
+		return (ms);
+	step = strtol(v, &end, 10);
+	if (*end != '\0' || step < 0 || step > 86400000)
+		return (ms);
+	if (virt == -1)
+		virt = ms;
+	else
+		virt += step;
+	return (virt);
+}

@@ -26,12 +26,22 @@
  * SIGSTOP, so a test can kill it at that exact point (or SIGCONT it).
  * Without the variable this is one getenv(); in a release build a pause
  * point is nothing at all.
+ *
+ * A clock for the budgets: testhook_clock(ms) returns ms, the monotonic
+ * clock just read, unless DEEPQ_TEST_CLOCK=STEP is set; then it returns
+ * a process-wide virtual clock that starts at the first reading and
+ * moves STEP ms at each call, so a deadline fires after a known number
+ * of clock reads, not after however long the machine took.
  */
+
+#include <stdint.h>
 
 #ifdef TESTHOOK_ENABLED
 void	testhook_pause(const char *);
+int64_t	testhook_clock(int64_t);
 #else
 #define testhook_pause(point)	((void)0)
+#define testhook_clock(ms)	(ms)
 #endif
 
 #endif /* TESTHOOK_H */

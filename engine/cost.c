@@ -21,12 +21,13 @@
 #include <time.h>
 
 #include "cost.h"
+#include "testhook.h"
 
 /* A query's budget of work and time (see cost.h). */
 
 static int64_t	cost_now(void);
 
-/* Milliseconds on the monotonic clock. */
+/* Milliseconds on the monotonic clock (the tests may step it). */
 static int64_t
 cost_now(void)
 {
@@ -34,7 +35,8 @@ cost_now(void)
 
 	if (clock_gettime(CLOCK_MONOTONIC, &ts) == -1)
 		return (0);
-	return ((int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000);
+	return (testhook_clock((int64_t)ts.tv_sec * 1000 +
+	    ts.tv_nsec / 1000000));
 }
 
 /* A budget of limit units (0: none) and msec milliseconds (0: none). */

@@ -568,6 +568,7 @@ server_idle_cb(int fd, short what, void *arg)
 		    (int)((s->idle_timeout * 1000LL - idle + 999) / 1000));
 		return;
 	}
+	testhook_pause("server-idle");
 	if (rundir_lock(s->lockfd, LOCK_EX, 0, NULL) == -1) {
 		server_arm(s->ev_idle, -100);
 		return;

@@ -14,7 +14,7 @@
 if [ -z "${RDV_DEADLINE:-}" ]; then
 	RDV_DEADLINE=1
 	export RDV_DEADLINE
-	exec timeout -k 5 1200 /bin/sh "$0" "$@"
+	exec timeout -k 5 2400 /bin/sh "$0" "$@"
 fi
 . "${0%/*}/../lib.sh"
 . "${0%/*}/rendezvous-lib.sh"
@@ -154,13 +154,17 @@ check "T22 no crash" sane
 rdv_stop
 rdv_conf
 
-# T27: the race test once more, on one CPU, within a bounded time.
+# T27: the race test once more, on one CPU. What is checked is its
+# outcome; the bound is for a hang only: pinned to one CPU of a loaded
+# machine it took 400-600 s (its own 600 s deadline, which RDV_DEADLINE
+# set here turns off, killed it), so it gets 1500 s, and this script
+# 2400 s in all.
 if command -v taskset >/dev/null 2>&1; then
 	t0=$(rdv_ms)
 	rc=0
-	env -u RDV_DEADLINE top_srcdir="$top_srcdir" \
+	env RDV_DEADLINE=1 top_srcdir="$top_srcdir" \
 	    top_builddir="$top_builddir" DEEPQ="$DEEPQ" \
-	    timeout -k 5 900 taskset -c 0 /bin/sh \
+	    timeout -k 5 1500 taskset -c 0 /bin/sh \
 	    "$top_srcdir/tests/integration/rendezvous-race.sh" \
 	    >"$tmp/race.log" 2>&1 || rc=$?
 	t=$(($(rdv_ms) - t0))

@@ -132,11 +132,14 @@ rdv_httpd_traced() {
 }
 
 # rdv_get QUERY [CURL-ARGS...]: request the CGI; the body goes to
-# $tmp/body, the headers to $tmp/head; prints the HTTP status.
+# $tmp/body, the headers to $tmp/head; prints the HTTP status. curl
+# gives up after 45 s: room for a cold load on a loaded machine, and
+# still short of load_wait's 60 s maximum and idle_timeout's 60 s, which
+# the tests that say "an answer at all" set their waits past.
 rdv_get() {
 	_q=$1
 	shift
-	curl -sS --max-time 20 -D "$tmp/head" -o "$tmp/body" \
+	curl -sS --max-time 45 -D "$tmp/head" -o "$tmp/body" \
 	    -w '%{http_code}' "$@" "$url?$_q" || echo 000
 }
 

@@ -63,7 +63,7 @@ pids=
 i=0
 while [ $i -lt 64 ]; do
 	i=$((i + 1))
-	curl -sS --max-time 300 -o "$tmp/lim.$i" \
+	curl -sS --max-time 1200 -o "$tmp/lim.$i" \
 	    "$url?file=many.folded&cmd=top&limit=$i&format=json" &
 	pids="$pids $!"
 done
@@ -115,7 +115,7 @@ while [ $cycle -lt 20 ]; do
 	for off in $(shuf -i 0-60 -n 10); do
 		total=$((total + 1))
 		(sleep "0.0$(printf %02d "$off")"
-		curl -sS --max-time 30 -D "$tmp/idle.$total.head" \
+		curl -sS --max-time 120 -D "$tmp/idle.$total.head" \
 		    -o "$tmp/idle.$total" -w '%{http_code}' "$url?$q" \
 		    >"$tmp/idle.$total.code" 2>&1) &
 		pids="$pids $!"
@@ -145,7 +145,7 @@ done
 check "$total requests around idle expiry: each correct or a retryable 503 ($retry retries)" \
     test "$bad" -eq 0 -a "$total" -eq 200
 echo "# idle race: $total requests, $((total - bad - retry)) answered, $retry retryable 503, $bad wrong, $(sort -u "$tmp/idle.pids" | wc -l) servers in turn"
-check "after the idle race: no server left" rdv_wait 5 rdv_none
+check "after the idle race: no server left" rdv_wait 30 rdv_none
 check "after the idle race: no FIFO, want or reply file left" \
     test -z "$(rdv_leftovers)"
 
@@ -162,7 +162,7 @@ while [ $i -lt 20 ]; do
 		    >"$tmp/sd.code" &
 		pids="$pids $!"
 	fi
-	curl -sS --max-time 30 -D "$tmp/race.$i.head" -o "$tmp/race.$i" \
+	curl -sS --max-time 120 -D "$tmp/race.$i.head" -o "$tmp/race.$i" \
 	    -w '%{http_code}' "$url?$q" >"$tmp/race.$i.code" 2>&1 &
 	pids="$pids $!"
 done
@@ -180,6 +180,6 @@ done
 check "queries racing a shutdown: each correct or retryable" test "$bad" -eq 0
 code=$(rdv_get "$q")
 check "after the shutdown race a server answers" test "$code" = 200
-check "...exactly one (once the old one has exited)" rdv_wait 5 rdv_one
+check "...exactly one (once the old one has exited)" rdv_wait 30 rdv_one
 
 done_testing

@@ -37,7 +37,7 @@ burst() {
 	_pids=
 	while [ "$_i" -lt "$1" ]; do
 		_i=$((_i + 1))
-		curl -sS --max-time 20 -o "$tmp/burst$_i.body" \
+		curl -sS --max-time 45 -o "$tmp/burst$_i.body" \
 		    -w '%{http_code}' "$url?$q" >"$tmp/burst$_i.code" 2>&1 &
 		_pids="$_pids $!"
 	done
@@ -162,7 +162,7 @@ if cg_usable; then
 	cg_new
 	RDV_WRAP="$tmp/in-cgroup $cg"
 	rdv_httpd
-	# Every wait set past curl's 20 s: an answer at all says the
+	# Every wait set past curl's 45 s: an answer at all says the
 	# killed processes' files held it up in none.
 	rdv_conf load_wait=60 query_timeout=600
 	t0=$(rdv_ms)

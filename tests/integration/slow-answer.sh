@@ -1,11 +1,13 @@
 #!/bin/sh
 # A large answer from a fresh server, to a client that reads slowly: a
-# dump of a generated profile (17 MB of JSON) that the server takes
-# longer to make than write_timeout, read by a CGI that is stopped for
-# half a second at a time (SIGSTOP/SIGCONT) while it reads. The stall
-# timeout counts from the last bytes written on the real clock, so the
-# answer arrives whole; a client that stops reading for longer than
-# write_timeout (held at a test hook) is still dropped.
+# dump of a generated profile (17 MB of JSON), the server held at a test
+# hook before it makes it for longer than write_timeout, read by a CGI
+# that is stopped for half a second at a time (SIGSTOP/SIGCONT) while it
+# reads. The stall timeout counts from the last bytes written on the
+# real clock, so the answer arrives whole; a client that stops reading
+# for longer than write_timeout (held at a test hook) is still dropped.
+# The half-second stops are a twelfth of write_timeout (6 s): room for a
+# loaded machine that oversleeps them.
 if [ -z "${RDV_DEADLINE:-}" ]; then
 	RDV_DEADLINE=1
 	export RDV_DEADLINE
@@ -22,9 +24,8 @@ q='file=big.trace&cmd=dump&format=json&limit=1000000'
     'cmd=dump&format=json&limit=1000000') >"$tmp/want.json"
 size=$(wc -c <"$tmp/want.json")
 
-# In the server process (no worker), a stall of two seconds at most (four
-# times the stops below: a loaded machine may oversleep them).
-rdv_conf write_timeout=2 max_workers=0 query_timeout=60 load_wait=30
+# In the server process (no worker), a stall of six seconds at most.
+rdv_conf write_timeout=6 max_workers=0 query_timeout=120 load_wait=60
 rdv_httpd
 
 # cgi_pid: the CGI process of this test, if one runs.
@@ -56,10 +57,24 @@ slow() {
 	done
 }
 
+# The server is held before the answer for longer than write_timeout
+# (sleep never returns early): a stall counted from the query's start,
+# not from the last bytes written, would drop the client.
 t0=$(rdv_ms)
+: >"$hooks/pause-server-answer"
 slow 0.5 &
 echo $! >"$tmp/slow.pid"
-code=$(rdv_get "$q" --max-time 120)
+rdv_get "$q" --max-time 300 >"$tmp/code1" &
+echo $! >"$tmp/get1.pid"
+check "the server is held before its answer" \
+    rdv_wait 60 rdv_paused server-answer
+srv=$(rdv_paused server-answer || :)
+rm -f "$hooks/pause-server-answer"
+sleep 7
+kill -CONT "$srv" 2>/dev/null || :
+wait "$(cat "$tmp/get1.pid")" 2>/dev/null || :
+rm -f "$tmp/get1.pid"
+code=$(cat "$tmp/code1")
 kill "$(cat "$tmp/slow.pid")"
 wait "$(cat "$tmp/slow.pid")" 2>/dev/null || :
 p=$(cgi_pid) && kill -CONT "$p" 2>/dev/null || :

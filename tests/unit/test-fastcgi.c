@@ -184,6 +184,9 @@ struct reply {
 static int	serve_lfd = -1, serve_hold;
 static int	serve_delay_ms;	/* before the first byte is written */
 
+/* A child that outlives this is hung: a bound for liveness, not speed. */
+#define TEST_HANG_MS	90000
+
 /*
  * A child serving one end of a new socketpair with fcgi_serve (lfd its
  * listener, or -1), exiting 0 or 1 as fcgi_serve returns; *fd is our
@@ -233,7 +236,7 @@ serve(const struct buf *in, struct reply *r)
 	for (;;) {
 		pfd.fd = sv[0];
 		pfd.events = POLLIN | (wdone ? 0 : POLLOUT);
-		if (poll(&pfd, 1, 10000) <= 0)
+		if (poll(&pfd, 1, TEST_HANG_MS) <= 0)
 			break;
 		if (!wdone && (pfd.revents & POLLOUT)) {
 			n = write(sv[0], in->b + off, in->len - off);
@@ -682,7 +685,10 @@ now_ms(void)
  * A peer that sends head, then loop every every_ms, and never closes:
  * how long fcgi_serve takes to give up (ms), its status in *st and
  * whether it answered (an END_REQUEST seen) in *answered. Built with
- * FCGI_IDLE_MS 1000 and FCGI_REQUEST_MS 2000 (tests/include.am).
+ * FCGI_IDLE_MS 1000 and FCGI_REQUEST_MS 2000 (tests/include.am). What
+ * is checked is that it ends by itself (status 1: killed here after
+ * TEST_HANG_MS it would be 99) and not before its timer: a lower bound
+ * only, as a loaded machine may run the child late, never early.
  */
 static long long
 drip(const struct buf *head, const struct buf *loop, int every_ms,
@@ -700,7 +706,7 @@ drip(const struct buf *head, const struct buf *loop, int every_ms,
 		abort();
 	(void)fcntl(sv[0], F_SETFL, O_NONBLOCK);
 	while (waitpid(pid, &s, WNOHANG) == 0) {
-		if (now_ms() - t0 > 10000) {
+		if (now_ms() - t0 > TEST_HANG_MS) {
 			kill(pid, SIGKILL);
 			waitpid(pid, &s, 0);
 			break;
@@ -731,7 +737,7 @@ slow(void)
 	/* BEGIN, then nothing. */
 	begin(&head, 1, FCGI_RESPONDER, 0);
 	ms = drip(&head, &loop, 10, &st, &ans);
-	ok(st == 1 && !ans && ms >= 900 && ms < 3000,
+	ok(st == 1 && !ans && ms >= 900,
 	    "a silent peer after BEGIN: closed after the idle time (%lld ms)",
 	    ms);
 
@@ -739,7 +745,7 @@ slow(void)
 	put(&head, h, sizeof h);
 	put(&loop, "v", 1);
 	ms = drip(&head, &loop, 20, &st, &ans);
-	ok(st == 1 && !ans && ms >= 900 && ms < 3000,
+	ok(st == 1 && !ans && ms >= 900,
 	    "a record trickling in a byte at a time: closed (%lld ms)", ms);
 
 	/* Whole empty DATA records every 100 ms, for ever. */
@@ -748,7 +754,7 @@ slow(void)
 	begin(&head, 1, FCGI_RESPONDER, 0);
 	rec(&loop, 1, FCGI_DATA, 1, NULL, 0, 0);
 	ms = drip(&head, &loop, 100, &st, &ans);
-	ok(st == 1 && !ans && ms >= 1900 && ms < 4500,
+	ok(st == 1 && !ans && ms >= 1900,
 	    "a request kept open by records of another stream: closed "
 	    "after the request time (%lld ms)", ms);
 	free(head.b);
@@ -779,7 +785,7 @@ stall(void)
 	if (write(sv[0], in.b, in.len) != (ssize_t)in.len)
 		abort();
 	while (waitpid(pid, &s, WNOHANG) == 0) {
-		if (now_ms() - t0 > 10000) {
+		if (now_ms() - t0 > TEST_HANG_MS) {
 			kill(pid, SIGKILL);
 			waitpid(pid, &s, 0);
 			break;
@@ -787,7 +793,7 @@ stall(void)
 		(void)poll(NULL, 0, 20);
 	}
 	t0 = now_ms() - t0;
-	ok(WIFEXITED(s) && WEXITSTATUS(s) == 1 && t0 >= 900 && t0 < 3000,
+	ok(WIFEXITED(s) && WEXITSTATUS(s) == 1 && t0 >= 900,
 	    "a peer that never reads its answer: left after the write "
 	    "time (%lld ms)", t0);
 	close(sv[0]);

@@ -147,7 +147,11 @@ main(void)
 	free(cause);
 	cause = NULL;
 
-	/* The bombs: refused, or stopped, each well under a second. */
+	/*
+	 * The bombs: refused, or stopped by the match limits, not by the
+	 * query's deadline (60 s here: a bound for a hang only). How long
+	 * each took is a figure of the machine, printed, not checked.
+	 */
 	if ((longa = malloc(50001)) == NULL || (longz = malloc(50002)) ==
 	    NULL)
 		return (1);
@@ -159,21 +163,20 @@ main(void)
 	for (i = 0; i < sizeof bombs / sizeof bombs[0]; i++) {
 		t0 = now();
 		if ((pt = pattern_create(bombs[i], &cause)) == NULL) {
-			t = now() - t0;
-			ok(t < 0.5, "%s refused in %.3f s: %s", bombs[i], t,
-			    cause);
+			ok(1, "%s refused: %s", bombs[i], cause);
+			diag("  in %.3f s", now() - t0);
 			free(cause);
 			cause = NULL;
 			continue;
 		}
-		cost_init(&c, 0, 2000);
+		cost_init(&c, 0, 60000);
 		r = pattern_match(pt, longa, 35, &c, &cause);
 		if (r >= 0)
 			r = pattern_match(pt, longz, 50001, &c, &cause);
 		t = now() - t0;
-		ok(t < 1.0 && r >= PATTERN_ERR_BUDGET, "%s on 50,000 "
-		    "characters: %d in %.3f s%s%s", bombs[i], r, t,
-		    cause ? ": " : "", cause ? cause : "");
+		ok(r >= PATTERN_ERR_LIMIT, "%s on 50,000 characters: %d%s%s",
+		    bombs[i], r, cause ? ": " : "", cause ? cause : "");
+		diag("  in %.3f s", t);
 		free(cause);
 		cause = NULL;
 		pattern_free(pt);
@@ -181,18 +184,26 @@ main(void)
 
 	/*
 	 * The budget: every match charged and the clock read after each,
-	 * so a slow pattern on many names stops at the deadline.
+	 * so a slow pattern on many names stops at the deadline. The
+	 * clock is the test hook's (DEEPQ_TEST_CLOCK): 10 ms a reading,
+	 * cost_init reads it twice, so a 200 ms budget is over at the
+	 * 20th match; read every COST_CLOCK_EVERY units instead, it would
+	 * run past 1,000.
 	 */
 	if ((pt = pattern_create("^(.*a){3}(b|$c)", &cause)) == NULL)
 		return (1);
+#ifdef TESTHOOK_ENABLED
+	setenv("DEEPQ_TEST_CLOCK", "10", 1);
 	cost_init(&c, 0, 200);
-	t0 = now();
 	for (i = 0, r = 0; i < 100000 && r >= 0; i++)
 		r = pattern_match(pt, longa, 35, &c, &cause);
-	t = now() - t0;
-	ok(r == PATTERN_ERR_BUDGET && t < 0.6, "200 ms budget over slow "
-	    "matches: stopped after %zu in %.3f s (%d: %s)", i, t, r,
+	unsetenv("DEEPQ_TEST_CLOCK");
+	ok(r == PATTERN_ERR_BUDGET && i == 20, "200 ms budget over slow "
+	    "matches: stopped at the deadline, after %zu (%d: %s)", i, r,
 	    cause ? cause : "");
+#else
+	ok(0, "the budget's clock needs ./configure --enable-test-hooks");
+#endif
 	free(cause);
 	cause = NULL;
 	cost_init(&c, 100, 0);
