@@ -57,6 +57,9 @@
  * -R, or by hand, when it detaches itself the same way.
  */
 
+/* How long a failed load waits for its starter's lock: 3 s of 10 ms naps. */
+#define MAIN_UNLINK_TRIES	300
+
 static int	 main_readyfd = -1;
 static char	 main_alarm_msg[96];
 /* The server while it loads, for the load_timeout signal's clean-up. */
@@ -109,31 +112,40 @@ usage(void)
 static void
 main_load_signal(int sig)
 {
-	if (sig == SIGALRM && main_loading != NULL)
-		main_unlink_rendezvous(main_loading);
 	if (sig == SIGALRM && main_readyfd != -1)
 		(void)write(main_readyfd, main_alarm_msg,
 		    strlen(main_alarm_msg));
+	if (sig == SIGALRM && main_loading != NULL)
+		main_unlink_rendezvous(main_loading);
 	_exit(1);
 }
 
 /*
  * A load that failed leaves nothing in the runtime directory: while we
- * still hold the liveness lock, and if no client holds the profile's
- * lock this instant (one that does will look again), remove both files,
- * each only if it is the very file we hold. A client that opened the
- * lock file before sees it gone once it has it, and opens the new one
- * (client.c, client_lock_gone). Only system calls: the load_timeout
- * signal calls this too.
+ * still hold the liveness lock, take the profile's lock and remove both
+ * files, each only if it is the very file we hold. The client that
+ * started us holds that lock until it has read why we failed, so this
+ * runs after telling it, and waits for the lock a bounded while (a
+ * client that keeps it longer will look again; a client that opened
+ * the lock file before sees it gone once it has it, and opens the new
+ * one: client.c, client_lock_gone). Only async-signal-safe calls: the
+ * load_timeout signal calls this too.
  */
 static void
 main_unlink_rendezvous(struct server *s)
 {
-	struct stat	 a, b;
+	const struct timespec	 nap = { 0, 10 * 1000 * 1000 };
+	struct stat		 a, b;
+	int			 tries;
 
-	if (s->dirfd == -1 || s->lockfd == -1 || s->alivefd == -1 ||
-	    flock(s->lockfd, LOCK_EX | LOCK_NB) == -1)
+	if (s->dirfd == -1 || s->lockfd == -1 || s->alivefd == -1)
 		return;
+	for (tries = 0; flock(s->lockfd, LOCK_EX | LOCK_NB) == -1; tries++)
+		if ((errno != EWOULDBLOCK && errno != EINTR) ||
+		    tries == MAIN_UNLINK_TRIES)
+			return;
+		else
+			(void)nanosleep(&nap, NULL);
 	if (fstat(s->alivefd, &a) == 0 && fstatat(s->dirfd, s->alivename,
 	    &b, AT_SYMLINK_NOFOLLOW) == 0 && a.st_dev == b.st_dev &&
 	    a.st_ino == b.st_ino)
@@ -330,9 +342,9 @@ main_fail(struct server *s, char *cause, int too_large)
 {
 	const char	*errstr = cause != NULL ? cause : "out of memory";
 
-	main_unlink_rendezvous(s);
 	main_ready(too_large ? PROTO_READY_TOOLARGE : PROTO_READY_ERROR,
 	    errstr);
+	main_unlink_rendezvous(s);
 	fatalx("%s", errstr);
 }
 
