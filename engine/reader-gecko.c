@@ -2099,6 +2099,13 @@ gecko_load(struct input *in, const struct reader_options *opts,
 		    in->path);
 		goto out;
 	}
+	/*
+	 * The document's tables (every sample, packed) are read: freed
+	 * before the builder's finish makes the timeline, which would
+	 * otherwise hold both at once at the load's peak.
+	 */
+	gecko_obj_free(doc);
+	doc = NULL;
 	p = profile_builder_finish(g.b, cause);
 	g.b = NULL;
 out:

@@ -441,14 +441,19 @@ tl_finish_records(struct timeline_builder *b, struct timeline *tl)
 	uint64_t		 i, g = b->g, cap = b->nraw + 64;
 	uint8_t			*nb;
 
-	if ((nodes = malloc((b->n ? b->n : 1) * sizeof *nodes)) == NULL ||
-	    (tl->data = malloc(cap)) == NULL ||
-	    (tl->index = calloc(tl->nindex ? tl->nindex : 1,
-	    sizeof *tl->index)) == NULL) {
-		free(nodes);
+	/*
+	 * The builder's node array becomes the timeline's, rewritten in
+	 * place when sorted: a second copy would be the load's peak.
+	 */
+	if (b->node == NULL && (b->node = malloc(sizeof *nodes)) == NULL)
 		return (-1);
-	}
+	nodes = b->node;
+	if (b->n > 0 && b->n < b->capnode &&
+	    (nodes = realloc(b->node, b->n * sizeof *nodes)) == NULL)
+		return (-1);
 	tl->node = nodes;
+	b->node = NULL;
+	b->capnode = 0;
 	prev_end = max_end = tl->start;
 	if (!b->sorted) {
 		if ((s = calloc(b->n, sizeof *s)) == NULL)
@@ -462,10 +467,20 @@ tl_finish_records(struct timeline_builder *b, struct timeline *tl)
 			s[i].d = r.d;
 			s[i].w = r.w;
 			s[i].seq = i;
-			s[i].node = b->node[i];
+			s[i].node = nodes[i];
 			s[i].thread = r.thread;
 		}
 		qsort(s, b->n, sizeof *s, tl_sort_cmp);
+		/* Everything is in s now: the raw stream goes first. */
+		free(b->raw);
+		b->raw = NULL;
+		b->nraw = b->capraw = 0;
+	}
+	if ((tl->data = malloc(cap)) == NULL ||
+	    (tl->index = calloc(tl->nindex ? tl->nindex : 1,
+	    sizeof *tl->index)) == NULL) {
+		free(s);
+		return (-1);
 	}
 	for (i = 0; i < b->n; i++) {
 		if (s != NULL) {
@@ -477,7 +492,6 @@ tl_finish_records(struct timeline_builder *b, struct timeline *tl)
 		} else {
 			if (tl_raw_next(b, &off, &prev, &r) == -1)
 				return (-1);
-			nodes[i] = b->node[i];
 		}
 		/*
 		 * The final stream is about the raw one's size, but can be
