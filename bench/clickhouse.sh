@@ -21,8 +21,9 @@
 #
 # with wall-clock milliseconds, the CPU milliseconds of clickhouse-server
 # (from /proc) and of deepq, deepq's peak RSS, and the load average
-# before each. Uses the build in top_builddir (an optimized one for
-# figures worth quoting). Needs clickhouse-server and clickhouse-client;
+# before each; and deepq's parse of clickhouse-client's answer alone
+# (bench/viewbench; KEEP=DIR keeps the answers there). Uses the build in
+# top_builddir (an optimized one for figures worth quoting). Needs clickhouse-server and clickhouse-client;
 # 10^7 stacks take some 10 GB of disk and tens of minutes on two cores.
 set -eu
 : "${top_srcdir:=$(cd "${0%/*}/.." && pwd)}"
@@ -120,6 +121,12 @@ FORMAT RowBinary"
 	    --max_execution_time 900 --query "$sql" >"$tmp/answer"
 	row "$n" "clickhouse-client: wall ms, server CPU ms, answer MB" \
 	    "$(($(ms) - t)) $(($(chcpu) - c)) $(($(stat -c %s "$tmp/answer") / 1048576))"
+	# The parse alone, on that answer in memory (bench/viewbench).
+	[ ! -x "$top_builddir/bench/viewbench" ] ||
+	    row "$n" "deepq's parse of the answer alone: MB, CPU s, MB/s" \
+	    "$("$top_builddir/bench/viewbench" -r 1 "$tmp/answer" |
+	    cut -f1-3 | tr '\t' ' ')"
+	[ -z "${KEEP:-}" ] || cp "$tmp/answer" "$KEEP/answer-$n.bin"
 	rm -f "$tmp/answer"
 	row "$n" "load average" "$(load)"
 	c=$(chcpu)

@@ -65,10 +65,12 @@ status() {
 	_i=0
 	while [ "$_i" -lt "$2" ]; do
 		_i=$((_i + 1))
-		curl -s -o /dev/null --max-time 60 \
+		curl -s -o "$tmp/status.json" --max-time 60 \
 		    -w '%{http_code} %{time_total}\n' \
 		    "$url?file=$1&cmd=status&format=json" |
 		    awk '{ printf "%d\n", $1 == 200 ? $2 * 1000 : 99999 }'
+		sed -n 's/.*"pid": *\([0-9]*\).*/\1/p' "$tmp/status.json" \
+		    >>"$tmp/pids"
 	done | sort -n | awk '{ v[NR] = $1 } END {
 		printf "%d %d\n", v[int((NR + 1) / 2)], v[NR] }'
 }
@@ -134,6 +136,11 @@ for p in $profiles; do
 	    "$1" "$2" \
 	    "$(awk "BEGIN { printf \"%.1f\", $1 / ($alone + 0.001) }")" \
 	    "$r/$n 503"
-	rm -f "$tmp/root/$file"
+	# A client that finds no server starts one and waits for its load
+	# (load_wait) before its query_timeout: an answer past
+	# query_timeout + 15 s means the server was replaced meanwhile.
+	echo "$p: servers answering cmd=status: $(sort -u "$tmp/pids" |
+	    grep -c .) (pids $(sort -u "$tmp/pids" | tr '\n' ' '))"
+	rm -f "$tmp/root/$file" "$tmp/pids"
 done
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -29,22 +29,24 @@
 #include "profile-builder.h"
 #include "profile-index.h"
 #include "timeline.h"
+#include "timeline-sums.h"
 
 /*
- * timebench [-n samples] [-t threads] [-s stacks] [-r runs]: the
+ * timebench [-u] [-n samples] [-t threads] [-s stacks] [-r runs]: the
  * timeline's cost at scale. Builds, through the profile builder as
  * perf's reader does, a profile of n samples (default 10^7) taken at
  * 4 kHz on t threads (default 8, interleaved as perf -a records them),
  * each a stack of s distinct ones (default 20,000, 5 to 30 frames of
  * 2,000 functions, picked with a skew), weighted by a period; prints the
- * bytes a sample's time and thread take (and its leaf node), then times
+ * bytes a sample's time and thread take (and its leaf node), the
+ * memory of the index's range sums (timeline-sums.h), then times
  * queries as the server answers them, warm (its index made): the
  * whole profile's top, top under ranges of 1%, 10%, 50% and 90% of the
  * recording and of one thread, the timeline page and its JSON, the heat
  * map and the flame chart of a second (or the queries given after the
- * options). Times are the
- * thread's CPU
- * time, the first run (cold) and the median of the others (p50).
+ * options). -u leaves the index unprepared: no range sums, so a range
+ * reads its records. Times are the thread's CPU time, the first run
+ * (cold) and the median of the others (p50).
  */
 
 static uint64_t	rng = 0x9e3779b97f4a7c15ULL;
@@ -153,14 +155,15 @@ main(int argc, char **argv)
 	struct profile		*p;
 	struct profile_index	*ix;
 	const struct timeline	*tl;
+	const struct timeline_sums *sums;
 	uint64_t		 n = 10000000;
 	uint32_t		 nthreads = 8, nstacks = 20000;
-	int			 ch, runs = 7, r, i;
+	int			 ch, runs = 7, r, i, prepare = 1;
 	double			 t0, *times, dur, mid;
 	char			 q[16][128];
 	size_t			 len;
 
-	while ((ch = getopt(argc, argv, "n:r:s:t:")) != -1) {
+	while ((ch = getopt(argc, argv, "n:r:s:t:u")) != -1) {
 		switch (ch) {
 		case 'n':
 			n = strtoull(optarg, NULL, 10);
@@ -175,8 +178,11 @@ main(int argc, char **argv)
 		case 't':
 			nthreads = (uint32_t)atoi(optarg);
 			break;
+		case 'u':
+			prepare = 0;
+			break;
 		default:
-			errx(1, "usage: timebench [-n samples] [-r runs] "
+			errx(1, "usage: timebench [-u] [-n samples] [-r runs] "
 			    "[-s stacks] [-t threads]");
 		}
 	}
@@ -198,9 +204,17 @@ main(int argc, char **argv)
 	    tl->n * sizeof *tl->node) / tl->n, tl->unit);
 	t0 = cpu();
 	if ((ix = profile_index_create(p)) == NULL ||
-	    profile_index_prepare(ix, NULL) == -1)
+	    (prepare && profile_index_prepare(ix, NULL) == -1))
 		errx(1, "out of memory");
 	printf("# index prepared in %.3f s CPU\n", cpu() - t0);
+	if ((sums = profile_index_sums(ix)) != NULL)
+		printf("# range sums: %.1f MB, %llu checkpoints every %llu "
+		    "records, %u sets (threads)\n",
+		    timeline_sums_memory(sums) / 1048576.0,
+		    (unsigned long long)sums->nchk,
+		    (unsigned long long)sums->step, sums->ngroups);
+	else
+		printf("# range sums: none\n");
 
 	dur = timeline_seconds(tl, tl->end);
 	mid = dur / 2;

@@ -47,9 +47,11 @@
 extern const struct report_entry report_chart_entry;
 
 static int	answer_needs_times(const struct query *);
+static int	answer_funcs_only(const struct query *);
 static const struct profile *answer_range(const struct profile *,
 		    const struct query *, int, int, struct cost *,
-		    struct profile **, struct report_error *);
+		    const struct profile_index *, struct profile **,
+		    struct report_error *);
 static int	answer_query_check(void *);
 static void	answer_render_error(struct report_error *,
 		    const struct cost *);
@@ -72,18 +74,41 @@ answer_needs_times(const struct query *q)
 }
 
 /*
+ * Does the report read only the functions' figures and the totals of
+ * the profile it is given (cmd=top of one profile, no transforms)? A
+ * range of it then makes no tree (range_apply_funcs()).
+ */
+static int
+answer_funcs_only(const struct query *q)
+{
+	struct transform_stack	*ts;
+	char			*cause = NULL;
+	int			 status, none;
+
+	if (q->cmd != CMD_TOP || *q->base != '\0' ||
+	    query_range_set(q->base_range))
+		return (0);
+	ts = transform_parse(q, &status, &cause);
+	none = ts != NULL && ts->n == 0;
+	transform_stack_free(ts);
+	free(cause);
+	return (none);
+}
+
+/*
  * range= and thread= (base: base_range=, with thread=) of p: p itself
  * when the query has none, else the derived profile, also left in
- * *own for the caller to free. NULL with *e on failure.
+ * *own for the caller to free. NULL with *e on failure. ix: the
+ * caller's index, whose sums serve when it is p's.
  */
 static const struct profile *
 answer_range(const struct profile *p, const struct query *q, int base,
-    int times, struct cost *budget, struct profile **own,
-    struct report_error *e)
+    int times, struct cost *budget, const struct profile_index *ix,
+    struct profile **own, struct report_error *e)
 {
 	struct range	 r;
 	char		*cause = NULL;
-	int		 status;
+	int		 status = 0;
 
 	*own = NULL;
 	if (range_parse(q, base, &r, &cause) == -1) {
@@ -96,7 +121,12 @@ answer_range(const struct profile *p, const struct query *q, int base,
 		range_clear(&r);
 		return (p);
 	}
-	*own = range_apply(p, &r, times, budget, &status, &cause);
+	if (!base && !times && answer_funcs_only(q))
+		*own = range_apply_funcs(p, &r, ix != NULL &&
+		    profile_index_profile(ix) == p ? profile_index_sums(ix) :
+		    NULL, budget, &status, &cause);
+	if (*own == NULL && status == 0)
+		*own = range_apply(p, &r, times, budget, &status, &cause);
 	range_clear(&r);
 	if (*own == NULL) {
 		report_error_set(e, status, "%s%s", base ? "base_range: " : "",
@@ -253,7 +283,7 @@ answer_query_parsed(const struct profile *p, const struct query *q,
 	 * a profile of their own before anything else (range.h).
 	 */
 	if ((use = answer_range(view, q, 0, answer_needs_times(q), &budget,
-	    &ranged, &e)) == NULL)
+	    rc.index, &ranged, &e)) == NULL)
 		goto fail;
 	/*
 	 * base=: merge before the transforms, so that they apply to both
@@ -277,7 +307,7 @@ answer_query_parsed(const struct profile *p, const struct query *q,
 		    q->base_select, q->base_from_time, q->base_to_time, 1,
 		    &budget, &e)) == NULL)
 			goto fail;
-		if ((bp = answer_range(bp, q, 1, 0, &budget, &branged,
+		if ((bp = answer_range(bp, q, 1, 0, &budget, NULL, &branged,
 		    &e)) == NULL)
 			goto fail;
 		if ((merged = diff_merge(use, bp, q->metric,

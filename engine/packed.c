@@ -162,6 +162,41 @@ packed_nums_token(struct packed_ints *pi, const struct json_token *t)
 	}
 }
 
+/*
+ * A member's value, read from js into *t: its state in *state, and a
+ * value that is no array skipped. 1 if an array's elements follow, 0 if
+ * skipped, -1 on an error. The readers keep a member's state so that an
+ * absent table, a table that is no array and an empty one stay apart.
+ */
+int
+packed_array_open(struct json_stream *js, struct json_token *t,
+    enum packed_state *state)
+{
+	if (json_stream_next(js, t) == JSON_TOK_ERROR)
+		return (-1);
+	*state = t->type == JSON_TOK_ARRAY ? PACKED_ARRAY : PACKED_OTHER;
+	if (t->type == JSON_TOK_ARRAY)
+		return (1);
+	return (json_stream_skip(js, t) == -1 ? -1 : 0);
+}
+
+/*
+ * A string token onto the text at *off; *off SIZE_MAX (and 0) if the
+ * token is no string. -1 if out of memory or longer than a uint32_t.
+ */
+int
+packed_text_token(struct packed_text *text, const struct json_token *t,
+    size_t *off)
+{
+	*off = SIZE_MAX;
+	if (t->type != JSON_TOK_STRING)
+		return (0);
+	if (t->len >= UINT32_MAX ||
+	    (*off = packed_text_put(text, t->s, t->len)) == SIZE_MAX)
+		return (-1);
+	return (0);
+}
+
 /* Append s[0..n) and a NUL: its offset, or SIZE_MAX if out of memory. */
 size_t
 packed_text_put(struct packed_text *t, const char *s, size_t n)

@@ -38,6 +38,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct json_stream;
 struct json_token;
 
 /* How an array member was found. */
@@ -74,8 +75,12 @@ int	 packed_ints_bad(struct packed_ints *);
 int	 packed_ints_append(struct packed_ints *, const struct packed_ints *);
 size_t	 packed_text_put(struct packed_text *, const char *, size_t);
 void	 packed_text_free(struct packed_text *);
+int	 packed_text_token(struct packed_text *, const struct json_token *,
+	    size_t *);
 int	 packed_nums_put(struct packed_ints *, int, int64_t, double);
 int	 packed_nums_token(struct packed_ints *, const struct json_token *);
+int	 packed_array_open(struct json_stream *, struct json_token *,
+	    enum packed_state *);
 
 /* What packed_cursor_num read. */
 #define PACKED_NUM_INT		0

@@ -27,6 +27,7 @@
 #include "profile.h"
 #include "profile-index.h"
 #include "strpool.h"
+#include "timeline-sums.h"
 
 /* What queries derive from a profile and keep (see profile-index.h). */
 
@@ -46,6 +47,7 @@ struct profile_index {
 	uint32_t		*func_order[PROFILE_MAX_METRICS][2];
 	uint32_t		*func_byname;	/* profile_index_func_order() */
 	struct profile_byfunc	*byfunc;	/* profile_index_node_child() */
+	struct timeline_sums	*sums;		/* profile_index_prepare() */
 };
 
 static void	profile_index_byfunc_free(struct profile_byfunc *);
@@ -82,6 +84,7 @@ profile_index_free(struct profile_index *ix)
 	free(ix->children_bits);
 	free(ix->func_byname);
 	profile_index_byfunc_free(ix->byfunc);
+	timeline_sums_free(ix->sums);
 	free(ix);
 }
 
@@ -96,7 +99,9 @@ profile_index_profile(const struct profile_index *ix)
  * Build now what a function's first page needs (the call graph and each
  * function's call nodes), so that no query pays a pass over every node:
  * the server calls it once the profile is loaded. -1 if out of memory
- * or over the budget cost (NULL: none).
+ * or over the budget cost (NULL: none). The timeline's checkpoint sums
+ * (timeline-sums.h) are made here too, never by a query: a profile
+ * without them answers range= all the same, reading more records.
  */
 int
 profile_index_prepare(struct profile_index *ix, struct cost *cost)
@@ -105,7 +110,16 @@ profile_index_prepare(struct profile_index *ix, struct cost *cost)
 	    profile_index_aggregate(ix, cost) == NULL ||
 	    (ix->p->funcgraph == NULL && ix->funcnodes == NULL))
 		return (-1);
+	if (ix->sums == NULL)
+		ix->sums = timeline_sums_create(ix->p, cost);
 	return (0);
+}
+
+/* The timeline's checkpoint sums, if prepared and the profile has them. */
+const struct timeline_sums *
+profile_index_sums(const struct profile_index *ix)
+{
+	return (ix->sums);
 }
 
 /* Bytes the index holds, roughly (what is built so far). */
@@ -130,6 +144,7 @@ profile_index_memory(const struct profile_index *ix)
 		    (size_t)p->nnodes / 4;
 	if (ix->func_byname != NULL)
 		n += (size_t)p->nfuncs * 4;
+	n += timeline_sums_memory(ix->sums);
 	return (n);
 }
 

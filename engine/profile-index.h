@@ -21,8 +21,9 @@
  * What queries derive from a whole profile and keep: the call graph and
  * its cliques, each function's call nodes, every node's children sorted
  * by weight, the function rankings, the deepest node and the module
- * count, the child-by-function lookups of wide nodes, and aggregate.c's
- * memo of its last sums. A warm query then costs what it shows, not the
+ * count, the child-by-function lookups of wide nodes, aggregate.c's
+ * memo of its last sums, and the timeline's checkpoint sums that
+ * range= reads (timeline-sums.h). A warm query then costs what it shows, not the
  * profile's size.
  *
  * The index belongs to whoever holds the profile: the server creates
@@ -47,6 +48,7 @@ struct cost;
 struct funcnodes;
 struct profile;
 struct profile_index;
+struct timeline_sums;
 
 /* Parents per entry of the index of profile_index_children()'s groups. */
 #define PROFILE_INDEX_CHILD_BLOCK	8
@@ -72,5 +74,7 @@ void		 profile_index_children_prefetch(const struct profile_index *,
 const uint32_t	*profile_index_func_order(struct profile_index *, int, int);
 uint32_t	 profile_index_node_child(struct profile_index *, uint32_t,
 		    uint32_t);
+const struct timeline_sums *profile_index_sums(
+		    const struct profile_index *);
 
 #endif /* PROFILE_INDEX_H */

@@ -28,6 +28,7 @@
 #include "query.h"
 #include "range.h"
 #include "timeline.h"
+#include "timeline-sums.h"
 
 /*
  * A profile restricted to a time range and threads (range.h). Two
@@ -39,10 +40,17 @@
  * derived profile's timeline. Between them, the nodes with a value and
  * their ancestors are made, parents first, under the same functions
  * (profile_builder_graft: no lookups).
+ *
+ * A report that reads only the functions' figures (range_apply_funcs)
+ * skips the tree: the same passes put the values in a sparse
+ * accumulator (timeline-sums.h) and derive the figures from the nodes
+ * touched, or the index's checkpoint sums give them. Either way they
+ * are the ones the whole derived profile would have.
  */
 
 #define RANGE_LIMIT	(INT64_C(1) << 62)
 #define RANGE_CHARGE	4096		/* records between charges */
+#define RANGE_SPARSE	4		/* records a node, at most, to go sparse */
 
 struct rg {
 	const struct profile	*p;
@@ -53,6 +61,8 @@ struct rg {
 	int64_t			*vals;		/* [nnodes][nmetrics] */
 	uint8_t			*hit;		/* [nnodes] */
 	uint32_t		*out;		/* [nnodes] */
+	struct timeline_sums_acc *acc;		/* instead of vals: funcs only */
+	int64_t			*funcs;		/* [2][nfuncs][nmetrics] */
 	struct cost		*cost;
 	int			 status;
 	char			*cause;
@@ -65,9 +75,12 @@ static int	rg_add(struct rg *, const struct timeline_rec *, int64_t,
 		    int64_t, int);
 static int	rg_inside(struct rg *);
 static int	rg_outside(struct rg *);
+static void	rg_count(const struct rg *, uint64_t *, uint64_t *);
 static int	rg_choose(const struct rg *);
 static int	rg_nodes(struct rg *);
 static int	rg_times(struct rg *);
+static int	rg_funcs(struct rg *, const struct timeline_sums *);
+static struct profile *rg_funcs_profile(struct rg *);
 
 static int
 rg_error(struct rg *x, int status, const char *fmt, ...)
@@ -223,8 +236,12 @@ rg_add(struct rg *x, const struct timeline_rec *r, int64_t a, int64_t e,
     int sign)
 {
 	uint32_t	 k, nm = x->p->nmetrics;
-	int64_t		 v, *s = &x->vals[(size_t)r->node * nm];
+	int64_t		 v, *s;
 
+	if (x->acc != NULL)
+		return (timeline_sums_acc_record(x->acc, r, a, e, sign, 0) ==
+		    -1 ? rg_error(x, 500, "out of memory") : 0);
+	s = &x->vals[(size_t)r->node * nm];
 	for (k = 0; k < nm; k++) {
 		if ((v = timeline_value(x->tl, k, r, a, e)) == 0)
 			continue;
@@ -275,12 +292,20 @@ rg_outside(struct rg *x)
 	struct timeline_iter	 it;
 	struct timeline_rec	 r;
 	uint64_t		 seen = 0;
-	uint32_t		 n, k, nm = p->nmetrics;
+	uint32_t		 n, k, f, nm = p->nmetrics;
+	size_t			 nf = p->nfuncs;
 
-	if (rg_charge(x, (uint64_t)p->nnodes * nm) == -1)
+	/* The profile's values, or (funcs only) its functions' figures. */
+	if (rg_charge(x, (uint64_t)(x->acc ? 2 * nf : p->nnodes) * nm) == -1)
 		return (-1);
 	for (k = 0; k < nm; k++) {
 		if (x->tl->mode[k] == TIMELINE_NONE)
+			continue;
+		for (f = 0; x->acc != NULL && f < nf; f++) {
+			x->funcs[f * nm + k] = p->metrics[k].func_self[f];
+			x->funcs[(nf + f) * nm + k] = p->metrics[k].func_total[f];
+		}
+		if (x->acc != NULL)
 			continue;
 		for (n = 0; n < p->nnodes; n++)
 			x->vals[(size_t)n * nm + k] = p->metrics[k].self[n];
@@ -305,19 +330,16 @@ rg_outside(struct rg *x)
 }
 
 /*
- * Which way reads fewer records: about those from the range's start to
- * its end, against those before it and after it. 1: outside.
+ * About how many records each way reads: *in those from the range's
+ * start to its end, *out those before it and after it.
  */
-static int
-rg_choose(const struct rg *x)
+static void
+rg_count(const struct rg *x, uint64_t *in, uint64_t *out)
 {
 	const struct timeline	*tl = x->tl;
 	struct timeline_iter	 ia, ie;
-	uint64_t		 lo = 0, hi = tl->nindex, mid, in, out, before;
+	uint64_t		 lo = 0, hi = tl->nindex, mid, before;
 
-	if (!(tl->flags & TIMELINE_F_COMPLETE) || x->keep != NULL ||
-	    tl->nindex == 0)
-		return (0);
 	timeline_seek(&ia, tl, x->a);
 	timeline_seek(&ie, tl, x->e);
 	/* The first block starting at or after the range's end. */
@@ -328,7 +350,7 @@ rg_choose(const struct rg *x)
 		else
 			hi = mid;
 	}
-	in = lo * TIMELINE_BLOCK - (ia.i < lo * TIMELINE_BLOCK ? ia.i :
+	*in = lo * TIMELINE_BLOCK - (ia.i < lo * TIMELINE_BLOCK ? ia.i :
 	    lo * TIMELINE_BLOCK);
 	for (lo = 0, hi = tl->nindex; lo < hi;) {
 		mid = lo + (hi - lo) / 2;
@@ -338,7 +360,19 @@ rg_choose(const struct rg *x)
 			hi = mid;
 	}
 	before = lo * TIMELINE_BLOCK;
-	out = before + (tl->n - (ie.i < tl->n ? ie.i : tl->n));
+	*out = before + (tl->n - (ie.i < tl->n ? ie.i : tl->n));
+}
+
+/* Which way reads fewer records (rg_count)? 1: outside. */
+static int
+rg_choose(const struct rg *x)
+{
+	uint64_t	 in, out;
+
+	if (!(x->tl->flags & TIMELINE_F_COMPLETE) || x->keep != NULL ||
+	    x->tl->nindex == 0)
+		return (0);
+	rg_count(x, &in, &out);
 	return (out < in);
 }
 
@@ -498,6 +532,157 @@ done:
 	free(x.vals);
 	free(x.hit);
 	free(x.out);
+	free(keep);
+	return (out);
+}
+
+/*
+ * The functions' figures of the range into x->funcs: from the sums when
+ * they serve (threads need a set each), else the passes above into the
+ * sparse accumulator; the other way (what lies outside, taken from the
+ * profile's figures) only when no metric can be negative, so that the
+ * range's figures are within the profile's and cannot overflow. 1 when
+ * done, 0 when the whole derived profile is the better way (more than
+ * RANGE_SPARSE records a node to read; a negative value or a sum past
+ * 64 bits, whose answer the tree's build gives; more ancestors to
+ * climb than it has nodes), -1 on failure.
+ */
+static int
+rg_funcs(struct rg *x, const struct timeline_sums *s)
+{
+	const struct profile	*p = x->p;
+	uint64_t		 nin, nout;
+	uint32_t		 k;
+	int			 out, weight = 0;
+
+	if (s != NULL && s->nmetrics == p->nmetrics &&
+	    s->nfuncs == p->nfuncs && (x->keep == NULL ||
+	    s->ngroups == x->tl->nthreads)) {
+		if (timeline_sums_range(s, p, x->a, x->e, x->keep, x->funcs,
+		    x->cost) == -1)
+			return (cost_over(x->cost) ? rg_charge(x, 1) :
+			    rg_error(x, 500, "out of memory"));
+		return (1);
+	}
+	for (k = 0; k < p->nmetrics && k < sizeof x->tl->mode; k++)
+		weight |= x->tl->mode[k] == TIMELINE_WEIGHT;
+	out = rg_choose(x);
+	/*
+	 * A record costs the accumulator a few times what it costs the
+	 * tree's dense values, and weights may be negative: many records,
+	 * or the other way with weights, and the tree is the way.
+	 */
+	if (x->tl->nindex > 0) {
+		rg_count(x, &nin, &nout);
+		if ((out ? nout : nin) > (uint64_t)p->nnodes * RANGE_SPARSE ||
+		    (out && weight))
+			return (0);
+	}
+	if ((x->acc = timeline_sums_acc_create(p, p->nmetrics)) == NULL)
+		return (rg_error(x, 500, "out of memory"));
+	if ((out ? rg_outside(x) : rg_inside(x)) == -1)
+		return (-1);
+	if (x->acc->negative || x->acc->overflow ||
+	    x->acc->climb > (uint64_t)p->nnodes * 4 + 65536)
+		return (0);
+	if (rg_charge(x, x->acc->climb) == -1)
+		return (-1);
+	if (timeline_sums_acc_flush(x->acc, x->funcs) == -1)
+		return (rg_error(x, 500, "out of memory"));
+	return (1);
+}
+
+/*
+ * A profile of p's functions with x->funcs' figures and no tree (the
+ * root alone, with no value): what cmd=top reads. NULL on failure.
+ */
+static struct profile *
+rg_funcs_profile(struct rg *x)
+{
+	const struct profile	*p = x->p;
+	struct profile		*out;
+	struct profile_metric	*m;
+	size_t			 nf = p->nfuncs, nm = p->nmetrics, f;
+	uint32_t		 k;
+
+	if ((x->b = profile_builder_create(p->format)) == NULL) {
+		rg_error(x, 500, "out of memory");
+		return (NULL);
+	}
+	if (profile_builder_like(x->b, p) == -1) {
+		rg_error(x, 500, "%s", profile_builder_error(x->b));
+		return (NULL);
+	}
+	out = profile_builder_finish(x->b, &x->cause);
+	x->b = NULL;
+	if (out == NULL) {
+		x->status = 500;
+		return (NULL);
+	}
+	for (k = 0; k < out->nmetrics; k++) {
+		m = &out->metrics[k];
+		for (f = 0; f < nf; f++) {
+			m->func_self[f] = x->funcs[f * nm + k];
+			m->func_total[f] = x->funcs[(nf + f) * nm + k];
+		}
+		/* Every path holds the root: its total is everything. */
+		m->sum = m->func_total[p->node_func[PROFILE_ROOT]];
+	}
+	if (p->source != NULL)
+		out->source = strdup(p->source);
+	return (out);
+}
+
+/*
+ * The profile of p's samples in range r for a report that reads only
+ * the functions' figures and the totals (cmd=top): those figures are
+ * the ones range_apply() gives, its tree is not made. sums: the
+ * index's checkpoint sums of p (timeline-sums.h), or NULL. NULL with
+ * *status and *cause on failure; NULL with *status 0 when range_apply()
+ * is the way (a profile without times, values it must check).
+ */
+struct profile *
+range_apply_funcs(const struct profile *p, const struct range *r,
+    const struct timeline_sums *sums, struct cost *cost, int *status,
+    char **cause)
+{
+	struct rg	 x;
+	struct profile	*out = NULL;
+	uint8_t		*keep = NULL;
+	int		 done;
+
+	*status = 0;
+	if (p->timeline == NULL || p->nfuncs == 0)
+		return (NULL);
+	memset(&x, 0, sizeof x);
+	x.p = p;
+	x.tl = p->timeline;
+	x.cost = cost;
+	(void)range_clock(p, r, &x.a, &x.e);
+	if ((keep = range_threads(p, r, &x.status, &x.cause)) == NULL &&
+	    x.status != 0)
+		goto fail;
+	x.keep = keep;
+	if ((x.funcs = calloc((size_t)p->nmetrics * 2, p->nfuncs *
+	    sizeof *x.funcs)) == NULL) {
+		rg_error(&x, 500, "out of memory");
+		goto fail;
+	}
+	if ((done = rg_funcs(&x, sums)) == -1 ||
+	    (done == 1 && (out = rg_funcs_profile(&x)) == NULL))
+		goto fail;
+	goto done;
+fail:
+	*status = x.status ? x.status : 500;
+	if (cause != NULL) {
+		*cause = x.cause;
+		x.cause = NULL;
+	}
+done:
+	profile_builder_free(x.b);
+	timeline_sums_acc_free(x.acc);
+	free(x.cause);
+	free(x.funcs);
 	free(keep);
 	return (out);
 }

@@ -30,6 +30,11 @@
  * base_range= restricts the base of a comparison the same way: the
  * profile itself, for before and after within one recording, or the
  * base= profile.
+ *
+ * range_apply_funcs() is the same restriction for a report that reads
+ * only the functions' figures and the totals (cmd=top): a profile with
+ * those and no tree, at a cost that follows the records in the range
+ * and the nodes they touch (timeline-sums.h), not the profile's size.
  */
 
 #include <stddef.h>
@@ -38,6 +43,7 @@
 struct cost;
 struct profile;
 struct query;
+struct timeline_sums;
 
 struct range {
 	int		 timed;		/* a time interval is given */
@@ -51,6 +57,9 @@ void		 range_clear(struct range *);
 int		 range_active(const struct range *);
 struct profile	*range_apply(const struct profile *, const struct range *,
 		     int, struct cost *, int *, char **);
+struct profile	*range_apply_funcs(const struct profile *,
+		     const struct range *, const struct timeline_sums *,
+		     struct cost *, int *, char **);
 int		 range_clock(const struct profile *, const struct range *,
 		     int64_t *, int64_t *);
 uint8_t		*range_threads(const struct profile *, const struct range *,

@@ -288,19 +288,6 @@ gecko_probe(const char *buf, size_t len)
 	return (0);
 }
 
-/* A token's string onto the text, at *off (SIZE_MAX if no string). */
-static int
-gecko_text(struct gecko *g, const struct json_token *t, size_t *off)
-{
-	*off = SIZE_MAX;
-	if (t->type != JSON_TOK_STRING)
-		return (0);
-	if (t->len >= UINT32_MAX ||
-	    (*off = packed_text_put(&g->text, t->s, t->len)) == SIZE_MAX)
-		return (-1);
-	return (0);
-}
-
 /* The column of a name, or -1. */
 static int
 gecko_colid(const struct json_token *t)
@@ -434,7 +421,8 @@ gecko_read_strings(struct gecko *g, struct json_stream *js,
 	for (;;) {
 		if (json_stream_next(js, &t) == JSON_TOK_ARRAY_END)
 			return (0);
-		if (t.type == JSON_TOK_ERROR || gecko_text(g, &t, &off) == -1 ||
+		if (t.type == JSON_TOK_ERROR ||
+		    packed_text_token(&g->text, &t, &off) == -1 ||
 		    packed_grow(&st->s, &st->cap, st->n + 1,
 		    sizeof *st->s) == -1)
 			return (-1);
@@ -654,7 +642,7 @@ gecko_read_table(struct gecko *g, struct json_stream *js,
 {
 	struct packed_ints	*col;
 	struct json_token	 t;
-	int			 c;
+	int			 c, r;
 
 	for (c = 0; c < GC_NCOLS; c++)
 		tab->schema[c] = -1;
@@ -673,38 +661,28 @@ gecko_read_table(struct gecko *g, struct json_stream *js,
 			} else if (gecko_read_schema(js, tab) == -1)
 				return (-1);
 		} else if (JSON_TOK_IS(&t, "data")) {
-			if (json_stream_next(js, &t) == JSON_TOK_ERROR)
-				return (-1);
 			tab->nrows = 0;
 			if (tab->rows != NULL)
 				packed_ints_free(tab->rows);
 			free(tab->rows);
 			tab->rows = NULL;
-			tab->data = t.type == JSON_TOK_ARRAY ? PACKED_ARRAY :
-			    PACKED_OTHER;
-			if (t.type != JSON_TOK_ARRAY) {
-				if (json_stream_skip(js, &t) == -1)
-					return (-1);
-			} else if (gecko_read_rows(js, tab, tabid) == -1)
+			if ((r = packed_array_open(js, &t, &tab->data)) == -1 ||
+			    (r == 1 && gecko_read_rows(js, tab, tabid) == -1))
 				return (-1);
 		} else if (JSON_TOK_IS(&t, "weightType")) {
 			if (json_stream_next(js, &t) == JSON_TOK_ERROR ||
-			    gecko_text(g, &t, &tab->weighttype) == -1 ||
+			    packed_text_token(&g->text, &t,
+			    &tab->weighttype) == -1 ||
 			    json_stream_skip(js, &t) == -1)
 				return (-1);
 		} else if ((c = gecko_colid(&t)) != -1 &&
 		    gecko_wanted(tabid, c)) {
 			/* A column of a processed profile's table. */
-			if (json_stream_next(js, &t) == JSON_TOK_ERROR ||
-			    (col = gecko_column(&tab->col[c])) == NULL)
+			if ((col = gecko_column(&tab->col[c])) == NULL ||
+			    (r = packed_array_open(js, &t, &col->state)) == -1)
 				return (-1);
-			col->state = t.type == JSON_TOK_ARRAY ? PACKED_ARRAY :
-			    PACKED_OTHER;
-			if (t.type != JSON_TOK_ARRAY) {
-				if (json_stream_skip(js, &t) == -1)
-					return (-1);
+			if (r == 0)
 				continue;
-			}
 			while (json_stream_next(js, &t) != JSON_TOK_ARRAY_END) {
 				if (t.type == JSON_TOK_ERROR ||
 				    packed_nums_token(col, &t) == -1 ||
@@ -753,7 +731,7 @@ gecko_read_libs(struct gecko *g, struct json_stream *js, struct gecko_obj *o)
 			else if (k == 2 && (en = t.type == JSON_TOK_INTEGER))
 				lib.end = t.i;
 			else if (k == 3) {
-				if (gecko_text(g, &t, &lib.name) == -1)
+				if (packed_text_token(&g->text, &t, &lib.name) == -1)
 					return (-1);
 				nm = lib.name != SIZE_MAX;
 				lib.namelen = (uint32_t)t.len;
@@ -1016,7 +994,8 @@ gecko_read_thread_member(struct gecko *g, struct json_stream *js,
 	if (JSON_TOK_IS(key, "name") || JSON_TOK_IS(key, "processName")) {
 		i = key->s[0] == 'n';
 		if (json_stream_next(js, &t) == JSON_TOK_ERROR ||
-		    gecko_text(g, &t, i ? &o->name : &o->process) == -1)
+		    packed_text_token(&g->text, &t, i ? &o->name :
+		    &o->process) == -1)
 			return (-1);
 		return (json_stream_skip(js, &t) == -1 ? -1 : 1);
 	}

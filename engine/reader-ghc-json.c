@@ -135,14 +135,11 @@ static int
 ghc_json_text(struct ghc_json *g, const struct json_token *t, size_t *off,
     uint32_t *len)
 {
-	*off = SIZE_MAX;
 	*len = 0;
-	if (t->type != JSON_TOK_STRING)
-		return (0);
-	if (t->len >= UINT32_MAX ||
-	    (*off = packed_text_put(&g->text, t->s, t->len)) == SIZE_MAX)
+	if (packed_text_token(&g->text, t, off) == -1)
 		return (-1);
-	*len = (uint32_t)t->len;
+	if (*off != SIZE_MAX)
+		*len = (uint32_t)t->len;
 	return (0);
 }
 
@@ -443,6 +440,7 @@ static int
 ghc_json_read(struct ghc_json *g, struct json_stream *js, int *object)
 {
 	struct json_token	 t;
+	int			 r;
 
 	if (json_stream_next(js, &t) == JSON_TOK_ERROR)
 		return (-1);
@@ -452,15 +450,11 @@ ghc_json_read(struct ghc_json *g, struct json_stream *js, int *object)
 		    json_stream_next(js, &t) != JSON_TOK_END ? -1 : 0);
 	while (json_stream_next(js, &t) == JSON_TOK_KEY) {
 		if (JSON_TOK_IS(&t, "cost_centres")) {
-			if (json_stream_next(js, &t) == JSON_TOK_ERROR)
+			if ((r = packed_array_open(js, &t,
+			    &g->ccs_state)) == -1)
 				return (-1);
-			g->ccs_state = t.type == JSON_TOK_ARRAY ? PACKED_ARRAY :
-			    PACKED_OTHER;
-			if (t.type != JSON_TOK_ARRAY) {
-				if (json_stream_skip(js, &t) == -1)
-					return (-1);
+			if (r == 0)
 				continue;
-			}
 			while (json_stream_next(js, &t) != JSON_TOK_ARRAY_END) {
 				if (t.type == JSON_TOK_ERROR ||
 				    ghc_json_read_cc(g, js, &t) == -1)

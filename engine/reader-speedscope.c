@@ -207,20 +207,6 @@ speedscope_str(const struct speedscope *s, size_t off)
 	return (off == SIZE_MAX ? NULL : packed_text_get(&s->text, off));
 }
 
-/* A token's string onto the text: its offset, or SIZE_MAX if none. */
-static int
-speedscope_text(struct speedscope *s, const struct json_token *t,
-    size_t *off)
-{
-	*off = SIZE_MAX;
-	if (t->type != JSON_TOK_STRING)
-		return (0);
-	if (t->len >= UINT32_MAX ||
-	    (*off = packed_text_put(&s->text, t->s, t->len)) == SIZE_MAX)
-		return (-1);
-	return (0);
-}
-
 /* shared.frames: each frame's name, file and line. */
 static int
 speedscope_read_frames(struct speedscope *s, struct json_stream *js)
@@ -254,7 +240,7 @@ speedscope_read_frames(struct speedscope *s, struct json_stream *js)
 			if (json_stream_next(js, &t) == JSON_TOK_ERROR)
 				return (-1);
 			if (name || file) {
-				if (speedscope_text(s, &t, &off) == -1)
+				if (packed_text_token(&s->text, &t, &off) == -1)
 					return (-1);
 				if (name) {
 					fr->name = off;
@@ -444,7 +430,7 @@ speedscope_read_prof(struct speedscope *s, struct json_stream *js,
 		if (json_stream_next(js, &t) == JSON_TOK_ERROR)
 			return (-1);
 		if (k >= 1 && k <= 3) {
-			if (speedscope_text(s, &t, &off) == -1)
+			if (packed_text_token(&s->text, &t, &off) == -1)
 				return (-1);
 			*(k == 1 ? &pr->name : k == 2 ? &pr->unit :
 			    &pr->type) = off;
@@ -488,6 +474,7 @@ static int
 speedscope_read_shared(struct speedscope *s, struct json_stream *js)
 {
 	struct json_token	 t;
+	int			 r;
 
 	while (json_stream_next(js, &t) == JSON_TOK_KEY) {
 		if (!JSON_TOK_IS(&t, "frames")) {
@@ -496,15 +483,9 @@ speedscope_read_shared(struct speedscope *s, struct json_stream *js)
 				return (-1);
 			continue;
 		}
-		if (json_stream_next(js, &t) == JSON_TOK_ERROR)
-			return (-1);
 		s->nframes = 0;
-		s->frames_state = t.type == JSON_TOK_ARRAY ? PACKED_ARRAY :
-		    PACKED_OTHER;
-		if (t.type != JSON_TOK_ARRAY) {
-			if (json_stream_skip(js, &t) == -1)
-				return (-1);
-		} else if (speedscope_read_frames(s, js) == -1)
+		if ((r = packed_array_open(js, &t, &s->frames_state)) == -1 ||
+		    (r == 1 && speedscope_read_frames(s, js) == -1))
 			return (-1);
 	}
 	return (t.type == JSON_TOK_OBJECT_END ? 0 : -1);
@@ -529,7 +510,7 @@ static int
 speedscope_read(struct speedscope *s, struct json_stream *js)
 {
 	struct json_token	 t;
-	int			 object;
+	int			 object, r;
 
 	if (json_stream_next(js, &t) == JSON_TOK_ERROR)
 		return (-1);
@@ -548,16 +529,12 @@ speedscope_read(struct speedscope *s, struct json_stream *js)
 			} else if (speedscope_read_shared(s, js) == -1)
 				return (-1);
 		} else if (JSON_TOK_IS(&t, "profiles")) {
-			if (json_stream_next(js, &t) == JSON_TOK_ERROR)
-				return (-1);
 			speedscope_clear_profs(s);
-			s->profiles_state = t.type == JSON_TOK_ARRAY ?
-			    PACKED_ARRAY : PACKED_OTHER;
-			if (t.type != JSON_TOK_ARRAY) {
-				if (json_stream_skip(js, &t) == -1)
-					return (-1);
+			if ((r = packed_array_open(js, &t,
+			    &s->profiles_state)) == -1)
+				return (-1);
+			if (r == 0)
 				continue;
-			}
 			while (json_stream_next(js, &t) != JSON_TOK_ARRAY_END) {
 				if (t.type == JSON_TOK_ERROR ||
 				    speedscope_read_prof(s, js, &t) == -1)

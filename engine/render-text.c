@@ -24,6 +24,7 @@
 
 #include "display.h"
 #include "outbuf.h"
+#include "query.h"
 #include "render.h"
 
 /*
@@ -32,6 +33,9 @@
  * indented two spaces a level. Links are not shown, nor the blocks that
  * are only links or controls (menus, switches, paging, preferences, forms)
  * and a heading over nothing else: a terminal cannot follow them.
+ * Under the title, the time range and threads the answer is restricted
+ * to (range=, thread=, base_range=), as the HTML page's state bar shows
+ * them: an answer without them starts as it always did.
  */
 
 static int	text_render(struct outbuf *, const json_t *,
@@ -42,6 +46,9 @@ static void	text_cell(struct outbuf *, const struct display_cell *, size_t,
 static int	text_table(struct outbuf *, const struct display_block *);
 static void	text_clean(struct outbuf *, const char *);
 static int	text_shown(const struct display *, size_t);
+static int	text_range(struct outbuf *, const char *,
+		    const struct query *, enum query_key);
+static int	text_state(struct outbuf *, const struct query *);
 
 const struct renderer render_text = {
 	.render = text_render,
@@ -204,6 +211,55 @@ text_shown(const struct display *d, size_t i)
 	}
 }
 
+/*
+ * "Range: A s to B s from the start", A and B as range= (or
+ * base_range=, key) has them. -1 if out of memory.
+ */
+static int
+text_range(struct outbuf *ob, const char *label, const struct query *q,
+    enum query_key key)
+{
+	char	*v, *comma;
+
+	if ((v = query_key_text(q, key)) == NULL)
+		return (-1);
+	if ((comma = strchr(v, ',')) != NULL)
+		*comma++ = '\0';
+	outbuf_printf(ob, "%s: %s s to %s s from the start\n", label, v,
+	    comma ? comma : "?");
+	free(v);
+	return (0);
+}
+
+/* The time range and threads in force (see the top); -1 if no memory. */
+static int
+text_state(struct outbuf *ob, const struct query *q)
+{
+	const char	*s;
+
+	if (q == NULL)
+		return (0);
+	if (query_range_set(q->range) &&
+	    text_range(ob, "Range", q, QUERY_RANGE) == -1)
+		return (-1);
+	if (*q->thread != '\0') {
+		/* thread= values, one a line in the query: a list here. */
+		outbuf_puts(ob, "Threads: ");
+		for (s = q->thread; *s != '\0'; s++) {
+			if (*s == '\n')
+				outbuf_puts(ob, ", ");
+			else
+				outbuf_putc(ob, (unsigned char)*s < 0x20 ||
+				    *s == 0x7f ? '?' : *s);
+		}
+		outbuf_putc(ob, '\n');
+	}
+	if (query_range_set(q->base_range) &&
+	    text_range(ob, "Base range", q, QUERY_BASE_RANGE) == -1)
+		return (-1);
+	return (0);
+}
+
 static int
 text_render(struct outbuf *ob, const json_t *j, const struct display *d,
     const struct render_context *ctx)
@@ -216,6 +272,8 @@ text_render(struct outbuf *ob, const json_t *j, const struct display *d,
 	for (k = text_width(d->title); k > 0; k--)
 		outbuf_putc(ob, '=');
 	outbuf_putc(ob, '\n');
+	if (text_state(ob, d->self) == -1)
+		return (-1);
 	for (i = 0; i < d->nblocks; i++) {
 		b = &d->blocks[i];
 		if (!text_shown(d, i))

@@ -652,14 +652,23 @@ timeline_seek(struct timeline_iter *it, const struct timeline *tl, int64_t a)
 		else
 			hi = mid;
 	}
-	if (lo >= tl->nindex) {
+	timeline_iter_block(it, tl, lo);
+}
+
+/* Decode from the first record of block b (past the last: the end). */
+void
+timeline_iter_block(struct timeline_iter *it, const struct timeline *tl,
+    uint64_t b)
+{
+	timeline_iter_init(it, tl);
+	if (b >= tl->nindex) {
 		it->i = tl->n;
 		it->off = tl->ndata;
 		return;
 	}
-	it->i = lo * TIMELINE_BLOCK;
-	it->off = tl->index[lo].off;
-	it->prev_end = tl->index[lo].prev_end;
+	it->i = b * TIMELINE_BLOCK;
+	it->off = tl->index[b].off;
+	it->prev_end = tl->index[b].prev_end;
 	it->prev_w = 1;
 }
 

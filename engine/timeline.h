@@ -160,6 +160,8 @@ void		 timeline_iter_init(struct timeline_iter *,
 		     const struct timeline *);
 void		 timeline_seek(struct timeline_iter *, const struct timeline *,
 		     int64_t);
+void		 timeline_iter_block(struct timeline_iter *,
+		     const struct timeline *, uint64_t);
 
 double		 timeline_seconds(const struct timeline *, int64_t);
 int64_t		 timeline_time(const struct timeline *, double);

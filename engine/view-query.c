@@ -22,6 +22,7 @@
 #include <time.h>
 
 #include "cause.h"
+#include "hash.h"
 #include "clickhouse.h"
 #include "outbuf.h"
 #include "profile-builder.h"
@@ -80,6 +81,26 @@ struct view_row {
 	size_t			 len;		/* bytes of the row */
 };
 
+/*
+ * A two-way set-associative cache of frames (a name and its module of
+ * at most VIEW_FRAME_MAX bytes together) in front of the builder's
+ * function lookup, which hashes the name and the module into the string
+ * pool and then the pair: a view of millions of stacks repeats a few
+ * thousand frames. A frame maps to one function for the whole load, so
+ * an entry is only ever overwritten, never stale. It grows with the
+ * frames it holds, up to 2 << VIEW_FRAME_MAXBITS entries (18 MB).
+ */
+#define VIEW_FRAME_MAX		54
+#define VIEW_FRAME_BITS		12		/* sets of two, at first */
+#define VIEW_FRAME_MAXBITS	17
+
+struct view_frame {
+	uint32_t		 fn;
+	uint8_t			 nlen;
+	uint8_t			 mlen;		/* nlen + mlen 0: empty */
+	char			 key[VIEW_FRAME_MAX];	/* name, module */
+};
+
 /* The stacks' answer being built into a profile. */
 struct view_build {
 	struct profile_builder	*b;
@@ -89,6 +110,17 @@ struct view_build {
 	size_t			 nleaf;
 	uint64_t		 stacks;	/* distinct */
 	uint64_t		 rows;
+	struct view_frame	*frames;	/* [2 << framebits] */
+	int			 framebits;
+	size_t			 nframes;	/* frames put in the cache */
+	/*
+	 * The last row's functions and nodes: rows that share a prefix of
+	 * frames (an answer in order) reuse its nodes.
+	 */
+	uint32_t		*fn;
+	uint32_t		*node;
+	size_t			 depth;
+	size_t			 cap;
 };
 
 static void	 view_query_table(struct outbuf *, const struct view_query *,
@@ -532,37 +564,182 @@ view_row_scan(const unsigned char *p, const unsigned char *end, size_t nv,
 	return (1);
 }
 
-/* Put a complete row into the profile. */
+/* The cache set of a frame, by its hash. */
+static inline uint64_t
+view_frame_hash(const char *name, size_t nlen, const char *mod, size_t mlen)
+{
+	return (hash_name(name, nlen, NULL) * 0x9e3779b97f4a7c15ULL ^
+	    hash_name(mod, mlen, NULL));
+}
+
+/*
+ * Make the frame cache, or double its sets, keeping the frames it holds
+ * (the first entry of a set before the second, as they were).
+ */
+static int
+view_frames_grow(struct view_build *vb)
+{
+	struct view_frame	*t, *old = vb->frames, *c;
+	size_t			 i, nold;
+	uint64_t		 h;
+	int			 bits;
+
+	bits = old == NULL ? VIEW_FRAME_BITS : vb->framebits + 1;
+	if ((t = calloc((size_t)2 << bits, sizeof *t)) == NULL)
+		return (-1);
+	nold = old == NULL ? 0 : (size_t)2 << vb->framebits;
+	vb->nframes = 0;
+	for (i = 0; i < nold; i++) {
+		if (old[i].nlen + old[i].mlen == 0)
+			continue;
+		h = view_frame_hash(old[i].key, old[i].nlen,
+		    old[i].key + old[i].nlen, old[i].mlen);
+		c = &t[(h >> (64 - bits)) * 2];
+		c = c[0].nlen + c[0].mlen == 0 ? &c[0] : &c[1];
+		if (c->nlen + c->mlen == 0) {
+			*c = old[i];
+			vb->nframes++;
+		}
+	}
+	free(old);
+	vb->frames = t;
+	vb->framebits = bits;
+	return (0);
+}
+
+static inline int
+view_frame_eq(const struct view_frame *c, const char *name, size_t nlen,
+    const char *mod, size_t mlen)
+{
+	return (c->nlen == nlen && c->mlen == mlen && nlen + mlen > 0 &&
+	    memcmp(c->key, name, nlen) == 0 &&
+	    memcmp(c->key + nlen, mod, mlen) == 0);
+}
+
+/*
+ * The function of a frame: from the cache, or found or made by the
+ * builder and then cached in its set's first entry (the one there
+ * moves to the second).
+ */
+static uint32_t
+view_frame_func(struct view_build *vb, const char *name, size_t nlen,
+    const char *mod, size_t mlen)
+{
+	struct view_frame	*c;
+	uint32_t		 fn;
+
+	if (nlen + mlen > VIEW_FRAME_MAX || nlen + mlen == 0 ||
+	    (vb->frames == NULL && view_frames_grow(vb) == -1))
+		return (profile_builder_func(vb->b, name, nlen, mod, mlen));
+	c = &vb->frames[(view_frame_hash(name, nlen, mod, mlen) >>
+	    (64 - vb->framebits)) * 2];
+	if (view_frame_eq(&c[0], name, nlen, mod, mlen))
+		return (c[0].fn);
+	if (view_frame_eq(&c[1], name, nlen, mod, mlen))
+		return (c[1].fn);
+	if ((fn = profile_builder_func(vb->b, name, nlen, mod, mlen)) ==
+	    PROFILE_NONE)
+		return (fn);
+	if (c[0].nlen + c[0].mlen != 0)
+		c[1] = c[0];
+	c[0].fn = fn;
+	c[0].nlen = (uint8_t)nlen;
+	c[0].mlen = (uint8_t)mlen;
+	memcpy(c[0].key, name, nlen);
+	memcpy(c[0].key + nlen, mod, mlen);
+	/* A full cache only slows the load: it may stay as it is. */
+	if (++vb->nframes > ((size_t)1 << vb->framebits) &&
+	    vb->framebits < VIEW_FRAME_MAXBITS)
+		(void)view_frames_grow(vb);
+	return (fn);
+}
+
+/* Room for the functions and nodes of a row of depth frames. */
+static int
+view_build_room(struct view_build *vb, size_t depth)
+{
+	size_t	 cap;
+	void	*p;
+
+	for (cap = vb->cap ? vb->cap : 64; cap < depth; cap *= 2)
+		;
+	if ((p = reallocarray(vb->fn, cap, sizeof *vb->fn)) == NULL)
+		return (-1);
+	vb->fn = p;
+	if ((p = reallocarray(vb->node, cap, sizeof *vb->node)) == NULL)
+		return (-1);
+	vb->node = p;
+	vb->cap = cap;
+	return (0);
+}
+
+/* Room in leaf[] for node. */
+static int
+view_build_leaf(struct view_build *vb, uint32_t node)
+{
+	uint64_t	*leaf;
+	size_t		 cap;
+
+	for (cap = vb->nleaf ? vb->nleaf : 4096; cap <= node; cap *= 2)
+		;
+	if ((leaf = reallocarray(vb->leaf, cap, sizeof *leaf)) == NULL)
+		return (-1);
+	memset(leaf + vb->nleaf, 0, (cap - vb->nleaf) * sizeof *leaf);
+	vb->leaf = leaf;
+	vb->nleaf = cap;
+	return (0);
+}
+
+/*
+ * Put a complete row into the profile. Its frames first become
+ * functions (through the frame cache); those the row before had in the
+ * same places keep their nodes, the others are looked up, and once one
+ * is new the rest are a chain of new nodes (no lookup), as the folded
+ * reader does with sorted lines.
+ */
 static int
 view_row_add(struct view_build *vb, const struct view_row *r, char **cause)
 {
 	const unsigned char	*fp = r->funcs, *mp = r->modules;
 	const char		*name, *mod;
-	size_t			 nlen, mlen, cap, i;
-	uint64_t		*leaf, d;
-	uint32_t		 node = PROFILE_ROOT, f;
+	size_t			 nlen, mlen, i, same = 0;
+	uint64_t		 d;
+	uint32_t		 node, f, made;
 
+	if (r->depth > vb->cap && view_build_room(vb, r->depth) == -1) {
+		cause_set(cause, "out of memory");
+		return (-1);
+	}
 	for (d = 0; d < r->depth; d++) {
 		/* view_row_scan checked every length. */
 		(void)view_rb_string(&fp, r->modules, &name, &nlen);
 		(void)view_rb_string(&mp, r->values, &mod, &mlen);
-		if ((f = profile_builder_func(vb->b, name, nlen, mod,
-		    mlen)) == PROFILE_NONE ||
-		    (node = profile_builder_child(vb->b, node, f)) ==
+		if ((f = view_frame_func(vb, name, nlen, mod, mlen)) ==
 		    PROFILE_NONE)
 			goto fail;
+		if (same == d && d < vb->depth && vb->fn[d] == f)
+			same++;
+		vb->fn[d] = f;
 	}
-	if (node >= vb->nleaf) {
-		for (cap = vb->nleaf ? vb->nleaf : 4096; cap <= node; cap *= 2)
-			;
-		if ((leaf = reallocarray(vb->leaf, cap, sizeof *leaf)) ==
-		    NULL) {
-			cause_set(cause, "out of memory");
-			return (-1);
-		}
-		memset(leaf + vb->nleaf, 0, (cap - vb->nleaf) * sizeof *leaf);
-		vb->leaf = leaf;
-		vb->nleaf = cap;
+	vb->depth = same;	/* until the nodes past it are made */
+	node = same > 0 ? vb->node[same - 1] : PROFILE_ROOT;
+	made = profile_builder_nnodes(vb->b);
+	for (d = same; d < r->depth && node != made; d++) {
+		if ((node = profile_builder_child(vb->b, node, vb->fn[d])) ==
+		    PROFILE_NONE)
+			goto fail;
+		vb->node[d] = node;
+	}
+	if (d < r->depth) {
+		if (profile_builder_chain(vb->b, node, &vb->fn[d],
+		    r->depth - d, &vb->node[d]) == -1)
+			goto fail;
+		node = vb->node[r->depth - 1];
+	}
+	vb->depth = r->depth;
+	if (node >= vb->nleaf && view_build_leaf(vb, node) == -1) {
+		cause_set(cause, "out of memory");
+		return (-1);
 	}
 	/* Twice the same stack (unmerged parts of T_stacks): once. */
 	if (vb->leaf[node] == (r->hash | 1))
@@ -578,6 +755,20 @@ view_row_add(struct view_build *vb, const struct view_row *r, char **cause)
 fail:
 	cause_set(cause, "%s", profile_builder_error(vb->b));
 	return (-1);
+}
+
+/* What a build holds besides the builder. */
+static void
+view_build_clear(struct view_build *vb)
+{
+	free(vb->leaf);
+	free(vb->frames);
+	free(vb->fn);
+	free(vb->node);
+	vb->leaf = NULL;
+	vb->frames = NULL;
+	vb->fn = vb->node = NULL;
+	vb->nleaf = vb->cap = vb->depth = 0;
 }
 
 /*
@@ -750,7 +941,7 @@ view_query_answer(struct clickhouse_answer *a, size_t nmetrics,
 		p = profile_builder_finish(vb.b, cause);
 	else
 		profile_builder_free(vb.b);
-	free(vb.leaf);
+	view_build_clear(&vb);
 	return (p);
 }
 
@@ -814,7 +1005,7 @@ out:
 	if (p == NULL)
 		view_summary_clear(vs);
 	profile_builder_free(vb.b);
-	free(vb.leaf);
+	view_build_clear(&vb);
 	for (i = 0; i < nm; i++) {
 		free(m[i].name);
 		free(m[i].unit);

@@ -29,7 +29,9 @@ awk 'BEGIN { n = 300000; print "# deepq-trace 1"; print "metric ticks count"
 echo "# the chain: $(wc -c <"$root/chain.trace.xz") bytes of xz"
 rdv_conf query_timeout=30 load_wait=30 max_workers=2 answer_cache=0
 rdv_httpd
-rdv_get 'file=chain.trace.xz&cmd=status&format=json' >/dev/null
+# Loaded by a report: cmd=status starts no server (it would answer 404).
+st=$(rdv_get 'file=chain.trace.xz&cmd=menu&format=json')
+check "the chain loads: 200 ($st)" test "$st" = 200
 
 # status_ms: the time of one cmd=status through the CGI, in ms.
 status_ms() {
@@ -44,7 +46,8 @@ for i in 1 2 3; do
 	t=$(status_ms)
 	[ "$t" -gt "$alone" ] && alone=$t
 done
-echo "# cmd=status alone: up to $alone ms"
+# A failed one (99999) would make every comparison below hold.
+check "cmd=status alone: 200 each, up to $alone ms" test "$alone" -lt 99999
 
 # worker_paused: wait for a worker stopped at its start; its pid.
 worker_paused() {
@@ -67,7 +70,11 @@ for q in 'cmd=callgrind&format=callgrind' 'cmd=folded&format=folded' \
 		wait "$(cat "$tmp/heavy.pid")" 2>/dev/null || :
 		continue
 	fi
+	# The better of two: a loaded machine delays one request now and
+	# then; a server's loop held by the query would delay both.
 	t=$(status_ms)
+	t2=$(status_ms)
+	[ "$t2" -lt "$t" ] && t=$t2
 	check "$q in a worker: cmd=status beside it in $t ms (alone $alone)" \
 	    test "$t" -lt $((alone + 1000))
 	# What it would answer is not what this test is about (some run

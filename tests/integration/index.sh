@@ -3,8 +3,11 @@
 # CGI and deepq web: profiles only (no hidden, secret or other file that
 # is not a profile; compressed profiles through their compression), the
 # same JSON from both, names with control characters escaped in every
-# format (no forged line in the text), a zero-padded sparse gzip answered
-# at once with no process left behind, the listing cached until a
+# format (no forged line in the text), a zero-padded sparse gzip, zstd
+# and xz answered at once with no process left behind (the probe decodes
+# a bounded head in-process), only what the CGI's user can read (as
+# nobody: a profile of mode 0600 and one in a directory of mode 0700 are
+# not listed), the listing cached until a
 # directory changes, and 120,000 long names full of characters to escape
 # (index_entries = 100000) answered within the bytes an index may have.
 if [ -z "${RDV_DEADLINE:-}" ]; then
@@ -15,6 +18,9 @@ fi
 . "${0%/*}/../lib.sh"
 . "${0%/*}/rendezvous-lib.sh"
 command -v jq >/dev/null 2>&1 || skip_all "jq is not installed"
+for z in zstd xz; do
+	command -v $z >/dev/null 2>&1 || skip_all "$z is not installed"
+done
 
 # cgi NAME QUERY: the CGI run directly; $tmp/NAME.head, .body, .status.
 cgi() {
@@ -55,6 +61,11 @@ printf 'main;x 1\n' >"$root/$(printf 'tab\tand\033[31mescape.folded')"
 printf '\037\213\010\000\000\000\000\000\000\003\003\000\000\000\000\000\000\000\000\000' \
     >"$root/padded.gz"
 truncate -s 1T "$root/padded.gz"
+# The same of zstd and xz: a frame of nothing, then the hole.
+printf '' | zstd -q >"$root/padded.zst"
+truncate -s 1T "$root/padded.zst"
+printf '' | xz >"$root/padded.xz"
+truncate -s 1T "$root/padded.xz"
 cat >"$tmp/want" <<EOF
 back\\slash.folded
 ch/live.deepq
@@ -85,7 +96,7 @@ check "CGI: formats through compression, and a view" sh -c \
 for f in html text; do
 	cgi "$f" "cmd=index&format=$f"
 	for secret in htpasswd hunter2 ch.pass secret.txt s3cret notes.md \
-	    random.bin perf.data padded.gz hidden.folded; do
+	    random.bin perf.data padded.gz padded.zst padded.xz hidden.folded; do
 		if grep -q "$secret" "$tmp/$f.body"; then
 			not_ok "CGI $f: names $secret"
 		fi
@@ -156,6 +167,44 @@ check "a directory changed: deepq web too" \
     ! jq -r '.profiles[].name' '$tmp/w3.body' | grep -qx later.folded"
 kill "$(cat "$tmp/web.pid")"
 rm -f "$tmp/web.pid"
+
+# Readable profiles only: the CGI as nobody (setpriv) lists neither a
+# profile it may not read nor one in a directory it may not enter; its
+# own runtime directory, the profile root reachable.
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1; then
+	mkdir -p "$root/closed" "$tmp/nrun"
+	printf 'a;b 1\n' >"$root/unreadable.folded"
+	printf 'a;b 1\n' >"$root/closed/inside.folded"
+	chmod 600 "$root/unreadable.folded"
+	chmod 700 "$root/closed"
+	chmod 711 "$tmp"
+	chmod -R a+rX "$root/sub" "$root/ch"
+	chmod a+rx "$root"
+	chown nobody "$tmp/nrun"
+	chmod 700 "$tmp/nrun"
+	sed "s|^runtime_dir = .*|runtime_dir = $tmp/nrun|" "$conf" \
+	    >"$tmp/nobody.conf"
+	chmod 644 "$tmp/nobody.conf"
+	env -i PATH=/usr/bin:/bin DEEPQ_CONFIG="$tmp/nobody.conf" \
+	    GATEWAY_INTERFACE=CGI/1.1 REQUEST_METHOD=GET \
+	    SERVER_PROTOCOL=HTTP/1.1 SCRIPT_NAME=/cgi-bin/deepq.cgi \
+	    QUERY_STRING='cmd=index&format=json' \
+	    setpriv --reuid=nobody --regid=nogroup --clear-groups "$CGI" \
+	    >"$tmp/nobody.out" 2>"$tmp/nobody.err" </dev/null || :
+	sed '1,/^\r*$/d' "$tmp/nobody.out" >"$tmp/nobody.body"
+	names nobody >"$tmp/nobody.names" 2>/dev/null || :
+	check "as nobody: 200 with firefox.folded listed" \
+	    grep -qx firefox.folded "$tmp/nobody.names"
+	check "as nobody: neither a profile of mode 0600 nor one in a closed directory" \
+	    sh -c "! grep -q 'unreadable\|inside' '$tmp/nobody.names'"
+	rm -f "$root/unreadable.folded"
+	chmod 755 "$root/closed"
+	rm -rf "$root/closed"
+else
+	# Counted either way: the plan does not depend on the user.
+	ok "# SKIP as nobody: needs root and setpriv"
+	ok "# SKIP as nobody: needs root and setpriv"
+fi
 
 # 120,000 profiles with long names of characters each format escapes
 # (hard links of two files: ext4 allows 65,000 links to one).

@@ -182,4 +182,20 @@ check "the header's links keep them" grep -q \
     >"$tmp/top.json"
 check "JSON: range and threads noted" jq -e \
     '.range == [0, 0.002] and .thread == ["4242", "4243"]' "$tmp/top.json"
+# Text states them under the title, as the state bar does; without
+# them it starts as it always did, the table after the title.
+"$DEEPQ" query --local "$root/small.perf" \
+    'cmd=top&range=0,0.002&thread=4242&thread=4243&format=text' \
+    >"$tmp/top.txt"
+check "text: range stated" grep -qx \
+    'Range: 0 s to 0.002 s from the start' "$tmp/top.txt"
+check "text: threads stated" grep -qx 'Threads: 4242, 4243' "$tmp/top.txt"
+"$DEEPQ" query --local "$root/small.perf" \
+    'cmd=top&base_range=0,0.001&format=text' >"$tmp/base.txt"
+check "text: base range stated" grep -qx \
+    'Base range: 0 s to 0.001 s from the start' "$tmp/base.txt"
+"$DEEPQ" query --local "$root/small.perf" 'cmd=top&format=text' \
+    >"$tmp/whole.txt"
+check "text: nothing stated without them" sh -c \
+    '! grep -q "^Range:\|^Threads:\|^Base range:" "$1"' sh "$tmp/whole.txt"
 done_testing
