@@ -184,5 +184,7 @@ for prof in "$@"; do
 		i=$((i + 1))
 	done <"$tmp/list"
 done
-echo "$n answers compared, $fail differ"
+# The count says what was compared: a profile left out shows here.
+echo "$n answers compared ($# profiles, $(wc -l <"$tmp/queries") queries" \
+    "in 3 formats), $fail differ"
 [ "$fail" -eq 0 ]

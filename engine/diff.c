@@ -26,6 +26,7 @@
 #include "cause.h"
 #include "diff.h"
 #include "display.h"
+#include "json-build.h"
 #include "profile-builder.h"
 #include "profile.h"
 #include "query.h"
@@ -283,16 +284,18 @@ int
 diff_summary(json_t *j, const struct profile *p, const struct diff *d)
 {
 	json_t	*o;
+	struct json_build	 jb = JSON_BUILD_INIT;
 
 	if ((o = diff_values(d, p->metrics[d->m].sum,
 	    p->metrics[d->bm].sum)) == NULL)
 		return (-1);
-	json_object_set_new(o, "metric", json_string(p->metrics[d->m].name));
-	json_object_set_new(o, "normalize", json_boolean(d->normalize));
-	json_object_set_new(o, "scale", json_real(d->scale));
-	json_object_set_new(o, "base_raw",
+	json_build_set(&jb, o, "metric", json_string(p->metrics[d->m].name));
+	json_build_set(&jb, o, "normalize", json_boolean(d->normalize));
+	json_build_set(&jb, o, "scale", json_real(d->scale));
+	json_build_set(&jb, o, "base_raw",
 	    json_integer(p->metrics[d->bm].sum));
-	return (json_object_set_new(j, "comparison", o));
+	json_build_set(&jb, j, "comparison", o);
+	return (json_build_status(&jb));
 }
 
 /*

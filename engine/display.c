@@ -335,6 +335,17 @@ display_cell(struct display *d, struct display_block *b, size_t row,
 	return (c);
 }
 
+/* A cell of number v (display_number()), right-aligned, no link. */
+struct display_cell *
+display_cell_number(struct display *d, struct display_block *b, size_t row,
+    uint32_t col, int64_t v)
+{
+	char	 n[DISPLAY_NUMBUF];
+
+	display_number_buf(n, v);
+	return (display_cell(d, b, row, col, n, NULL, DISPLAY_NUM));
+}
+
 /*
  * display_cell() with text and link (either may be NULL) taken, not
  * copied: a page's rows make them for the cell alone. They are freed

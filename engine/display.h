@@ -148,6 +148,8 @@ void		 display_group(struct display *, struct display_block *,
 size_t		 display_row(struct display *, struct display_block *);
 struct display_cell *display_cell(struct display *, struct display_block *,
 		     size_t, uint32_t, const char *, const char *, int);
+struct display_cell *display_cell_number(struct display *,
+		    struct display_block *, size_t, uint32_t, int64_t);
 struct display_cell *display_cell_take(struct display *,
 		     struct display_block *, size_t, uint32_t, char *, char *,
 		     int);

@@ -29,6 +29,7 @@
 #include "diff.h"
 #include "display.h"
 #include "funcgraph.h"
+#include "json-build.h"
 #include "profile.h"
 #include "profile-index.h"
 #include "query.h"
@@ -48,15 +49,8 @@
 
 /* The result: the function, its butterfly and the page of caller rows. */
 struct callers_result {
-	const struct profile		*p;
-	int				 m;
-	uint32_t			 f;
-	const struct callgraph		*g;
-	int				 cmp;
-	struct diff			 dd;
+	struct rows_of_func		 fb;
 	enum aggregate_by		 by;
-	struct aggregate_butterfly	 b;
-	struct rows_page		 rows;
 };
 
 static void	*callers_create(const struct profile *, const struct query *,
@@ -77,72 +71,23 @@ static void *
 callers_create(const struct profile *p, const struct query *q,
     const struct report_context *ctx, struct report_error *e)
 {
-	struct callers_result		*t;
-	struct aggregate_spec		 spec;
-	struct rows_spec		 rs;
-	const struct callgraph		*g = NULL;
-	uint8_t				*in = NULL;
-	uint32_t			 f;
-	int				 m, sort, sm, ds;
+	struct callers_result	*t;
 
 	if ((t = calloc(1, sizeof *t)) == NULL) {
 		report_error_set(e, 500, "out of memory");
 		return (NULL);
 	}
-	t->p = p;
-	t->cmp = diff_init(&t->dd, p, q);
-	ds = diff_sort(t->cmp, q);
-	if ((m = report_metric(p, q, e)) == -1)
-		goto fail;
-	if ((sort = diff_report_sort(&t->dd, ds, p, q, m, &sm, e)) == -1)
-		goto fail;
-	if ((f = report_func_find(p, q, e)) == PROFILE_NONE)
-		goto fail;
-	t->m = m;
-	if (report_rates_check(p, e) == -1)
-		goto fail;
-	t->f = f;
-	memset(&spec, 0, sizeof spec);
-	spec.callers_by = q->by == QUERY_BY_SITE ? AGGREGATE_SITE :
+	t->by = q->by == QUERY_BY_SITE ? AGGREGATE_SITE :
 	    q->by == QUERY_BY_MODULE ? AGGREGATE_MODULE :
 	    q->by == QUERY_BY_CLIQUE ? AGGREGATE_CLIQUE : AGGREGATE_FUNC;
 	/* A call graph's only call sites are the calling functions. */
-	if (p->funcgraph != NULL && spec.callers_by == AGGREGATE_SITE)
-		spec.callers_by = AGGREGATE_FUNC;
-	spec.callees_by = AGGREGATE_FUNC;
-	spec.internal = 1;
-	t->by = spec.callers_by;
-	if ((g = profile_index_callgraph(ctx->index, ctx->cost)) == NULL ||
-	    (in = calloc(p->nfuncs, 1)) == NULL)
-		goto nomem;
-	t->g = g;
-	in[f] = 1;
-	spec.in = in;
-	spec.clique = g->clique;
-	if (aggregate_butterfly(p, profile_index_aggregate(ctx->index,
-	    ctx->cost), &spec, &t->b, ctx->cost) == -1)
-		goto nomem;
-
-	memset(&rs, 0, sizeof rs);
-	rs.by = spec.callers_by;
-	rs.graph = g;
-	rs.clique = g->clique[f];
-	rs.sort = sort;
-	rs.metric = sm;
-	rs.diff = t->cmp ? &t->dd : NULL;
-	rs.diffsort = ds;
-	rs.from = q->from;
-	rs.limit = q->limit;
-	if (rows_page(&t->rows, p, &t->b.callers, &rs) == -1)
-		goto nomem;
-	free(in);
+	if (p->funcgraph != NULL && t->by == AGGREGATE_SITE)
+		t->by = AGGREGATE_FUNC;
+	if (rows_of_func(&t->fb, p, q, ctx, e, t->by, q->from, 0) == -1) {
+		callers_free(t);
+		return (NULL);
+	}
 	return (t);
-nomem:
-	report_error_cost(e, ctx->cost);
-fail:
-	free(in);
-	callers_free(t);
-	return (NULL);
 }
 
 static void
@@ -152,8 +97,7 @@ callers_free(void *v)
 
 	if (t == NULL)
 		return;
-	rows_page_clear(&t->rows);
-	aggregate_butterfly_clear(&t->b);
+	rows_of_func_clear(&t->fb);
 	free(t);
 }
 
@@ -162,29 +106,24 @@ static json_t *
 callers_json(const void *v, const struct query *q)
 {
 	const struct callers_result	*t = v;
-	const struct profile		*p = t->p;
-	const struct callgraph		*g = t->g;
-	json_t				*j = NULL, *fo, *a;
-	uint32_t			 f = t->f;
+	const struct rows_page		*pg = &t->fb.b.callers;
+	const struct profile		*p = t->fb.p;
+	json_t				*j;
+	struct json_build		 jb = JSON_BUILD_INIT;
 
+	(void)q;
 	if ((j = report_new(CMD_CALLERS)) == NULL ||
-	    report_metrics(j, p, t->m) == -1 ||
-	    (fo = rows_subject_json(p, g, f, &t->b.set, t->cmp ? &t->dd :
-	    NULL)) == NULL ||
-	    json_object_set_new(j, "function", fo) == -1)
-		goto nomem;
-	json_object_set_new(j, "by", json_string(rows_by_name(t->by)));
-	json_object_set_new(j, "sites", json_string(p->extra_site != NULL ?
-	    "static" : "call nodes"));
-	if ((a = rows_page_json(p, &t->rows)) == NULL ||
-	    json_object_set_new(j, "rows", a) == -1)
-		goto nomem;
-	json_object_set_new(j, "matched", json_integer(t->rows.matched));
-	json_object_set_new(j, "from", json_integer(t->rows.spec.from));
-	return (j);
-nomem:
-	json_decref(j);
-	return (NULL);
+	    rows_of_func_json(j, &t->fb) == -1)
+		json_build_fail(&jb);
+	else {
+		json_build_set(&jb, j, "by", json_string(rows_by_name(t->by)));
+		json_build_set(&jb, j, "sites", json_string(p->extra_site !=
+		    NULL ? "static" : "call nodes"));
+		json_build_set(&jb, j, "rows", rows_page_json(p, pg));
+		json_build_set(&jb, j, "matched", json_integer(pg->matched));
+		json_build_set(&jb, j, "from", json_integer(pg->spec.from));
+	}
+	return (json_build_end(&jb, j));
 }
 
 /* cmd=callers's page, from the rows and the profile. */
@@ -192,15 +131,16 @@ static struct display *
 callers_display(const void *v, const struct report_notes *notes,
     const struct query *q)
 {
-	const struct callers_result	*tr = v;
+	const struct callers_result	*r = v;
+	const struct rows_of_func	*tr = &r->fb;
 	const struct profile		*p = tr->p;
 	struct display			*d;
 	struct display_block		*l;
-	const char			*by = rows_by_name(tr->by);
+	const char			*by = rows_by_name(r->by);
 	const char			*name = profile_func_name(p, tr->f);
 	char				*title, *link, *s;
-	int64_t				 contexts = tr->b.set.nodes[0];
-	int64_t				 matched = tr->rows.matched;
+	int64_t				 contexts = tr->b.b.set.nodes[0];
+	int64_t				 matched = tr->b.callers.matched;
 	size_t				 i;
 	struct query			 view = *q;
 	const char			*other;
@@ -241,8 +181,8 @@ callers_display(const void *v, const struct report_notes *notes,
 	    (long long)matched, strcmp(by, "func") == 0 ? "function" :
 	    strcmp(by, "site") == 0 ? "site" : by, matched == 1 ? "" : "s",
 	    name, (long long)contexts, contexts == 1 ? "" : "s");
-	rows_page_display(d, NULL, p, &tr->rows, tr->m, q);
-	columns_pager(d, q, tr->rows.spec.from, tr->rows.n, matched);
+	rows_page_display(d, NULL, p, &tr->b.callers, tr->m, q);
+	columns_pager(d, q, tr->b.callers.spec.from, tr->b.callers.n, matched);
 	columns_controls(d, p, tr->m, q, 1);
 	return (d);
 }

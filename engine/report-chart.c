@@ -24,6 +24,7 @@
 
 #include "cost.h"
 #include "display.h"
+#include "json-build.h"
 #include "profile.h"
 #include "query.h"
 #include "report.h"
@@ -399,6 +400,7 @@ chart_json(const void *v, const struct query *q)
 	double				 k = tl->rate > 0 ? tl->rate : 1;
 	size_t				 i;
 	uint32_t			 li;
+	struct json_build		 jb = JSON_BUILD_INIT;
 
 	if ((j = report_new(CMD_FLAME)) == NULL ||
 	    json_object_set_new(j, "style", json_string("chart")) == -1 ||
@@ -437,8 +439,8 @@ chart_json(const void *v, const struct query *q)
 				goto fail;
 		}
 	}
-	json_object_set_new(j, "width", json_integer(q->width));
-	return (j);
+	json_build_set(&jb, j, "width", json_integer(q->width));
+	return (json_build_end(&jb, j));
 fail:
 	json_decref(j);
 	return (NULL);

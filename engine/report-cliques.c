@@ -28,6 +28,7 @@
 #include "cost.h"
 #include "diff.h"
 #include "display.h"
+#include "json-build.h"
 #include "profile.h"
 #include "profile-index.h"
 #include "query.h"
@@ -74,11 +75,10 @@ struct clique_result {
 	uint32_t			 id;
 	int				 cmp;
 	struct diff			 dd;
-	struct aggregate_butterfly	 b;
+	struct rows_butterfly		 b;
 	uint32_t			*idx;
 	uint32_t			 n;
 	int64_t				 limit;
-	struct rows_page		 callers, callees;
 };
 
 static void	*cliques_create(const struct profile *, const struct query *,
@@ -196,29 +196,24 @@ cliques_json(const void *v, const struct query *q)
 	json_t				*j = NULL, *a, *o;
 	uint32_t			 c;
 	int64_t				 i;
+	struct json_build		 jb = JSON_BUILD_INIT;
 
-	if ((j = report_new(CMD_CLIQUES)) == NULL ||
-	    report_metrics(j, p, t->m) == -1 || (a = json_array()) == NULL ||
-	    json_object_set_new(j, "rows", a) == -1)
+	if ((j = report_new_table(CMD_CLIQUES, p, t->m, "rows",
+	    &a)) == NULL)
 		goto nomem;
-	json_object_set_new(j, "cliques", json_integer(t->g->ncliques));
-	json_object_set_new(j, "matched", json_integer(t->n));
-	json_object_set_new(j, "from", json_integer(t->from));
+	json_build_set(&jb, j, "cliques", json_integer(t->g->ncliques));
+	json_build_set(&jb, j, "matched", json_integer(t->n));
+	json_build_set(&jb, j, "from", json_integer(t->from));
 	for (i = t->from; i < t->n && i < t->from + t->limit; i++) {
 		c = t->idx[i];
-		o = json_pack("{s:i, s:s, s:i, s:i, s:o*, s:o*}",
-		    "id", (json_int_t)t->id[c],
+		o = json_pack("{s:i, s:s, s:i}", "id", (json_int_t)t->id[c],
 		    "name", t->names[c],
-		    "members", (json_int_t)t->g->size[t->id[c]],
-		    "contexts", (json_int_t)t->rows.nodes[c],
-		    "self", report_row_values(p, t->rows.self +
-		    (size_t)c * p->nmetrics),
-		    "total", report_row_values(p, t->rows.total +
-		    (size_t)c * p->nmetrics));
-		if (o == NULL || json_array_append_new(a, o) == -1)
+		    "members", (json_int_t)t->g->size[t->id[c]]);
+		if (json_array_append_new(a, o) == -1 ||
+		    rows_group_json(o, p, &t->rows, c, NULL) == -1)
 			goto nomem;
 	}
-	return (j);
+	return (json_build_end(&jb, j));
 nomem:
 	json_decref(j);
 	return (NULL);
@@ -267,13 +262,9 @@ cliques_display(const void *v, const struct report_notes *notes,
 		link = report_func_link(q, tr->id[x]);
 		display_cell(d, t, r, 1, tr->names[x], link, 0);
 		free(link);
-		s = display_number(tr->g->size[tr->id[x]]);
-		display_cell(d, t, r, 2, s, NULL, DISPLAY_NUM);
-		free(s);
-		s = display_number(tr->rows.nodes[x]);
-		display_cell(d, t, r, 3, s, NULL, DISPLAY_NUM);
-		free(s);
-		columns_row(d, t, r, 4, &c, tr->rows.self +
+		display_cell_number(d, t, r, 2, tr->g->size[tr->id[x]]);
+		display_cell_number(d, t, r, 3, tr->rows.nodes[x]);
+		rows_values_display(d, t, r, 4, &c, NULL, tr->rows.self +
 		    (size_t)x * p->nmetrics, tr->rows.total +
 		    (size_t)x * p->nmetrics);
 	}
@@ -287,7 +278,6 @@ clique_create(const struct profile *p, const struct query *q,
     const struct report_context *ctx, struct report_error *e)
 {
 	struct clique_result		*t;
-	struct aggregate_spec		 spec;
 	struct rows_spec		 rs;
 	const struct callgraph		*g = NULL;
 	uint8_t				*in = NULL;
@@ -337,14 +327,17 @@ clique_create(const struct profile *p, const struct query *q,
 		}
 	}
 	t->n = n;
-	memset(&spec, 0, sizeof spec);
-	spec.in = in;
-	spec.internal = 0;
-	spec.callers_by = AGGREGATE_FUNC;
-	spec.callees_by = AGGREGATE_FUNC;
-	spec.clique = g->clique;
-	if (aggregate_butterfly(p, profile_index_aggregate(ctx->index,
-	    ctx->cost), &spec, &t->b, ctx->cost) == -1)
+	memset(&rs, 0, sizeof rs);
+	rs.by = AGGREGATE_FUNC;
+	rs.graph = g;
+	rs.clique = id;
+	rs.sort = sort;
+	rs.metric = sm;
+	rs.diff = t->cmp ? &t->dd : NULL;
+	rs.diffsort = ds;
+	rs.limit = t->limit;
+	rs.callee = 1;
+	if (rows_butterfly(&t->b, p, ctx, in, 0, &rs) == -1)
 		goto nomem;
 	key = sort == REPORT_SORT_NAME ? NULL : sort == REPORT_SORT_SELF ?
 	    p->metrics[sm].func_self : p->metrics[sm].func_total;
@@ -356,21 +349,6 @@ clique_create(const struct profile *p, const struct query *q,
 		key = dkey;
 	}
 	report_order(t->idx, n, key, 1, names);
-
-	memset(&rs, 0, sizeof rs);
-	rs.by = AGGREGATE_FUNC;
-	rs.graph = g;
-	rs.clique = id;
-	rs.sort = sort;
-	rs.metric = sm;
-	rs.diff = t->cmp ? &t->dd : NULL;
-	rs.diffsort = ds;
-	rs.limit = t->limit;
-	if (rows_page(&t->callers, p, &t->b.callers, &rs) == -1)
-		goto nomem;
-	rs.callee = 1;
-	if (rows_page(&t->callees, p, &t->b.callees, &rs) == -1)
-		goto nomem;
 	free(dkey);
 	free(in);
 	free(names);
@@ -392,9 +370,7 @@ clique_free(void *v)
 
 	if (t == NULL)
 		return;
-	rows_page_clear(&t->callers);
-	rows_page_clear(&t->callees);
-	aggregate_butterfly_clear(&t->b);
+	rows_butterfly_clear(&t->b);
 	free(t->idx);
 	free(t);
 }
@@ -408,39 +384,22 @@ clique_json(const void *v, const struct query *q)
 	json_t				*j = NULL, *a, *o;
 	uint32_t			 i;
 
-	if ((j = report_new(CMD_CLIQUE)) == NULL ||
-	    report_metrics(j, p, t->m) == -1 || (a = json_array()) == NULL ||
-	    json_object_set_new(j, "members", a) == -1)
+	if ((j = report_new_table(CMD_CLIQUE, p, t->m, "members",
+	    &a)) == NULL)
 		goto nomem;
-	if ((o = json_pack("{s:i, s:s, s:i, s:b, s:i, s:o*, s:o*}",
-	    "id", (json_int_t)t->id, "name", profile_func_name(p, t->id),
-	    "members", (json_int_t)t->n,
-	    "recursive", callgraph_recursive(t->g, t->id),
-	    "contexts", (json_int_t)t->b.set.nodes[0],
-	    "self", report_row_values(p, t->b.set.self),
-	    "total", report_row_values(p, t->b.set.total))) == NULL ||
-	    json_object_set_new(j, "clique", o) == -1 ||
-	    (t->cmp && diff_add_values(o, &t->dd, t->b.set.self,
-	    t->b.set.total) == -1))
+	o = json_pack("{s:i, s:s, s:i, s:b}", "id", (json_int_t)t->id,
+	    "name", profile_func_name(p, t->id), "members", (json_int_t)t->n,
+	    "recursive", callgraph_recursive(t->g, t->id));
+	if (json_object_set_new(j, "clique", o) == -1 ||
+	    rows_group_json(o, p, &t->b.b.set, 0, t->cmp ? &t->dd :
+	    NULL) == -1)
 		goto nomem;
-	for (i = 0; i < t->n && i < t->limit; i++) {
-		if ((o = report_func(p, t->idx[i])) == NULL ||
-		    json_array_append_new(a, o) == -1 ||
-		    json_object_set_new(o, "self", report_func_values(p, 0,
-		    t->idx[i])) == -1 ||
-		    json_object_set_new(o, "total", report_func_values(p, 1,
-		    t->idx[i])) == -1 ||
-		    (t->cmp && diff_add(o, p, &t->dd, 1, t->idx[i]) == -1))
+	for (i = 0; i < t->n && i < t->limit; i++)
+		if (json_array_append_new(a, rows_func_json(p, t->idx[i],
+		    t->cmp ? &t->dd : NULL)) == -1)
 			goto nomem;
-	}
-	if ((a = rows_page_json(p, &t->callers)) == NULL ||
-	    json_object_set_new(j, "callers", a) == -1)
+	if (rows_butterfly_json(j, p, &t->b) == -1)
 		goto nomem;
-	json_object_set_new(j, "ncallers", json_integer(t->callers.matched));
-	if ((a = rows_page_json(p, &t->callees)) == NULL ||
-	    json_object_set_new(j, "callees", a) == -1)
-		goto nomem;
-	json_object_set_new(j, "ncallees", json_integer(t->callees.matched));
 	return (j);
 nomem:
 	json_decref(j);
@@ -454,17 +413,15 @@ clique_display(const void *v, const struct report_notes *notes,
 {
 	const struct clique_result	*tr = v;
 	const struct profile		*p = tr->p;
-	const struct aggregate_rows	*set = &tr->b.set;
+	const struct aggregate_rows	*set = &tr->b.b.set;
 	struct display			*d;
 	struct display_block		*t, *l;
 	struct columns			 c;
-	int64_t				 sv[PROFILE_MAX_METRICS];
-	int64_t				 tv[PROFILE_MAX_METRICS];
 	size_t				 r;
 	char				*s, *link;
 	struct query			 view;
 	int				 cmp = tr->cmp;
-	uint32_t			 nc, i, f, k;
+	uint32_t			 nc, i, f;
 
 	if (asprintf(&s, "Clique %u (%s)", tr->id, profile_func_name(p,
 	    tr->id)) == -1)
@@ -481,20 +438,8 @@ clique_display(const void *v, const struct report_notes *notes,
 	    "not recursive");
 	if (notes->compared)
 		diff_text(d, p, &notes->diff, notes->base_name);
-	columns_init(&c, p, tr->m, q, COLUMNS_SELF | COLUMNS_TOTAL);
-	nc = 1 + columns_count(&c);
-	t = display_table(d, nc + (cmp ? DIFF_COLUMNS : 0), "clique");
-	display_head(d, t, 0, "Clique", NULL, 0);
-	columns_head(d, t, 1, &c, q);
-	if (cmp)
-		diff_head(d, t, nc);
-	r = display_row(d, t);
-	display_cell(d, t, r, 0, "all members", NULL, DISPLAY_STRONG);
-	columns_row(d, t, r, 1, &c, set->self, set->total);
-	if (cmp)
-		diff_row(d, t, r, nc, &tr->dd, set->self[tr->dd.m],
-		    set->self[tr->dd.bm], set->total[tr->dd.m],
-		    set->total[tr->dd.bm]);
+	rows_set_display(d, "clique", "Clique", "all members", p, tr->m, q,
+	    set, cmp ? &tr->dd : NULL);
 
 	display_heading(d, "Members");
 	columns_init(&c, p, tr->m, q, COLUMNS_SELF | COLUMNS_TOTAL |
@@ -517,25 +462,10 @@ clique_display(const void *v, const struct report_notes *notes,
 		display_cell(d, t, r, 0, s ? s : "", link, 0);
 		free(s);
 		free(link);
-		for (k = 0; k < p->nmetrics && k < PROFILE_MAX_METRICS; k++) {
-			sv[k] = p->metrics[k].func_self[f];
-			tv[k] = p->metrics[k].func_total[f];
-		}
-		columns_row(d, t, r, 1, &c, sv, tv);
-		if (cmp)
-			diff_row(d, t, r, nc, &tr->dd, sv[tr->dd.m],
-			    sv[tr->dd.bm], tv[tr->dd.m], tv[tr->dd.bm]);
+		rows_func_display(d, t, r, &c, p, f, cmp ? &tr->dd : NULL);
 	}
-	if (asprintf(&s, "Called from outside (%lld)", (long long)
-	    tr->callers.matched) != -1) {
-		rows_page_display(d, s, p, &tr->callers, tr->m, q);
-		free(s);
-	}
-	if (asprintf(&s, "Calls out of the clique (%lld)", (long long)
-	    tr->callees.matched) != -1) {
-		rows_page_display(d, s, p, &tr->callees, tr->m, q);
-		free(s);
-	}
+	rows_butterfly_display(d, "Called from outside",
+	    "Calls out of the clique", p, &tr->b, tr->m, q);
 	l = display_links(d);
 	link = report_cmd_link(q, CMD_CLIQUES);
 	display_link(d, l, "all recursive cliques", link);

@@ -23,6 +23,7 @@
 #include <jansson.h>
 
 #include "display.h"
+#include "json-build.h"
 #include "profile.h"
 #include "query.h"
 #include "report.h"
@@ -99,6 +100,7 @@ dump_json(const void *v, const struct query *q)
 	json_t				*j, *funcs, *nodes, *samples, *o;
 	int64_t				 from = t->from, limit = t->limit;
 	uint32_t			 i;
+	struct json_build		 jb = JSON_BUILD_INIT;
 
 	if ((j = report_new(CMD_DUMP)) == NULL ||
 	    report_metrics(j, p, t->m) == -1 ||
@@ -109,14 +111,14 @@ dump_json(const void *v, const struct query *q)
 	    (samples = json_array()) == NULL ||
 	    json_object_set_new(j, "samples", samples) == -1)
 		goto nomem;
-	json_object_set_new(j, "format", json_string(p->format));
-	json_object_set_new(j, "nfuncs", json_integer(p->nfuncs));
-	json_object_set_new(j, "nnodes", json_integer(p->nnodes));
-	json_object_set_new(j, "nsamples", json_integer(p->nsamples));
-	json_object_set_new(j, "memory", json_integer(t->memory));
-	json_object_set_new(j, "extra", json_boolean(p->extra != NULL));
-	json_object_set_new(j, "sites", json_boolean(p->extra_site != NULL));
-	json_object_set_new(j, "from", json_integer(from));
+	json_build_set(&jb, j, "format", json_string(p->format));
+	json_build_set(&jb, j, "nfuncs", json_integer(p->nfuncs));
+	json_build_set(&jb, j, "nnodes", json_integer(p->nnodes));
+	json_build_set(&jb, j, "nsamples", json_integer(p->nsamples));
+	json_build_set(&jb, j, "memory", json_integer(t->memory));
+	json_build_set(&jb, j, "extra", json_boolean(p->extra != NULL));
+	json_build_set(&jb, j, "sites", json_boolean(p->extra_site != NULL));
+	json_build_set(&jb, j, "from", json_integer(from));
 	for (i = from; i < p->nfuncs && i < from + limit; i++) {
 		o = json_pack("{s:i, s:s, s:s, s:s, s:i}", "id", (json_int_t)i,
 		    "name", profile_func_name(p, i),
@@ -127,7 +129,7 @@ dump_json(const void *v, const struct query *q)
 			goto nomem;
 	}
 	for (i = from; i < p->nnodes && i < from + limit; i++) {
-		o = json_pack("{s:i, s:o, s:i, s:i, s:o, s:o, s:o*, s:o*}",
+		o = json_pack("{s:i, s:o, s:i, s:i, s:o, s:o, s:o, s:o}",
 		    "id", (json_int_t)i,
 		    "parent", dump_index(p->node_parent[i]),
 		    "func", (json_int_t)p->node_func[i],
@@ -146,7 +148,7 @@ dump_json(const void *v, const struct query *q)
 		if (o == NULL || json_array_append_new(samples, o) == -1)
 			goto nomem;
 	}
-	return (j);
+	return (json_build_end(&jb, j));
 nomem:
 	json_decref(j);
 	return (NULL);

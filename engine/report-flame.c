@@ -28,6 +28,7 @@
 #include "diff.h"
 #include "display.h"
 #include "flame.h"
+#include "json-build.h"
 #include "profile.h"
 #include "query.h"
 #include "report.h"
@@ -637,12 +638,13 @@ flame_json(const void *v, const struct query *q)
 	json_t				*j = NULL, *frames, *funcs, *a;
 	uint32_t			*seen = NULL;
 	char				 key[16];
-	size_t				 i, k;
+	size_t				 i;
+	struct json_build		 jb = JSON_BUILD_INIT;
 
 	if ((j = report_new(CMD_FLAME)) == NULL ||
-	    (frames = json_array()) == NULL)
+	    (frames = json_array()) == NULL ||
+	    json_object_set_new(j, "frames", frames) == -1)
 		goto nomem;
-	json_object_set_new(j, "frames", frames);
 	if ((funcs = json_object()) == NULL ||
 	    json_object_set_new(j, "funcs", funcs) == -1 ||
 	    (seen = calloc(p->nfuncs ? p->nfuncs : 1, sizeof *seen)) == NULL)
@@ -664,28 +666,25 @@ flame_json(const void *v, const struct query *q)
 				goto nomem;
 		}
 	}
-	k = json_object_size(j);
-	json_object_set_new(j, "style", json_string(g->style));
-	json_object_set_new(j, "metric", json_string(p->metrics[g->m].name));
-	json_object_set_new(j, "unit", json_string(p->metrics[g->m].unit));
-	json_object_set_new(j, "total", json_integer(g->total));
-	json_object_set_new(j, "title", json_string(g->title));
-	json_object_set_new(j, "subtitle", json_string(g->subtitle));
-	json_object_set_new(j, "countname", json_string(g->countname));
-	json_object_set_new(j, "palette", json_string(g->palette));
-	json_object_set_new(j, "width", json_integer(g->width));
-	json_object_set_new(j, "minwidth", json_real(t->thr > 0 ?
+	json_build_set(&jb, j, "style", json_string(g->style));
+	json_build_set(&jb, j, "metric", json_string(p->metrics[g->m].name));
+	json_build_set(&jb, j, "unit", json_string(p->metrics[g->m].unit));
+	json_build_set(&jb, j, "total", json_integer(g->total));
+	json_build_set(&jb, j, "title", json_string(g->title));
+	json_build_set(&jb, j, "subtitle", json_string(g->subtitle));
+	json_build_set(&jb, j, "countname", json_string(g->countname));
+	json_build_set(&jb, j, "palette", json_string(g->palette));
+	json_build_set(&jb, j, "width", json_integer(g->width));
+	json_build_set(&jb, j, "minwidth", json_real(t->thr > 0 ?
 	    (double)t->thr * t->scale : q->minwidth));
-	json_object_set_new(j, "maxdepth", json_integer(t->fl.maxdepth));
-	json_object_set_new(j, "depth", json_integer(g->depth));
-	json_object_set_new(j, "omitted", json_integer((json_int_t)(t->laid -
+	json_build_set(&jb, j, "maxdepth", json_integer(t->fl.maxdepth));
+	json_build_set(&jb, j, "depth", json_integer(g->depth));
+	json_build_set(&jb, j, "omitted", json_integer((json_int_t)(t->laid -
 	    t->kept)));
-	if (json_object_size(j) != k + 13 || (g->compared &&
-	    json_object_set_new(j, "maxdelta", json_integer(g->maxdelta)) ==
-	    -1))
-		goto nomem;
+	if (g->compared)
+		json_build_set(&jb, j, "maxdelta", json_integer(g->maxdelta));
 	free(seen);
-	return (j);
+	return (json_build_end(&jb, j));
 nomem:
 	free(seen);
 	json_decref(j);

@@ -51,15 +51,8 @@
 
 /* The result: the function, its butterfly and the two pages of rows. */
 struct func_result {
-	const struct profile		*p;
+	struct rows_of_func		 fb;
 	const struct profile		*origin; /* its source page's */
-	int				 m;
-	uint32_t			 f;
-	const struct callgraph		*g;
-	int				 cmp;
-	struct diff			 dd;
-	struct aggregate_butterfly	 b;
-	struct rows_page		 callers, callees;
 };
 
 static void	*func_create(const struct profile *, const struct query *,
@@ -80,69 +73,18 @@ static void *
 func_create(const struct profile *p, const struct query *q,
     const struct report_context *ctx, struct report_error *e)
 {
-	struct func_result		*t;
-	struct aggregate_spec		 spec;
-	struct rows_spec		 rs;
-	const struct callgraph		*g = NULL;
-	uint8_t				*in = NULL;
-	uint32_t			 f;
-	int				 m, sort, sm, ds;
+	struct func_result	*t;
 
 	if ((t = calloc(1, sizeof *t)) == NULL) {
 		report_error_set(e, 500, "out of memory");
 		return (NULL);
 	}
-	t->p = p;
 	t->origin = report_origin(p, ctx);
-	t->cmp = diff_init(&t->dd, p, q);
-	ds = diff_sort(t->cmp, q);
-	if ((m = report_metric(p, q, e)) == -1)
-		goto fail;
-	if ((sort = diff_report_sort(&t->dd, ds, p, q, m, &sm, e)) == -1)
-		goto fail;
-	if ((f = report_func_find(p, q, e)) == PROFILE_NONE)
-		goto fail;
-	t->m = m;
-	if (report_rates_check(p, e) == -1)
-		goto fail;
-	t->f = f;
-	if ((g = profile_index_callgraph(ctx->index, ctx->cost)) == NULL ||
-	    (in = calloc(p->nfuncs, 1)) == NULL)
-		goto nomem;
-	t->g = g;
-	in[f] = 1;
-	spec.in = in;
-	spec.internal = 1;
-	spec.callers_by = AGGREGATE_FUNC;
-	spec.callees_by = AGGREGATE_FUNC;
-	spec.clique = g->clique;
-	if (aggregate_butterfly(p, profile_index_aggregate(ctx->index,
-	    ctx->cost), &spec, &t->b, ctx->cost) == -1)
-		goto nomem;
-
-	memset(&rs, 0, sizeof rs);
-	rs.by = AGGREGATE_FUNC;
-	rs.graph = g;
-	rs.clique = g->clique[f];
-	rs.sort = sort;
-	rs.metric = sm;
-	rs.diff = t->cmp ? &t->dd : NULL;
-	rs.diffsort = ds;
-	rs.from = 0;
-	rs.limit = q->limit;
-	if (rows_page(&t->callers, p, &t->b.callers, &rs) == -1)
-		goto nomem;
-	rs.callee = 1;
-	if (rows_page(&t->callees, p, &t->b.callees, &rs) == -1)
-		goto nomem;
-	free(in);
+	if (rows_of_func(&t->fb, p, q, ctx, e, AGGREGATE_FUNC, 0, 1) == -1) {
+		func_free(t);
+		return (NULL);
+	}
 	return (t);
-nomem:
-	report_error_cost(e, ctx->cost);
-fail:
-	free(in);
-	func_free(t);
-	return (NULL);
 }
 
 static void
@@ -152,9 +94,7 @@ func_free(void *v)
 
 	if (t == NULL)
 		return;
-	rows_page_clear(&t->callers);
-	rows_page_clear(&t->callees);
-	aggregate_butterfly_clear(&t->b);
+	rows_of_func_clear(&t->fb);
 	free(t);
 }
 
@@ -163,29 +103,16 @@ static json_t *
 func_json(const void *v, const struct query *q)
 {
 	const struct func_result	*t = v;
-	const struct profile		*p = t->p;
-	const struct callgraph		*g = t->g;
-	json_t				*j = NULL, *fo, *a;
-	uint32_t			 f = t->f;
+	json_t				*j;
 
+	(void)q;
 	if ((j = report_new(CMD_FUNC)) == NULL ||
-	    report_metrics(j, p, t->m) == -1 ||
-	    (fo = rows_subject_json(p, g, f, &t->b.set, t->cmp ? &t->dd :
-	    NULL)) == NULL ||
-	    json_object_set_new(j, "function", fo) == -1)
-		goto nomem;
-	if ((a = rows_page_json(p, &t->callers)) == NULL ||
-	    json_object_set_new(j, "callers", a) == -1)
-		goto nomem;
-	json_object_set_new(j, "ncallers", json_integer(t->callers.matched));
-	if ((a = rows_page_json(p, &t->callees)) == NULL ||
-	    json_object_set_new(j, "callees", a) == -1)
-		goto nomem;
-	json_object_set_new(j, "ncallees", json_integer(t->callees.matched));
+	    rows_of_func_json(j, &t->fb) == -1 ||
+	    rows_butterfly_json(j, t->fb.p, &t->fb.b) == -1) {
+		json_decref(j);
+		return (NULL);
+	}
 	return (j);
-nomem:
-	json_decref(j);
-	return (NULL);
 }
 
 /* cmd=func's page, from the butterfly and the profile. */
@@ -193,18 +120,18 @@ static struct display *
 func_display(const void *v, const struct report_notes *notes,
     const struct query *q)
 {
-	const struct func_result	*tr = v;
+	const struct func_result	*r = v;
+	const struct rows_of_func	*tr = &r->fb;
 	const struct profile		*p = tr->p;
-	const struct aggregate_rows	*set = &tr->b.set;
+	const struct aggregate_rows	*set = &tr->b.b.set;
 	struct display			*d;
-	struct display_block		*t, *l;
-	struct columns			 c;
+	struct display_block		*l;
 	struct reader_view_info		 vi;
 	uint32_t			 f = tr->f;
 	const char			*name = profile_func_name(p, f);
 	const char			*module = profile_func_module(p, f);
 	char				*title, *link, *s, id[32];
-	size_t				 r, i;
+	size_t				 i;
 	static const enum query_by bys[] = { QUERY_BY_SITE, QUERY_BY_MODULE,
 	    QUERY_BY_CLIQUE };
 	struct query			 view;
@@ -212,7 +139,6 @@ func_display(const void *v, const struct report_notes *notes,
 	int				 rec = callgraph_recursive(tr->g,
 					    tr->g->clique[f]);
 	int64_t				 contexts = set->nodes[0];
-	uint32_t			 nc;
 
 	if (asprintf(&title, "Function %s", name) == -1)
 		return (NULL);
@@ -244,35 +170,13 @@ func_display(const void *v, const struct report_notes *notes,
 		    (long long)contexts, contexts == 1 ? "" : "s",
 		    rec ? "; recursive" : "");
 
-	columns_init(&c, p, tr->m, q, COLUMNS_SELF | COLUMNS_TOTAL);
-	nc = 1 + columns_count(&c);
-	t = display_table(d, nc + (cmp ? DIFF_COLUMNS : 0), "function");
-	display_head(d, t, 0, "Function", NULL, 0);
-	columns_head(d, t, 1, &c, q);
-	if (cmp)
-		diff_head(d, t, nc);
-	r = display_row(d, t);
-	display_cell(d, t, r, 0, name, NULL, DISPLAY_STRONG);
-	columns_row(d, t, r, 1, &c, set->self, set->total);
-	if (cmp)
-		diff_row(d, t, r, nc, &tr->dd, set->self[tr->dd.m],
-		    set->self[tr->dd.bm], set->total[tr->dd.m],
-		    set->total[tr->dd.bm]);
-
-	if (asprintf(&s, "Callers (%lld)", (long long)tr->callers.matched) !=
-	    -1) {
-		rows_page_display(d, s, p, &tr->callers, tr->m, q);
-		free(s);
-	}
-	if (asprintf(&s, "Callees (%lld)", (long long)tr->callees.matched) !=
-	    -1) {
-		rows_page_display(d, s, p, &tr->callees, tr->m, q);
-		free(s);
-	}
+	rows_set_display(d, "function", "Function", name, p, tr->m, q, set,
+	    cmp ? &tr->dd : NULL);
+	rows_butterfly_display(d, "Callers", "Callees", p, &tr->b, tr->m, q);
 
 	display_heading(d, "See also");
 	l = display_links(d);
-	if ((link = report_source_link(q, tr->origin, f)) != NULL) {
+	if ((link = report_source_link(q, r->origin, f)) != NULL) {
 		display_link(d, l, "its source lines", link);
 		free(link);
 	}

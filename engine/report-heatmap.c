@@ -25,6 +25,7 @@
 
 #include "cost.h"
 #include "display.h"
+#include "json-build.h"
 #include "profile.h"
 #include "query.h"
 #include "report.h"
@@ -218,17 +219,18 @@ heatmap_json(const void *v, const struct query *q)
 	json_t				*j, *cells;
 	uint32_t			 c, r;
 	int64_t				 x;
+	struct json_build		 jb = JSON_BUILD_INIT;
 
 	(void)q;
 	if ((j = report_new(CMD_HEATMAP)) == NULL ||
 	    timeline_view_json(j, &h->v) == -1)
 		goto fail;
-	json_object_set_new(j, "first_column", json_real(h->c0));
-	json_object_set_new(j, "column_seconds", json_real(h->cs));
-	json_object_set_new(j, "columns", json_integer(h->cols));
-	json_object_set_new(j, "rows", json_integer(h->rows));
-	json_object_set_new(j, "row_seconds", json_real(h->cs / h->rows));
-	json_object_set_new(j, "max", json_integer(h->max));
+	json_build_set(&jb, j, "first_column", json_real(h->c0));
+	json_build_set(&jb, j, "column_seconds", json_real(h->cs));
+	json_build_set(&jb, j, "columns", json_integer(h->cols));
+	json_build_set(&jb, j, "rows", json_integer(h->rows));
+	json_build_set(&jb, j, "row_seconds", json_real(h->cs / h->rows));
+	json_build_set(&jb, j, "max", json_integer(h->max));
 	if ((cells = json_array()) == NULL ||
 	    json_object_set_new(j, "cells", cells) == -1)
 		goto fail;
@@ -240,7 +242,7 @@ heatmap_json(const void *v, const struct query *q)
 				goto fail;
 		}
 	}
-	return (j);
+	return (json_build_end(&jb, j));
 fail:
 	json_decref(j);
 	return (NULL);

@@ -27,6 +27,7 @@
 #include "catalog.h"
 #include "cost.h"
 #include "display.h"
+#include "json-build.h"
 #include "profile.h"
 #include "profile-index.h"
 #include "outbuf.h"
@@ -190,29 +191,30 @@ menu_json(const void *v, const struct query *q)
 	const struct catalog_format	*fmt;
 	json_t				*j, *views;
 	size_t				 i;
+	struct json_build		 jb = JSON_BUILD_INIT;
 
 	if ((j = report_new(CMD_MENU)) == NULL ||
 	    report_metrics(j, p, t->m) == -1)
 		goto fail;
-	json_object_set_new(j, "file", json_string(t->file));
-	json_object_set_new(j, "format", json_string(p->format));
-	json_object_set_new(j, "nodes", json_integer(p->nnodes));
+	json_build_set(&jb, j, "file", json_string(t->file));
+	json_build_set(&jb, j, "format", json_string(p->format));
+	json_build_set(&jb, j, "nodes", json_integer(p->nnodes));
 	/* The synthetic root is not a function of the program. */
-	json_object_set_new(j, "functions", json_integer(p->nfuncs - 1));
+	json_build_set(&jb, j, "functions", json_integer(p->nfuncs - 1));
 	/*
 	 * The time-ordered sample sequence's length: "samples" beside
 	 * totals.samples read as a second, wrong, total.
 	 */
-	json_object_set_new(j, "sequence", json_integer(p->nsamples));
-	json_object_set_new(j, "depth", json_integer(t->depth));
-	json_object_set_new(j, "modules", json_integer(t->nmod));
-	json_object_set_new(j, "cliques", json_integer(t->ncliques));
+	json_build_set(&jb, j, "sequence", json_integer(p->nsamples));
+	json_build_set(&jb, j, "depth", json_integer(t->depth));
+	json_build_set(&jb, j, "modules", json_integer(t->nmod));
+	json_build_set(&jb, j, "cliques", json_integer(t->ncliques));
 	if (t->action != NULL)
-		json_object_set_new(j, "action", json_string(t->action));
-	json_object_set_new(j, "calls", json_string(
+		json_build_set(&jb, j, "action", json_string(t->action));
+	json_build_set(&jb, j, "calls", json_string(
 	    profile_metric_calls(p) == -1 ? "" :
 	    p->metrics[profile_metric_calls(p)].name));
-	json_object_set_new(j, "server", json_boolean(t->server));
+	json_build_set(&jb, j, "server", json_boolean(t->server));
 	/* Absent without times: the answers of those profiles as before. */
 	if (p->timeline != NULL &&
 	    json_object_set_new(j, "time", menu_time_json(p)) == -1)
@@ -230,7 +232,7 @@ menu_json(const void *v, const struct query *q)
 		    fmt->name)) == -1)
 			goto fail;
 	}
-	return (j);
+	return (json_build_end(&jb, j));
 fail:
 	json_decref(j);
 	return (NULL);

@@ -28,10 +28,12 @@
 #include "diff.h"
 #include "display.h"
 #include "idmap.h"
+#include "json-build.h"
 #include "profile.h"
 #include "profile-index.h"
 #include "query.h"
 #include "report.h"
+#include "rows.h"
 
 /*
  * cmd=modules: one row per module ("name", what module= takes; "" for
@@ -213,29 +215,23 @@ modules_json(const void *v, const struct query *q)
 	json_t				*j = NULL, *a, *o;
 	uint32_t			 g;
 	int64_t				 i;
+	struct json_build		 jb = JSON_BUILD_INIT;
 
-	if ((j = report_new(CMD_MODULES)) == NULL ||
-	    report_metrics(j, p, t->m) == -1 || (a = json_array()) == NULL ||
-	    json_object_set_new(j, "rows", a) == -1)
+	if ((j = report_new_table(CMD_MODULES, p, t->m, "rows",
+	    &a)) == NULL)
 		goto nomem;
-	json_object_set_new(j, "matched", json_integer(t->ngroups));
-	json_object_set_new(j, "from", json_integer(t->from));
+	json_build_set(&jb, j, "matched", json_integer(t->ngroups));
+	json_build_set(&jb, j, "from", json_integer(t->from));
 	for (i = t->from; i < t->ngroups && i < t->from + t->limit; i++) {
 		g = t->idx[i];
-		o = json_pack("{s:s, s:i, s:i, s:o*, s:o*}", "name",
-		    t->names[g], "functions", (json_int_t)t->nfunc[g],
-		    "contexts", (json_int_t)t->rows.nodes[g],
-		    "self", report_row_values(p, t->rows.self +
-		    (size_t)g * p->nmetrics),
-		    "total", report_row_values(p, t->rows.total +
-		    (size_t)g * p->nmetrics));
-		if (o == NULL || json_array_append_new(a, o) == -1 ||
-		    (t->cmp && diff_add_values(o, &t->dd, t->rows.self +
-		    (size_t)g * p->nmetrics, t->rows.total +
-		    (size_t)g * p->nmetrics) == -1))
+		o = json_pack("{s:s, s:i}", "name", t->names[g],
+		    "functions", (json_int_t)t->nfunc[g]);
+		if (json_array_append_new(a, o) == -1 ||
+		    rows_group_json(o, p, &t->rows, g, t->cmp ? &t->dd :
+		    NULL) == -1)
 			goto nomem;
 	}
-	return (j);
+	return (json_build_end(&jb, j));
 nomem:
 	json_decref(j);
 	return (NULL);
@@ -260,7 +256,6 @@ modules_display(const void *v, const struct report_notes *notes,
 {
 	const struct modules_result	*tr = v;
 	const struct profile		*p = tr->p;
-	const int64_t			*sv, *tv;
 	struct display			*d;
 	struct display_block		*t;
 	struct columns			 c;
@@ -295,18 +290,11 @@ modules_display(const void *v, const struct report_notes *notes,
 		shown++;
 		r = display_row(d, t);
 		module_row_name(d, t, r, tr->names[g], q);
-		s = display_number(tr->nfunc[g]);
-		display_cell(d, t, r, 1, s, NULL, DISPLAY_NUM);
-		free(s);
-		s = display_number(tr->rows.nodes[g]);
-		display_cell(d, t, r, 2, s, NULL, DISPLAY_NUM);
-		free(s);
-		sv = tr->rows.self + (size_t)g * p->nmetrics;
-		tv = tr->rows.total + (size_t)g * p->nmetrics;
-		columns_row(d, t, r, 3, &c, sv, tv);
-		if (cmp)
-			diff_row(d, t, r, nc, &tr->dd, sv[tr->dd.m],
-			    sv[tr->dd.bm], tv[tr->dd.m], tv[tr->dd.bm]);
+		display_cell_number(d, t, r, 1, tr->nfunc[g]);
+		display_cell_number(d, t, r, 2, tr->rows.nodes[g]);
+		rows_values_display(d, t, r, 3, &c, cmp ? &tr->dd : NULL,
+		    tr->rows.self + (size_t)g * p->nmetrics,
+		    tr->rows.total + (size_t)g * p->nmetrics);
 	}
 	columns_pager(d, q, tr->from, shown, tr->ngroups);
 	columns_controls(d, p, tr->m, q, 1);
@@ -395,31 +383,23 @@ module_json(const void *v, const struct query *q)
 	const struct profile		*p = t->p;
 	json_t				*j = NULL, *a, *o;
 	int64_t				 i;
+	struct json_build		 jb = JSON_BUILD_INIT;
 
-	if ((j = report_new(CMD_MODULE)) == NULL ||
-	    report_metrics(j, p, t->m) == -1 || (a = json_array()) == NULL ||
-	    json_object_set_new(j, "rows", a) == -1)
+	if ((j = report_new_table(CMD_MODULE, p, t->m, "rows",
+	    &a)) == NULL)
 		goto nomem;
-	if ((o = json_pack("{s:s, s:i, s:i, s:o*, s:o*}", "name",
-	    q->module, "functions", (json_int_t)t->n,
-	    "contexts", (json_int_t)t->rows.nodes[0],
-	    "self", report_row_values(p, t->rows.self),
-	    "total", report_row_values(p, t->rows.total))) == NULL ||
-	    json_object_set_new(j, "module", o) == -1)
+	o = json_pack("{s:s, s:i}", "name", q->module,
+	    "functions", (json_int_t)t->n);
+	if (json_object_set_new(j, "module", o) == -1 ||
+	    rows_group_json(o, p, &t->rows, 0, NULL) == -1)
 		goto nomem;
-	json_object_set_new(j, "matched", json_integer(t->n));
-	json_object_set_new(j, "from", json_integer(t->from));
-	for (i = t->from; i < t->n && i < t->from + t->limit; i++) {
-		if ((o = report_func(p, t->idx[i])) == NULL ||
-		    json_array_append_new(a, o) == -1 ||
-		    json_object_set_new(o, "self", report_func_values(p, 0,
-		    t->idx[i])) == -1 ||
-		    json_object_set_new(o, "total", report_func_values(p, 1,
-		    t->idx[i])) == -1 ||
-		    (t->cmp && diff_add(o, p, &t->dd, 1, t->idx[i]) == -1))
+	json_build_set(&jb, j, "matched", json_integer(t->n));
+	json_build_set(&jb, j, "from", json_integer(t->from));
+	for (i = t->from; i < t->n && i < t->from + t->limit; i++)
+		if (json_array_append_new(a, rows_func_json(p, t->idx[i],
+		    t->cmp ? &t->dd : NULL)) == -1)
 			goto nomem;
-	}
-	return (j);
+	return (json_build_end(&jb, j));
 nomem:
 	json_decref(j);
 	return (NULL);
@@ -436,12 +416,10 @@ module_display(const void *v, const struct report_notes *notes,
 	struct display_block		*t, *l;
 	struct columns			 c;
 	const char			*name = q->module;
-	int64_t				 sv[PROFILE_MAX_METRICS];
-	int64_t				 tv[PROFILE_MAX_METRICS];
 	size_t				 r;
 	char				*s, *link;
 	int				 cmp = tr->cmp;
-	uint32_t			 nc, f, k, shown = 0;
+	uint32_t			 nc, f, shown = 0;
 	int64_t				 i;
 
 	if (asprintf(&s, "Module %s", *name ? name : "(no module)") == -1)
@@ -455,14 +433,8 @@ module_display(const void *v, const struct report_notes *notes,
 	display_text(d, "%lld functions in %lld contexts; the module's total "
 	    "counts its call nodes once.", (long long)tr->n,
 	    (long long)tr->rows.nodes[0]);
-	columns_init(&c, p, tr->m, q, COLUMNS_SELF | COLUMNS_TOTAL);
-	t = display_table(d, 1 + columns_count(&c), "module");
-	display_head(d, t, 0, "Module", NULL, 0);
-	columns_head(d, t, 1, &c, q);
-	r = display_row(d, t);
-	display_cell(d, t, r, 0, *name ? name : "(no module)", NULL,
-	    DISPLAY_STRONG);
-	columns_row(d, t, r, 1, &c, tr->rows.self, tr->rows.total);
+	rows_set_display(d, "module", "Module", *name ? name : "(no module)",
+	    p, tr->m, q, &tr->rows, NULL);
 
 	display_heading(d, "Functions");
 	columns_init(&c, p, tr->m, q, COLUMNS_SELF | COLUMNS_TOTAL |
@@ -482,14 +454,7 @@ module_display(const void *v, const struct report_notes *notes,
 		link = report_func_link(q, f);
 		display_cell(d, t, r, 0, profile_func_name(p, f), link, 0);
 		free(link);
-		for (k = 0; k < p->nmetrics && k < PROFILE_MAX_METRICS; k++) {
-			sv[k] = p->metrics[k].func_self[f];
-			tv[k] = p->metrics[k].func_total[f];
-		}
-		columns_row(d, t, r, 1, &c, sv, tv);
-		if (cmp)
-			diff_row(d, t, r, nc, &tr->dd, sv[tr->dd.m],
-			    sv[tr->dd.bm], tv[tr->dd.m], tv[tr->dd.bm]);
+		rows_func_display(d, t, r, &c, p, f, cmp ? &tr->dd : NULL);
 	}
 	columns_pager(d, q, tr->from, shown, tr->n);
 	l = display_links(d);

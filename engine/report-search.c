@@ -26,11 +26,13 @@
 #include "columns.h"
 #include "cost.h"
 #include "display.h"
+#include "json-build.h"
 #include "pattern.h"
 #include "profile.h"
 #include "profile-index.h"
 #include "query.h"
 #include "report.h"
+#include "rows.h"
 
 /*
  * cmd=search: the functions whose name or "module`name" holds find= as a
@@ -221,29 +223,24 @@ search_json(const void *v, const struct query *q)
 {
 	const struct search_result	*t = v;
 	const struct profile		*p = t->p;
-	json_t				*j = NULL, *rows, *row;
+	json_t				*j = NULL, *rows;
 	uint32_t			 i, f;
+	struct json_build		 jb = JSON_BUILD_INIT;
 
-	if ((j = report_new(CMD_SEARCH)) == NULL ||
-	    report_metrics(j, p, t->m) == -1 ||
-	    (rows = json_array()) == NULL ||
-	    json_object_set_new(j, "rows", rows) == -1 ||
+	if ((j = report_new_table(CMD_SEARCH, p, t->m, "rows",
+	    &rows)) == NULL ||
 	    json_object_set_new(j, "find", json_string(q->find)) == -1 ||
 	    json_object_set_new(j, "regex", json_boolean(t->isre)) == -1)
 		goto nomem;
-	json_object_set_new(j, "from", json_integer(t->from));
+	json_build_set(&jb, j, "from", json_integer(t->from));
 	for (i = 0; i < t->nrows; i++) {
 		f = t->rows[i];
-		if ((row = report_func(p, f)) == NULL ||
-		    json_array_append_new(rows, row) == -1 ||
-		    json_object_set_new(row, "self", report_func_values(p, 0,
-		    f)) == -1 ||
-		    json_object_set_new(row, "total", report_func_values(p, 1,
-		    f)) == -1)
+		if (json_array_append_new(rows, rows_func_json(p, f, NULL)) ==
+		    -1)
 			goto nomem;
 	}
-	json_object_set_new(j, "matched", json_integer(t->matched));
-	return (j);
+	json_build_set(&jb, j, "matched", json_integer(t->matched));
+	return (json_build_end(&jb, j));
 nomem:
 	json_decref(j);
 	return (NULL);
@@ -283,9 +280,7 @@ search_display(const void *v, const struct report_notes *notes,
 	char				*title, *link, *label, *focus;
 	size_t				 r;
 	int64_t				 matched = tr->matched;
-	int64_t				 sv[PROFILE_MAX_METRICS];
-	int64_t				 tv[PROFILE_MAX_METRICS];
-	uint32_t			 nc, i, f, k;
+	uint32_t			 nc, i, f;
 
 	if (*s == '\0')
 		title = strdup("Search functions");
@@ -343,11 +338,7 @@ search_display(const void *v, const struct report_notes *notes,
 		display_cell(d, t, r, 0, label ? label : "", link, 0);
 		free(label);
 		free(link);
-		for (k = 0; k < p->nmetrics && k < PROFILE_MAX_METRICS; k++) {
-			sv[k] = p->metrics[k].func_self[f];
-			tv[k] = p->metrics[k].func_total[f];
-		}
-		columns_row(d, t, r, 1, &c, sv, tv);
+		rows_func_display(d, t, r, &c, p, f, NULL);
 		link = search_push(q, CMD_TREE, f);
 		display_cell(d, t, r, nc, "tree", link, 0);
 		free(link);

@@ -26,10 +26,12 @@
 #include "diff.h"
 #include "display.h"
 #include "funcgraph.h"
+#include "json-build.h"
 #include "profile.h"
 #include "profile-index.h"
 #include "query.h"
 #include "report.h"
+#include "rows.h"
 
 /*
  * cmd=top: functions ranked by a metric's self or total value (total
@@ -171,25 +173,19 @@ top_json(const void *v, const struct query *q)
 	const struct profile	*p = t->p;
 	json_t			*j = NULL, *rows, *row;
 	uint32_t		 i, f;
+	struct json_build	 jb = JSON_BUILD_INIT;
 
-	if ((j = report_new(CMD_TOP)) == NULL ||
-	    report_metrics(j, p, t->m) == -1 ||
-	    (rows = json_array()) == NULL ||
-	    json_object_set_new(j, "rows", rows) == -1)
+	if ((j = report_new_table(CMD_TOP, p, t->m, "rows",
+	    &rows)) == NULL)
 		goto nomem;
-	json_object_set_new(j, "sort", json_string(query_enum_name(QUERY_SORT,
+	json_build_set(&jb, j, "sort", json_string(query_enum_name(QUERY_SORT,
 	    q->sort)));
-	json_object_set_new(j, "matched", json_integer(t->matched));
-	json_object_set_new(j, "from", json_integer(t->from));
+	json_build_set(&jb, j, "matched", json_integer(t->matched));
+	json_build_set(&jb, j, "from", json_integer(t->from));
 	for (i = 0; i < t->nrows; i++) {
 		f = t->rows[i];
-		if ((row = report_func(p, f)) == NULL ||
-		    json_array_append_new(rows, row) == -1 ||
-		    json_object_set_new(row, "self", report_func_values(p, 0,
-		    f)) == -1 ||
-		    json_object_set_new(row, "total", report_func_values(p, 1,
-		    f)) == -1 ||
-		    (t->cmp && diff_add(row, p, &t->dd, 1, f) == -1))
+		row = rows_func_json(p, f, t->cmp ? &t->dd : NULL);
+		if (json_array_append_new(rows, row) == -1)
 			goto nomem;
 		/* A call graph's calls into the function, and its cycle. */
 		if (p->funcgraph != NULL && (json_object_set_new(row, "calls",
@@ -199,7 +195,7 @@ top_json(const void *v, const struct query *q)
 		    json_integer(p->funcgraph->cycle[f])) == -1)))
 			goto nomem;
 	}
-	return (j);
+	return (json_build_end(&jb, j));
 nomem:
 	json_decref(j);
 	return (NULL);
@@ -222,9 +218,7 @@ top_display(const void *v, const struct report_notes *notes,
 	struct query		 vf, vs;
 	struct query_tmpl	 tfunc, tsrc;
 	struct display_cell	*cell;
-	int64_t			 sv[PROFILE_MAX_METRICS];
-	int64_t			 tv[PROFILE_MAX_METRICS];
-	uint32_t		 nc, i, f, k;
+	uint32_t		 nc, i, f;
 
 	if ((q->sort == QUERY_SORT_DELTA || q->sort == QUERY_SORT_RATIO ?
 	    asprintf(&title, "Top functions by %s of total %s", sort,
@@ -292,15 +286,8 @@ top_display(const void *v, const struct report_notes *notes,
 		if (report_has_lines(tr->lines, f))
 			display_aux_take(d, cell, "source",
 			    query_tmpl_fill(&tsrc, &vs));
-		for (k = 0; k < p->nmetrics && k < PROFILE_MAX_METRICS; k++) {
-			sv[k] = p->metrics[k].func_self[f];
-			tv[k] = p->metrics[k].func_total[f];
-		}
-		columns_row(d, t, r, 1, &c, sv, tv);
-		if (tr->cmp)
-			diff_row(d, t, r, nc, &tr->dd,
-			    sv[tr->dd.m], sv[tr->dd.bm], tv[tr->dd.m],
-			    tv[tr->dd.bm]);
+		rows_func_display(d, t, r, &c, p, f, tr->cmp ? &tr->dd :
+		    NULL);
 	}
 	query_tmpl_clear(&tfunc);
 	query_tmpl_clear(&tsrc);

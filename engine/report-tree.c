@@ -28,6 +28,7 @@
 #include "diff.h"
 #include "display.h"
 #include "idmap.h"
+#include "json-build.h"
 #include "profile.h"
 #include "profile-index.h"
 #include "query.h"
@@ -842,6 +843,7 @@ tree_json(const void *v, const struct query *q)
 	uint32_t			 n, f, nshown = wp->nshown;
 	int				 cmp = t->cmp;
 	size_t				 i, x;
+	struct json_build		 jb = JSON_BUILD_INIT;
 
 	memset(mods, 0, sizeof mods);
 	if ((objs = calloc(nshown, sizeof *objs)) == NULL)
@@ -881,16 +883,16 @@ tree_json(const void *v, const struct query *q)
 		}
 	}
 	for (i = 0; i < nshown; i++) {
-		json_object_set_new(objs[i], "total",
+		json_build_set(&jb, objs[i], "total",
 		    report_node_values(p, 1, wp->nodes[i]));
-		json_object_set_new(objs[i], "hidden",
+		json_build_set(&jb, objs[i], "hidden",
 		    json_integer(wp->hidden[i]));
 	}
 	if ((j = report_new(CMD_TREE)) == NULL ||
 	    report_metrics(j, p, wp->m) == -1)
 		goto nomem;
-	json_object_set_new(j, "shown", json_integer(nshown));
-	json_object_set_new(j, "root", json_incref(objs[0]));
+	json_build_set(&jb, j, "shown", json_integer(nshown));
+	json_build_set(&jb, j, "root", json_incref(objs[0]));
 	/* The start's ancestors, for breadcrumbs: [{func, name, path}]. */
 	if ((kids = json_array()) == NULL ||
 	    json_object_set_new(j, "ancestors", kids) == -1)
@@ -906,6 +908,7 @@ tree_json(const void *v, const struct query *q)
 		if (o == NULL || json_array_append_new(kids, o) == -1)
 			goto nomem;
 	}
+	j = json_build_end(&jb, j);
 	goto done;
 nomem:
 	json_decref(j);

@@ -26,6 +26,7 @@
 
 #include "cost.h"
 #include "display.h"
+#include "json-build.h"
 #include "lines.h"
 #include "profile.h"
 #include "query.h"
@@ -90,6 +91,26 @@ report_new(enum catalog_cmd cmd)
 {
 	return (json_pack("{s:i, s:s}", "deepq", REPORT_VERSION, "cmd",
 	    catalog_reports[cmd].name));
+}
+
+/*
+ * report_new() of a table report: its metrics (metric m) and an array
+ * of rows under key, in *rows. NULL if out of memory.
+ */
+json_t *
+report_new_table(enum catalog_cmd cmd, const struct profile *p, int m,
+    const char *key, json_t **rows)
+{
+	json_t	*j;
+
+	if ((j = report_new(cmd)) == NULL)
+		return (NULL);
+	if (report_metrics(j, p, m) == -1 || (*rows = json_array()) == NULL ||
+	    json_object_set_new(j, key, *rows) == -1) {
+		json_decref(j);
+		return (NULL);
+	}
+	return (j);
 }
 
 /* The metric a query names (metric=), or 0; -1 with *e if unknown. */
@@ -515,17 +536,18 @@ json_t *
 report_func(const struct profile *p, uint32_t f)
 {
 	json_t	*o;
+	struct json_build	 jb = JSON_BUILD_INIT;
 
 	if ((o = json_pack("{s:i, s:s, s:s}", "func", (json_int_t)f,
 	    "name", profile_func_name(p, f), "module",
 	    profile_func_module(p, f))) == NULL)
 		return (NULL);
 	if (f < p->nfuncs && p->func_file[f] != 0)
-		json_object_set_new(o, "file", json_string(profile_string(p,
+		json_build_set(&jb, o, "file", json_string(profile_string(p,
 		    p->func_file[f])));
 	if (f < p->nfuncs && p->func_line[f] != 0)
-		json_object_set_new(o, "line", json_integer(p->func_line[f]));
-	return (o);
+		json_build_set(&jb, o, "line", json_integer(p->func_line[f]));
+	return (json_build_end(&jb, o));
 }
 
 /*

@@ -183,6 +183,8 @@ int		 report_error_cost(struct report_error *,
 		    const struct cost *);
 int		 report_error_too_large(struct report_error *, size_t);
 json_t		*report_new(enum catalog_cmd);
+json_t		*report_new_table(enum catalog_cmd, const struct profile *,
+		     int, const char *, json_t **);
 int		 report_metric(const struct profile *, const struct query *,
 		    struct report_error *);
 json_t		*report_values(const struct profile *, const int64_t *const *,

@@ -27,8 +27,10 @@
 #include "columns.h"
 #include "diff.h"
 #include "display.h"
+#include "json-build.h"
 #include "outbuf.h"
 #include "profile.h"
+#include "profile-index.h"
 #include "query.h"
 #include "report.h"
 #include "rows.h"
@@ -99,6 +101,7 @@ row_subject(const struct profile *p, const struct aggregate_rows *r,
 	json_t			*o;
 	uint32_t		 f, n;
 	char			*path;
+	struct json_build		 jb = JSON_BUILD_INIT;
 
 	switch (s->by) {
 	case AGGREGATE_FUNC:
@@ -106,13 +109,13 @@ row_subject(const struct profile *p, const struct aggregate_rows *r,
 		if ((o = report_func(p, f)) == NULL)
 			return (NULL);
 		if (s->graph != NULL) {
-			json_object_set_new(o, "clique",
+			json_build_set(&jb, o, "clique",
 			    json_integer(s->graph->clique[f]));
-			json_object_set_new(o, "recursive", json_boolean(
+			json_build_set(&jb, o, "recursive", json_boolean(
 			    s->graph->clique[f] == s->clique &&
 			    callgraph_recursive(s->graph, s->clique)));
 		}
-		return (o);
+		return (json_build_end(&jb, o));
 	case AGGREGATE_MODULE:
 		return (json_pack("{s:s}", "module", profile_string(p,
 		    (uint32_t)r->key[i])));
@@ -121,12 +124,12 @@ row_subject(const struct profile *p, const struct aggregate_rows *r,
 		o = json_pack("{s:i, s:s}", "clique", (json_int_t)f, "name",
 		    profile_func_name(p, f));
 		if (o != NULL && s->graph != NULL) {
-			json_object_set_new(o, "members",
+			json_build_set(&jb, o, "members",
 			    json_integer(s->graph->size[f]));
-			json_object_set_new(o, "recursive", json_boolean(
+			json_build_set(&jb, o, "recursive", json_boolean(
 			    callgraph_recursive(s->graph, f)));
 		}
-		return (o);
+		return (json_build_end(&jb, o));
 	case AGGREGATE_SITE:
 		break;
 	}
@@ -136,18 +139,18 @@ row_subject(const struct profile *p, const struct aggregate_rows *r,
 		return (NULL);
 	path = report_path(p, s->callee ? n : p->node_parent[n]);
 	if (path != NULL)
-		json_object_set_new(o, "path", json_string(path));
+		json_build_set(&jb, o, "path", json_string(path));
 	free(path);
 	if (!(r->key[i] & AGGREGATE_SITE_NODE) && p->extra_site != NULL &&
 	    p->extra_site(p, n, &site) == 0) {
-		json_object_set_new(o, "site", json_integer(site.id));
-		json_object_set_new(o, "label", json_string(site.label ?
+		json_build_set(&jb, o, "site", json_integer(site.id));
+		json_build_set(&jb, o, "label", json_string(site.label ?
 		    site.label : ""));
 		if (site.line != 0)
-			json_object_set_new(o, "line",
+			json_build_set(&jb, o, "line",
 			    json_integer(site.line));
 	}
-	return (o);
+	return (json_build_end(&jb, o));
 }
 
 #define ROWS_VIA	3	/* callers named on a site's row */
@@ -421,7 +424,6 @@ rows_page_display(struct display *d, const char *heading,
 	const struct rows_spec		*s = &pg->spec;
 	struct display_block		*t;
 	struct columns			 c;
-	const int64_t			*sv, *tv;
 	size_t				 r;
 	char				*str;
 	const char			*what;
@@ -457,11 +459,261 @@ rows_page_display(struct display *d, const char *heading,
 		    rw->nodes[x]);
 		display_cell(d, t, r, 1, str, NULL, DISPLAY_NUM);
 		free(str);
-		sv = rw->self + (size_t)x * rw->nmetrics;
-		tv = rw->total + (size_t)x * rw->nmetrics;
-		columns_row(d, t, r, 2, &c, sv, tv);
-		if (cmp)
-			diff_row(d, t, r, nc, s->diff, sv[s->diff->m],
-			    sv[s->diff->bm], tv[s->diff->m], tv[s->diff->bm]);
+		rows_values_display(d, t, r, 2, &c, cmp ? s->diff : NULL,
+		    rw->self + (size_t)x * rw->nmetrics,
+		    rw->total + (size_t)x * rw->nmetrics);
 	}
+}
+
+/*
+ * The values of a row from column col: the columns c chooses of self
+ * and total (one value a metric), then with dd the comparison's.
+ */
+void
+rows_values_display(struct display *d, struct display_block *t, size_t r,
+    uint32_t col, const struct columns *c, const struct diff *dd,
+    const int64_t *sv, const int64_t *tv)
+{
+	columns_row(d, t, r, col, c, sv, tv);
+	if (dd != NULL)
+		diff_row(d, t, r, col + columns_count(c), dd, sv[dd->m],
+		    sv[dd->bm], tv[dd->m], tv[dd->bm]);
+}
+
+/*
+ * Function f's values on a table of functions (cmd=top, search, a
+ * module's or a clique's members), from column 1.
+ */
+void
+rows_func_display(struct display *d, struct display_block *t, size_t r,
+    const struct columns *c, const struct profile *p, uint32_t f,
+    const struct diff *dd)
+{
+	int64_t		 sv[PROFILE_MAX_METRICS];
+	int64_t		 tv[PROFILE_MAX_METRICS];
+	uint32_t	 k;
+
+	for (k = 0; k < p->nmetrics && k < PROFILE_MAX_METRICS; k++) {
+		sv[k] = p->metrics[k].func_self[f];
+		tv[k] = p->metrics[k].func_total[f];
+	}
+	rows_values_display(d, t, r, 1, c, dd, sv, tv);
+}
+
+/*
+ * Function f as a row of a table of functions: report_func()'s subject,
+ * "self", "total" and with dd "diff". NULL if out of memory.
+ */
+json_t *
+rows_func_json(const struct profile *p, uint32_t f, const struct diff *dd)
+{
+	json_t	*o;
+
+	if ((o = report_func(p, f)) == NULL)
+		return (NULL);
+	if (json_object_set_new(o, "self", report_func_values(p, 0, f)) ==
+	    -1 || json_object_set_new(o, "total", report_func_values(p, 1,
+	    f)) == -1 || (dd != NULL && diff_add(o, p, dd, 1, f) == -1)) {
+		json_decref(o);
+		return (NULL);
+	}
+	return (o);
+}
+
+/*
+ * The one-row table of a page's subject (a function, a clique, a
+ * module): its label strong, the sums of set's first row, with dd
+ * compared.
+ */
+void
+rows_set_display(struct display *d, const char *id, const char *head,
+    const char *label, const struct profile *p, int m, const struct query *q,
+    const struct aggregate_rows *set, const struct diff *dd)
+{
+	struct display_block	*t;
+	struct columns		 c;
+	uint32_t		 nc;
+	size_t			 r;
+
+	columns_init(&c, p, m, q, COLUMNS_SELF | COLUMNS_TOTAL);
+	nc = 1 + columns_count(&c);
+	t = display_table(d, nc + (dd != NULL ? DIFF_COLUMNS : 0), id);
+	display_head(d, t, 0, head, NULL, 0);
+	columns_head(d, t, 1, &c, q);
+	if (dd != NULL)
+		diff_head(d, t, nc);
+	r = display_row(d, t);
+	display_cell(d, t, r, 0, label, NULL, DISPLAY_STRONG);
+	rows_values_display(d, t, r, 1, &c, dd, set->self, set->total);
+}
+
+/*
+ * Sum the butterfly of the functions in[] (internal: rows between two
+ * members too) and page its callers (keyed by s->by) and, with
+ * s->callee, its callees by function, from s. -1 with the budget's
+ * error or out of memory (report_error_cost()).
+ */
+int
+rows_butterfly(struct rows_butterfly *rb, const struct profile *p,
+    const struct report_context *ctx, const uint8_t *in, int internal,
+    const struct rows_spec *s)
+{
+	struct aggregate_spec	 spec;
+	struct rows_spec	 rs = *s;
+
+	memset(rb, 0, sizeof *rb);
+	memset(&spec, 0, sizeof spec);
+	spec.in = in;
+	spec.internal = internal;
+	spec.callers_by = s->by;
+	spec.callees_by = AGGREGATE_FUNC;
+	spec.clique = s->graph->clique;
+	if (aggregate_butterfly(p, profile_index_aggregate(ctx->index,
+	    ctx->cost), &spec, &rb->b, ctx->cost) == -1)
+		return (-1);
+	rs.callee = 0;
+	if (rows_page(&rb->callers, p, &rb->b.callers, &rs) == -1)
+		return (-1);
+	if (!s->callee)
+		return (0);
+	rs.callee = 1;
+	rs.by = AGGREGATE_FUNC;
+	return (rows_page(&rb->callees, p, &rb->b.callees, &rs));
+}
+
+void
+rows_butterfly_clear(struct rows_butterfly *rb)
+{
+	rows_page_clear(&rb->callers);
+	rows_page_clear(&rb->callees);
+	aggregate_butterfly_clear(&rb->b);
+}
+
+/*
+ * "callers", "ncallers", "callees" and "ncallees" of a butterfly page
+ * (cmd=func, cmd=clique). -1 if out of memory.
+ */
+int
+rows_butterfly_json(json_t *j, const struct profile *p,
+    const struct rows_butterfly *rb)
+{
+	if (json_object_set_new(j, "callers", rows_page_json(p,
+	    &rb->callers)) == -1 ||
+	    json_object_set_new(j, "ncallers",
+	    json_integer(rb->callers.matched)) == -1 ||
+	    json_object_set_new(j, "callees", rows_page_json(p,
+	    &rb->callees)) == -1 ||
+	    json_object_set_new(j, "ncallees",
+	    json_integer(rb->callees.matched)) == -1)
+		return (-1);
+	return (0);
+}
+
+/*
+ * The tables of callers and callees of a butterfly page, under their
+ * headings with the row count: "Callers (12)"; metric m's columns.
+ */
+void
+rows_butterfly_display(struct display *d, const char *callers,
+    const char *callees, const struct profile *p,
+    const struct rows_butterfly *rb, int m, const struct query *q)
+{
+	char	*s;
+
+	if (asprintf(&s, "%s (%lld)", callers,
+	    (long long)rb->callers.matched) != -1) {
+		rows_page_display(d, s, p, &rb->callers, m, q);
+		free(s);
+	}
+	if (asprintf(&s, "%s (%lld)", callees,
+	    (long long)rb->callees.matched) != -1) {
+		rows_page_display(d, s, p, &rb->callees, m, q);
+		free(s);
+	}
+}
+
+/*
+ * "contexts", "self" and "total" of row x of a grouping (a module, a
+ * clique) into its object o, with dd "diff". -1 if out of memory.
+ */
+int
+rows_group_json(json_t *o, const struct profile *p,
+    const struct aggregate_rows *r, uint32_t x, const struct diff *dd)
+{
+	const int64_t	*sv = r->self + (size_t)x * r->nmetrics;
+	const int64_t	*tv = r->total + (size_t)x * r->nmetrics;
+
+	if (o == NULL ||
+	    json_object_set_new(o, "contexts", json_integer(r->nodes[x])) ==
+	    -1 || json_object_set_new(o, "self", report_row_values(p, sv)) ==
+	    -1 || json_object_set_new(o, "total", report_row_values(p, tv)) ==
+	    -1 || (dd != NULL && diff_add_values(o, dd, sv, tv) == -1))
+		return (-1);
+	return (0);
+}
+
+/*
+ * The butterfly of the function func= names, its callers keyed by by
+ * from row from, its callees by function too with callee: ranked by
+ * metric= and sort=, compared with base=. rf is zeroed by the caller;
+ * -1 with *e, and rf for rows_of_func_clear(), on failure.
+ */
+int
+rows_of_func(struct rows_of_func *rf, const struct profile *p,
+    const struct query *q, const struct report_context *ctx,
+    struct report_error *e, enum aggregate_by by, int64_t from, int callee)
+{
+	struct rows_spec	 rs;
+	uint8_t			*in;
+	int			 sort, sm, ds;
+
+	rf->p = p;
+	rf->cmp = diff_init(&rf->dd, p, q);
+	ds = diff_sort(rf->cmp, q);
+	if ((rf->m = report_metric(p, q, e)) == -1 ||
+	    (sort = diff_report_sort(&rf->dd, ds, p, q, rf->m, &sm, e)) ==
+	    -1 || (rf->f = report_func_find(p, q, e)) == PROFILE_NONE ||
+	    report_rates_check(p, e) == -1)
+		return (-1);
+	if ((rf->g = profile_index_callgraph(ctx->index, ctx->cost)) ==
+	    NULL || (in = calloc(p->nfuncs, 1)) == NULL)
+		return (report_error_cost(e, ctx->cost));
+	in[rf->f] = 1;
+	memset(&rs, 0, sizeof rs);
+	rs.by = by;
+	rs.graph = rf->g;
+	rs.clique = rf->g->clique[rf->f];
+	rs.sort = sort;
+	rs.metric = sm;
+	rs.diff = rf->cmp ? &rf->dd : NULL;
+	rs.diffsort = ds;
+	rs.from = from;
+	rs.limit = q->limit;
+	rs.callee = callee;
+	if (rows_butterfly(&rf->b, p, ctx, in, 1, &rs) == -1) {
+		free(in);
+		return (report_error_cost(e, ctx->cost));
+	}
+	free(in);
+	return (0);
+}
+
+void
+rows_of_func_clear(struct rows_of_func *rf)
+{
+	rows_butterfly_clear(&rf->b);
+}
+
+/*
+ * The start of a butterfly report's JSON j: its metrics and "function"
+ * (rows_subject_json()). -1 if out of memory.
+ */
+int
+rows_of_func_json(json_t *j, const struct rows_of_func *rf)
+{
+	if (report_metrics(j, rf->p, rf->m) == -1 ||
+	    json_object_set_new(j, "function", rows_subject_json(rf->p,
+	    rf->g, rf->f, &rf->b.b.set, rf->cmp ? &rf->dd : NULL)) == -1)
+		return (-1);
+	return (0);
 }

@@ -45,12 +45,17 @@
 #include <jansson.h>
 
 #include "aggregate.h"
+#include "diff.h"
 
 struct callgraph;
+struct columns;
 struct diff;
 struct display;
+struct display_block;
 struct profile;
 struct query;
+struct report_context;
+struct report_error;
 
 struct rows_spec {
 	enum aggregate_by	 by;
@@ -76,6 +81,60 @@ struct rows_page {
 	int64_t				 matched;
 };
 
+/*
+ * The butterfly of the functions in[] (aggregate.h) and its pages of
+ * rows, as cmd=func, callers and clique make them: callers keyed by
+ * spec.by, callees by function (paged only with spec.callee set).
+ */
+struct rows_butterfly {
+	struct aggregate_butterfly	 b;
+	struct rows_page		 callers, callees;
+};
+
+/*
+ * One function's butterfly as cmd=func and cmd=callers rank it (func=,
+ * metric=, sort=, base=): the function f, the call graph, the metric m,
+ * the comparison and the pages.
+ */
+struct rows_of_func {
+	const struct profile	*p;
+	const struct callgraph	*g;
+	uint32_t		 f;
+	int			 m;
+	int			 cmp;
+	struct diff		 dd;
+	struct rows_butterfly	 b;
+};
+
+int		 rows_of_func(struct rows_of_func *, const struct profile *,
+		     const struct query *, const struct report_context *,
+		     struct report_error *, enum aggregate_by, int64_t, int);
+void		 rows_of_func_clear(struct rows_of_func *);
+int		 rows_of_func_json(json_t *, const struct rows_of_func *);
+int		 rows_butterfly(struct rows_butterfly *, const struct profile *,
+		     const struct report_context *, const uint8_t *, int,
+		     const struct rows_spec *);
+void		 rows_butterfly_clear(struct rows_butterfly *);
+int		 rows_butterfly_json(json_t *, const struct profile *,
+		     const struct rows_butterfly *);
+void		 rows_butterfly_display(struct display *, const char *,
+		     const char *, const struct profile *,
+		     const struct rows_butterfly *, int, const struct query *);
+int		 rows_group_json(json_t *, const struct profile *,
+		     const struct aggregate_rows *, uint32_t,
+		     const struct diff *);
+json_t		*rows_func_json(const struct profile *, uint32_t,
+		     const struct diff *);
+void		 rows_func_display(struct display *, struct display_block *,
+		     size_t, const struct columns *, const struct profile *,
+		     uint32_t, const struct diff *);
+void		 rows_values_display(struct display *, struct display_block *,
+		     size_t, uint32_t, const struct columns *,
+		     const struct diff *, const int64_t *, const int64_t *);
+void		 rows_set_display(struct display *, const char *,
+		     const char *, const char *, const struct profile *, int,
+		     const struct query *, const struct aggregate_rows *,
+		     const struct diff *);
 int		 rows_page(struct rows_page *, const struct profile *,
 		     const struct aggregate_rows *, const struct rows_spec *);
 void		 rows_page_clear(struct rows_page *);
