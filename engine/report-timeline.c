@@ -366,10 +366,9 @@ tlr_json(const void *v, const struct query *q)
 	if ((j = report_new(CMD_TIMELINE)) == NULL ||
 	    timeline_view_json(j, &t->v) == -1)
 		goto fail;
-	json_object_set_new(j, "buckets", json_integer(t->nb));
-	json_object_set_new(j, "bucket", json_real(tl->rate > 0 ?
-	    t->bw / tl->rate : t->bw));
-	if ((a = json_array()) == NULL ||
+	if (json_object_set_new(j, "buckets", json_integer(t->nb)) == -1 ||
+	    json_object_set_new(j, "bucket", json_real(tl->rate > 0 ?
+	    t->bw / tl->rate : t->bw)) == -1 || (a = json_array()) == NULL ||
 	    json_object_set_new(j, "categories", a) == -1)
 		goto fail;
 	for (i = 0; i < t->ncats; i++) {
@@ -410,9 +409,10 @@ tlr_json(const void *v, const struct query *q)
 		    json_array_append_new(a, o) == -1)
 			goto fail;
 	}
-	json_object_set_new(j, "threads_active", json_integer(t->v.nactive));
-	json_object_set_new(j, "threads_recorded", json_integer(tl->nthreads));
-	if ((a = json_array()) == NULL ||
+	if (json_object_set_new(j, "threads_active",
+	    json_integer(t->v.nactive)) == -1 ||
+	    json_object_set_new(j, "threads_recorded",
+	    json_integer(tl->nthreads)) == -1 || (a = json_array()) == NULL ||
 	    json_object_set_new(j, "marks", a) == -1)
 		goto fail;
 	for (i = t->mark0; i < t->mark1; i++) {
@@ -434,7 +434,8 @@ tlr_json(const void *v, const struct query *q)
 		    p->metrics[t->v.m].func_total[t->top[i]])) == -1)
 			goto fail;
 	}
-	json_object_set_new(j, "width", json_integer(q->width));
+	if (json_object_set_new(j, "width", json_integer(q->width)) == -1)
+		goto fail;
 	return (j);
 fail:
 	json_decref(j);
