@@ -47,8 +47,11 @@ no_helpers() {
 }
 # ppid PID: its parent.
 ppid() {
+	# Empty for a process already gone (a load_timeout may end the
+	# server and its paused decoder first): not sed's status 2 under
+	# set -e.
 	sed -n 's/^[0-9]* ([^)]*) . \([0-9]*\).*/\1/p' "/proc/$1/stat" \
-	    2>/dev/null
+	    2>/dev/null || :
 }
 # children PID: how many running processes have PID as parent (one
 # pass over /proc: a process per entry is minutes on a busy machine).
