@@ -371,6 +371,7 @@ query_copy(const struct query *q)
 {
 	struct query	*c;
 	const char	**s;
+	char		*dup;
 	uint32_t	*ids;
 	int		 k;
 
@@ -388,9 +389,12 @@ query_copy(const struct query *q)
 		if (query_keys[k].type != QUERY_TYPE_STRING)
 			continue;
 		s = query_field(q, k);
-		if (**s != '\0' && (*(const char **)query_field(c, k) =
-		    strdup(*s)) == NULL)
+		if (**s == '\0')
+			continue;
+		/* Through dup: a NULL stored would be freed as a string. */
+		if ((dup = strdup(*s)) == NULL)
 			goto fail;
+		*(const char **)query_field(c, k) = dup;
 	}
 	if (q->npath > 0) {
 		if ((ids = malloc(q->npath * sizeof *ids)) == NULL)
