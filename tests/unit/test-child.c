@@ -131,23 +131,35 @@ env_child(void *arg)
 
 /*
  * A helper of a helper: the middle one dies, the last one must too. The
- * last writes its pid to the pipe and waits for ever.
+ * last ties itself to the middle one, writes its pid to the pipe and
+ * waits for ever. The middle one ends only once the last has tied: were
+ * it gone first, child_tie would rightly refuse (the parent is init's
+ * now), and a busy machine makes that order likely.
  */
 static int
 tie_child(void *arg)
 {
-	int	*p = arg;
+	int	*p = arg, q[2];
 	pid_t	 me = getpid(), pid;
+	char	 c;
 
+	if (pipe(q) == -1)
+		return (1);
 	if ((pid = fork()) == 0) {
+		close(q[0]);
 		if (child_tie(me) == -1)
 			_exit(1);
 		pid = getpid();
 		(void)write(p[1], &pid, sizeof pid);
+		(void)write(q[1], "t", 1);
 		for (;;)
 			pause();
 	}
-	return (pid == -1 ? 1 : 0);
+	close(q[1]);
+	/* One byte once tied; end of file if the helper failed. */
+	if (pid == -1 || read(q[0], &c, 1) != 1)
+		return (1);
+	return (0);
 }
 
 /* A parent already gone: child_tie says so. */
@@ -198,6 +210,8 @@ main(void)
 		return (1);
 	r = in_child(tie_child, p);
 	is_int(r, 0, "tie: the middle process ends");
+	/* Ours closed: a helper that never wrote is end of file, no hang. */
+	close(p[1]);
 	pid = 0;
 	ok(read(p[0], &pid, sizeof pid) == sizeof pid && pid > 0,
 	    "tie: the helper started");
@@ -209,7 +223,6 @@ main(void)
 	if (running(pid))
 		kill(pid, SIGKILL);
 	close(p[0]);
-	close(p[1]);
 	is_int(in_child(tie_late_child, NULL), 0,
 	    "tie: a parent that is not ours any more is refused");
 	is_int(in_child(cpu_child, NULL), 128 + SIGXCPU,
