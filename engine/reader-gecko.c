@@ -1190,7 +1190,8 @@ found:
 static uint32_t
 gecko_thread_node(struct gecko *g, const struct gecko_obj *th)
 {
-	char		 label[256];
+	/* Room for both names cut at 80 and both ids whole: no cut id. */
+	char		 label[320];
 	const char	*name, *proc;
 	uint32_t	 f, before, node;
 	size_t		 base;
@@ -1565,6 +1566,8 @@ gecko_raw_samples(struct gecko *g, const struct gecko_obj *th,
 	/* gcc -O2 cannot see wcol's and tcol's guards */
 	memset(&wc, 0, sizeof wc);
 	memset(&tc, 0, sizeof tc);
+	memset(&wj, 0, sizeof wj);
+	memset(&tj, 0, sizeof tj);
 	if (scol == NULL)
 		return (gecko_flush(g));
 	packed_cursor_init(&sc, scol);

@@ -123,7 +123,7 @@ main(void)
 	struct json_build jb = JSON_BUILD_INIT;
 	json_t		*o;
 	char		*cause = NULL, qs[256];
-	long		 runs, errors;
+	long		 runs = 0, errors = 0;
 	size_t		 i;
 
 	/* The builder itself: a NULL value fails the build, once for all. */
