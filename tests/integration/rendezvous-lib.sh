@@ -215,8 +215,19 @@ rdv_one() {
 # are gone (a server releases its liveness lock, which `deepq stop' waits
 # for, slightly before its process ends).
 rdv_stop() {
-	"$DEEPQ" stop --all
-	rdv_wait 10 rdv_none
+	# A request still in flight (a CGI whose server was killed starts
+	# another) may start a server after one stop: stop until none is
+	# left, and say which stayed if some do.
+	rdv_wait 10 rdv_stop_all || {
+		echo "# rdv_stop: still running: $(rdv_pids | tr '\n' ' ')"
+		return 1
+	}
+}
+
+# rdv_stop_all: deepq stop --all, then are none left?
+rdv_stop_all() {
+	"$DEEPQ" stop --all || return 1
+	rdv_none
 }
 
 # rdv_count_is N: exactly N servers of this test run.
