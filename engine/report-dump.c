@@ -176,35 +176,16 @@ dump_index_cell(struct display *d, struct display_block *t, size_t r,
 		dump_cell(d, t, r, col, i);
 }
 
-/* cmd=dump's page, from the profile's tables. */
-static struct display *
-dump_display(const void *v, const struct report_notes *notes,
-    const struct query *q)
+/* The metrics table: name, unit, rate, sum of the last of each name. */
+static void
+dump_metrics(struct display *d, const struct profile *p,
+    const uint32_t *last)
 {
-	const struct dump_result	*tr = v;
-	const struct profile		*p = tr->p;
-	struct display			*d;
-	struct display_block		*t, *l;
-	const char			*name;
-	size_t				 r;
-	uint32_t			 i, k, nm = p->nmetrics;
-	uint32_t			 last[PROFILE_MAX_METRICS];
-	int64_t				 from = tr->from, most;
-	int64_t				 limit = tr->limit;
-	double				 rate;
-	char				*s, *link;
-	struct query			 view = *q;
-
-	/* A row holds one value a name, the last metric's of that name. */
-	for (k = 0; k < nm && k < PROFILE_MAX_METRICS; k++)
-		last[k] = report_metric_last(p, k);
-	if ((d = display_create("Raw structures")) == NULL)
-		return (NULL);
-	display_text(d, "Format %s: %lld functions, %lld call nodes, %lld "
-	    "samples, about %lld bytes.%s", p->format,
-	    (long long)p->nfuncs, (long long)p->nnodes,
-	    (long long)p->nsamples, (long long)tr->memory,
-	    p->extra_site != NULL ? " Static call sites are known." : "");
+	struct display_block	*t;
+	size_t			 r;
+	uint32_t		 k;
+	double			 rate;
+	char			*s;
 
 	display_heading(d, "Metrics");
 	t = display_table(d, 4, "metrics");
@@ -212,10 +193,9 @@ dump_display(const void *v, const struct report_notes *notes,
 	display_head(d, t, 1, "Unit", NULL, 0);
 	display_head(d, t, 2, "Per second", NULL, DISPLAY_NUM);
 	display_head(d, t, 3, "Sum", NULL, DISPLAY_NUM);
-	for (k = 0; k < nm && k < PROFILE_MAX_METRICS; k++) {
-		name = p->metrics[k].name;
+	for (k = 0; k < p->nmetrics && k < PROFILE_MAX_METRICS; k++) {
 		r = display_row(d, t);
-		display_cell(d, t, r, 0, name, NULL, 0);
+		display_cell(d, t, r, 0, p->metrics[k].name, NULL, 0);
 		display_cell(d, t, r, 1, p->metrics[k].unit, NULL, 0);
 		s = (rate = profile_metric_rate(p, k)) > 0 ?
 		    display_real(rate) : strdup("");
@@ -225,6 +205,17 @@ dump_display(const void *v, const struct report_notes *notes,
 		display_cell(d, t, r, 3, s, NULL, DISPLAY_NUM);
 		free(s);
 	}
+}
+
+/* The functions table, rows from..from+limit. */
+static void
+dump_functions(struct display *d, const struct profile *p,
+    const struct query *q, int64_t from, int64_t limit)
+{
+	struct display_block	*t;
+	size_t			 r;
+	uint32_t		 i;
+	char			*link;
 
 	display_heading(d, "Functions");
 	t = display_table(d, 5, "functions");
@@ -244,6 +235,17 @@ dump_display(const void *v, const struct report_notes *notes,
 		    NULL, 0);
 		dump_cell(d, t, r, 4, p->func_line[i]);
 	}
+}
+
+/* The call nodes table, with self and total of each metric name. */
+static void
+dump_nodes(struct display *d, const struct profile *p,
+    const uint32_t *last, int64_t from, int64_t limit)
+{
+	struct display_block	*t;
+	size_t			 r;
+	uint32_t		 i, k, nm = p->nmetrics;
+	char			*s;
 
 	display_heading(d, "Call nodes");
 	t = display_table(d, 6 + 2 * nm, "nodes");
@@ -278,20 +280,41 @@ dump_display(const void *v, const struct report_notes *notes,
 			    p->metrics[last[k]].total[i]);
 		}
 	}
+}
 
-	if (from < p->nsamples) {
-		display_heading(d, "Samples");
-		t = display_table(d, 3, "samples");
-		display_head(d, t, 0, "Index", NULL, DISPLAY_NUM);
-		display_head(d, t, 1, "Node", NULL, DISPLAY_NUM);
-		display_head(d, t, 2, "Weight", NULL, DISPLAY_NUM);
-		for (i = from; i < p->nsamples && i < from + limit; i++) {
-			r = display_row(d, t);
-			dump_cell(d, t, r, 0, i);
-			dump_cell(d, t, r, 1, p->sample_node[i]);
-			dump_cell(d, t, r, 2, p->sample_weight[i]);
-		}
+/* The samples table, when the page's rows reach it. */
+static void
+dump_samples(struct display *d, const struct profile *p, int64_t from,
+    int64_t limit)
+{
+	struct display_block	*t;
+	size_t			 r;
+	uint32_t		 i;
+
+	if (from >= p->nsamples)
+		return;
+	display_heading(d, "Samples");
+	t = display_table(d, 3, "samples");
+	display_head(d, t, 0, "Index", NULL, DISPLAY_NUM);
+	display_head(d, t, 1, "Node", NULL, DISPLAY_NUM);
+	display_head(d, t, 2, "Weight", NULL, DISPLAY_NUM);
+	for (i = from; i < p->nsamples && i < from + limit; i++) {
+		r = display_row(d, t);
+		dump_cell(d, t, r, 0, i);
+		dump_cell(d, t, r, 1, p->sample_node[i]);
+		dump_cell(d, t, r, 2, p->sample_weight[i]);
 	}
+}
+
+/* Previous and next rows, over the longest of the three tables. */
+static void
+dump_pages(struct display *d, const struct profile *p,
+    const struct query *q, int64_t from, int64_t limit)
+{
+	struct display_block	*l;
+	struct query		 view = *q;
+	int64_t			 most;
+	char			*link;
 
 	most = p->nnodes;
 	if (p->nfuncs > most)
@@ -311,5 +334,33 @@ dump_display(const void *v, const struct report_notes *notes,
 		display_link(d, l, "next rows", link);
 		free(link);
 	}
+}
+
+/* cmd=dump's page, from the profile's tables. */
+static struct display *
+dump_display(const void *v, const struct report_notes *notes,
+    const struct query *q)
+{
+	const struct dump_result	*tr = v;
+	const struct profile		*p = tr->p;
+	struct display			*d;
+	uint32_t			 k;
+	uint32_t			 last[PROFILE_MAX_METRICS];
+
+	/* A row holds one value a name, the last metric's of that name. */
+	for (k = 0; k < p->nmetrics && k < PROFILE_MAX_METRICS; k++)
+		last[k] = report_metric_last(p, k);
+	if ((d = display_create("Raw structures")) == NULL)
+		return (NULL);
+	display_text(d, "Format %s: %lld functions, %lld call nodes, %lld "
+	    "samples, about %lld bytes.%s", p->format,
+	    (long long)p->nfuncs, (long long)p->nnodes,
+	    (long long)p->nsamples, (long long)tr->memory,
+	    p->extra_site != NULL ? " Static call sites are known." : "");
+	dump_metrics(d, p, last);
+	dump_functions(d, p, q, tr->from, tr->limit);
+	dump_nodes(d, p, last, tr->from, tr->limit);
+	dump_samples(d, p, tr->from, tr->limit);
+	dump_pages(d, p, q, tr->from, tr->limit);
 	return (d);
 }
