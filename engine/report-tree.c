@@ -128,6 +128,23 @@ struct tree_walk {
 	int		*hidden;
 };
 
+/*
+ * What tree_walk() chooses with: the heap of candidates, the children
+ * scored one by one (deeper than TREE_EXACT levels), the marks of open=,
+ * close= and the heavy path, and the budget of shown nodes.
+ */
+struct tree_choice {
+	const struct profile		*p;
+	const struct query		*q;
+	const struct report_context	*ctx;
+	struct tree_walk		*w;
+	struct tree_heap		 h;
+	struct tree_kids		 sibs;
+	struct idmap			 open, closed, hot;
+	int64_t				 budget;
+	int				 m;
+};
+
 /* cmd=tree's result: the walk, and whether it compares (diff_init()). */
 struct tree_result {
 	const struct profile	*p;
@@ -153,12 +170,36 @@ static int	tree_walk(struct tree_walk *, const struct profile *,
 		    const struct query *, const struct report_context *,
 		    struct report_error *);
 static void	tree_walk_free(struct tree_walk *);
+static int	tree_walk_nomem(struct report_error *);
+static int	tree_walk_sibling(struct tree_choice *,
+		    const struct tree_cand *);
+static int	tree_walk_show(struct tree_choice *, const struct tree_cand *,
+		    struct report_error *);
+static int	tree_walk_opens(const struct tree_choice *,
+		    const struct tree_cand *);
+static int	tree_walk_kids_sorted(struct tree_choice *, struct tree_cand *,
+		    uint32_t, struct report_error *);
+static int	tree_walk_kids_scored(struct tree_choice *, struct tree_cand *,
+		    uint32_t, struct report_error *);
+static int	tree_walk_enter(struct tree_choice *, const struct tree_cand *,
+		    struct report_error *);
+static int	tree_walk_choose(struct tree_choice *, uint32_t,
+		    struct report_error *);
+static int	tree_walk_order(struct tree_walk *, const struct profile *,
+		    const struct report_context *);
 static void	*tree_create(const struct profile *, const struct query *,
 		    const struct report_context *, struct report_error *);
 static json_t	*tree_json(const void *, const struct query *);
 static struct display *tree_display(const void *,
 		    const struct report_notes *, const struct query *);
 static void	 tree_free(void *);
+static struct display_block *tree_display_head(struct display *,
+		    const struct tree_result *, const struct report_notes *,
+		    const struct query *, struct columns *, uint32_t *);
+static int	tree_display_node(struct display *, struct display_block *,
+		    const struct tree_result *, const struct query *,
+		    struct tree_links *, const struct columns *, uint32_t,
+		    uint32_t, uint32_t, char **, size_t *);
 static int	tree_before(const struct tree_cand *,
 		    const struct tree_cand *);
 static int	tree_kid_before(const struct tree_kid *,
@@ -472,65 +513,242 @@ tree_hot_path(const struct profile *p, int m, uint32_t start,
 	return (0);
 }
 
+/* Set *e to "out of memory" and return -1, as tree_walk()'s steps fail. */
+static int
+tree_walk_nomem(struct report_error *e)
+{
+	report_error_set(e, 500, "out of memory");
+	return (-1);
+}
+
 /*
- * Choose the shown nodes (see the top of this file) into w: -1 with *e
- * on failure (tree_walk_free() frees w either way). Both the JSON and
- * the display are made from what this chooses, so they cannot differ.
+ * Candidate c's next sibling takes its place in the heap (struct
+ * tree_cand); -1 if out of memory.
  */
 static int
-tree_walk(struct tree_walk *w, const struct profile *p, const struct query *q,
-    const struct report_context *ctx, struct report_error *e)
+tree_walk_sibling(struct tree_choice *tc, const struct tree_cand *c)
 {
-	struct tree_heap	 h = { NULL, 0, 0 };
-	struct tree_kids	 sibs = { NULL, 0, 0 };
-	struct tree_kid		*kv;
-	struct tree_cand	 c, k;
-	struct idmap		 open, closed, hot;
-	struct tree_sibling	 sib;
-	char			*path;
-	uint32_t		 start, n, ch, nshown = 0, *order;
-	int			 m, r = -1;
-	int64_t			 depth = q->depth;
-	int64_t			 budget = q->budget;
-	size_t			 i, base, nk, room, len, run, end;
-	double			 decay;
+	const int64_t		*total = tc->p->metrics[tc->m].total;
+	struct tree_cand	 k;
+	uint32_t		 ch;
 
-	memset(w, 0, sizeof *w);
-	idmap_init(&open);
-	idmap_init(&closed);
-	idmap_init(&hot);
-	if ((m = report_metric(p, q, e)) == -1)
+	if (c->next >= c->end)
+		return (0);
+	k = *c;
+	k.forced = c->sibforced;
+	if (c->sorted != NULL) {
+		k.node = c->sorted[c->next];
+		k.score = (double)total[k.node] * c->decay;
+	} else {
+		k.score = tc->sibs.v[c->next].score;
+		k.node = tc->sibs.v[c->next].node;
+	}
+	k.next++;
+	/* Keep TREE_AHEAD siblings asked for. */
+	if (c->sorted != NULL && c->next + TREE_AHEAD < c->end) {
+		ch = c->sorted[c->next + TREE_AHEAD];
+		__builtin_prefetch(&total[ch]);
+		tree_prefetch(tc->p, tc->ctx->index, tc->m, ch);
+	}
+	return (tree_push(&tc->h, k));
+}
+
+/*
+ * Show candidate c: the next entry of the walk, at its parent's path
+ * and its function. -1 with *e when the cost runs out or memory does.
+ */
+static int
+tree_walk_show(struct tree_choice *tc, const struct tree_cand *c,
+    struct report_error *e)
+{
+	struct tree_walk	*w = tc->w;
+	char			*path;
+	uint32_t		 i = w->nshown;
+	size_t			 len = 0;
+
+	/*
+	 * A shown node costs TREE_SHOWN_COST visits (its row, its
+	 * rendering: 30 us against a visit's few ns) and its
+	 * path, which grows with the depth: 8 bytes count as a visit.
+	 */
+	if (cost_charge(tc->ctx->cost, TREE_SHOWN_COST +
+	    (c->parent == UINT32_MAX ? 0 :
+	    w->plen[c->parent] / 8)) == -1) {
+		report_error_cost(e, tc->ctx->cost);
 		return (-1);
-	w->m = m;
-	if ((start = tree_resolve(ctx->index, q->path, q->npath)) ==
-	    PROFILE_NONE) {
-		path = query_path_format(q->path, q->npath);
-		report_error_set(e, 404, "no call node at path %s",
-		    path ? path : "?");
-		free(path);
+	}
+	if (c->parent == UINT32_MAX) {
+		if ((path = query_path_format(tc->q->path,
+		    tc->q->npath)) != NULL)
+			len = strlen(path);
+	} else
+		path = tree_path_append(w->paths[c->parent],
+		    w->plen[c->parent], tc->p->node_func[c->node], &len);
+	if (path == NULL)
+		return (tree_walk_nomem(e));
+	w->paths[i] = path;
+	w->plen[i] = len;
+	w->nodes[i] = c->node;
+	w->parents[i] = c->parent;
+	w->nkids[i] = PROFILE_NONE;
+	w->nshown = i + 1;
+	return (0);
+}
+
+/*
+ * Does shown candidate c open: within depth=, in open= or on the heavy
+ * path, and not in close= (the start always opens)?
+ */
+static int
+tree_walk_opens(const struct tree_choice *tc, const struct tree_cand *c)
+{
+	uint32_t	 n = c->node;
+
+	return ((c->reldepth < tc->q->depth ||
+	    idmap_get(&tc->open, n) != IDMAP_NONE ||
+	    idmap_get(&tc->hot, n) != IDMAP_NONE) &&
+	    (c->parent == UINT32_MAX ||
+	    idmap_get(&tc->closed, n) == IDMAP_NONE));
+}
+
+/*
+ * Enter the children of node n, within TREE_EXACT levels of the start:
+ * there the order of the scores is that of the totals, which the
+ * profile keeps sorted once (profile_index_children()), so there is no
+ * pass over the children at all. k is their candidate, filled but for
+ * the first child. -1 with *e on failure.
+ */
+static int
+tree_walk_kids_sorted(struct tree_choice *tc, struct tree_cand *k,
+    uint32_t n, struct report_error *e)
+{
+	struct tree_walk	*w = tc->w;
+	const struct profile	*p = tc->p;
+	int			 m = tc->m;
+	size_t			 room = tc->budget - w->nshown, nk, i;
+
+	if ((k->sorted = profile_index_children(tc->ctx->index, m, n,
+	    &nk)) == NULL)
+		return (tree_walk_nomem(e));
+	if (cost_charge(tc->ctx->cost, nk) == -1) {
+		report_error_cost(e, tc->ctx->cost);
 		return (-1);
 	}
-	if (tree_open_paths(ctx->index, q->open,
-	    &open) == -1) {
-		report_error_set(e, 400, "open: must be paths separated by ~");
-		goto done;
+	w->nkids[w->nshown - 1] = nk;
+	/*
+	 * The first children's totals, read as they enter the heap, and
+	 * what showing them reads: a child enters when its elder sibling
+	 * leaves, often at once, too late to ask for it then.
+	 */
+	for (i = 0; i < nk && i < room && i < TREE_AHEAD; i++) {
+		__builtin_prefetch(&p->metrics[m].total[k->sorted[i]]);
+		tree_prefetch(p, tc->ctx->index, m, k->sorted[i]);
 	}
-	if (tree_open_paths(ctx->index, q->close,
-	    &closed) == -1) {
-		report_error_set(e, 400, "close: must be paths separated by "
-		    "~");
-		goto done;
+	if (nk > 0 && room > 0) {
+		k->node = k->sorted[0];
+		k->forced = k->sibforced || idmap_get(&tc->hot, k->node) == 3;
+		k->score = (double)p->metrics[m].total[k->node] * k->decay;
+		k->next = 1;
+		k->end = nk < room ? nk : room;
+		if (tree_push(&tc->h, *k) == -1)
+			return (tree_walk_nomem(e));
 	}
-	if (!query_key_isset(q, QUERY_DEPTH) && q->format == FMT_HTML &&
-	    tree_hot_path(p, m, start, ctx, &hot) == -1)
-		goto nomem;
-	/* budget >= 1 (query.c): the start is always shown. */
-	if ((w->paths = calloc(budget, sizeof *w->paths)) == NULL ||
-	    (w->nodes = calloc(budget, sizeof *w->nodes)) == NULL ||
-	    (w->parents = calloc(budget, sizeof *w->parents)) == NULL ||
-	    (w->nkids = calloc(budget, sizeof *w->nkids)) == NULL ||
-	    (w->plen = calloc(budget, sizeof *w->plen)) == NULL)
-		goto nomem;
+	return (0);
+}
+
+/*
+ * Enter the children of node n deeper down, where scores may underflow
+ * and tie where totals do not: score every child one by one into
+ * tc->sibs, keep the ones that can still be shown, in order, and enter
+ * the first. k as for tree_walk_kids_sorted(); -1 with *e on failure.
+ */
+static int
+tree_walk_kids_scored(struct tree_choice *tc, struct tree_cand *k,
+    uint32_t n, struct report_error *e)
+{
+	struct tree_walk	*w = tc->w;
+	const struct profile	*p = tc->p;
+	struct tree_kids	*sibs = &tc->sibs;
+	struct tree_kid		*kv;
+	size_t			 room = tc->budget - w->nshown;
+	size_t			 base = sibs->n, nk;
+	uint32_t		 ch;
+
+	for (ch = p->node_first_child[n]; ch != PROFILE_NONE;
+	    ch = p->node_next_sibling[ch]) {
+		if (cost_charge(tc->ctx->cost, 1) == -1) {
+			report_error_cost(e, tc->ctx->cost);
+			return (-1);
+		}
+		if (sibs->n == sibs->cap) {
+			size_t	 cap = sibs->cap ? sibs->cap * 2 : 256;
+
+			if ((kv = reallocarray(sibs->v, cap,
+			    sizeof *kv)) == NULL)
+				return (tree_walk_nomem(e));
+			sibs->v = kv;
+			sibs->cap = cap;
+		}
+		kv = &sibs->v[sibs->n++];
+		kv->node = ch;
+		kv->score = (double)p->metrics[tc->m].total[ch] * k->decay;
+	}
+	nk = sibs->n - base;
+	w->nkids[w->nshown - 1] = nk;
+	if (nk > room) {
+		tree_kid_select(sibs->v + base, nk, room);
+		sibs->n = base + room;
+		nk = room;
+	}
+	qsort(sibs->v + base, nk, sizeof *sibs->v, tree_kid_cmp);
+	if (nk > 0) {
+		k->node = sibs->v[base].node;
+		k->forced = k->sibforced || idmap_get(&tc->hot, k->node) == 3;
+		k->score = sibs->v[base].score;
+		k->next = base + 1;
+		k->end = base + nk;
+		if (tree_push(&tc->h, *k) == -1)
+			return (tree_walk_nomem(e));
+	}
+	return (0);
+}
+
+/*
+ * Enter the children of c, just shown and open, as one candidate for
+ * them all (struct tree_cand). -1 with *e on failure.
+ */
+static int
+tree_walk_enter(struct tree_choice *tc, const struct tree_cand *c,
+    struct report_error *e)
+{
+	struct tree_cand	 k;
+
+	k.parent = tc->w->nshown - 1;
+	k.reldepth = c->reldepth + 1;
+	k.sibforced = k.forced = idmap_get(&tc->open, c->node) !=
+	    IDMAP_NONE;
+	/*
+	 * The decay for this level, carried down as a product (a loop over
+	 * the depth would cost depth^2): scaling by a power of two is exact
+	 * while the result stays normal. Deeper, scores may underflow and
+	 * tie where totals do not, so each child is scored one by one.
+	 */
+	k.decay = c->decay * TREE_DECAY;
+	k.sorted = NULL;
+	if (c->reldepth < TREE_EXACT)
+		return (tree_walk_kids_sorted(tc, &k, c->node, e));
+	return (tree_walk_kids_scored(tc, &k, c->node, e));
+}
+
+/*
+ * Take candidates from the heap, the start first, and show them until
+ * the budget is spent or none is left; -1 with *e on failure.
+ */
+static int
+tree_walk_choose(struct tree_choice *tc, uint32_t start,
+    struct report_error *e)
+{
+	struct tree_cand	 c;
 
 	c.forced = 1;
 	c.sibforced = 1;
@@ -541,181 +759,44 @@ tree_walk(struct tree_walk *w, const struct profile *p, const struct query *q,
 	c.next = c.end = 0;
 	c.sorted = NULL;
 	c.decay = 1;
-	if (tree_push(&h, c) == -1)
-		goto nomem;
-	while (h.n > 0 && nshown < budget) {
-		c = tree_pop(&h);
-		n = c.node;
-		/* Its next sibling takes its place in the heap. */
-		if (c.next < c.end) {
-			k = c;
-			k.forced = c.sibforced;
-			if (c.sorted != NULL) {
-				k.node = c.sorted[c.next];
-				k.score = (double)p->metrics[m].total[k.node] *
-				    c.decay;
-			} else {
-				k.score = sibs.v[c.next].score;
-				k.node = sibs.v[c.next].node;
-			}
-			k.next++;
-			/* Keep TREE_AHEAD siblings asked for. */
-			if (c.sorted != NULL && c.next + TREE_AHEAD < c.end) {
-				ch = c.sorted[c.next + TREE_AHEAD];
-				__builtin_prefetch(&p->metrics[m].total[ch]);
-				tree_prefetch(p, ctx->index, m, ch);
-			}
-			if (tree_push(&h, k) == -1)
-				goto nomem;
-		}
-		/*
-		 * A shown node costs TREE_SHOWN_COST visits (its row, its
-		 * rendering: 30 us against a visit's few ns) and its
-		 * path, which grows with the depth: 8 bytes count as a visit.
-		 */
-		if (cost_charge(ctx->cost, TREE_SHOWN_COST +
-		    (c.parent == UINT32_MAX ? 0 :
-		    w->plen[c.parent] / 8)) == -1) {
-			report_error_cost(e, ctx->cost);
-			goto done;
-		}
-		if (c.parent == UINT32_MAX) {
-			if ((path = query_path_format(q->path,
-			    q->npath)) != NULL)
-				len = strlen(path);
-		} else
-			path = tree_path_append(w->paths[c.parent],
-			    w->plen[c.parent], p->node_func[n], &len);
-		if (path == NULL)
-			goto nomem;
-		w->paths[nshown] = path;
-		w->plen[nshown] = len;
-		w->nodes[nshown] = n;
-		w->parents[nshown] = c.parent;
-		w->nkids[nshown] = PROFILE_NONE;
-		w->nshown = ++nshown;
-		if ((c.reldepth < depth ||
-		    idmap_get(&open, n) != IDMAP_NONE ||
-		    idmap_get(&hot, n) != IDMAP_NONE) &&
-		    (c.parent == UINT32_MAX ||
-		    idmap_get(&closed, n) == IDMAP_NONE)) {
-			/*
-			 * Score every child, keep the ones that can still
-			 * be shown in order, and enter the first.
-			 */
-			room = budget - nshown;
-			base = sibs.n;
-			/*
-			 * The decay for this level, carried down as a product
-			 * (a loop over the depth would cost depth^2): scaling
-			 * by a power of two is exact while the result stays
-			 * normal. Deeper, scores may underflow and tie where
-			 * totals do not, so each child is scored one by one.
-			 */
-			decay = c.decay * TREE_DECAY;
-			k.parent = nshown - 1;
-			k.reldepth = c.reldepth + 1;
-			k.sibforced = k.forced = idmap_get(&open, n) !=
-			    IDMAP_NONE;
-			k.decay = decay;
-			k.sorted = NULL;
-			/*
-			 * Within those levels the order of the scores is
-			 * that of the totals, which the profile keeps sorted
-			 * once (profile_index_children()): no pass over the
-			 * children at all.
-			 */
-			if (c.reldepth < TREE_EXACT) {
-				if ((k.sorted = profile_index_children(
-				    ctx->index, m, n, &nk)) == NULL)
-					goto nomem;
-				if (cost_charge(ctx->cost, nk) == -1) {
-					report_error_cost(e, ctx->cost);
-					goto done;
-				}
-				w->nkids[nshown - 1] = nk;
-				/*
-				 * The first children's totals, read as they
-				 * enter the heap, and what showing them reads:
-				 * a child enters when its elder sibling leaves,
-				 * often at once, too late to ask for it then.
-				 */
-				for (i = 0; i < nk && i < room &&
-				    i < TREE_AHEAD; i++) {
-					__builtin_prefetch(&p->metrics[m].total[
-					    k.sorted[i]]);
-					tree_prefetch(p, ctx->index, m,
-					    k.sorted[i]);
-				}
-				if (nk > 0 && room > 0) {
-					k.node = k.sorted[0];
-					k.forced = k.sibforced ||
-					    idmap_get(&hot, k.node) == 3;
-					k.score = (double)p->metrics[m].total[
-					    k.node] * decay;
-					k.next = 1;
-					k.end = nk < room ? nk : room;
-					if (tree_push(&h, k) == -1)
-						goto nomem;
-				}
-				continue;
-			}
-			for (ch = p->node_first_child[n]; ch != PROFILE_NONE;
-			    ch = p->node_next_sibling[ch]) {
-				if (cost_charge(ctx->cost, 1) == -1) {
-					report_error_cost(e, ctx->cost);
-					goto done;
-				}
-				if (sibs.n == sibs.cap) {
-					size_t	 cap = sibs.cap ?
-					    sibs.cap * 2 : 256;
-
-					if ((kv = reallocarray(sibs.v, cap,
-					    sizeof *kv)) == NULL)
-						goto nomem;
-					sibs.v = kv;
-					sibs.cap = cap;
-				}
-				kv = &sibs.v[sibs.n++];
-				kv->node = ch;
-				kv->score = (double)p->metrics[m].total[ch] *
-				    decay;
-			}
-			nk = sibs.n - base;
-			w->nkids[nshown - 1] = nk;
-			if (nk > room) {
-				tree_kid_select(sibs.v + base, nk, room);
-				sibs.n = base + room;
-				nk = room;
-			}
-			qsort(sibs.v + base, nk, sizeof *sibs.v, tree_kid_cmp);
-			if (nk > 0) {
-				k.node = sibs.v[base].node;
-				k.forced = k.sibforced ||
-				    idmap_get(&hot, k.node) == 3;
-				k.score = sibs.v[base].score;
-				k.next = base + 1;
-				k.end = base + nk;
-				if (tree_push(&h, k) == -1)
-					goto nomem;
-			}
-		}
+	if (tree_push(&tc->h, c) == -1)
+		return (tree_walk_nomem(e));
+	while (tc->h.n > 0 && tc->w->nshown < tc->budget) {
+		c = tree_pop(&tc->h);
+		if (tree_walk_sibling(tc, &c) == -1)
+			return (tree_walk_nomem(e));
+		if (tree_walk_show(tc, &c, e) == -1)
+			return (-1);
+		if (tree_walk_opens(tc, &c) &&
+		    tree_walk_enter(tc, &c, e) == -1)
+			return (-1);
 	}
+	return (0);
+}
 
-	/*
-	 * The shown nodes under their parents, siblings by total, the
-	 * heaviest first, whatever order the budget took them in: node i's
-	 * shown children are order[first[i] .. first[i + 1]). A parent is
-	 * shown before its children: a counting sort by parent keeps the
-	 * order they were taken in, which among siblings is already that
-	 * order wherever the scores are exact (they are the totals scaled
-	 * alike); a group out of order (scores that underflowed deep down)
-	 * is sorted.
-	 */
+/*
+ * The shown nodes under their parents, siblings by total, the
+ * heaviest first, whatever order the budget took them in: node i's
+ * shown children are order[first[i] .. first[i + 1]). A parent is
+ * shown before its children: a counting sort by parent keeps the
+ * order they were taken in, which among siblings is already that
+ * order wherever the scores are exact (they are the totals scaled
+ * alike); a group out of order (scores that underflowed deep down)
+ * is sorted. Then how many children each keeps hidden. -1 if out of
+ * memory.
+ */
+static int
+tree_walk_order(struct tree_walk *w, const struct profile *p,
+    const struct report_context *ctx)
+{
+	struct tree_sibling	 sib;
+	uint32_t		 nshown = w->nshown, *order;
+	size_t			 i, nk, run, end;
+
 	if ((order = w->order = malloc(nshown * sizeof *order)) == NULL ||
 	    (w->first = calloc(nshown + 1, sizeof *w->first)) == NULL ||
 	    (w->hidden = calloc(nshown, sizeof *w->hidden)) == NULL)
-		goto nomem;
+		return (-1);
 	for (i = 1; i < nshown; i++)
 		w->first[w->parents[i] + 1]++;
 	w->first[0] = 1;
@@ -729,7 +810,7 @@ tree_walk(struct tree_walk *w, const struct profile *p, const struct query *q,
 		w->first[i] = w->first[i - 1];
 	w->first[0] = 1;
 	sib.p = p;
-	sib.m = m;
+	sib.m = w->m;
 	sib.nodes = w->nodes;
 	sib.parents = w->parents;
 	for (i = 0; i < nshown; i++) {
@@ -753,22 +834,87 @@ tree_walk(struct tree_walk *w, const struct profile *p, const struct query *q,
 		 * cache miss a child on a big profile).
 		 */
 		if (w->nkids[i] == PROFILE_NONE &&
-		    profile_index_children(ctx->index, m, w->nodes[i],
+		    profile_index_children(ctx->index, w->m, w->nodes[i],
 		    &nk) == NULL)
-			goto nomem;
+			return (-1);
 		w->hidden[i] = (int)nk - (int)(w->first[i + 1] -
 		    w->first[i]);
 	}
+	return (0);
+}
+
+/*
+ * Choose the shown nodes (see the top of this file) into w: -1 with *e
+ * on failure (tree_walk_free() frees w either way). Both the JSON and
+ * the display are made from what this chooses, so they cannot differ.
+ */
+static int
+tree_walk(struct tree_walk *w, const struct profile *p, const struct query *q,
+    const struct report_context *ctx, struct report_error *e)
+{
+	struct tree_choice	 tc;
+	char			*path;
+	uint32_t		 start;
+	int64_t			 budget = q->budget;
+	int			 m, r = -1;
+
+	memset(w, 0, sizeof *w);
+	memset(&tc, 0, sizeof tc);
+	idmap_init(&tc.open);
+	idmap_init(&tc.closed);
+	idmap_init(&tc.hot);
+	if ((m = report_metric(p, q, e)) == -1)
+		return (-1);
+	w->m = m;
+	if ((start = tree_resolve(ctx->index, q->path, q->npath)) ==
+	    PROFILE_NONE) {
+		path = query_path_format(q->path, q->npath);
+		report_error_set(e, 404, "no call node at path %s",
+		    path ? path : "?");
+		free(path);
+		return (-1);
+	}
+	if (tree_open_paths(ctx->index, q->open,
+	    &tc.open) == -1) {
+		report_error_set(e, 400, "open: must be paths separated by ~");
+		goto done;
+	}
+	if (tree_open_paths(ctx->index, q->close,
+	    &tc.closed) == -1) {
+		report_error_set(e, 400, "close: must be paths separated by "
+		    "~");
+		goto done;
+	}
+	if (!query_key_isset(q, QUERY_DEPTH) && q->format == FMT_HTML &&
+	    tree_hot_path(p, m, start, ctx, &tc.hot) == -1)
+		goto nomem;
+	/* budget >= 1 (query.c): the start is always shown. */
+	if ((w->paths = calloc(budget, sizeof *w->paths)) == NULL ||
+	    (w->nodes = calloc(budget, sizeof *w->nodes)) == NULL ||
+	    (w->parents = calloc(budget, sizeof *w->parents)) == NULL ||
+	    (w->nkids = calloc(budget, sizeof *w->nkids)) == NULL ||
+	    (w->plen = calloc(budget, sizeof *w->plen)) == NULL)
+		goto nomem;
+	tc.p = p;
+	tc.q = q;
+	tc.ctx = ctx;
+	tc.w = w;
+	tc.budget = budget;
+	tc.m = m;
+	if (tree_walk_choose(&tc, start, e) == -1)
+		goto done;
+	if (tree_walk_order(w, p, ctx) == -1)
+		goto nomem;
 	r = 0;
 	goto done;
 nomem:
 	report_error_set(e, 500, "out of memory");
 done:
-	free(h.v);
-	free(sibs.v);
-	idmap_clear(&open);
-	idmap_clear(&closed);
-	idmap_clear(&hot);
+	free(tc.h.v);
+	free(tc.sibs.v);
+	idmap_clear(&tc.open);
+	idmap_clear(&tc.closed);
+	idmap_clear(&tc.hot);
 	return (r);
 }
 
@@ -1165,36 +1311,23 @@ tree_row_toggles(struct display *d, struct display_cell *cell,
 }
 
 /*
- * cmd=tree's page, made from the walk and the profile: no object,
- * string or number a node to build, look up and free (that was most of
- * a tree page's time when pages were made from the JSON).
+ * The top of cmd=tree's page: its columns and controls, the comparison,
+ * the breadcrumbs, and the table's head; the table, its columns in c
+ * and the number of them before the comparison's in *ncols.
  */
-static struct display *
-tree_display(const void *v, const struct report_notes *notes,
-    const struct query *q)
+static struct display_block *
+tree_display_head(struct display *d, const struct tree_result *tr,
+    const struct report_notes *notes, const struct query *q,
+    struct columns *c, uint32_t *ncols)
 {
-	const struct tree_result *tr = v;
 	const struct tree_walk	*wp = &tr->w;
 	const struct profile	*p = tr->p;
-	struct display		*d = NULL;
 	struct display_block	*t, *l;
-	struct display_cell	*cell;
-	struct columns		 c;
-	struct tree_links	 links;
-	const char		*path, *module, *name;
-	char			*link, *label = NULL;
 	struct query		 view;
-	uint32_t		*stack = NULL, *depths = NULL, ncols, depth;
-	uint32_t		 i, n, f, nk, k;
-	int64_t			 sv[PROFILE_MAX_METRICS];
-	int64_t			 tv[PROFILE_MAX_METRICS];
-	size_t			 sp = 0, r, lcap = 0, mlen, nlen;
-	int			 hidden, cmp = tr->cmp;
+	char			*link;
+	uint32_t		 i;
+	int			 cmp = tr->cmp;
 
-	/* Each row's links are made from templates (struct tree_links). */
-	if (tree_links_init(&links, q, tr->lines != NULL) == -1 ||
-	    (d = display_create("Call tree")) == NULL)
-		goto nomem;
 	columns_metrics_profile(d, q, p, wp->m, cmp);
 	columns_views(d, q);
 	if (notes->compared) {
@@ -1217,13 +1350,113 @@ tree_display(const void *v, const struct report_notes *notes,
 	display_text(d, "%lld nodes shown, chosen by %s total; "
 	    "+ expands, \xe2\x88\x92 collapses.", (long long)wp->nshown,
 	    p->metrics[wp->m].name);
-	columns_init(&c, p, wp->m, q, COLUMNS_SELF | COLUMNS_TOTAL);
-	ncols = 1 + columns_count(&c);
-	t = display_table(d, ncols + (cmp ? DIFF_COLUMNS : 0), "tree");
+	columns_init(c, p, wp->m, q, COLUMNS_SELF | COLUMNS_TOTAL);
+	*ncols = 1 + columns_count(c);
+	t = display_table(d, *ncols + (cmp ? DIFF_COLUMNS : 0), "tree");
 	display_head(d, t, 0, "Function", NULL, 0);
-	columns_head(d, t, 1, &c, q);
+	columns_head(d, t, 1, c, q);
 	if (cmp)
-		diff_head(d, t, ncols);
+		diff_head(d, t, *ncols);
+	return (t);
+}
+
+/*
+ * The row of shown node i, depth levels below the start: its function
+ * ("module`name", in *label, a buffer of *lcap bytes grown as needed
+ * and kept for the next row), toggles, links and costs. -1 if out of
+ * memory.
+ */
+static int
+tree_display_node(struct display *d, struct display_block *t,
+    const struct tree_result *tr, const struct query *q,
+    struct tree_links *links, const struct columns *c, uint32_t ncols,
+    uint32_t i, uint32_t depth, char **label, size_t *lcap)
+{
+	const struct tree_walk	*wp = &tr->w;
+	const struct profile	*p = tr->p;
+	struct display_cell	*cell;
+	const char		*module, *name;
+	char			*link;
+	uint32_t		 n, f, nk, k;
+	int64_t			 sv[PROFILE_MAX_METRICS];
+	int64_t			 tv[PROFILE_MAX_METRICS];
+	size_t			 r, mlen, nlen;
+	int			 hidden = wp->hidden[i];
+
+	r = display_row(d, t);
+	nk = wp->first[i + 1] - wp->first[i];
+	n = wp->nodes[i];
+	f = p->node_func[n];
+	link = f > 0 ? tree_func_link(links, f) : NULL;
+	/* "module`name", or the name alone (report_func_label()). */
+	module = profile_func_module(p, f);
+	name = profile_func_name(p, f);
+	mlen = strlen(module);
+	nlen = strlen(name);
+	if (mlen + nlen + 2 > *lcap) {
+		*lcap = mlen + nlen + 2 + 64;
+		free(*label);
+		if ((*label = malloc(*lcap)) == NULL) {
+			free(link);
+			return (-1);
+		}
+	}
+	if (mlen > 0) {
+		memcpy(*label, module, mlen);
+		(*label)[mlen++] = '`';
+	}
+	memcpy(*label + mlen, name, nlen + 1);
+	cell = display_cell(d, t, r, 0, *label, link,
+	    DISPLAY_TREE | (nk ? DISPLAY_OPEN : 0) |
+	    (nk == 0 && hidden == 0 ? DISPLAY_LEAF : 0));
+	free(link);
+	tree_row_toggles(d, cell, q, links, wp->paths[i], depth,
+	    nk, hidden);
+	/* Its function's costs by line, where the profile has them. */
+	if (report_has_lines(tr->lines, f))
+		display_more_take(d, cell, "source",
+		    tree_source_link(links, f));
+	for (k = 0; k < p->nmetrics && k < PROFILE_MAX_METRICS; k++) {
+		sv[k] = p->metrics[k].self[n];
+		tv[k] = p->metrics[k].total[n];
+	}
+	columns_row(d, t, r, 1, c, sv, tv);
+	if (tr->cmp)
+		diff_row(d, t, r, ncols, &tr->dd,
+		    sv[tr->dd.m], sv[tr->dd.bm], tv[tr->dd.m],
+		    tv[tr->dd.bm]);
+	return (0);
+}
+
+/*
+ * cmd=tree's page, made from the walk and the profile: no object,
+ * string or number a node to build, look up and free (that was most of
+ * a tree page's time when pages were made from the JSON).
+ */
+static struct display *
+tree_display(const void *v, const struct report_notes *notes,
+    const struct query *q)
+{
+	const struct tree_result *tr = v;
+	const struct tree_walk	*wp = &tr->w;
+	const struct profile	*p = tr->p;
+	struct display		*d = NULL;
+	struct display_block	*t;
+	struct columns		 c;
+	struct tree_links	 links;
+	char			*label = NULL;
+	uint32_t		*stack = NULL, *depths = NULL, ncols, depth;
+	uint32_t		 i, nk, k;
+	int64_t			 sv[PROFILE_MAX_METRICS];
+	int64_t			 tv[PROFILE_MAX_METRICS];
+	size_t			 sp = 0, lcap = 0;
+	int			 hidden, cmp = tr->cmp;
+
+	/* Each row's links are made from templates (struct tree_links). */
+	if (tree_links_init(&links, q, tr->lines != NULL) == -1 ||
+	    (d = display_create("Call tree")) == NULL)
+		goto nomem;
+	t = tree_display_head(d, tr, notes, q, &c, &ncols);
 
 	/*
 	 * Depth-first, without recursion: deep trees must not blow the
@@ -1241,56 +1474,17 @@ tree_display(const void *v, const struct report_notes *notes,
 		i = stack[--sp];
 		depth = depths[sp] & ~TREE_MORE;
 		hidden = wp->hidden[i];
-		path = wp->paths[i];
 		if (depths[sp] & TREE_MORE) {
 			tree_hidden_sums(p, wp, i, sv, tv);
 			tree_row_more(d, t, ncols + (cmp ? DIFF_COLUMNS : 0),
-			    &c, sv, tv, &links, path, depth, hidden);
+			    &c, sv, tv, &links, wp->paths[i], depth, hidden);
 			continue;
 		}
-		r = display_row(d, t);
-		nk = wp->first[i + 1] - wp->first[i];
-		n = wp->nodes[i];
-		f = p->node_func[n];
-		link = f > 0 ? tree_func_link(&links, f) : NULL;
-		/* "module`name", or the name alone (report_func_label()). */
-		module = profile_func_module(p, f);
-		name = profile_func_name(p, f);
-		mlen = strlen(module);
-		nlen = strlen(name);
-		if (mlen + nlen + 2 > lcap) {
-			lcap = mlen + nlen + 2 + 64;
-			free(label);
-			if ((label = malloc(lcap)) == NULL) {
-				free(link);
-				goto nomem;
-			}
-		}
-		if (mlen > 0) {
-			memcpy(label, module, mlen);
-			label[mlen++] = '`';
-		}
-		memcpy(label + mlen, name, nlen + 1);
-		cell = display_cell(d, t, r, 0, label, link,
-		    DISPLAY_TREE | (nk ? DISPLAY_OPEN : 0) |
-		    (nk == 0 && hidden == 0 ? DISPLAY_LEAF : 0));
-		free(link);
-		tree_row_toggles(d, cell, q, &links, path, depth,
-		    nk, hidden);
-		/* Its function's costs by line, where the profile has them. */
-		if (report_has_lines(tr->lines, f))
-			display_more_take(d, cell, "source",
-			    tree_source_link(&links, f));
-		for (k = 0; k < p->nmetrics && k < PROFILE_MAX_METRICS; k++) {
-			sv[k] = p->metrics[k].self[n];
-			tv[k] = p->metrics[k].total[n];
-		}
-		columns_row(d, t, r, 1, &c, sv, tv);
-		if (cmp)
-			diff_row(d, t, r, ncols, &tr->dd,
-			    sv[tr->dd.m], sv[tr->dd.bm], tv[tr->dd.m],
-			    tv[tr->dd.bm]);
+		if (tree_display_node(d, t, tr, q, &links, &c, ncols, i,
+		    depth, &label, &lcap) == -1)
+			goto nomem;
 		/* Push the "more" row, then the children in reverse. */
+		nk = wp->first[i + 1] - wp->first[i];
 		for (k = nk + (nk > 0 && hidden > 0); k > 0; k--) {
 			if (k > nk) {
 				stack[sp] = i;
