@@ -75,6 +75,15 @@ static void	 menu_time_display(struct display *, const struct profile *,
 static int	menu_view_json(json_t *, const struct profile *);
 static void	menu_view(struct display *, const struct profile *,
 		    const struct query *);
+static void	menu_summary_text(struct display *, const struct menu_result *);
+static void	menu_metrics_table(struct display *, const struct profile *,
+		    const struct query *, uint32_t);
+static const char *menu_start_links(struct display *,
+		    const struct menu_result *, const struct query *);
+static void	menu_top_links(struct display *, const struct profile *,
+		    const struct query *, const char *, uint32_t);
+static void	menu_views_links(struct display *, const struct menu_result *,
+		    const struct query *);
 
 #define MENU_VIEW_VALUES	50	/* values of one label key shown */
 
@@ -454,50 +463,47 @@ menu_link(struct display *d, struct display_block *l, const char *text,
 	free(link);
 }
 
-/* cmd=menu's page, from the figures and the profile's metrics. */
-static struct display *
-menu_display(const void *v, const struct report_notes *notes,
-    const struct query *q)
+/* The page's first line: what the profile holds, in numbers. */
+static void
+menu_summary_text(struct display *d, const struct menu_result *tr)
 {
-	const struct menu_result	*tr = v;
-	const struct profile		*p = tr->p;
-	struct display			*d;
-	struct display_block		*t, *l;
-	uint32_t			 i, nm = p->nmetrics, base = nm;
-	size_t				 r;
-	int				 rated = 0, ci;
-	enum catalog_cmd		 vc;
-	struct query			 view;
-	const char			*name, *first, *calls;
-	char				*s, text[256];
-	double				 rate;
-	int64_t				 total;
+	const struct profile	*p = tr->p;
+	char			 nn[DISPLAY_NUMBUF], nd[DISPLAY_NUMBUF];
+	char			 nf[DISPLAY_NUMBUF], nmd[DISPLAY_NUMBUF];
+	char			 nc[DISPLAY_NUMBUF];
+	int64_t			 f = p->nfuncs - 1;
 
-	if ((d = display_create("Summary")) == NULL)
-		return (NULL);
-	{
-		char	 nn[DISPLAY_NUMBUF], nd[DISPLAY_NUMBUF];
-		char	 nf[DISPLAY_NUMBUF], nmd[DISPLAY_NUMBUF];
-		char	 nc[DISPLAY_NUMBUF];
-		int64_t	 f = p->nfuncs - 1;
+	display_number_buf(nn, p->nnodes);
+	display_number_buf(nd, tr->depth);
+	display_number_buf(nf, f);
+	display_number_buf(nmd, tr->nmod);
+	display_number_buf(nc, tr->ncliques);
+	display_text(d, "Profile %s (format %s): %s call node%s up to "
+	    "%s deep, %s function%s, %s module%s, %s recursive "
+	    "clique%s.", tr->file, p->format, nn, p->nnodes == 1 ?
+	    "" : "s", nd, nf, f == 1 ? "" : "s", nmd,
+	    tr->nmod == 1 ? "" : "s", nc, tr->ncliques == 1 ? "" : "s");
+}
 
-		display_number_buf(nn, p->nnodes);
-		display_number_buf(nd, tr->depth);
-		display_number_buf(nf, f);
-		display_number_buf(nmd, tr->nmod);
-		display_number_buf(nc, tr->ncliques);
-		display_text(d, "Profile %s (format %s): %s call node%s up to "
-		    "%s deep, %s function%s, %s module%s, %s recursive "
-		    "clique%s.", tr->file, p->format, nn, p->nnodes == 1 ?
-		    "" : "s", nd, nf, f == 1 ? "" : "s", nmd,
-		    tr->nmod == 1 ? "" : "s", nc, tr->ncliques == 1 ? "" : "s");
-	}
+/*
+ * The table of metrics: unit, total and, where one has a rate, seconds;
+ * each links its top functions but metric base (a comparison's base
+ * values, nothing to rank by; p->nmetrics: none).
+ */
+static void
+menu_metrics_table(struct display *d, const struct profile *p,
+    const struct query *q, uint32_t base)
+{
+	struct display_block	*t;
+	struct query		 view;
+	const char		*name;
+	char			*s;
+	uint32_t		 i, nm = p->nmetrics;
+	size_t			 r;
+	int			 rated = 0;
+	double			 rate;
+	int64_t			 total;
 
-	/* A comparison's base values, its last metric: no metric of its own. */
-	if (notes->compared && nm > 0 &&
-	    strcmp(p->metrics[nm - 1].name, "base") == 0)
-		base = nm - 1;
-	first = nm > 0 ? p->metrics[0].name : "";
 	for (i = 0; i < nm; i++) {
 		if (profile_metric_rate(p, i) > 0)
 			rated = 1;
@@ -529,8 +535,22 @@ menu_display(const void *v, const struct report_notes *notes,
 		display_cell(d, t, r, 3, s, NULL, DISPLAY_NUM);
 		free(s);
 	}
+}
 
-	menu_view(d, p, q);
+/*
+ * The "Start" links: the call tree (and at the action), modules,
+ * cliques and, where the profile counts calls, the top by calls. The
+ * calls metric's name ("" when none) is returned for the top links.
+ */
+static const char *
+menu_start_links(struct display *d, const struct menu_result *tr,
+    const struct query *q)
+{
+	const struct profile	*p = tr->p;
+	struct display_block	*l;
+	struct query		 view;
+	const char		*calls;
+	int			 ci;
 
 	display_heading(d, "Start");
 	l = display_links(d);
@@ -548,10 +568,29 @@ menu_display(const void *v, const struct report_notes *notes,
 		view.sort = QUERY_SORT_CALLS;
 		menu_link(d, l, "Top functions by calls", query_format(&view));
 	}
+	return (calls);
+}
+
+/*
+ * The "Top functions" links: by self and by total of each metric but
+ * calls and base (see menu_metrics_table()), then the heavy ones of the
+ * first metric.
+ */
+static void
+menu_top_links(struct display *d, const struct profile *p,
+    const struct query *q, const char *calls, uint32_t base)
+{
+	struct display_block	*l;
+	struct query		 view;
+	const char		*name;
+	const char		*first = p->nmetrics > 0 ? p->metrics[0].name :
+				    "";
+	char			 text[256];
+	uint32_t		 i;
 
 	display_heading(d, "Top functions");
 	l = display_links(d);
-	for (i = 0; i < nm; i++) {
+	for (i = 0; i < p->nmetrics; i++) {
 		name = p->metrics[i].name;
 		if (strcmp(name, calls) == 0 || i == base)
 			continue;
@@ -574,22 +613,58 @@ menu_display(const void *v, const struct report_notes *notes,
 	view.min = 0.1;
 	snprintf(text, sizeof text, "at least 0.1%% of %s, by self", first);
 	menu_link(d, l, text, query_format(&view));
+}
 
-	menu_time_display(d, p, q);
+/* The "Views and exports" links, each in its own format. */
+static void
+menu_views_links(struct display *d, const struct menu_result *tr,
+    const struct query *q)
+{
+	struct display_block	*l;
+	struct query		 view;
+	enum catalog_cmd	 vc;
+	uint32_t		 i;
 
-	if (tr->nviews > 0) {
-		display_heading(d, "Views and exports");
-		l = display_links(d);
-		for (i = 0; i < tr->nviews; i++) {
-			vc = tr->views[i];
-			report_view(&view, q, vc);
-			/* The flame graph has its page in the site. */
-			view.format = vc == CMD_FLAME ? FMT_HTML :
-			    catalog_report_format(vc);
-			menu_link(d, l, catalog_reports[vc].title,
-			    query_format(&view));
-		}
+	if (tr->nviews == 0)
+		return;
+	display_heading(d, "Views and exports");
+	l = display_links(d);
+	for (i = 0; i < tr->nviews; i++) {
+		vc = tr->views[i];
+		report_view(&view, q, vc);
+		/* The flame graph has its page in the site. */
+		view.format = vc == CMD_FLAME ? FMT_HTML :
+		    catalog_report_format(vc);
+		menu_link(d, l, catalog_reports[vc].title,
+		    query_format(&view));
 	}
+}
+
+/* cmd=menu's page, from the figures and the profile's metrics. */
+static struct display *
+menu_display(const void *v, const struct report_notes *notes,
+    const struct query *q)
+{
+	const struct menu_result	*tr = v;
+	const struct profile		*p = tr->p;
+	struct display			*d;
+	struct display_block		*l;
+	uint32_t			 nm = p->nmetrics, base = nm;
+	const char			*calls;
+
+	if ((d = display_create("Summary")) == NULL)
+		return (NULL);
+	menu_summary_text(d, tr);
+	/* A comparison's base values, its last metric: no metric of its own. */
+	if (notes->compared && nm > 0 &&
+	    strcmp(p->metrics[nm - 1].name, "base") == 0)
+		base = nm - 1;
+	menu_metrics_table(d, p, q, base);
+	menu_view(d, p, q);
+	calls = menu_start_links(d, tr, q);
+	menu_top_links(d, p, q, calls, base);
+	menu_time_display(d, p, q);
+	menu_views_links(d, tr, q);
 
 	/* Where the page names its file, a comparison starts here. */
 	if (*q->file != '\0' && *q->base == '\0' &&
