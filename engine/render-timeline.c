@@ -61,6 +61,17 @@ static const char *const rt_colours[] = {
 };
 #define RT_NCOLOURS	(sizeof rt_colours / sizeof rt_colours[0])
 
+/*
+ * What a timeline's lanes are drawn with, read once from its JSON: the
+ * categories and markers, nb buckets over the window [t0, t1] in width
+ * pixels (bw each), and the pixels of a lane a value is.
+ */
+struct rt_lanes {
+	const json_t	*cats, *marks;
+	int		 ncat, nb, width;
+	double		 t0, t1, bw, scale;
+};
+
 static void	rt_escape(struct outbuf *, const char *);
 static void	rt_num(struct outbuf *, double);
 static void	rt_ruler(struct outbuf *, double, double, int, int,
@@ -75,6 +86,17 @@ static int	rt_heatmap(struct outbuf *, const json_t *,
 static int	rt_chart(struct outbuf *, const json_t *,
 		    const struct query *, const char *);
 static const char *rt_category_colour(const char *, int);
+static double	rt_timeline_max(const json_t *, const json_t *, const char *,
+		    int);
+static int	rt_timeline_ruler(struct outbuf *, const struct rt_lanes *,
+		    const struct query *, const char *, const char *);
+static void	rt_timeline_bars(struct outbuf *, const struct rt_lanes *,
+		    const json_t *, const json_t *, int);
+static void	rt_timeline_marks(struct outbuf *, const struct rt_lanes *,
+		    const json_t *);
+static void	rt_timeline_lane(struct outbuf *, const struct rt_lanes *,
+		    const json_t *, size_t);
+static void	rt_timeline_legend(struct outbuf *, const struct rt_lanes *);
 
 static void
 rt_escape(struct outbuf *ob, const char *s)
@@ -197,58 +219,50 @@ rt_category_colour(const char *name, int k)
 }
 
 /*
- * cmd=timeline: the ruler with a link per bucket, then a collapsible
- * lane per thread (the busiest open), its activity graph a path per
- * category, the markers, and the legend.
+ * The value a lane's full height is: for spans, the share of a bucket
+ * busy (its seconds at the clock's rate); for samples, the busiest
+ * bucket of any thread.
  */
-static int
-rt_timeline(struct outbuf *ob, const json_t *j, const struct query *q,
-    const char *link_base)
+static double
+rt_timeline_max(const json_t *j, const json_t *threads, const char *mode,
+    int nb)
 {
-	const json_t	*threads = json_object_get(j, "threads");
-	const json_t	*cats = json_object_get(j, "categories");
-	const json_t	*marks = json_object_get(j, "marks");
-	const json_t	*view = json_object_get(j, "view"), *th, *vals, *cv;
-	const char	*axis = json_string_value(json_object_get(j, "axis"));
-	const char	*mode = json_string_value(json_object_get(
-			    json_object_get(j, "activity"), "mode"));
-	struct query_tmpl t;
-	struct query	 w = *q;
-	int		 width = (int)json_integer_value(json_object_get(j,
-			    "width"));
-	int		 nb = (int)json_integer_value(json_object_get(j,
-			    "buckets"));
-	int		 ncat = (int)json_array_size(cats), c, k, any;
-	double		 t0 = json_real_value(json_array_get(view, 0));
-	double		 t1 = json_real_value(json_array_get(view, 1));
-	double		 bw = nb > 0 ? (double)width / nb : 0, scale, max = 0;
+	const json_t	*th, *vals;
 	double		 bsec = json_real_value(json_object_get(j, "bucket"));
 	double		 rate = json_real_value(json_object_get(
 			    json_object_get(j, "clock"), "rate"));
-	char		*link, a[32], b[32];
-	size_t		 i, n;
+	double		 max = 0;
+	size_t		 i;
+	int		 k;
 	int64_t		 x;
 
-	if (axis == NULL || mode == NULL || nb <= 0 || width <= 0)
-		return (-1);
-	/* Spans: the share of a bucket busy; samples: of the busiest. */
 	if (strcmp(mode, "span") == 0)
-		max = bsec * (rate > 0 ? rate : 1);
-	else {
-		json_array_foreach(threads, i, th) {
-			vals = json_object_get(th, "values");
-			for (k = 0; k < nb; k++) {
-				x = json_integer_value(json_array_get(vals, k));
-				if (x > max)
-					max = (double)x;
-			}
+		return (bsec * (rate > 0 ? rate : 1));
+	json_array_foreach(threads, i, th) {
+		vals = json_object_get(th, "values");
+		for (k = 0; k < nb; k++) {
+			x = json_integer_value(json_array_get(vals, k));
+			if (x > max)
+				max = (double)x;
 		}
 	}
-	scale = max > 0 ? (RT_LANE - 2) / max : 0;
-	if (rt_container(ob, j, q, link_base, "tl", CMD_TIMELINE, width) == -1)
-		return (-1);
+	return (max);
+}
 
-	/* The ruler, a link a bucket: plain links narrow the window. */
+/*
+ * The ruler, a link a bucket: plain links narrow the window. -1 if out
+ * of memory.
+ */
+static int
+rt_timeline_ruler(struct outbuf *ob, const struct rt_lanes *g,
+    const struct query *q, const char *link_base, const char *axis)
+{
+	struct query_tmpl t;
+	struct query	 w = *q;
+	char		*link, a[32], b[32];
+	size_t		 n;
+	int		 k;
+
 	w.cmd = CMD_TIMELINE;
 	if (query_tmpl_init(&t, &w, QUERY_RANGE, 1) == -1) {
 		query_tmpl_clear(&t);
@@ -257,11 +271,13 @@ rt_timeline(struct outbuf *ob, const json_t *j, const struct query *q,
 	outbuf_printf(ob, "<svg class=\"tl-ruler\" xmlns=\"http://www.w3.org/"
 	    "2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
 	    "role=\"img\" aria-label=\"time axis; a bucket narrows the "
-	    "window to it\">\n", width, RT_RULER, width, RT_RULER);
-	rt_ruler(ob, t0, t1, width, 0, axis);
-	for (k = 0; k < nb; k++) {
-		snprintf(a, sizeof a, "%.9f", t0 + k * (t1 - t0) / nb);
-		snprintf(b, sizeof b, "%.9f", t0 + (k + 1) * (t1 - t0) / nb);
+	    "window to it\">\n", g->width, RT_RULER, g->width, RT_RULER);
+	rt_ruler(ob, g->t0, g->t1, g->width, 0, axis);
+	for (k = 0; k < g->nb; k++) {
+		snprintf(a, sizeof a, "%.9f", g->t0 + k * (g->t1 - g->t0) /
+		    g->nb);
+		snprintf(b, sizeof b, "%.9f", g->t0 + (k + 1) *
+		    (g->t1 - g->t0) / g->nb);
 		/* The printed form: no exponent, trailing zeros cut. */
 		for (n = strlen(a); n > 1 && a[n - 1] == '0'; n--)
 			a[n - 1] = '\0';
@@ -282,97 +298,133 @@ rt_timeline(struct outbuf *ob, const json_t *j, const struct query *q,
 		rt_escape(ob, link_base);
 		rt_escape(ob, link);
 		outbuf_puts(ob, "\"><rect class=\"tl-b\" x=\"");
-		rt_num(ob, k * bw);
+		rt_num(ob, k * g->bw);
 		outbuf_puts(ob, "\" y=\"18\" width=\"");
-		rt_num(ob, bw);
+		rt_num(ob, g->bw);
 		outbuf_puts(ob, "\" height=\"12\" fill=\"#888\" "
 		    "fill-opacity=\"0.15\"/></a>");
 		free(link);
 	}
 	outbuf_puts(ob, "</svg>\n");
 	query_tmpl_clear(&t);
+	return (0);
+}
 
-	json_array_foreach(threads, i, th) {
-		vals = json_object_get(th, "values");
-		cv = json_object_get(th, "category");
-		outbuf_printf(ob, "<details class=\"tl-lane\"%s><summary>",
-		    i < 8 ? " open" : "");
-		rt_escape(ob, json_string_value(json_object_get(th,
-		    "label")) ? json_string_value(json_object_get(th, "label"))
-		    : "?");
-		outbuf_printf(ob, "</summary>\n<svg class=\"tl-g\" "
-		    "xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
-		    "height=\"%d\" viewBox=\"0 0 %d %d\">", width, RT_LANE,
-		    width, RT_LANE);
-		outbuf_printf(ob, "<rect width=\"%d\" height=\"%d\" "
-		    "fill=\"#f6f6f6\"/>", width, RT_LANE);
-		/* A path per category: its buckets' bars. */
-		for (c = 0; c <= ncat; c++) {
-			const char *cn = c < ncat ? json_string_value(
-			    json_object_get(json_array_get(cats, c), "name")) :
-			    "other";
+/*
+ * A lane's bars of category c (ncat: "other"), one path, where its
+ * buckets (cv: each bucket's category) are of that category.
+ */
+static void
+rt_timeline_bars(struct outbuf *ob, const struct rt_lanes *g,
+    const json_t *vals, const json_t *cv, int c)
+{
+	const char	*cn = c < g->ncat ? json_string_value(
+			    json_object_get(json_array_get(g->cats, c),
+			    "name")) : "other";
+	double		 h;
+	int64_t		 x;
+	int		 k, any = 0;
 
-			any = 0;
-			for (k = 0; k < nb; k++) {
-				double	 h;
-
-				if (json_integer_value(json_array_get(cv, k))
-				    != c)
-					continue;
-				x = json_integer_value(json_array_get(vals, k));
-				h = (double)x * scale;
-				if (h > RT_LANE - 2)
-					h = RT_LANE - 2;
-				if (h < 1)
-					h = 1;
-				if (!any) {
-					outbuf_printf(ob, "<path fill=\"%s\" d=\"",
-					    rt_category_colour(cn, c));
-					any = 1;
-				}
-				outbuf_putc(ob, 'M');
-				rt_num(ob, k * bw);
-				outbuf_putc(ob, ' ');
-				rt_num(ob, RT_LANE - h);
-				outbuf_putc(ob, 'h');
-				rt_num(ob, bw);
-				outbuf_putc(ob, 'v');
-				rt_num(ob, h);
-				outbuf_putc(ob, 'h');
-				rt_num(ob, -bw);
-				outbuf_putc(ob, 'z');
-			}
-			if (any) {
-				outbuf_puts(ob, "\"><title>");
-				rt_escape(ob, cn ? cn : "?");
-				outbuf_puts(ob, "</title></path>");
-			}
+	for (k = 0; k < g->nb; k++) {
+		if (json_integer_value(json_array_get(cv, k)) != c)
+			continue;
+		x = json_integer_value(json_array_get(vals, k));
+		h = (double)x * g->scale;
+		if (h > RT_LANE - 2)
+			h = RT_LANE - 2;
+		if (h < 1)
+			h = 1;
+		if (!any) {
+			outbuf_printf(ob, "<path fill=\"%s\" d=\"",
+			    rt_category_colour(cn, c));
+			any = 1;
 		}
-		/* The thread's markers: a tick each. */
-		for (n = 0; n < json_array_size(marks); n++) {
-			const json_t	*mk = json_array_get(marks, n);
-			double		 mx;
-
-			if (json_integer_value(json_array_get(mk, 1)) !=
-			    json_integer_value(json_object_get(th, "thread")))
-				continue;
-			mx = (json_real_value(json_array_get(mk, 0)) - t0) /
-			    (t1 - t0) * width;
-			outbuf_puts(ob, "<path class=\"tl-mark\" stroke=\"#c00\" "
-			    "d=\"M");
-			rt_num(ob, mx);
-			outbuf_puts(ob, " 0v8\"><title>");
-			rt_escape(ob, json_string_value(json_array_get(mk, 2)) ?
-			    json_string_value(json_array_get(mk, 2)) : "");
-			outbuf_puts(ob, "</title></path>");
-		}
-		outbuf_puts(ob, "</svg></details>\n");
+		outbuf_putc(ob, 'M');
+		rt_num(ob, k * g->bw);
+		outbuf_putc(ob, ' ');
+		rt_num(ob, RT_LANE - h);
+		outbuf_putc(ob, 'h');
+		rt_num(ob, g->bw);
+		outbuf_putc(ob, 'v');
+		rt_num(ob, h);
+		outbuf_putc(ob, 'h');
+		rt_num(ob, -g->bw);
+		outbuf_putc(ob, 'z');
 	}
-	outbuf_puts(ob, "<ul class=\"tl-legend\">");
-	for (c = 0; c <= ncat && ncat > 0; c++) {
-		const char *cn = c < ncat ? json_string_value(json_object_get(
-		    json_array_get(cats, c), "name")) : "other";
+	if (any) {
+		outbuf_puts(ob, "\"><title>");
+		rt_escape(ob, cn ? cn : "?");
+		outbuf_puts(ob, "</title></path>");
+	}
+}
 
+/* Thread th's markers: a tick each. */
+static void
+rt_timeline_marks(struct outbuf *ob, const struct rt_lanes *g,
+    const json_t *th)
+{
+	const json_t	*mk;
+	double		 mx;
+	size_t		 n;
+
+	for (n = 0; n < json_array_size(g->marks); n++) {
+		mk = json_array_get(g->marks, n);
+		if (json_integer_value(json_array_get(mk, 1)) !=
+		    json_integer_value(json_object_get(th, "thread")))
+			continue;
+		mx = (json_real_value(json_array_get(mk, 0)) - g->t0) /
+		    (g->t1 - g->t0) * g->width;
+		outbuf_puts(ob, "<path class=\"tl-mark\" stroke=\"#c00\" "
+		    "d=\"M");
+		rt_num(ob, mx);
+		outbuf_puts(ob, " 0v8\"><title>");
+		rt_escape(ob, json_string_value(json_array_get(mk, 2)) ?
+		    json_string_value(json_array_get(mk, 2)) : "");
+		outbuf_puts(ob, "</title></path>");
+	}
+}
+
+/*
+ * Thread th's lane, the i-th: its label, a path of bars per category
+ * and its markers; the first eight open.
+ */
+static void
+rt_timeline_lane(struct outbuf *ob, const struct rt_lanes *g,
+    const json_t *th, size_t i)
+{
+	const json_t	*vals = json_object_get(th, "values");
+	const json_t	*cv = json_object_get(th, "category");
+	int		 c;
+
+	outbuf_printf(ob, "<details class=\"tl-lane\"%s><summary>",
+	    i < 8 ? " open" : "");
+	rt_escape(ob, json_string_value(json_object_get(th,
+	    "label")) ? json_string_value(json_object_get(th, "label"))
+	    : "?");
+	outbuf_printf(ob, "</summary>\n<svg class=\"tl-g\" "
+	    "xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
+	    "height=\"%d\" viewBox=\"0 0 %d %d\">", g->width, RT_LANE,
+	    g->width, RT_LANE);
+	outbuf_printf(ob, "<rect width=\"%d\" height=\"%d\" "
+	    "fill=\"#f6f6f6\"/>", g->width, RT_LANE);
+	/* A path per category: its buckets' bars. */
+	for (c = 0; c <= g->ncat; c++)
+		rt_timeline_bars(ob, g, vals, cv, c);
+	rt_timeline_marks(ob, g, th);
+	outbuf_puts(ob, "</svg></details>\n");
+}
+
+/* The categories' colours, "other" last; none without categories. */
+static void
+rt_timeline_legend(struct outbuf *ob, const struct rt_lanes *g)
+{
+	const char	*cn;
+	int		 c;
+
+	outbuf_puts(ob, "<ul class=\"tl-legend\">");
+	for (c = 0; c <= g->ncat && g->ncat > 0; c++) {
+		cn = c < g->ncat ? json_string_value(json_object_get(
+		    json_array_get(g->cats, c), "name")) : "other";
 		outbuf_printf(ob, "<li><svg width=\"10\" height=\"10\"><rect "
 		    "width=\"10\" height=\"10\" fill=\"%s\"/></svg> ",
 		    rt_category_colour(cn, c));
@@ -380,6 +432,46 @@ rt_timeline(struct outbuf *ob, const json_t *j, const struct query *q,
 		outbuf_puts(ob, "</li>");
 	}
 	outbuf_puts(ob, "</ul>\n</div>\n");
+}
+
+/*
+ * cmd=timeline: the ruler with a link per bucket, then a collapsible
+ * lane per thread (the busiest open), its activity graph a path per
+ * category, the markers, and the legend.
+ */
+static int
+rt_timeline(struct outbuf *ob, const json_t *j, const struct query *q,
+    const char *link_base)
+{
+	const json_t	*threads = json_object_get(j, "threads");
+	const json_t	*view = json_object_get(j, "view"), *th;
+	const char	*axis = json_string_value(json_object_get(j, "axis"));
+	const char	*mode = json_string_value(json_object_get(
+			    json_object_get(j, "activity"), "mode"));
+	struct rt_lanes	 g;
+	double		 max;
+	size_t		 i;
+
+	g.cats = json_object_get(j, "categories");
+	g.marks = json_object_get(j, "marks");
+	g.width = (int)json_integer_value(json_object_get(j, "width"));
+	g.nb = (int)json_integer_value(json_object_get(j, "buckets"));
+	g.ncat = (int)json_array_size(g.cats);
+	g.t0 = json_real_value(json_array_get(view, 0));
+	g.t1 = json_real_value(json_array_get(view, 1));
+	g.bw = g.nb > 0 ? (double)g.width / g.nb : 0;
+	if (axis == NULL || mode == NULL || g.nb <= 0 || g.width <= 0)
+		return (-1);
+	max = rt_timeline_max(j, threads, mode, g.nb);
+	g.scale = max > 0 ? (RT_LANE - 2) / max : 0;
+	if (rt_container(ob, j, q, link_base, "tl", CMD_TIMELINE,
+	    g.width) == -1)
+		return (-1);
+	if (rt_timeline_ruler(ob, &g, q, link_base, axis) == -1)
+		return (-1);
+	json_array_foreach(threads, i, th)
+		rt_timeline_lane(ob, &g, th, i);
+	rt_timeline_legend(ob, &g);
 	return (0);
 }
 
