@@ -130,25 +130,19 @@ report_metric(const struct profile *p, const struct query *q,
 
 /*
  * {metric: value} for index i of one array per metric (vals[k] is metric
- * k's array, e.g. self or total).
+ * k's array, e.g. self or total): the row of index i, gathered, written
+ * by report_row_values() (one writer of the object for both forms).
  */
 json_t *
 report_values(const struct profile *p, const int64_t *const *vals,
     uint32_t i)
 {
-	json_t		*o;
+	int64_t		 v[PROFILE_MAX_METRICS];
 	uint32_t	 k;
 
-	if ((o = json_object()) == NULL)
-		return (NULL);
-	for (k = 0; k < p->nmetrics; k++) {
-		if (json_object_set_new(o, p->metrics[k].name,
-		    json_integer(vals[k][i])) == -1) {
-			json_decref(o);
-			return (NULL);
-		}
-	}
-	return (o);
+	for (k = 0; k < p->nmetrics && k < PROFILE_MAX_METRICS; k++)
+		v[k] = vals[k][i];
+	return (report_row_values(p, v));
 }
 
 /* {metric: value} from a row of nmetrics values (v[k] for metric k). */
