@@ -454,50 +454,46 @@ menu_link(struct display *d, struct display_block *l, const char *text,
 	free(link);
 }
 
-/* cmd=menu's page, from the figures and the profile's metrics. */
-static struct display *
-menu_display(const void *v, const struct report_notes *notes,
-    const struct query *q)
+/* The page's first line: the profile's size in words. */
+static void
+menu_summary_text(struct display *d, const struct menu_result *tr)
 {
-	const struct menu_result	*tr = v;
-	const struct profile		*p = tr->p;
-	struct display			*d;
-	struct display_block		*t, *l;
-	uint32_t			 i, nm = p->nmetrics, base = nm;
-	size_t				 r;
-	int				 rated = 0, ci;
-	enum catalog_cmd		 vc;
-	struct query			 view;
-	const char			*name, *first, *calls;
-	char				*s, text[256];
-	double				 rate;
-	int64_t				 total;
+	const struct profile	*p = tr->p;
+	char			 nn[DISPLAY_NUMBUF], nd[DISPLAY_NUMBUF];
+	char			 nf[DISPLAY_NUMBUF], nmd[DISPLAY_NUMBUF];
+	char			 nc[DISPLAY_NUMBUF];
+	int64_t			 f = p->nfuncs - 1;
 
-	if ((d = display_create("Summary")) == NULL)
-		return (NULL);
-	{
-		char	 nn[DISPLAY_NUMBUF], nd[DISPLAY_NUMBUF];
-		char	 nf[DISPLAY_NUMBUF], nmd[DISPLAY_NUMBUF];
-		char	 nc[DISPLAY_NUMBUF];
-		int64_t	 f = p->nfuncs - 1;
+	display_number_buf(nn, p->nnodes);
+	display_number_buf(nd, tr->depth);
+	display_number_buf(nf, f);
+	display_number_buf(nmd, tr->nmod);
+	display_number_buf(nc, tr->ncliques);
+	display_text(d, "Profile %s (format %s): %s call node%s up to "
+	    "%s deep, %s function%s, %s module%s, %s recursive "
+	    "clique%s.", tr->file, p->format, nn, p->nnodes == 1 ?
+	    "" : "s", nd, nf, f == 1 ? "" : "s", nmd,
+	    tr->nmod == 1 ? "" : "s", nc, tr->ncliques == 1 ? "" : "s");
+}
 
-		display_number_buf(nn, p->nnodes);
-		display_number_buf(nd, tr->depth);
-		display_number_buf(nf, f);
-		display_number_buf(nmd, tr->nmod);
-		display_number_buf(nc, tr->ncliques);
-		display_text(d, "Profile %s (format %s): %s call node%s up to "
-		    "%s deep, %s function%s, %s module%s, %s recursive "
-		    "clique%s.", tr->file, p->format, nn, p->nnodes == 1 ?
-		    "" : "s", nd, nf, f == 1 ? "" : "s", nmd,
-		    tr->nmod == 1 ? "" : "s", nc, tr->ncliques == 1 ? "" : "s");
-	}
+/*
+ * The metrics table: each a link to the top functions by it, but a
+ * comparison's base values (base), which have no metric to rank by.
+ */
+static void
+menu_metrics(struct display *d, const struct profile *p,
+    const struct query *q, uint32_t base)
+{
+	struct display_block	*t;
+	struct query		 view;
+	uint32_t		 i, nm = p->nmetrics;
+	size_t			 r;
+	int			 rated = 0;
+	const char		*name;
+	char			*s;
+	double			 rate;
+	int64_t			 total;
 
-	/* A comparison's base values, its last metric: no metric of its own. */
-	if (notes->compared && nm > 0 &&
-	    strcmp(p->metrics[nm - 1].name, "base") == 0)
-		base = nm - 1;
-	first = nm > 0 ? p->metrics[0].name : "";
 	for (i = 0; i < nm; i++) {
 		if (profile_metric_rate(p, i) > 0)
 			rated = 1;
@@ -514,7 +510,6 @@ menu_display(const void *v, const struct report_notes *notes,
 		rate = profile_metric_rate(p, i);
 		total = p->metrics[report_metric_last(p, i)].sum;
 		r = display_row(d, t);
-		/* A comparison's base values: no metric to rank by. */
 		view.metric = i == 0 ? "" : name;
 		s = i == base ? NULL : query_format(&view);
 		display_cell(d, t, r, 0, name, s, 0);
@@ -529,8 +524,18 @@ menu_display(const void *v, const struct report_notes *notes,
 		display_cell(d, t, r, 3, s, NULL, DISPLAY_NUM);
 		free(s);
 	}
+}
 
-	menu_view(d, p, q);
+/* "Start": the tree, the action, modules, cliques, calls; the calls
+ * metric's name, or "", in *calls. */
+static void
+menu_start(struct display *d, const struct menu_result *tr,
+    const struct query *q, const char **calls)
+{
+	const struct profile	*p = tr->p;
+	struct display_block	*l;
+	struct query		 view;
+	int			 ci;
 
 	display_heading(d, "Start");
 	l = display_links(d);
@@ -541,17 +546,30 @@ menu_display(const void *v, const struct report_notes *notes,
 		    tr->action_node));
 	menu_link(d, l, "Modules", report_cmd_link(q, CMD_MODULES));
 	menu_link(d, l, "Recursive cliques", report_cmd_link(q, CMD_CLIQUES));
-	calls = (ci = profile_metric_calls(p)) == -1 ? "" :
+	*calls = (ci = profile_metric_calls(p)) == -1 ? "" :
 	    p->metrics[ci].name;
-	if (*calls != '\0') {
+	if (**calls != '\0') {
 		report_view(&view, q, CMD_TOP);
 		view.sort = QUERY_SORT_CALLS;
 		menu_link(d, l, "Top functions by calls", query_format(&view));
 	}
+}
 
+/* "Top functions": by self and total of each metric, then by share. */
+static void
+menu_top(struct display *d, const struct profile *p,
+    const struct query *q, uint32_t base, const char *calls)
+{
+	struct display_block	*l;
+	struct query		 view;
+	uint32_t		 i;
+	const char		*name, *first;
+	char			 text[256];
+
+	first = p->nmetrics > 0 ? p->metrics[0].name : "";
 	display_heading(d, "Top functions");
 	l = display_links(d);
-	for (i = 0; i < nm; i++) {
+	for (i = 0; i < p->nmetrics; i++) {
 		name = p->metrics[i].name;
 		if (strcmp(name, calls) == 0 || i == base)
 			continue;
@@ -574,8 +592,17 @@ menu_display(const void *v, const struct report_notes *notes,
 	view.min = 0.1;
 	snprintf(text, sizeof text, "at least 0.1%% of %s, by self", first);
 	menu_link(d, l, text, query_format(&view));
+}
 
-	menu_time_display(d, p, q);
+/* "Views and exports", the comparison box, and "Debugging". */
+static void
+menu_views(struct display *d, const struct menu_result *tr,
+    const struct query *q)
+{
+	struct display_block	*l;
+	struct query		 view;
+	enum catalog_cmd	 vc;
+	uint32_t		 i;
 
 	if (tr->nviews > 0) {
 		display_heading(d, "Views and exports");
@@ -602,5 +629,31 @@ menu_display(const void *v, const struct report_notes *notes,
 	if (tr->server)
 		menu_link(d, l, "Server status", report_cmd_link(q,
 		    CMD_STATUS));
+}
+
+/* cmd=menu's page, from the figures and the profile's metrics. */
+static struct display *
+menu_display(const void *v, const struct report_notes *notes,
+    const struct query *q)
+{
+	const struct menu_result	*tr = v;
+	const struct profile		*p = tr->p;
+	struct display			*d;
+	uint32_t			 nm = p->nmetrics, base = nm;
+	const char			*calls;
+
+	if ((d = display_create("Summary")) == NULL)
+		return (NULL);
+	menu_summary_text(d, tr);
+	/* A comparison's base values, its last metric: no metric of its own. */
+	if (notes->compared && nm > 0 &&
+	    strcmp(p->metrics[nm - 1].name, "base") == 0)
+		base = nm - 1;
+	menu_metrics(d, p, q, base);
+	menu_view(d, p, q);
+	menu_start(d, tr, q, &calls);
+	menu_top(d, p, q, base, calls);
+	menu_time_display(d, p, q);
+	menu_views(d, tr, q);
 	return (d);
 }
