@@ -179,24 +179,14 @@ html_tree(struct outbuf *ob, const struct display_cell *c,
 		outbuf_puts(ob, "<span class=\"tog\">&#183;</span> ");
 }
 
+/* A table's head: the column groups' row if any, then the columns'. */
 static void
-html_table(struct outbuf *ob, const struct display_block *b,
+html_table_head(struct outbuf *ob, const struct display_block *b,
     const struct render_context *ctx)
 {
 	const struct display_cell	*c;
-	size_t				 r;
 	uint32_t			 col;
 
-	if (b->nrows == 0) {
-		outbuf_puts(ob, "<p class=\"none\">None.</p>\n");
-		return;
-	}
-	outbuf_puts(ob, "<table class=\"report\"");
-	if (b->id != NULL) {
-		outbuf_puts(ob, " id=\"");
-		html_escape(ob, b->id);
-		outbuf_putc(ob, '"');
-	}
 	outbuf_puts(ob, ">\n<thead>");
 	if (b->group != NULL) {
 		outbuf_puts(ob, "<tr class=\"group\">");
@@ -231,40 +221,101 @@ html_table(struct outbuf *ob, const struct display_block *b,
 		outbuf_puts(ob, "</th>");
 	}
 	outbuf_puts(ob, "</tr></thead>\n<tbody>\n");
+}
+
+/* A cell's opening tag, its class and the data deepq.js and .css read. */
+static void
+html_cell_open(struct outbuf *ob, const struct display_cell *c)
+{
+	/* No printf a cell: a page has thousands. */
+	outbuf_puts(ob, c->flags & DISPLAY_CODE ? "<td class=\"code\"" :
+	    html_td[(c->flags & DISPLAY_NUM ? 1 : 0) |
+	    (c->flags & DISPLAY_TREE ? 2 : 0) |
+	    (c->flags & DISPLAY_DIM ? 4 : 0)]);
+	if (c->anchor != NULL) {
+		outbuf_puts(ob, " id=\"");
+		html_escape(ob, c->anchor);
+		outbuf_putc(ob, '"');
+	}
+	if (c->flags & DISPLAY_TREE) {
+		outbuf_puts(ob, " data-depth=\"");
+		html_uint(ob, c->indent);
+		outbuf_putc(ob, '"');
+	}
+	/* deepq.js expands it in place. */
+	if (c->flags & DISPLAY_MORE)
+		outbuf_puts(ob, " data-more=\"1\"");
+	/* deepq.css shades shares and colours changes. */
+	if (c->flags >> DISPLAY_HEAT_SHIFT) {
+		outbuf_puts(ob, " data-h=\"");
+		html_uint(ob, c->flags >> DISPLAY_HEAT_SHIFT);
+		outbuf_putc(ob, '"');
+	}
+	if (c->flags & DISPLAY_UP)
+		outbuf_puts(ob, " data-d=\"up\"");
+	else if (c->flags & DISPLAY_DOWN)
+		outbuf_puts(ob, " data-d=\"down\"");
+	outbuf_putc(ob, '>');
+}
+
+/* A cell's links after its text: the row's menu or aux link, "more". */
+static void
+html_cell_aux(struct outbuf *ob, const struct display_cell *c,
+    const struct render_context *ctx)
+{
+	/*
+	 * A tree row's menu, always there: its page (the tree rooted at
+	 * the row) lists the transforms first; deepq.js opens them at the
+	 * row instead.
+	 */
+	if (c->aux != NULL && (c->flags & DISPLAY_TREE)) {
+		outbuf_puts(ob, " <a class=\"aux\"");
+		html_href(ob, c->aux, ctx);
+		outbuf_puts(ob, " title=\"");
+		html_escape(ob, c->auxtext ? c->auxtext : "");
+		outbuf_puts(ob, "\" aria-label=\"");
+		html_escape(ob, c->auxtext ? c->auxtext : "");
+		outbuf_puts(ob, "\">&#8943;</a>");
+	} else if (c->aux != NULL) {
+		outbuf_puts(ob, " <a class=\"aux\"");
+		html_href(ob, c->aux, ctx);
+		outbuf_putc(ob, '>');
+		html_escape(ob, c->auxtext ? c->auxtext : "");
+		outbuf_puts(ob, "</a>");
+	}
+	if (c->more != NULL) {
+		outbuf_puts(ob, " <a class=\"aux\"");
+		html_href(ob, c->more, ctx);
+		outbuf_putc(ob, '>');
+		html_escape(ob, c->moretext ? c->moretext : "");
+		outbuf_puts(ob, "</a>");
+	}
+}
+
+static void
+html_table(struct outbuf *ob, const struct display_block *b,
+    const struct render_context *ctx)
+{
+	const struct display_cell	*c;
+	size_t				 r;
+	uint32_t			 col;
+
+	if (b->nrows == 0) {
+		outbuf_puts(ob, "<p class=\"none\">None.</p>\n");
+		return;
+	}
+	outbuf_puts(ob, "<table class=\"report\"");
+	if (b->id != NULL) {
+		outbuf_puts(ob, " id=\"");
+		html_escape(ob, b->id);
+		outbuf_putc(ob, '"');
+	}
+	html_table_head(ob, b, ctx);
 	for (r = 0; r < b->nrows; r++) {
 		outbuf_puts(ob, "<tr>");
 		for (col = 0; col < b->ncols; col++) {
 			c = &b->cells[r * b->ncols + col];
-			/* No printf a cell: a page has thousands. */
-			outbuf_puts(ob, c->flags & DISPLAY_CODE ?
-			    "<td class=\"code\"" :
-			    html_td[(c->flags & DISPLAY_NUM ? 1 : 0) |
-			    (c->flags & DISPLAY_TREE ? 2 : 0) |
-			    (c->flags & DISPLAY_DIM ? 4 : 0)]);
-			if (c->anchor != NULL) {
-				outbuf_puts(ob, " id=\"");
-				html_escape(ob, c->anchor);
-				outbuf_putc(ob, '"');
-			}
-			if (c->flags & DISPLAY_TREE) {
-				outbuf_puts(ob, " data-depth=\"");
-				html_uint(ob, c->indent);
-				outbuf_putc(ob, '"');
-			}
-			/* deepq.js expands it in place. */
-			if (c->flags & DISPLAY_MORE)
-				outbuf_puts(ob, " data-more=\"1\"");
-			/* deepq.css shades shares and colours changes. */
-			if (c->flags >> DISPLAY_HEAT_SHIFT) {
-				outbuf_puts(ob, " data-h=\"");
-				html_uint(ob, c->flags >> DISPLAY_HEAT_SHIFT);
-				outbuf_putc(ob, '"');
-			}
-			if (c->flags & DISPLAY_UP)
-				outbuf_puts(ob, " data-d=\"up\"");
-			else if (c->flags & DISPLAY_DOWN)
-				outbuf_puts(ob, " data-d=\"down\"");
-			outbuf_putc(ob, '>');
+			html_cell_open(ob, c);
 			if (c->flags & DISPLAY_TREE)
 				html_tree(ob, c, ctx);
 			if (c->link != NULL) {
@@ -283,33 +334,7 @@ html_table(struct outbuf *ob, const struct display_block *b,
 				outbuf_puts(ob, "</strong>");
 			if (c->link != NULL)
 				outbuf_puts(ob, "</a>");
-			/*
-			 * A tree row's menu, always there: its page (the
-			 * tree rooted at the row) lists the transforms first;
-			 * deepq.js opens them at the row instead.
-			 */
-			if (c->aux != NULL && (c->flags & DISPLAY_TREE)) {
-				outbuf_puts(ob, " <a class=\"aux\"");
-				html_href(ob, c->aux, ctx);
-				outbuf_puts(ob, " title=\"");
-				html_escape(ob, c->auxtext ? c->auxtext : "");
-				outbuf_puts(ob, "\" aria-label=\"");
-				html_escape(ob, c->auxtext ? c->auxtext : "");
-				outbuf_puts(ob, "\">&#8943;</a>");
-			} else if (c->aux != NULL) {
-				outbuf_puts(ob, " <a class=\"aux\"");
-				html_href(ob, c->aux, ctx);
-				outbuf_putc(ob, '>');
-				html_escape(ob, c->auxtext ? c->auxtext : "");
-				outbuf_puts(ob, "</a>");
-			}
-			if (c->more != NULL) {
-				outbuf_puts(ob, " <a class=\"aux\"");
-				html_href(ob, c->more, ctx);
-				outbuf_putc(ob, '>');
-				html_escape(ob, c->moretext ? c->moretext : "");
-				outbuf_puts(ob, "</a>");
-			}
+			html_cell_aux(ob, c, ctx);
 			outbuf_puts(ob, "</td>");
 		}
 		outbuf_puts(ob, "</tr>\n");
