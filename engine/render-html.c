@@ -49,13 +49,6 @@ static void	html_tree(struct outbuf *, const struct display_cell *,
 		    const struct render_context *);
 static void	html_table(struct outbuf *, const struct display_block *,
 		    const struct render_context *);
-static void	html_table_head(struct outbuf *, const struct display_block *,
-		    const struct render_context *);
-static void	html_cell_attrs(struct outbuf *, const struct display_cell *);
-static void	html_cell_links(struct outbuf *, const struct display_cell *,
-		    const struct render_context *);
-static void	html_cell(struct outbuf *, const struct display_cell *,
-		    uint32_t, const struct render_context *);
 static void	html_switch(struct outbuf *, const struct display_block *,
 		    const struct render_context *);
 static void	html_compare(struct outbuf *, const struct display_block *,
@@ -186,7 +179,7 @@ html_tree(struct outbuf *ob, const struct display_cell *c,
 		outbuf_puts(ob, "<span class=\"tog\">&#183;</span> ");
 }
 
-/* A table's head: its group row where it has one, then its columns'. */
+/* A table's head: the column groups' row if any, then the columns'. */
 static void
 html_table_head(struct outbuf *ob, const struct display_block *b,
     const struct render_context *ctx)
@@ -194,6 +187,7 @@ html_table_head(struct outbuf *ob, const struct display_block *b,
 	const struct display_cell	*c;
 	uint32_t			 col;
 
+	outbuf_puts(ob, ">\n<thead>");
 	if (b->group != NULL) {
 		outbuf_puts(ob, "<tr class=\"group\">");
 		for (col = 0; col < b->ncols; col++) {
@@ -229,13 +223,12 @@ html_table_head(struct outbuf *ob, const struct display_block *b,
 	outbuf_puts(ob, "</tr></thead>\n<tbody>\n");
 }
 
-/* A td's attributes, from the cell's flags, and the end of its tag. */
+/* A cell's opening tag, its class and the data deepq.js and .css read. */
 static void
-html_cell_attrs(struct outbuf *ob, const struct display_cell *c)
+html_cell_open(struct outbuf *ob, const struct display_cell *c)
 {
 	/* No printf a cell: a page has thousands. */
-	outbuf_puts(ob, c->flags & DISPLAY_CODE ?
-	    "<td class=\"code\"" :
+	outbuf_puts(ob, c->flags & DISPLAY_CODE ? "<td class=\"code\"" :
 	    html_td[(c->flags & DISPLAY_NUM ? 1 : 0) |
 	    (c->flags & DISPLAY_TREE ? 2 : 0) |
 	    (c->flags & DISPLAY_DIM ? 4 : 0)]);
@@ -265,9 +258,9 @@ html_cell_attrs(struct outbuf *ob, const struct display_cell *c)
 	outbuf_putc(ob, '>');
 }
 
-/* A cell's trailing links: its menu or aux link, then its "more" link. */
+/* A cell's links after its text: the row's menu or aux link, "more". */
 static void
-html_cell_links(struct outbuf *ob, const struct display_cell *c,
+html_cell_aux(struct outbuf *ob, const struct display_cell *c,
     const struct render_context *ctx)
 {
 	/*
@@ -299,40 +292,13 @@ html_cell_links(struct outbuf *ob, const struct display_cell *c,
 	}
 }
 
-/* One cell of a table's body, in column col. */
-static void
-html_cell(struct outbuf *ob, const struct display_cell *c, uint32_t col,
-    const struct render_context *ctx)
-{
-	html_cell_attrs(ob, c);
-	if (c->flags & DISPLAY_TREE)
-		html_tree(ob, c, ctx);
-	if (c->link != NULL) {
-		outbuf_puts(ob, "<a");
-		html_href(ob, c->link, ctx);
-		outbuf_putc(ob, '>');
-	}
-	if (c->flags & DISPLAY_STRONG)
-		outbuf_puts(ob, "<strong>");
-	if (col == 0 && c->text != NULL && !(c->flags & DISPLAY_CODE))
-		html_label(ob, c->text);
-	else
-		html_escape(ob, c->text ? c->text : "");
-	if (c->flags & DISPLAY_STRONG)
-		outbuf_puts(ob, "</strong>");
-	if (c->link != NULL)
-		outbuf_puts(ob, "</a>");
-	html_cell_links(ob, c, ctx);
-	outbuf_puts(ob, "</td>");
-}
-
-/* A table block: "None." when empty, else its head and its rows. */
 static void
 html_table(struct outbuf *ob, const struct display_block *b,
     const struct render_context *ctx)
 {
-	size_t		 r;
-	uint32_t	 col;
+	const struct display_cell	*c;
+	size_t				 r;
+	uint32_t			 col;
 
 	if (b->nrows == 0) {
 		outbuf_puts(ob, "<p class=\"none\">None.</p>\n");
@@ -344,12 +310,33 @@ html_table(struct outbuf *ob, const struct display_block *b,
 		html_escape(ob, b->id);
 		outbuf_putc(ob, '"');
 	}
-	outbuf_puts(ob, ">\n<thead>");
 	html_table_head(ob, b, ctx);
 	for (r = 0; r < b->nrows; r++) {
 		outbuf_puts(ob, "<tr>");
-		for (col = 0; col < b->ncols; col++)
-			html_cell(ob, &b->cells[r * b->ncols + col], col, ctx);
+		for (col = 0; col < b->ncols; col++) {
+			c = &b->cells[r * b->ncols + col];
+			html_cell_open(ob, c);
+			if (c->flags & DISPLAY_TREE)
+				html_tree(ob, c, ctx);
+			if (c->link != NULL) {
+				outbuf_puts(ob, "<a");
+				html_href(ob, c->link, ctx);
+				outbuf_putc(ob, '>');
+			}
+			if (c->flags & DISPLAY_STRONG)
+				outbuf_puts(ob, "<strong>");
+			if (col == 0 && c->text != NULL &&
+			    !(c->flags & DISPLAY_CODE))
+				html_label(ob, c->text);
+			else
+				html_escape(ob, c->text ? c->text : "");
+			if (c->flags & DISPLAY_STRONG)
+				outbuf_puts(ob, "</strong>");
+			if (c->link != NULL)
+				outbuf_puts(ob, "</a>");
+			html_cell_aux(ob, c, ctx);
+			outbuf_puts(ob, "</td>");
+		}
 		outbuf_puts(ob, "</tr>\n");
 	}
 	outbuf_puts(ob, "</tbody>\n</table>\n");

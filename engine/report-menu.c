@@ -75,15 +75,6 @@ static void	 menu_time_display(struct display *, const struct profile *,
 static int	menu_view_json(json_t *, const struct profile *);
 static void	menu_view(struct display *, const struct profile *,
 		    const struct query *);
-static void	menu_summary_text(struct display *, const struct menu_result *);
-static void	menu_metrics_table(struct display *, const struct profile *,
-		    const struct query *, uint32_t);
-static const char *menu_start_links(struct display *,
-		    const struct menu_result *, const struct query *);
-static void	menu_top_links(struct display *, const struct profile *,
-		    const struct query *, const char *, uint32_t);
-static void	menu_views_links(struct display *, const struct menu_result *,
-		    const struct query *);
 
 #define MENU_VIEW_VALUES	50	/* values of one label key shown */
 
@@ -463,7 +454,7 @@ menu_link(struct display *d, struct display_block *l, const char *text,
 	free(link);
 }
 
-/* The page's first line: what the profile holds, in numbers. */
+/* The page's first line: the profile's size in words. */
 static void
 menu_summary_text(struct display *d, const struct menu_result *tr)
 {
@@ -486,21 +477,20 @@ menu_summary_text(struct display *d, const struct menu_result *tr)
 }
 
 /*
- * The table of metrics: unit, total and, where one has a rate, seconds;
- * each links its top functions but metric base (a comparison's base
- * values, nothing to rank by; p->nmetrics: none).
+ * The metrics table: each a link to the top functions by it, but a
+ * comparison's base values (base), which have no metric to rank by.
  */
 static void
-menu_metrics_table(struct display *d, const struct profile *p,
+menu_metrics(struct display *d, const struct profile *p,
     const struct query *q, uint32_t base)
 {
 	struct display_block	*t;
 	struct query		 view;
-	const char		*name;
-	char			*s;
 	uint32_t		 i, nm = p->nmetrics;
 	size_t			 r;
 	int			 rated = 0;
+	const char		*name;
+	char			*s;
 	double			 rate;
 	int64_t			 total;
 
@@ -520,7 +510,6 @@ menu_metrics_table(struct display *d, const struct profile *p,
 		rate = profile_metric_rate(p, i);
 		total = p->metrics[report_metric_last(p, i)].sum;
 		r = display_row(d, t);
-		/* A comparison's base values: no metric to rank by. */
 		view.metric = i == 0 ? "" : name;
 		s = i == base ? NULL : query_format(&view);
 		display_cell(d, t, r, 0, name, s, 0);
@@ -537,19 +526,15 @@ menu_metrics_table(struct display *d, const struct profile *p,
 	}
 }
 
-/*
- * The "Start" links: the call tree (and at the action), modules,
- * cliques and, where the profile counts calls, the top by calls. The
- * calls metric's name ("" when none) is returned for the top links.
- */
-static const char *
-menu_start_links(struct display *d, const struct menu_result *tr,
-    const struct query *q)
+/* "Start": the tree, the action, modules, cliques, calls; the calls
+ * metric's name, or "", in *calls. */
+static void
+menu_start(struct display *d, const struct menu_result *tr,
+    const struct query *q, const char **calls)
 {
 	const struct profile	*p = tr->p;
 	struct display_block	*l;
 	struct query		 view;
-	const char		*calls;
 	int			 ci;
 
 	display_heading(d, "Start");
@@ -561,33 +546,27 @@ menu_start_links(struct display *d, const struct menu_result *tr,
 		    tr->action_node));
 	menu_link(d, l, "Modules", report_cmd_link(q, CMD_MODULES));
 	menu_link(d, l, "Recursive cliques", report_cmd_link(q, CMD_CLIQUES));
-	calls = (ci = profile_metric_calls(p)) == -1 ? "" :
+	*calls = (ci = profile_metric_calls(p)) == -1 ? "" :
 	    p->metrics[ci].name;
-	if (*calls != '\0') {
+	if (**calls != '\0') {
 		report_view(&view, q, CMD_TOP);
 		view.sort = QUERY_SORT_CALLS;
 		menu_link(d, l, "Top functions by calls", query_format(&view));
 	}
-	return (calls);
 }
 
-/*
- * The "Top functions" links: by self and by total of each metric but
- * calls and base (see menu_metrics_table()), then the heavy ones of the
- * first metric.
- */
+/* "Top functions": by self and total of each metric, then by share. */
 static void
-menu_top_links(struct display *d, const struct profile *p,
-    const struct query *q, const char *calls, uint32_t base)
+menu_top(struct display *d, const struct profile *p,
+    const struct query *q, uint32_t base, const char *calls)
 {
 	struct display_block	*l;
 	struct query		 view;
-	const char		*name;
-	const char		*first = p->nmetrics > 0 ? p->metrics[0].name :
-				    "";
-	char			 text[256];
 	uint32_t		 i;
+	const char		*name, *first;
+	char			 text[256];
 
+	first = p->nmetrics > 0 ? p->metrics[0].name : "";
 	display_heading(d, "Top functions");
 	l = display_links(d);
 	for (i = 0; i < p->nmetrics; i++) {
@@ -615,9 +594,9 @@ menu_top_links(struct display *d, const struct profile *p,
 	menu_link(d, l, text, query_format(&view));
 }
 
-/* The "Views and exports" links, each in its own format. */
+/* "Views and exports", the comparison box, and "Debugging". */
 static void
-menu_views_links(struct display *d, const struct menu_result *tr,
+menu_views(struct display *d, const struct menu_result *tr,
     const struct query *q)
 {
 	struct display_block	*l;
@@ -625,46 +604,19 @@ menu_views_links(struct display *d, const struct menu_result *tr,
 	enum catalog_cmd	 vc;
 	uint32_t		 i;
 
-	if (tr->nviews == 0)
-		return;
-	display_heading(d, "Views and exports");
-	l = display_links(d);
-	for (i = 0; i < tr->nviews; i++) {
-		vc = tr->views[i];
-		report_view(&view, q, vc);
-		/* The flame graph has its page in the site. */
-		view.format = vc == CMD_FLAME ? FMT_HTML :
-		    catalog_report_format(vc);
-		menu_link(d, l, catalog_reports[vc].title,
-		    query_format(&view));
+	if (tr->nviews > 0) {
+		display_heading(d, "Views and exports");
+		l = display_links(d);
+		for (i = 0; i < tr->nviews; i++) {
+			vc = tr->views[i];
+			report_view(&view, q, vc);
+			/* The flame graph has its page in the site. */
+			view.format = vc == CMD_FLAME ? FMT_HTML :
+			    catalog_report_format(vc);
+			menu_link(d, l, catalog_reports[vc].title,
+			    query_format(&view));
+		}
 	}
-}
-
-/* cmd=menu's page, from the figures and the profile's metrics. */
-static struct display *
-menu_display(const void *v, const struct report_notes *notes,
-    const struct query *q)
-{
-	const struct menu_result	*tr = v;
-	const struct profile		*p = tr->p;
-	struct display			*d;
-	struct display_block		*l;
-	uint32_t			 nm = p->nmetrics, base = nm;
-	const char			*calls;
-
-	if ((d = display_create("Summary")) == NULL)
-		return (NULL);
-	menu_summary_text(d, tr);
-	/* A comparison's base values, its last metric: no metric of its own. */
-	if (notes->compared && nm > 0 &&
-	    strcmp(p->metrics[nm - 1].name, "base") == 0)
-		base = nm - 1;
-	menu_metrics_table(d, p, q, base);
-	menu_view(d, p, q);
-	calls = menu_start_links(d, tr, q);
-	menu_top_links(d, p, q, calls, base);
-	menu_time_display(d, p, q);
-	menu_views_links(d, tr, q);
 
 	/* Where the page names its file, a comparison starts here. */
 	if (*q->file != '\0' && *q->base == '\0' &&
@@ -677,5 +629,31 @@ menu_display(const void *v, const struct report_notes *notes,
 	if (tr->server)
 		menu_link(d, l, "Server status", report_cmd_link(q,
 		    CMD_STATUS));
+}
+
+/* cmd=menu's page, from the figures and the profile's metrics. */
+static struct display *
+menu_display(const void *v, const struct report_notes *notes,
+    const struct query *q)
+{
+	const struct menu_result	*tr = v;
+	const struct profile		*p = tr->p;
+	struct display			*d;
+	uint32_t			 nm = p->nmetrics, base = nm;
+	const char			*calls;
+
+	if ((d = display_create("Summary")) == NULL)
+		return (NULL);
+	menu_summary_text(d, tr);
+	/* A comparison's base values, its last metric: no metric of its own. */
+	if (notes->compared && nm > 0 &&
+	    strcmp(p->metrics[nm - 1].name, "base") == 0)
+		base = nm - 1;
+	menu_metrics(d, p, q, base);
+	menu_view(d, p, q);
+	menu_start(d, tr, q, &calls);
+	menu_top(d, p, q, base, calls);
+	menu_time_display(d, p, q);
+	menu_views(d, tr, q);
 	return (d);
 }
