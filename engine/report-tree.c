@@ -1164,38 +1164,20 @@ tree_row_toggles(struct display *d, struct display_cell *cell,
 	display_aux_take(d, cell, "root here, transforms", link);
 }
 
-/*
- * cmd=tree's page, made from the walk and the profile: no object,
- * string or number a node to build, look up and free (that was most of
- * a tree page's time when pages were made from the JSON).
- */
-static struct display *
-tree_display(const void *v, const struct report_notes *notes,
-    const struct query *q)
+/* The tree page above its table: views, comparison, breadcrumbs, heads. */
+static struct display_block *
+tree_display_head(struct display *d, const struct tree_result *tr,
+    const struct report_notes *notes, const struct query *q,
+    struct columns *c, uint32_t *ncols)
 {
-	const struct tree_result *tr = v;
 	const struct tree_walk	*wp = &tr->w;
 	const struct profile	*p = tr->p;
-	struct display		*d = NULL;
 	struct display_block	*t, *l;
-	struct display_cell	*cell;
-	struct columns		 c;
-	struct tree_links	 links;
-	const char		*path, *module, *name;
-	char			*link, *label = NULL;
 	struct query		 view;
-	uint32_t		*stack = NULL, *depths = NULL, ncols, depth;
-	uint32_t		 i, n, f, nk, k;
-	int64_t			 sv[PROFILE_MAX_METRICS];
-	int64_t			 tv[PROFILE_MAX_METRICS];
-	size_t			 sp = 0, r, lcap = 0, mlen, nlen;
-	int			 hidden, cmp = tr->cmp;
+	char			*link;
+	uint32_t		 i;
 
-	/* Each row's links are made from templates (struct tree_links). */
-	if (tree_links_init(&links, q, tr->lines != NULL) == -1 ||
-	    (d = display_create("Call tree")) == NULL)
-		goto nomem;
-	columns_metrics_profile(d, q, p, wp->m, cmp);
+	columns_metrics_profile(d, q, p, wp->m, tr->cmp);
 	columns_views(d, q);
 	if (notes->compared) {
 		diff_text(d, p, &notes->diff, notes->base_name);
@@ -1217,13 +1199,111 @@ tree_display(const void *v, const struct report_notes *notes,
 	display_text(d, "%lld nodes shown, chosen by %s total; "
 	    "+ expands, \xe2\x88\x92 collapses.", (long long)wp->nshown,
 	    p->metrics[wp->m].name);
-	columns_init(&c, p, wp->m, q, COLUMNS_SELF | COLUMNS_TOTAL);
-	ncols = 1 + columns_count(&c);
-	t = display_table(d, ncols + (cmp ? DIFF_COLUMNS : 0), "tree");
+	columns_init(c, p, wp->m, q, COLUMNS_SELF | COLUMNS_TOTAL);
+	*ncols = 1 + columns_count(c);
+	t = display_table(d, *ncols + (tr->cmp ? DIFF_COLUMNS : 0), "tree");
 	display_head(d, t, 0, "Function", NULL, 0);
-	columns_head(d, t, 1, &c, q);
-	if (cmp)
-		diff_head(d, t, ncols);
+	columns_head(d, t, 1, c, q);
+	if (tr->cmp)
+		diff_head(d, t, *ncols);
+	return (t);
+}
+
+/*
+ * The row of shown node i at depth: its label ("module`name", or the
+ * name alone, as report_func_label() makes it, in *label of *lcap bytes
+ * reused from row to row), toggles, source link and figures. -1 when
+ * out of memory.
+ */
+static int
+tree_display_row(struct display *d, struct display_block *t,
+    const struct tree_result *tr, const struct query *q,
+    struct tree_links *links, const struct columns *c, uint32_t ncols,
+    uint32_t i, uint32_t depth, char **label, size_t *lcap)
+{
+	const struct tree_walk	*wp = &tr->w;
+	const struct profile	*p = tr->p;
+	struct display_cell	*cell;
+	const char		*module, *name;
+	char			*link;
+	uint32_t		 n, f, nk, k;
+	int64_t			 sv[PROFILE_MAX_METRICS];
+	int64_t			 tv[PROFILE_MAX_METRICS];
+	size_t			 r, mlen, nlen;
+	int			 hidden = wp->hidden[i];
+
+	r = display_row(d, t);
+	nk = wp->first[i + 1] - wp->first[i];
+	n = wp->nodes[i];
+	f = p->node_func[n];
+	link = f > 0 ? tree_func_link(links, f) : NULL;
+	module = profile_func_module(p, f);
+	name = profile_func_name(p, f);
+	mlen = strlen(module);
+	nlen = strlen(name);
+	if (mlen + nlen + 2 > *lcap) {
+		*lcap = mlen + nlen + 2 + 64;
+		free(*label);
+		if ((*label = malloc(*lcap)) == NULL) {
+			*lcap = 0;
+			free(link);
+			return (-1);
+		}
+	}
+	if (mlen > 0) {
+		memcpy(*label, module, mlen);
+		(*label)[mlen++] = '`';
+	}
+	memcpy(*label + mlen, name, nlen + 1);
+	cell = display_cell(d, t, r, 0, *label, link,
+	    DISPLAY_TREE | (nk ? DISPLAY_OPEN : 0) |
+	    (nk == 0 && hidden == 0 ? DISPLAY_LEAF : 0));
+	free(link);
+	tree_row_toggles(d, cell, q, links, wp->paths[i], depth, nk, hidden);
+	/* Its function's costs by line, where the profile has them. */
+	if (report_has_lines(tr->lines, f))
+		display_more_take(d, cell, "source",
+		    tree_source_link(links, f));
+	for (k = 0; k < p->nmetrics && k < PROFILE_MAX_METRICS; k++) {
+		sv[k] = p->metrics[k].self[n];
+		tv[k] = p->metrics[k].total[n];
+	}
+	columns_row(d, t, r, 1, c, sv, tv);
+	if (tr->cmp)
+		diff_row(d, t, r, ncols, &tr->dd, sv[tr->dd.m],
+		    sv[tr->dd.bm], tv[tr->dd.m], tv[tr->dd.bm]);
+	return (0);
+}
+
+/*
+ * cmd=tree's page, made from the walk and the profile: no object,
+ * string or number a node to build, look up and free (that was most of
+ * a tree page's time when pages were made from the JSON).
+ */
+static struct display *
+tree_display(const void *v, const struct report_notes *notes,
+    const struct query *q)
+{
+	const struct tree_result *tr = v;
+	const struct tree_walk	*wp = &tr->w;
+	const struct profile	*p = tr->p;
+	struct display		*d = NULL;
+	struct display_block	*t;
+	struct columns		 c;
+	struct tree_links	 links;
+	char			*label = NULL;
+	uint32_t		*stack = NULL, *depths = NULL, ncols, depth;
+	uint32_t		 i, nk, k;
+	int64_t			 sv[PROFILE_MAX_METRICS];
+	int64_t			 tv[PROFILE_MAX_METRICS];
+	size_t			 sp = 0, lcap = 0;
+	int			 hidden, cmp = tr->cmp;
+
+	/* Each row's links are made from templates (struct tree_links). */
+	if (tree_links_init(&links, q, tr->lines != NULL) == -1 ||
+	    (d = display_create("Call tree")) == NULL)
+		goto nomem;
+	t = tree_display_head(d, tr, notes, q, &c, &ncols);
 
 	/*
 	 * Depth-first, without recursion: deep trees must not blow the
@@ -1241,56 +1321,17 @@ tree_display(const void *v, const struct report_notes *notes,
 		i = stack[--sp];
 		depth = depths[sp] & ~TREE_MORE;
 		hidden = wp->hidden[i];
-		path = wp->paths[i];
 		if (depths[sp] & TREE_MORE) {
 			tree_hidden_sums(p, wp, i, sv, tv);
 			tree_row_more(d, t, ncols + (cmp ? DIFF_COLUMNS : 0),
-			    &c, sv, tv, &links, path, depth, hidden);
+			    &c, sv, tv, &links, wp->paths[i], depth, hidden);
 			continue;
 		}
-		r = display_row(d, t);
-		nk = wp->first[i + 1] - wp->first[i];
-		n = wp->nodes[i];
-		f = p->node_func[n];
-		link = f > 0 ? tree_func_link(&links, f) : NULL;
-		/* "module`name", or the name alone (report_func_label()). */
-		module = profile_func_module(p, f);
-		name = profile_func_name(p, f);
-		mlen = strlen(module);
-		nlen = strlen(name);
-		if (mlen + nlen + 2 > lcap) {
-			lcap = mlen + nlen + 2 + 64;
-			free(label);
-			if ((label = malloc(lcap)) == NULL) {
-				free(link);
-				goto nomem;
-			}
-		}
-		if (mlen > 0) {
-			memcpy(label, module, mlen);
-			label[mlen++] = '`';
-		}
-		memcpy(label + mlen, name, nlen + 1);
-		cell = display_cell(d, t, r, 0, label, link,
-		    DISPLAY_TREE | (nk ? DISPLAY_OPEN : 0) |
-		    (nk == 0 && hidden == 0 ? DISPLAY_LEAF : 0));
-		free(link);
-		tree_row_toggles(d, cell, q, &links, path, depth,
-		    nk, hidden);
-		/* Its function's costs by line, where the profile has them. */
-		if (report_has_lines(tr->lines, f))
-			display_more_take(d, cell, "source",
-			    tree_source_link(&links, f));
-		for (k = 0; k < p->nmetrics && k < PROFILE_MAX_METRICS; k++) {
-			sv[k] = p->metrics[k].self[n];
-			tv[k] = p->metrics[k].total[n];
-		}
-		columns_row(d, t, r, 1, &c, sv, tv);
-		if (cmp)
-			diff_row(d, t, r, ncols, &tr->dd,
-			    sv[tr->dd.m], sv[tr->dd.bm], tv[tr->dd.m],
-			    tv[tr->dd.bm]);
+		if (tree_display_row(d, t, tr, q, &links, &c, ncols, i, depth,
+		    &label, &lcap) == -1)
+			goto nomem;
 		/* Push the "more" row, then the children in reverse. */
+		nk = wp->first[i + 1] - wp->first[i];
 		for (k = nk + (nk > 0 && hidden > 0); k > 0; k--) {
 			if (k > nk) {
 				stack[sp] = i;
