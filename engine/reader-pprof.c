@@ -424,6 +424,64 @@ pprof_base(const char *s, size_t *lenp)
 }
 
 /*
+ * Location i's frames, innermost first, appended to pp->frames (and a
+ * line each to pp->lframes): mapping and function ids looked up in maps
+ * and funcs. -1 on error.
+ */
+static int
+pprof_location_frames(struct pprof *pp, const struct idmap *maps,
+    const struct idmap *funcs, size_t i)
+{
+	const Perftools__Profiles__Profile	*pb = pp->pb;
+	const Perftools__Profiles__Location	*l = pb->location[i];
+	const Perftools__Profiles__Function	*fn;
+	const char	*mod, *name, *file;
+	char		 anon[512];
+	size_t		 j, modlen;
+	uint32_t	 x, f;
+
+	mod = "";
+	modlen = 0;
+	if (l->mapping_id != 0 &&
+	    (x = idmap_get(maps, l->mapping_id)) != IDMAP_NONE)
+		mod = pprof_base(pb->string_table[
+		    pb->mapping[x]->filename], &modlen);
+	pp->loc[i].first = (uint32_t)pp->nframes;
+	for (j = 0; j < (l->n_line > 0 ? l->n_line : 1); j++) {
+		fn = NULL;
+		if (l->n_line > 0 && (x = idmap_get(funcs,
+		    l->line[j]->function_id)) != IDMAP_NONE)
+			fn = pb->function[x];
+		name = fn != NULL ? pb->string_table[fn->name] : "";
+		if (*name == '\0') {
+			/* pprof's names for a frame it cannot name. */
+			if (modlen > 0)
+				snprintf(anon, sizeof anon, "[%.*s]",
+				    (int)modlen, mod);
+			else
+				snprintf(anon, sizeof anon, "<unknown>");
+			name = anon;
+		}
+		if ((f = profile_builder_func(pp->b, name,
+		    strlen(name), mod, modlen)) == PROFILE_NONE)
+			return (-1);
+		if (fn != NULL && fn->filename != 0) {
+			file = pb->string_table[fn->filename];
+			profile_builder_func_location(pp->b, f, file,
+			    strlen(file), fn->start_line > 0 &&
+			    fn->start_line < UINT32_MAX ?
+			    (uint32_t)fn->start_line : 0);
+		}
+		if (pp->lines && pprof_line_frame(pp, f, fn,
+		    l->n_line > 0 ? l->line[j]->line : 0) == -1)
+			return (-1);
+		pp->frames[pp->nframes++] = f;
+	}
+	pp->loc[i].n = (uint32_t)(pp->nframes - pp->loc[i].first);
+	return (0);
+}
+
+/*
  * Resolve every location to its frames (deepq functions), innermost
  * first, once: samples then only look them up.
  */
@@ -434,10 +492,7 @@ pprof_locations(struct pprof *pp)
 	const Perftools__Profiles__Location	*l;
 	const Perftools__Profiles__Function	*fn;
 	struct idmap	 maps, funcs;
-	const char	*mod, *name, *file;
-	char		 anon[512];
-	size_t		 i, j, total = 0, modlen;
-	uint32_t	 x, f;
+	size_t		 i, j, total = 0;
 	int		 r = -1;
 
 	idmap_init(&maps);
@@ -506,46 +561,8 @@ pprof_locations(struct pprof *pp)
 	    sizeof *pp->lframes)) == NULL)
 		goto done;
 	for (i = 0; i < pb->n_location; i++) {
-		l = pb->location[i];
-		mod = "";
-		modlen = 0;
-		if (l->mapping_id != 0 &&
-		    (x = idmap_get(&maps, l->mapping_id)) != IDMAP_NONE)
-			mod = pprof_base(pb->string_table[
-			    pb->mapping[x]->filename], &modlen);
-		pp->loc[i].first = (uint32_t)pp->nframes;
-		for (j = 0; j < (l->n_line > 0 ? l->n_line : 1); j++) {
-			fn = NULL;
-			if (l->n_line > 0 && (x = idmap_get(&funcs,
-			    l->line[j]->function_id)) != IDMAP_NONE)
-				fn = pb->function[x];
-			name = fn != NULL ? pb->string_table[fn->name] : "";
-			if (*name == '\0') {
-				/* pprof's names for a frame it cannot name. */
-				if (modlen > 0)
-					snprintf(anon, sizeof anon, "[%.*s]",
-					    (int)modlen, mod);
-				else
-					snprintf(anon, sizeof anon,
-					    "<unknown>");
-				name = anon;
-			}
-			if ((f = profile_builder_func(pp->b, name,
-			    strlen(name), mod, modlen)) == PROFILE_NONE)
-				goto done;
-			if (fn != NULL && fn->filename != 0) {
-				file = pb->string_table[fn->filename];
-				profile_builder_func_location(pp->b, f, file,
-				    strlen(file), fn->start_line > 0 &&
-				    fn->start_line < UINT32_MAX ?
-				    (uint32_t)fn->start_line : 0);
-			}
-			if (pp->lines && pprof_line_frame(pp, f, fn,
-			    l->n_line > 0 ? l->line[j]->line : 0) == -1)
-				goto done;
-			pp->frames[pp->nframes++] = f;
-		}
-		pp->loc[i].n = (uint32_t)(pp->nframes - pp->loc[i].first);
+		if (pprof_location_frames(pp, &maps, &funcs, i) == -1)
+			goto done;
 	}
 	r = 0;
 done:

@@ -193,13 +193,6 @@ static json_t	*tree_json(const void *, const struct query *);
 static struct display *tree_display(const void *,
 		    const struct report_notes *, const struct query *);
 static void	 tree_free(void *);
-static struct display_block *tree_display_head(struct display *,
-		    const struct tree_result *, const struct report_notes *,
-		    const struct query *, struct columns *, uint32_t *);
-static int	tree_display_node(struct display *, struct display_block *,
-		    const struct tree_result *, const struct query *,
-		    struct tree_links *, const struct columns *, uint32_t,
-		    uint32_t, uint32_t, char **, size_t *);
 static int	tree_before(const struct tree_cand *,
 		    const struct tree_cand *);
 static int	tree_kid_before(const struct tree_kid *,
@@ -1310,11 +1303,7 @@ tree_row_toggles(struct display *d, struct display_cell *cell,
 	display_aux_take(d, cell, "root here, transforms", link);
 }
 
-/*
- * The top of cmd=tree's page: its columns and controls, the comparison,
- * the breadcrumbs, and the table's head; the table, its columns in c
- * and the number of them before the comparison's in *ncols.
- */
+/* The tree page above its table: views, comparison, breadcrumbs, heads. */
 static struct display_block *
 tree_display_head(struct display *d, const struct tree_result *tr,
     const struct report_notes *notes, const struct query *q,
@@ -1326,9 +1315,8 @@ tree_display_head(struct display *d, const struct tree_result *tr,
 	struct query		 view;
 	char			*link;
 	uint32_t		 i;
-	int			 cmp = tr->cmp;
 
-	columns_metrics_profile(d, q, p, wp->m, cmp);
+	columns_metrics_profile(d, q, p, wp->m, tr->cmp);
 	columns_views(d, q);
 	if (notes->compared) {
 		diff_text(d, p, &notes->diff, notes->base_name);
@@ -1352,22 +1340,22 @@ tree_display_head(struct display *d, const struct tree_result *tr,
 	    p->metrics[wp->m].name);
 	columns_init(c, p, wp->m, q, COLUMNS_SELF | COLUMNS_TOTAL);
 	*ncols = 1 + columns_count(c);
-	t = display_table(d, *ncols + (cmp ? DIFF_COLUMNS : 0), "tree");
+	t = display_table(d, *ncols + (tr->cmp ? DIFF_COLUMNS : 0), "tree");
 	display_head(d, t, 0, "Function", NULL, 0);
 	columns_head(d, t, 1, c, q);
-	if (cmp)
+	if (tr->cmp)
 		diff_head(d, t, *ncols);
 	return (t);
 }
 
 /*
- * The row of shown node i, depth levels below the start: its function
- * ("module`name", in *label, a buffer of *lcap bytes grown as needed
- * and kept for the next row), toggles, links and costs. -1 if out of
- * memory.
+ * The row of shown node i at depth: its label ("module`name", or the
+ * name alone, as report_func_label() makes it, in *label of *lcap bytes
+ * reused from row to row), toggles, source link and figures. -1 when
+ * out of memory.
  */
 static int
-tree_display_node(struct display *d, struct display_block *t,
+tree_display_row(struct display *d, struct display_block *t,
     const struct tree_result *tr, const struct query *q,
     struct tree_links *links, const struct columns *c, uint32_t ncols,
     uint32_t i, uint32_t depth, char **label, size_t *lcap)
@@ -1388,7 +1376,6 @@ tree_display_node(struct display *d, struct display_block *t,
 	n = wp->nodes[i];
 	f = p->node_func[n];
 	link = f > 0 ? tree_func_link(links, f) : NULL;
-	/* "module`name", or the name alone (report_func_label()). */
 	module = profile_func_module(p, f);
 	name = profile_func_name(p, f);
 	mlen = strlen(module);
@@ -1397,6 +1384,7 @@ tree_display_node(struct display *d, struct display_block *t,
 		*lcap = mlen + nlen + 2 + 64;
 		free(*label);
 		if ((*label = malloc(*lcap)) == NULL) {
+			*lcap = 0;
 			free(link);
 			return (-1);
 		}
@@ -1410,8 +1398,7 @@ tree_display_node(struct display *d, struct display_block *t,
 	    DISPLAY_TREE | (nk ? DISPLAY_OPEN : 0) |
 	    (nk == 0 && hidden == 0 ? DISPLAY_LEAF : 0));
 	free(link);
-	tree_row_toggles(d, cell, q, links, wp->paths[i], depth,
-	    nk, hidden);
+	tree_row_toggles(d, cell, q, links, wp->paths[i], depth, nk, hidden);
 	/* Its function's costs by line, where the profile has them. */
 	if (report_has_lines(tr->lines, f))
 		display_more_take(d, cell, "source",
@@ -1422,9 +1409,8 @@ tree_display_node(struct display *d, struct display_block *t,
 	}
 	columns_row(d, t, r, 1, c, sv, tv);
 	if (tr->cmp)
-		diff_row(d, t, r, ncols, &tr->dd,
-		    sv[tr->dd.m], sv[tr->dd.bm], tv[tr->dd.m],
-		    tv[tr->dd.bm]);
+		diff_row(d, t, r, ncols, &tr->dd, sv[tr->dd.m],
+		    sv[tr->dd.bm], tv[tr->dd.m], tv[tr->dd.bm]);
 	return (0);
 }
 
@@ -1480,8 +1466,8 @@ tree_display(const void *v, const struct report_notes *notes,
 			    &c, sv, tv, &links, wp->paths[i], depth, hidden);
 			continue;
 		}
-		if (tree_display_node(d, t, tr, q, &links, &c, ncols, i,
-		    depth, &label, &lcap) == -1)
+		if (tree_display_row(d, t, tr, q, &links, &c, ncols, i, depth,
+		    &label, &lcap) == -1)
 			goto nomem;
 		/* Push the "more" row, then the children in reverse. */
 		nk = wp->first[i + 1] - wp->first[i];

@@ -240,6 +240,105 @@ cw_edge_lines(struct cw *w, uint32_t fn, uint32_t to, const int64_t *incl,
 	return (0);
 }
 
+/*
+ * The ne edges (caller efrom[e]) grouped by caller: fn's are order[first[fn]]
+ * to order[first[fn + 1] - 1] (a counting sort keeps callee order).
+ */
+static void
+writer_callgrind_group(const struct profile *p, const uint32_t *efrom,
+    uint32_t ne, uint32_t *first, uint32_t *order)
+{
+	uint32_t	 e, i;
+
+	for (e = 0; e < ne; e++)
+		first[efrom[e] + 1]++;
+	for (i = 0; i < p->nfuncs; i++)
+		first[i + 1] += first[i];
+	for (e = 0; e < ne; e++)
+		order[first[efrom[e]]++] = e;
+	for (i = p->nfuncs; i > 0; i--)
+		first[i] = first[i - 1];
+	first[0] = 0;
+}
+
+/* The header: format, version, creator, command and events. */
+static void
+writer_callgrind_header(struct cw *w)
+{
+	const struct profile	*p = w->p;
+	struct outbuf		*ob = w->ob;
+	const char		*s;
+	uint32_t		 k;
+
+	outbuf_puts(ob, "# callgrind format\nversion: 1\ncreator: deepq "
+	    PACKAGE_VERSION "\n");
+	if (p->source != NULL) {
+		/* The file's name only: no server path in an answer. */
+		s = strrchr(p->source, '/');
+		outbuf_puts(ob, "cmd: ");
+		cw_text(ob, s != NULL && s[1] != '\0' ? s + 1 : p->source);
+		outbuf_putc(ob, '\n');
+	}
+	outbuf_puts(ob, "positions: line\nevents:");
+	for (k = 0; k < w->nm; k++) {
+		outbuf_putc(ob, ' ');
+		/* Event names are tokens. */
+		for (s = p->metrics[k].name; *s != '\0'; s++)
+			outbuf_putc(ob, (*s >= 'a' && *s <= 'z') ||
+			    (*s >= 'A' && *s <= 'Z') || (*s >= '0' &&
+			    *s <= '9') ? *s : '_');
+		if (*p->metrics[k].name == '\0')
+			outbuf_printf(ob, "m%u", k);
+	}
+	outbuf_puts(ob, "\n");
+}
+
+/*
+ * Function fn's record: its self costs, then its calls, the edges
+ * order[first[fn]] to order[first[fn + 1] - 1] (callee eto[e],
+ * inclusive costs incl[e * w->nm], calls[e]), by line where the lines
+ * add up.
+ */
+static void
+writer_callgrind_func(struct cw *w, uint32_t fn, const uint32_t *first,
+    const uint32_t *order, const uint32_t *eto, const int64_t *incl,
+    const int64_t *calls)
+{
+	const struct profile	*p = w->p;
+	int64_t			 v[PROFILE_MAX_METRICS];
+	uint32_t		 i, k, e, g, to;
+
+	cw_func(w, "", fn);
+	w->file = p->func_file[fn];
+	if (p->lines != NULL && p->lines->nfuncs == p->nfuncs)
+		cw_self(w, fn);
+	else {
+		for (k = 0; k < w->nm; k++)
+			v[k] = p->metrics[k].func_self[fn];
+		cw_costs(w, p->func_line[fn], v, 1);
+	}
+	for (i = first[fn]; i < first[fn + 1]; i++) {
+		e = order[i];
+		to = eto[e];
+		if (p->lines != NULL && p->lines->nfuncs == p->nfuncs &&
+		    cw_edge_lines(w, fn, to, incl + (size_t)e * w->nm,
+		    calls[e]) == 0)
+			continue;
+		cw_file(w, fn, p->func_file[fn]);
+		g = p->func_module[to];
+		if (w->modules && g != p->func_module[fn])
+			cw_name(w, "cob", &w->obid[g], &w->nextob,
+			    profile_string(p, g));
+		cw_name(w, "cfl", &w->strid[p->func_file[to]], &w->nextfl,
+		    profile_string(p, p->func_file[to]));
+		cw_name(w, "cfn", &w->fnid[to], &w->nextfn,
+		    profile_func_name(p, to));
+		outbuf_printf(w->ob, "calls=%" PRId64 " %u\n", calls[e],
+		    p->func_line[to]);
+		cw_costs(w, p->func_line[fn], incl + (size_t)e * w->nm, 1);
+	}
+}
+
 /* Write p as a callgrind profile (version 1). */
 int
 writer_callgrind(struct outbuf *ob, const struct profile *p,
@@ -248,10 +347,9 @@ writer_callgrind(struct outbuf *ob, const struct profile *p,
 	struct cw	 w;
 	struct idmap	 map;
 	uint32_t	*efrom = NULL, *eto = NULL, *first = NULL, *order = NULL;
-	uint32_t	 ne = 0, n, e, fn, i, k, g, from, to, nstr;
+	uint32_t	 ne = 0, n, e, fn, k, from, nstr;
 	int64_t		*incl = NULL, *calls = NULL, *selfs = NULL;
 	uint8_t		*used = NULL;
-	const char	*s;
 	int		 mcalls, r = -1;
 
 	memset(&w, 0, sizeof w);
@@ -301,38 +399,8 @@ writer_callgrind(struct outbuf *ob, const struct profile *p,
 		calls[e] += mcalls >= 0 && p->metrics[mcalls].self[n] > 0 ?
 		    p->metrics[mcalls].self[n] : 1;
 	}
-	/* Edges grouped by caller (a counting sort keeps callee order). */
-	for (e = 0; e < ne; e++)
-		first[efrom[e] + 1]++;
-	for (i = 0; i < p->nfuncs; i++)
-		first[i + 1] += first[i];
-	for (e = 0; e < ne; e++)
-		order[first[efrom[e]]++] = e;
-	for (i = p->nfuncs; i > 0; i--)
-		first[i] = first[i - 1];
-	first[0] = 0;
-
-	outbuf_puts(ob, "# callgrind format\nversion: 1\ncreator: deepq "
-	    PACKAGE_VERSION "\n");
-	if (p->source != NULL) {
-		/* The file's name only: no server path in an answer. */
-		s = strrchr(p->source, '/');
-		outbuf_puts(ob, "cmd: ");
-		cw_text(ob, s != NULL && s[1] != '\0' ? s + 1 : p->source);
-		outbuf_putc(ob, '\n');
-	}
-	outbuf_puts(ob, "positions: line\nevents:");
-	for (k = 0; k < w.nm; k++) {
-		outbuf_putc(ob, ' ');
-		/* Event names are tokens. */
-		for (s = p->metrics[k].name; *s != '\0'; s++)
-			outbuf_putc(ob, (*s >= 'a' && *s <= 'z') ||
-			    (*s >= 'A' && *s <= 'Z') || (*s >= '0' &&
-			    *s <= '9') ? *s : '_');
-		if (*p->metrics[k].name == '\0')
-			outbuf_printf(ob, "m%u", k);
-	}
-	outbuf_puts(ob, "\n");
+	writer_callgrind_group(p, efrom, ne, first, order);
+	writer_callgrind_header(&w);
 	for (k = 0; k < w.nm; k++)
 		selfs[k] = p->metrics[k].sum;
 	outbuf_puts(ob, "summary:");
@@ -341,8 +409,6 @@ writer_callgrind(struct outbuf *ob, const struct profile *p,
 	outbuf_puts(ob, "\n\n");
 
 	for (fn = 0; fn < p->nfuncs; fn++) {
-		int64_t	 v[PROFILE_MAX_METRICS];
-
 		if (fn == PROFILE_ROOT) {
 			for (k = 0; k < w.nm && p->metrics[k].self[0] == 0; k++)
 				;
@@ -354,36 +420,7 @@ writer_callgrind(struct outbuf *ob, const struct profile *p,
 		if (outbuf_failed(ob) == -1 || writer_charge(o, ob, 1 +
 		    first[fn + 1] - first[fn]) == -1)
 			break;
-		cw_func(&w, "", fn);
-		w.file = p->func_file[fn];
-		if (p->lines != NULL && p->lines->nfuncs == p->nfuncs)
-			cw_self(&w, fn);
-		else {
-			for (k = 0; k < w.nm; k++)
-				v[k] = p->metrics[k].func_self[fn];
-			cw_costs(&w, p->func_line[fn], v, 1);
-		}
-		for (i = first[fn]; i < first[fn + 1]; i++) {
-			e = order[i];
-			to = eto[e];
-			if (p->lines != NULL && p->lines->nfuncs ==
-			    p->nfuncs && cw_edge_lines(&w, fn, to, incl +
-			    (size_t)e * w.nm, calls[e]) == 0)
-				continue;
-			cw_file(&w, fn, p->func_file[fn]);
-			g = p->func_module[to];
-			if (w.modules && g != p->func_module[fn])
-				cw_name(&w, "cob", &w.obid[g], &w.nextob,
-				    profile_string(p, g));
-			cw_name(&w, "cfl", &w.strid[p->func_file[to]],
-			    &w.nextfl, profile_string(p, p->func_file[to]));
-			cw_name(&w, "cfn", &w.fnid[to], &w.nextfn,
-			    profile_func_name(p, to));
-			outbuf_printf(ob, "calls=%" PRId64 " %u\n", calls[e],
-			    p->func_line[to]);
-			cw_costs(&w, p->func_line[fn], incl + (size_t)e * w.nm,
-			    1);
-		}
+		writer_callgrind_func(&w, fn, first, order, eto, incl, calls);
 		outbuf_putc(ob, '\n');
 	}
 	outbuf_puts(ob, "totals:");

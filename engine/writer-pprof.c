@@ -253,76 +253,54 @@ pw_lines(struct pw *w, uint32_t n, const int64_t *v, uint64_t *path,
 	return (0);
 }
 
-/* Write p as a gzipped profile.proto. */
-int
-writer_pprof(struct outbuf *ob, const struct profile *p,
-    const struct writer_options *o, char **cause)
+/*
+ * The mappings, a function and location per function, and a location per
+ * line (or address) of the function's rows: w->error set on failure.
+ */
+static void
+writer_pprof_locations(struct pw *w, const struct writer_options *o)
 {
-	Perftools__Profiles__ValueType	 vt;
 	Perftools__Profiles__Mapping	 mp;
 	Perftools__Profiles__Function	 fn;
 	Perftools__Profiles__Line	 ln, *lnp = &ln;
 	Perftools__Profiles__Location	 lo;
+	const struct profile		*p = w->p;
 	const struct profile_lines	*l = p->lines;
-	struct pw	 w;
+	struct outbuf	*ob = w->ob;
 	struct idmap	 maps;
-	uint64_t	*path = NULL, *np;
-	int64_t		 values[PROFILE_MAX_METRICS], dflt = 0, *rem = NULL;
-	uint32_t	 f_, n, m, k, d, mod, nmaps = 0, x, up, row;
-	uint32_t	*cur = NULL;
-	int		 any, neg, r = -1;
+	uint32_t	 f_, mod, nmaps = 0, row;
 
-	memset(&w, 0, sizeof w);
-	w.ob = ob;
-	w.p = p;
-	idmap_init(&w.strs);
 	idmap_init(&maps);
-	if (deflateInit2(&w.z, 6, Z_DEFLATED, 16 + MAX_WBITS, 8,
-	    Z_DEFAULT_STRATEGY) != Z_OK) {
-		cause_set(cause, "out of memory");
-		return (-1);
-	}
-	pw_str(&w, "");
-
-	for (m = 0; m < p->nmetrics; m++) {
-		perftools__profiles__value_type__init(&vt);
-		vt.type = pw_str(&w, p->metrics[m].name);
-		vt.unit = pw_str(&w, pprof_unit_long(p->metrics[m].unit));
-		pw_msg(&w, 1, &vt.base);
-		if ((int)m == o->metric)
-			dflt = vt.type;
-	}
-
 	/* A mapping per module: pprof shows it for frames without names. */
-	for (f_ = 0; f_ < p->nfuncs && !w.error; f_++) {
+	for (f_ = 0; f_ < p->nfuncs && !w->error; f_++) {
 		if ((mod = p->func_module[f_]) == 0 ||
 		    idmap_get(&maps, mod) != IDMAP_NONE)
 			continue;
 		if (idmap_put(&maps, mod, ++nmaps) == -1) {
-			w.error = 2;
+			w->error = 2;
 			break;
 		}
 		perftools__profiles__mapping__init(&mp);
 		mp.id = nmaps;
-		mp.filename = pw_pool(&w, mod);
+		mp.filename = pw_pool(w, mod);
 		/* Symbolized already: pprof must not look for the binary. */
 		mp.has_functions = mp.has_filenames = 1;
-		pw_msg(&w, 3, &mp.base);
+		pw_msg(w, 3, &mp.base);
 	}
 
 	/* Function and location f+1 for function f (the root included). */
-	for (f_ = 0; f_ < p->nfuncs && !w.error; f_++) {
+	for (f_ = 0; f_ < p->nfuncs && !w->error; f_++) {
 		if (writer_charge(o, ob, 1) == -1) {
-			w.error = 1;
+			w->error = 1;
 			break;
 		}
 		perftools__profiles__function__init(&fn);
 		fn.id = (uint64_t)f_ + 1;
-		fn.name = fn.system_name = pw_pool(&w, p->func_name[f_]);
+		fn.name = fn.system_name = pw_pool(w, p->func_name[f_]);
 		if (p->func_file[f_] != 0)
-			fn.filename = pw_pool(&w, p->func_file[f_]);
+			fn.filename = pw_pool(w, p->func_file[f_]);
 		fn.start_line = p->func_line[f_];
-		pw_msg(&w, 5, &fn.base);
+		pw_msg(w, 5, &fn.base);
 
 		perftools__profiles__location__init(&lo);
 		perftools__profiles__line__init(&ln);
@@ -332,11 +310,12 @@ writer_pprof(struct outbuf *ob, const struct profile *p,
 		ln.function_id = fn.id;
 		lo.n_line = 1;
 		lo.line = &lnp;
-		pw_msg(&w, 4, &lo.base);
+		pw_msg(w, 4, &lo.base);
 	}
 
 	/* A location for each line (or address) of a function's rows. */
-	for (f_ = 0, row = 0; l != NULL && row < l->nrows && !w.error; row++) {
+	for (f_ = 0, row = 0; l != NULL && row < l->nrows && !w->error;
+	    row++) {
 		while (f_ + 1 < l->nfuncs && l->func_rows[f_ + 1] <= row)
 			f_++;
 		perftools__profiles__location__init(&lo);
@@ -351,28 +330,32 @@ writer_pprof(struct outbuf *ob, const struct profile *p,
 			ln.line = l->row_line[row];
 		lo.n_line = 1;
 		lo.line = &lnp;
-		pw_msg(&w, 4, &lo.base);
+		pw_msg(w, 4, &lo.base);
 	}
-	/* The lines' self costs still to give out, by metric. */
-	if (l != NULL && l->nmetrics == p->nmetrics && l->nfuncs == p->nfuncs &&
-	    ((rem = malloc(((size_t)p->nmetrics * l->nrows + 1) *
-	    sizeof *rem)) == NULL || (cur = malloc(((size_t)p->nmetrics *
-	    p->nfuncs + 1) * sizeof *cur)) == NULL))
-		w.error = 2;
-	if (rem != NULL && cur != NULL) {
-		memcpy(rem, l->self, (size_t)p->nmetrics * l->nrows *
-		    sizeof *rem);
-		for (m = 0; m < p->nmetrics; m++)
-			for (f_ = 0; f_ < p->nfuncs; f_++)
-				cur[(size_t)m * p->nfuncs + f_] =
-				    l->func_rows[f_];
-	}
+	idmap_clear(&maps);
+}
+
+/*
+ * The samples, their self costs over the lines left in rem and cur (see
+ * pw_lines) when not NULL: w->error set on failure.
+ */
+static void
+writer_pprof_samples(struct pw *w, const struct writer_options *o,
+    int64_t *rem, uint32_t *cur)
+{
+	const struct profile		*p = w->p;
+	const struct profile_lines	*l = p->lines;
+	struct outbuf	*ob = w->ob;
+	uint64_t	*path = NULL, *np;
+	int64_t		 values[PROFILE_MAX_METRICS];
+	uint32_t	 n, m, k, d, x, up;
+	int		 any, neg;
 
 	/* A sample per node with a value: its path, leaf first. */
 	x = 1 << 16;
 	if ((path = malloc(x * sizeof *path)) == NULL)
-		w.error = 2;
-	for (n = 0; n < p->nnodes && !w.error; n++) {
+		w->error = 2;
+	for (n = 0; n < p->nnodes && !w->error; n++) {
 		for (m = 0, any = 0; m < p->nmetrics; m++)
 			any |= (values[m] = p->metrics[m].self[n]) != 0;
 		if (!any)
@@ -380,13 +363,13 @@ writer_pprof(struct outbuf *ob, const struct profile *p,
 		d = n == PROFILE_ROOT ? 1 : p->node_depth[n];
 		/* A sample holds its whole path: the work is the depth. */
 		if (writer_charge(o, ob, d) == -1) {
-			w.error = 1;
+			w->error = 1;
 			break;
 		}
 		if (d > x) {
 			if ((np = reallocarray(path, d, sizeof *path)) ==
 			    NULL) {
-				w.error = 2;
+				w->error = 2;
 				break;
 			}
 			path = np;
@@ -403,12 +386,66 @@ writer_pprof(struct outbuf *ob, const struct profile *p,
 		if (rem == NULL || cur == NULL || neg || n == PROFILE_ROOT ||
 		    lines_func_first(l, p->node_func[n]) ==
 		    lines_func_end(l, p->node_func[n])) {
-			pw_sample(&w, path, d, values);
+			pw_sample(w, path, d, values);
 			continue;
 		}
-		if (pw_lines(&w, n, values, path, d, rem, cur) == -1)
-			w.error = 2;
+		if (pw_lines(w, n, values, path, d, rem, cur) == -1)
+			w->error = 2;
 	}
+	free(path);
+}
+
+/* Write p as a gzipped profile.proto. */
+int
+writer_pprof(struct outbuf *ob, const struct profile *p,
+    const struct writer_options *o, char **cause)
+{
+	Perftools__Profiles__ValueType	 vt;
+	const struct profile_lines	*l = p->lines;
+	struct pw	 w;
+	int64_t		 dflt = 0, *rem = NULL;
+	uint32_t	 f_, m;
+	uint32_t	*cur = NULL;
+	int		 r = -1;
+
+	memset(&w, 0, sizeof w);
+	w.ob = ob;
+	w.p = p;
+	idmap_init(&w.strs);
+	if (deflateInit2(&w.z, 6, Z_DEFLATED, 16 + MAX_WBITS, 8,
+	    Z_DEFAULT_STRATEGY) != Z_OK) {
+		cause_set(cause, "out of memory");
+		return (-1);
+	}
+	pw_str(&w, "");
+
+	for (m = 0; m < p->nmetrics; m++) {
+		perftools__profiles__value_type__init(&vt);
+		vt.type = pw_str(&w, p->metrics[m].name);
+		vt.unit = pw_str(&w, pprof_unit_long(p->metrics[m].unit));
+		pw_msg(&w, 1, &vt.base);
+		if ((int)m == o->metric)
+			dflt = vt.type;
+	}
+
+	writer_pprof_locations(&w, o);
+
+	/* The lines' self costs still to give out, by metric. */
+	if (l != NULL && l->nmetrics == p->nmetrics && l->nfuncs == p->nfuncs &&
+	    ((rem = malloc(((size_t)p->nmetrics * l->nrows + 1) *
+	    sizeof *rem)) == NULL || (cur = malloc(((size_t)p->nmetrics *
+	    p->nfuncs + 1) * sizeof *cur)) == NULL))
+		w.error = 2;
+	if (rem != NULL && cur != NULL) {
+		memcpy(rem, l->self, (size_t)p->nmetrics * l->nrows *
+		    sizeof *rem);
+		for (m = 0; m < p->nmetrics; m++)
+			for (f_ = 0; f_ < p->nfuncs; f_++)
+				cur[(size_t)m * p->nfuncs + f_] =
+				    l->func_rows[f_];
+	}
+
+	writer_pprof_samples(&w, o, rem, cur);
 	if (p->nmetrics > 0) {
 		pw_varint(&w, 14 << 3);		/* default_sample_type */
 		pw_varint(&w, (uint64_t)dflt);
@@ -421,10 +458,8 @@ writer_pprof(struct outbuf *ob, const struct profile *p,
 		    "out of memory");
 	else
 		r = 0;
-	free(path);
 	free(rem);
 	free(cur);
-	idmap_clear(&maps);
 	idmap_clear(&w.strs);
 	free(w.buf);
 	deflateEnd(&w.z);
