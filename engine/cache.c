@@ -336,6 +336,115 @@ cache_write_graph(struct cache_out *o, const struct funcgraph *g,
 }
 
 /*
+ * The profile's own arrays: its format, the strings, the functions, the
+ * call nodes, each metric and the samples, in the order cache_load reads
+ * them. *strdata_len gets the length of the strings' data (the header
+ * holds it).
+ */
+static void
+cache_write_model(struct cache_out *o, const struct profile *p,
+    size_t *strdata_len)
+{
+	const char		*data;
+	const uint64_t		*off;
+	size_t			 len;
+	uint32_t		 k;
+
+	strpool_export(p->strings, &data, &len, &off);
+	*strdata_len = len;
+	out_string(o, p->format);
+	out_bytes(o, data, len);
+	out_pad(o);
+	out_bytes(o, off, (size_t)strpool_count(p->strings) * sizeof *off);
+	out_bytes(o, p->func_name, p->nfuncs * sizeof(uint32_t));
+	out_pad(o);
+	out_bytes(o, p->func_module, p->nfuncs * sizeof(uint32_t));
+	out_pad(o);
+	out_bytes(o, p->func_file, p->nfuncs * sizeof(uint32_t));
+	out_pad(o);
+	out_bytes(o, p->func_line, p->nfuncs * sizeof(uint32_t));
+	out_pad(o);
+	out_bytes(o, p->node_parent, p->nnodes * sizeof(uint32_t));
+	out_pad(o);
+	out_bytes(o, p->node_func, p->nnodes * sizeof(uint32_t));
+	out_pad(o);
+	out_bytes(o, p->node_depth, p->nnodes * sizeof(uint32_t));
+	out_pad(o);
+	out_bytes(o, p->node_first_child, p->nnodes * sizeof(uint32_t));
+	out_pad(o);
+	out_bytes(o, p->node_next_sibling, p->nnodes * sizeof(uint32_t));
+	out_pad(o);
+	for (k = 0; k < p->nmetrics; k++) {
+		const struct profile_metric *m = &p->metrics[k];
+
+		out_string(o, m->name);
+		out_string(o, m->unit);
+		out_bytes(o, &m->sum, sizeof m->sum);
+		out_bytes(o, &m->rate, sizeof m->rate);
+		out_bytes(o, m->self, p->nnodes * sizeof(int64_t));
+		out_bytes(o, m->total, p->nnodes * sizeof(int64_t));
+		out_bytes(o, m->func_self, p->nfuncs * sizeof(int64_t));
+		out_bytes(o, m->func_total, p->nfuncs * sizeof(int64_t));
+	}
+	if (p->nsamples > 0) {
+		out_bytes(o, p->sample_node, p->nsamples * sizeof(uint32_t));
+		out_pad(o);
+		out_bytes(o, p->sample_weight, p->nsamples * sizeof(int64_t));
+	}
+}
+
+/*
+ * The cliques: finding them is a pass over every call node with a
+ * cache miss a node, and the first page (the menu counts the recursive
+ * cliques) needs them. Found here, by the detached cache writer, a
+ * restarted server has them at once. graph is the owner's call graph or
+ * NULL (built and freed here); -1 if out of memory.
+ */
+static int
+cache_write_cliques(struct cache_out *o, const struct profile *p,
+    const struct callgraph *graph)
+{
+	const struct callgraph	*g = graph;
+	struct callgraph	*own = NULL;
+
+	if (g == NULL && (g = own = callgraph_create(p, NULL)) == NULL)
+		return (-1);
+	out_bytes(o, g->clique, p->nfuncs * sizeof *g->clique);
+	out_pad(o);
+	out_bytes(o, g->recursive, p->nfuncs);
+	out_pad(o);
+	callgraph_free(own);
+	return (0);
+}
+
+/*
+ * The header's counts and the source's identity (h's graph fields are
+ * already set by cache_write_graph); the checksum comes last, once the
+ * payload is on disk.
+ */
+static void
+cache_write_header(struct cache_header *h, const struct profile *p,
+    const struct stat *src, uint64_t payload_len, size_t strdata_len)
+{
+	memcpy(h->magic, CACHE_MAGIC, sizeof h->magic);
+	h->version = CACHE_VERSION;
+	h->endian = CACHE_ENDIAN;
+	h->header_size = sizeof *h;
+	h->src_size = src->st_size;
+	h->src_mtime_sec = src->st_mtim.tv_sec;
+	h->src_mtime_nsec = src->st_mtim.tv_nsec;
+	h->src_ino = src->st_ino;
+	h->src_dev = src->st_dev;
+	h->payload_len = payload_len;
+	h->strdata_len = strdata_len;
+	h->nstrings = strpool_count(p->strings);
+	h->nfuncs = p->nfuncs;
+	h->nnodes = p->nnodes;
+	h->nmetrics = p->nmetrics;
+	h->nsamples = p->nsamples;
+}
+
+/*
  * Write a profile's cache to path, atomically (a temporary file renamed
  * into place). graph is the profile's call graph if its owner has it
  * (the server's index), else NULL: it is then built here, and freed.
@@ -348,13 +457,8 @@ cache_write(const struct profile *p, const struct callgraph *graph,
 {
 	struct cache_header	 h;
 	struct cache_out	 o;
-	const struct callgraph	*g = graph;
-	struct callgraph	*own = NULL;
-	const char		*data;
-	const uint64_t		*off;
 	size_t			 len;
 	char			*tmp = NULL;
-	uint32_t		 k;
 	int			 fd = -1;
 
 	if (p->extra != NULL) {
@@ -379,86 +483,19 @@ cache_write(const struct profile *p, const struct callgraph *graph,
 	memset(&h, 0, sizeof h);
 	outbuf_write(&o.ob, &h, sizeof h);	/* rewritten at the end */
 
-	strpool_export(p->strings, &data, &len, &off);
-	out_string(&o, p->format);
-	out_bytes(&o, data, len);
-	out_pad(&o);
-	out_bytes(&o, off, (size_t)strpool_count(p->strings) * sizeof *off);
-	out_bytes(&o, p->func_name, p->nfuncs * sizeof(uint32_t));
-	out_pad(&o);
-	out_bytes(&o, p->func_module, p->nfuncs * sizeof(uint32_t));
-	out_pad(&o);
-	out_bytes(&o, p->func_file, p->nfuncs * sizeof(uint32_t));
-	out_pad(&o);
-	out_bytes(&o, p->func_line, p->nfuncs * sizeof(uint32_t));
-	out_pad(&o);
-	out_bytes(&o, p->node_parent, p->nnodes * sizeof(uint32_t));
-	out_pad(&o);
-	out_bytes(&o, p->node_func, p->nnodes * sizeof(uint32_t));
-	out_pad(&o);
-	out_bytes(&o, p->node_depth, p->nnodes * sizeof(uint32_t));
-	out_pad(&o);
-	out_bytes(&o, p->node_first_child, p->nnodes * sizeof(uint32_t));
-	out_pad(&o);
-	out_bytes(&o, p->node_next_sibling, p->nnodes * sizeof(uint32_t));
-	out_pad(&o);
-	for (k = 0; k < p->nmetrics; k++) {
-		const struct profile_metric *m = &p->metrics[k];
-
-		out_string(&o, m->name);
-		out_string(&o, m->unit);
-		out_bytes(&o, &m->sum, sizeof m->sum);
-		out_bytes(&o, &m->rate, sizeof m->rate);
-		out_bytes(&o, m->self, p->nnodes * sizeof(int64_t));
-		out_bytes(&o, m->total, p->nnodes * sizeof(int64_t));
-		out_bytes(&o, m->func_self, p->nfuncs * sizeof(int64_t));
-		out_bytes(&o, m->func_total, p->nfuncs * sizeof(int64_t));
-	}
-	if (p->nsamples > 0) {
-		out_bytes(&o, p->sample_node, p->nsamples * sizeof(uint32_t));
-		out_pad(&o);
-		out_bytes(&o, p->sample_weight, p->nsamples * sizeof(int64_t));
-	}
-	/*
-	 * The cliques: finding them is a pass over every call node with a
-	 * cache miss a node, and the first page (the menu counts the
-	 * recursive cliques) needs them. Found here, by the detached cache
-	 * writer, a restarted server has them at once.
-	 */
-	if (g == NULL && (g = own = callgraph_create(p, NULL)) == NULL) {
+	cache_write_model(&o, p, &len);
+	if (cache_write_cliques(&o, p, graph) != 0) {
 		cause_set(cause, "out of memory");
 		outbuf_clear(&o.ob);
 		close(fd);
 		goto fail;
 	}
-	out_bytes(&o, g->clique, p->nfuncs * sizeof *g->clique);
-	out_pad(&o);
-	out_bytes(&o, g->recursive, p->nfuncs);
-	out_pad(&o);
-	callgraph_free(own);
-	own = NULL;
 	cache_write_lines(&o, p);
 	memset(&h, 0, sizeof h);
 	if (p->funcgraph != NULL)
 		cache_write_graph(&o, p->funcgraph, p->nfuncs, &h);
 	cache_write_times(&o, p->timeline);
-
-	memcpy(h.magic, CACHE_MAGIC, sizeof h.magic);
-	h.version = CACHE_VERSION;
-	h.endian = CACHE_ENDIAN;
-	h.header_size = sizeof h;
-	h.src_size = src->st_size;
-	h.src_mtime_sec = src->st_mtim.tv_sec;
-	h.src_mtime_nsec = src->st_mtim.tv_nsec;
-	h.src_ino = src->st_ino;
-	h.src_dev = src->st_dev;
-	h.payload_len = o.len;
-	h.strdata_len = len;
-	h.nstrings = strpool_count(p->strings);
-	h.nfuncs = p->nfuncs;
-	h.nnodes = p->nnodes;
-	h.nmetrics = p->nmetrics;
-	h.nsamples = p->nsamples;
+	cache_write_header(&h, p, src, o.len, len);
 	/*
 	 * The checksum of the payload as written, read back from the page
 	 * cache through the very blocks a loading server reads.
@@ -486,7 +523,6 @@ cache_write(const struct profile *p, const struct callgraph *graph,
 	free(tmp);
 	return (0);
 fail:
-	callgraph_free(own);
 	(void)unlink(tmp);
 	free(tmp);
 	return (-1);
