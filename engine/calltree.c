@@ -419,21 +419,22 @@ calltree_cand_cmp(const void *a, const void *b)
 	return (x->f < y->f ? -1 : x->f > y->f);
 }
 
-/* The tree, from the roots down (see the top). */
+/*
+ * The node budget: ct->nout counts each function's calls to others, T
+ * gets the totals of self cost, and *limit the nodes the estimate may
+ * grow once a node for each function with cost or calls is kept in
+ * reserve. -1 if the functions alone need more than maxnodes.
+ */
 static int
-calltree_grow(struct calltree *ct, uint32_t maxnodes, char **cause)
+calltree_budget(struct calltree *ct, uint32_t maxnodes, double *T,
+    uint32_t *limit, char **cause)
 {
-	double		 T[PROFILE_MAX_METRICS], ones[PROFILE_MAX_METRICS];
-	double		*in = NULL, *est = NULL;
-	struct calltree_cand	*cand = NULL;
-	uint32_t	 f, e, k, reserve = 1, limit, ncand = 0;
-	int		 m, nm = ct->g->nmetrics, rc = -1, any;
+	uint32_t	 f, e, reserve = 1;
+	int		 m, nm = ct->g->nmetrics, any;
 	const int64_t	*sf;
 
-	for (m = 0; m < nm; m++) {
+	for (m = 0; m < nm; m++)
 		T[m] = 0;
-		ones[m] = 1;
-	}
 	for (e = 0; e < ct->g->nedges; e++) {
 		if (ct->g->edges[e].from != ct->g->edges[e].to)
 			ct->nout[ct->g->edges[e].from]++;
@@ -452,7 +453,7 @@ calltree_grow(struct calltree *ct, uint32_t maxnodes, char **cause)
 		    "limit of %u", reserve - 1, maxnodes);
 		return (-1);
 	}
-	limit = maxnodes - reserve;
+	*limit = maxnodes - reserve;
 	/*
 	 * The tree is only an estimate (the function figures come from the
 	 * graph: funcgraph.h), so it gets nodes in proportion to the file's
@@ -461,14 +462,22 @@ calltree_grow(struct calltree *ct, uint32_t maxnodes, char **cause)
 	 * million nodes the limit allows took 2 s of a 2.2 s load.
 	 */
 	if ((uint64_t)CALLTREE_PER_ITEM * ((uint64_t)ct->g->nfuncs +
-	    ct->g->nedges) < limit)
-		limit = CALLTREE_PER_ITEM * (ct->g->nfuncs + ct->g->nedges);
+	    ct->g->nedges) < *limit)
+		*limit = CALLTREE_PER_ITEM * (ct->g->nfuncs + ct->g->nedges);
+	return (0);
+}
 
-	/* Calls by caller, without direct recursion; cost into each callee. */
-	in = calloc((size_t)ct->g->nfuncs * nm, sizeof *in);
-	ct->edgeidx = malloc(((size_t)ct->g->nedges + 1) * sizeof *ct->edgeidx);
-	if (in == NULL || ct->edgeidx == NULL)
-		goto nomem;
+/*
+ * Calls by caller, without direct recursion (ct->out, ct->nout and
+ * ct->edgeidx, allocated by the caller); the cost of the calls into each
+ * callee summed into in.
+ */
+static void
+calltree_by_caller(struct calltree *ct, double *in)
+{
+	uint32_t	 f, e, k;
+	int		 m, nm = ct->g->nmetrics;
+
 	for (e = 0; e < ct->g->nedges; e++) {
 		if (ct->g->edges[e].from == ct->g->edges[e].to)
 			continue;
@@ -487,6 +496,98 @@ calltree_grow(struct calltree *ct, uint32_t maxnodes, char **cause)
 		f = ct->g->edges[e].from;
 		ct->edgeidx[ct->out[f] + ct->nout[f]++] = e;
 	}
+}
+
+/*
+ * The first roots: functions no other function calls at a cost. cand
+ * gets every function with calls, heaviest estimated inclusive cost
+ * first (est is scratch of nfuncs), *ncand their number: the later roots
+ * are taken from it. -1 on a builder error.
+ */
+static int
+calltree_roots(struct calltree *ct, const double *in, const double *ones,
+    double *est, struct calltree_cand *cand, uint32_t *ncand)
+{
+	uint32_t	 f, k, n = 0;
+	int		 m, nm = ct->g->nmetrics, any;
+	const int64_t	*sf;
+
+	for (f = 0; f < ct->g->nfuncs; f++) {
+		sf = ct->g->self + (size_t)f * nm;
+		est[f] = (double)sf[0];
+		for (k = 0; k < ct->nout[f]; k++)
+			est[f] += (double)ct->g->cost[(size_t)ct->edgeidx[
+			    ct->out[f] + k] * nm];
+		for (any = 0, m = 0; m < nm; m++)
+			any |= in[(size_t)f * nm + m] > 0;
+		if (!any && (est[f] > 0 || ct->nout[f] > 0) &&
+		    calltree_node(ct, PROFILE_ROOT, f, ones, 1) == PROFILE_NONE)
+			return (-1);
+		if (ct->nout[f] > 0)
+			cand[n++].f = f;
+	}
+	/* Candidates by estimated inclusive cost, heaviest first. */
+	for (k = 0; k < n; k++)
+		cand[k].est = est[cand[k].f];
+	qsort(cand, n, sizeof *cand, calltree_cand_cmp);
+	*ncand = n;
+	return (0);
+}
+
+/*
+ * Whatever has cost and no node yet hangs from the root; then each
+ * function's self cost is split over its nodes (calltree_share), and
+ * the root gets its own cost (ct->g->extra). -1 on a builder error.
+ */
+static int
+calltree_rest(struct calltree *ct, const double *ones)
+{
+	uint32_t	 f;
+	int		 m, nm = ct->g->nmetrics, any;
+	const int64_t	*sf;
+
+	ct->nheap = 0;
+	for (f = 0; f < ct->g->nfuncs; f++) {
+		sf = ct->g->self + (size_t)f * nm;
+		for (any = 0, m = 0; m < nm; m++)
+			any |= sf[m] != 0;
+		if (any && ct->nodes[f] == 0 &&
+		    calltree_node(ct, PROFILE_ROOT, f, ones, 1) == PROFILE_NONE)
+			return (-1);
+	}
+	ct->nheap = 0;
+
+	if (calltree_share(ct) == -1)
+		return (-1);
+	for (m = 0; m < nm; m++) {
+		if (ct->g->extra != NULL && ct->g->extra[m] != 0 &&
+		    profile_builder_add(ct->b, PROFILE_ROOT, m,
+		    ct->g->extra[m]) == -1)
+			return (-1);
+	}
+	return (0);
+}
+
+/* The tree, from the roots down (see the top). */
+static int
+calltree_grow(struct calltree *ct, uint32_t maxnodes, char **cause)
+{
+	double		 T[PROFILE_MAX_METRICS], ones[PROFILE_MAX_METRICS];
+	double		*in = NULL, *est = NULL;
+	struct calltree_cand	*cand = NULL;
+	uint32_t	 k, limit, ncand = 0;
+	int		 m, nm = ct->g->nmetrics, rc = -1;
+
+	for (m = 0; m < nm; m++)
+		ones[m] = 1;
+	if (calltree_budget(ct, maxnodes, T, &limit, cause) == -1)
+		return (-1);
+
+	in = calloc((size_t)ct->g->nfuncs * nm, sizeof *in);
+	ct->edgeidx = malloc(((size_t)ct->g->nedges + 1) * sizeof *ct->edgeidx);
+	if (in == NULL || ct->edgeidx == NULL)
+		goto nomem;
+	calltree_by_caller(ct, in);
 	if (calltree_scc(ct) == -1)
 		goto nomem;
 
@@ -499,24 +600,8 @@ calltree_grow(struct calltree *ct, uint32_t maxnodes, char **cause)
 	cand = malloc((size_t)ct->g->nfuncs * sizeof *cand);
 	if (est == NULL || cand == NULL)
 		goto nomem;
-	for (f = 0; f < ct->g->nfuncs; f++) {
-		sf = ct->g->self + (size_t)f * nm;
-		est[f] = (double)sf[0];
-		for (k = 0; k < ct->nout[f]; k++)
-			est[f] += (double)ct->g->cost[(size_t)ct->edgeidx[
-			    ct->out[f] + k] * nm];
-		for (any = 0, m = 0; m < nm; m++)
-			any |= in[(size_t)f * nm + m] > 0;
-		if (!any && (est[f] > 0 || ct->nout[f] > 0) &&
-		    calltree_node(ct, PROFILE_ROOT, f, ones, 1) == PROFILE_NONE)
-			goto builderr;
-		if (ct->nout[f] > 0)
-			cand[ncand++].f = f;
-	}
-	/* Candidates by estimated inclusive cost, heaviest first. */
-	for (k = 0; k < ncand; k++)
-		cand[k].est = est[cand[k].f];
-	qsort(cand, ncand, sizeof *cand, calltree_cand_cmp);
+	if (calltree_roots(ct, in, ones, est, cand, &ncand) == -1)
+		goto builderr;
 	k = 0;
 	for (;;) {
 		if ((rc = calltree_expand(ct, T, in, limit)) == -1)
@@ -531,27 +616,8 @@ calltree_grow(struct calltree *ct, uint32_t maxnodes, char **cause)
 		    PROFILE_NONE)
 			goto builderr;
 	}
-
-	/* Whatever has cost and no node yet hangs from the root. */
-	ct->nheap = 0;
-	for (f = 0; f < ct->g->nfuncs; f++) {
-		sf = ct->g->self + (size_t)f * nm;
-		for (any = 0, m = 0; m < nm; m++)
-			any |= sf[m] != 0;
-		if (any && ct->nodes[f] == 0 &&
-		    calltree_node(ct, PROFILE_ROOT, f, ones, 1) == PROFILE_NONE)
-			goto builderr;
-	}
-	ct->nheap = 0;
-
-	if (calltree_share(ct) == -1)
+	if (calltree_rest(ct, ones) == -1)
 		goto builderr;
-	for (m = 0; m < nm; m++) {
-		if (ct->g->extra != NULL && ct->g->extra[m] != 0 &&
-		    profile_builder_add(ct->b, PROFILE_ROOT, m,
-		    ct->g->extra[m]) == -1)
-			goto builderr;
-	}
 	rc = 0;
 	goto done;
 builderr:
