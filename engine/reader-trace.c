@@ -147,25 +147,179 @@ trace_clock(struct profile_builder *b, int metric)
 	return (0);
 }
 
+/* A line's outcome: a line error has its reason in *why (NULL: memory). */
+#define TRACE_OK	0
+#define TRACE_LINE	-1	/* "line N: why" */
+#define TRACE_BUILDER	-2	/* "line N: " and the builder's error */
+#define TRACE_NOMEM	-3
+
+/* The reader's state between lines. */
+struct trace {
+	struct profile_builder	*b;
+	uint32_t		*stack;		/* open calls' nodes */
+	size_t			 depth, cap;
+	int64_t			 last;		/* the last event's tick, or -1 */
+	int			 metric;	/* -1 until a metric or event */
+	int			 events;
+};
+
+/*
+ * A "metric NAME [UNIT]" line, s after "metric ": only before the first
+ * event and once.
+ */
+static int
+trace_metric(struct trace *tr, const char *s, char **why)
+{
+	char	*sp, *name;
+
+	if (tr->metric != -1) {
+		*why = strdup("metric after the first event or metric line");
+		return (TRACE_LINE);
+	}
+	while (*s == ' ')
+		s++;
+	if ((name = strdup(s)) == NULL)
+		return (TRACE_NOMEM);
+	if ((sp = strchr(name, ' ')) != NULL)
+		*sp++ = '\0';
+	while (sp != NULL && *sp == ' ')
+		sp++;
+	tr->metric = profile_builder_metric(tr->b, name, sp && *sp ? sp :
+	    "count");
+	free(name);
+	return (tr->metric == -1 ? TRACE_BUILDER : TRACE_OK);
+}
+
+/* A call of name (a "module`function" splits) under node: pushed. */
+static int
+trace_call(struct trace *tr, uint32_t node, const char *name)
+{
+	const char	*bt;
+	uint32_t	 fn, *ns;
+	size_t		 n, c;
+
+	n = strlen(name);
+	while (n > 0 && (name[n - 1] == ' ' || name[n - 1] == '\t'))
+		n--;
+	if ((bt = memchr(name, '`', n)) != NULL)
+		fn = profile_builder_func(tr->b, bt + 1, name + n - bt - 1,
+		    name, bt - name);
+	else
+		fn = profile_builder_func(tr->b, name, n, "", 0);
+	if (fn == PROFILE_NONE || (node = profile_builder_child(tr->b, node,
+	    fn)) == PROFILE_NONE)
+		return (TRACE_BUILDER);
+	if (tr->depth == tr->cap) {
+		c = tr->cap ? tr->cap * 2 : 64;
+		if ((ns = realloc(tr->stack, c * sizeof *ns)) == NULL)
+			return (TRACE_NOMEM);
+		tr->stack = ns;
+		tr->cap = c;
+	}
+	tr->stack[tr->depth++] = node;
+	return (TRACE_OK);
+}
+
+/*
+ * A return, name (possibly empty) after its tick: popped, once the name,
+ * if given, is checked against the open call's function.
+ */
+static int
+trace_return(struct trace *tr, const char *name, char **why)
+{
+	const char	*bt, *want;
+	uint32_t	 fn, id;
+	size_t		 n, wn;
+
+	if (tr->depth == 0) {
+		*why = strdup("return without a call");
+		return (TRACE_LINE);
+	}
+	n = strlen(name);
+	while (n > 0 && (name[n - 1] == ' ' || name[n - 1] == '\t'))
+		n--;
+	fn = profile_builder_node_func(tr->b, tr->stack[tr->depth - 1]);
+	if (n > 0) {
+		bt = memchr(name, '`', n);
+		want = bt ? bt + 1 : name;
+		wn = bt ? n - (bt + 1 - name) : n;
+		id = profile_builder_func_find(tr->b, want, wn,
+		    bt ? name : "", bt ? (size_t)(bt - name) : 0);
+		if (id != fn) {
+			*why = strdup("return does not match the open call");
+			return (TRACE_LINE);
+		}
+	}
+	tr->depth--;
+	return (TRACE_OK);
+}
+
+/*
+ * A "call TICK NAME" or "return TICK [NAME]" line, s at its first word:
+ * the span since the last event goes to the open node, then the call is
+ * pushed or the return popped.
+ */
+static int
+trace_event(struct trace *tr, const char *s, char **why)
+{
+	const char	*tick;
+	uint32_t	 node;
+	int64_t		 t;
+	int		 call;
+
+	if (strncmp(s, "call", 4) == 0 && (s[4] == ' ' || s[4] == '\t')) {
+		tick = s + 4;
+		if (trace_tick(&tick, &t) == -1 || *tick == '\0') {
+			*why = strdup("expected: call TICK NAME");
+			return (TRACE_LINE);
+		}
+		call = 1;
+	} else if (strncmp(s, "return", 6) == 0 &&
+	    (s[6] == '\0' || s[6] == ' ' || s[6] == '\t')) {
+		tick = s + 6;
+		if (trace_tick(&tick, &t) == -1) {
+			*why = strdup("expected: return TICK [NAME]");
+			return (TRACE_LINE);
+		}
+		call = 0;
+	} else {
+		*why = strdup("expected call, return or metric");
+		return (TRACE_LINE);
+	}
+	if (t < tr->last) {
+		*why = strdup("tick goes backwards");
+		return (TRACE_LINE);
+	}
+	node = tr->depth ? tr->stack[tr->depth - 1] : PROFILE_ROOT;
+	if (tr->last != -1 && trace_span(tr->b, tr->metric, node, tr->last,
+	    t - tr->last) == -1)
+		return (TRACE_BUILDER);
+	tr->last = t;
+	tr->events++;
+	return (call ? trace_call(tr, node, tick) : trace_return(tr, tick,
+	    why));
+}
+
 static struct profile *
 trace_load(struct input *in, const struct reader_options *opts,
     char **cause)
 {
-	struct profile_builder	*b;
+	struct trace		 tr;
 	struct profile		*p = NULL;
-	uint32_t		*stack = NULL, fn, node;
-	size_t			 depth = 0, cap = 0, len, n;
+	size_t			 len;
 	char			*line, *why = NULL;
-	const char		*s, *name, *tick;
-	int64_t			 t, last = -1;
-	int			 metric = -1, events = 0;
+	const char		*s;
+	int			 r = TRACE_OK;
 
-	if ((b = profile_builder_create("trace")) == NULL) {
+	memset(&tr, 0, sizeof tr);
+	tr.last = -1;
+	tr.metric = -1;
+	if ((tr.b = profile_builder_create("trace")) == NULL) {
 		cause_set(cause, "out of memory");
 		return (NULL);
 	}
 	if (opts->max_nodes != 0)
-		profile_builder_set_max_nodes(b, opts->max_nodes);
+		profile_builder_set_max_nodes(tr.b, opts->max_nodes);
 
 	while ((line = input_line(in, &len, &why)) != NULL) {
 		s = line;
@@ -175,146 +329,54 @@ trace_load(struct input *in, const struct reader_options *opts,
 			continue;
 		if (memchr(line, '\0', len) != NULL) {
 			why = strdup("NUL byte (binary data?)");
-			goto lineerr;
+			r = TRACE_LINE;
+			break;
 		}
 		if (strncmp(s, "metric ", 7) == 0) {
-			char	*sp, *name2;
-
-			if (metric != -1) {
-				why = strdup("metric after the first event or "
-				    "metric line");
-				goto lineerr;
-			}
-			s += 7;
-			while (*s == ' ')
-				s++;
-			if ((name2 = strdup(s)) == NULL)
-				goto nomem;
-			if ((sp = strchr(name2, ' ')) != NULL)
-				*sp++ = '\0';
-			while (sp != NULL && *sp == ' ')
-				sp++;
-			metric = profile_builder_metric(b, name2,
-			    sp && *sp ? sp : "count");
-			free(name2);
-			if (metric == -1)
-				goto builderr;
+			if ((r = trace_metric(&tr, s + 7, &why)) != TRACE_OK)
+				break;
 			continue;
 		}
-		if (metric == -1 &&
-		    (metric = profile_builder_metric(b, "ticks", "count")) == -1)
-			goto builderr;
-		if (events == 0 && trace_clock(b, metric) == -1)
-			goto builderr;
-		if (strncmp(s, "call", 4) == 0 && (s[4] == ' ' || s[4] == '\t')) {
-			tick = s + 4;
-			if (trace_tick(&tick, &t) == -1 || *tick == '\0') {
-				why = strdup("expected: call TICK NAME");
-				goto lineerr;
-			}
-			name = tick;
-		} else if (strncmp(s, "return", 6) == 0 &&
-		    (s[6] == '\0' || s[6] == ' ' || s[6] == '\t')) {
-			tick = s + 6;
-			if (trace_tick(&tick, &t) == -1) {
-				why = strdup("expected: return TICK [NAME]");
-				goto lineerr;
-			}
-			name = NULL;
-		} else {
-			why = strdup("expected call, return or metric");
-			goto lineerr;
+		if (tr.metric == -1 && (tr.metric = profile_builder_metric(tr.b,
+		    "ticks", "count")) == -1) {
+			r = TRACE_BUILDER;
+			break;
 		}
-		if (t < last) {
-			why = strdup("tick goes backwards");
-			goto lineerr;
+		if (tr.events == 0 && trace_clock(tr.b, tr.metric) == -1) {
+			r = TRACE_BUILDER;
+			break;
 		}
-		node = depth ? stack[depth - 1] : PROFILE_ROOT;
-		if (last != -1 && trace_span(b, metric, node, last,
-		    t - last) == -1)
-			goto builderr;
-		last = t;
-		events++;
-
-		if (name != NULL) {
-			const char	*bt;
-
-			n = strlen(name);
-			while (n > 0 && (name[n - 1] == ' ' ||
-			    name[n - 1] == '\t'))
-				n--;
-			if ((bt = memchr(name, '`', n)) != NULL)
-				fn = profile_builder_func(b, bt + 1,
-				    name + n - bt - 1, name, bt - name);
-			else
-				fn = profile_builder_func(b, name, n, "", 0);
-			if (fn == PROFILE_NONE || (node =
-			    profile_builder_child(b, node, fn)) == PROFILE_NONE)
-				goto builderr;
-			if (depth == cap) {
-				size_t	  c = cap ? cap * 2 : 64;
-				uint32_t *ns;
-
-				if ((ns = realloc(stack, c * sizeof *ns)) ==
-				    NULL)
-					goto nomem;
-				stack = ns;
-				cap = c;
-			}
-			stack[depth++] = node;
-		} else {
-			if (depth == 0) {
-				why = strdup("return without a call");
-				goto lineerr;
-			}
-			n = strlen(tick);
-			while (n > 0 && (tick[n - 1] == ' ' ||
-			    tick[n - 1] == '\t'))
-				n--;
-			fn = profile_builder_node_func(b, stack[depth - 1]);
-			if (n > 0) {
-				const char	*bt = memchr(tick, '`', n);
-				const char	*want = bt ? bt + 1 : tick;
-				size_t		 wn = bt ? n - (bt + 1 - tick) : n;
-				uint32_t	 id;
-
-				id = profile_builder_func_find(b, want, wn,
-				    bt ? tick : "", bt ? (size_t)(bt - tick) : 0);
-				if (id != fn) {
-					why = strdup("return does not match "
-					    "the open call");
-					goto lineerr;
-				}
-			}
-			depth--;
-		}
+		if ((r = trace_event(&tr, s, &why)) != TRACE_OK)
+			break;
+	}
+	switch (r) {
+	case TRACE_LINE:
+		cause_set(cause, "%s: line %llu: %s", in->path,
+		    (unsigned long long)in->lineno, why ? why : "out of memory");
+		goto fail;
+	case TRACE_BUILDER:
+		cause_set(cause, "%s: line %llu: %s", in->path,
+		    (unsigned long long)in->lineno, profile_builder_error(tr.b));
+		goto fail;
+	case TRACE_NOMEM:
+		cause_set(cause, "out of memory");
+		goto fail;
 	}
 	if (why != NULL) {
 		cause_set(cause, "%s: %s", in->path, why);
 		goto fail;
 	}
-	if (events == 0) {
+	if (tr.events == 0) {
 		cause_set(cause, "%s: no events in the trace", in->path);
 		goto fail;
 	}
-	p = profile_builder_finish(b, cause);
-	b = NULL;
+	p = profile_builder_finish(tr.b, cause);
+	tr.b = NULL;
 	goto done;
-
-lineerr:
-	cause_set(cause, "%s: line %llu: %s", in->path,
-	    (unsigned long long)in->lineno, why ? why : "out of memory");
-	goto fail;
-builderr:
-	cause_set(cause, "%s: line %llu: %s", in->path,
-	    (unsigned long long)in->lineno, profile_builder_error(b));
-	goto fail;
-nomem:
-	cause_set(cause, "out of memory");
 fail:
-	profile_builder_free(b);
+	profile_builder_free(tr.b);
 done:
 	free(why);
-	free(stack);
+	free(tr.stack);
 	return (p);
 }
