@@ -139,6 +139,11 @@ static void	folded_hash(struct folded *, struct folded_line *);
 static int	folded_walk(struct folded *, struct folded_line *);
 static int	folded_walk_one(struct folded *, const char *, char **);
 static int	folded_flush(struct folded *, const char *, char **);
+static inline void folded_keep_prev(struct folded *, struct input *,
+		    uint64_t);
+static inline int folded_base_count(struct folded *, const char *,
+		    size_t *, int64_t *);
+static void	folded_clear(struct folded *);
 
 const struct reader reader_folded = {
 	.name = "folded",
@@ -797,6 +802,72 @@ folded_flush(struct folded *f, const char *path, char **cause)
 	return (0);
 }
 
+/*
+ * Keep the last stack (at prevoff in the file) in the input's buffer for
+ * the next to compare with, unless comment lines put it far behind.
+ */
+static inline void
+folded_keep_prev(struct folded *f, struct input *in, uint64_t prevoff)
+{
+	uint64_t	 hold;
+
+	if (f->prevlen == 0)
+		return;
+	hold = in->offset + in->pos - prevoff;
+	if (hold > INPUT_MAX_LINE) {
+		f->prevlen = 0;
+		hold = 0;
+	}
+	in->hold = hold;
+}
+
+/*
+ * A second number before the first: a differential line, whose first
+ * number is the "base" metric's; *slen is cut to before it. *v2 is -1
+ * when there is none. Most names that end in a digit ("foo_2169") have
+ * no blank before the digits: that is tested first, so the common case
+ * never builds (and frees) an error string. -1 if out of memory.
+ */
+static inline int
+folded_base_count(struct folded *f, const char *line, size_t *slen,
+    int64_t *v2)
+{
+	size_t	 l2 = *slen;
+	char	*why2 = NULL;
+
+	if (!(*slen > 0 && line[*slen - 1] >= '0' && line[*slen - 1] <= '9' &&
+	    folded_blank_number(line, *slen))) {
+		*v2 = -1;
+		return (0);
+	}
+	if (folded_count(line, &l2, v2, &why2) == 0 && l2 > 0) {
+		if (f->base == -1 && (f->base = profile_builder_metric(f->b,
+		    "base", "count")) == -1) {
+			free(why2);
+			return (-1);
+		}
+		*slen = l2;
+	} else
+		*v2 = -1;
+	free(why2);
+	return (0);
+}
+
+/* Free what the parse allocated (not the builder). */
+static void
+folded_clear(struct folded *f)
+{
+	int	 i;
+
+	free(f->names);
+	for (i = 0; i < FOLDED_AHEAD; i++)
+		free(f->line[i].fn);
+	free(f->end);
+	free(f->origin);
+	free(f->tick);
+	free(f->pnode);
+}
+
 static struct profile *
 folded_load(struct input *in, const struct reader_options *opts,
     char **cause)
@@ -807,8 +878,8 @@ folded_load(struct input *in, const struct reader_options *opts,
 	char			*line, *why = NULL;
 	size_t			 len, slen;
 	int64_t			 v, v2;
-	uint64_t		 nlines = 0, prevoff = 0, hold;
-	int			 i, rc;
+	uint64_t		 nlines = 0, prevoff = 0;
+	int			 rc;
 
 	memset(&f, 0, sizeof f);
 	f.base = -1;
@@ -821,18 +892,7 @@ folded_load(struct input *in, const struct reader_options *opts,
 		goto nomem;
 
 	for (;;) {
-		/*
-		 * Keep the last stack in the buffer for the next to compare
-		 * with, unless comment lines put it far behind.
-		 */
-		if (f.prevlen > 0) {
-			hold = in->offset + in->pos - prevoff;
-			if (hold > INPUT_MAX_LINE) {
-				f.prevlen = 0;
-				hold = 0;
-			}
-			in->hold = hold;
-		}
+		folded_keep_prev(&f, in, prevoff);
 		if ((line = input_line_fast(in, &len, &why)) == NULL)
 			break;
 		if (f.prevlen > 0)
@@ -849,34 +909,11 @@ folded_load(struct input *in, const struct reader_options *opts,
 				goto nulerr;
 			goto lineerr;
 		}
-		/*
-		 * A second number before the first: a differential line.
-		 * Most names that end in a digit ("foo_2169") have no blank
-		 * before the digits: test that first, so the common case
-		 * never builds (and frees) an error string.
-		 */
-		if (slen > 0 && line[slen - 1] >= '0' &&
-		    line[slen - 1] <= '9' && folded_blank_number(line, slen)) {
-			size_t	 l2 = slen;
-			char	*why2 = NULL;
-
-			if (folded_count(line, &l2, &v2, &why2) == 0 &&
-			    l2 > 0) {
-				if (f.base == -1 && (f.base =
-				    profile_builder_metric(f.b, "base",
-				    "count")) == -1) {
-					free(why2);
-					if (folded_flush(&f, in->path,
-					    cause) == -1)
-						goto fail;
-					goto nomem;
-				}
-				slen = l2;
-			} else
-				v2 = -1;
-			free(why2);
-		} else
-			v2 = -1;
+		if (folded_base_count(&f, line, &slen, &v2) == -1) {
+			if (folded_flush(&f, in->path, cause) == -1)
+				goto fail;
+			goto nomem;
+		}
 		if (slen == 0) {
 			why = NULL;
 			cause_set(&why, "no stack before the count");
@@ -937,13 +974,7 @@ fail:
 	profile_builder_free(f.b);
 done:
 	free(why);
-	free(f.names);
 	in->hold = 0;
-	for (i = 0; i < FOLDED_AHEAD; i++)
-		free(f.line[i].fn);
-	free(f.end);
-	free(f.origin);
-	free(f.tick);
-	free(f.pnode);
+	folded_clear(&f);
 	return (p);
 }
