@@ -16,6 +16,7 @@
 
 #include "config.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -118,6 +119,56 @@ packed_ints_append(struct packed_ints *to, const struct packed_ints *from)
 }
 
 /*
+ * d as m / 10^k, k places (1 to PACKED_DEC_MAX), if that gives exactly
+ * d back (the division packed_cursor_num makes, as the JSON reader
+ * made it from the digits): 1 and *m, or 0.
+ */
+static int
+packed_dec_try(double d, int k, int64_t *m)
+{
+	double	 r = nearbyint(d * packed_pow10[k]);
+
+	/* Room for the places and the kind: 50 bits of digits. */
+	if (!(fabs(r) < (double)(INT64_C(1) << 50)))
+		return (0);
+	*m = (int64_t)r;
+	if ((double)*m / packed_pow10[k] != d ||
+	    (*m == 0 && signbit(d)))
+		return (0);
+	return (1);
+}
+
+/*
+ * A real as a decimal (PACKED_NUM_DEC) if it is one: the column's last
+ * places first, then the others. A column of reals none of which has
+ * been a decimal for a while (64) tries only its last places, so that
+ * arbitrary doubles cost one try, not nine.
+ */
+static int
+packed_dec_put(struct packed_ints *pi, double d)
+{
+	int64_t	 m;
+	int	 k;
+
+	if (pi->dec != 0 && packed_dec_try(d, pi->dec, &m))
+		goto put;
+	if (pi->misses < 64) {
+		for (k = 1; k <= PACKED_DEC_MAX; k++) {
+			if (k != pi->dec && packed_dec_try(d, k, &m)) {
+				pi->dec = (uint8_t)k;
+				goto put;
+			}
+		}
+		pi->misses++;
+	}
+	return (1);
+put:
+	pi->misses = 0;
+	return (packed_ints_put(pi, (int64_t)((uint64_t)m << 7 |
+	    (uint64_t)pi->dec << 3 | PACKED_NUM_DEC)));
+}
+
+/*
  * Append a JSON scalar to a stream of them: kind PACKED_NUM_INT with i
  * (and d its double), PACKED_NUM_REAL with d, else the kind alone. An
  * integer too big for the varint's tag bits is kept as a real of the
@@ -126,6 +177,8 @@ packed_ints_append(struct packed_ints *to, const struct packed_ints *from)
 int
 packed_nums_put(struct packed_ints *pi, int kind, int64_t i, double d)
 {
+	int	 r;
+
 	if (kind == PACKED_NUM_INT && (i >= INT64_C(1) << 59 ||
 	    i < -(INT64_C(1) << 59)))
 		kind = PACKED_NUM_REAL;
@@ -133,6 +186,8 @@ packed_nums_put(struct packed_ints *pi, int kind, int64_t i, double d)
 	case PACKED_NUM_INT:
 		return (packed_ints_put(pi, (int64_t)((uint64_t)i << 3)));
 	case PACKED_NUM_REAL:
+		if ((r = packed_dec_put(pi, d)) != 1)
+			return (r);
 		if (packed_ints_put(pi, PACKED_NUM_REAL) == -1 ||
 		    packed_grow(&pi->b, &pi->cap, pi->len + 8, 1) == -1)
 			return (-1);

@@ -30,7 +30,10 @@
  * - the same struct packed_ints as a stream of JSON scalars
  *   (packed_nums_put): an integer as a varint, a real as its 8 bytes,
  *   null, true or anything else as a mark, each read back with its
- *   value as json_number_value would give it (packed_cursor_num).
+ *   value as json_number_value would give it (packed_cursor_num). A
+ *   real that is a decimal of at most PACKED_DEC_MAX places (a time
+ *   such as 506.149184) is kept as its digits and places, when they
+ *   give back the very same double: a varint of 3 to 6 bytes, not 9.
  * - struct packed_text: strings one after the other, each found again
  *   by its offset.
  */
@@ -54,6 +57,9 @@ struct packed_ints {
 	size_t		 n;		/* elements */
 	size_t		 bad;		/* first not an integer, or SIZE_MAX */
 	enum packed_state state;
+	/* Reals (packed_nums_put): the places that worked last. */
+	uint8_t		 dec;
+	uint8_t		 misses;	/* reals since one was a decimal */
 };
 
 /* Reading a struct packed_ints back, from its start. */
@@ -88,6 +94,15 @@ int	 packed_array_open(struct json_stream *, struct json_token *,
 #define PACKED_NUM_OTHER	2	/* a string, false, an array, ... */
 #define PACKED_NUM_NULL		3	/* null, or no value at all */
 #define PACKED_NUM_TRUE		4
+/* 5, 6: the Gecko reader's row marks. Never returned: */
+#define PACKED_NUM_DEC		7	/* a real as digits and places */
+
+#define PACKED_DEC_MAX		9	/* places, at most */
+
+static const double packed_pow10[16] = {
+	1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12,
+	1e13, 1e14, 1e15
+};
 
 static inline void
 packed_cursor_init(struct packed_cursor *c, const struct packed_ints *pi)
@@ -129,6 +144,11 @@ packed_cursor_num(struct packed_cursor *c, double *d, int64_t *i)
 			__builtin_memcpy(d, c->p, 8);
 			c->p += 8;
 		}
+	} else if (kind == PACKED_NUM_DEC) {
+		/* Digits << 4 | places: put only where this gives d back. */
+		*d = (double)(*i >> 4) / packed_pow10[*i & 15];
+		*i = 0;
+		kind = PACKED_NUM_REAL;
 	} else if (kind != PACKED_NUM_INT) {
 		*i = 0;
 		*d = 0;

@@ -50,6 +50,15 @@ struct profile_builder {
 	uint32_t	 nodecap;
 	uint32_t	 funccap;
 	uint32_t	 samplecap;
+	/*
+	 * The sample sequence's run weights, each in the narrowest of 1, 2,
+	 * 4 and 8 bytes that holds every one so far: a sampler's runs are
+	 * small counts, and 8 bytes a run was a third of what a Gecko load
+	 * held while it read the samples. profile_builder_finish widens
+	 * them into p->sample_weight once the reader's tables are gone.
+	 */
+	void		*weights;
+	unsigned	 wsize;		/* bytes a weight */
 	struct lines_builder *lines;	/* made by the first line frame */
 	uint32_t	 max_nodes;
 	struct timeline_builder *times;	/* NULL until a clock is declared */
@@ -70,6 +79,11 @@ static int	builder_compute(struct profile *);
 static int	builder_func_totals_by_id(struct profile *, uint32_t *);
 static int	builder_index(struct profile_builder *, uint32_t, uint32_t);
 static void	builder_times_complete(struct profile *);
+static unsigned	builder_wsize(int64_t);
+static int64_t	builder_weight(const void *, unsigned, uint32_t);
+static void	builder_weight_put(void *, unsigned, uint32_t, int64_t);
+static int	builder_widen(struct profile_builder *, unsigned);
+static int	builder_finish_weights(struct profile_builder *);
 
 /* Resize *pp (elements of size sz) from old to cap elements, zero-filled. */
 static int
@@ -135,6 +149,7 @@ profile_builder_create(const char *format)
 	childset_init(&b->children);
 	idmap_init(&b->funcs);
 	b->max_nodes = PROFILE_MAX_NODES;
+	b->wsize = 1;
 	if ((p->strings = strpool_create()) == NULL)
 		goto fail;
 	root = profile_builder_func(b, "<root>", 6, "", 0);
@@ -161,6 +176,7 @@ profile_builder_free(struct profile_builder *b)
 	free(b->lazy);
 	idmap_clear(&b->funcs);
 	free(b->byname);
+	free(b->weights);
 	timeline_builder_free(b->times);
 	lines_builder_free(b->lines);
 	profile_free(b->p);
@@ -602,12 +618,79 @@ profile_builder_add(struct profile_builder *b, uint32_t n, int m, int64_t v)
 	return (0);
 }
 
+/* The bytes a run weight w needs: 1, 2, 4 or 8. */
+static unsigned
+builder_wsize(int64_t w)
+{
+	if (w >= INT8_MIN && w <= INT8_MAX)
+		return (1);
+	if (w >= INT16_MIN && w <= INT16_MAX)
+		return (2);
+	if (w >= INT32_MIN && w <= INT32_MAX)
+		return (4);
+	return (8);
+}
+
+/* Weight i of an array of weights of size bytes each. */
+static inline int64_t
+builder_weight(const void *a, unsigned size, uint32_t i)
+{
+	switch (size) {
+	case 1:
+		return (((const int8_t *)a)[i]);
+	case 2:
+		return (((const int16_t *)a)[i]);
+	case 4:
+		return (((const int32_t *)a)[i]);
+	default:
+		return (((const int64_t *)a)[i]);
+	}
+}
+
+static inline void
+builder_weight_put(void *a, unsigned size, uint32_t i, int64_t w)
+{
+	switch (size) {
+	case 1:
+		((int8_t *)a)[i] = (int8_t)w;
+		break;
+	case 2:
+		((int16_t *)a)[i] = (int16_t)w;
+		break;
+	case 4:
+		((int32_t *)a)[i] = (int32_t)w;
+		break;
+	default:
+		((int64_t *)a)[i] = w;
+		break;
+	}
+}
+
+/* The run weights in size bytes each (more than now), room kept. */
+static int
+builder_widen(struct profile_builder *b, unsigned size)
+{
+	void		*n;
+	uint32_t	 i;
+
+	if ((n = malloc((size_t)b->samplecap * size)) == NULL)
+		return (-1);
+	for (i = 0; i < b->p->nsamples; i++)
+		builder_weight_put(n, size, i, builder_weight(b->weights,
+		    b->wsize, i));
+	free(b->weights);
+	b->weights = n;
+	b->wsize = size;
+	return (0);
+}
+
 /* Append a sample (leaf node and weight) to the time-ordered sequence. */
 int
 profile_builder_sample(struct profile_builder *b, uint32_t n, int64_t w)
 {
 	struct profile	*p = b->p;
 	uint32_t	 cap;
+	unsigned	 size = builder_wsize(w);
 
 	if (p->nsamples == b->samplecap) {
 		if (b->samplecap == UINT32_MAX) {
@@ -619,14 +702,46 @@ profile_builder_sample(struct profile_builder *b, uint32_t n, int64_t w)
 		/* Written one by one: the slack needs no zeroing. */
 		if (grow_raw(&p->sample_node, sizeof *p->sample_node,
 		    cap) == -1 ||
-		    grow_raw(&p->sample_weight, sizeof *p->sample_weight,
-		    cap) == -1)
+		    grow_raw(&b->weights, b->wsize, cap) == -1)
 			return (-1);
 		b->samplecap = cap;
 	}
+	if (size > b->wsize && builder_widen(b, size) == -1)
+		return (-1);
 	p->sample_node[p->nsamples] = n;
-	p->sample_weight[p->nsamples] = w;
+	builder_weight_put(b->weights, b->wsize, p->nsamples, w);
 	p->nsamples++;
+	return (0);
+}
+
+/*
+ * The run weights as the profile keeps them, 8 bytes each: made last,
+ * when the reader's tables and the timeline's raw records are freed.
+ */
+static int
+builder_finish_weights(struct profile_builder *b)
+{
+	struct profile	*p = b->p;
+	uint32_t	 i;
+
+	if (p->nsamples == 0) {
+		free(b->weights);
+		b->weights = NULL;
+		return (0);
+	}
+	if (b->wsize == sizeof *p->sample_weight) {
+		trim(&b->weights, b->wsize, p->nsamples);
+		p->sample_weight = b->weights;
+		b->weights = NULL;
+		return (0);
+	}
+	if ((p->sample_weight = malloc((size_t)p->nsamples *
+	    sizeof *p->sample_weight)) == NULL)
+		return (-1);
+	for (i = 0; i < p->nsamples; i++)
+		p->sample_weight[i] = builder_weight(b->weights, b->wsize, i);
+	free(b->weights);
+	b->weights = NULL;
 	return (0);
 }
 
@@ -1230,8 +1345,6 @@ profile_builder_finish(struct profile_builder *b, char **cause)
 		trim(&p->metrics[k].self, sizeof(int64_t), p->nnodes);
 	b->nodecap = p->nnodes;
 	trim(&p->sample_node, sizeof *p->sample_node, p->nsamples);
-	trim(&p->sample_weight, sizeof *p->sample_weight, p->nsamples);
-	b->samplecap = p->nsamples;
 	if ((p->node_first_child = malloc(p->nnodes * sizeof(uint32_t)))
 	    == NULL ||
 	    (p->node_next_sibling = malloc(p->nnodes * sizeof(uint32_t)))
@@ -1271,6 +1384,9 @@ profile_builder_finish(struct profile_builder *b, char **cause)
 		if (!b->times_told)
 			builder_times_complete(p);
 	}
+	/* Its raw records are encoded now: they go before the weights. */
+	timeline_builder_free(b->times);
+	b->times = NULL;
 	/* The line tree, reduced to rows; the builder goes with it. */
 	if (b->lines != NULL) {
 		k = lines_builder_finish(b->lines, p, &p->lines, &b->error);
@@ -1278,6 +1394,8 @@ profile_builder_finish(struct profile_builder *b, char **cause)
 		if (k != 0)
 			goto fail;
 	}
+	if (builder_finish_weights(b) == -1)
+		goto fail;
 	strpool_seal(p->strings);
 	b->p = NULL;
 	profile_builder_free(b);

@@ -33,8 +33,10 @@
  * While building, records arrive in the reader's order, which is time
  * order for most formats but not all (a Chrome trace's CPU profiles
  * come thread after thread). They are kept in a raw stream of every
- * field (the time as the difference from the record before), and
- * finishing encodes the final stream once the fields it needs are
+ * field (the time as the difference from the record before; the
+ * weight and the thread only where not 1 and not the record before's,
+ * as a flag in the duration's varint says: a sampler's record is then
+ * the time and a byte), and finishing encodes the final stream once the fields it needs are
  * known, sorting first when the times went back.
  */
 
@@ -49,6 +51,7 @@ struct timeline_builder {
 	uint32_t		*node;
 	uint64_t		 n, capnode;
 	int64_t			 prev_t;
+	uint32_t		 prev_thread;	/* the raw stream's */
 	int64_t			 start, end;
 	uint64_t		 g;		/* gcd of every time and duration */
 	int			 sorted, dur, weight;
@@ -64,6 +67,17 @@ struct timeline_builder {
 	uint32_t		 nmarks, capmarks;
 };
 
+/* Where tl_raw_next is in the raw stream, and the record before. */
+struct timeline_rawpos {
+	size_t		 off;
+	int64_t		 t;
+	uint32_t	 thread;
+};
+
+/* The raw stream's flags, beside the duration (d << 2). */
+#define TL_RAW_WEIGHT	0x2	/* a weight follows (else 1) */
+#define TL_RAW_THREAD	0x1	/* a thread follows (else the last one) */
+
 /* A record being sorted: its fields and its place of arrival. */
 struct timeline_sortrec {
 	int64_t		 t, d, w;
@@ -77,8 +91,8 @@ static int	timeline_varint(const uint8_t *, uint64_t, uint64_t *, uint64_t *);
 static uint64_t	tl_zig(int64_t);
 static int64_t	timeline_zag(uint64_t);
 static uint64_t	tl_gcd(uint64_t, uint64_t);
-static int	tl_raw_next(const struct timeline_builder *, size_t *,
-		    int64_t *, struct timeline_rec *);
+static int	tl_raw_next(const struct timeline_builder *,
+		    struct timeline_rawpos *, struct timeline_rec *);
 static int	tl_encode(struct timeline *, const struct timeline_rec *,
 		    uint64_t, size_t *, int64_t *, int64_t *, int64_t *,
 		    uint64_t);
@@ -307,9 +321,15 @@ timeline_builder_add(struct timeline_builder *b, uint32_t node,
 		if (t + d > b->end)
 			b->end = t + d;
 	}
-	tl_put(b->raw, &b->nraw, (uint64_t)d);
-	tl_put(b->raw, &b->nraw, tl_zig(w));
-	tl_put(b->raw, &b->nraw, thread);
+	/* d < 2^62: room for the two flags. */
+	tl_put(b->raw, &b->nraw, (uint64_t)d << 2 |
+	    (w != 1 ? TL_RAW_WEIGHT : 0) |
+	    (thread != b->prev_thread ? TL_RAW_THREAD : 0));
+	if (w != 1)
+		tl_put(b->raw, &b->nraw, tl_zig(w));
+	if (thread != b->prev_thread)
+		tl_put(b->raw, &b->nraw, thread);
+	b->prev_thread = thread;
 	b->node[b->n++] = node;
 	b->g = tl_gcd(tl_gcd(b->g, (uint64_t)(t < 0 ? -t : t)), (uint64_t)d);
 	b->dur |= d != 0;
@@ -350,24 +370,27 @@ timeline_builder_used(const struct timeline_builder *b)
 	    b->bounded));
 }
 
-/* The next raw record from *off (prev: the time before it). */
+/* The next raw record at pos (which holds the record before's time). */
 static int
-tl_raw_next(const struct timeline_builder *b, size_t *off, int64_t *prev,
+tl_raw_next(const struct timeline_builder *b, struct timeline_rawpos *pos,
     struct timeline_rec *r)
 {
-	uint64_t	 o = *off, v[4];
-	int		 i;
+	uint64_t	 o = pos->off, gap, df, w = 2, th = pos->thread;
 
-	for (i = 0; i < 4; i++) {
-		if (timeline_varint(b->raw, b->nraw, &o, &v[i]) == -1)
-			return (-1);
-	}
-	r->t = *prev + timeline_zag(v[0]);
-	r->d = (int64_t)v[1];
-	r->w = timeline_zag(v[2]);
-	r->thread = (uint32_t)v[3];
-	*prev = r->t;
-	*off = o;
+	if (timeline_varint(b->raw, b->nraw, &o, &gap) == -1 ||
+	    timeline_varint(b->raw, b->nraw, &o, &df) == -1 ||
+	    ((df & TL_RAW_WEIGHT) &&
+	    timeline_varint(b->raw, b->nraw, &o, &w) == -1) ||
+	    ((df & TL_RAW_THREAD) &&
+	    timeline_varint(b->raw, b->nraw, &o, &th) == -1))
+		return (-1);
+	r->t = pos->t + timeline_zag(gap);
+	r->d = (int64_t)(df >> 2);
+	r->w = timeline_zag(w);
+	r->thread = (uint32_t)th;
+	pos->t = r->t;
+	pos->thread = r->thread;
+	pos->off = o;
 	return (0);
 }
 
@@ -435,9 +458,10 @@ tl_finish_records(struct timeline_builder *b, struct timeline *tl)
 {
 	struct timeline_sortrec	*s = NULL;
 	struct timeline_rec	 r;
+	struct timeline_rawpos	 pos = { 0, 0, 0 };
 	uint32_t		*nodes;
-	size_t			 off = 0, nd = 0;
-	int64_t			 prev = 0, prev_end, max_end, prev_w = 1;
+	size_t			 nd = 0;
+	int64_t			 prev_end, max_end, prev_w = 1;
 	uint64_t		 i, g = b->g, cap = b->nraw + 64;
 	uint8_t			*nb;
 
@@ -459,7 +483,7 @@ tl_finish_records(struct timeline_builder *b, struct timeline *tl)
 		if ((s = calloc(b->n, sizeof *s)) == NULL)
 			return (-1);
 		for (i = 0; i < b->n; i++) {
-			if (tl_raw_next(b, &off, &prev, &r) == -1) {
+			if (tl_raw_next(b, &pos, &r) == -1) {
 				free(s);
 				return (-1);
 			}
@@ -490,7 +514,7 @@ tl_finish_records(struct timeline_builder *b, struct timeline *tl)
 			r.thread = s[i].thread;
 			nodes[i] = s[i].node;
 		} else {
-			if (tl_raw_next(b, &off, &prev, &r) == -1)
+			if (tl_raw_next(b, &pos, &r) == -1)
 				return (-1);
 		}
 		/*

@@ -28,6 +28,7 @@
 
 #include "input.h"
 #include "json-stream.h"
+#include "packed.h"
 #include "tap.h"
 
 /*
@@ -37,7 +38,8 @@
  * bit. Texts are read from memory (one window) and from a file (the
  * input's 128 KB blocks, so that tokens are cut by refills): the
  * fixed cases below, thousands of random documents and their
- * mutations, and the JSON files of tests/data.
+ * mutations, and the JSON files of tests/data. Then what the streaming
+ * readers keep of the numbers (packed.h): the same values, bit for bit.
  */
 
 static char	 tmpl[] = "/tmp/test-json-stream.XXXXXX";
@@ -545,6 +547,103 @@ options(void)
 	input_free(in);
 }
 
+/*
+ * Numbers through packed_nums_token and back (packed.h): reals kept as
+ * digits and places must come back bit for bit, as must the others;
+ * the decimals of a sampler's times take fewer bytes than a double.
+ */
+static void
+packed_reals(void)
+{
+	static const char *fixed[] = { "0.0", "-0.0", "0.1", "-0.1", "1.5",
+	    "506.149184", "0.30000000000000004", "1e-10", "1.5e-3", "2.5E3",
+	    "123456789.123456789", "1125899906842.623", "-1125899906842.624",
+	    "4.9e-324", "1.7976931348623157e308", "0.000000001",
+	    "0.0000000001", "9007199254740993.5", "17", "-3", "null", "true" };
+	struct packed_ints	 pi, tc;
+	struct packed_cursor	 c;
+	struct json_stream	*js = NULL;
+	struct json_token	 t;
+	struct input		*in;
+	char			*b;
+	double			*want, d;
+	int64_t			 iv;
+	uint64_t		 rs = 0xdec1a1, u;
+	size_t			 n = 0, cap = 1 << 20, i, nv = 0, bad = 0;
+	int			 k, kind, kinds[20000];
+
+	packed_ints_init(&pi);
+	packed_ints_init(&tc);
+	if ((b = malloc(cap)) == NULL || (want = malloc(20000 *
+	    sizeof *want)) == NULL) {
+		free(b);
+		ok(0, "packed reals: out of memory");
+		return;
+	}
+	b[n++] = '[';
+	for (i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+		n += snprintf(b + n, cap - n, "%s,", fixed[i]);
+	/* Random doubles, random decimals of 0 to 12 places. */
+	for (i = 0; i < 6000; i++) {
+		u = tap_xorshift(&rs);
+		memcpy(&d, &u, sizeof d);
+		if (isfinite(d))
+			n += snprintf(b + n, cap - n, "%.17g,", d);
+		k = (int)(tap_xorshift(&rs) % 13);
+		u = tap_xorshift(&rs);
+		n += snprintf(b + n, cap - n, "%s%" PRIu64 "e-%d,",
+		    i % 2 ? "-" : "", u >> (11 + u % 50), k);
+	}
+	b[n - 1] = ']';
+	in = input_memory(b, n);
+	if (in == NULL || (js = json_stream_create(in,
+	    JSON_STREAM_BIG_REALS)) == NULL ||
+	    json_stream_next(js, &t) != JSON_TOK_ARRAY) {
+		ok(0, "packed reals: the text read");
+		goto out;
+	}
+	while (json_stream_next(js, &t) != JSON_TOK_ARRAY_END && nv < 20000) {
+		want[nv] = t.type == JSON_TOK_INTEGER ||
+		    t.type == JSON_TOK_REAL ? t.d : 0;
+		kinds[nv++] = t.type == JSON_TOK_INTEGER ? PACKED_NUM_INT :
+		    t.type == JSON_TOK_REAL ? PACKED_NUM_REAL : -1;
+		if (packed_nums_token(&pi, &t) == -1)
+			break;
+	}
+	ok(nv == pi.n && nv > 6000, "packed reals: %zu numbers packed", nv);
+	packed_cursor_init(&c, &pi);
+	for (i = 0; i < pi.n; i++) {
+		kind = packed_cursor_num(&c, &d, &iv);
+		if (kinds[i] != -1 && (kind != kinds[i] ||
+		    memcmp(&d, &want[i], sizeof d) != 0) && bad++ < 5)
+			diag("number %zu: %.17g (kind %d), not %.17g", i, d,
+			    kind, want[i]);
+	}
+	ok(bad == 0 && c.p == c.end, "packed reals: every value back bit "
+	    "for bit");
+	/*
+	 * A sampler's times in ms with us ("%.3f", as a JSON reader reads
+	 * them: the digits over 10^3): 4 bytes each, not 9.
+	 */
+	for (i = 0; i < 4000; i++)
+		packed_nums_put(&tc, PACKED_NUM_REAL, 0, (double)(i * 117) /
+		    1e3);
+	packed_cursor_init(&c, &tc);
+	for (i = 0, bad = 0; i < tc.n; i++) {
+		kind = packed_cursor_num(&c, &d, &iv);
+		bad += kind != PACKED_NUM_REAL || d != (double)(i * 117) / 1e3;
+	}
+	ok(bad == 0 && tc.n == 4000 && tc.len <= 4 * tc.n,
+	    "packed reals: 4000 times in %zu bytes, each the same", tc.len);
+out:
+	packed_ints_free(&pi);
+	packed_ints_free(&tc);
+	json_stream_free(js);
+	input_free(in);
+	free(b);
+	free(want);
+}
+
 int
 main(void)
 {
@@ -595,6 +694,7 @@ main(void)
 	long_keys();
 	data_files();
 	options();
+	packed_reals();
 	close(tmpfd);
 	unlink(tmpl);
 	return (tap_done());
