@@ -28,6 +28,7 @@
 #include "cost.h"
 #include "diff.h"
 #include "display.h"
+#include "groups.h"
 #include "json-build.h"
 #include "profile.h"
 #include "profile-index.h"
@@ -50,18 +51,15 @@
  */
 
 /*
- * cmd=cliques's result: the n recursive cliques (id[c] the id of group
- * c, rows its sums), in order idx, rows from .. from + limit - 1 shown.
+ * cmd=cliques's result: the recursive cliques as groups (id[c] the id
+ * of group c), ranked and paged.
  */
 struct cliques_result {
 	const struct profile	*p;
 	int			 m;
 	const struct callgraph	*g;
-	struct aggregate_rows	 rows;
-	uint32_t		*id, *idx;
-	const char		**names;
-	uint32_t		 n;
-	int64_t			 from, limit;
+	struct groups		 gr;
+	uint32_t		*id;
 };
 
 /*
@@ -87,6 +85,9 @@ static json_t	*cliques_json(const void *, const struct query *);
 static struct display *cliques_display(const void *,
 		    const struct report_notes *, const struct query *);
 static void	 cliques_free(void *);
+static json_t	*cliques_row_json(const void *, uint32_t);
+static void	 cliques_row_display(struct display *, struct display_block *,
+		    size_t, const void *, uint32_t, const struct query *);
 static void	*clique_create(const struct profile *, const struct query *,
 		    const struct report_context *, struct report_error *);
 static json_t	*clique_json(const void *, const struct query *);
@@ -114,7 +115,7 @@ cliques_create(const struct profile *p, const struct query *q,
 {
 	struct cliques_result	*t;
 	const struct callgraph	*g = NULL;
-	uint32_t		*group = NULL, n = 0, f, c, i;
+	uint32_t		*group = NULL, n = 0, f, c;
 	int			 m, sort, sm;
 
 	if ((t = calloc(1, sizeof *t)) == NULL) {
@@ -122,8 +123,8 @@ cliques_create(const struct profile *p, const struct query *q,
 		return (NULL);
 	}
 	t->p = p;
-	t->from = q->from;
-	t->limit = q->limit;
+	t->gr.from = q->from;
+	t->gr.limit = q->limit;
 	if ((m = report_metric(p, q, e)) == -1 ||
 	    (sort = report_sort(p, q, m, &sm, e)) == -1)
 		goto fail;
@@ -150,19 +151,9 @@ cliques_create(const struct profile *p, const struct query *q,
 		} else
 			group[f] = group[c];
 	}
-	t->n = n;
-	if (aggregate_groups(p, profile_index_aggregate(ctx->index,
-	    ctx->cost), group, n, &t->rows, ctx->cost) == -1 ||
-	    (t->idx = malloc((n ? n : 1) * sizeof *t->idx)) == NULL ||
-	    (t->names = malloc((n ? n : 1) * sizeof *t->names)) == NULL)
+	if (groups_rank(&t->gr, p, ctx, group, n, t->id, AGGREGATE_CLIQUE,
+	    sort, sm, NULL, -1) == -1)
 		goto nomem;
-	for (i = 0; i < n; i++) {
-		t->idx[i] = i;
-		t->names[i] = profile_func_name(p, t->id[i]);
-	}
-	report_order(t->idx, n, sort == REPORT_SORT_NAME ? NULL :
-	    (sort == REPORT_SORT_SELF ? t->rows.self : t->rows.total) + sm,
-	    p->nmetrics, t->names);
 	free(group);
 	return (t);
 nomem:
@@ -180,10 +171,8 @@ cliques_free(void *v)
 
 	if (t == NULL)
 		return;
-	aggregate_rows_clear(&t->rows);
+	groups_clear(&t->gr);
 	free(t->id);
-	free(t->idx);
-	free(t->names);
 	free(t);
 }
 
@@ -192,31 +181,47 @@ static json_t *
 cliques_json(const void *v, const struct query *q)
 {
 	const struct cliques_result	*t = v;
-	const struct profile		*p = t->p;
-	json_t				*j = NULL, *a, *o;
-	uint32_t			 c;
-	int64_t				 i;
-	struct json_build		 jb = JSON_BUILD_INIT;
+	json_t				*j, *a;
 
-	if ((j = report_new_table(CMD_CLIQUES, p, t->m, "rows",
+	if ((j = report_new_table(CMD_CLIQUES, t->p, t->m, "rows",
 	    &a)) == NULL)
-		goto nomem;
-	json_build_set(&jb, j, "cliques", json_integer(t->g->ncliques));
-	json_build_set(&jb, j, "matched", json_integer(t->n));
-	json_build_set(&jb, j, "from", json_integer(t->from));
-	for (i = t->from; i < t->n && i < t->from + t->limit; i++) {
-		c = t->idx[i];
-		o = json_pack("{s:i, s:s, s:i}", "id", (json_int_t)t->id[c],
-		    "name", t->names[c],
-		    "members", (json_int_t)t->g->size[t->id[c]]);
-		if (json_array_append_new(a, o) == -1 ||
-		    rows_group_json(o, p, &t->rows, c, NULL) == -1)
-			goto nomem;
+		return (NULL);
+	if (json_object_set_new(j, "cliques",
+	    json_integer(t->g->ncliques)) == -1 ||
+	    groups_json(j, a, t->p, &t->gr, NULL, cliques_row_json, t) == -1) {
+		json_decref(j);
+		return (NULL);
 	}
-	return (json_build_end(&jb, j));
-nomem:
-	json_decref(j);
-	return (NULL);
+	return (j);
+}
+
+/* Clique c's row: its id, first member and member count. */
+static json_t *
+cliques_row_json(const void *v, uint32_t c)
+{
+	const struct cliques_result	*t = v;
+
+	return (json_pack("{s:i, s:s, s:i}", "id", (json_int_t)t->id[c],
+	    "name", t->gr.names[c], "members",
+	    (json_int_t)t->g->size[t->id[c]]));
+}
+
+/* Clique x's own cells: its id and first member, linked, and its size. */
+static void
+cliques_row_display(struct display *d, struct display_block *t, size_t r,
+    const void *v, uint32_t x, const struct query *q)
+{
+	const struct cliques_result	*tr = v;
+	char				*link, id[32];
+
+	snprintf(id, sizeof id, "%u", tr->id[x]);
+	link = report_clique_link(q, tr->id[x]);
+	display_cell(d, t, r, 0, id, link, DISPLAY_NUM);
+	free(link);
+	link = report_func_link(q, tr->id[x]);
+	display_cell(d, t, r, 1, tr->gr.names[x], link, 0);
+	free(link);
+	display_cell_number(d, t, r, 2, tr->g->size[tr->id[x]]);
 }
 
 /* cmd=cliques's page, from the groups. */
@@ -224,52 +229,23 @@ static struct display *
 cliques_display(const void *v, const struct report_notes *notes,
     const struct query *q)
 {
+	static const struct groups_head	 heads[] = {
+		{ "Clique", 0, DISPLAY_NUM },
+		{ "First member", 1, 0 },
+		{ "Members", 0, DISPLAY_NUM },
+	};
 	const struct cliques_result	*tr = v;
-	const struct profile		*p = tr->p;
 	struct display			*d;
-	struct display_block		*t;
-	struct columns			 c;
-	size_t				 r;
-	char				*s, *link, id[32];
-	uint32_t			 x, shown = 0;
-	int64_t				 i;
 
 	if ((d = display_create("Recursive cliques")) == NULL)
 		return (NULL);
 	display_text(d, "%lld of %lld cliques are recursive. A clique is a "
 	    "set of functions that call each other (a strongly connected "
 	    "component of the call graph), named by its first member; its "
-	    "total counts its call nodes once.", (long long)tr->n,
+	    "total counts its call nodes once.", (long long)tr->gr.n,
 	    (long long)tr->g->ncliques);
-	columns_init(&c, p, tr->m, q, COLUMNS_SELF | COLUMNS_TOTAL |
-	    COLUMNS_SORT);
-	t = display_table(d, 4 + columns_count(&c), "cliques");
-	display_head(d, t, 0, "Clique", NULL, DISPLAY_NUM);
-	s = report_sort_link(q, QUERY_SORT_NAME);
-	display_head(d, t, 1, "First member", s, 0);
-	free(s);
-	display_head(d, t, 2, "Members", NULL, DISPLAY_NUM);
-	display_head(d, t, 3, "Contexts", NULL, DISPLAY_NUM);
-	columns_head(d, t, 4, &c, q);
-	for (i = tr->from; i < tr->n && i < tr->from + tr->limit; i++) {
-		x = tr->idx[i];
-		shown++;
-		r = display_row(d, t);
-		snprintf(id, sizeof id, "%u", tr->id[x]);
-		link = report_clique_link(q, tr->id[x]);
-		display_cell(d, t, r, 0, id, link, DISPLAY_NUM);
-		free(link);
-		link = report_func_link(q, tr->id[x]);
-		display_cell(d, t, r, 1, tr->names[x], link, 0);
-		free(link);
-		display_cell_number(d, t, r, 2, tr->g->size[tr->id[x]]);
-		display_cell_number(d, t, r, 3, tr->rows.nodes[x]);
-		rows_values_display(d, t, r, 4, &c, NULL, tr->rows.self +
-		    (size_t)x * p->nmetrics, tr->rows.total +
-		    (size_t)x * p->nmetrics);
-	}
-	columns_pager(d, q, tr->from, shown, tr->n);
-	columns_controls(d, p, tr->m, q, 1);
+	groups_display(d, "cliques", heads, 3, tr->p, tr->m, q, &tr->gr,
+	    NULL, cliques_row_display, tr);
 	return (d);
 }
 
@@ -283,9 +259,6 @@ clique_create(const struct profile *p, const struct query *q,
 	uint8_t				*in = NULL;
 	uint32_t			 id = (uint32_t)q->clique, f;
 	uint32_t			 n = 0;
-	const char			**names = NULL;
-	const int64_t			*key;
-	int64_t				*dkey = NULL;
 	int				 m, sort, sm, ds;
 
 	if ((t = calloc(1, sizeof *t)) == NULL) {
@@ -316,11 +289,9 @@ clique_create(const struct profile *p, const struct query *q,
 	if (report_rates_check(p, e) == -1)
 		goto fail;
 	if ((in = calloc(p->nfuncs, 1)) == NULL ||
-	    (t->idx = malloc(g->size[id] * sizeof *t->idx)) == NULL ||
-	    (names = malloc(p->nfuncs * sizeof *names)) == NULL)
+	    (t->idx = malloc(g->size[id] * sizeof *t->idx)) == NULL)
 		goto nomem;
 	for (f = 0; f < p->nfuncs; f++) {
-		names[f] = profile_func_name(p, f);
 		if (g->clique[f] == id) {
 			in[f] = 1;
 			t->idx[n++] = f;
@@ -337,28 +308,15 @@ clique_create(const struct profile *p, const struct query *q,
 	rs.diffsort = ds;
 	rs.limit = t->limit;
 	rs.callee = 1;
-	if (rows_butterfly(&t->b, p, ctx, in, 0, &rs) == -1)
+	if (rows_butterfly(&t->b, p, ctx, in, 0, &rs) == -1 ||
+	    groups_members_order(t->idx, n, p, sort, sm, rs.diff, ds) == -1)
 		goto nomem;
-	key = sort == REPORT_SORT_NAME ? NULL : sort == REPORT_SORT_SELF ?
-	    p->metrics[sm].func_self : p->metrics[sm].func_total;
-	if (ds != -1) {
-		if ((dkey = malloc(p->nfuncs * sizeof *dkey)) == NULL)
-			goto nomem;
-		diff_keys(&t->dd, ds, p->metrics[t->dd.m].func_total,
-		    p->metrics[t->dd.bm].func_total, 1, p->nfuncs, dkey);
-		key = dkey;
-	}
-	report_order(t->idx, n, key, 1, names);
-	free(dkey);
 	free(in);
-	free(names);
 	return (t);
 nomem:
 	report_error_cost(e, ctx->cost);
 fail:
-	free(dkey);
 	free(in);
-	free(names);
 	clique_free(t);
 	return (NULL);
 }

@@ -27,6 +27,7 @@
 #include "cost.h"
 #include "diff.h"
 #include "display.h"
+#include "groups.h"
 #include "idmap.h"
 #include "json-build.h"
 #include "profile.h"
@@ -50,20 +51,16 @@
  */
 
 /*
- * cmd=modules's result: the groups (rows, one a module: mod[g] its name's
- * string id, nfunc[g] its functions), in order idx, rows from ..
- * from + limit - 1 shown.
+ * cmd=modules's result: the modules as groups (mod[g] the name's string
+ * id of group g, nfunc[g] its functions), ranked and paged.
  */
 struct modules_result {
 	const struct profile	*p;
 	int			 m;
 	int			 cmp;
 	struct diff		 dd;
-	struct aggregate_rows	 rows;
-	uint32_t		*mod, *nfunc, *idx;
-	const char		**names;
-	uint32_t		 ngroups;
-	int64_t			 from, limit;
+	struct groups		 gr;
+	uint32_t		*mod, *nfunc;
 };
 
 /*
@@ -93,8 +90,9 @@ static json_t	*module_json(const void *, const struct query *);
 static struct display *module_display(const void *,
 		    const struct report_notes *, const struct query *);
 static void	 module_free(void *);
-static void	module_row_name(struct display *, struct display_block *,
-		    size_t, const char *, const struct query *);
+static json_t	*modules_row_json(const void *, uint32_t);
+static void	 modules_row_display(struct display *, struct display_block *,
+		    size_t, const void *, uint32_t, const struct query *);
 
 const struct report_entry report_modules_entry = {
 	.create = modules_create,
@@ -118,7 +116,6 @@ modules_create(const struct profile *p, const struct query *q,
 	struct idmap		 map;
 	uint32_t		*group = NULL, ngroups = 0, f, g;
 	int			 m, sort, sm, ds;
-	int64_t			*dkey = NULL;
 
 	idmap_init(&map);
 	if ((t = calloc(1, sizeof *t)) == NULL) {
@@ -126,8 +123,8 @@ modules_create(const struct profile *p, const struct query *q,
 		return (NULL);
 	}
 	t->p = p;
-	t->from = q->from;
-	t->limit = q->limit;
+	t->gr.from = q->from;
+	t->gr.limit = q->limit;
 	t->cmp = diff_init(&t->dd, p, q);
 	ds = diff_sort(t->cmp, q);
 	if ((m = report_metric(p, q, e)) == -1)
@@ -153,40 +150,17 @@ modules_create(const struct profile *p, const struct query *q,
 		group[f] = g;
 		t->nfunc[g]++;
 	}
-	t->ngroups = ngroups;
-	if (aggregate_groups(p, profile_index_aggregate(ctx->index,
-	    ctx->cost), group, ngroups, &t->rows, ctx->cost) == -1 ||
-	    (t->idx = malloc((ngroups ? ngroups : 1) * sizeof *t->idx)) ==
-	    NULL ||
-	    (t->names = malloc((ngroups ? ngroups : 1) * sizeof *t->names)) ==
-	    NULL)
+	if (groups_rank(&t->gr, p, ctx, group, ngroups, t->mod,
+	    AGGREGATE_MODULE, sort, sm, t->cmp ? &t->dd : NULL, ds) == -1)
 		goto nomem;
-	for (g = 0; g < ngroups; g++) {
-		t->idx[g] = g;
-		t->names[g] = profile_string(p, t->mod[g]);
-	}
-	/* Base sums come with the groups: "base" is one more metric. */
-	if (ds != -1) {
-		if ((dkey = malloc((ngroups ? ngroups : 1) * sizeof *dkey)) ==
-		    NULL)
-			goto nomem;
-		diff_keys(&t->dd, ds, t->rows.total + t->dd.m,
-		    t->rows.total + t->dd.bm, p->nmetrics, ngroups, dkey);
-		report_order(t->idx, ngroups, dkey, 1, t->names);
-	} else
-		report_order(t->idx, ngroups, sort == REPORT_SORT_NAME ? NULL :
-		    (sort == REPORT_SORT_SELF ? t->rows.self : t->rows.total) +
-		    sm, p->nmetrics, t->names);
 	idmap_clear(&map);
 	free(group);
-	free(dkey);
 	return (t);
 nomem:
 	report_error_cost(e, ctx->cost);
 fail:
 	idmap_clear(&map);
 	free(group);
-	free(dkey);
 	modules_free(t);
 	return (NULL);
 }
@@ -198,11 +172,9 @@ modules_free(void *v)
 
 	if (t == NULL)
 		return;
-	aggregate_rows_clear(&t->rows);
+	groups_clear(&t->gr);
 	free(t->mod);
 	free(t->nfunc);
-	free(t->idx);
-	free(t->names);
 	free(t);
 }
 
@@ -211,42 +183,45 @@ static json_t *
 modules_json(const void *v, const struct query *q)
 {
 	const struct modules_result	*t = v;
-	const struct profile		*p = t->p;
-	json_t				*j = NULL, *a, *o;
-	uint32_t			 g;
-	int64_t				 i;
-	struct json_build		 jb = JSON_BUILD_INIT;
+	json_t				*j, *a;
 
-	if ((j = report_new_table(CMD_MODULES, p, t->m, "rows",
+	if ((j = report_new_table(CMD_MODULES, t->p, t->m, "rows",
 	    &a)) == NULL)
-		goto nomem;
-	json_build_set(&jb, j, "matched", json_integer(t->ngroups));
-	json_build_set(&jb, j, "from", json_integer(t->from));
-	for (i = t->from; i < t->ngroups && i < t->from + t->limit; i++) {
-		g = t->idx[i];
-		o = json_pack("{s:s, s:i}", "name", t->names[g],
-		    "functions", (json_int_t)t->nfunc[g]);
-		if (json_array_append_new(a, o) == -1 ||
-		    rows_group_json(o, p, &t->rows, g, t->cmp ? &t->dd :
-		    NULL) == -1)
-			goto nomem;
+		return (NULL);
+	if (groups_json(j, a, t->p, &t->gr, t->cmp ? &t->dd : NULL,
+	    modules_row_json, t) == -1) {
+		json_decref(j);
+		return (NULL);
 	}
-	return (json_build_end(&jb, j));
-nomem:
-	json_decref(j);
-	return (NULL);
+	return (j);
 }
 
-/* A module name cell: "(no module)" for "", linked to its page. */
-static void
-module_row_name(struct display *d, struct display_block *t, size_t r,
-    const char *name, const struct query *q)
+/* Module g's row: its name and function count. */
+static json_t *
+modules_row_json(const void *v, uint32_t g)
 {
-	char	*link;
+	const struct modules_result	*t = v;
+
+	return (json_pack("{s:s, s:i}", "name", t->gr.names[g],
+	    "functions", (json_int_t)t->nfunc[g]));
+}
+
+/*
+ * Module g's own cells: its name ("(no module)" for ""), linked to its
+ * page, and its function count.
+ */
+static void
+modules_row_display(struct display *d, struct display_block *t, size_t r,
+    const void *v, uint32_t g, const struct query *q)
+{
+	const struct modules_result	*tr = v;
+	const char			*name = tr->gr.names[g];
+	char				*link;
 
 	link = report_module_link(q, name);
 	display_cell(d, t, r, 0, *name ? name : "(no module)", link, 0);
 	free(link);
+	display_cell_number(d, t, r, 1, tr->nfunc[g]);
 }
 
 /* cmd=modules's page, from the groups. */
@@ -254,50 +229,23 @@ static struct display *
 modules_display(const void *v, const struct report_notes *notes,
     const struct query *q)
 {
+	static const struct groups_head	 heads[] = {
+		{ "Module", 1, 0 },
+		{ "Functions", 0, DISPLAY_NUM },
+	};
 	const struct modules_result	*tr = v;
-	const struct profile		*p = tr->p;
 	struct display			*d;
-	struct display_block		*t;
-	struct columns			 c;
-	size_t				 r;
-	char				*s;
-	int				 cmp = tr->cmp;
-	uint32_t			 nc, g, shown = 0;
-	int64_t				 i;
 
 	if ((d = display_create("Modules")) == NULL)
 		return (NULL);
 	if (notes->compared) {
-		diff_text(d, p, &notes->diff, notes->base_name);
+		diff_text(d, tr->p, &notes->diff, notes->base_name);
 		diff_controls(d, q, 1);
 	}
 	display_text(d, "%lld modules; a module's total counts its call "
-	    "nodes once, however often it recurs.", (long long)tr->ngroups);
-	columns_init(&c, p, tr->m, q, COLUMNS_SELF | COLUMNS_TOTAL |
-	    COLUMNS_SORT);
-	nc = 3 + columns_count(&c);
-	t = display_table(d, nc + (cmp ? DIFF_COLUMNS : 0), "modules");
-	s = report_sort_link(q, QUERY_SORT_NAME);
-	display_head(d, t, 0, "Module", s, 0);
-	free(s);
-	display_head(d, t, 1, "Functions", NULL, DISPLAY_NUM);
-	display_head(d, t, 2, "Contexts", NULL, DISPLAY_NUM);
-	columns_head(d, t, 3, &c, q);
-	if (cmp)
-		diff_head(d, t, nc);
-	for (i = tr->from; i < tr->ngroups && i < tr->from + tr->limit; i++) {
-		g = tr->idx[i];
-		shown++;
-		r = display_row(d, t);
-		module_row_name(d, t, r, tr->names[g], q);
-		display_cell_number(d, t, r, 1, tr->nfunc[g]);
-		display_cell_number(d, t, r, 2, tr->rows.nodes[g]);
-		rows_values_display(d, t, r, 3, &c, cmp ? &tr->dd : NULL,
-		    tr->rows.self + (size_t)g * p->nmetrics,
-		    tr->rows.total + (size_t)g * p->nmetrics);
-	}
-	columns_pager(d, q, tr->from, shown, tr->ngroups);
-	columns_controls(d, p, tr->m, q, 1);
+	    "nodes once, however often it recurs.", (long long)tr->gr.n);
+	groups_display(d, "modules", heads, 2, tr->p, tr->m, q, &tr->gr,
+	    tr->cmp ? &tr->dd : NULL, modules_row_display, tr);
 	return (d);
 }
 
@@ -308,8 +256,6 @@ module_create(const struct profile *p, const struct query *q,
 	struct module_result	*t;
 	const char		*name = q->module;
 	uint32_t		*group = NULL, n = 0, f;
-	const char		**names = NULL;
-	const int64_t		*key;
 	int			 m, sort, sm;
 
 	if ((t = calloc(1, sizeof *t)) == NULL) {
@@ -327,13 +273,10 @@ module_create(const struct profile *p, const struct query *q,
 	if (report_rates_check(p, e) == -1)
 		goto fail;
 	if ((group = malloc(p->nfuncs * sizeof *group)) == NULL ||
-	    (t->idx = malloc(p->nfuncs * sizeof *t->idx)) == NULL ||
-	    (names = malloc(p->nfuncs * sizeof *names)) == NULL)
+	    (t->idx = malloc(p->nfuncs * sizeof *t->idx)) == NULL)
 		goto nomem;
 	group[PROFILE_ROOT] = AGGREGATE_NONE;
-	names[PROFILE_ROOT] = "";
 	for (f = 1; f < p->nfuncs; f++) {
-		names[f] = profile_func_name(p, f);
 		if (strcmp(profile_func_module(p, f), name) == 0) {
 			group[f] = 0;
 			t->idx[n++] = f;
@@ -346,19 +289,15 @@ module_create(const struct profile *p, const struct query *q,
 		goto fail;
 	}
 	if (aggregate_groups(p, profile_index_aggregate(ctx->index,
-	    ctx->cost), group, 1, &t->rows, ctx->cost) == -1)
+	    ctx->cost), group, 1, &t->rows, ctx->cost) == -1 ||
+	    groups_members_order(t->idx, n, p, sort, sm, NULL, -1) == -1)
 		goto nomem;
-	key = sort == REPORT_SORT_NAME ? NULL : sort == REPORT_SORT_SELF ?
-	    p->metrics[sm].func_self : p->metrics[sm].func_total;
-	report_order(t->idx, n, key, 1, names);
 	free(group);
-	free(names);
 	return (t);
 nomem:
 	report_error_cost(e, ctx->cost);
 fail:
 	free(group);
-	free(names);
 	module_free(t);
 	return (NULL);
 }
