@@ -345,6 +345,11 @@ static void
 cache_write_model(struct cache_out *o, const struct profile *p,
     size_t *strdata_len)
 {
+	/* The function and node columns, in cache_load's order. */
+	const uint32_t *const	 funcs[] = { p->func_name, p->func_module,
+	    p->func_file, p->func_line };
+	const uint32_t *const	 nodes[] = { p->node_parent, p->node_func,
+	    p->node_depth, p->node_first_child, p->node_next_sibling };
 	const char		*data;
 	const uint64_t		*off;
 	size_t			 len;
@@ -356,24 +361,14 @@ cache_write_model(struct cache_out *o, const struct profile *p,
 	out_bytes(o, data, len);
 	out_pad(o);
 	out_bytes(o, off, (size_t)strpool_count(p->strings) * sizeof *off);
-	out_bytes(o, p->func_name, p->nfuncs * sizeof(uint32_t));
-	out_pad(o);
-	out_bytes(o, p->func_module, p->nfuncs * sizeof(uint32_t));
-	out_pad(o);
-	out_bytes(o, p->func_file, p->nfuncs * sizeof(uint32_t));
-	out_pad(o);
-	out_bytes(o, p->func_line, p->nfuncs * sizeof(uint32_t));
-	out_pad(o);
-	out_bytes(o, p->node_parent, p->nnodes * sizeof(uint32_t));
-	out_pad(o);
-	out_bytes(o, p->node_func, p->nnodes * sizeof(uint32_t));
-	out_pad(o);
-	out_bytes(o, p->node_depth, p->nnodes * sizeof(uint32_t));
-	out_pad(o);
-	out_bytes(o, p->node_first_child, p->nnodes * sizeof(uint32_t));
-	out_pad(o);
-	out_bytes(o, p->node_next_sibling, p->nnodes * sizeof(uint32_t));
-	out_pad(o);
+	for (k = 0; k < sizeof funcs / sizeof funcs[0]; k++) {
+		out_bytes(o, funcs[k], p->nfuncs * sizeof(uint32_t));
+		out_pad(o);
+	}
+	for (k = 0; k < sizeof nodes / sizeof nodes[0]; k++) {
+		out_bytes(o, nodes[k], p->nnodes * sizeof(uint32_t));
+		out_pad(o);
+	}
 	for (k = 0; k < p->nmetrics; k++) {
 		const struct profile_metric *m = &p->metrics[k];
 
