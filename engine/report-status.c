@@ -98,7 +98,8 @@ status_json(const void *v, const struct query *q)
 	const struct report_status	*s = &t->s;
 
 	return (json_pack("{s:i, s:s, s:I, s:s, s:I, s:b, s:I, s:I, s:I, "
-	    "s:I, s:I, s:i, s:I, s:I, s:I, s:{s:I, s:I, s:I, s:I, s:I, s:I}, "
+	    "s:I, s:I, s:i, s:I, s:I, s:I, s:I, "
+	    "s:{s:I, s:I, s:I, s:I, s:I, s:I}, "
 	    "s:s}",
 	    "deepq", REPORT_VERSION,
 	    "cmd", "status",
@@ -114,6 +115,7 @@ status_json(const void *v, const struct query *q)
 	    "idle_timeout", s->idle_timeout,
 	    "clients", (json_int_t)s->clients,
 	    "workers", (json_int_t)s->workers,
+	    "waiting", (json_int_t)s->waiting,
 	    "loaders", (json_int_t)s->loaders,
 	    "answer_cache",
 	    "hits", (json_int_t)s->answer_cache.hits,

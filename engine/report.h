@@ -88,6 +88,7 @@ struct report_status {
 	int		 idle_timeout;	/* seconds */
 	int64_t		 clients;
 	int64_t		 workers;	/* expensive queries running */
+	int64_t		 waiting;	/* requests waiting for a worker's */
 	int64_t		 loaders;	/* base= loaders running */
 	struct {
 		int64_t	 hits, misses, evictions, entries, bytes, limit;

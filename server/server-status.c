@@ -75,6 +75,7 @@ server_status(void *arg, struct report_status *rs)
 	rs->idle_timeout = s->idle_timeout;
 	rs->clients = (int64_t)s->nclients;
 	rs->workers = (int64_t)s->nworkers;
+	rs->waiting = (int64_t)server_worker_waiting(s);
 	rs->loaders = (int64_t)server_base_loaders(s);
 	rs->answer_cache.hits = (int64_t)st.hits;
 	rs->answer_cache.misses = (int64_t)st.misses;

@@ -68,15 +68,24 @@
  * it shares with the server), stops its query once the client has left
  * (cost_watch: nobody reads its reply FIFO any more), and writes its
  * answer to the client's reply FIFO itself, with the same stall timeout
- * as the server. Then it sends a cacheable answer back on a pipe, for
- * the server's answer cache: the next asker of the same page gets it at
- * once.
+ * as the server. It first sends its answer back on a pipe: a 200 goes
+ * into the server's answer cache, so the next asker of the same page
+ * gets it at once.
+ *
+ * The same query asked again while its worker runs does not start
+ * another worker (or get a 503 when they are all busy): it waits for
+ * that worker's answer, which the server writes to it too. So 64 people
+ * opening the same heavy page at once cost one worker, not 64 or a
+ * wall of 503s (tests/integration/heavy.sh).
  */
 
-/* What a worker sends back before the body (then the type, the body). */
+/* What a worker sends back before the answer's type, message and body. */
 struct server_fill_head {
 	uint64_t	 len;		/* of the body */
 	uint64_t	 ctype_len;
+	uint64_t	 message_len;	/* 0: none */
+	int32_t		 status;
+	int32_t		 retry_after;
 };
 
 static void	server_worker_child(struct server *, pid_t, int, int,
@@ -85,6 +94,8 @@ static void	server_worker_child(struct server *, pid_t, int, int,
 static int	server_worker_gone(void *);
 static void	server_worker_send(int, const struct answer *);
 static void	server_fill_cb(int, short, void *);
+static int	server_fill_answer(struct server_fill *, struct answer *);
+static void	server_fill_serve(struct server_fill *, struct answer *);
 static void	server_fill_free(struct server_fill *);
 static int	server_worker_write(struct server *, int, const char *,
 		    const struct answer *);
@@ -195,38 +206,45 @@ server_worker_child(struct server *s, pid_t server, int fd, int back,
 		_exit(1);
 	if ((a = server_answer_fix(a, q->format, &ctx->render)) == NULL)
 		_exit(1);
+	/* Back first: the requests waiting for it need not wait for us. */
+	if (back != -1) {
+		server_worker_send(back, a);
+		close(back);
+	}
 	if (server_worker_write(s, fd, id, a) == -1)
 		_exit(1);
 	close(fd);
-	if (back != -1)
-		server_worker_send(back, a);
 	_exit(0);
 }
 
 /*
- * Send a 200 back to the server for its answer cache, with its content
- * type, which the server checks against its renderer's.
+ * Send the answer back to the server (for its cache and the requests
+ * waiting for it), with its content type, which the server checks
+ * against its renderer's.
  */
 static void
 server_worker_send(int fd, const struct answer *a)
 {
 	struct server_fill_head	 h;
-	const char		*part[3];
-	size_t			 len[3], i, off;
+	const char		*part[4];
+	size_t			 len[4], i, off;
 	ssize_t			 n;
 
-	if (a->status != 200 || a->message != NULL || a->retry_after != 0)
-		return;
 	memset(&h, 0, sizeof h);
 	h.len = a->len;
 	h.ctype_len = strlen(a->content_type);
+	h.message_len = a->message != NULL ? strlen(a->message) : 0;
+	h.status = a->status;
+	h.retry_after = a->retry_after;
 	part[0] = (const char *)&h;
 	len[0] = sizeof h;
 	part[1] = a->content_type;
 	len[1] = h.ctype_len;
-	part[2] = a->body;
-	len[2] = a->len;
-	for (i = 0; i < 3; i++) {
+	part[2] = a->message != NULL ? a->message : "";
+	len[2] = h.message_len;
+	part[3] = a->body;
+	len[3] = a->len;
+	for (i = 0; i < 4; i++) {
 		for (off = 0; off < len[i]; off += (size_t)n) {
 			if ((n = write(fd, part[i] + off, len[i] - off)) <=
 			    0) {
@@ -240,46 +258,113 @@ server_worker_send(int fd, const struct answer *a)
 	}
 }
 
-/* A worker's answer coming back: read it; at its end, cache it. */
+/*
+ * A worker's answer coming back: read it; at its end, cache it and give
+ * it to the requests waiting for it.
+ */
 static void
 server_fill_cb(int fd, short what, void *arg)
 {
 	struct server_fill	*f = arg;
-	struct server_fill_head	 h;
 	struct answer		 a;
-	unsigned char		*b;
-	size_t			 have;
-	int			 n;
+	int			 n, whole = 0;
 
 	while ((n = evbuffer_read(f->in, fd, 65536)) > 0) {
-		if (evbuffer_get_length(f->in) > sizeof h + PROTO_MAX_CTYPE +
-		    PROTO_MAX_BODY) {
-			server_fill_free(f);
-			return;
-		}
+		if (evbuffer_get_length(f->in) > sizeof(struct
+		    server_fill_head) + PROTO_MAX_CTYPE + PROTO_MAX_MESSAGE +
+		    PROTO_MAX_BODY)
+			break;
 	}
 	if (n == -1 && (errno == EAGAIN || errno == EINTR))
 		return;
-	/* The end (or an error): a whole answer goes into the cache. */
-	have = evbuffer_get_length(f->in);
-	if (n == 0 && have >= sizeof h) {
-		evbuffer_copyout(f->in, &h, sizeof h);
-		if (h.ctype_len <= PROTO_MAX_CTYPE && h.len <= PROTO_MAX_BODY &&
-		    have == sizeof h + h.ctype_len + h.len &&
-		    (b = evbuffer_pullup(f->in, -1)) != NULL &&
-		    f->ctype != NULL && strlen(f->ctype) == h.ctype_len &&
-		    memcmp(f->ctype, b + sizeof h, h.ctype_len) == 0) {
-			memset(&a, 0, sizeof a);
-			a.status = 200;
-			a.content_type = f->ctype;
-			a.body = (char *)b + sizeof h + h.ctype_len;
-			a.len = h.len;
-			if (answer_cache_put(f->server->acache, f->key, &a) ==
-			    -1)
-				log_warnx("answer cache: out of memory");
-		}
-	}
+	/* The end (or an error, or too much): whole, or nothing. */
+	if (n == 0)
+		whole = server_fill_answer(f, &a) == 0;
+	if (whole && answer_cache_put(f->server->acache, f->key, &a) == -1)
+		log_warnx("answer cache: out of memory");
+	server_fill_serve(f, whole ? &a : NULL);
 	server_fill_free(f);
+}
+
+/*
+ * The answer the worker sent, in place in f->in: 0 if it is whole and
+ * well formed (a content type that is the renderer's, bounds kept), or
+ * -1. Its strings stay f->in's.
+ */
+static int
+server_fill_answer(struct server_fill *f, struct answer *a)
+{
+	struct server_fill_head	 h;
+	unsigned char		*b;
+	size_t			 have = evbuffer_get_length(f->in);
+
+	if (have < sizeof h)
+		return (-1);
+	evbuffer_copyout(f->in, &h, sizeof h);
+	if (h.ctype_len > PROTO_MAX_CTYPE || h.len > PROTO_MAX_BODY ||
+	    h.message_len > PROTO_MAX_MESSAGE || h.status < 100 ||
+	    h.status > 599 || h.retry_after < 0 ||
+	    have != sizeof h + h.ctype_len + h.message_len + h.len ||
+	    f->ctype == NULL || strlen(f->ctype) != h.ctype_len)
+		return (-1);
+	/* A NUL after the message: room for it, at the body's expense. */
+	if (evbuffer_add(f->in, "", 1) == -1 ||
+	    (b = evbuffer_pullup(f->in, -1)) == NULL)
+		return (-1);
+	b += sizeof h;
+	if (memcmp(f->ctype, b, h.ctype_len) != 0)
+		return (-1);
+	b += h.ctype_len;
+	memset(a, 0, sizeof *a);
+	a->status = h.status;
+	a->retry_after = h.retry_after;
+	a->content_type = f->ctype;
+	if (h.message_len > 0) {
+		/* The message must be a string: move the body up by one. */
+		memmove(b + h.message_len + 1, b + h.message_len, h.len);
+		b[h.message_len] = '\0';
+		a->message = (char *)b;
+		if (strlen(a->message) != h.message_len)
+			return (-1);
+		b += h.message_len + 1;
+	}
+	a->body = (char *)b;
+	a->len = h.len;
+	return (0);
+}
+
+/*
+ * Write the answer (NULL: the worker ended without one) to each request
+ * that waited for it. Without one they are told to retry: the worker
+ * died (its limits, a signal), which the next try may not repeat.
+ */
+static void
+server_fill_serve(struct server_fill *f, struct answer *a)
+{
+	struct render_context	 render;
+	struct answer		*err = NULL;
+	size_t			 i;
+
+	if (f->nwaiters == 0)
+		return;
+	if (a == NULL) {
+		memset(&render, 0, sizeof render);
+		render.link_base = "?";
+		render.static_base = f->static_base;
+		render.file = f->file;
+		if ((err = answer_error(f->fmt, 503, "busy: the worker "
+		    "answering this query ended without an answer, retry",
+		    &render)) == NULL) {
+			log_warnx("out of memory answering %zu waiting "
+			    "requests", f->nwaiters);
+			return;
+		}
+		err->retry_after = 2;
+		a = err;
+	}
+	for (i = 0; i < f->nwaiters; i++)
+		(void)server_client_create(f->server, f->waiters[i], a);
+	answer_free(err);
 }
 
 static void
@@ -292,7 +377,55 @@ server_fill_free(struct server_fill *f)
 		evbuffer_free(f->in);
 	close(f->fd);
 	free(f->key);
+	free(f->file);
+	free(f->static_base);
+	free(f->waiters);
 	free(f);
+}
+
+/*
+ * Request id waits for the answer of the worker running the query of
+ * key, if one is: 1 if it does now (the server writes that answer to it
+ * when it comes), 0 if no worker runs that query or it serves too many
+ * already.
+ */
+int
+server_worker_join(struct server *s, const char *key, const char *id)
+{
+	struct server_fill	*f;
+	void			*p;
+	size_t			 size;
+
+	if (key == NULL)
+		return (0);
+	TAILQ_FOREACH(f, &s->fills, entry) {
+		if (strcmp(f->key, key) == 0)
+			break;
+	}
+	if (f == NULL || f->nwaiters >= SERVER_FILL_WAITERS)
+		return (0);
+	if (f->nwaiters == f->waiters_size) {
+		size = f->waiters_size == 0 ? 8 : f->waiters_size * 2;
+		if ((p = reallocarray(f->waiters, size,
+		    sizeof *f->waiters)) == NULL)
+			return (0);
+		f->waiters = p;
+		f->waiters_size = size;
+	}
+	memcpy(f->waiters[f->nwaiters++], id, sizeof *f->waiters);
+	return (1);
+}
+
+/* How many requests wait for a worker's answer (cmd=status). */
+size_t
+server_worker_waiting(const struct server *s)
+{
+	const struct server_fill	*f;
+	size_t				 n = 0;
+
+	TAILQ_FOREACH(f, &s->fills, entry)
+		n += f->nwaiters;
+	return (n);
 }
 
 /* At the server's end: the answers still coming back are dropped. */
@@ -327,11 +460,19 @@ server_worker_start(struct server *s, const char *id, const struct query *q,
 	if (proto_name(name, sizeof name, s->key, PROTO_REPLY, id) == -1 ||
 	    (fd = rundir_fifo(s->dirfd, name, O_WRONLY, NULL)) == -1)
 		return (0);	/* the client is gone */
-	/* The way back for the answer cache; without it, no caching. */
-	if (s->acache != NULL && key != NULL &&
-	    pipe2(back, O_CLOEXEC) == 0) {
+	/*
+	 * The way back, for the answer cache and the same query's next
+	 * askers; without it (a query of no key, or no memory) each asker
+	 * runs the query.
+	 */
+	if (key != NULL && pipe2(back, O_CLOEXEC) == 0) {
 		if ((f = calloc(1, sizeof *f)) == NULL ||
 		    (f->key = strdup(key)) == NULL ||
+		    (f->file = strdup(ctx->render.file != NULL ?
+		    ctx->render.file : "")) == NULL ||
+		    (ctx->render.static_base != NULL &&
+		    (f->static_base = strdup(ctx->render.static_base)) ==
+		    NULL) ||
 		    (f->in = evbuffer_new()) == NULL ||
 		    (f->ev = event_new(s->base, back[0], EV_READ | EV_PERSIST,
 		    server_fill_cb, f)) == NULL) {
@@ -339,6 +480,8 @@ server_worker_start(struct server *s, const char *id, const struct query *q,
 				if (f->in != NULL)
 					evbuffer_free(f->in);
 				free(f->key);
+				free(f->file);
+				free(f->static_base);
 				free(f);
 				f = NULL;
 			}
@@ -355,6 +498,8 @@ server_worker_start(struct server *s, const char *id, const struct query *q,
 			event_free(f->ev);
 			evbuffer_free(f->in);
 			free(f->key);
+			free(f->file);
+			free(f->static_base);
 			free(f);
 			close(back[0]);
 			close(back[1]);
@@ -371,6 +516,7 @@ server_worker_start(struct server *s, const char *id, const struct query *q,
 		close(back[1]);
 		f->server = s;
 		f->ctype = catalog_formats[q->format].content_type;
+		f->fmt = q->format;
 		f->fd = back[0];
 		(void)fcntl(f->fd, F_SETFL, fcntl(f->fd, F_GETFL) | O_NONBLOCK);
 		TAILQ_INSERT_TAIL(&s->fills, f, entry);

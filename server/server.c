@@ -403,9 +403,8 @@ server_handle(struct server *s, struct proto_req *r)
 		fmt = q->format;
 		shutdown = q->cmd == CMD_SHUTDOWN;
 		busy = !shutdown && q->cmd != CMD_STATUS;
-		if (s->acache != NULL)
-			key = answer_cache_key(q, r->name,
-			    ctx.render.static_base);
+		/* The answer cache's key, and the one of a worker's query. */
+		key = answer_cache_key(q, r->name, ctx.render.static_base);
 	} else
 		fmt = answer_guess_format(query);
 	if (busy) {
@@ -419,6 +418,9 @@ server_handle(struct server *s, struct proto_req *r)
 		server_client_create(s, r->id, hit);
 		goto done;
 	}
+	/* The same query in a worker now: its answer is ours too. */
+	if (server_worker_join(s, key, r->id))
+		goto done;
 	/*
 	 * A query known to need more than a slice goes to a worker at once,
 	 * or is refused at once when they are all busy: the loop spends

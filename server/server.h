@@ -54,6 +54,7 @@ struct profile_index;
 #define SERVER_BASES		4	/* base= profiles kept loaded */
 #define SERVER_WORKERS		64	/* most max_workers can be */
 #define SERVER_SLICE		50	/* ms a query runs in the server */
+#define SERVER_FILL_WAITERS	1024	/* requests one worker's answer serves */
 #define SERVER_HEAVY		32	/* queries remembered as heavy */
 
 /* A base= profile, kept by identity (server-base.c). */
@@ -89,7 +90,11 @@ struct server_client {
 };
 TAILQ_HEAD(server_clients, server_client);
 
-/* A worker's answer coming back for the answer cache (server-worker.c). */
+/*
+ * A worker's answer coming back (server-worker.c): for the answer cache,
+ * and for the requests of the same query that arrived while it ran and
+ * wait for it instead of running it again.
+ */
 struct server_fill {
 	TAILQ_ENTRY(server_fill) entry;
 	struct server		*server;
@@ -98,6 +103,12 @@ struct server_fill {
 	struct evbuffer		*in;
 	char			*key;
 	const char		*ctype;		/* the renderer's, static */
+	enum catalog_fmt	 fmt;		/* for the waiters' errors */
+	char			*file;		/* their render context's */
+	char			*static_base;	/* NULL: none */
+	char			(*waiters)[PROTO_ID_LEN + 1];
+	size_t			 nwaiters;
+	size_t			 waiters_size;
 };
 TAILQ_HEAD(server_fills, server_fill);
 
@@ -192,6 +203,8 @@ int	server_worker_start(struct server *, const char *,
 	    const struct query *, const char *, struct answer_context *,
 	    uint64_t);
 void	server_worker_fills_free(struct server *);
+int	server_worker_join(struct server *, const char *, const char *);
+size_t	server_worker_waiting(const struct server *);
 int	server_worker_reaped(struct server *, pid_t, int);
 
 /* server-base.c */

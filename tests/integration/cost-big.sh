@@ -79,18 +79,22 @@ for q in 'cmd=callgrind&format=callgrind' 'cmd=folded&format=folded' \
 	rm -f "$hooks"/worker.*
 done
 
-# Four clients looping on cmd=callgrind, both workers busy with it:
-# refused at once, each (the red team's made every cheap query wait
-# seconds, though their own requests were refused).
-heavy='file=big.folded&cmd=callgrind&format=callgrind'
+# Four clients looping on cmd=pprof, known heavy (above), both workers
+# busy with other exports: refused at once, each (the red team's made
+# every cheap query wait seconds, though their own requests were
+# refused). The workers' own queries would wait for their answers
+# instead (tests/integration/heavy.sh).
 touch "$hooks/pause-worker"
 for i in 1 2; do
-	curl -s -o /dev/null --max-time 120 "$url?$heavy" &
+	[ $i = 1 ] && busy='cmd=callgrind&format=callgrind' ||
+	    busy='cmd=folded&format=folded'
+	curl -s -o /dev/null --max-time 120 "$url?file=big.folded&$busy" &
 	echo $! >"$tmp/w$i.pid"
 	rdv_wait 60 sh -c "[ \$(ls '$hooks'/worker.* 2>/dev/null | wc -l) -ge $i ]" ||
 	    :
 done
-check "two workers busy with cmd=callgrind" \
+heavy='file=big.folded&cmd=pprof&format=pprof'
+check "two workers busy with cmd=callgrind and cmd=folded" \
     test "$(ls "$hooks"/worker.* 2>/dev/null | wc -l)" -eq 2
 # While they loop, a hook stops the server the moment any query runs in
 # its loop: none may (cmd=status would, so it is asked after).

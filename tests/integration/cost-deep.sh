@@ -95,11 +95,23 @@ check "...with maxdepth=100: 200 ($st, $(wc -c <"$tmp/body") bytes)" \
     test "$st" = 200
 
 # max_workers busy: a query known heavy is refused without running in
-# the loop (pause-server-slice would stop the server if it did).
+# the loop (pause-server-slice would stop the server if it did). It is
+# another query than the worker's: the same one would wait for that
+# worker's answer (tests/integration/heavy.sh). The other is made known
+# heavy first: its slice runs out, its worker is killed.
 rdv_stop
 rdv_conf query_timeout=30 load_wait=30 max_workers=1 answer_cache=0
 heavy='file=chain.trace.xz&cmd=flame&format=json&style=chart'
+other='file=chain.trace.xz&cmd=flame&format=json&style=icicle'
 touch "$hooks/pause-worker"
+curl -s -o /dev/null --max-time 60 "$url?$other" &
+echo $! >"$tmp/other.pid"
+wk=$(worker_paused) || wk=
+check "max_workers=1: another heavy query in a worker, then killed" \
+    test -n "$wk"
+[ -z "$wk" ] || kill -9 "$wk"
+wait "$(cat "$tmp/other.pid")" 2>/dev/null || :
+rm -f "$hooks"/worker.*
 curl -s -o /dev/null --max-time 60 "$url?$heavy" &
 echo $! >"$tmp/heavy.pid"
 wk=$(worker_paused) || wk=
@@ -109,12 +121,12 @@ t0=$(rdv_ms)
 codes=
 for i in 1 2 3 4 5; do
 	codes="$codes$(curl -s -o /dev/null --max-time 60 -w '%{http_code}' \
-	    "$url?$heavy") "
+	    "$url?$other") "
 done
 ms=$(($(rdv_ms) - t0))
 rm -f "$hooks/pause-server-slice"
 srv=$(rdv_pids | head -1)
-check "...the same query five times more: 503 each, at once ($codes$ms ms)" \
+check "...the other heavy query five times: 503 each, at once ($codes$ms ms)" \
     test "$codes" = '503 503 503 503 503 '
 check "...none ran in the server's loop" \
     sh -c "! ls '$hooks'/server-slice.* >/dev/null 2>&1"

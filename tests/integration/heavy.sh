@@ -1,14 +1,16 @@
 #!/bin/sh
 # A server that stays responsive: four heavy queries (a whole tree of a
 # generated profile of 50,000 call nodes, seconds each, within the
-# budget) sent at once, and meanwhile cheap ones (cmd=menu) through
-# lighttpd and the CGI. The server tries each query for a slice of
+# budget, four different depths) sent at once, and meanwhile cheap ones
+# (cmd=menu) through lighttpd and the CGI. The server tries each query for a slice of
 # 50 ms, then hands it to a worker process (max_workers). The workers
 # are held at a test hook (worker-run) while the menus are asked, so
 # that what is checked is that they are answered meanwhile, not how
 # fast the machine is (bench/ has the figures); a heavy query past
 # max_workers gets 503 with Retry-After; the heavy answers are whole,
-# and come back to the server's answer cache. No timeout is under test
+# and come back to the server's answer cache. The same heavy query asked
+# four times at once runs in one worker, whose answer all four get (or a
+# 503 with Retry-After when that worker is killed). No timeout is under test
 # here: query_timeout (600 s) and curl's bounds are for a hang only, as
 # four heavy queries at once take minutes of a loaded 2-core machine
 # (they hit a 60 s query_timeout there: 504).
@@ -26,6 +28,10 @@ command -v jq >/dev/null 2>&1 || skip_all "jq is not installed"
 [ -x "$GENPROF" ] || { echo "Bail out! build bench/genprof first"; exit 1; }
 "$GENPROF" -F trace -n 50000 >"$root/big.trace"
 heavy='file=big.trace&cmd=tree&depth=100000&budget=1000000&format=json'
+# heavy N: another heavy query (still deeper than the tree: the same rows).
+heavy() {
+	echo "file=big.trace&cmd=tree&depth=$((100000 - $1))&budget=1000000&format=json"
+}
 menu='file=big.trace&cmd=menu&format=json'
 rdv_httpd
 
@@ -52,7 +58,7 @@ rdv_get "$menu" >/dev/null	# load
 : >"$hooks/pause-worker-run"
 for i in 1 2 3 4; do
 	curl -sS --max-time 700 -o "$tmp/h.$i.body" -w '%{http_code}' \
-	    "$url?$heavy" >"$tmp/h.$i.code" 2>/dev/null &
+	    "$url?$(heavy $((i - 1)))" >"$tmp/h.$i.code" 2>/dev/null &
 	echo $! >"$tmp/h.$i.cpid"
 done
 check "the four heavy queries went to four workers" held 4
@@ -72,6 +78,62 @@ rdv_local 'cmd=tree&depth=100000&budget=1000000&format=json' big.trace \
     >"$tmp/want.json"
 check "...whole, as answered in-process" cmp -s "$tmp/want.json" \
     "$tmp/h.1.body"
+
+# The same heavy query four times at once: one worker runs it; the
+# other three wait for its answer (status: waiting), and all four get it.
+# status FIELD: a figure of the server's status.
+status() {
+	curl -s --max-time 60 "$url?file=big.trace&cmd=status&format=json" |
+	    jq -r ".$1"
+}
+# waiting N: N requests wait for a worker's answer, one worker is held.
+waiting() {
+	[ "$(ls "$hooks" | grep -c '^worker-run\.')" -ge 1 ] &&
+	    [ "$(status waiting)" = "$1" ]
+}
+: >"$hooks/pause-worker-run"
+for i in 1 2 3 4; do
+	curl -sS --max-time 700 -o "$tmp/s.$i.body" -w '%{http_code}' \
+	    "$url?$heavy" >"$tmp/s.$i.code" 2>/dev/null &
+	echo $! >"$tmp/s.$i.cpid"
+done
+check "the same query four times at once: one worker, three waiting" \
+    rdv_wait 120 waiting 3
+check "...and no second worker" \
+    test "$(ls "$hooks" | grep -c '^worker-run\.')" -eq 1
+check "...status says one worker" test "$(status workers)" = 1
+release
+for i in 1 2 3 4; do wait "$(cat "$tmp/s.$i.cpid")" || :; done
+check "...all four answered 200 ($(cat "$tmp"/s.[1-4].code | tr -d '\n'))" \
+    test "$(cat "$tmp"/s.[1-4].code | tr -d '\n')" = 200200200200
+n=0
+for i in 1 2 3 4; do
+	cmp -s "$tmp/want.json" "$tmp/s.$i.body" && n=$((n + 1))
+done
+check "...the one answer, whole, to each ($n)" test "$n" = 4
+check "...and none waits now" test "$(status waiting)" = 0
+
+# The worker killed while two more wait for it: they are told to retry
+# (503 with Retry-After), never left hanging.
+: >"$hooks/pause-worker-run"
+for i in 1 2 3; do
+	curl -sS --max-time 700 -D "$tmp/k.$i.head" -o /dev/null \
+	    -w '%{http_code}' "$url?$(heavy 7)" >"$tmp/k.$i.code" \
+	    2>/dev/null &
+	echo $! >"$tmp/k.$i.cpid"
+done
+check "a third asker of a held query waits for it too" rdv_wait 120 waiting 2
+wpid=$(cat "$hooks"/worker-run.* | head -1)
+kill -9 "$wpid"
+release
+for i in 1 2 3; do wait "$(cat "$tmp/k.$i.cpid")" || :; done
+n=0
+for i in 1 2 3; do
+	[ "$(cat "$tmp/k.$i.code")" = 503 ] &&
+	    grep -qi '^Retry-After:' "$tmp/k.$i.head" && n=$((n + 1))
+done
+check "a waited-for worker killed: its two waiters get 503 with Retry-After ($(cat "$tmp"/k.[1-3].code | tr '\n' ' '))" \
+    test "$n" -ge 2
 rdv_stop
 
 # A worker's answer comes back to the server's answer cache: the same
@@ -110,7 +172,7 @@ rdv_get "$menu" >/dev/null
 curl -sS --max-time 700 -o /dev/null "$url?$heavy" &
 apid=$!
 check "the first heavy query holds the one worker" held 1
-c=$(rdv_get "$heavy" --max-time 60)
+c=$(rdv_get "$(heavy 1)" --max-time 60)
 check "past max_workers: 503 while the worker is busy ($c)" test "$c" = 503
 check "...with Retry-After" test -n "$(rdv_header Retry-After)"
 release
