@@ -370,7 +370,9 @@ server_fill_serve(struct server_fill *f, struct answer *a)
 static void
 server_fill_free(struct server_fill *f)
 {
-	TAILQ_REMOVE(&f->server->fills, f, entry);
+	struct server	*s = f->server;
+
+	TAILQ_REMOVE(&s->fills, f, entry);
 	if (f->ev != NULL)
 		event_free(f->ev);
 	if (f->in != NULL)
@@ -381,6 +383,7 @@ server_fill_free(struct server_fill *f)
 	free(f->static_base);
 	free(f->waiters);
 	free(f);
+	server_client_done(s);
 }
 
 /*

@@ -687,18 +687,19 @@ server_exit(struct server *s, const char *reason)
 	flock(s->lockfd, LOCK_UN);
 	evtimer_del(s->ev_idle);
 	evtimer_del(s->ev_watch);
-	if (s->nclients == 0 && s->nworkers == 0)
-		event_base_loopbreak(s->base);
+	server_client_done(s);
 }
 
 /*
- * A reply or a worker finished: the last one ends an exiting server's
- * loop.
+ * A reply, a worker or a worker's answer coming back finished: the last
+ * one ends an exiting server's loop (an answer coming back may have
+ * requests waiting for it).
  */
 void
 server_client_done(struct server *s)
 {
-	if (s->exiting && s->nclients == 0 && s->nworkers == 0)
+	if (s->exiting && s->nclients == 0 && s->nworkers == 0 &&
+	    TAILQ_EMPTY(&s->fills))
 		event_base_loopbreak(s->base);
 }
 

@@ -54,7 +54,7 @@ struct profile_index;
 #define SERVER_BASES		4	/* base= profiles kept loaded */
 #define SERVER_WORKERS		64	/* most max_workers can be */
 #define SERVER_SLICE		50	/* ms a query runs in the server */
-#define SERVER_FILL_WAITERS	1024	/* requests one worker's answer serves */
+#define SERVER_FILL_WAITERS	SERVER_MAX_CLIENTS /* one worker's waiters */
 #define SERVER_HEAVY		32	/* queries remembered as heavy */
 
 /* A base= profile, kept by identity (server-base.c). */
