@@ -6,7 +6,7 @@
 if [ -z "${DEPLOY_DEADLINE:-}" ]; then
 	DEPLOY_DEADLINE=1
 	export DEPLOY_DEADLINE
-	exec timeout -k 5 120 /bin/sh "$0" "$@"
+	exec timeout -k 5 600 /bin/sh "$0" "$@"
 fi
 . "${0%/*}/../lib.sh"
 . "${0%/*}/deploy-lib.sh"

@@ -13,7 +13,7 @@
 if [ -z "${RDV_DEADLINE:-}" ]; then
 	RDV_DEADLINE=1
 	export RDV_DEADLINE
-	exec timeout -k 5 240 /bin/sh "$0" "$@"
+	exec timeout -k 5 600 /bin/sh "$0" "$@"
 fi
 . "${0%/*}/../lib.sh"
 . "${0%/*}/rendezvous-lib.sh"
@@ -63,7 +63,14 @@ children() {
 }
 rdv_conf load_wait=30 load_timeout=30 query_timeout=30
 rdv_httpd
+# part N: when each part starts, so that a run that outlasts the
+# deadline shows where its time went.
+t_start=$(rdv_ms)
+part() {
+	echo "# part $1 at $(($(rdv_ms) - t_start)) ms"
+}
 
+part 1
 # 1. Padded files: refused at once (64 MiB of zeros decode to nothing).
 printf 'main;work 5\n' >"$tmp/small.folded"
 for z in gzip zstd xz; do
@@ -82,6 +89,7 @@ for z in gzip zstd xz; do
 	rm -f "$root/padded.$z"
 done
 
+part 2
 # 2. A decoding process paused at its start dies with its server: kill
 # -9, and a load that times out.
 head -c 6000000 /dev/urandom | od -An -tx1 | tr -d ' \n' |
@@ -111,6 +119,7 @@ for how in kill timeout; do
 done
 rdv_conf load_wait=30 load_timeout=30 query_timeout=30
 
+part 3
 # 3. A worker paused at its start: its limits, and gone with the server.
 "$GENPROF" -F trace -n 50000 >"$root/heavy.trace"
 rdv_conf max_cost=0 query_timeout=30 max_workers=2 answer_cache=0 \
@@ -137,6 +146,7 @@ wait "$(cat "$tmp/c.pid")" 2>/dev/null || :
 rm -f "$hooks"/worker.*
 rdv_stop
 
+part 4
 # 4. base= over five files, their loaders paused: one per slot at most.
 rdv_conf query_timeout=3 load_timeout=30
 for i in 1 2 3 4 5; do

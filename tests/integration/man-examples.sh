@@ -8,7 +8,7 @@
 if [ -z "${MANEX_DEADLINE:-}" ]; then
 	MANEX_DEADLINE=1
 	export MANEX_DEADLINE
-	exec timeout -k 5 120 /bin/sh "$0" "$@"
+	exec timeout -k 5 600 /bin/sh "$0" "$@"
 fi
 . "${0%/*}/../lib.sh"
 : "${SERVER:=$top_builddir/server/deepq-server}"

@@ -12,7 +12,7 @@
 if [ -z "${RDV_DEADLINE:-}" ]; then
 	RDV_DEADLINE=1
 	export RDV_DEADLINE
-	exec timeout -k 5 150 /bin/sh "$0" "$@"
+	exec timeout -k 5 600 /bin/sh "$0" "$@"
 fi
 . "${0%/*}/../lib.sh"
 need_test_hooks
