@@ -52,8 +52,8 @@ done
 check "cmd=status alone: 200 each, up to $alone ms" test "$alone" -lt 99999
 
 worker_paused() {
-	rdv_wait 60 sh -c "ls '$hooks'/worker.* >/dev/null 2>&1" &&
-	    rdv_paused worker
+	_w=$(rdv_held 60 worker)
+	[ -n "$_w" ] && echo "$_w"
 }
 
 for q in 'cmd=callgrind&format=callgrind' 'cmd=folded&format=folded' \

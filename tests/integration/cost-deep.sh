@@ -54,8 +54,8 @@ check "cmd=status alone: 200 each, up to $alone ms" test "$alone" -lt 99999
 
 # worker_paused: wait for a worker stopped at its start; its pid.
 worker_paused() {
-	rdv_wait 20 sh -c "ls '$hooks'/worker.* >/dev/null 2>&1" &&
-	    rdv_paused worker
+	_w=$(rdv_held 20 worker)
+	[ -n "$_w" ] && echo "$_w"
 }
 
 for q in 'cmd=callgrind&format=callgrind' 'cmd=folded&format=folded' \

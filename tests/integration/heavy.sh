@@ -38,8 +38,19 @@ rdv_httpd
 # held N: the pids of the workers stopped at the worker-run hook, once
 # N of them are.
 held() {
-	rdv_wait 120 sh -c "test \$(ls '$hooks' | grep -c '^worker-run\\.') -ge $1" &&
-	    cat "$hooks"/worker-run.*
+	rdv_wait 120 held_n "$1" && cat "$hooks"/worker-run.*
+}
+# held_n N: N workers are stopped at the hook. A worker writes its pid
+# file just before it stops itself: counted by the file alone, a
+# release's SIGCONT could come before the stop, which would then hold
+# that worker for good.
+held_n() {
+	_n=0
+	for _f in "$hooks"/worker-run.*; do
+		[ -f "$_f" ] && [ "$(rdv_state "${_f##*.}")" = T ] &&
+		    _n=$((_n + 1))
+	done
+	[ "$_n" -ge "$1" ]
 }
 # release: let the held workers go on, and hold no more.
 release() {
@@ -88,8 +99,7 @@ status() {
 }
 # waiting N: N requests wait for a worker's answer, one worker is held.
 waiting() {
-	[ "$(ls "$hooks" | grep -c '^worker-run\.')" -ge 1 ] &&
-	    [ "$(status waiting)" = "$1" ]
+	held_n 1 && [ "$(status waiting)" = "$1" ]
 }
 : >"$hooks/pause-worker-run"
 for i in 1 2 3 4; do
@@ -175,11 +185,21 @@ check "the first heavy query holds the one worker" held 1
 c=$(rdv_get "$(heavy 1)" --max-time 60)
 check "past max_workers: 503 while the worker is busy ($c)" test "$c" = 503
 check "...with Retry-After" test -n "$(rdv_header Retry-After)"
+srv=$(rdv_pids | head -1)
 release
 wait "$apid" || :
-check "no worker is left" sh -c \
-    "! grep -laF 'deepq-server: worker' /proc/[0-9]*/cmdline 2>/dev/null | \
-    while read f; do p=\${f#/proc/}; p=\${p%/cmdline}; \
-    [ \"\$(readlink /proc/\$p/cwd)\" = / ] && echo \$p; done | grep -q ."
+# no_worker_of PID: no worker of that server runs (only ours: the tests
+# beside this one under make -j have workers of their own).
+no_worker_of() {
+	for _c in $(grep -laF 'deepq-server: worker' /proc/[0-9]*/cmdline \
+	    2>/dev/null); do
+		_p=${_c#/proc/}
+		_p=${_p%/cmdline}
+		[ "$(sed -n 's/^[0-9]* ([^)]*) . \([0-9]*\).*/\1/p' \
+		    "/proc/$_p/stat" 2>/dev/null)" != "$1" ] || return 1
+	done
+	return 0
+}
+check "no worker is left (server ${srv:-none})" rdv_wait 10 no_worker_of "$srv"
 rdv_stop
 done_testing

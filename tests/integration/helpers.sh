@@ -104,8 +104,7 @@ for how in kill timeout; do
 	    "$url?file=big.folded.gz&cmd=top" &
 	echo $! >"$tmp/c.pid"
 	dec=
-	rdv_wait 20 sh -c "ls '$hooks'/decoder.* >/dev/null 2>&1" &&
-	    dec=$(rdv_paused decoder)
+	dec=$(rdv_held 20 decoder)
 	rm -f "$hooks/pause-decoder"
 	check "$how: a decoder paused at its start (${dec:-none})" \
 	    test -n "$dec"
@@ -130,8 +129,7 @@ curl -s -o /dev/null --max-time 40 \
     "$url?file=heavy.trace&cmd=tree&depth=100000&budget=1000000&format=json" &
 echo $! >"$tmp/c.pid"
 wk=
-rdv_wait 20 sh -c "ls '$hooks'/worker.* >/dev/null 2>&1" &&
-    wk=$(rdv_paused worker)
+wk=$(rdv_held 20 worker)
 rm -f "$hooks/pause-worker"
 check "a worker paused at its start (${wk:-none})" test -n "$wk"
 check "...with a CPU limit" sh -c \

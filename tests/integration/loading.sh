@@ -36,7 +36,7 @@ check "...with a progress bar of the file's size" \
 check "...and the progress in words" \
     grep -q '<p class="progress">Read [0-9.]* of [0-9.]* MB ([0-9]*%)' \
     "$tmp/body"
-loader=$(rdv_paused server-load)
+loader=$(rdv_held 10 server-load)
 rm -f "$hooks/pause-server-load"
 [ -n "$loader" ] && kill -CONT "$loader"
 # load_wait=0: until the load ends the answer is still the 503.

@@ -193,6 +193,15 @@ rdv_paused() {
 	return 1
 }
 
+# rdv_held SECONDS POINT: the pid of a process stopped at test hook
+# POINT once one is, or nothing after SECONDS. A hook writes its pid
+# file just before it stops itself: the file alone is not the stop, and
+# under load the stop can come well after it.
+rdv_held() {
+	rdv_wait "$1" rdv_paused "$2" >/dev/null || :
+	rdv_paused "$2" || :
+}
+
 # rdv_gone PID: the process has exited (or is a zombie).
 rdv_gone() {
 	case $(rdv_state "$1") in

@@ -202,7 +202,7 @@ check "...and a self-refreshing page" grep -q '<meta http-equiv="refresh"' \
     "$tmp/body"
 check "...that says what loads and its size" \
     grep -q 'Loading firefox.folded (0.0 MB)' "$tmp/body"
-loader=$(rdv_paused server-load)
+loader=$(rdv_held 10 server-load)
 check "the loader is held at the hook" test -n "$loader"
 rm -f "$hooks/pause-server-load"
 pids=
