@@ -83,7 +83,7 @@
 struct server_fill_head {
 	uint64_t	 len;		/* of the body */
 	uint64_t	 ctype_len;
-	uint64_t	 message_len;	/* 0: none */
+	uint64_t	 message_len;	/* with its NUL; 0: none */
 	int32_t		 status;
 	int32_t		 retry_after;
 };
@@ -233,14 +233,14 @@ server_worker_send(int fd, const struct answer *a)
 	memset(&h, 0, sizeof h);
 	h.len = a->len;
 	h.ctype_len = strlen(a->content_type);
-	h.message_len = a->message != NULL ? strlen(a->message) : 0;
+	h.message_len = a->message != NULL ? strlen(a->message) + 1 : 0;
 	h.status = a->status;
 	h.retry_after = a->retry_after;
 	part[0] = (const char *)&h;
 	len[0] = sizeof h;
 	part[1] = a->content_type;
 	len[1] = h.ctype_len;
-	part[2] = a->message != NULL ? a->message : "";
+	part[2] = a->message;	/* with its NUL, or nothing */
 	len[2] = h.message_len;
 	part[3] = a->body;
 	len[3] = a->len;
@@ -272,7 +272,7 @@ server_fill_cb(int fd, short what, void *arg)
 	while ((n = evbuffer_read(f->in, fd, 65536)) > 0) {
 		if (evbuffer_get_length(f->in) > sizeof(struct
 		    server_fill_head) + PROTO_MAX_CTYPE + PROTO_MAX_MESSAGE +
-		    PROTO_MAX_BODY)
+		    1 + PROTO_MAX_BODY)
 			break;
 	}
 	if (n == -1 && (errno == EAGAIN || errno == EINTR))
@@ -302,14 +302,12 @@ server_fill_answer(struct server_fill *f, struct answer *a)
 		return (-1);
 	evbuffer_copyout(f->in, &h, sizeof h);
 	if (h.ctype_len > PROTO_MAX_CTYPE || h.len > PROTO_MAX_BODY ||
-	    h.message_len > PROTO_MAX_MESSAGE || h.status < 100 ||
+	    h.message_len > PROTO_MAX_MESSAGE + 1 || h.status < 100 ||
 	    h.status > 599 || h.retry_after < 0 ||
 	    have != sizeof h + h.ctype_len + h.message_len + h.len ||
 	    f->ctype == NULL || strlen(f->ctype) != h.ctype_len)
 		return (-1);
-	/* A NUL after the message: room for it, at the body's expense. */
-	if (evbuffer_add(f->in, "", 1) == -1 ||
-	    (b = evbuffer_pullup(f->in, -1)) == NULL)
+	if ((b = evbuffer_pullup(f->in, -1)) == NULL)
 		return (-1);
 	b += sizeof h;
 	if (memcmp(f->ctype, b, h.ctype_len) != 0)
@@ -320,13 +318,11 @@ server_fill_answer(struct server_fill *f, struct answer *a)
 	a->retry_after = h.retry_after;
 	a->content_type = f->ctype;
 	if (h.message_len > 0) {
-		/* The message must be a string: move the body up by one. */
-		memmove(b + h.message_len + 1, b + h.message_len, h.len);
-		b[h.message_len] = '\0';
-		a->message = (char *)b;
-		if (strlen(a->message) != h.message_len)
+		/* A string, ending where it says. */
+		if (memchr(b, '\0', h.message_len) != b + h.message_len - 1)
 			return (-1);
-		b += h.message_len + 1;
+		a->message = (char *)b;
+		b += h.message_len;
 	}
 	a->body = (char *)b;
 	a->len = h.len;

@@ -61,17 +61,32 @@ release() {
 	rm -f "$hooks"/worker-run.*
 }
 
+# ask NAME QUERY: QUERY in the background; its body, headers, status and
+# curl's pid in $tmp/NAME.body, .head, .code and .cpid.
+ask() {
+	curl -sS --max-time 700 -D "$tmp/$1.head" -o "$tmp/$1.body" \
+	    -w '%{http_code}' "$url?$2" >"$tmp/$1.code" 2>/dev/null &
+	echo $! >"$tmp/$1.cpid"
+}
+# answered NAME...: wait for those asks (in this shell: they are its
+# children); $codes gets their statuses, one string.
+answered() {
+	for _a; do wait "$(cat "$tmp/$_a.cpid")" || :; done
+	codes=$(for _a; do cat "$tmp/$_a.code"; done | tr -d '\n')
+}
+# status FIELD: a figure of the server's status (jq's path).
+status() {
+	curl -s --max-time 60 "$url?file=big.trace&cmd=status&format=json" |
+	    jq -r ".$1"
+}
+
 # Four heavy queries at once, each handed to a worker after its slice,
 # held there (test hook); meanwhile cheap queries are answered by the
 # server: its loop is free, whatever the speed of the machine.
 rdv_conf max_cost=0 query_timeout=600 max_workers=4 answer_cache=0
 rdv_get "$menu" >/dev/null	# load
 : >"$hooks/pause-worker-run"
-for i in 1 2 3 4; do
-	curl -sS --max-time 700 -o "$tmp/h.$i.body" -w '%{http_code}' \
-	    "$url?$(heavy $((i - 1)))" >"$tmp/h.$i.code" 2>/dev/null &
-	echo $! >"$tmp/h.$i.cpid"
-done
+for i in 1 2 3 4; do ask "h.$i" "$(heavy $((i - 1)))"; done
 check "the four heavy queries went to four workers" held 4
 n=0
 for j in 1 2 3 4 5; do
@@ -82,9 +97,9 @@ done
 check "five menus answered while the four heavy queries run ($n)" \
     test "$n" = 5
 release
-for i in 1 2 3 4; do wait "$(cat "$tmp/h.$i.cpid")" || :; done
-check "the four heavy queries answered 200 ($(cat "$tmp"/h.[1-4].code | tr -d '\n'))" \
-    test "$(cat "$tmp"/h.[1-4].code | tr -d '\n')" = 200200200200
+answered h.1 h.2 h.3 h.4
+check "the four heavy queries answered 200 ($codes)" \
+    test "$codes" = 200200200200
 rdv_local 'cmd=tree&depth=100000&budget=1000000&format=json' big.trace \
     >"$tmp/want.json"
 check "...whole, as answered in-process" cmp -s "$tmp/want.json" \
@@ -92,30 +107,20 @@ check "...whole, as answered in-process" cmp -s "$tmp/want.json" \
 
 # The same heavy query four times at once: one worker runs it; the
 # other three wait for its answer (status: waiting), and all four get it.
-# status FIELD: a figure of the server's status.
-status() {
-	curl -s --max-time 60 "$url?file=big.trace&cmd=status&format=json" |
-	    jq -r ".$1"
-}
 # waiting N: N requests wait for a worker's answer, one worker is held.
 waiting() {
 	held_n 1 && [ "$(status waiting)" = "$1" ]
 }
 : >"$hooks/pause-worker-run"
-for i in 1 2 3 4; do
-	curl -sS --max-time 700 -o "$tmp/s.$i.body" -w '%{http_code}' \
-	    "$url?$heavy" >"$tmp/s.$i.code" 2>/dev/null &
-	echo $! >"$tmp/s.$i.cpid"
-done
+for i in 1 2 3 4; do ask "s.$i" "$heavy"; done
 check "the same query four times at once: one worker, three waiting" \
     rdv_wait 120 waiting 3
 check "...and no second worker" \
     test "$(ls "$hooks" | grep -c '^worker-run\.')" -eq 1
 check "...status says one worker" test "$(status workers)" = 1
 release
-for i in 1 2 3 4; do wait "$(cat "$tmp/s.$i.cpid")" || :; done
-check "...all four answered 200 ($(cat "$tmp"/s.[1-4].code | tr -d '\n'))" \
-    test "$(cat "$tmp"/s.[1-4].code | tr -d '\n')" = 200200200200
+answered s.1 s.2 s.3 s.4
+check "...all four answered 200 ($codes)" test "$codes" = 200200200200
 n=0
 for i in 1 2 3 4; do
 	cmp -s "$tmp/want.json" "$tmp/s.$i.body" && n=$((n + 1))
@@ -126,41 +131,38 @@ check "...and none waits now" test "$(status waiting)" = 0
 # The worker killed while two more wait for it: they are told to retry
 # (503 with Retry-After), never left hanging.
 : >"$hooks/pause-worker-run"
-for i in 1 2 3; do
-	curl -sS --max-time 700 -D "$tmp/k.$i.head" -o /dev/null \
-	    -w '%{http_code}' "$url?$(heavy 7)" >"$tmp/k.$i.code" \
-	    2>/dev/null &
-	echo $! >"$tmp/k.$i.cpid"
-done
+for i in 1 2 3; do ask "k.$i" "$(heavy 7)"; done
 check "a third asker of a held query waits for it too" rdv_wait 120 waiting 2
 wpid=$(cat "$hooks"/worker-run.* | head -1)
 kill -9 "$wpid"
 release
-for i in 1 2 3; do wait "$(cat "$tmp/k.$i.cpid")" || :; done
+answered k.1 k.2 k.3
 n=0
 for i in 1 2 3; do
 	[ "$(cat "$tmp/k.$i.code")" = 503 ] &&
 	    grep -qi '^Retry-After:' "$tmp/k.$i.head" && n=$((n + 1))
 done
-check "a waited-for worker killed: its two waiters get 503 with Retry-After ($(cat "$tmp"/k.[1-3].code | tr '\n' ' '))" \
+check "a waited-for worker killed: its two waiters get 503 with Retry-After ($codes)" \
     test "$n" -ge 2
 rdv_stop
 
 # A worker's answer comes back to the server's answer cache: the same
 # heavy query again is answered from it (a hit), not by a worker.
-# status FIELD: a figure of the server's answer cache.
+# cache FIELD: a figure of the server's answer cache.
 cache() {
-	rdv_get 'file=big.trace&cmd=status&format=json' >/dev/null
-	jq -r ".answer_cache.$1" "$tmp/body"
+	status "answer_cache.$1"
+}
+# cache_grew N: the cache holds more than N answers.
+cache_grew() {
+	[ "$(cache entries)" -gt "$1" ]
 }
 rdv_conf max_cost=0 query_timeout=600 max_workers=2 answer_cache=256
 rdv_get "$menu" >/dev/null
 e0=$(cache entries)
 c1=$(rdv_get "$heavy" --max-time 700)
 cp "$tmp/body" "$tmp/first.json"
-# The worker sends it back after the client has it: wait for it.
-rdv_wait 60 sh -c "test \"\$(curl -s '$url?file=big.trace&cmd=status&format=json' |
-    jq .answer_cache.entries)\" -gt $e0"
+# The worker sends it back beside its client's answer: wait for it.
+rdv_wait 60 cache_grew "$e0"
 h0=$(cache hits)
 : >"$hooks/pause-worker-run"
 c2=$(rdv_get "$heavy" --max-time 700)
