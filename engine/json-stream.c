@@ -712,6 +712,32 @@ nomem:
 	return (-1);
 }
 
+/*
+ * Most numbers: an integer of up to 18 digits at p, no fraction or
+ * exponent, with at least 24 bytes after p. Its token in *t and its
+ * end, or NULL for anything else (json_stream_number reads that).
+ */
+static inline char *
+json_stream_int(char *p, struct json_token *t)
+{
+	const char	*q = p + (*p == '-');
+	uint64_t	 u = (unsigned char)*q - '0', d = 0;
+	int		 nd = 1;
+
+	if (u > 9 || (u == 0 && (unsigned char)(q[1] - '0') <= 9))
+		return (NULL);
+	for (q++; nd < 18 && (d = (unsigned char)*q - '0') <= 9; q++, nd++)
+		u = u * 10 + d;
+	if (d <= 9 || *q == '.' || *q == 'e' || *q == 'E')
+		return (NULL);
+	t->i = *p == '-' ? -(int64_t)u : (int64_t)u;
+	t->d = (double)t->i;
+	t->s = NULL;
+	t->len = 0;
+	t->type = JSON_TOK_INTEGER;
+	return ((char *)q);
+}
+
 /* The value that starts at p. */
 static enum json_tok
 json_stream_value(struct json_stream *js, char *p, struct json_token *t)
@@ -746,28 +772,9 @@ json_stream_value(struct json_stream *js, char *p, struct json_token *t)
 	case '-': case '0': case '1': case '2': case '3': case '4':
 	case '5': case '6': case '7': case '8': case '9':
 		js->state = JS_NEXT;
-		if (js->end - p >= 24) {
-			/* Most numbers: up to 18 digits, no fraction. */
-			const char	*q = p + (*p == '-');
-			uint64_t	 u = (unsigned char)*q - '0', d = 0;
-			int		 nd = 1;
-
-			if (u <= 9 && (u != 0 ||
-			    (unsigned char)(q[1] - '0') > 9)) {
-				for (q++; nd < 18 && (d = (unsigned char)*q -
-				    '0') <= 9; q++, nd++)
-					u = u * 10 + d;
-				if (d > 9 && *q != '.' && *q != 'e' &&
-				    *q != 'E') {
-					t->i = *p == '-' ? -(int64_t)u :
-					    (int64_t)u;
-					t->d = (double)t->i;
-					t->s = NULL;
-					t->len = 0;
-					js->p = (char *)q;
-					return (t->type = JSON_TOK_INTEGER);
-				}
-			}
+		if (js->end - p >= 24 && (s = json_stream_int(p, t)) != NULL) {
+			js->p = s;
+			return (t->type);
 		}
 		return (json_stream_number(js, p, t));
 	default:
@@ -914,6 +921,47 @@ json_stream_next(struct json_stream *js, struct json_token *t)
 			    (t->type = JSON_TOK_END) : JSON_TOK_ERROR);
 		}
 	}
+}
+
+/*
+ * The numbers that follow in the array open, at most max (json-stream.h):
+ * the states and checks json_stream_next would go through for them, in
+ * one loop. Anything else is left where it is, at a state
+ * json_stream_next goes on from.
+ */
+size_t
+json_stream_numbers(struct json_stream *js, struct json_token *t, size_t max)
+{
+	char	*p = js->p, *q;
+	size_t	 n = 0;
+
+	if (js->inobj || js->depth + 1 > JSON_STREAM_MAX_DEPTH ||
+	    (js->state != JS_FIRST && js->state != JS_VALUE &&
+	    js->state != JS_NEXT))
+		return (0);
+	while (n < max && js->end - p >= JSON_STREAM_MARGIN) {
+		if (js->state == JS_NEXT) {
+			if (*p != ',')
+				break;
+			js->state = JS_VALUE;
+			if (js->end - ++p < JSON_STREAM_MARGIN)
+				break;
+		}
+		if (*p != '-' && (*p < '0' || *p > '9'))
+			break;
+		js->state = JS_NEXT;
+		if ((q = json_stream_int(p, &t[n])) != NULL) {
+			p = q;
+			n++;
+			continue;
+		}
+		if (json_stream_number(js, p, &t[n]) == JSON_TOK_ERROR)
+			return (n);
+		p = js->p;
+		n++;
+	}
+	js->p = p;
+	return (n);
 }
 
 /*

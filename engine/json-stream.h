@@ -86,9 +86,22 @@ void		 json_stream_free(struct json_stream *);
 void		 json_stream_set_max_string(struct json_stream *, size_t);
 enum json_tok	 json_stream_next(struct json_stream *, struct json_token *);
 int		 json_stream_skip(struct json_stream *, const struct json_token *);
+size_t		 json_stream_numbers(struct json_stream *, struct json_token *,
+		    size_t);
 int		 json_stream_end(struct json_stream *);
 const char	*json_stream_error(const struct json_stream *);
 uint32_t	 json_stream_depth(const struct json_stream *);
+
+/*
+ * json_stream_numbers(js, t, max) reads the numbers that follow in the
+ * array open (after its '[' or an element), at most max, each into t[]
+ * as json_stream_next gives it, and returns how many. It stops before
+ * anything else (the array's end, another value, a blank, the window's
+ * edge), which json_stream_next then reads, and after an error, which
+ * the next json_stream_next returns. The readers' long arrays of
+ * numbers (samples, time deltas, table rows) so cost a loop, not a call
+ * and a state switch per token.
+ */
 
 /* Whether a key (or string) token is s. */
 static inline int

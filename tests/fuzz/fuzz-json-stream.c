@@ -41,19 +41,33 @@
 int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
 /* A digest of every token of the text, and how it ended. */
+/*
+ * Every token of in, hashed; with batch > 0 the numbers that
+ * json_stream_numbers gives (at most batch at a time) come from it, the
+ * rest from json_stream_next: the same tokens either way.
+ */
 static uint64_t
-fuzz_tokens(struct input *in, int flags, int *end, char *err, size_t errlen)
+fuzz_tokens(struct input *in, int flags, size_t batch, int *end, char *err,
+    size_t errlen)
 {
 	struct json_stream	*js;
-	struct json_token	 t;
+	struct json_token	 t, num[8];
 	uint64_t		 h = 0;
+	size_t			 queued = 0, served = 0;
 
 	*end = 0;
 	err[0] = '\0';
 	if ((js = json_stream_create(in, flags)) == NULL)
 		abort();
 	for (;;) {
-		json_stream_next(js, &t);
+		if (served == queued && batch > 0) {
+			served = 0;
+			queued = json_stream_numbers(js, num, batch);
+		}
+		if (served < queued)
+			t = num[served++];
+		else
+			json_stream_next(js, &t);
 		h = (h ^ (uint64_t)(t.type + 2)) * 0x100000001b3ULL;
 		if (t.type == JSON_TOK_ERROR) {
 			snprintf(err, errlen, "%s", json_stream_error(js));
@@ -158,12 +172,12 @@ fuzz_jansson(const char *text, size_t len, int flags, int end)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 {
-	struct input	*whole, *pieces;
+	struct input	*whole, *pieces, *again;
 	const char	*text;
-	char		 err1[256], err2[256];
-	uint64_t	 h1, h2;
+	char		 err1[256], err2[256], err3[256];
+	uint64_t	 h1, h2, h3;
 	size_t		 n;
-	int		 flags, end1, end2;
+	int		 flags, end1, end2, end3;
 
 	if (len < 2)
 		return (0);
@@ -172,14 +186,21 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	text = (const char *)data + 2;
 	n = len - 2;
 	if ((whole = input_memory(text, n)) == NULL ||
-	    (pieces = input_memory_trickle(text, n, 1 + data[1] % 97)) == NULL)
+	    (pieces = input_memory_trickle(text, n, 1 + data[1] % 97)) ==
+	    NULL || (again = input_memory_trickle(text, n, 1 + data[1] % 89))
+	    == NULL)
 		abort();
-	h1 = fuzz_tokens(whole, flags, &end1, err1, sizeof err1);
-	h2 = fuzz_tokens(pieces, flags, &end2, err2, sizeof err2);
-	if (h1 != h2 || end1 != end2 || strcmp(err1, err2) != 0)
+	h1 = fuzz_tokens(whole, flags, 0, &end1, err1, sizeof err1);
+	h2 = fuzz_tokens(pieces, flags, 0, &end2, err2, sizeof err2);
+	/* Numbers in batches of 1 to 8 (the flags' other bits). */
+	h3 = fuzz_tokens(again, flags, 1 + (data[0] >> 5), &end3, err3,
+	    sizeof err3);
+	if (h1 != h2 || end1 != end2 || strcmp(err1, err2) != 0 ||
+	    h1 != h3 || end1 != end3 || strcmp(err1, err3) != 0)
 		abort();
 	input_free(whole);
 	input_free(pieces);
+	input_free(again);
 	if (!(flags & (JSON_STREAM_BIG_REALS | JSON_STREAM_CLOSE_ARRAY)))
 		fuzz_jansson(text, n, flags, end1);
 	return (0);

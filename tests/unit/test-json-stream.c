@@ -45,6 +45,29 @@
 static char	 tmpl[] = "/tmp/test-json-stream.XXXXXX";
 static int	 tmpfd = -1;
 
+/*
+ * The numbers json_stream_numbers gives, batch at a time (0: every
+ * token from json_stream_next), served one by one: each text is read
+ * both ways and must give the same tokens and errors.
+ */
+static size_t		 batch;
+static struct json_token queue[8];
+static size_t		 queued, served;
+
+static enum json_tok
+next_tok(struct json_stream *js, struct json_token *t)
+{
+	if (served == queued && batch > 0) {
+		served = 0;
+		queued = json_stream_numbers(js, queue, batch);
+	}
+	if (served < queued) {
+		*t = queue[served++];
+		return (t->type);
+	}
+	return (json_stream_next(js, t));
+}
+
 /* Walk a jansson value as the stream reads it; 0 if all tokens match. */
 static int
 walk(json_t *j, struct json_stream *js, int keyed, const char *key)
@@ -55,11 +78,11 @@ walk(json_t *j, struct json_stream *js, int keyed, const char *key)
 	size_t			 i;
 
 	if (keyed) {
-		if (json_stream_next(js, &t) != JSON_TOK_KEY ||
+		if (next_tok(js, &t) != JSON_TOK_KEY ||
 		    strlen(key) != t.len || memcmp(t.s, key, t.len) != 0)
 			return (-1);
 	}
-	json_stream_next(js, &t);
+	next_tok(js, &t);
 	switch (json_typeof(j)) {
 	case JSON_OBJECT:
 		if (t.type != JSON_TOK_OBJECT)
@@ -68,7 +91,7 @@ walk(json_t *j, struct json_stream *js, int keyed, const char *key)
 			if (walk(v, js, 1, k) == -1)
 				return (-1);
 		}
-		return (json_stream_next(js, &t) == JSON_TOK_OBJECT_END ? 0 : -1);
+		return (next_tok(js, &t) == JSON_TOK_OBJECT_END ? 0 : -1);
 	case JSON_ARRAY:
 		if (t.type != JSON_TOK_ARRAY)
 			return (-1);
@@ -76,7 +99,7 @@ walk(json_t *j, struct json_stream *js, int keyed, const char *key)
 			if (walk(v, js, 0, NULL) == -1)
 				return (-1);
 		}
-		return (json_stream_next(js, &t) == JSON_TOK_ARRAY_END ? 0 : -1);
+		return (next_tok(js, &t) == JSON_TOK_ARRAY_END ? 0 : -1);
 	case JSON_STRING:
 		return (t.type == JSON_TOK_STRING &&
 		    t.len == json_string_length(j) &&
@@ -139,6 +162,7 @@ agree_flags(const char *text, size_t len, int file, int flags, char *why,
 		dup = 1;
 		doc = json_loadb(text, len, 0, &jerr);
 	}
+	queued = served = 0;
 	if ((in = open_text(text, len, file)) == NULL ||
 	    (js = json_stream_create(in, flags)) == NULL) {
 		snprintf(why, whylen, "no input");
@@ -148,7 +172,7 @@ agree_flags(const char *text, size_t len, int file, int flags, char *why,
 	}
 	if (doc == NULL) {
 		/* Every token until an error, which must come. */
-		while ((ok = json_stream_next(js, &t)) != JSON_TOK_ERROR &&
+		while ((ok = next_tok(js, &t)) != JSON_TOK_ERROR &&
 		    ok != JSON_TOK_END)
 			;
 		if (ok == JSON_TOK_ERROR)
@@ -156,7 +180,7 @@ agree_flags(const char *text, size_t len, int file, int flags, char *why,
 		else
 			snprintf(why, whylen, "read, jansson: %s", jerr.text);
 	} else if (dup) {
-		while ((ok = json_stream_next(js, &t)) != JSON_TOK_ERROR &&
+		while ((ok = next_tok(js, &t)) != JSON_TOK_ERROR &&
 		    ok != JSON_TOK_END)
 			;
 		if (ok == JSON_TOK_END)
@@ -165,7 +189,7 @@ agree_flags(const char *text, size_t len, int file, int flags, char *why,
 			snprintf(why, whylen, "refused: %s",
 			    json_stream_error(js));
 	} else if (walk(doc, js, 0, NULL) == 0 &&
-	    json_stream_next(js, &t) == JSON_TOK_END)
+	    next_tok(js, &t) == JSON_TOK_END)
 		rv = 1;
 	else
 		snprintf(why, whylen, "differs: %s", json_stream_error(js));
@@ -178,29 +202,47 @@ agree_flags(const char *text, size_t len, int file, int flags, char *why,
 static int
 agree(const char *text, size_t len, int file, char *why, size_t whylen)
 {
-	int	 r, r2;
+	int	 r = -1, r0 = -1, r2;
 
-	if ((r = agree_flags(text, len, file, 0, why, whylen)) == -1)
-		return (-1);
-	/* And with JSON_REJECT_DUPLICATES: the same, exactly. */
-	r2 = agree_flags(text, len, file, JSON_STREAM_NO_DUPLICATES, why,
-	    whylen);
-	return (r2 == -1 ? -1 : r);
+	/* Token by token, then numbers three at a time: the same. */
+	for (batch = 0; batch <= 3; batch += 3) {
+		if ((r = agree_flags(text, len, file, 0, why, whylen)) == -1)
+			break;
+		/* And with JSON_REJECT_DUPLICATES: the same, exactly. */
+		if ((r2 = agree_flags(text, len, file,
+		    JSON_STREAM_NO_DUPLICATES, why, whylen)) == -1) {
+			r = -1;
+			break;
+		}
+		if (batch == 0)
+			r0 = r;
+		else if (r != r0) {
+			snprintf(why, whylen, "read %d token by token, %d "
+			    "in batches", r0, r);
+			r = -1;
+		}
+	}
+	batch = 0;
+	return (r);
 }
 
 /* Both ways of reading agree, and accept (want 1) or refuse (0). */
 static void
 same(const char *text, int want, const char *what)
 {
-	char	 why[512] = "";
-	int	 m, f;
+	char	 why[512] = "", padded[1024];
+	int	 m, f, p;
 
 	m = agree(text, strlen(text), 0, why, sizeof why);
 	f = m == -1 ? -1 : agree(text, strlen(text), 1, why, sizeof why);
+	/* Blanks after it: the window's margin, where batches are read. */
+	p = snprintf(padded, sizeof padded, "%s%80s", text, "");
+	if (m == f && p > 0 && (size_t)p < sizeof padded)
+		f = agree(padded, (size_t)p, 0, why, sizeof why);
 	ok(m == want && f == want, "%s: %s", what, want ? "read as jansson "
 	    "reads it" : "refused as jansson refuses it");
 	if (m != want || f != want)
-		diag("%s (memory %d, file %d)", why, m, f);
+		diag("%s (memory %d, file or padded %d)", why, m, f);
 }
 
 /* A random JSON value of depth at most d into b. */
@@ -677,6 +719,12 @@ main(void)
 		{ "{\"a\":1,\"a\":2}", 1 }, { "[1,{\"a\":[2,{\"b\":\"c\"}]}]", 1 },
 		{ "{\"a\":{\"a\":1},\"b\":{\"a\":2,\"b\":[{\"a\":3}]}}", 1 },
 		{ "{\"a\":{\"b\":1,\"c\":{},\"b\":2}}", 1 },
+		/* Numbers in a row, as json_stream_numbers reads them. */
+		{ "[1,2,3,4,5,6,7,8,9,10]", 1 }, { "[1,-2,3.5,1e3,-0,0,\"x\",4]", 1 },
+		{ "[1 ,2, 3]", 1 }, { "[1,\n2]", 1 }, { "[[1,2],[3],[]]", 1 },
+		{ "[1,[2,3],4,{\"a\":5}]", 1 }, { "[123456789012345678,1234567890123456789]", 1 },
+		{ "[1,2,]", 0 }, { "[1,-]", 0 }, { "[1,00]", 0 }, { "[1,2.]", 0 },
+		{ "[1,2,true,3,null,-4.25e-2]", 1 }, { "[1,2", 0 }, { "[1,2,", 0 },
 	};
 	char	 label[64];
 	size_t	 i;
