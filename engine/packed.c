@@ -23,6 +23,8 @@
 #include "json-stream.h"
 #include "packed.h"
 
+#define PACKED_BATCH	32	/* numbers read at once */
+
 /* Packed tables of the streaming JSON readers (see packed.h). */
 
 /*
@@ -214,6 +216,32 @@ packed_nums_token(struct packed_ints *pi, const struct json_token *t)
 		return (packed_nums_put(pi, PACKED_NUM_TRUE, 0, 0));
 	default:
 		return (packed_nums_put(pi, PACKED_NUM_OTHER, 0, 0));
+	}
+}
+
+/*
+ * The elements of the array whose '[' js gave last, to its ']', as
+ * packed_nums_token puts them; the numbers a batch at a time. 0, or -1
+ * on an error of the stream or memory.
+ */
+int
+packed_nums_read(struct packed_ints *pi, struct json_stream *js)
+{
+	struct json_token	 t[PACKED_BATCH];
+	size_t			 i, n;
+
+	for (;;) {
+		while ((n = json_stream_numbers(js, t, PACKED_BATCH)) > 0) {
+			for (i = 0; i < n; i++)
+				if (packed_nums_token(pi, &t[i]) == -1)
+					return (-1);
+		}
+		if (json_stream_next(js, t) == JSON_TOK_ARRAY_END)
+			return (0);
+		if (t->type == JSON_TOK_ERROR ||
+		    packed_nums_token(pi, t) == -1 ||
+		    json_stream_skip(js, t) == -1)
+			return (-1);
 	}
 }
 

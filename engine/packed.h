@@ -85,6 +85,7 @@ int	 packed_text_token(struct packed_text *, const struct json_token *,
 	    size_t *);
 int	 packed_nums_put(struct packed_ints *, int, int64_t, double);
 int	 packed_nums_token(struct packed_ints *, const struct json_token *);
+int	 packed_nums_read(struct packed_ints *, struct json_stream *);
 int	 packed_array_open(struct json_stream *, struct json_token *,
 	    enum packed_state *);
 

@@ -90,6 +90,7 @@
 #define GECKO_MAX_NESTING	8	/* processes within processes */
 #define GECKO_MAX_THREADS	100000	/* thread objects in a file */
 #define GECKO_MAX_COL		64	/* a schema's highest column */
+#define GECKO_BATCH		16	/* numbers read at once */
 #define GECKO_NONE		UINT32_MAX
 #define GECKO_BAD		(UINT32_MAX - 1)
 
@@ -458,30 +459,44 @@ gecko_read_schema(struct json_stream *js, struct gecko_table *tab)
  * (want[0..nwant), their indices at[]) into vals[]: null where the row
  * is shorter, or no array. Cells past the last wanted are read past.
  */
+static void
+gecko_row_cell(const int *at, int nwant, struct json_token *vals, size_t k,
+    const struct json_token *t)
+{
+	int	 w;
+
+	for (w = 0; w < nwant; w++) {
+		if ((size_t)at[w] == k) {
+			vals[w] = *t;
+			if (t->type == JSON_TOK_STRING || t->type == JSON_TOK_KEY)
+				vals[w].s = NULL;
+		}
+	}
+}
+
 static int
 gecko_read_row(struct json_stream *js, const struct json_token *first,
     const int *at, int nwant, struct json_token *vals)
 {
-	struct json_token	 t;
-	int			 k, w;
+	struct json_token	 t, num[GECKO_BATCH];
+	size_t			 i, n, k = 0;
+	int			 w;
 
 	for (w = 0; w < nwant; w++)
 		vals[w].type = JSON_TOK_NULL;
 	if (first->type != JSON_TOK_ARRAY)
 		return (json_stream_skip(js, first));
-	for (k = 0;; k++) {
+	for (;;) {
+		/* A row's numbers at once. */
+		while ((n = json_stream_numbers(js, num, GECKO_BATCH)) > 0) {
+			for (i = 0; i < n; i++, k++)
+				gecko_row_cell(at, nwant, vals, k, &num[i]);
+		}
 		if (json_stream_next(js, &t) == JSON_TOK_ARRAY_END)
 			return (0);
 		if (t.type == JSON_TOK_ERROR)
 			return (-1);
-		for (w = 0; w < nwant; w++) {
-			if (at[w] == k) {
-				vals[w] = t;
-				if (t.type == JSON_TOK_STRING ||
-				    t.type == JSON_TOK_KEY)
-					vals[w].s = NULL;
-			}
-		}
+		gecko_row_cell(at, nwant, vals, k++, &t);
 		if (json_stream_skip(js, &t) == -1)
 			return (-1);
 	}
@@ -529,18 +544,25 @@ static int
 gecko_keep_row(struct json_stream *js, const struct json_token *first,
     struct packed_ints *rows)
 {
-	struct json_token	 t;
-	int			 k;
+	struct json_token	 t, num[GECKO_BATCH];
+	size_t			 i, n, k = 0;
 
 	if (first->type != JSON_TOK_ARRAY)
 		return (packed_nums_put(rows, GECKO_NO_ROW, 0, 0) == -1 ? -1 :
 		    json_stream_skip(js, first));
-	for (k = 0;; k++) {
+	for (;;) {
+		while ((n = json_stream_numbers(js, num, GECKO_BATCH)) > 0) {
+			for (i = 0; i < n; i++, k++) {
+				if (k <= GECKO_MAX_COL &&
+				    packed_nums_token(rows, &num[i]) == -1)
+					return (-1);
+			}
+		}
 		if (json_stream_next(js, &t) == JSON_TOK_ARRAY_END)
 			break;
 		if (t.type == JSON_TOK_ERROR)
 			return (-1);
-		if (k <= GECKO_MAX_COL && packed_nums_token(rows, &t) == -1)
+		if (k++ <= GECKO_MAX_COL && packed_nums_token(rows, &t) == -1)
 			return (-1);
 		if (json_stream_skip(js, &t) == -1)
 			return (-1);
@@ -681,14 +703,8 @@ gecko_read_table(struct gecko *g, struct json_stream *js,
 			if ((col = gecko_column(&tab->col[c])) == NULL ||
 			    (r = packed_array_open(js, &t, &col->state)) == -1)
 				return (-1);
-			if (r == 0)
-				continue;
-			while (json_stream_next(js, &t) != JSON_TOK_ARRAY_END) {
-				if (t.type == JSON_TOK_ERROR ||
-				    packed_nums_token(col, &t) == -1 ||
-				    json_stream_skip(js, &t) == -1)
-					return (-1);
-			}
+			if (r == 1 && packed_nums_read(col, js) == -1)
+				return (-1);
 		} else if (json_stream_next(js, &t) == JSON_TOK_ERROR ||
 		    json_stream_skip(js, &t) == -1)
 			return (-1);

@@ -80,6 +80,7 @@
 #define SPEEDSCOPE_SCHEMA	"speedscope.app/file-format-schema.json"
 #define SPEEDSCOPE_BADFRAME	UINT32_MAX	/* no frame index */
 #define SPEEDSCOPE_NOSTACK	UINT32_MAX	/* a sample that is no array */
+#define SPEEDSCOPE_BATCH	32		/* numbers read at once */
 
 enum speedscope_kind {
 	SPEEDSCOPE_TIME,
@@ -302,13 +303,22 @@ speedscope_stack(struct speedscope *s)
 	return (k);
 }
 
+/* A stack's element as a frame's index, or SPEEDSCOPE_BADFRAME. */
+static inline uint32_t
+speedscope_frame_index(const struct json_token *t)
+{
+	return (t->type == JSON_TOK_INTEGER && t->i >= 0 &&
+	    t->i < SPEEDSCOPE_BADFRAME ? (uint32_t)t->i : SPEEDSCOPE_BADFRAME);
+}
+
 /* A sampled profile's "samples": each stack's number. */
 static int
 speedscope_read_samples(struct speedscope *s, struct json_stream *js,
     struct packed_ints *pi)
 {
-	struct json_token	 t;
+	struct json_token	 t, num[SPEEDSCOPE_BATCH];
 	uint32_t		 id;
+	size_t			 i, n;
 
 	for (;;) {
 		if (json_stream_next(js, &t) == JSON_TOK_ARRAY_END)
@@ -323,15 +333,24 @@ speedscope_read_samples(struct speedscope *s, struct json_stream *js,
 		}
 		s->depth = 0;
 		for (;;) {
+			/* The frames' numbers a batch at a time. */
+			if ((n = json_stream_numbers(js, num,
+			    SPEEDSCOPE_BATCH)) > 0) {
+				if (packed_grow(&s->stack, &s->capstack,
+				    s->depth + n, sizeof *s->stack) == -1)
+					return (-1);
+				for (i = 0; i < n; i++)
+					s->stack[s->depth++] =
+					    speedscope_frame_index(&num[i]);
+				continue;
+			}
 			if (json_stream_next(js, &t) == JSON_TOK_ARRAY_END)
 				break;
 			if (t.type == JSON_TOK_ERROR ||
 			    packed_grow(&s->stack, &s->capstack, s->depth + 1,
 			    sizeof *s->stack) == -1)
 				return (-1);
-			s->stack[s->depth++] = t.type == JSON_TOK_INTEGER &&
-			    t.i >= 0 && t.i < SPEEDSCOPE_BADFRAME ?
-			    (uint32_t)t.i : SPEEDSCOPE_BADFRAME;
+			s->stack[s->depth++] = speedscope_frame_index(&t);
 			if (json_stream_skip(js, &t) == -1)
 				return (-1);
 		}
@@ -451,15 +470,8 @@ speedscope_read_prof(struct speedscope *s, struct json_stream *js,
 				    pi) == -1) || (k == 8 &&
 				    speedscope_read_events(js, pi) == -1))
 					return (-1);
-				if (k == 7) {
-					while (json_stream_next(js, &t) !=
-					    JSON_TOK_ARRAY_END) {
-						if (t.type == JSON_TOK_ERROR ||
-						    packed_nums_token(pi, &t) == -1 ||
-						    json_stream_skip(js, &t) == -1)
-							return (-1);
-					}
-				}
+				if (k == 7 && packed_nums_read(pi, js) == -1)
+					return (-1);
 				continue;
 			}
 		}

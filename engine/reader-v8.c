@@ -80,6 +80,7 @@
  */
 
 #define V8_NONE		UINT32_MAX
+#define V8_BATCH	32		/* numbers read at once */
 
 /* What a node had (struct v8_node's flags). */
 #define V8_N_OBJECT	0x001	/* it is an object */
@@ -233,7 +234,8 @@ int
 reader_v8_read_ints(struct json_stream *js, const struct json_token *t,
     struct packed_ints *pi)
 {
-	struct json_token	 u;
+	struct json_token	 u, num[V8_BATCH];
+	size_t			 i, n;
 	int			 r;
 
 	if (t->type != JSON_TOK_ARRAY) {
@@ -242,6 +244,15 @@ reader_v8_read_ints(struct json_stream *js, const struct json_token *t,
 	}
 	pi->state = PACKED_ARRAY;
 	for (;;) {
+		/* The numbers a batch at a time; a real is no integer. */
+		while ((n = json_stream_numbers(js, num, V8_BATCH)) > 0) {
+			for (i = 0; i < n; i++) {
+				if ((num[i].type == JSON_TOK_INTEGER ?
+				    packed_ints_put(pi, num[i].i) :
+				    packed_ints_bad(pi)) == -1)
+					return (-1);
+			}
+		}
 		switch (json_stream_next(js, &u)) {
 		case JSON_TOK_ARRAY_END:
 			return (0);
