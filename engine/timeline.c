@@ -331,7 +331,10 @@ timeline_builder_add(struct timeline_builder *b, uint32_t node,
 		tl_put(b->raw, &b->nraw, thread);
 	b->prev_thread = thread;
 	b->node[b->n++] = node;
-	b->g = tl_gcd(tl_gcd(b->g, (uint64_t)(t < 0 ? -t : t)), (uint64_t)d);
+	/* Once 1, the divisions would only give 1 again. */
+	if (b->g != 1)
+		b->g = tl_gcd(tl_gcd(b->g, (uint64_t)(t < 0 ? -t : t)),
+		    (uint64_t)d);
 	b->dur |= d != 0;
 	b->weight |= w != 1;
 	if (thread > b->maxthread)
@@ -358,7 +361,8 @@ timeline_builder_mark(struct timeline_builder *b, uint32_t thread,
 	b->marks[b->nmarks].t = t;
 	b->marks[b->nmarks].thread = thread;
 	b->marks[b->nmarks++].name = name;
-	b->g = tl_gcd(b->g, (uint64_t)(t < 0 ? -t : t));
+	if (b->g != 1)
+		b->g = tl_gcd(b->g, (uint64_t)(t < 0 ? -t : t));
 	return (0);
 }
 
