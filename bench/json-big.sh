@@ -62,7 +62,15 @@ fig() {
 	    "$(echo "$rss * 1024 / $size" | bc -l)"
 }
 
-echo "$(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+# deepq-server runs with glibc's malloc on huge pages (client-spawn.c
+# sets GLIBC_TUNABLES for it): so does every program measured here,
+# deepq query --local, BASE and the peers alike; HUGETLB=0 runs them all
+# without.
+if [ "${HUGETLB:-1}" = 1 ]; then
+	GLIBC_TUNABLES=${GLIBC_TUNABLES:-glibc.malloc.hugetlb=1}
+	export GLIBC_TUNABLES
+fi
+echo "$(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg), GLIBC_TUNABLES=${GLIBC_TUNABLES:-}"
 printf '%-19s %6s | %7s %7s %5s %6s %6s | %7s %5s %6s | %7s %5s %6s | %6s %6s\n' \
     format MB wall-s cpu-s MB/s MiB RSS/f old-cpu MB/s RSS/f jq-cpu \
     MB/s RSS/f vs-old vs-jq

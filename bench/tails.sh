@@ -35,7 +35,15 @@ mkdir -p "$dir"
 [ -s "$dir/deep-200.folded" ] ||
     "$gen" -s tails -d 8:60 -l 20:40 -n 6500000 >"$dir/deep-200.folded"
 
-echo "== machine: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+# deepq-server runs with glibc's malloc on huge pages (client-spawn.c
+# sets GLIBC_TUNABLES for it): so does every program measured here,
+# deepq query --local, BASE and the peers alike; HUGETLB=0 runs them all
+# without.
+if [ "${HUGETLB:-1}" = 1 ]; then
+	GLIBC_TUNABLES=${GLIBC_TUNABLES:-glibc.malloc.hugetlb=1}
+	export GLIBC_TUNABLES
+fi
+echo "== machine: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg), GLIBC_TUNABLES=${GLIBC_TUNABLES:-}"
 echo "== tails shape: deepq query --local FILE 'cmd=menu&format=json'," \
     "best of ${RUNS:-3} (target >= 250 MB/s, <= 48 B/node)"
 runs=${RUNS:-3}

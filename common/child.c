@@ -38,7 +38,8 @@ extern char	**environ;
 
 /*
  * The variables a started process keeps: the test hooks (test builds
- * only) and the sanitizers' settings. PATH is set, never inherited.
+ * only), the sanitizers' settings and glibc's tunables (client-spawn.c
+ * sets one for the server). PATH is set, never inherited.
  */
 static const char *const child_env_keep[] = {
 #ifdef TESTHOOK_ENABLED
@@ -47,6 +48,7 @@ static const char *const child_env_keep[] = {
 	"ASAN_OPTIONS",
 	"LSAN_OPTIONS",
 	"UBSAN_OPTIONS",
+	"GLIBC_TUNABLES",
 };
 #define CHILD_NKEEP	(sizeof child_env_keep / sizeof child_env_keep[0])
 #define CHILD_PATH	"PATH=/usr/bin:/bin"

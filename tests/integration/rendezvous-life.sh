@@ -88,6 +88,8 @@ check "server is not a session leader" test "$(sid "$pid")" != "$pid"
 check "server has none of the request's environment" \
     sh -c "! tr '\\0' '\\n' </proc/$pid/environ | grep -qE '^(QUERY_STRING|HTTP_|REMOTE_|SERVER_|REQUEST_|DEEPQ_CONFIG)'"
 check "server's cwd is /" test "$(readlink "/proc/$pid/cwd")" = /
+check "server's malloc asks for huge pages (GLIBC_TUNABLES)" sh -c \
+    "tr '\\0' '\\n' </proc/$pid/environ | grep -qx 'GLIBC_TUNABLES=glibc.malloc.hugetlb=1'"
 
 # deepq status and deepq query share the CGI's server.
 "$DEEPQ" status >"$tmp/status.out"

@@ -113,6 +113,7 @@ env_child(void *arg)
 		if (strncmp(envp[i], "ASAN_OPTIONS=", 13) != 0 &&
 		    strncmp(envp[i], "LSAN_OPTIONS=", 13) != 0 &&
 		    strncmp(envp[i], "UBSAN_OPTIONS=", 14) != 0 &&
+		    strncmp(envp[i], "GLIBC_TUNABLES=", 15) != 0 &&
 		    strncmp(envp[i], "DEEPQ_TEST_HOOKS=", 17) != 0)
 			return (11);
 	}
