@@ -627,12 +627,20 @@ again:
 		t->len = p - (s + 1);
 	}
 	js->p = p + 1;
-	/* A key outlives its value's token: it is copied. */
+	/*
+	 * A key outlives its value's token: it is copied. Most keys are
+	 * short, and in the window with room after them: 16 bytes (its NUL
+	 * among them) in one fixed-size copy, not a call.
+	 */
 	if (type == JSON_TOK_KEY) {
-		if (t->len + 1 > js->kcap && packed_grow(&js->key, &js->kcap,
-		    t->len + 1, 1) == -1)
+		if (t->len < 16 && !esc && js->end - t->s >= 16 &&
+		    js->kcap >= 16)
+			memcpy(js->key, t->s, 16);
+		else if ((t->len + 1 > js->kcap && packed_grow(&js->key,
+		    &js->kcap, t->len + 1 < 16 ? 16 : t->len + 1, 1) == -1))
 			return (json_stream_fail(js, s, "out of memory"));
-		memcpy(js->key, t->s, t->len + 1);
+		else
+			memcpy(js->key, t->s, t->len + 1);
 		t->s = js->key;
 	}
 	return (t->type = type);
