@@ -109,7 +109,8 @@ static inline void
 packed_cursor_init(struct packed_cursor *c, const struct packed_ints *pi)
 {
 	c->p = pi->b;
-	c->end = pi->b + pi->len;
+	/* Nothing put: b may be NULL, and NULL + 0 is undefined. */
+	c->end = pi->len > 0 ? pi->b + pi->len : pi->b;
 }
 
 /* The next integer (the caller counts them: there are pi->n). */
