@@ -255,7 +255,7 @@ layout(const struct profile *p, struct region *r, size_t max, size_t *nr)
 	}
 	if (p->nsamples > 0) {
 		ADD("sample_node", p->nsamples * 4);
-		ADD("sample_weight", p->nsamples * 8);
+		ADD("sample_weight", p->nsamples * p->sample_wsize);
 	}
 	ADD("cliques", p->nfuncs * 4);
 	ADD("recursive", p->nfuncs);

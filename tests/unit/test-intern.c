@@ -312,7 +312,8 @@ test_builder(void)
 	is_int(p->metrics[0].sum, 300000, "self values add up");
 	is_int(p->nsamples, 300000, "every sample kept");
 	for (k = 0, wrong = 0; k < p->nsamples; k++) {
-		if (p->sample_weight[k] != k || p->sample_node[k] >= p->nnodes ||
+		if (profile_sample_weight(p, k) != k ||
+		    p->sample_node[k] >= p->nnodes ||
 		    p->node_depth[p->sample_node[k]] != 3)
 			wrong++;
 	}
