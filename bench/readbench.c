@@ -102,8 +102,12 @@ checksum(const char *path)
 	h = fnv(h, &p->nsamples, sizeof p->nsamples);
 	if (p->nsamples > 0) {
 		h = fnv(h, p->sample_node, p->nsamples * sizeof *p->sample_node);
-		h = fnv(h, p->sample_weight, p->nsamples *
-		    sizeof *p->sample_weight);
+		/* 8 bytes a weight, whatever the profile keeps. */
+		for (i = 0; i < p->nsamples; i++) {
+			int64_t	 w = profile_sample_weight(p, i);
+
+			h = fnv(h, &w, sizeof w);
+		}
 	}
 	h = fnv(h, p->node_parent, p->nnodes * sizeof *p->node_parent);
 	h = fnv(h, p->node_func, p->nnodes * sizeof *p->node_func);

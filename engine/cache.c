@@ -68,7 +68,8 @@ struct cache_header {
 	uint32_t	nnodes;
 	uint32_t	nmetrics;
 	uint32_t	nsamples;
-	uint32_t	pad;
+	uint32_t	sample_wsize;	/* bytes a sample's weight (1, 2, 4, 8;
+					   0 without samples) */
 	/* The exact function graph (funcgraph.h), if the profile has one. */
 	uint32_t	graph_flags;	/* CACHE_GRAPH_* */
 	uint32_t	graph_edges;
@@ -337,9 +338,10 @@ cache_write_graph(struct cache_out *o, const struct funcgraph *g,
 
 /*
  * The profile's own arrays: its format, the strings, the functions, the
- * call nodes, each metric and the samples, in the order cache_load reads
- * them. *strdata_len gets the length of the strings' data (the header
- * holds it).
+ * call nodes, each metric and the samples (their nodes, then their
+ * weights at the profile's width, the header's sample_wsize), in the
+ * order cache_load reads them. *strdata_len gets the length of the
+ * strings' data (the header holds it).
  */
 static void
 cache_write_model(struct cache_out *o, const struct profile *p,
@@ -384,7 +386,9 @@ cache_write_model(struct cache_out *o, const struct profile *p,
 	if (p->nsamples > 0) {
 		out_bytes(o, p->sample_node, p->nsamples * sizeof(uint32_t));
 		out_pad(o);
-		out_bytes(o, p->sample_weight, p->nsamples * sizeof(int64_t));
+		out_bytes(o, p->sample_weight,
+		    (size_t)p->nsamples * p->sample_wsize);
+		out_pad(o);
 	}
 }
 
@@ -437,6 +441,7 @@ cache_write_header(struct cache_header *h, const struct profile *p,
 	h->nnodes = p->nnodes;
 	h->nmetrics = p->nmetrics;
 	h->nsamples = p->nsamples;
+	h->sample_wsize = p->sample_wsize;
 }
 
 /*
@@ -905,7 +910,7 @@ cache_load(const char *path, const struct stat *src, char **cause)
 	}
 	if (memcmp(h.magic, CACHE_MAGIC, sizeof h.magic) != 0 ||
 	    h.version != CACHE_VERSION || h.endian != CACHE_ENDIAN ||
-	    h.header_size != sizeof h || h.pad != 0) {
+	    h.header_size != sizeof h) {
 		cause_set(cause, "%s: not a cache of this version", path);
 		goto fail;
 	}
@@ -978,6 +983,11 @@ cache_load(const char *path, const struct stat *src, char **cause)
 	p->nsamples = h.nsamples;
 	if (p->nmetrics == 0 || p->nmetrics > PROFILE_MAX_METRICS)
 		goto corrupt;
+	/* The weights' width: one profile_sample_weight() knows, or none. */
+	if (h.nsamples > 0 ? h.sample_wsize != 1 && h.sample_wsize != 2 &&
+	    h.sample_wsize != 4 && h.sample_wsize != 8 : h.sample_wsize != 0)
+		goto corrupt;
+	p->sample_wsize = h.sample_wsize;
 	TAKE(p->func_name, h.nfuncs, sizeof(uint32_t));
 	TAKE(p->func_module, h.nfuncs, sizeof(uint32_t));
 	TAKE(p->func_file, h.nfuncs, sizeof(uint32_t));
@@ -1009,7 +1019,7 @@ cache_load(const char *path, const struct stat *src, char **cause)
 	}
 	if (p->nsamples > 0) {
 		TAKE(p->sample_node, h.nsamples, sizeof(uint32_t));
-		TAKE(p->sample_weight, h.nsamples, sizeof(int64_t));
+		TAKE(p->sample_weight, h.nsamples, h.sample_wsize);
 	}
 	TAKE(clique, h.nfuncs, sizeof *clique);
 	TAKE(recursive, h.nfuncs, sizeof *recursive);

@@ -31,12 +31,13 @@
 struct callgraph;
 struct profile;
 
-#define CACHE_VERSION	8	/* 2: each metric's rate; 3: 4-lane checksum;
+#define CACHE_VERSION	9	/* 2: each metric's rate; 3: 4-lane checksum;
 				   4: the call graph's edges; 5: checksum
 				   in blocks, with the header; 6: the exact
 				   function graph (funcgraph.h); 7: the
 				   timeline (times and threads); 8: the
-				   costs by source line */
+				   costs by source line; 9: the samples'
+				   weights at their width (1-8 bytes) */
 
 int		 cache_write(const struct profile *, const struct callgraph *,
 		     const char *, const struct stat *, char **);

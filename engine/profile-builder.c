@@ -54,8 +54,8 @@ struct profile_builder {
 	 * The sample sequence's run weights, each in the narrowest of 1, 2,
 	 * 4 and 8 bytes that holds every one so far: a sampler's runs are
 	 * small counts, and 8 bytes a run was a third of what a Gecko load
-	 * held while it read the samples. profile_builder_finish widens
-	 * them into p->sample_weight once the reader's tables are gone.
+	 * held while it read the samples. profile_builder_finish hands
+	 * them to the profile as they are (p->sample_wsize).
 	 */
 	void		*weights;
 	unsigned	 wsize;		/* bytes a weight */
@@ -80,7 +80,6 @@ static int	builder_func_totals_by_id(struct profile *, uint32_t *);
 static int	builder_index(struct profile_builder *, uint32_t, uint32_t);
 static void	builder_times_complete(struct profile *);
 static unsigned	builder_wsize(int64_t);
-static int64_t	builder_weight(const void *, unsigned, uint32_t);
 static void	builder_weight_put(void *, unsigned, uint32_t, int64_t);
 static int	builder_widen(struct profile_builder *, unsigned);
 static int	builder_finish_weights(struct profile_builder *);
@@ -631,22 +630,6 @@ builder_wsize(int64_t w)
 	return (8);
 }
 
-/* Weight i of an array of weights of size bytes each. */
-static inline int64_t
-builder_weight(const void *a, unsigned size, uint32_t i)
-{
-	switch (size) {
-	case 1:
-		return (((const int8_t *)a)[i]);
-	case 2:
-		return (((const int16_t *)a)[i]);
-	case 4:
-		return (((const int32_t *)a)[i]);
-	default:
-		return (((const int64_t *)a)[i]);
-	}
-}
-
 static inline void
 builder_weight_put(void *a, unsigned size, uint32_t i, int64_t w)
 {
@@ -676,7 +659,7 @@ builder_widen(struct profile_builder *b, unsigned size)
 	if ((n = malloc((size_t)b->samplecap * size)) == NULL)
 		return (-1);
 	for (i = 0; i < b->p->nsamples; i++)
-		builder_weight_put(n, size, i, builder_weight(b->weights,
+		builder_weight_put(n, size, i, profile_weight_at(b->weights,
 		    b->wsize, i));
 	free(b->weights);
 	b->weights = n;
@@ -715,32 +698,24 @@ profile_builder_sample(struct profile_builder *b, uint32_t n, int64_t w)
 }
 
 /*
- * The run weights as the profile keeps them, 8 bytes each: made last,
- * when the reader's tables and the timeline's raw records are freed.
+ * The run weights go to the profile at the width they were collected
+ * in, trimmed to the samples: widening them to 8 bytes each cost a
+ * fresh array and its page faults (88 MB for an 11 M-sample Gecko
+ * profile) for nothing the readers need.
  */
 static int
 builder_finish_weights(struct profile_builder *b)
 {
 	struct profile	*p = b->p;
-	uint32_t	 i;
 
 	if (p->nsamples == 0) {
 		free(b->weights);
 		b->weights = NULL;
 		return (0);
 	}
-	if (b->wsize == sizeof *p->sample_weight) {
-		trim(&b->weights, b->wsize, p->nsamples);
-		p->sample_weight = b->weights;
-		b->weights = NULL;
-		return (0);
-	}
-	if ((p->sample_weight = malloc((size_t)p->nsamples *
-	    sizeof *p->sample_weight)) == NULL)
-		return (-1);
-	for (i = 0; i < p->nsamples; i++)
-		p->sample_weight[i] = builder_weight(b->weights, b->wsize, i);
-	free(b->weights);
+	trim(&b->weights, b->wsize, p->nsamples);
+	p->sample_weight = b->weights;
+	p->sample_wsize = b->wsize;
 	b->weights = NULL;
 	return (0);
 }

@@ -229,7 +229,7 @@ profile_memory(const struct profile *p)
 	n += (size_t)p->nnodes * 5 * sizeof(uint32_t);
 	n += (size_t)p->nmetrics * p->nnodes * 2 * sizeof(int64_t);
 	n += (size_t)p->nmetrics * p->nfuncs * 2 * sizeof(int64_t);
-	n += (size_t)p->nsamples * (sizeof(uint32_t) + sizeof(int64_t));
+	n += (size_t)p->nsamples * (sizeof(uint32_t) + p->sample_wsize);
 	if (p->funcgraph != NULL)
 		n += funcgraph_memory(p->funcgraph);
 	n += timeline_memory(p->timeline);

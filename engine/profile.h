@@ -88,11 +88,16 @@ struct profile {
 	/*
 	 * Optional sample sequence in time order (V8, event traces): the
 	 * leaf node of each sample and its weight in metric 0. Flame charts
-	 * use it; NULL when the format has no order.
+	 * use it; NULL when the format has no order. The weights are
+	 * signed integers of sample_wsize bytes each (1, 2, 4 or 8, the
+	 * narrowest that holds them all; 0 without samples): a sampler's
+	 * runs are small counts, and 8 bytes a sample was most of the
+	 * sequence. Read them with profile_sample_weight().
 	 */
 	uint32_t	 nsamples;
+	unsigned	 sample_wsize;
 	uint32_t	*sample_node;
-	int64_t		*sample_weight;
+	void		*sample_weight;
 	/*
 	 * The exact function call graph, for formats that record a graph
 	 * rather than contexts (callgrind, gprof): every per-function figure
@@ -160,5 +165,28 @@ uint32_t	 profile_node_child(const struct profile *, uint32_t, uint32_t);
 uint32_t	 profile_node_path(const struct profile *, const uint32_t *,
 		    size_t);
 size_t		 profile_memory(const struct profile *);
+
+/* Weight i of an array of signed weights of size bytes each (1, 2, 4, 8). */
+static inline int64_t
+profile_weight_at(const void *a, unsigned size, uint32_t i)
+{
+	switch (size) {
+	case 1:
+		return (((const int8_t *)a)[i]);
+	case 2:
+		return (((const int16_t *)a)[i]);
+	case 4:
+		return (((const int32_t *)a)[i]);
+	default:
+		return (((const int64_t *)a)[i]);
+	}
+}
+
+/* The weight of sample i (i < p->nsamples) in metric 0. */
+static inline int64_t
+profile_sample_weight(const struct profile *p, uint32_t i)
+{
+	return (profile_weight_at(p->sample_weight, p->sample_wsize, i));
+}
 
 #endif /* PROFILE_H */

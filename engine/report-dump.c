@@ -144,7 +144,7 @@ dump_json(const void *v, const struct query *q)
 	for (i = from; i < p->nsamples && i < from + limit; i++) {
 		o = json_pack("{s:i, s:i, s:I}", "index", (json_int_t)i,
 		    "node", (json_int_t)p->sample_node[i],
-		    "weight", (json_int_t)p->sample_weight[i]);
+		    "weight", (json_int_t)profile_sample_weight(p, i));
 		if (o == NULL || json_array_append_new(samples, o) == -1)
 			goto nomem;
 	}
@@ -302,7 +302,7 @@ dump_samples(struct display *d, const struct profile *p, int64_t from,
 		r = display_row(d, t);
 		dump_cell(d, t, r, 0, i);
 		dump_cell(d, t, r, 1, p->sample_node[i]);
-		dump_cell(d, t, r, 2, p->sample_weight[i]);
+		dump_cell(d, t, r, 2, profile_sample_weight(p, i));
 	}
 }
 

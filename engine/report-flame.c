@@ -313,7 +313,7 @@ flame_chart(struct flame *fl)
 			open[nopen] = anc[nopen];
 			start[nopen] = x;
 		}
-		x += p->sample_weight[i];
+		x += profile_sample_weight(p, i);
 	}
 	r = 0;
 done:
@@ -552,7 +552,7 @@ flame_create(const struct profile *p, const struct query *q,
 			goto fail;
 		}
 		for (total = 0, i = 0; i < p->nsamples; i++)
-			total += p->sample_weight[i];
+			total += profile_sample_weight(p, i);
 	} else
 		total = p->metrics[fl->m].total[PROFILE_ROOT];
 	scale = total > 0 ? (q->width - 2.0 * FLAME_XPAD) / (double)total : 0;

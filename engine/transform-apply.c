@@ -501,7 +501,7 @@ tf_samples(struct tf *x)
 		    x->out[n] == PROFILE_NONE)
 			continue;
 		if (profile_builder_sample(x->b, x->out[n],
-		    p->sample_weight[i]) == -1)
+		    profile_sample_weight(p, i)) == -1)
 			return (tf_error(x, 503, "%s",
 			    profile_builder_error(x->b)));
 	}

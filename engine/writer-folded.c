@@ -282,14 +282,14 @@ fw_time(struct fw *w, char **cause)
 		while (w->maxdepth != 0 && p->node_depth[n] > w->maxdepth)
 			n = p->node_parent[n];
 		if (n == prev) {
-			sum += p->sample_weight[i];
+			sum += profile_sample_weight(p, i);
 			continue;
 		}
 		if (fw_node_line(w, prev, sum) == -1 ||
 		    outbuf_failed(w->ob) == -1)
 			return (-1);
 		prev = n;
-		sum = p->sample_weight[i];
+		sum = profile_sample_weight(p, i);
 	}
 	if (fw_node_line(w, prev, sum) == -1)
 		return (-1);

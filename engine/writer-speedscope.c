@@ -205,7 +205,7 @@ sw_evented(struct sw *w)
 {
 	const struct profile	*p = w->p;
 	uint32_t		*cur = NULL, ncur = 0, i, n, d, k, c;
-	int64_t			 t = 0;
+	int64_t			 t = 0, sw;
 	int			 first = 1, r = -1;
 
 	if ((cur = malloc(sizeof *cur)) == NULL)
@@ -246,8 +246,8 @@ sw_evented(struct sw *w)
 			memcpy(cur, w->path, d * sizeof *cur);
 		}
 		ncur = d;
-		if (i < p->nsamples && p->sample_weight[i] > 0 &&
-		    __builtin_add_overflow(t, p->sample_weight[i], &t))
+		if (i < p->nsamples && (sw = profile_sample_weight(p, i)) > 0 &&
+		    __builtin_add_overflow(t, sw, &t))
 			goto done;
 	}
 	outbuf_printf(w->ob, "],\"endValue\":%" PRId64 "}", t);

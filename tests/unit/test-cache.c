@@ -20,6 +20,7 @@
 #include "lines.h"
 #include "funcgraph.h"
 #include "profile.h"
+#include "profile-builder.h"
 #include "profile-index.h"
 #include "reader.h"
 #include "strpool.h"
@@ -255,7 +256,7 @@ layout(const struct profile *p, struct region *r, size_t max, size_t *nr)
 	}
 	if (p->nsamples > 0) {
 		ADD("sample_node", p->nsamples * 4);
-		ADD("sample_weight", p->nsamples * 8);
+		ADD("sample_weight", p->nsamples * p->sample_wsize);
 	}
 	ADD("cliques", p->nfuncs * 4);
 	ADD("recursive", p->nfuncs);
@@ -532,6 +533,115 @@ out:
 	unlink(path);
 }
 
+/* Write n bytes of buf to path, with the header's word at off set to v. */
+static int
+refused_word(const char *path, char *buf, size_t n, size_t off, uint32_t v,
+    const struct stat *st, const char *why)
+{
+	struct profile	*c;
+	char		*cause = NULL;
+	uint32_t	 old;
+	int		 fd, ok, r;
+
+	memcpy(&old, buf + off, sizeof old);
+	memcpy(buf + off, &v, sizeof v);
+	fd = open(path, O_WRONLY | O_TRUNC);
+	ok = fd != -1 && write(fd, buf, n) == (ssize_t)n;
+	if (fd != -1)
+		close(fd);
+	memcpy(buf + off, &old, sizeof old);
+	if (!ok)
+		return (0);
+	c = cache_load(path, st, &cause);
+	r = c == NULL && cause != NULL && strstr(cause, why) != NULL;
+	if (!r)
+		diag("header word %zu = %u: %s", off, v, cause ? cause : "used");
+	profile_free(c);
+	free(cause);
+	return (r);
+}
+
+/*
+ * The samples' weights are kept at the profile's width (1, 2, 4 or 8
+ * bytes): each width comes back from the cache as it went in, an odd
+ * count of them padded as every section is; a width the reader does
+ * not know, or an old cache of 8-byte weights, is refused.
+ */
+static void
+test_weights(const char *dir)
+{
+	static const int64_t	 w[][3] = { { 1, 2, 127 }, { 1, 300, -5 },
+	    { 1, -70000, 3 }, { 1, (int64_t)1 << 40, INT64_MIN } };
+	static const unsigned	 wsize[] = { 1, 2, 4, 8 };
+	char			 src[256], path[256], *cause = NULL, *buf;
+	struct profile_builder	*b;
+	struct profile		*p, *c;
+	struct stat		 st, cst;
+	uint32_t		 f, n[3], i, k, same;
+	FILE			*fp;
+
+	snprintf(src, sizeof src, "%s/weights.src", dir);
+	snprintf(path, sizeof path, "%s/weights.cache", dir);
+	if ((fp = fopen(src, "w")) == NULL)
+		return;
+	fputs("a source\n", fp);
+	fclose(fp);
+	stat(src, &st);
+	for (k = 0; k < 4; k++) {
+		b = profile_builder_create("chrome");
+		profile_builder_metric(b, "samples", "count");
+		f = profile_builder_func(b, "f", 1, "", 0);
+		n[0] = profile_builder_child(b, PROFILE_ROOT, f);
+		f = profile_builder_func(b, "g", 1, "", 0);
+		n[1] = profile_builder_child(b, n[0], f);
+		n[2] = profile_builder_child(b, PROFILE_ROOT, f);
+		/* Nine samples: no width fills a multiple of 8 bytes. */
+		for (i = 0; i < 9; i++) {
+			profile_builder_add(b, n[i % 3], 0, 1);
+			profile_builder_sample(b, n[i % 3], w[k][i % 3]);
+		}
+		if ((p = profile_builder_finish(b, &cause)) == NULL ||
+		    cache_write(p, NULL, path, &st, &cause) == -1) {
+			ok(0, "weights: %u bytes written: %s", wsize[k], cause);
+			profile_free(p);
+			free(cause);
+			return;
+		}
+		c = cache_load(path, &st, &cause);
+		ok(c != NULL && c->sample_wsize == wsize[k] &&
+		    p->sample_wsize == wsize[k], "weights: %u bytes a weight "
+		    "kept through the cache", wsize[k]);
+		for (i = 0, same = c != NULL && c->nsamples == 9; same &&
+		    i < 9; i++)
+			same = profile_sample_weight(c, i) == w[k][i % 3] &&
+			    c->sample_node[i] == n[i % 3];
+		ok(same, "weights: each sample the same");
+		profile_free(c);
+		test_regions(p, path, &st);
+		profile_free(p);
+	}
+	/* The header's words: the version at 8, the width at 108. */
+	if (stat(path, &cst) == -1 || (buf = malloc(cst.st_size)) == NULL ||
+	    (fp = fopen(path, "rb")) == NULL)
+		return;
+	if (fread(buf, 1, cst.st_size, fp) == (size_t)cst.st_size) {
+		ok(refused_word(path, buf, cst.st_size, 108, 3, &st,
+		    "corrupt"), "weights: a width of 3 bytes is corrupt");
+		ok(refused_word(path, buf, cst.st_size, 108, 0, &st,
+		    "corrupt"), "weights: no width with samples is corrupt");
+		ok(refused_word(path, buf, cst.st_size, 108, 16, &st,
+		    "corrupt"), "weights: a width of 16 bytes is corrupt");
+		ok(refused_word(path, buf, cst.st_size, 8, 8, &st,
+		    "version"), "weights: a version 8 cache (8-byte weights) "
+		    "is refused as of another version");
+	}
+	fclose(fp);
+	free(buf);
+	free(cause);
+	unlink(src);
+	unlink(path);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -584,6 +694,7 @@ main(int argc, char **argv)
 	test_funcgraph(dir, top != NULL ? top : ".", "gprof-workload-q.txt");
 	test_regions(p, path, &st);
 	test_big(dir);
+	test_weights(dir);
 
 	stale = st;
 	stale.st_mtim.tv_nsec ^= 1;

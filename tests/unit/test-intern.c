@@ -312,11 +312,13 @@ test_builder(void)
 	is_int(p->metrics[0].sum, 300000, "self values add up");
 	is_int(p->nsamples, 300000, "every sample kept");
 	for (k = 0, wrong = 0; k < p->nsamples; k++) {
-		if (p->sample_weight[k] != k || p->sample_node[k] >= p->nnodes ||
+		if (profile_sample_weight(p, k) != k ||
+		    p->sample_node[k] >= p->nnodes ||
 		    p->node_depth[p->sample_node[k]] != 3)
 			wrong++;
 	}
 	is_int(wrong, 0, "samples in order, each at a leaf");
+	is_int(p->sample_wsize, 4, "weights up to 299999 kept in 4 bytes");
 	for (k = 0, wrong = 0; k < p->nnodes; k++) {
 		if (p->metrics[1].self[k] != 0 ||
 		    (p->node_depth[k] != 3 && p->metrics[0].self[k] != 0))
@@ -338,6 +340,58 @@ cmp_u64(const void *a, const void *b)
 	uint64_t	 x = *(const uint64_t *)a, y = *(const uint64_t *)b;
 
 	return (x < y ? -1 : x > y);
+}
+
+/*
+ * The run weights stay at the narrowest width that holds them all,
+ * widened as a wider one comes, and every one reads back the same.
+ */
+static void
+test_builder_weights(void)
+{
+	static const struct {
+		unsigned	 wsize;
+		int64_t		 w[4];
+	} cases[] = {
+		{ 1, { 1, -128, 127, 0 } },
+		{ 2, { 1, 127, 128, -32768 } },
+		{ 4, { -1, 32767, -32769, INT32_MAX } },
+		{ 8, { 3, INT32_MIN, INT64_MIN, INT64_MAX } },
+	};
+	struct profile_builder	*b;
+	struct profile		*p;
+	char			*cause = NULL;
+	size_t			 c, k;
+	uint32_t		 f, n;
+	int			 same;
+
+	for (c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+		b = profile_builder_create("test");
+		profile_builder_metric(b, "samples", "count");
+		f = profile_builder_func(b, "f", 1, "", 0);
+		n = profile_builder_child(b, PROFILE_ROOT, f);
+		/* Enough samples that the array grows past its first size. */
+		for (k = 0; k < 3000; k++)
+			profile_builder_sample(b, n, cases[c].w[k * 4 / 3000]);
+		p = profile_builder_finish(b, &cause);
+		ok(p != NULL, "weights of %u bytes: finished", cases[c].wsize);
+		if (p == NULL)
+			continue;
+		is_int(p->sample_wsize, cases[c].wsize, "... kept in %u bytes",
+		    cases[c].wsize);
+		for (k = 0, same = p->nsamples == 3000; same && k < 3000; k++)
+			same = profile_sample_weight(p, k) ==
+			    cases[c].w[k * 4 / 3000];
+		ok(same, "... each read back the same");
+		profile_free(p);
+	}
+	b = profile_builder_create("test");
+	profile_builder_metric(b, "samples", "count");
+	p = profile_builder_finish(b, &cause);
+	ok(p != NULL && p->nsamples == 0 && p->sample_wsize == 0 &&
+	    p->sample_weight == NULL, "no samples: no weights, width 0");
+	profile_free(p);
+	free(cause);
 }
 
 static void
@@ -610,6 +664,7 @@ main(void)
 	test_childset();
 	test_strpool();
 	test_builder();
+	test_builder_weights();
 	test_builder_lazy();
 	test_folded_counts();
 	test_folded_pipeline();

@@ -116,9 +116,9 @@ test_tezos(void)
 	/* The spans in time order: f 10, g 20, h 30, g 40, f 60. */
 	is_int(p->nsamples, 5, "five self spans kept in time order");
 	if (p->nsamples == 5) {
-		is_int(p->sample_weight[0], 10, "first span 10 ticks of f");
-		is_int(p->sample_weight[2], 30, "third span 30 ticks of h");
-		is_int(p->sample_weight[4], 60, "last span 60 ticks of f");
+		is_int(profile_sample_weight(p, 0), 10, "first span 10 ticks of f");
+		is_int(profile_sample_weight(p, 2), 30, "third span 30 ticks of h");
+		is_int(profile_sample_weight(p, 4), 60, "last span 60 ticks of f");
 	}
 	profile_free(p);
 

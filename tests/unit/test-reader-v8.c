@@ -102,7 +102,7 @@ main(void)
 		    "1020-1040, 0 us before the negative delta, 1060-1100");
 	}
 	ok(p->nsamples == 5 && p->sample_node[0] == n2 &&
-	    p->sample_node[1] == n3 && p->sample_weight[1] == 2 &&
+	    p->sample_node[1] == n3 && profile_sample_weight(p, 1) == 2 &&
 	    p->sample_node[4] == n3, "sample order kept, runs merged");
 	profile_free(p);
 
