@@ -15,7 +15,8 @@
 # for each its wall and CPU (user + system) seconds, MB/s of CPU time
 # (the figure to quote on a shared machine), peak RSS and RSS over the
 # file's size, and the CPU ratios of deepq against BASE and jq. Best of
-# RUNS (default 1) by wall time.
+# RUNS (default 1) by wall time. Everything runs with glibc's malloc on
+# huge pages, as deepq-server does (HUGETLB=0: without; see below).
 set -eu
 LC_ALL=C
 export LC_ALL

@@ -17,6 +17,8 @@
 # ratio is the steadier figure. The same for the deep shape of issue 34
 # (`genprof -s tails -d 8:60 -l 20:40`: 8-60 frames over 20,000 names of
 # 20-40 bytes, the worst folded shape per MB).
+# Everything runs with glibc's malloc on huge pages, as deepq-server
+# does (HUGETLB=0: without; see below).
 set -eu
 LC_ALL=C
 export LC_ALL
