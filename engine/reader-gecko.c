@@ -454,11 +454,7 @@ gecko_read_schema(struct json_stream *js, struct gecko_table *tab)
 	return (t.type == JSON_TOK_OBJECT_END ? 0 : -1);
 }
 
-/*
- * The cells of one row (first its first token) at the wanted columns
- * (want[0..nwant), their indices at[]) into vals[]: null where the row
- * is shorter, or no array. Cells past the last wanted are read past.
- */
+/* Cell k of a row into vals[] where it is a wanted column. */
 static void
 gecko_row_cell(const int *at, int nwant, struct json_token *vals, size_t k,
     const struct json_token *t)
@@ -474,6 +470,11 @@ gecko_row_cell(const int *at, int nwant, struct json_token *vals, size_t k,
 	}
 }
 
+/*
+ * The cells of one row (first its first token) at the wanted columns
+ * (want[0..nwant), their indices at[]) into vals[]: null where the row
+ * is shorter, or no array. Cells past the last wanted are read past.
+ */
 static int
 gecko_read_row(struct json_stream *js, const struct json_token *first,
     const int *at, int nwant, struct json_token *vals)
