@@ -1,17 +1,20 @@
 #!/bin/sh
 # Every answer obeys the cost budget (T55): a chain 300,000 calls deep
-# (a small .xz made here) and, on it, the exports (callgrind, folded,
-# pprof, speedscope), the flame graph in every style and an inverted
-# tree, each of which used to run in the server's loop until done while
-# cmd=status waited (20 s, then 504). Each now stops within the 50 ms
-# slice and goes to a worker: with the worker paused at its start (a
-# test hook: the heavy query is provably still running), cmd=status is
-# answered (not the 504 of a busy loop; the time is printed). Also: a query known
+# (a small .xz made here) and, on it, the exports (callgrind, pprof,
+# speedscope), the flame graph in every style and an inverted tree, each
+# of which used to run in the server's loop until done while cmd=status
+# waited (20 s, then 504). Each now stops within the 50 ms slice and
+# goes to a worker: with the worker paused at its start (a test hook:
+# the heavy query is provably still running), cmd=status is answered
+# (not the 504 of a busy loop; the time is printed). Also: a query known
 # to be heavy is refused at once when the workers are busy, without
 # running in the loop (a hook there would stop the server); a worker
 # whose client left stops at its next cost check; the folded export of
 # the chain is refused 413 before it is written (it would be hundreds
 # of gigabytes), naming maxdepth=; an answer past max_answer is 413.
+# The folded export is not among the heavy queries: its size is worked
+# out in one pass over the nodes first, so whether its 413 comes within
+# the slice or from a worker depends only on the machine's speed.
 if [ -z "${RDV_DEADLINE:-}" ]; then
 	RDV_DEADLINE=1
 	export RDV_DEADLINE
@@ -58,8 +61,7 @@ worker_paused() {
 	[ -n "$_w" ] && echo "$_w"
 }
 
-for q in 'cmd=callgrind&format=callgrind' 'cmd=folded&format=folded' \
-    'cmd=pprof&format=pprof' 'cmd=speedscope&format=speedscope' \
+for q in 'cmd=callgrind&format=callgrind' 'cmd=pprof&format=pprof' 'cmd=speedscope&format=speedscope' \
     'cmd=flame&format=svg' 'cmd=flame&format=json&style=icicle' \
     'cmd=flame&format=json&style=chart' 'cmd=tree&t=1~inv&format=json'; do
 	touch "$hooks/pause-worker"
