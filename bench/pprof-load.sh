@@ -10,7 +10,9 @@
 # prints the size, the best of REPS (default 3) `deepq query --local FILE
 # format=json' (load, tree, menu) in MB/s, the best of REPS `go tool pprof
 # -top FILE', and the ratio of the two wall times; then the same for CPU
-# time (user + system), which a busy machine disturbs less.
+# time (user + system), which a busy machine disturbs less; then each
+# one's peak RSS in MiB, deepq's also over the file's size (issue 34's
+# target: at most 3 times the decompressed file).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 b=${top_builddir:-$top}
@@ -19,21 +21,25 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export GOCACHE="$tmp/gocache" HOME="$tmp"
 
-# best COMMAND...: the least elapsed seconds of REPS runs, and the
-# least CPU seconds (user + system), separated by a space.
+# best COMMAND...: the least elapsed seconds of REPS runs, the least CPU
+# seconds (user + system) and the least peak RSS (KiB), separated by
+# spaces.
 best() {
 	bw=
 	bc=
+	bm=
 	i=0
 	while [ "$i" -lt "${REPS:-3}" ]; do
-		/usr/bin/time -f '%e %U %S' -o "$tmp/time" "$@" >/dev/null 2>&1
-		read -r w u s <"$tmp/time"
+		/usr/bin/time -f '%e %U %S %M' -o "$tmp/time" "$@" \
+		    >/dev/null 2>&1
+		read -r w u s m <"$tmp/time"
 		c=$(echo "$u + $s" | bc)
 		[ -n "$bw" ] && [ "$(echo "$w >= $bw" | bc)" = 1 ] || bw=$w
 		[ -n "$bc" ] && [ "$(echo "$c >= $bc" | bc)" = 1 ] || bc=$c
+		[ -n "$bm" ] && [ "$m" -ge "$bm" ] || bm=$m
 		i=$((i + 1))
 	done
-	echo "$bw $bc"
+	echo "$bw $bc $bm"
 }
 
 # div A B: A / B to one decimal, "-" when B is below time(1)'s 0.01 s.
@@ -53,17 +59,20 @@ if [ $# -eq 0 ]; then
 	set -- "$tmp/gen.pb"
 fi
 
-printf '%-12s %7s %8s %7s %8s %6s %8s %7s %8s %6s\n' file MB \
-    deepq_s MB/s pprof_s ratio deepq_cpu MB/s pprof_cpu ratio
+printf '%-12s %7s %8s %7s %8s %6s %8s %7s %8s %6s %7s %6s %7s\n' file MB \
+    deepq_s MB/s pprof_s ratio deepq_cpu MB/s pprof_cpu ratio \
+    rss_MiB RSS/f pprof_MiB
 for f in "$@"; do
 	mb=$(echo "scale=3; $(wc -c <"$f") / 1048576" | bc)
 	set -- $(best "$deepq" query --local "$f" format=json)
-	dw=$1 dc=$2
+	dw=$1 dc=$2 dm=$3
 	set -- $(best go tool pprof -top "$f")
-	pw=$1 pc=$2
-	printf '%-12s %7s %8s %7s %8s %6s %8s %7s %8s %6s\n' \
+	pw=$1 pc=$2 pm=$3
+	printf '%-12s %7s %8s %7s %8s %6s %8s %7s %8s %6s %7s %6s %7s\n' \
 	    "$(basename "$f")" "$mb" "$dw" "$(div "$mb" "$dw")" \
 	    "$pw" "$(div "$pw" "$dw")" \
 	    "$dc" "$(div "$mb" "$dc")" \
-	    "$pc" "$(div "$pc" "$dc")"
+	    "$pc" "$(div "$pc" "$dc")" \
+	    $((dm / 1024)) "$(echo "scale=2; $dm / 1024 / $mb" | bc)" \
+	    $((pm / 1024))
 done
