@@ -29,7 +29,7 @@ for i in 1 2 3; do
 		rss=$(cut -d' ' -f2 "$tmp/time")
 	fi
 done
-samples=$(sed -n 's/.*"samples":\([0-9]*\)}*$/\1/p' "$tmp/menu")
+samples=$(sed -n 's/.*"totals":{[^}]*"samples":\([0-9]*\).*/\1/p' "$tmp/menu")
 nodes=$(sed -n 's/.*"nodes":\([0-9]*\).*/\1/p' "$tmp/menu")
 echo "perf script: $(echo "scale=1; $size / 1000000" | bc) MB, $samples samples, $nodes nodes:" \
     "$(echo "scale=1; $size / 1000000 / $best" | bc) MB/s" \
