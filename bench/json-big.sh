@@ -15,7 +15,12 @@
 # for each its wall and CPU (user + system) seconds, MB/s of CPU time
 # (the figure to quote on a shared machine), peak RSS and RSS over the
 # file's size, and the CPU ratios of deepq against BASE and jq. Best of
-# RUNS (default 1) by wall time. Everything runs with glibc's malloc on
+# RUNS (default 1) by wall time. With SPEEDSCOPE=1, also speedscope's
+# own importer (its npm package, tests/speedscope, in headless
+# Chromium; bench/speedscope-import.mjs) on each file up to SSMAX MB
+# (default 1000), once: the seconds until its view shows the profile
+# and the peak memory of the browser's processes, or why it failed
+# (SSTIMEOUT seconds, default 600). Everything runs with glibc's malloc on
 # huge pages, as deepq-server does (HUGETLB=0: without; see below).
 set -eu
 LC_ALL=C
@@ -33,6 +38,25 @@ trap 'exit 1' HUP INT TERM
 dir=${DIR:-$tmp}
 mkdir -p "$dir"
 [ $# -gt 0 ] || set -- 250
+ssmax=${SSMAX:-1000}
+if [ "${SPEEDSCOPE:-0}" = 1 ]; then
+	pw=${DEEPQ_NODE_MODULES:-$top_srcdir/tests/browser/node_modules}/playwright-core
+	ssrel=${DEEPQ_SPEEDSCOPE_MODULES:-$top_srcdir/tests/speedscope/node_modules}/speedscope/dist/release
+	[ -d "$pw" ] && [ -f "$ssrel/index.html" ] || {
+		echo "SPEEDSCOPE=1: npm ci in tests/browser and tests/speedscope first" >&2
+		exit 1
+	}
+fi
+
+# speedscope FILE: "SECONDS s, PEAK MiB" of speedscope's importer, or
+# "failed after SECONDS s, PEAK MiB: WHY".
+speedscope() {
+	node "$top_srcdir/bench/speedscope-import.mjs" "${CHROMIUM:-/usr/bin/chromium}" \
+	    "$pw" "$ssrel" "${SSTIMEOUT:-600}" "$1" 2>&1 | awk -F '\t' '
+	    $2 == "ok" { printf "%s s, %s MiB\n", $3, $4; next }
+	    $2 == "failed" { printf "failed after %s s, %s MiB: %s\n", $3, $4, $5; next }
+	    { print "failed: " $0; exit }'
+}
 
 # measure CMD...: best of runs; sets wall, cpu, rss (KiB).
 measure() {
@@ -104,6 +128,9 @@ for mb in "$@"; do
 		    "$f" "$(echo "$size / 1000000" | bc -l)" "$nwall" \
 		    $(echo "$new" | cut -d' ' -f1-2) "$((nrss / 1024))" \
 		    "$(echo "$new" | cut -d' ' -f3)" $old $jq "$vo" "$vj"
+		if [ "${SPEEDSCOPE:-0}" = 1 ] && [ "$mb" -le "$ssmax" ]; then
+			echo "    speedscope's importer: $(speedscope "$file")"
+		fi
 		[ -n "${DIR:-}" ] || rm -f "$file"
 	done
 done
