@@ -108,10 +108,18 @@ try {
 			    document.body.innerText)?.[0], null,
 			    { timeout: Number(timeout) * 1000, polling: 200 })
 			    .then((h) => h.jsonValue());
-			const r = await Promise.race([shown, dialog]);
+			// The page's own poll cannot time out while the
+			// import holds its thread: a timer here does.
+			let timer;
+			const late = new Promise((ok) => {
+				timer = setTimeout(() => ok('nothing shown ' +
+				    `within ${timeout} s`), Number(timeout) * 1000);
+			});
+			const r = await Promise.race([shown, dialog, late]);
+			clearTimeout(timer);
 			if (r !== 'ok')
-				why = r.startsWith('speedscope:') ? r :
-				    `speedscope: ${r}`;
+				why = r.startsWith('speedscope:') ||
+				    r.startsWith('nothing') ? r : `speedscope: ${r}`;
 		} catch (e) {
 			why = crashed ? 'the page crashed (out of memory)' :
 			    String(e.message).split('\n')[0];
