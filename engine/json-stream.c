@@ -652,7 +652,12 @@ more:
 	js->p = s;
 	if ((r = json_stream_more(js, &js->p)) == -1)
 		return (JSON_TOK_ERROR);
-	if (r == 0)
+	/*
+	 * No more bytes: the input has ended. Once more with that known,
+	 * so that a cut escape or UTF-8 sequence fails as it does when the
+	 * whole input is in the buffer, not as a premature end.
+	 */
+	if (r == 0 && !js->in->eof)
 		return (json_stream_fail(js, js->end, "premature end of input"));
 	s = js->p;
 	esc = 0;
