@@ -40,10 +40,13 @@ mkdir -p "$dir"
 [ $# -gt 0 ] || set -- 250
 ssmax=${SSMAX:-1000}
 if [ "${SPEEDSCOPE:-0}" = 1 ]; then
-	pw=${DEEPQ_NODE_MODULES:-$top_srcdir/tests/browser/node_modules}/playwright-core
-	ssrel=${DEEPQ_SPEEDSCOPE_MODULES:-$top_srcdir/tests/speedscope/node_modules}/speedscope/dist/release
+	nm=${DEEPQ_NODE_MODULES:-$top_srcdir/tests/browser/node_modules}
+	pw=$nm/playwright-core
+	nm=${DEEPQ_SPEEDSCOPE_MODULES:-$top_srcdir/tests/speedscope/node_modules}
+	ssrel=$nm/speedscope/dist/release
 	[ -d "$pw" ] && [ -f "$ssrel/index.html" ] || {
-		echo "SPEEDSCOPE=1: npm ci in tests/browser and tests/speedscope first" >&2
+		echo "SPEEDSCOPE=1: npm ci in tests/browser and" \
+		    "tests/speedscope first" >&2
 		exit 1
 	}
 fi
@@ -51,10 +54,12 @@ fi
 # speedscope FILE: "SECONDS s, PEAK MiB" of speedscope's importer, or
 # "failed after SECONDS s, PEAK MiB: WHY".
 speedscope() {
-	node "$top_srcdir/bench/speedscope-import.mjs" "${CHROMIUM:-/usr/bin/chromium}" \
-	    "$pw" "$ssrel" "${SSTIMEOUT:-600}" "$1" 2>&1 | awk -F '\t' '
+	node "$top_srcdir/bench/speedscope-import.mjs" \
+	    "${CHROMIUM:-/usr/bin/chromium}" "$pw" "$ssrel" \
+	    "${SSTIMEOUT:-600}" "$1" 2>&1 | awk -F '\t' '
 	    $2 == "ok" { printf "%s s, %s MiB\n", $3, $4; next }
-	    $2 == "failed" { printf "failed after %s s, %s MiB: %s\n", $3, $4, $5; next }
+	    $2 == "failed" {
+		printf "failed after %s s, %s MiB: %s\n", $3, $4, $5; next }
 	    { print "failed: " $0; exit }'
 }
 

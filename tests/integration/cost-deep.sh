@@ -61,8 +61,9 @@ worker_paused() {
 	[ -n "$_w" ] && echo "$_w"
 }
 
-for q in 'cmd=callgrind&format=callgrind' 'cmd=pprof&format=pprof' 'cmd=speedscope&format=speedscope' \
-    'cmd=flame&format=svg' 'cmd=flame&format=json&style=icicle' \
+for q in 'cmd=callgrind&format=callgrind' 'cmd=pprof&format=pprof' \
+    'cmd=speedscope&format=speedscope' 'cmd=flame&format=svg' \
+    'cmd=flame&format=json&style=icicle' \
     'cmd=flame&format=json&style=chart' 'cmd=tree&t=1~inv&format=json'; do
 	touch "$hooks/pause-worker"
 	curl -s -o "$tmp/heavy.body" -w '%{http_code}' --max-time 60 \
